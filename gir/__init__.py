@@ -1,0 +1,1 @@
+"""gir: a multi-level IR compiler for graph algorithms on GPUs, built on xDSL."""

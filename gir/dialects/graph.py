@@ -1,0 +1,1271 @@
+"""The `graph` dialect: GraphIt's algorithm language as IR.
+
+This is gir's highest level. A GraphIt program becomes one `builtin.module` that
+holds `graph.global` declarations (the program's `const` edgesets, vertexsets,
+vertex-property vectors, scalars and priority queues), one `func.func` per GraphIt
+function (user-defined functions, UDFs, and `main`), and nothing else. Scalars use
+`arith` and `math`, control flow uses `scf`; everything graph-shaped is an op here.
+
+Vertex-property vectors are only ever globals, named by symbol (`@parent`): every
+read, write and reduction names the vector it touches, which is what the atomics
+and change-tracking analyses need. Vertexsets, edgesets, priority queues and lists
+are reference values: ops such as `graph.add_vertex` change the set they are given.
+
+Schedules (`#graph.simple_schedule`, `#graph.hybrid_schedule`, see `schedule.py`)
+are attached to labelled statements by the frontend; the verifier rejects options
+that cannot apply to the op they are attached to.
+
+```mlir
+graph.global @parent : !graph.vector<i32>
+func.func @updateEdge(%src : !graph.vertex, %dst : !graph.vertex) {
+  %0 = graph.vertex_id %src
+  graph.store %0, @parent[%dst] : i32
+  func.return
+}
+...
+%out = graph.edgeset_apply %edges from %frontier apply_modified @updateEdge
+    {to_filter = @toFilter, tracked = @parent, dedup, label = "s0:s1"}
+    : !graph.edgeset -> !graph.vertexset
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    AnyFloatConstr,
+    FlatSymbolRefAttrConstr,
+    IntegerAttr,
+    IntegerType,
+    NoneType,
+    StringAttr,
+    SymbolNameConstraint,
+    SymbolRefAttr,
+    UnitAttr,
+    i1,
+    i32,
+    i64,
+    I64,
+)
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    SpacedOpaqueSyntaxAttribute,
+    SSAValue,
+    TypeAttribute,
+)
+from xdsl.irdl import (
+    AnyAttr,
+    ParsePropInAttrDict,
+    VarConstraint,
+    base,
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    opt_result_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.traits import SymbolOpInterface, SymbolTable
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from gir.dialects.schedule import (
+    SCHEDULE_ATTRIBUTES,
+    HybridScheduleAttr,
+    SimpleScheduleAttr,
+    Toggle,
+)
+
+# ---------------------------------------------------------------------------
+# Types
+# ---------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class VertexType(ParametrizedAttribute, TypeAttribute):
+    """A vertex of the program's graph (GraphIt's `Vertex` element); its id is
+    `graph.vertex_id`."""
+
+    name = "graph.vertex"
+
+
+@irdl_attr_definition
+class EdgeSetType(ParametrizedAttribute, TypeAttribute):
+    """An edgeset `edgeset{Edge}(Vertex, Vertex[, W])`: `!graph.edgeset` when
+    unweighted, `!graph.edgeset<i32>` with weights of the given type."""
+
+    name = "graph.edgeset"
+
+    weight: Attribute
+
+    def __init__(self, weight: Attribute | None = None):
+        super().__init__(NoneType() if weight is None else weight)
+
+    @property
+    def is_weighted(self) -> bool:
+        """Whether the edges carry a weight."""
+        return not isinstance(self.weight, NoneType)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        if parser.parse_optional_punctuation("<") is None:
+            return [NoneType()]
+        weight = parser.parse_type()
+        parser.parse_punctuation(">")
+        return [weight]
+
+    def print_parameters(self, printer: Printer) -> None:
+        if self.is_weighted:
+            printer.print_string("<")
+            printer.print_attribute(self.weight)
+            printer.print_string(">")
+
+    def verify(self) -> None:
+        if self.is_weighted and not isinstance(self.weight, IntegerType | AnyFloat):
+            raise VerifyException("edge weights must be integers or floats")
+
+
+@irdl_attr_definition
+class VertexSetType(ParametrizedAttribute, TypeAttribute):
+    """A set of vertices (`vertexset{Vertex}`), e.g. a frontier."""
+
+    name = "graph.vertexset"
+
+
+@irdl_attr_definition
+class VectorType(ParametrizedAttribute, TypeAttribute):
+    """A property vector: `!graph.vector<f32>` has one element per vertex
+    (`vector{Vertex}(float)`); `!graph.vector<1 x i32>` has a fixed size
+    (`vector[1](int)`)."""
+
+    name = "graph.vector"
+
+    element_type: Attribute
+    size: IntegerAttr
+
+    def __init__(self, element_type: Attribute, size: int = -1):
+        super().__init__(element_type, IntegerAttr(size, i64))
+
+    @property
+    def per_vertex(self) -> bool:
+        """Whether the vector is indexed by vertex (rather than fixed-size)."""
+        return self.size.value.data < 0
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            size = parser.parse_optional_integer(allow_boolean=False)
+            if size is not None:
+                parser.parse_shape_delimiter()
+            element = parser.parse_type()
+        return [element, IntegerAttr(-1 if size is None else size, i64)]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        if not self.per_vertex:
+            printer.print_string(f"{self.size.value.data} x ")
+        printer.print_attribute(self.element_type)
+        printer.print_string(">")
+
+    def verify(self) -> None:
+        if not isinstance(self.element_type, IntegerType | AnyFloat):
+            raise VerifyException("vector elements must be integers or floats")
+        if self.size.value.data == 0 or self.size.value.data < -1:
+            raise VerifyException("a fixed-size vector needs a positive size")
+
+
+@irdl_attr_definition
+class PriorityQueueType(ParametrizedAttribute, TypeAttribute):
+    """A bucketed priority queue of vertices (`priority_queue{Vertex}(int)`),
+    ordered by a per-vertex priority vector."""
+
+    name = "graph.priority_queue"
+
+    priority_type: Attribute
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            return [parser.parse_type()]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        printer.print_attribute(self.priority_type)
+        printer.print_string(">")
+
+
+@irdl_attr_definition
+class ListType(ParametrizedAttribute, TypeAttribute):
+    """A stack of vertexsets (`list{vertexset{Vertex}}`), as Brandes' betweenness
+    centrality keeps its frontiers."""
+
+    name = "graph.list"
+
+
+GlobalValueType = EdgeSetType | VertexSetType | PriorityQueueType | ListType
+ScalarType = IntegerType | AnyFloat
+IndexValue = VertexType | IntegerType
+
+# ---------------------------------------------------------------------------
+# Helpers for verifiers
+# ---------------------------------------------------------------------------
+
+
+def lookup(op: Operation, symbol: SymbolRefAttr) -> Operation | None:
+    """The operation that `symbol` names, seen from `op` (None if undefined)."""
+    return SymbolTable.lookup_symbol(op, symbol)
+
+
+def lookup_function(op: Operation, symbol: SymbolRefAttr, role: str) -> func.FuncOp:
+    """The function `symbol` names, or a verification error mentioning `role`."""
+    target = lookup(op, symbol)
+    if not isinstance(target, func.FuncOp):
+        raise VerifyException(
+            f"{role} '@{symbol.root_reference.data}' is not a function of the program"
+        )
+    return target
+
+
+def lookup_vector(op: Operation, symbol: SymbolRefAttr) -> VectorType:
+    """The type of the global vector `symbol` names, or a verification error."""
+    target = lookup(op, symbol)
+    if not isinstance(target, GlobalOp) or not isinstance(target.global_type, VectorType):
+        raise VerifyException(
+            f"'@{symbol.root_reference.data}' is not a global vector of the program"
+        )
+    return target.global_type
+
+
+def _check_signature(
+    function: func.FuncOp,
+    role: str,
+    inputs: Sequence[Attribute],
+    outputs: Sequence[Attribute],
+) -> None:
+    actual = function.function_type
+    if tuple(actual.inputs.data) != tuple(inputs) or tuple(actual.outputs.data) != tuple(
+        outputs
+    ):
+        expected = f"({', '.join(map(str, inputs))}) -> ({', '.join(map(str, outputs))})"
+        raise VerifyException(
+            f"{role} '@{function.sym_name.data}' must have type {expected}, "
+            f"got {actual}"
+        )
+
+
+def _writes_vector(function: func.FuncOp, vector: SymbolRefAttr) -> bool:
+    return any(
+        isinstance(op, StoreOp | ReduceOp | CompareAndSwapOp) and op.vector == vector
+        for op in function.walk()
+    )
+
+
+def _verify_index(vector: VectorType, index: SSAValue, op_name: str) -> None:
+    if vector.per_vertex and not isinstance(index.type, VertexType | IntegerType):
+        raise VerifyException(f"{op_name} index must be a vertex or an integer")
+    if not vector.per_vertex and not isinstance(index.type, IntegerType):
+        raise VerifyException(f"{op_name} index into a fixed-size vector must be an integer")
+
+
+# ---------------------------------------------------------------------------
+# Globals and program inputs
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class GlobalOp(IRDLOperation):
+    """A program-level `const` of GraphIt: an edgeset, vertexset, vector, scalar or
+    priority queue. Vectors are allocated with one element per vertex of the
+    program's graph; everything else is set by `graph.global_store` in `main`."""
+
+    name = "graph.global"
+
+    sym_name = prop_def(SymbolNameConstraint())
+    global_type = prop_def(AnyAttr(), prop_name="type")
+
+    traits = traits_def(SymbolOpInterface())
+
+    assembly_format = "$sym_name `:` $type attr-dict"
+
+    def __init__(self, name: str, global_type: Attribute):
+        super().__init__(
+            properties={"sym_name": StringAttr(name), "type": global_type}
+        )
+
+    def verify_(self) -> None:
+        if not isinstance(self.global_type, GlobalValueType | VectorType | ScalarType):
+            raise VerifyException(
+                f"global '@{self.sym_name.data}' has type {self.global_type}, "
+                "which is not an edgeset, vertexset, vector, scalar, list or "
+                "priority queue"
+            )
+
+
+@irdl_op_definition
+class GlobalLoadOp(IRDLOperation):
+    """Reads a non-vector global (an edgeset, vertexset, scalar or queue)."""
+
+    name = "graph.global_load"
+
+    global_name = prop_def(FlatSymbolRefAttrConstr, prop_name="global")
+    result = result_def()
+
+    assembly_format = "$global attr-dict `:` type($result)"
+
+    def __init__(self, name: str | SymbolRefAttr, result_type: Attribute):
+        ref = SymbolRefAttr(name) if isinstance(name, str) else name
+        super().__init__(properties={"global": ref}, result_types=[result_type])
+
+    def verify_(self) -> None:
+        _verify_global_access(self, self.global_name, self.result.type)
+
+
+@irdl_op_definition
+class GlobalStoreOp(IRDLOperation):
+    """Sets a non-vector global (initialization in `main`, or `pq = new ...`)."""
+
+    name = "graph.global_store"
+
+    value = operand_def()
+    global_name = prop_def(FlatSymbolRefAttrConstr, prop_name="global")
+
+    assembly_format = "$value `,` $global attr-dict `:` type($value)"
+
+    def __init__(self, value: SSAValue | Operation, name: str | SymbolRefAttr):
+        ref = SymbolRefAttr(name) if isinstance(name, str) else name
+        super().__init__(operands=[value], properties={"global": ref})
+
+    def verify_(self) -> None:
+        _verify_global_access(self, self.global_name, self.value.type)
+
+
+def _verify_global_access(
+    op: Operation, symbol: SymbolRefAttr, value_type: Attribute
+) -> None:
+    target = lookup(op, symbol)
+    name = symbol.root_reference.data
+    if not isinstance(target, GlobalOp):
+        raise VerifyException(f"'@{name}' is not a global of the program")
+    if isinstance(target.global_type, VectorType):
+        raise VerifyException(
+            f"'@{name}' is a vector: use graph.load / graph.store on its elements"
+        )
+    if target.global_type != value_type:
+        raise VerifyException(
+            f"global '@{name}' has type {target.global_type}, not {value_type}"
+        )
+
+
+@irdl_op_definition
+class ArgvIntOp(IRDLOperation):
+    """`atoi(argv[N])`: the program's N-th command-line argument as an integer."""
+
+    name = "graph.argv_int"
+
+    index = prop_def(IntegerAttr[I64])
+    result = result_def(IntegerType)
+
+    assembly_format = "`argv` `[` $index `]` attr-dict `:` type($result)"
+
+    def __init__(self, index: int, result_type: Attribute = i32):
+        super().__init__(
+            properties={"index": IntegerAttr(index, i64)}, result_types=[result_type]
+        )
+
+
+@irdl_op_definition
+class LoadEdgesOp(IRDLOperation):
+    """`load(argv[N])` or `load("file")`: reads the program's graph. The source is
+    the command-line argument `argv` or the literal `path`."""
+
+    name = "graph.load_edges"
+
+    argv = opt_prop_def(IntegerAttr)
+    path = opt_prop_def(StringAttr)
+    result = result_def(EdgeSetType)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(
+        self, result_type: EdgeSetType, *, argv: int | None = None, path: str | None = None
+    ):
+        super().__init__(
+            properties={
+                "argv": None if argv is None else IntegerAttr(argv, i64),
+                "path": None if path is None else StringAttr(path),
+            },
+            result_types=[result_type],
+        )
+
+    def verify_(self) -> None:
+        if (self.argv is None) == (self.path is None):
+            raise VerifyException("graph.load_edges needs exactly one of argv or path")
+
+
+# ---------------------------------------------------------------------------
+# Vertices and vectors
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class VertexIdOp(IRDLOperation):
+    """The integer id of a vertex (GraphIt converts implicitly)."""
+
+    name = "graph.vertex_id"
+
+    vertex = operand_def(VertexType)
+    result = result_def(IntegerType)
+
+    assembly_format = "$vertex attr-dict `:` type($result)"
+
+    def __init__(self, vertex: SSAValue | Operation, result_type: Attribute = i32):
+        super().__init__(operands=[vertex], result_types=[result_type])
+
+
+@irdl_op_definition
+class ToVertexOp(IRDLOperation):
+    """The vertex with the given integer id."""
+
+    name = "graph.to_vertex"
+
+    id = operand_def(IntegerType)
+    result = result_def(VertexType)
+
+    assembly_format = "$id attr-dict `:` type($id)"
+
+    def __init__(self, vertex_id: SSAValue | Operation):
+        super().__init__(operands=[vertex_id], result_types=[VertexType()])
+
+
+class _VectorAccess(IRDLOperation):
+    """Shared verification of ops that address `@vector[index]`."""
+
+    vector = prop_def(FlatSymbolRefAttrConstr)
+    index = operand_def(IndexValue)
+
+    def element_type(self) -> Attribute:
+        """The element type of the addressed vector."""
+        return lookup_vector(self, self.vector).element_type
+
+    def verify_(self) -> None:
+        vector = lookup_vector(self, self.vector)
+        _verify_index(vector, self.index, self.name)
+        for value in self._element_values():
+            if value.type != vector.element_type:
+                raise VerifyException(
+                    f"'@{self.vector.root_reference.data}' holds "
+                    f"{vector.element_type}, not {value.type}"
+                )
+
+    def _element_values(self) -> Sequence[SSAValue]:
+        return ()
+
+
+@irdl_op_definition
+class LoadOp(_VectorAccess):
+    """`vector[index]`: reads one element of a global vector."""
+
+    name = "graph.load"
+
+    result = result_def(ScalarType)
+
+    assembly_format = "$vector `[` $index `]` attr-dict `:` type($index) `->` type($result)"
+
+    def __init__(
+        self, vector: str, index: SSAValue | Operation, result_type: Attribute
+    ):
+        super().__init__(
+            operands=[index],
+            properties={"vector": SymbolRefAttr(vector)},
+            result_types=[result_type],
+        )
+
+    def _element_values(self) -> Sequence[SSAValue]:
+        return (self.result,)
+
+
+@irdl_op_definition
+class StoreOp(_VectorAccess):
+    """`vector[index] = value`: writes one element of a global vector. Plain and
+    racy: the atomics pass decides where a GPU schedule needs an atomic instead."""
+
+    name = "graph.store"
+
+    value = operand_def(ScalarType)
+
+    assembly_format = (
+        "$value `,` $vector `[` $index `]` attr-dict `:` type($index) `,` type($value)"
+    )
+
+    def __init__(
+        self, value: SSAValue | Operation, vector: str, index: SSAValue | Operation
+    ):
+        super().__init__(
+            operands=[index, value], properties={"vector": SymbolRefAttr(vector)}
+        )
+
+    def _element_values(self) -> Sequence[SSAValue]:
+        return (self.value,)
+
+
+class ReduceKind(StrEnum):
+    """GraphIt's reduction assignments: `min=`, `max=`, `+=`."""
+
+    MIN = "min"
+    MAX = "max"
+    ADD = "add"
+
+
+@irdl_attr_definition
+class ReduceKindAttr(EnumAttribute[ReduceKind], SpacedOpaqueSyntaxAttribute):
+    """The operator of a `graph.reduce`."""
+
+    name = "graph.reduce_kind"
+
+
+@irdl_op_definition
+class ReduceOp(_VectorAccess):
+    """`vector[index] min= value` (or `max=`, `+=`). The result is true when the
+    element changed, which is what change tracking (`applyModified`) enqueues on.
+    With `atomic`, the update is one indivisible read-modify-write."""
+
+    name = "graph.reduce"
+
+    kind = prop_def(ReduceKindAttr)
+    value = operand_def(ScalarType)
+    atomic = opt_prop_def(UnitAttr)
+    changed = result_def(i1)
+
+    assembly_format = (
+        "$kind $value `,` $vector `[` $index `]` (`atomic` $atomic^)? attr-dict "
+        "`:` type($index) `,` type($value)"
+    )
+
+    def __init__(
+        self,
+        kind: ReduceKind,
+        value: SSAValue | Operation,
+        vector: str,
+        index: SSAValue | Operation,
+        atomic: bool = False,
+    ):
+        super().__init__(
+            operands=[index, value],
+            properties={
+                "kind": ReduceKindAttr(kind),
+                "vector": SymbolRefAttr(vector),
+                "atomic": UnitAttr() if atomic else None,
+            },
+            result_types=[i1],
+        )
+
+    def _element_values(self) -> Sequence[SSAValue]:
+        return (self.value,)
+
+
+@irdl_op_definition
+class CompareAndSwapOp(_VectorAccess):
+    """GraphIt's `compare_and_swap(vector[index], expected, desired)`: stores
+    `desired` if the element equals `expected`, atomically; true if it did."""
+
+    name = "graph.compare_and_swap"
+
+    T: ClassVar = VarConstraint("T", base(IntegerType) | AnyFloatConstr)
+    expected = operand_def(T)
+    desired = operand_def(T)
+    success = result_def(i1)
+
+    assembly_format = (
+        "$vector `[` $index `]` `,` $expected `,` $desired attr-dict "
+        "`:` type($index) `,` type($desired)"
+    )
+
+    def __init__(
+        self,
+        vector: str,
+        index: SSAValue | Operation,
+        expected: SSAValue | Operation,
+        desired: SSAValue | Operation,
+    ):
+        super().__init__(
+            operands=[index, expected, desired],
+            properties={"vector": SymbolRefAttr(vector)},
+            result_types=[i1],
+        )
+
+    def _element_values(self) -> Sequence[SSAValue]:
+        return (self.expected, self.desired)
+
+
+@irdl_op_definition
+class VectorFillOp(IRDLOperation):
+    """`const v : vector{Vertex}(T) = value`: sets every element to `value`."""
+
+    name = "graph.vector_fill"
+
+    vector = prop_def(FlatSymbolRefAttrConstr)
+    value = operand_def(ScalarType)
+
+    assembly_format = "$vector `,` $value attr-dict `:` type($value)"
+
+    def __init__(self, vector: str, value: SSAValue | Operation):
+        super().__init__(operands=[value], properties={"vector": SymbolRefAttr(vector)})
+
+    def verify_(self) -> None:
+        element = lookup_vector(self, self.vector).element_type
+        if element != self.value.type:
+            raise VerifyException(
+                f"cannot fill '@{self.vector.root_reference.data}' of {element} "
+                f"with {self.value.type}"
+            )
+
+
+@irdl_op_definition
+class OutDegreesOp(IRDLOperation):
+    """`vector = edges.getOutDegrees()`: stores each vertex's out-degree."""
+
+    name = "graph.out_degrees"
+
+    edges = operand_def(EdgeSetType)
+    vector = prop_def(FlatSymbolRefAttrConstr)
+
+    assembly_format = "$edges `into` $vector attr-dict `:` type($edges)"
+
+    def __init__(self, edges: SSAValue | Operation, vector: str):
+        super().__init__(operands=[edges], properties={"vector": SymbolRefAttr(vector)})
+
+    def verify_(self) -> None:
+        vector = lookup_vector(self, self.vector)
+        if not vector.per_vertex or not isinstance(vector.element_type, IntegerType):
+            raise VerifyException(
+                "getOutDegrees() needs a per-vertex integer vector, "
+                f"'@{self.vector.root_reference.data}' is {vector}"
+            )
+
+
+# ---------------------------------------------------------------------------
+# Edgesets and vertexsets
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class GetVerticesOp(IRDLOperation):
+    """`edges.getVertices()`: the set of all vertices of the graph."""
+
+    name = "graph.get_vertices"
+
+    edges = operand_def(EdgeSetType)
+    result = result_def(VertexSetType)
+
+    assembly_format = "$edges attr-dict `:` type($edges)"
+
+    def __init__(self, edges: SSAValue | Operation):
+        super().__init__(operands=[edges], result_types=[VertexSetType()])
+
+
+@irdl_op_definition
+class TransposeOp(IRDLOperation):
+    """`edges.transpose()`: the edgeset with every edge reversed."""
+
+    name = "graph.transpose"
+
+    T: ClassVar = VarConstraint("T", base(EdgeSetType))
+    edges = operand_def(T)
+    result = result_def(T)
+
+    assembly_format = "$edges attr-dict `:` type($edges)"
+
+    def __init__(self, edges: SSAValue | Operation):
+        super().__init__(operands=[edges], result_types=[edges_type(edges)])
+
+
+def edges_type(value: SSAValue | Operation) -> Attribute:
+    """The type of an SSA value or of an operation's single result."""
+    return SSAValue.get(value).type
+
+
+@irdl_op_definition
+class VertexSetNewOp(IRDLOperation):
+    """`new vertexset{Vertex}(n)`: a set holding vertices 0..n-1 (empty for 0).
+    Its capacity is the graph's vertex count."""
+
+    name = "graph.vertexset_new"
+
+    count = operand_def(IntegerType)
+    result = result_def(VertexSetType)
+
+    assembly_format = "$count attr-dict `:` type($count)"
+
+    def __init__(self, count: SSAValue | Operation):
+        super().__init__(operands=[count], result_types=[VertexSetType()])
+
+
+@irdl_op_definition
+class VertexSetSizeOp(IRDLOperation):
+    """`set.getVertexSetSize()` / `set.size()`: the number of vertices in a set."""
+
+    name = "graph.vertexset_size"
+
+    set = operand_def(VertexSetType)
+    result = result_def(IntegerType)
+
+    assembly_format = "$set attr-dict `:` type($result)"
+
+    def __init__(self, vertex_set: SSAValue | Operation, result_type: Attribute = i32):
+        super().__init__(operands=[vertex_set], result_types=[result_type])
+
+
+@irdl_op_definition
+class AddVertexOp(IRDLOperation):
+    """`set.addVertex(v)`: inserts a vertex (by id) into a set."""
+
+    name = "graph.add_vertex"
+
+    set = operand_def(VertexSetType)
+    vertex = operand_def(IndexValue)
+
+    assembly_format = "$set `,` $vertex attr-dict `:` type($vertex)"
+
+    def __init__(self, vertex_set: SSAValue | Operation, vertex: SSAValue | Operation):
+        super().__init__(operands=[vertex_set, vertex])
+
+
+@irdl_op_definition
+class DeleteOp(IRDLOperation):
+    """`delete x`: releases a vertexset or priority queue; it is not used after."""
+
+    name = "graph.delete"
+
+    value = operand_def(VertexSetType | PriorityQueueType)
+
+    assembly_format = "$value attr-dict `:` type($value)"
+
+    def __init__(self, value: SSAValue | Operation):
+        super().__init__(operands=[value])
+
+
+def _verify_vertex_udf(op: Operation, symbol: SymbolRefAttr, role: str, returns_bool: bool) -> None:
+    function = lookup_function(op, symbol, role)
+    _check_signature(function, role, [VertexType()], [i1] if returns_bool else [])
+
+
+@irdl_op_definition
+class VertexSetApplyOp(IRDLOperation):
+    """`set.apply(f)`: calls `f(v)` for every vertex of the set, in parallel."""
+
+    name = "graph.vertexset_apply"
+
+    set = operand_def(VertexSetType)
+    udf = prop_def(FlatSymbolRefAttrConstr)
+    label = opt_prop_def(StringAttr)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$set `,` $udf attr-dict"
+
+    def __init__(self, vertex_set: SSAValue | Operation, udf: str, label: str | None = None):
+        super().__init__(
+            operands=[vertex_set],
+            properties={
+                "udf": SymbolRefAttr(udf),
+                "label": None if label is None else StringAttr(label),
+            },
+        )
+
+    def verify_(self) -> None:
+        _verify_vertex_udf(self, self.udf, "vertex function", returns_bool=False)
+
+
+@irdl_op_definition
+class VertexSetFilterOp(IRDLOperation):
+    """`set.filter(f)` (GraphIt's `where`): the vertices `v` of the set for which
+    `f(v)` is true, as a new set."""
+
+    name = "graph.vertexset_filter"
+
+    set = operand_def(VertexSetType)
+    filter = prop_def(FlatSymbolRefAttrConstr)
+    label = opt_prop_def(StringAttr)
+    result = result_def(VertexSetType)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$set `,` $filter attr-dict"
+
+    def __init__(self, vertex_set: SSAValue | Operation, filter_fn: str, label: str | None = None):
+        super().__init__(
+            operands=[vertex_set],
+            properties={
+                "filter": SymbolRefAttr(filter_fn),
+                "label": None if label is None else StringAttr(label),
+            },
+            result_types=[VertexSetType()],
+        )
+
+    def verify_(self) -> None:
+        _verify_vertex_udf(self, self.filter, "filter function", returns_bool=True)
+
+
+class ApplyKind(StrEnum):
+    """Which GraphIt apply an `edgeset_apply` is."""
+
+    APPLY = "apply"
+    APPLY_MODIFIED = "apply_modified"
+    APPLY_UPDATE_PRIORITY = "apply_update_priority"
+
+
+@irdl_attr_definition
+class ApplyKindAttr(EnumAttribute[ApplyKind], SpacedOpaqueSyntaxAttribute):
+    """`apply`, `applyModified` or `applyUpdatePriority`."""
+
+    name = "graph.apply_kind"
+
+
+@irdl_op_definition
+class EdgeSetApplyOp(IRDLOperation):
+    """`edges[.from(frontier)][.srcFilter(f)][.dstFilter(g)][.to(h)].apply*(udf)`.
+
+    Calls `udf(src, dst[, weight])` for every edge whose source is in `from` (all
+    sources if absent) and passes the filters. `to_filter` is re-checked against the
+    current state; `src_filter`/`dst_filter` select edges statically.
+    `apply_modified` returns the set of destinations whose element of the `tracked`
+    vector the UDF changed (`dedup`: each at most once).
+    `apply_update_priority` returns nothing: the UDF updates a priority queue.
+    `schedule` is the G2 schedule of the statement labelled `label`.
+    """
+
+    name = "graph.edgeset_apply"
+
+    edges = operand_def(EdgeSetType)
+    frontier = opt_operand_def(VertexSetType)
+    kind = prop_def(ApplyKindAttr)
+    udf = prop_def(FlatSymbolRefAttrConstr)
+    to_filter = opt_prop_def(FlatSymbolRefAttrConstr)
+    src_filter = opt_prop_def(FlatSymbolRefAttrConstr)
+    dst_filter = opt_prop_def(FlatSymbolRefAttrConstr)
+    tracked = opt_prop_def(FlatSymbolRefAttrConstr)
+    dedup = opt_prop_def(UnitAttr)
+    label = opt_prop_def(StringAttr)
+    schedule = opt_prop_def(SimpleScheduleAttr | HybridScheduleAttr)
+    result = opt_result_def(VertexSetType)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$edges (`from` $frontier^)? $kind $udf attr-dict `:` type($edges) "
+        "(`->` type($result)^)?"
+    )
+
+    def __init__(
+        self,
+        edges: SSAValue | Operation,
+        kind: ApplyKind,
+        udf: str,
+        *,
+        frontier: SSAValue | Operation | None = None,
+        to_filter: str | None = None,
+        src_filter: str | None = None,
+        dst_filter: str | None = None,
+        tracked: str | None = None,
+        dedup: bool = False,
+        label: str | None = None,
+        schedule: Attribute | None = None,
+    ):
+        def ref(name: str | None) -> SymbolRefAttr | None:
+            return None if name is None else SymbolRefAttr(name)
+
+        super().__init__(
+            operands=[edges, [] if frontier is None else [frontier]],
+            properties={
+                "kind": ApplyKindAttr(kind),
+                "udf": SymbolRefAttr(udf),
+                "to_filter": ref(to_filter),
+                "src_filter": ref(src_filter),
+                "dst_filter": ref(dst_filter),
+                "tracked": ref(tracked),
+                "dedup": UnitAttr() if dedup else None,
+                "label": None if label is None else StringAttr(label),
+                "schedule": schedule,
+            },
+            result_types=[[VertexSetType()] if kind == ApplyKind.APPLY_MODIFIED else []],
+        )
+
+    @property
+    def edgeset_type(self) -> EdgeSetType:
+        """The type of the traversed edgeset."""
+        assert isinstance(self.edges.type, EdgeSetType)
+        return self.edges.type
+
+    def verify_(self) -> None:
+        self._verify_udf()
+        for role, symbol in (
+            ("to filter", self.to_filter),
+            ("source filter", self.src_filter),
+            ("destination filter", self.dst_filter),
+        ):
+            if symbol is not None:
+                _verify_vertex_udf(self, symbol, role, returns_bool=True)
+        self._verify_kind()
+        self._verify_schedule()
+
+    def _verify_udf(self) -> None:
+        function = lookup_function(self, self.udf, "edge function")
+        vertex = VertexType()
+        params = list(function.function_type.inputs.data)
+        weighted = self.edgeset_type.is_weighted
+        if len(params) == 3 and not weighted:
+            raise VerifyException(
+                f"edge function '@{function.sym_name.data}' takes a weight, but the "
+                "edgeset is unweighted"
+            )
+        expected = [vertex, vertex] + ([self.edgeset_type.weight] if len(params) == 3 else [])
+        _check_signature(function, "edge function", expected, [])
+
+    def _verify_kind(self) -> None:
+        modified = self.kind.data == ApplyKind.APPLY_MODIFIED
+        if modified != (self.result is not None):
+            raise VerifyException("only apply_modified returns a vertexset")
+        if modified != (self.tracked is not None):
+            raise VerifyException("apply_modified needs a tracked vector, and only it")
+        if self.dedup is not None and not modified:
+            raise VerifyException("dedup applies only to apply_modified")
+        if self.tracked is not None:
+            vector = lookup_vector(self, self.tracked)
+            if not vector.per_vertex:
+                raise VerifyException("the tracked vector must be a per-vertex vector")
+            udf = lookup_function(self, self.udf, "edge function")
+            if not _writes_vector(udf, self.tracked):
+                raise VerifyException(
+                    f"applyModified tracks '@{self.tracked.root_reference.data}', "
+                    f"which edge function '@{udf.sym_name.data}' never writes"
+                )
+
+    def _verify_schedule(self) -> None:
+        if self.schedule is None:
+            return
+        parts = (
+            [self.schedule.first, self.schedule.second]
+            if isinstance(self.schedule, HybridScheduleAttr)
+            else [self.schedule]
+        )
+        priority = self.kind.data == ApplyKind.APPLY_UPDATE_PRIORITY
+        for part in parts:
+            if part.kernel_fusion.data == Toggle.ENABLED:
+                raise VerifyException(
+                    "kernel fusion applies to a while loop, not to an edgeset apply"
+                )
+            if not part.has_default_delta and not priority:
+                raise VerifyException(
+                    "delta applies only to applyUpdatePriority (a priority-queue apply)"
+                )
+
+
+# ---------------------------------------------------------------------------
+# Priority queues and lists
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class PriorityQueueNewOp(IRDLOperation):
+    """`new priority_queue{Vertex}(T)(dup_within_bucket, dup_across_buckets,
+    priorities, bucket_ordering, priority_ordering, init_bucket, start)`: a bucketed
+    queue over the per-vertex `priorities` vector, holding `start` initially.
+    GraphIt's constructor flags are kept as given."""
+
+    name = "graph.pq_new"
+
+    priorities = prop_def(FlatSymbolRefAttrConstr)
+    dup_within_bucket = prop_def(IntegerAttr)
+    dup_across_buckets = prop_def(IntegerAttr)
+    bucket_ordering = prop_def(IntegerAttr)
+    priority_ordering = prop_def(IntegerAttr)
+    init_bucket = prop_def(IntegerAttr)
+    start = operand_def(IndexValue)
+    result = result_def(PriorityQueueType)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$priorities `,` $start attr-dict `:` type($start) `->` type($result)"
+
+    def __init__(
+        self,
+        priorities: str,
+        start: SSAValue | Operation,
+        priority_type: Attribute,
+        flags: tuple[bool, bool, int, int, bool] = (False, False, 1, 2, False),
+    ):
+        within, across, bucket_order, priority_order, init_bucket = flags
+        super().__init__(
+            operands=[start],
+            properties={
+                "priorities": SymbolRefAttr(priorities),
+                "dup_within_bucket": IntegerAttr(int(within), i1),
+                "dup_across_buckets": IntegerAttr(int(across), i1),
+                "bucket_ordering": IntegerAttr(bucket_order, i64),
+                "priority_ordering": IntegerAttr(priority_order, i64),
+                "init_bucket": IntegerAttr(int(init_bucket), i1),
+            },
+            result_types=[PriorityQueueType(priority_type)],
+        )
+
+    def verify_(self) -> None:
+        vector = lookup_vector(self, self.priorities)
+        assert isinstance(self.result.type, PriorityQueueType)
+        if not vector.per_vertex or vector.element_type != self.result.type.priority_type:
+            raise VerifyException(
+                f"priority vector '@{self.priorities.root_reference.data}' must be a "
+                f"per-vertex vector of {self.result.type.priority_type}"
+            )
+
+
+@irdl_op_definition
+class UpdatePriorityOp(IRDLOperation):
+    """`pq.updatePriorityMin(v, old, new)` (or `Max`): lowers `v`'s priority to
+    `new` if that is smaller (larger) and moves it to its new bucket; true if the
+    priority changed."""
+
+    name = "graph.update_priority"
+
+    queue = operand_def(PriorityQueueType)
+    kind = prop_def(ReduceKindAttr)
+    vertex = operand_def(IndexValue)
+    T: ClassVar = VarConstraint("T", base(IntegerType) | AnyFloatConstr)
+    old = operand_def(T)
+    new = operand_def(T)
+    changed = result_def(i1)
+
+    assembly_format = (
+        "$kind $queue `,` $vertex `,` $old `,` $new attr-dict "
+        "`:` type($queue) `,` type($vertex) `,` type($new)"
+    )
+
+    def __init__(
+        self,
+        kind: ReduceKind,
+        queue: SSAValue | Operation,
+        vertex: SSAValue | Operation,
+        old: SSAValue | Operation,
+        new: SSAValue | Operation,
+    ):
+        super().__init__(
+            operands=[queue, vertex, old, new],
+            properties={"kind": ReduceKindAttr(kind)},
+            result_types=[i1],
+        )
+
+    def verify_(self) -> None:
+        if self.kind.data == ReduceKind.ADD:
+            raise VerifyException("priorities are updated with min or max, not add")
+        assert isinstance(self.queue.type, PriorityQueueType)
+        for value in (self.old, self.new):
+            if value.type != self.queue.type.priority_type:
+                raise VerifyException(
+                    f"priority values must be {self.queue.type.priority_type}, "
+                    f"got {value.type}"
+                )
+
+
+@irdl_op_definition
+class DequeueReadySetOp(IRDLOperation):
+    """`pq.dequeue_ready_set()`: removes and returns the vertices of the lowest
+    non-empty bucket."""
+
+    name = "graph.pq_dequeue_ready_set"
+
+    queue = operand_def(PriorityQueueType)
+    result = result_def(VertexSetType)
+
+    assembly_format = "$queue attr-dict `:` type($queue)"
+
+    def __init__(self, queue: SSAValue | Operation):
+        super().__init__(operands=[queue], result_types=[VertexSetType()])
+
+
+@irdl_op_definition
+class PriorityQueueFinishedOp(IRDLOperation):
+    """`pq.finished()`: true when no bucket holds a vertex."""
+
+    name = "graph.pq_finished"
+
+    queue = operand_def(PriorityQueueType)
+    result = result_def(i1)
+
+    assembly_format = "$queue attr-dict `:` type($queue)"
+
+    def __init__(self, queue: SSAValue | Operation):
+        super().__init__(operands=[queue], result_types=[i1])
+
+
+@irdl_op_definition
+class GetCurrentPriorityOp(IRDLOperation):
+    """`pq.get_current_priority()`: the priority of the bucket last dequeued."""
+
+    name = "graph.pq_current_priority"
+
+    queue = operand_def(PriorityQueueType)
+    result = result_def(ScalarType)
+
+    assembly_format = "$queue attr-dict `:` type($queue) `->` type($result)"
+
+    def __init__(self, queue: SSAValue | Operation):
+        queue_type = SSAValue.get(queue).type
+        assert isinstance(queue_type, PriorityQueueType)
+        super().__init__(operands=[queue], result_types=[queue_type.priority_type])
+
+
+@irdl_op_definition
+class ListNewOp(IRDLOperation):
+    """`new list{vertexset{Vertex}}()`: an empty stack of vertexsets."""
+
+    name = "graph.list_new"
+
+    result = result_def(ListType)
+
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__(result_types=[ListType()])
+
+
+@irdl_op_definition
+class ListInsertOp(IRDLOperation):
+    """`list.insert(set)`: pushes a copy of the set's current contents."""
+
+    name = "graph.list_insert"
+
+    list = operand_def(ListType)
+    set = operand_def(VertexSetType)
+
+    assembly_format = "$list `,` $set attr-dict"
+
+    def __init__(self, stack: SSAValue | Operation, vertex_set: SSAValue | Operation):
+        super().__init__(operands=[stack, vertex_set])
+
+
+@irdl_op_definition
+class ListRetrieveOp(IRDLOperation):
+    """`list.retrieve(set)`: pops the last inserted set into `set`."""
+
+    name = "graph.list_retrieve"
+
+    list = operand_def(ListType)
+    set = operand_def(VertexSetType)
+
+    assembly_format = "$list `,` $set attr-dict"
+
+    def __init__(self, stack: SSAValue | Operation, vertex_set: SSAValue | Operation):
+        super().__init__(operands=[stack, vertex_set])
+
+
+# ---------------------------------------------------------------------------
+# Host utilities
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class PrintOp(IRDLOperation):
+    """`print x`: writes a scalar, or the string `text`, and a newline to stdout."""
+
+    name = "graph.print"
+
+    value = opt_operand_def(ScalarType)
+    text = opt_prop_def(StringAttr)
+
+    assembly_format = "($value^ `:` type($value))? ($text^)? attr-dict"
+
+    def __init__(self, value: SSAValue | Operation | None = None, text: str | None = None):
+        super().__init__(
+            operands=[[] if value is None else [value]],
+            properties={"text": None if text is None else StringAttr(text)},
+        )
+
+    def verify_(self) -> None:
+        if (self.value is None) == (self.text is None):
+            raise VerifyException("graph.print prints exactly one value or text")
+
+
+@irdl_op_definition
+class StartTimerOp(IRDLOperation):
+    """`startTimer()`: starts the program's timer."""
+
+    name = "graph.start_timer"
+
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class StopTimerOp(IRDLOperation):
+    """`stopTimer()`: seconds since `startTimer()`, after all GPU work finished."""
+
+    name = "graph.stop_timer"
+
+    result = result_def(AnyFloat)
+
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, result_type: Attribute):
+        super().__init__(result_types=[result_type])
+
+
+Graph = Dialect(
+    "graph",
+    [
+        GlobalOp,
+        GlobalLoadOp,
+        GlobalStoreOp,
+        ArgvIntOp,
+        LoadEdgesOp,
+        VertexIdOp,
+        ToVertexOp,
+        LoadOp,
+        StoreOp,
+        ReduceOp,
+        CompareAndSwapOp,
+        VectorFillOp,
+        OutDegreesOp,
+        GetVerticesOp,
+        TransposeOp,
+        VertexSetNewOp,
+        VertexSetSizeOp,
+        AddVertexOp,
+        DeleteOp,
+        VertexSetApplyOp,
+        VertexSetFilterOp,
+        EdgeSetApplyOp,
+        PriorityQueueNewOp,
+        UpdatePriorityOp,
+        DequeueReadySetOp,
+        PriorityQueueFinishedOp,
+        GetCurrentPriorityOp,
+        ListNewOp,
+        ListInsertOp,
+        ListRetrieveOp,
+        PrintOp,
+        StartTimerOp,
+        StopTimerOp,
+    ],
+    [
+        VertexType,
+        EdgeSetType,
+        VertexSetType,
+        VectorType,
+        PriorityQueueType,
+        ListType,
+        ReduceKindAttr,
+        ApplyKindAttr,
+        *SCHEDULE_ATTRIBUTES,
+    ],
+)
+"""The graph dialect: GraphIt's algorithm language plus G2 schedules."""

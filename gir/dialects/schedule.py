@@ -1,0 +1,398 @@
+"""GPU schedules as attributes of the `graph` dialect.
+
+G2's scheduling language (CGO'21) configures each labelled `edgeset.apply`
+independently. Each option is a separate enum-valued parameter so that the tuning
+space is the product of independent axes (GRAssembler's lesson), and each option is
+realized by exactly one lowering pass or strategy.
+
+```
+#graph.simple_schedule<direction = PUSH, pull_frontier = BOOLMAP,
+    load_balance = TWCE, edge_blocking = UNBLOCKED, blocking_size = 0,
+    frontier_creation = FUSED, deduplication = DISABLED, dedup_strategy = FUSED,
+    delta = 1, kernel_fusion = DISABLED>
+#graph.hybrid_schedule<INPUT_VERTEXSET_SIZE, threshold = #graph.argv<3>,
+    #graph.simple_schedule<...>, #graph.simple_schedule<...>>
+```
+
+Defaults are G2's: PUSH, VERTEX_BASED, FUSED frontier creation, deduplication
+off, no kernel fusion, delta 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, f64, i64
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+
+class Direction(StrEnum):
+    """Which endpoint's thread visits an edge: the source (PUSH) or the destination (PULL)."""
+
+    PUSH = "PUSH"
+    PULL = "PULL"
+
+
+class PullFrontier(StrEnum):
+    """Representation of the input frontier that a PULL traversal tests membership in."""
+
+    BITMAP = "BITMAP"
+    BOOLMAP = "BOOLMAP"
+
+
+class LoadBalance(StrEnum):
+    """How the edges of the active vertices are divided among GPU threads."""
+
+    VERTEX_BASED = "VERTEX_BASED"
+    EDGE_ONLY = "EDGE_ONLY"
+    TWC = "TWC"
+    TWCE = "TWCE"
+    WM = "WM"
+    CM = "CM"
+    STRICT = "STRICT"
+
+
+class EdgeBlocking(StrEnum):
+    """Whether edges are tiled by destination so that random accesses fit in L2."""
+
+    BLOCKED = "BLOCKED"
+    UNBLOCKED = "UNBLOCKED"
+
+
+class FrontierCreation(StrEnum):
+    """How the output frontier is built: a sparse queue during the traversal, or a
+    bitmap/boolmap that a separate step turns into the next frontier."""
+
+    FUSED = "FUSED"
+    UNFUSED_BITMAP = "UNFUSED_BITMAP"
+    UNFUSED_BOOLMAP = "UNFUSED_BOOLMAP"
+
+
+class Toggle(StrEnum):
+    """An option that is on or off (deduplication, kernel fusion)."""
+
+    ENABLED = "ENABLED"
+    DISABLED = "DISABLED"
+
+
+class DedupStrategy(StrEnum):
+    """Whether deduplication happens while enqueuing (FUSED) or in a separate pass."""
+
+    FUSED = "FUSED"
+    UNFUSED = "UNFUSED"
+
+
+class HybridCriterion(StrEnum):
+    """What a hybrid schedule compares against its threshold at run time."""
+
+    INPUT_VERTEXSET_SIZE = "INPUT_VERTEXSET_SIZE"
+
+
+@irdl_attr_definition
+class DirectionAttr(EnumAttribute[Direction], SpacedOpaqueSyntaxAttribute):
+    """Traversal direction of a schedule."""
+
+    name = "graph.direction"
+
+
+@irdl_attr_definition
+class PullFrontierAttr(EnumAttribute[PullFrontier], SpacedOpaqueSyntaxAttribute):
+    """Input-frontier representation used by PULL traversals."""
+
+    name = "graph.pull_frontier"
+
+
+@irdl_attr_definition
+class LoadBalanceAttr(EnumAttribute[LoadBalance], SpacedOpaqueSyntaxAttribute):
+    """Load-balancing strategy of a schedule."""
+
+    name = "graph.load_balance"
+
+
+@irdl_attr_definition
+class EdgeBlockingAttr(EnumAttribute[EdgeBlocking], SpacedOpaqueSyntaxAttribute):
+    """Edge blocking on or off."""
+
+    name = "graph.edge_blocking"
+
+
+@irdl_attr_definition
+class FrontierCreationAttr(
+    EnumAttribute[FrontierCreation], SpacedOpaqueSyntaxAttribute
+):
+    """Output-frontier creation strategy."""
+
+    name = "graph.frontier_creation"
+
+
+@irdl_attr_definition
+class ToggleAttr(EnumAttribute[Toggle], SpacedOpaqueSyntaxAttribute):
+    """ENABLED or DISABLED."""
+
+    name = "graph.toggle"
+
+
+@irdl_attr_definition
+class DedupStrategyAttr(EnumAttribute[DedupStrategy], SpacedOpaqueSyntaxAttribute):
+    """Fused or unfused deduplication."""
+
+    name = "graph.dedup_strategy"
+
+
+@irdl_attr_definition
+class HybridCriterionAttr(
+    EnumAttribute[HybridCriterion], SpacedOpaqueSyntaxAttribute
+):
+    """Run-time criterion of a hybrid schedule."""
+
+    name = "graph.hybrid_criterion"
+
+
+@irdl_attr_definition
+class ArgvAttr(ParametrizedAttribute):
+    """A schedule parameter taken from the program's command line, `"argv[N]"` in
+    GraphIt: `#graph.argv<3>` is the program's argv[3], read when it starts."""
+
+    name = "graph.argv"
+
+    index: IntegerAttr
+
+    def __init__(self, index: int):
+        super().__init__(IntegerAttr(index, i64))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            return [IntegerAttr(parser.parse_integer(allow_boolean=False), i64)]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.index.value.data}>")
+
+    def verify(self) -> None:
+        if self.index.value.data < 0:
+            raise VerifyException("argv index must be non-negative")
+
+
+def _parse_int_or_argv(parser: AttrParser) -> Attribute:
+    if parser.parse_optional_characters("#graph.argv") is not None:
+        return ArgvAttr(ArgvAttr.parse_parameters(parser)[0].value.data)
+    return IntegerAttr(parser.parse_integer(allow_boolean=False), i64)
+
+
+def _parse_float_or_argv(parser: AttrParser) -> Attribute:
+    if parser.parse_optional_characters("#graph.argv") is not None:
+        return ArgvAttr(ArgvAttr.parse_parameters(parser)[0].value.data)
+    return FloatAttr(parser.parse_float(), f64)
+
+
+def _print_param(printer: Printer, value: Attribute) -> None:
+    if isinstance(value, IntegerAttr):
+        printer.print_string(str(value.value.data))
+    elif isinstance(value, FloatAttr):
+        printer.print_string(repr(value.value.data))
+    elif isinstance(value, EnumAttribute):
+        printer.print_string(str(value.data.value))
+    else:
+        printer.print_attribute(value)
+
+
+@dataclass(frozen=True)
+class _Field:
+    """One `key = value` entry of the simple schedule's syntax."""
+
+    key: str
+    default: Callable[[], Attribute]
+    parse: Callable[[AttrParser], Attribute]
+
+
+def _enum_field(key: str, attr: type[EnumAttribute], default: StrEnum) -> _Field:
+    return _Field(
+        key,
+        lambda: attr(default),
+        lambda parser: attr(parser.parse_str_enum(attr.enum_type)),
+    )
+
+
+SIMPLE_SCHEDULE_FIELDS: tuple[_Field, ...] = (
+    _enum_field("direction", DirectionAttr, Direction.PUSH),
+    _enum_field("pull_frontier", PullFrontierAttr, PullFrontier.BOOLMAP),
+    _enum_field("load_balance", LoadBalanceAttr, LoadBalance.VERTEX_BASED),
+    _enum_field("edge_blocking", EdgeBlockingAttr, EdgeBlocking.UNBLOCKED),
+    _Field(
+        "blocking_size",
+        lambda: IntegerAttr(0, i64),
+        lambda parser: IntegerAttr(parser.parse_integer(allow_boolean=False), i64),
+    ),
+    _enum_field("frontier_creation", FrontierCreationAttr, FrontierCreation.FUSED),
+    _enum_field("deduplication", ToggleAttr, Toggle.DISABLED),
+    _enum_field("dedup_strategy", DedupStrategyAttr, DedupStrategy.FUSED),
+    _Field("delta", lambda: IntegerAttr(1, i64), _parse_int_or_argv),
+    _enum_field("kernel_fusion", ToggleAttr, Toggle.DISABLED),
+)
+"""The fields of `#graph.simple_schedule`, in printing order, with G2's defaults."""
+
+
+@irdl_attr_definition
+class SimpleScheduleAttr(ParametrizedAttribute):
+    """G2's `SimpleGPUSchedule`: one value for every scheduling axis of an
+    `edgeset.apply` (or, for kernel fusion, of a `while` loop)."""
+
+    name = "graph.simple_schedule"
+
+    direction: DirectionAttr
+    pull_frontier: PullFrontierAttr
+    load_balance: LoadBalanceAttr
+    edge_blocking: EdgeBlockingAttr
+    blocking_size: IntegerAttr
+    frontier_creation: FrontierCreationAttr
+    deduplication: ToggleAttr
+    dedup_strategy: DedupStrategyAttr
+    delta: IntegerAttr | ArgvAttr
+    kernel_fusion: ToggleAttr
+
+    @staticmethod
+    def default() -> SimpleScheduleAttr:
+        """G2's default schedule."""
+        return SimpleScheduleAttr(*(field.default() for field in SIMPLE_SCHEDULE_FIELDS))
+
+    def with_options(self, **options: Attribute) -> SimpleScheduleAttr:
+        """A copy with the given fields replaced (keys are the syntax's names)."""
+        values = {
+            field.key: getattr(self, field.key) for field in SIMPLE_SCHEDULE_FIELDS
+        }
+        unknown = set(options) - set(values)
+        if unknown:
+            raise ValueError(f"unknown schedule fields: {sorted(unknown)}")
+        values.update(options)
+        return SimpleScheduleAttr(*(values[f.key] for f in SIMPLE_SCHEDULE_FIELDS))
+
+    @property
+    def has_default_delta(self) -> bool:
+        """Whether `delta` is G2's default of 1."""
+        return isinstance(self.delta, IntegerAttr) and self.delta.value.data == 1
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        values: dict[str, Attribute] = {}
+        by_key = {field.key: field for field in SIMPLE_SCHEDULE_FIELDS}
+
+        def parse_entry() -> None:
+            key_pos = parser.pos
+            key = parser.parse_identifier()
+            if key not in by_key:
+                parser.raise_error(
+                    f"unknown schedule field '{key}', expected one of "
+                    + ", ".join(by_key),
+                    key_pos,
+                    parser.pos,
+                )
+            if key in values:
+                parser.raise_error(f"schedule field '{key}' given twice", key_pos)
+            parser.parse_punctuation("=")
+            values[key] = by_key[key].parse(parser)
+
+        if parser.parse_optional_punctuation("<") is not None:
+            parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_entry)
+            parser.parse_punctuation(">")
+        return [values.get(f.key) or f.default() for f in SIMPLE_SCHEDULE_FIELDS]
+
+    def print_parameters(self, printer: Printer) -> None:
+        entries = [
+            f"{field.key} = " for field in SIMPLE_SCHEDULE_FIELDS
+        ]
+        printer.print_string("<")
+        for index, (field, prefix) in enumerate(
+            zip(SIMPLE_SCHEDULE_FIELDS, entries, strict=True)
+        ):
+            if index:
+                printer.print_string(", ")
+            printer.print_string(prefix)
+            _print_param(printer, getattr(self, field.key))
+        printer.print_string(">")
+
+    def verify(self) -> None:
+        if self.edge_blocking.data == EdgeBlocking.BLOCKED:
+            if self.load_balance.data != LoadBalance.EDGE_ONLY:
+                raise VerifyException(
+                    "edge blocking (BLOCKED) requires load balance EDGE_ONLY, "
+                    f"got {self.load_balance.data.value}"
+                )
+            if self.blocking_size.value.data <= 0:
+                raise VerifyException("edge blocking (BLOCKED) needs a positive size")
+        if self.blocking_size.value.data < 0:
+            raise VerifyException("blocking size must be non-negative")
+        if isinstance(self.delta, IntegerAttr) and self.delta.value.data < 1:
+            raise VerifyException(
+                f"delta must be a positive integer, got {self.delta.value.data}"
+            )
+
+
+@irdl_attr_definition
+class HybridScheduleAttr(ParametrizedAttribute):
+    """G2's `HybridGPUSchedule`: at run time, use `first` when the criterion is below
+    `threshold` (a fraction of the number of vertices), else `second`."""
+
+    name = "graph.hybrid_schedule"
+
+    criterion: HybridCriterionAttr
+    threshold: FloatAttr | ArgvAttr
+    first: SimpleScheduleAttr
+    second: SimpleScheduleAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            criterion = HybridCriterionAttr(parser.parse_str_enum(HybridCriterion))
+            parser.parse_punctuation(",")
+            parser.parse_keyword("threshold")
+            parser.parse_punctuation("=")
+            threshold = _parse_float_or_argv(parser)
+            parser.parse_punctuation(",")
+            first = parser.parse_attribute()
+            parser.parse_punctuation(",")
+            second = parser.parse_attribute()
+        return [criterion, threshold, first, second]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.criterion.data.value}, threshold = ")
+        _print_param(printer, self.threshold)
+        printer.print_string(", ")
+        printer.print_attribute(self.first)
+        printer.print_string(", ")
+        printer.print_attribute(self.second)
+        printer.print_string(">")
+
+    def verify(self) -> None:
+        if isinstance(self.threshold, FloatAttr) and not (
+            0.0 <= self.threshold.value.data
+        ):
+            raise VerifyException("hybrid threshold must be non-negative")
+        for part in (self.first, self.second):
+            if part.kernel_fusion.data == Toggle.ENABLED:
+                raise VerifyException(
+                    "kernel fusion cannot be part of a hybrid schedule"
+                )
+
+
+ScheduleAttr = SimpleScheduleAttr | HybridScheduleAttr
+
+SCHEDULE_ATTRIBUTES = [
+    DirectionAttr,
+    PullFrontierAttr,
+    LoadBalanceAttr,
+    EdgeBlockingAttr,
+    FrontierCreationAttr,
+    ToggleAttr,
+    DedupStrategyAttr,
+    HybridCriterionAttr,
+    ArgvAttr,
+    SimpleScheduleAttr,
+    HybridScheduleAttr,
+]

@@ -1,0 +1,1 @@
+"""gir's command-line tools: gir-opt, gir-translate and gir-run."""

@@ -1,0 +1,150 @@
+"""`gir-opt`: parse GraphIt (`.gt`) or IR (`.mlir`), run passes, print IR.
+
+Built on xDSL's `xDSLOptMain`: gir's dialects, passes and named pipelines are
+registered, `.gt` files go through gir's frontend, `--pass-pipeline` accepts
+`builtin.module(a,b{k=v})` as well as `-p a,b`, and every user error (bad IR, bad
+GraphIt source, unknown pass) is one line on stderr with exit status 1. The output
+file is only written when everything succeeded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from io import StringIO
+from typing import IO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import DiagnosticException, ParseError, PassFailedException
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from gir.dialects import register_dialects
+from gir.diagnostics import UserError
+from gir.passes.registry import (
+    PIPELINES,
+    available_passes,
+    pass_summary,
+    strip_module_anchor,
+)
+
+XDSL_GENERIC_PASSES = ("canonicalize", "cse", "dce")
+"""xDSL's own target-independent passes that gir-opt offers too."""
+
+
+def _pass_help() -> str:
+    lines = ["gir passes:"]
+    for name, factory in sorted(available_passes().items()):
+        if name in PIPELINES:
+            continue
+        lines.append(f"  {name:<28} {pass_summary(factory())}")
+    lines.append("")
+    lines.append("named pipelines (usable as passes):")
+    for name, pipeline in sorted(PIPELINES.items()):
+        lines.append(f"  {name:<28} {pipeline.summary}")
+        lines.append(f"  {'':<28}   = {pipeline.spec}")
+    lines.append("")
+    lines.append("also: " + ", ".join(XDSL_GENERIC_PASSES) + " (from xDSL)")
+    return "\n".join(lines)
+
+
+class _KeptOpen(StringIO):
+    """An output buffer that survives the driver's `close()`, so that nothing is
+    written to the output file before the whole run succeeded."""
+
+    def close(self) -> None:
+        pass
+
+
+class GirOptMain(xDSLOptMain):
+    """xDSL's optimizer driver with gir's dialects, passes and frontend."""
+
+    def __init__(self, args: Sequence[str] | None = None):
+        super().__init__(
+            description="gir's optimizer: GraphIt or IR in, IR after passes out.",
+            args=args,
+        )
+
+    def register_all_dialects(self) -> None:
+        register_dialects(self.ctx)
+
+    def register_all_passes(self) -> None:
+        from xdsl.universe import Universe
+
+        xdsl_passes = Universe.get_multiverse().all_passes
+        for name in XDSL_GENERIC_PASSES:
+            self.register_pass(name, xdsl_passes[name])
+        for name, factory in available_passes().items():
+            self.register_pass(name, factory)
+
+    def register_all_frontends(self) -> None:
+        super().register_all_frontends()
+
+        def parse_graphit(io: IO[bytes]) -> ModuleOp:
+            from gir.frontend import parse_graphit_source
+
+            return parse_graphit_source(io.read().decode(), self.get_input_name())
+
+        self.available_frontends["gt"] = parse_graphit
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        arg_parser.add_argument(
+            "--pass-pipeline",
+            type=str,
+            default=None,
+            help="passes to run, as 'builtin.module(p1,p2{opt=v})' or 'p1,p2'",
+        )
+        arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        arg_parser.epilog = _pass_help()
+
+    def setup_pipeline(self) -> None:
+        if self.args.pass_pipeline is not None:
+            if self.args.passes:
+                raise UserError("give passes with either -p or --pass-pipeline, not both")
+            self.args.passes = strip_module_anchor(self.args.pass_pipeline)
+        try:
+            super().setup_pipeline()
+        except ValueError as error:
+            raise UserError(f"error: {error}") from None
+
+    def prepare_output(self) -> IO[str]:
+        return self._buffer
+
+    def run(self) -> None:
+        self._buffer = _KeptOpen()
+        super().run()
+        output = self._buffer
+        if self.args.output_file is None:
+            sys.stdout.write(output.getvalue())
+        else:
+            with open(self.args.output_file, "w") as stream:
+                stream.write(output.getvalue())
+
+
+def report_user_errors(run: callable) -> int:  # type: ignore[valid-type]
+    """Runs a tool's body; prints user errors as one line and returns the status."""
+    try:
+        run()
+    except UserError as error:
+        print(str(error), file=sys.stderr)
+        return 1
+    except ParseError as error:
+        print(str(error).rstrip(), file=sys.stderr)
+        return 1
+    except (DiagnosticException, PassFailedException) as error:
+        print(f"error: {str(error).strip()}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"error: {error.strerror}: {error.filename}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of `gir-opt`."""
+    return report_user_errors(lambda: GirOptMain(args=argv).run())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,33 @@
+"""lit configuration: every .mlir and .gt file under test/lit is a FileCheck test.
+
+`gir-opt`, `gir-translate` and `gir-run` run through the current Python, so the
+tests work both with an installed gir and with the project on PYTHONPATH.
+"""
+
+import os
+import sys
+
+import lit.formats
+
+config.name = "gir"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".mlir", ".gt"]
+config.test_source_root = os.path.dirname(__file__)
+config.excludes = ["lit.cfg.py", "Inputs"]
+
+project_root = os.path.dirname(os.path.dirname(config.test_source_root))
+config.environment["PYTHONPATH"] = os.pathsep.join(
+    [project_root, os.environ.get("PYTHONPATH", "")]
+)
+for name in ("PATH", "HOME", "GIR_CACHE_DIR", "PYOPENCL_CTX", "OCL_ICD_VENDORS"):
+    if name in os.environ:
+        config.environment[name] = os.environ[name]
+
+python = sys.executable
+for tool, module in (
+    ("gir-opt", "gir.tools.opt"),
+    ("gir-translate", "gir.tools.translate"),
+    ("gir-run", "gir.tools.run"),
+):
+    config.substitutions.append((tool, f"{python} -m {module}"))
+config.substitutions.append(("%programs", os.path.join(project_root, "test", "programs")))

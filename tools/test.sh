@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Sets up what the tests need (Python packages; PoCL for OpenCL on the CPU when no
+# OpenCL platform is present) and runs every test: lit (FileCheck) and pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source tools/setup.sh
+echo "== lit: test/lit"
+python3 -m lit -q test/lit
+echo "== pytest: test/unit test/e2e"
+python3 -m pytest -q test/unit test/e2e
