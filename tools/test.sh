@@ -5,6 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/setup.sh
 echo "== lit: test/lit"
-python3 -m lit -q test/lit
+lit -q test/lit
 echo "== pytest: test/unit test/e2e"
 python3 -m pytest -q test/unit test/e2e

@@ -301,7 +301,10 @@ class SimpleScheduleAttr(ParametrizedAttribute):
         if parser.parse_optional_punctuation("<") is not None:
             parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_entry)
             parser.parse_punctuation(">")
-        return [values.get(f.key) or f.default() for f in SIMPLE_SCHEDULE_FIELDS]
+        return [
+            values[f.key] if f.key in values else f.default()
+            for f in SIMPLE_SCHEDULE_FIELDS
+        ]
 
     def print_parameters(self, printer: Printer) -> None:
         entries = [

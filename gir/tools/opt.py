@@ -122,6 +122,20 @@ class GirOptMain(xDSLOptMain):
                 stream.write(output.getvalue())
 
 
+def describe_diagnostic(error: Exception) -> str:
+    """A verifier or pass error as `error: <message>` plus the offending op.
+
+    xDSL renders the whole module with a marker under the failing op; users need
+    the message and that op, not the dump.
+    """
+    lines = str(error).strip().splitlines()
+    message = lines[0] if lines else "verification failed"
+    for index, line in enumerate(lines):
+        if line.strip().startswith("^") and index > 0:
+            return f"error: {message}\n  in: {lines[index - 1].strip()}"
+    return f"error: {message}"
+
+
 def report_user_errors(run: callable) -> int:  # type: ignore[valid-type]
     """Runs a tool's body; prints user errors as one line and returns the status."""
     try:
@@ -133,7 +147,7 @@ def report_user_errors(run: callable) -> int:  # type: ignore[valid-type]
         print(str(error).rstrip(), file=sys.stderr)
         return 1
     except (DiagnosticException, PassFailedException) as error:
-        print(f"error: {str(error).strip()}", file=sys.stderr)
+        print(describe_diagnostic(error), file=sys.stderr)
         return 1
     except OSError as error:
         print(f"error: {error.strerror}: {error.filename}", file=sys.stderr)

@@ -1,0 +1,36 @@
+// Invalid schedules are rejected when parsed or verified.
+// RUN: gir-opt %s --split-input-file --verify-diagnostics --parsing-diagnostics | filecheck %s
+
+builtin.module attributes {s = #graph.simple_schedule<load_balance = FAST>} {
+}
+// CHECK: Expected `VERTEX_BASED`, `EDGE_ONLY`, `TWC`, `TWCE`, `WM`, `CM`, or `STRICT`.
+
+// -----
+
+builtin.module attributes {s = #graph.simple_schedule<speed = 3>} {
+}
+// CHECK: unknown schedule field 'speed', expected one of direction, pull_frontier, load_balance, edge_blocking, blocking_size, frontier_creation, deduplication, dedup_strategy, delta, kernel_fusion
+
+// -----
+
+builtin.module attributes {s = #graph.simple_schedule<delta = 0>} {
+}
+// CHECK: delta must be a positive integer, got 0
+
+// -----
+
+builtin.module attributes {s = #graph.simple_schedule<edge_blocking = BLOCKED, load_balance = EDGE_ONLY>} {
+}
+// CHECK: edge blocking (BLOCKED) needs a positive size
+
+// -----
+
+builtin.module attributes {s = #graph.hybrid_schedule<INPUT_VERTEXSET_SIZE, threshold = 0.1, #graph.simple_schedule<kernel_fusion = ENABLED>, #graph.simple_schedule>} {
+}
+// CHECK: kernel fusion cannot be part of a hybrid schedule
+
+// -----
+
+builtin.module attributes {s = #graph.simple_schedule<direction = PUSH, direction = PULL>} {
+}
+// CHECK: schedule field 'direction' given twice
