@@ -19,6 +19,12 @@ def _gir_gpu() -> Dialect:
     return GirGpu
 
 
+def _frontier() -> Dialect:
+    from gir.dialects.frontier import Frontier
+
+    return Frontier
+
+
 def _graph() -> Dialect:
     from gir.dialects.graph import Graph
 
@@ -32,6 +38,7 @@ DIALECT_FACTORIES: dict[str, Callable[[], Dialect]] = {
     "math": lambda: Math,
     "scf": lambda: Scf,
     "graph": _graph,
+    "frontier": _frontier,
     "gpu": lambda: GPU,
     "memref": lambda: MemRef,
     "gir_gpu": _gir_gpu,

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     I64,
     AnyFloat,
     AnyFloatConstr,
@@ -87,7 +88,7 @@ Index = base(IndexType) | base(IntegerType)
 
 def buffer_type(element: Attribute) -> MemRefType:
     """The type of a one-dimensional device buffer of `element`s."""
-    return MemRefType(element, [-1])
+    return MemRefType(element, [DYNAMIC_INDEX])
 
 
 def _element_type(buffer: SSAValue) -> Attribute:

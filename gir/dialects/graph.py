@@ -517,7 +517,7 @@ class StoreOp(_VectorAccess):
         self, value: SSAValue | Operation, vector: str, index: SSAValue | Operation
     ):
         super().__init__(
-            operands=[index, value], properties={"vector": SymbolRefAttr(vector)}
+            operands=[value, index], properties={"vector": SymbolRefAttr(vector)}
         )
 
     def _element_values(self) -> Sequence[SSAValue]:
@@ -566,7 +566,7 @@ class ReduceOp(_VectorAccess):
         atomic: bool = False,
     ):
         super().__init__(
-            operands=[index, value],
+            operands=[value, index],
             properties={
                 "kind": ReduceKindAttr(kind),
                 "vector": SymbolRefAttr(vector),
@@ -604,7 +604,7 @@ class CompareAndSwapOp(_VectorAccess):
         desired: SSAValue | Operation,
     ):
         super().__init__(
-            operands=[index, expected, desired],
+            operands=[expected, desired, index],
             properties={"vector": SymbolRefAttr(vector)},
             result_types=[i1],
         )

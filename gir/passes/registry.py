@@ -64,12 +64,13 @@ def pass_summary(pass_class: type[ModulePass]) -> str:
 def pipeline_pass(name: str) -> type[ModulePass]:
     """A ModulePass class that runs the named pipeline, so pipelines nest in specs."""
     pipeline = PIPELINES[name]
+    pipeline_name = name  # a class body cannot read `name` from this scope
 
     @dataclass(frozen=True)
     class NamedPipeline(ModulePass):
         __doc__ = pipeline.summary
 
-        name: ClassVar[str] = name
+        name: ClassVar[str] = pipeline_name
 
         def apply(self, ctx: Context, op: ModuleOp) -> None:
             parse_pipeline(pipeline.spec).apply(ctx, op)

@@ -111,6 +111,20 @@ class GirOptMain(xDSLOptMain):
     def prepare_output(self) -> IO[str]:
         return self._buffer
 
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        if self.args.input_file == "-":
+            self.args.input_file = None
+        return super().get_input_stream()
+
+    def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
+        try:
+            return super().prepare_input()
+        except ValueError as error:
+            raise UserError(
+                f"error: {error}: gir-opt reads .gt (GraphIt) and .mlir files; "
+                "use -f gt|mlir to say which"
+            ) from None
+
     def run(self) -> None:
         self._buffer = _KeptOpen()
         super().run()

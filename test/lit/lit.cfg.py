@@ -5,6 +5,7 @@ tests work both with an installed gir and with the project on PYTHONPATH.
 """
 
 import os
+import shutil
 import sys
 
 import lit.formats
@@ -31,3 +32,14 @@ for tool, module in (
 ):
     config.substitutions.append((tool, f"{python} -m {module}"))
 config.substitutions.append(("%programs", os.path.join(project_root, "test", "programs")))
+
+# `REQUIRES: nvcc` tests compile printed CUDA (no GPU needed); nvcc's directory goes
+# on the tests' PATH so that RUN lines can call `nvcc`.
+nvcc = shutil.which("nvcc") or next(
+    (path for path in ("/usr/local/cuda/bin/nvcc",) if os.path.exists(path)), None
+)
+if nvcc is not None:
+    config.available_features.add("nvcc")
+    config.environment["PATH"] = os.pathsep.join(
+        [os.path.dirname(nvcc), config.environment.get("PATH", os.environ.get("PATH", ""))]
+    )

@@ -1,0 +1,588 @@
+"""The `frontier` dialect: gir's frontier/traversal level.
+
+Between the algorithm (`graph`) and the GPU (`gir_gpu`) level. Here every set of
+vertices has an explicit *representation* (a type), every `edgeset.apply` is a
+traversal op that carries its schedule's axes as properties (direction, load
+balance, layout, output-frontier creation, deduplication), and the UDFs are
+inlined as regions. Globals other than vectors are gone: scalars are SSA values of
+`main`, edgesets are the `graph.load_edges` value, vectors stay symbols
+(`graph.load` / `graph.store` / `graph.reduce` / `graph.compare_and_swap`, which
+the regions use unchanged).
+
+Frontiers are *values*: an op that changes a frontier (`frontier.add`,
+`frontier.clear`, a traversal filling its output) returns the changed frontier, and
+the operand it was given is not used afterwards. A value and the values made
+from it share one storage, released by `frontier.free`.
+
+Representations (one type each; a bitmap or boolmap is one more type and one more
+lowering in `gir/passes/frontier_to_gpu/`):
+- `!frontier.queue`: a sparse queue of vertex ids with a size (G2's FUSED output).
+- `!frontier.all`: every vertex of the graph (`edges.getVertices()`); no storage.
+
+Ops, from the highest to the lowest within this level:
+- traversal: `frontier.edge_traverse` (one `edgeset.apply`, schedule axes as
+  properties); a load-balance pass (`frontier-lb-*`) rewrites it into
+- `frontier.vertex_map` (one thread per vertex of a frontier, optionally filling an
+  output frontier with `frontier.enqueue`) and the layout ops
+  `frontier.edge_range`, `frontier.neighbor`, `frontier.edge_weight`;
+- host ops on frontiers: `frontier.new`, `frontier.all_vertices`, `frontier.size`,
+  `frontier.add`, `frontier.clear`, `frontier.free`.
+
+```mlir
+%out = frontier.edge_traverse PUSH VERTEX_BASED CSR %edges : !graph.edgeset
+    from %in : !frontier.queue into %empty : !frontier.queue dedup
+    {label = "s1"} to {
+^bb0(%v : !graph.vertex):
+  ...
+  frontier.yield %unvisited : i1
+} apply {
+^bb0(%src : !graph.vertex, %dst : !graph.vertex):
+  ...
+  %won = graph.compare_and_swap @parent[%dst], %m1, %id : !graph.vertex, i32
+  scf.if %won {
+    frontier.enqueue %dst
+  }
+  frontier.yield
+} -> !frontier.queue
+```
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    FlatSymbolRefAttrConstr,
+    IndexType,
+    IntegerType,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+    i1,
+    i32,
+)
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    Region,
+    SpacedOpaqueSyntaxAttribute,
+    SSAValue,
+    TypeAttribute,
+)
+from xdsl.irdl import (
+    IRDLOperation,
+    ParsePropInAttrDict,
+    VarConstraint,
+    base,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    opt_region_def,
+    opt_result_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.traits import IsTerminator
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from gir.dialects.graph import EdgeSetType, VertexType
+from gir.dialects.schedule import (
+    Direction,
+    DirectionAttr,
+    LoadBalance,
+    LoadBalanceAttr,
+)
+
+# ---------------------------------------------------------------------------
+# Types: frontier representations
+# ---------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class SparseQueueType(ParametrizedAttribute, TypeAttribute):
+    """A sparse queue: the ids of its vertices, in no particular order, and their
+    number. Its storage holds as many vertices as one traversal can enqueue."""
+
+    name = "frontier.queue"
+
+
+@irdl_attr_definition
+class AllVerticesType(ParametrizedAttribute, TypeAttribute):
+    """Every vertex of the graph, 0..V-1 (`edges.getVertices()`): iterated without
+    any storage. It is never changed; `frontier.new %n` makes a queue of them."""
+
+    name = "frontier.all"
+
+
+FrontierType = base(SparseQueueType) | base(AllVerticesType)
+"""Any frontier representation (what a traversal or a vertex map can iterate)."""
+
+MutableFrontierType = base(SparseQueueType)
+"""The representations a traversal can fill (its output frontier)."""
+
+
+class Layout(StrEnum):
+    """The topology layout a traversal reads edges from (GRAssembler's axis)."""
+
+    CSR = "CSR"
+    """Out-edges by source: row offsets and destinations."""
+    CSC = "CSC"
+    """In-edges by destination: column offsets and sources."""
+    COO = "COO"
+    """Edge list: a source and a destination per edge."""
+
+
+@irdl_attr_definition
+class LayoutAttr(EnumAttribute[Layout], SpacedOpaqueSyntaxAttribute):
+    """The layout of a traversal or of a layout op."""
+
+    name = "frontier.layout"
+
+
+# ---------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------
+
+
+def _yield_types(region: Region) -> tuple[Attribute, ...]:
+    terminator = region.block.last_op
+    if not isinstance(terminator, YieldOp):
+        raise VerifyException("a frontier region ends with frontier.yield")
+    return tuple(value.type for value in terminator.arguments)
+
+
+def _arg_types(region: Region) -> tuple[Attribute, ...]:
+    return tuple(arg.type for arg in region.block.args)
+
+
+def _verify_output(op: Operation, output: SSAValue | None, result: SSAValue | None):
+    if (output is None) != (result is None):
+        raise VerifyException(f"{op.name} returns a frontier exactly when it has an output")
+    if output is not None and result is not None and output.type != result.type:
+        raise VerifyException(
+            f"{op.name} returns its output frontier: {result.type} is not {output.type}"
+        )
+
+
+# ---------------------------------------------------------------------------
+# Host ops on frontiers
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class NewOp(IRDLOperation):
+    """`new vertexset{Vertex}(n)`: a fresh queue holding vertices 0..n-1 (empty for
+    0), with storage for as many vertices as a traversal can enqueue."""
+
+    name = "frontier.new"
+
+    count = operand_def(IntegerType)
+    result = result_def(MutableFrontierType)
+
+    assembly_format = "$count attr-dict `:` type($count) `->` type($result)"
+
+    def __init__(self, count: SSAValue | Operation, result_type: Attribute | None = None):
+        super().__init__(
+            operands=[count], result_types=[result_type or SparseQueueType()]
+        )
+
+
+@irdl_op_definition
+class AllVerticesOp(IRDLOperation):
+    """`edges.getVertices()`: the frontier of every vertex of the graph."""
+
+    name = "frontier.all_vertices"
+
+    result = result_def(AllVerticesType)
+
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self):
+        super().__init__(result_types=[AllVerticesType()])
+
+
+@irdl_op_definition
+class SizeOp(IRDLOperation):
+    """`set.getVertexSetSize()`: the number of vertices of a frontier (on the host)."""
+
+    name = "frontier.size"
+
+    frontier = operand_def(FrontierType)
+    result = result_def(IntegerType)
+
+    assembly_format = "$frontier attr-dict `:` type($frontier) `->` type($result)"
+
+    def __init__(self, frontier: SSAValue | Operation, result_type: Attribute = i32):
+        super().__init__(operands=[frontier], result_types=[result_type])
+
+
+@irdl_op_definition
+class AddOp(IRDLOperation):
+    """`set.addVertex(v)` on the host: the frontier with `v` appended. The operand
+    frontier is not used afterwards (the result shares its storage)."""
+
+    name = "frontier.add"
+
+    T: ClassVar = VarConstraint("T", MutableFrontierType)
+    vertex = operand_def(IntegerType)
+    frontier = operand_def(T)
+    result = result_def(T)
+
+    assembly_format = "$vertex `,` $frontier attr-dict `:` type($vertex) `,` type($frontier)"
+
+    def __init__(self, vertex: SSAValue | Operation, frontier: SSAValue | Operation):
+        super().__init__(
+            operands=[vertex, frontier], result_types=[SSAValue.get(frontier).type]
+        )
+
+
+@irdl_op_definition
+class ClearOp(IRDLOperation):
+    """The frontier emptied, keeping its storage (for reuse as an output). The
+    operand frontier is not used afterwards."""
+
+    name = "frontier.clear"
+
+    T: ClassVar = VarConstraint("T", MutableFrontierType)
+    frontier = operand_def(T)
+    result = result_def(T)
+
+    assembly_format = "$frontier attr-dict `:` type($frontier)"
+
+    def __init__(self, frontier: SSAValue | Operation):
+        super().__init__(operands=[frontier], result_types=[SSAValue.get(frontier).type])
+
+
+@irdl_op_definition
+class FreeOp(IRDLOperation):
+    """`delete set`: releases a frontier's storage; neither it nor any value sharing
+    its storage is used afterwards."""
+
+    name = "frontier.free"
+
+    frontier = operand_def(FrontierType)
+
+    assembly_format = "$frontier attr-dict `:` type($frontier)"
+
+    def __init__(self, frontier: SSAValue | Operation):
+        super().__init__(operands=[frontier])
+
+
+# ---------------------------------------------------------------------------
+# Traversals and vertex maps
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Ends a region of a traversal or vertex map; a `to` filter yields its
+    verdict (i1), the other regions yield nothing."""
+
+    name = "frontier.yield"
+
+    arguments = var_operand_def()
+
+    traits = traits_def(IsTerminator())
+
+    assembly_format = "attr-dict ($arguments^ `:` type($arguments))?"
+
+    def __init__(self, *arguments: SSAValue | Operation):
+        super().__init__(operands=[arguments])
+
+
+@irdl_op_definition
+class EdgeTraverseOp(IRDLOperation):
+    """One `edgeset.apply` with its schedule: runs `apply(src, dst[, weight])` on
+    every edge whose source is in `input` and whose destination passes the `to`
+    filter (re-checked against the current state of the vectors).
+
+    The schedule's axes are properties: `direction`, `load_balance` (which
+    `frontier-lb-*` pass lowers it), `layout` (where edges are read from). With an
+    output frontier (G2's FUSED frontier creation, into a `!frontier.queue`),
+    `frontier.enqueue` in `apply` adds vertices to it (`dedup`: each at most once)
+    and the filled frontier is the result. `tracked = @v` says that the enqueues
+    are still implicit: a vertex is added when `apply` changes its element of `@v`;
+    the `frontier-track-changes` pass makes them explicit.
+    """
+
+    name = "frontier.edge_traverse"
+
+    edges = operand_def(EdgeSetType)
+    input = operand_def(FrontierType)
+    output = opt_operand_def(MutableFrontierType)
+    direction = prop_def(DirectionAttr)
+    load_balance = prop_def(LoadBalanceAttr)
+    layout = prop_def(LayoutAttr)
+    tracked = opt_prop_def(FlatSymbolRefAttrConstr)
+    dedup = opt_prop_def(UnitAttr)
+    label = opt_prop_def(StringAttr)
+    to_filter = opt_region_def("single_block")
+    body = region_def("single_block")
+    result = opt_result_def(MutableFrontierType)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$direction $load_balance $layout $edges `:` type($edges) "
+        "`from` $input `:` type($input) (`into` $output^ `:` type($output))? "
+        "(`tracked` $tracked^)? (`dedup` $dedup^)? attr-dict "
+        "(`to` $to_filter^)? `apply` $body (`->` type($result)^)?"
+    )
+
+    def __init__(
+        self,
+        edges: SSAValue | Operation,
+        input: SSAValue | Operation,
+        body: Region,
+        *,
+        output: SSAValue | Operation | None = None,
+        to_filter: Region | None = None,
+        direction: Direction = Direction.PUSH,
+        load_balance: LoadBalance = LoadBalance.VERTEX_BASED,
+        layout: Layout = Layout.CSR,
+        tracked: SymbolRefAttr | None = None,
+        dedup: bool = False,
+        label: str | None = None,
+    ):
+        super().__init__(
+            operands=[edges, input, [] if output is None else [output]],
+            properties={
+                "direction": DirectionAttr(direction),
+                "load_balance": LoadBalanceAttr(load_balance),
+                "layout": LayoutAttr(layout),
+                "tracked": tracked,
+                "dedup": UnitAttr() if dedup else None,
+                "label": None if label is None else StringAttr(label),
+            },
+            regions=[[] if to_filter is None else to_filter, body],
+            result_types=[[] if output is None else [SSAValue.get(output).type]],
+        )
+
+    @property
+    def edgeset_type(self) -> EdgeSetType:
+        """The type of the traversed edgeset."""
+        assert isinstance(self.edges.type, EdgeSetType)
+        return self.edges.type
+
+    def verify_(self) -> None:
+        _verify_output(self, self.output, self.result)
+        vertex = VertexType()
+        expected = [vertex, vertex]
+        if self.edgeset_type.is_weighted:
+            expected.append(self.edgeset_type.weight)
+        args = _arg_types(self.body)
+        if args != tuple(expected) and args != (vertex, vertex):
+            raise VerifyException(
+                "the apply region takes (src, dst[, weight]) of types "
+                f"({', '.join(map(str, expected))}), got ({', '.join(map(str, args))})"
+            )
+        if _yield_types(self.body):
+            raise VerifyException("the apply region yields nothing")
+        if self.output is None:
+            if self.tracked is not None or self.dedup is not None:
+                raise VerifyException("tracked and dedup need an output frontier")
+            if any(isinstance(op, EnqueueOp) for op in self.body.walk()):
+                raise VerifyException("frontier.enqueue in a traversal without output")
+        if self.to_filter is not None and self.to_filter.blocks:
+            if _arg_types(self.to_filter) != (vertex,):
+                raise VerifyException("the to filter takes one !graph.vertex")
+            if _yield_types(self.to_filter) != (i1,):
+                raise VerifyException("the to filter yields an i1")
+
+
+@irdl_op_definition
+class VertexMapOp(IRDLOperation):
+    """Runs `body(v)` for every vertex `v` of `input`, one GPU thread each. With an
+    output frontier, `frontier.enqueue` in the body adds vertices to it (`dedup`: each
+    at most once) and the filled frontier is the result. This is what a vertexset
+    apply or filter is, and what load-balance passes turn traversals into."""
+
+    name = "frontier.vertex_map"
+
+    input = operand_def(FrontierType)
+    output = opt_operand_def(MutableFrontierType)
+    dedup = opt_prop_def(UnitAttr)
+    label = opt_prop_def(StringAttr)
+    body = region_def("single_block")
+    result = opt_result_def(MutableFrontierType)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$input `:` type($input) (`into` $output^ `:` type($output))? "
+        "(`dedup` $dedup^)? (`->` type($result)^)? attr-dict-with-keyword $body"
+    )
+
+    def __init__(
+        self,
+        input: SSAValue | Operation,
+        body: Region,
+        *,
+        output: SSAValue | Operation | None = None,
+        dedup: bool = False,
+        label: str | None = None,
+    ):
+        super().__init__(
+            operands=[input, [] if output is None else [output]],
+            properties={
+                "dedup": UnitAttr() if dedup else None,
+                "label": None if label is None else StringAttr(label),
+            },
+            regions=[body],
+            result_types=[[] if output is None else [SSAValue.get(output).type]],
+        )
+
+    def verify_(self) -> None:
+        _verify_output(self, self.output, self.result)
+        if self.dedup is not None and self.output is None:
+            raise VerifyException("dedup needs an output frontier")
+        if _arg_types(self.body) != (VertexType(),):
+            raise VerifyException("a vertex map's body takes one !graph.vertex")
+        if _yield_types(self.body):
+            raise VerifyException("a vertex map's body yields nothing")
+
+
+@irdl_op_definition
+class EnqueueOp(IRDLOperation):
+    """Adds a vertex to the output frontier of the enclosing vertex map or traversal
+    (device side; safe when many threads enqueue at once)."""
+
+    name = "frontier.enqueue"
+
+    vertex = operand_def(VertexType)
+
+    assembly_format = "$vertex attr-dict"
+
+    def __init__(self, vertex: SSAValue | Operation):
+        super().__init__(operands=[vertex])
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        while parent is not None and not isinstance(parent, VertexMapOp | EdgeTraverseOp):
+            parent = parent.parent_op()
+        if parent is None:
+            raise VerifyException(
+                "frontier.enqueue must be inside a frontier.vertex_map or "
+                "frontier.edge_traverse"
+            )
+        if parent.output is None:
+            raise VerifyException(f"frontier.enqueue in a {parent.name} without output")
+
+
+# ---------------------------------------------------------------------------
+# Layout ops (device side)
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class EdgeRangeOp(IRDLOperation):
+    """The edges of `vertex` in `layout`, as a half-open range of edge positions:
+    its out-edges for CSR, its in-edges for CSC."""
+
+    name = "frontier.edge_range"
+
+    layout = prop_def(LayoutAttr)
+    edges = operand_def(EdgeSetType)
+    vertex = operand_def(VertexType)
+    begin = result_def(IndexType)
+    end = result_def(IndexType)
+
+    assembly_format = "$layout $edges `[` $vertex `]` attr-dict `:` type($edges)"
+
+    def __init__(
+        self, layout: Layout, edges: SSAValue | Operation, vertex: SSAValue | Operation
+    ):
+        super().__init__(
+            operands=[edges, vertex],
+            properties={"layout": LayoutAttr(layout)},
+            result_types=[IndexType(), IndexType()],
+        )
+
+
+@irdl_op_definition
+class NeighborOp(IRDLOperation):
+    """The other endpoint of the edge at `position` in `layout`: its destination
+    for CSR, its source for CSC."""
+
+    name = "frontier.neighbor"
+
+    layout = prop_def(LayoutAttr)
+    edges = operand_def(EdgeSetType)
+    position = operand_def(IndexType)
+    result = result_def(VertexType)
+
+    assembly_format = "$layout $edges `[` $position `]` attr-dict `:` type($edges)"
+
+    def __init__(
+        self, layout: Layout, edges: SSAValue | Operation, position: SSAValue | Operation
+    ):
+        super().__init__(
+            operands=[edges, position],
+            properties={"layout": LayoutAttr(layout)},
+            result_types=[VertexType()],
+        )
+
+
+@irdl_op_definition
+class EdgeWeightOp(IRDLOperation):
+    """The weight of the edge at `position` in `layout` (weighted edgesets only)."""
+
+    name = "frontier.edge_weight"
+
+    layout = prop_def(LayoutAttr)
+    edges = operand_def(EdgeSetType)
+    position = operand_def(IndexType)
+    result = result_def()
+
+    assembly_format = (
+        "$layout $edges `[` $position `]` attr-dict `:` type($edges) `->` type($result)"
+    )
+
+    def __init__(
+        self, layout: Layout, edges: SSAValue | Operation, position: SSAValue | Operation
+    ):
+        edges_type = SSAValue.get(edges).type
+        assert isinstance(edges_type, EdgeSetType)
+        super().__init__(
+            operands=[edges, position],
+            properties={"layout": LayoutAttr(layout)},
+            result_types=[edges_type.weight],
+        )
+
+    def verify_(self) -> None:
+        assert isinstance(self.edges.type, EdgeSetType)
+        if not self.edges.type.is_weighted:
+            raise VerifyException("frontier.edge_weight of an unweighted edgeset")
+        if self.result.type != self.edges.type.weight:
+            raise VerifyException(
+                f"edge weights are {self.edges.type.weight}, not {self.result.type}"
+            )
+
+
+Frontier = Dialect(
+    "frontier",
+    [
+        NewOp,
+        AllVerticesOp,
+        SizeOp,
+        AddOp,
+        ClearOp,
+        FreeOp,
+        YieldOp,
+        EdgeTraverseOp,
+        VertexMapOp,
+        EnqueueOp,
+        EdgeRangeOp,
+        NeighborOp,
+        EdgeWeightOp,
+    ],
+    [SparseQueueType, AllVerticesType, LayoutAttr],
+)
+"""The frontier/traversal level: frontier representations, traversals, vertex maps."""

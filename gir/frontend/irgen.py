@@ -1,0 +1,737 @@
+"""GraphIt syntax tree to graph-dialect IR.
+
+`build_module(program, filename)` checks the program (`sema`), evaluates its
+schedule section (`schedule`), and builds one `builtin.module`:
+
+* every program-level `const` becomes a `graph.global`, in source order; its
+  initializer runs at the start of `@main` (`graph.load_edges`,
+  `graph.get_vertices`, `graph.vector_fill`, `graph.out_degrees`,
+  `graph.global_store`); vectors without one are filled with zero;
+* every function becomes a `func.func` (a named output is a local returned at the
+  end);
+* locals are SSA values: `while`, `for` and `if` become `scf.while`, `scf.for` and
+  `scf.if` that carry (yield) every outer local their body reassigns. Vertexsets,
+  lists and queues are references, so `frontier.addVertex(v)` needs no SSA update;
+* labelled statements get their label path (`label` of edgeset/vertexset applies,
+  `graph.label` on loops and ifs) and their schedule (`schedule` of an edgeset
+  apply, `graph.schedule` on a kernel-fused `scf.while`).
+"""
+
+from __future__ import annotations
+
+import math as math_lib
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import arith, func, math, scf
+from xdsl.dialects.builtin import (
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    f32,
+    f64,
+    i1,
+    i32,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.utils.exceptions import VerifyException
+
+from gir.diagnostics import UserError
+from gir.dialects import graph
+from gir.frontend import ast
+from gir.frontend.schedule import ScheduleBinding, resolve_schedules
+from gir.frontend.sema import (
+    BOOL,
+    DOUBLE,
+    FLOAT,
+    INT,
+    VERTEX,
+    VERTEXSET,
+    EdgeApplyInfo,
+    EdgeSetTy,
+    FuncInfo,
+    ListTy,
+    MethodInfo,
+    PriorityQueueTy,
+    ScalarTy,
+    SemaInfo,
+    Symbol,
+    Ty,
+    VectorTy,
+    VertexSetTy,
+    VertexTy,
+    check_program,
+)
+
+SCALAR_IR: dict[ScalarTy, Attribute] = {INT: i32, FLOAT: f32, DOUBLE: f64, BOOL: i1}
+F32_MAX = 3.4028234663852886e38
+"""The largest finite f32; float literals beyond it become infinities (as in C++)."""
+BinaryBuilder = Callable[[SSAValue, SSAValue], Operation]
+INT_PREDICATES = {"==": "eq", "!=": "ne", "<": "slt", "<=": "sle", ">": "sgt", ">=": "sge"}
+FLOAT_PREDICATES = {"==": "oeq", "!=": "une", "<": "olt", "<=": "ole", ">": "ogt", ">=": "oge"}
+INT_ARITH: dict[str, BinaryBuilder] = {
+    "+": arith.AddiOp, "-": arith.SubiOp, "*": arith.MuliOp, "/": arith.DivSIOp,
+}  # fmt: skip
+FLOAT_ARITH: dict[str, BinaryBuilder] = {
+    "+": arith.AddfOp, "-": arith.SubfOp, "*": arith.MulfOp, "/": arith.DivfOp,
+}  # fmt: skip
+LOGIC: dict[str, BinaryBuilder] = {"and": arith.AndIOp, "or": arith.OrIOp, "xor": arith.XOrIOp}
+REDUCE_KINDS = {
+    "min=": graph.ReduceKind.MIN,
+    "max=": graph.ReduceKind.MAX,
+    "+=": graph.ReduceKind.ADD,
+}
+APPLY_KINDS = {
+    "apply": graph.ApplyKind.APPLY,
+    "apply_modified": graph.ApplyKind.APPLY_MODIFIED,
+    "apply_update_priority": graph.ApplyKind.APPLY_UPDATE_PRIORITY,
+}
+
+
+def float_type(ty: ScalarTy) -> Float32Type | Float64Type:
+    """The IR type of `float` (f32) or `double` (f64)."""
+    return f64 if ty == DOUBLE else f32
+
+
+def int_type(ty: ScalarTy) -> IntegerType:
+    """The IR type of `int` (i32) or `bool` (i1)."""
+    return i1 if ty == BOOL else i32
+
+
+def ir_type(ty: Ty) -> Attribute:
+    """The IR type of a GraphIt type."""
+    if isinstance(ty, ScalarTy):
+        return SCALAR_IR[ty]
+    if isinstance(ty, VertexTy):
+        return graph.VertexType()
+    if isinstance(ty, EdgeSetTy):
+        return graph.EdgeSetType(None if ty.weight is None else SCALAR_IR[ty.weight])
+    if isinstance(ty, VertexSetTy):
+        return graph.VertexSetType()
+    if isinstance(ty, VectorTy):
+        return graph.VectorType(SCALAR_IR[ty.elem], -1 if ty.size is None else ty.size)
+    if isinstance(ty, PriorityQueueTy):
+        return graph.PriorityQueueType(SCALAR_IR[ty.priority])
+    if isinstance(ty, ListTy):
+        return graph.ListType()
+    raise AssertionError(f"no IR type for {ty}")
+
+
+def assigned_symbols(body: list[ast.Stmt]) -> list[Symbol]:
+    """Locals declared outside `body` that `body` reassigns, in first-assignment
+    order: what a loop or `if` around `body` must carry."""
+    declared = {stmt.symbol for stmt in ast.walk_stmts(body) if isinstance(stmt, ast.VarDecl)}
+    result: list[Symbol] = []
+    for stmt in ast.walk_stmts(body):
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.target, ast.Name):
+            symbol = stmt.target.symbol
+            if (
+                symbol is not None
+                and not symbol.is_global
+                and symbol not in declared
+                and symbol not in result
+            ):
+                result.append(symbol)
+    return result
+
+
+def mentions(stmt: ast.Stmt, symbol: Symbol) -> bool:
+    """Whether `stmt` (nested statements included) refers to `symbol`."""
+    for inner in ast.walk_stmts([stmt]):
+        for expr in ast.own_exprs(inner):
+            if any(isinstance(e, ast.Name) and e.symbol is symbol for e in ast.walk_expr(expr)):
+                return True
+    return False
+
+
+def needs_default(body: list[ast.Stmt], output: Symbol) -> bool:
+    """Whether a function's named output needs a zero value before `body`: not
+    when the first statement that mentions it is a plain top-level `output = e`
+    with `e` not reading it."""
+    for stmt in body:
+        if not mentions(stmt, output):
+            continue
+        return not (
+            isinstance(stmt, ast.Assign)
+            and stmt.op == "="
+            and isinstance(stmt.target, ast.Name)
+            and stmt.target.symbol is output
+            and not any(
+                isinstance(e, ast.Name) and e.symbol is output for e in ast.walk_expr(stmt.value)
+            )
+        )
+    return True
+
+
+def set_name(value: SSAValue, name: str) -> None:
+    """Names an SSA value after a GraphIt variable, unless it already has a name."""
+    if value.name_hint is None:
+        value.name_hint = name
+
+
+class IRGen:
+    """Builds the module of one checked program."""
+
+    def __init__(
+        self, program: ast.Program, sema: SemaInfo, bindings: dict[ast.Stmt, ScheduleBinding]
+    ):
+        self.program = program
+        self.sema = sema
+        self.bindings = bindings
+        self.block = Block()
+        self.env: dict[Symbol, SSAValue] = {}
+        self.stmt_label: str | None = None
+        self.stmt_schedule: Attribute | None = None
+
+    # -- helpers -----------------------------------------------------------------
+
+    def emit(self, op: Operation) -> Operation:
+        """Appends `op` at the insertion point."""
+        self.block.add_op(op)
+        return op
+
+    def value(self, op: Operation) -> SSAValue:
+        """Appends `op` and returns its single result."""
+        self.emit(op)
+        return op.results[0]
+
+    def in_block(self, block: Block, body: Callable[[], None]) -> None:
+        """Runs `body` with `block` as the insertion point and a private copy of
+        the local environment."""
+        saved_block, saved_env = self.block, self.env
+        self.block, self.env = block, dict(saved_env)
+        try:
+            body()
+        finally:
+            self.block, self.env = saved_block, saved_env
+
+    def constant(self, value: int | float | bool, ty: ScalarTy) -> SSAValue:
+        """An `arith.constant` of the given GraphIt scalar type."""
+        if ty.is_float:
+            number = float(value)
+            if ty == FLOAT and abs(number) > F32_MAX:
+                number = math_lib.copysign(math_lib.inf, number)
+            return self.value(arith.ConstantOp(FloatAttr(number, float_type(ty))))
+        return self.value(arith.ConstantOp(IntegerAttr(int(value), int_type(ty))))
+
+    def zero(self, ty: Ty) -> SSAValue:
+        """The zero (false) value of a scalar type."""
+        assert isinstance(ty, ScalarTy)
+        return self.constant(0, ty)
+
+    # -- module ------------------------------------------------------------------
+
+    def build(self) -> ModuleOp:
+        """The whole module."""
+        ops: list[Operation] = [
+            graph.GlobalOp(symbol.name, ir_type(symbol.ty)) for symbol in self.sema.globals
+        ]
+        for function in self.sema.functions.values():
+            ops.append(self.function(function))
+        return ModuleOp(ops)
+
+    def function(self, function: FuncInfo) -> func.FuncOp:
+        """One `func.func`; `main` first runs the constants' initializers."""
+        inputs = [ir_type(p.ty) for p in function.params]
+        outputs = [ir_type(function.output.ty)] if function.output is not None else []
+        block = Block(arg_types=inputs)
+        self.env = {}
+        for param, arg in zip(function.params, block.args, strict=True):
+            arg.name_hint = param.name
+            self.env[param] = arg
+        self.block = block
+        if function.output is not None and needs_default(function.decl.body, function.output):
+            output = self.zero(function.output.ty)
+            set_name(output, function.output.name)
+            self.env[function.output] = output
+        if function.name == "main":
+            for decl in self.program.consts:
+                self.global_init(decl)
+        self.body(function.decl.body)
+        results = [self.env[function.output]] if function.output is not None else []
+
+        self.emit(func.ReturnOp(*results))
+        return func.FuncOp(function.name, (inputs, outputs), Region(block))
+
+    def global_init(self, decl: ast.ConstDecl) -> None:
+        """The initialization of one program-level constant, in `main`."""
+        assert decl.symbol is not None
+        ty = decl.symbol.ty
+        if isinstance(ty, VectorTy):
+            self.vector_assign(decl.name, ty, decl.init)
+        elif decl.init is not None:
+            value = self.expr_as(decl.init, ty)
+            set_name(value, decl.name)
+            self.emit(graph.GlobalStoreOp(value, decl.name))
+        elif isinstance(ty, ScalarTy):
+            self.emit(graph.GlobalStoreOp(self.zero(ty), decl.name))
+
+    def vector_assign(self, name: str, ty: VectorTy, init: ast.Expr | None) -> None:
+        """A whole-vector initialization: fill with a value (zero by default), or
+        `edges.getOutDegrees()`."""
+        if (
+            isinstance(init, ast.MethodCall)
+            and isinstance(init.info, MethodInfo)
+            and init.info.op == "out_degrees"
+        ):
+            self.emit(graph.OutDegreesOp(self.expr(init.receiver), name))
+            return
+        fill = self.zero(ty.elem) if init is None else self.expr_as(init, ty.elem)
+        self.emit(graph.VectorFillOp(name, fill))
+
+    # -- statements ----------------------------------------------------------------
+
+    def body(self, stmts: list[ast.Stmt]) -> None:
+        """A statement list at the insertion point."""
+        for stmt in stmts:
+            self.stmt(stmt)
+
+    def stmt(self, stmt: ast.Stmt) -> None:
+        """One statement; simple statements see their label and schedule."""
+        if isinstance(stmt, ast.If):
+            self.if_stmt(stmt)
+            return
+        if isinstance(stmt, ast.While):
+            self.while_stmt(stmt)
+            return
+        if isinstance(stmt, ast.For):
+            self.for_stmt(stmt)
+            return
+        binding = self.bindings.get(stmt)
+        self.stmt_label = self.sema.labels.get(stmt)
+        self.stmt_schedule = binding.attr if binding is not None else None
+        try:
+            self.simple_stmt(stmt)
+        finally:
+            self.stmt_label = None
+            self.stmt_schedule = None
+
+    def simple_stmt(self, stmt: ast.Stmt) -> None:
+        """A statement without nested statements."""
+        if isinstance(stmt, ast.VarDecl):
+            assert stmt.symbol is not None
+            ty = stmt.symbol.ty
+            value = self.zero(ty) if stmt.init is None else self.expr_as(stmt.init, ty)
+            set_name(value, stmt.name)
+            self.env[stmt.symbol] = value
+        elif isinstance(stmt, ast.Assign):
+            self.assign(stmt)
+        elif isinstance(stmt, ast.Print):
+            self.print_stmt(stmt)
+        elif isinstance(stmt, ast.Delete):
+            self.emit(graph.DeleteOp(self.expr(stmt.value)))
+        elif isinstance(stmt, ast.ExprStmt):
+            self.expr_or_none(stmt.expr)
+
+    def print_stmt(self, stmt: ast.Print) -> None:
+        """`print e;`: a string's text, or a scalar (vertices print their id)."""
+        if isinstance(stmt.value, ast.StringLit):
+            self.emit(graph.PrintOp(text=stmt.value.value))
+            return
+        ty = INT if stmt.value.ty == VERTEX else stmt.value.ty
+        assert ty is not None
+        self.emit(graph.PrintOp(self.expr_as(stmt.value, ty)))
+
+    def assign(self, stmt: ast.Assign) -> None:
+        """Assignments and reductions to locals, globals and vector elements."""
+        if isinstance(stmt.target, ast.Index):
+            self.element_assign(stmt, stmt.target)
+            return
+        assert isinstance(stmt.target, ast.Name) and stmt.target.symbol is not None
+        symbol = stmt.target.symbol
+        if isinstance(symbol.ty, VectorTy):
+            self.vector_assign(symbol.name, symbol.ty, stmt.value)
+            return
+        value = self.expr_as(stmt.value, symbol.ty)
+        if stmt.op != "=":
+            value = self.combine(stmt.op, self.expr(stmt.target), value, symbol.ty)
+        if symbol.is_global:
+            self.emit(graph.GlobalStoreOp(value, symbol.name))
+        else:
+            set_name(value, symbol.name)
+            self.env[symbol] = value
+
+    def combine(self, op: str, old: SSAValue, new: SSAValue, ty: Ty) -> SSAValue:
+        """`old op new` for a scalar `+=`, `-=`, `min=` or `max=`."""
+        assert isinstance(ty, ScalarTy)
+        if op in ("+=", "-="):
+            table = FLOAT_ARITH if ty.is_float else INT_ARITH
+            return self.value(table[op[0]](old, new))
+        builders: dict[tuple[bool, str], BinaryBuilder] = {
+            (True, "min="): arith.MinimumfOp,
+            (True, "max="): arith.MaximumfOp,
+            (False, "min="): arith.MinSIOp,
+            (False, "max="): arith.MaxSIOp,
+        }
+        return self.value(builders[(ty.is_float, op)](old, new))
+
+    def element_assign(self, stmt: ast.Assign, target: ast.Index) -> None:
+        """`vec[i] = e` (`graph.store`) or `vec[i] min= e` (`graph.reduce`)."""
+        assert isinstance(target.base, ast.Name) and target.ty is not None
+        name = target.base.name
+        index = self.index(target)
+        value = self.expr_as(stmt.value, target.ty)
+        if stmt.op == "=":
+            self.emit(graph.StoreOp(value, name, index))
+        else:
+            self.emit(graph.ReduceOp(REDUCE_KINDS[stmt.op], value, name, index))
+
+    def loop_attributes(self, stmt: ast.Stmt, op: Operation) -> None:
+        """`graph.label` (and `graph.schedule`) on a labelled loop or `if`."""
+        label = self.sema.labels.get(stmt)
+        if label is not None:
+            op.attributes["graph.label"] = StringAttr(label)
+        binding = self.bindings.get(stmt)
+        if binding is not None:
+            op.attributes["graph.schedule"] = binding.attr
+
+    def carried_results(self, op: Operation, carried: Sequence[Symbol]) -> None:
+        """Makes the results of a loop or `if` the new values of `carried`."""
+        for symbol, result in zip(carried, op.results, strict=True):
+            result.name_hint = symbol.name
+            self.env[symbol] = result
+
+    def region_block(self, carried: Sequence[Symbol], extra: Sequence[Attribute] = ()) -> Block:
+        """A block whose arguments are `extra` then one per carried local."""
+        block = Block(arg_types=[*extra, *(ir_type(s.ty) for s in carried)])
+        for symbol, arg in zip(carried, block.args[len(extra) :], strict=True):
+            arg.name_hint = symbol.name
+        return block
+
+    def bind(self, carried: Sequence[Symbol], values: Sequence[SSAValue]) -> None:
+        """Makes `values` the current values of `carried` locals."""
+        for symbol, value in zip(carried, values, strict=True):
+            self.env[symbol] = value
+
+    def while_stmt(self, stmt: ast.While) -> None:
+        """`while c ... end` as `scf.while`, carrying the locals the body reassigns."""
+        carried = [s for s in assigned_symbols(stmt.body) if s in self.env]
+        inits = [self.env[s] for s in carried]
+        before = self.region_block(carried)
+        after = self.region_block(carried)
+
+        def condition() -> None:
+            self.bind(carried, before.args)
+            cond = self.expr_as(stmt.cond, BOOL)
+            self.emit(scf.ConditionOp(cond, *before.args))
+
+        def loop_body() -> None:
+            self.bind(carried, after.args)
+            self.body(stmt.body)
+            self.emit(scf.YieldOp(*(self.env[s] for s in carried)))
+
+        self.in_block(before, condition)
+        self.in_block(after, loop_body)
+        op = scf.WhileOp(inits, [v.type for v in inits], Region(before), Region(after))
+        self.loop_attributes(stmt, op)
+        self.emit(op)
+        self.carried_results(op, carried)
+
+    def for_stmt(self, stmt: ast.For) -> None:
+        """`for i in a:b ... end` as `scf.for` over i32."""
+        carried = [s for s in assigned_symbols(stmt.body) if s in self.env]
+        start = self.expr_as(stmt.start, INT)
+        stop = self.expr_as(stmt.stop, INT)
+        step = self.constant(1, INT)
+        body = self.region_block(carried, extra=[i32])
+        body.args[0].name_hint = stmt.var
+
+        def loop_body() -> None:
+            assert stmt.symbol is not None
+            self.env[stmt.symbol] = body.args[0]
+            self.bind(carried, body.args[1:])
+            self.body(stmt.body)
+            self.emit(scf.YieldOp(*(self.env[s] for s in carried)))
+
+        inits = [self.env[s] for s in carried]
+        self.in_block(body, loop_body)
+        op = scf.ForOp(start, stop, step, inits, body)
+        self.loop_attributes(stmt, op)
+        self.emit(op)
+        self.carried_results(op, carried)
+
+    def if_stmt(self, stmt: ast.If) -> None:
+        """`if c ... [else ...] end` as `scf.if`, yielding reassigned locals."""
+        branches = stmt.then_body + (stmt.else_body or [])
+        carried = [s for s in assigned_symbols(branches) if s in self.env]
+        cond = self.expr_as(stmt.cond, BOOL)
+
+        def branch(stmts: list[ast.Stmt]) -> Block:
+            block = Block()
+
+            def run() -> None:
+                self.body(stmts)
+                self.emit(scf.YieldOp(*(self.env[s] for s in carried)))
+
+            self.in_block(block, run)
+            return block
+
+        then_block = branch(stmt.then_body)
+        has_else = stmt.else_body is not None or carried
+        else_region = Region(branch(stmt.else_body or [])) if has_else else Region()
+        op = scf.IfOp(cond, [ir_type(s.ty) for s in carried], Region(then_block), else_region)
+        self.loop_attributes(stmt, op)
+        self.emit(op)
+        self.carried_results(op, carried)
+
+    # -- expressions -------------------------------------------------------------------
+
+    def expr_or_none(self, expr: ast.Expr) -> SSAValue | None:
+        """An expression's value, or None for calls that give nothing."""
+        if isinstance(expr, ast.Call):
+            return self.call(expr)
+        if isinstance(expr, ast.MethodCall):
+            return self.method(expr)
+        return self.expr(expr)
+
+    def expr(self, expr: ast.Expr) -> SSAValue:
+        """An expression's value, of its own type."""
+        if isinstance(expr, ast.IntLit | ast.FloatLit | ast.BoolLit):
+            assert isinstance(expr.ty, ScalarTy)
+            return self.constant(expr.value, expr.ty)
+        if isinstance(expr, ast.Name):
+            return self.name(expr)
+        if isinstance(expr, ast.Index):
+            assert expr.ty is not None and isinstance(expr.base, ast.Name)
+            return self.value(graph.LoadOp(expr.base.name, self.index(expr), ir_type(expr.ty)))
+        if isinstance(expr, ast.Unary):
+            return self.unary(expr)
+        if isinstance(expr, ast.Binary):
+            return self.binary(expr)
+        if isinstance(expr, ast.Load):
+            return self.load(expr)
+        if isinstance(expr, ast.New):
+            return self.new(expr)
+        value = self.expr_or_none(expr)
+        assert value is not None, "sema lets only valued expressions through"
+        return value
+
+    def expr_as(self, expr: ast.Expr, ty: Ty) -> SSAValue:
+        """An expression converted to `ty` (literals are built in `ty` directly)."""
+        literal = self.literal_value(expr)
+        if literal is not None and isinstance(ty, ScalarTy) and ty != BOOL:
+            return self.constant(literal, ty)
+        assert expr.ty is not None
+        return self.convert(self.expr(expr), expr.ty, ty)
+
+    def literal_value(self, expr: ast.Expr) -> int | float | None:
+        """The value of a (possibly negated) numeric literal, else None; an int
+        literal may become a float constant, not the other way round."""
+        if isinstance(expr, ast.Unary) and expr.op == "-":
+            inner = self.literal_value(expr.operand)
+            return None if inner is None else -inner
+        if isinstance(expr, ast.IntLit | ast.FloatLit):
+            return expr.value
+        return None
+
+    def convert(self, value: SSAValue, source: Ty, target: Ty) -> SSAValue:
+        """GraphIt's implicit conversions (see `sema.is_assignable`)."""
+        if source == target:
+            return value
+        if source == VERTEXSET:
+            value = self.value(graph.VertexSetSizeOp(value))
+            return self.convert(value, INT, target)
+        if source == VERTEX:
+            return self.convert(self.value(graph.VertexIdOp(value)), INT, target)
+        if target == VERTEX:
+            return self.value(graph.ToVertexOp(value))
+        assert isinstance(target, ScalarTy) and target.is_float
+        if source == INT:
+            return self.value(arith.SIToFPOp(value, float_type(target)))
+        if target == DOUBLE:
+            return self.value(arith.ExtFOp(value, f64))
+        return self.value(arith.TruncFOp(value, f32))
+
+    def name(self, expr: ast.Name) -> SSAValue:
+        """A local's current value, or a global's (`graph.global_load`)."""
+        symbol = expr.symbol
+        assert symbol is not None
+        if symbol.is_global:
+            return self.value(graph.GlobalLoadOp(symbol.name, ir_type(symbol.ty)))
+        return self.env[symbol]
+
+    def index(self, expr: ast.Index) -> SSAValue:
+        """The index operand of a vector access (a vertex or an int)."""
+        assert expr.index.ty is not None
+        return self.expr(expr.index)
+
+    def unary(self, expr: ast.Unary) -> SSAValue:
+        """`-x` and `not x`."""
+        assert isinstance(expr.ty, ScalarTy)
+        if expr.op == "not":
+            true = self.constant(True, BOOL)
+            return self.value(arith.XOrIOp(self.expr(expr.operand), true))
+        literal = self.literal_value(expr)
+        if literal is not None:
+            return self.constant(literal, expr.ty)
+        operand = self.expr_as(expr.operand, expr.ty)
+        if expr.ty.is_float:
+            return self.value(arith.NegfOp(operand))
+        return self.value(arith.SubiOp(self.constant(0, INT), operand))
+
+    def binary(self, expr: ast.Binary) -> SSAValue:
+        """Arithmetic, comparisons and logic on the common operand type."""
+        ty = expr.operand_ty
+        assert isinstance(ty, ScalarTy)
+        left = self.expr_as(expr.left, ty)
+        right = self.expr_as(expr.right, ty)
+        if expr.op in LOGIC:
+            return self.value(LOGIC[expr.op](left, right))
+        if expr.op in INT_PREDICATES:
+            if ty.is_float:
+                return self.value(arith.CmpfOp(left, right, FLOAT_PREDICATES[expr.op]))
+            return self.value(arith.CmpiOp(left, right, INT_PREDICATES[expr.op]))
+        table = FLOAT_ARITH if ty.is_float else INT_ARITH
+        return self.value(table[expr.op](left, right))
+
+    def load(self, expr: ast.Load) -> SSAValue:
+        """`load(argv[N])` / `load("file")`."""
+        assert isinstance(expr.ty, EdgeSetTy)
+        edges_type = ir_type(expr.ty)
+        assert isinstance(edges_type, graph.EdgeSetType)
+        if isinstance(expr.source, ast.Argv):
+            return self.value(graph.LoadEdgesOp(edges_type, argv=expr.source.index))
+        assert isinstance(expr.source, ast.StringLit)
+        return self.value(graph.LoadEdgesOp(edges_type, path=expr.source.value))
+
+    def new(self, expr: ast.New) -> SSAValue:
+        """`new vertexset{Vertex}(n)`, `new list{...}()`, `new priority_queue...`."""
+        if expr.ty == VERTEXSET:
+            return self.value(graph.VertexSetNewOp(self.expr_as(expr.args[0], INT)))
+        if isinstance(expr.ty, ListTy):
+            return self.value(graph.ListNewOp())
+        assert isinstance(expr.ty, PriorityQueueTy)
+        within, across, vector, bucket, priority, init, start = expr.args
+        assert isinstance(within, ast.BoolLit) and isinstance(across, ast.BoolLit)
+        assert isinstance(bucket, ast.IntLit) and isinstance(priority, ast.IntLit)
+        assert isinstance(init, ast.BoolLit) and isinstance(vector, ast.Name)
+        flags = (within.value, across.value, bucket.value, priority.value, init.value)
+        return self.value(
+            graph.PriorityQueueNewOp(
+                vector.name, self.expr(start), SCALAR_IR[expr.ty.priority], flags
+            )
+        )
+
+    # -- calls -----------------------------------------------------------------------
+
+    def call(self, expr: ast.Call) -> SSAValue | None:
+        """Builtins and user function calls (`func.call`)."""
+        if isinstance(expr.target, FuncInfo):
+            function = expr.target
+            args = [self.expr_as(a, p.ty) for a, p in zip(expr.args, function.params, strict=True)]
+            results = [ir_type(function.output.ty)] if function.output is not None else []
+            op = self.emit(func.CallOp(function.name, args, results))
+            return op.results[0] if results else None
+        return self.builtin(expr)
+
+    def builtin(self, expr: ast.Call) -> SSAValue | None:
+        """`startTimer`, `stopTimer`, `atoi`, `fabs`, `compare_and_swap`."""
+        if expr.name == "startTimer":
+            self.emit(graph.StartTimerOp())
+            return None
+        if expr.name == "stopTimer":
+            return self.value(graph.StopTimerOp(f32))
+        if expr.name == "atoi":
+            argv = expr.args[0]
+            assert isinstance(argv, ast.Argv)
+            return self.value(graph.ArgvIntOp(argv.index))
+        if expr.name == "fabs":
+            assert expr.ty is not None
+            return self.value(math.AbsFOp(self.expr_as(expr.args[0], expr.ty)))
+        target, expected, desired = expr.args
+        assert isinstance(target, ast.Index) and isinstance(target.base, ast.Name)
+        assert target.ty is not None
+        return self.value(
+            graph.CompareAndSwapOp(
+                target.base.name,
+                self.index(target),
+                self.expr_as(expected, target.ty),
+                self.expr_as(desired, target.ty),
+            )
+        )
+
+    def method(self, expr: ast.MethodCall) -> SSAValue | None:
+        """Method calls, by what sema decided they mean."""
+        if isinstance(expr.info, EdgeApplyInfo):
+            return self.edge_apply(expr.info)
+        info = expr.info
+        assert isinstance(info, MethodInfo)
+        receiver = self.expr(expr.receiver)
+        if info.op == "vertexset_apply":
+            assert info.udf is not None
+            self.emit(graph.VertexSetApplyOp(receiver, info.udf, self.stmt_label))
+            return None
+        if info.op == "vertexset_filter":
+            assert info.udf is not None
+            return self.value(graph.VertexSetFilterOp(receiver, info.udf, self.stmt_label))
+        if info.op in ("pq_update_min", "pq_update_max"):
+            return self.update_priority(expr, info.op, receiver)
+        if info.op in ("add_vertex", "list_insert", "list_retrieve"):
+            op_class = {
+                "add_vertex": graph.AddVertexOp,
+                "list_insert": graph.ListInsertOp,
+                "list_retrieve": graph.ListRetrieveOp,
+            }[info.op]
+            self.emit(op_class(receiver, self.expr(expr.args[0])))
+            return None
+        unary_ops: dict[str, Callable[[SSAValue], Operation]] = {
+            "get_vertices": graph.GetVerticesOp,
+            "transpose": graph.TransposeOp,
+            "vertexset_size": graph.VertexSetSizeOp,
+            "pq_dequeue": graph.DequeueReadySetOp,
+            "pq_finished": graph.PriorityQueueFinishedOp,
+            "pq_current_priority": graph.GetCurrentPriorityOp,
+        }
+        return self.value(unary_ops[info.op](receiver))
+
+    def update_priority(self, expr: ast.MethodCall, op: str, queue: SSAValue) -> SSAValue:
+        """`pq.updatePriorityMin(v, old, new)` (or Max)."""
+        queue_type = queue.type
+        assert isinstance(queue_type, graph.PriorityQueueType)
+        assert isinstance(expr.receiver.ty, PriorityQueueTy)
+        priority = expr.receiver.ty.priority
+        kind = graph.ReduceKind.MIN if op == "pq_update_min" else graph.ReduceKind.MAX
+        vertex = self.expr(expr.args[0])
+        old = self.expr_as(expr.args[1], priority)
+        new = self.expr_as(expr.args[2], priority)
+        return self.value(graph.UpdatePriorityOp(kind, queue, vertex, old, new))
+
+    def edge_apply(self, info: EdgeApplyInfo) -> SSAValue | None:
+        """`graph.edgeset_apply`, with the statement's label and schedule."""
+        edges = self.expr(info.edges)
+        frontier = self.expr(info.frontier) if info.frontier is not None else None
+        op = graph.EdgeSetApplyOp(
+            edges,
+            APPLY_KINDS[info.kind],
+            info.udf,
+            frontier=frontier,
+            to_filter=info.to_filter,
+            src_filter=info.src_filter,
+            dst_filter=info.dst_filter,
+            tracked=info.tracked,
+            dedup=info.dedup,
+            label=self.stmt_label,
+            schedule=self.stmt_schedule,
+        )
+        self.emit(op)
+        return op.results[0] if op.results else None
+
+
+def build_module(program: ast.Program, filename: str) -> ModuleOp:
+    """Checks `program`, attaches its schedules and builds its graph-dialect module.
+
+    Raises `SourceError` for errors in the program or its schedule section.
+    """
+    sema = check_program(program, filename)
+    bindings = resolve_schedules(program, sema, filename)
+    module = IRGen(program, sema, bindings).build()
+    try:
+        module.verify()
+    except VerifyException as error:
+        raise UserError(
+            f"{filename}: error: internal frontend error, the generated IR does not verify: {error}"
+        ) from None
+    return module

@@ -1,0 +1,237 @@
+"""Tokens of GraphIt source.
+
+The lexer turns a `.gt` file into a list of `Token`s, each with its 1-based line
+and column. `%` starts a comment to the end of the line; `%{ ... %}` is a block
+comment. `min=` and `max=` are single tokens (reduction assignments), as in
+GraphIt's own scanner. Bad characters, unterminated strings and comments raise a
+`SourceError` at their position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from gir.diagnostics import SourceError
+
+
+class Kind(Enum):
+    """The kind of a token."""
+
+    IDENT = "identifier"
+    INT = "integer"
+    FLOAT = "float"
+    STRING = "string"
+    KEYWORD = "keyword"
+    PUNCT = "punctuation"
+    EOF = "end of file"
+
+
+KEYWORDS = frozenset(
+    {
+        "element", "end", "const", "var", "func", "extern", "export",
+        "if", "elif", "else", "while", "for", "in", "break",
+        "print", "println", "delete", "new", "load",
+        "and", "or", "not", "xor", "true", "false",
+        "int", "float", "double", "bool", "string",
+        "vertexset", "edgeset", "vector", "priority_queue", "list",
+    }
+)  # fmt: skip
+"""Words that cannot be identifiers."""
+
+PUNCTUATION = (
+    "->", "==", "!=", "<=", ">=", "+=", "-=",
+    "(", ")", "[", "]", "{", "}", "<", ">", ",", ".", ":", ";",
+    "=", "+", "-", "*", "/", "#",
+)  # fmt: skip
+"""Operators and delimiters, longest first where one is a prefix of another
+(`min=` and `max=` are read with words)."""
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token: its kind, its text (for strings: the unquoted value) and where
+    it starts."""
+
+    kind: Kind
+    text: str
+    line: int
+    col: int
+
+    def describe(self) -> str:
+        """How the token is named in error messages (`'end'`, `end of file`)."""
+        if self.kind == Kind.EOF:
+            return "end of file"
+        if self.kind == Kind.STRING:
+            return f'string "{self.text}"'
+        return f"'{self.text}'"
+
+    def is_punct(self, text: str) -> bool:
+        """Whether the token is the punctuation `text`."""
+        return self.kind == Kind.PUNCT and self.text == text
+
+    def is_keyword(self, text: str) -> bool:
+        """Whether the token is the keyword `text`."""
+        return self.kind == Kind.KEYWORD and self.text == text
+
+
+class Lexer:
+    """Splits GraphIt source into tokens (see `tokenize`)."""
+
+    def __init__(self, source: str, filename: str):
+        self.source = source
+        self.filename = filename
+        self.pos = 0
+        self.line = 1
+        self.col = 1
+
+    def error(self, message: str, line: int | None = None, col: int | None = None) -> SourceError:
+        """A `SourceError` at the given position (default: the current one)."""
+        return SourceError(
+            self.filename,
+            self.line if line is None else line,
+            self.col if col is None else col,
+            message,
+        )
+
+    def peek(self, offset: int = 0) -> str:
+        """The character `offset` ahead, or '' at the end."""
+        index = self.pos + offset
+        return self.source[index] if index < len(self.source) else ""
+
+    def advance(self, count: int = 1) -> str:
+        """Consumes `count` characters, keeping line and column up to date."""
+        text = self.source[self.pos : self.pos + count]
+        for char in text:
+            if char == "\n":
+                self.line += 1
+                self.col = 1
+            else:
+                self.col += 1
+        self.pos += len(text)
+        return text
+
+    def tokens(self) -> list[Token]:
+        """All tokens of the source, ending with one EOF token."""
+        result: list[Token] = []
+        while True:
+            self.skip_space_and_comments()
+            if self.pos >= len(self.source):
+                result.append(Token(Kind.EOF, "", self.line, self.col))
+                return result
+            result.append(self.next_token())
+
+    def skip_space_and_comments(self) -> None:
+        """Skips whitespace, `% ...` line comments and `%{ ... %}` block comments."""
+        while self.pos < len(self.source):
+            char = self.peek()
+            if char.isspace():
+                self.advance()
+            elif char == "%" and self.peek(1) == "{":
+                self.skip_block_comment()
+            elif char == "%":
+                while self.pos < len(self.source) and self.peek() != "\n":
+                    self.advance()
+            else:
+                return
+
+    def skip_block_comment(self) -> None:
+        """Skips a `%{ ... %}` comment, which must be closed."""
+        line, col = self.line, self.col
+        self.advance(2)
+        while self.pos < len(self.source):
+            if self.peek() == "%" and self.peek(1) == "}":
+                self.advance(2)
+                return
+            self.advance()
+        raise self.error("unterminated comment '%{'", line, col)
+
+    def next_token(self) -> Token:
+        """The token starting at the current position."""
+        line, col = self.line, self.col
+        char = self.peek()
+        if char.isalpha() or char == "_":
+            return self.word(line, col)
+        if char.isdigit() or (char == "." and self.peek(1).isdigit()):
+            return self.number(line, col)
+        if char == '"':
+            return self.string(line, col)
+        for punct in PUNCTUATION:
+            if self.source.startswith(punct, self.pos):
+                self.advance(len(punct))
+                return Token(Kind.PUNCT, punct, line, col)
+        raise self.error(f"unexpected character '{char}'")
+
+    def word(self, line: int, col: int) -> Token:
+        """An identifier, a keyword, or a `min=`/`max=` reduction."""
+        start = self.pos
+        while self.peek().isalnum() or self.peek() == "_":
+            self.advance()
+        text = self.source[start : self.pos]
+        if text in ("min", "max") and self.peek() == "=" and self.peek(1) != "=":
+            self.advance()
+            return Token(Kind.PUNCT, text + "=", line, col)
+        kind = Kind.KEYWORD if text in KEYWORDS else Kind.IDENT
+        return Token(kind, text, line, col)
+
+    def number(self, line: int, col: int) -> Token:
+        """An integer (decimal or `0x` hex) or a float literal."""
+        start = self.pos
+        if self.peek() == "0" and self.peek(1) in ("x", "X"):
+            self.advance(2)
+            while self.peek().isalnum():
+                self.advance()
+            text = self.source[start : self.pos]
+            try:
+                int(text, 16)
+            except ValueError:
+                raise self.error(f"malformed hexadecimal literal '{text}'", line, col) from None
+            return Token(Kind.INT, text, line, col)
+        is_float = False
+        while self.peek().isdigit():
+            self.advance()
+        if self.peek() == "." and self.peek(1).isdigit():
+            is_float = True
+            self.advance()
+            while self.peek().isdigit():
+                self.advance()
+        if self.peek() in ("e", "E") and (
+            self.peek(1).isdigit() or (self.peek(1) in "+-" and self.peek(2).isdigit())
+        ):
+            is_float = True
+            self.advance(2)
+            while self.peek().isdigit():
+                self.advance()
+        if self.peek().isalpha() or self.peek() == "_":
+            raise self.error(
+                f"malformed number '{self.source[start : self.pos]}{self.peek()}'", line, col
+            )
+        text = self.source[start : self.pos]
+        return Token(Kind.FLOAT if is_float else Kind.INT, text, line, col)
+
+    def string(self, line: int, col: int) -> Token:
+        """A double-quoted string literal with `\\n`, `\\t`, `\\"`, `\\\\` escapes."""
+        self.advance()
+        chars: list[str] = []
+        escapes = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+        while True:
+            char = self.peek()
+            if char in ("", "\n"):
+                raise self.error("unterminated string literal", line, col)
+            if char == '"':
+                self.advance()
+                return Token(Kind.STRING, "".join(chars), line, col)
+            if char == "\\":
+                escaped = self.peek(1)
+                if escaped not in escapes:
+                    raise self.error(f"unknown escape sequence '\\{escaped}' in string")
+                chars.append(escapes[escaped])
+                self.advance(2)
+                continue
+            chars.append(char)
+            self.advance()
+
+
+def tokenize(source: str, filename: str) -> list[Token]:
+    """The tokens of `source`, ending with an EOF token; raises `SourceError`."""
+    return Lexer(source, filename).tokens()

@@ -1,0 +1,372 @@
+"""The `schedule:` section: G2 GPU schedules, evaluated into schedule attributes.
+
+The section is run like a small program: `SimpleGPUSchedule s1;` makes a schedule
+with G2's defaults, `s1.configX(...)` changes it, `SimpleGPUSchedule s2 = s1;`
+copies it, `HybridGPUSchedule h (INPUT_VERTEXSET_SIZE, "argv[3]", s1, s2);` combines
+two (as they are at that point), and `program->applyGPUSchedule("s0:s1", h);`
+attaches the schedule's current value to the statement with that label path.
+
+`resolve_schedules` returns one `ScheduleBinding` per scheduled statement. Every
+problem is a `SourceError` at the schedule line's offending token: unknown types,
+schedule names, methods or option values, wrong argument counts, combinations the
+attribute verifiers reject, label paths that match no statement, a statement
+scheduled twice, and schedules that cannot apply to the labelled statement
+(kernel fusion is for `while` loops, delta for `applyUpdatePriority`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, f64, i64
+from xdsl.ir import Attribute
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from gir.diagnostics import SourceError
+from gir.dialects.schedule import (
+    ArgvAttr,
+    DedupStrategy,
+    DedupStrategyAttr,
+    Direction,
+    DirectionAttr,
+    EdgeBlocking,
+    EdgeBlockingAttr,
+    FrontierCreation,
+    FrontierCreationAttr,
+    HybridCriterion,
+    HybridCriterionAttr,
+    HybridScheduleAttr,
+    LoadBalance,
+    LoadBalanceAttr,
+    PullFrontier,
+    PullFrontierAttr,
+    SimpleScheduleAttr,
+    Toggle,
+    ToggleAttr,
+)
+from gir.frontend import ast
+from gir.frontend.ast import Pos
+from gir.frontend.sema import SemaInfo, edge_applies
+
+ScheduleAttr = SimpleScheduleAttr | HybridScheduleAttr
+ARGV_PATTERN = re.compile(r"argv\[(\d+)\]")
+
+
+@dataclass(frozen=True)
+class ScheduleBinding:
+    """A schedule attached to the statement labelled `path`, by the
+    `applyGPUSchedule` call at `pos`."""
+
+    stmt: ast.Stmt
+    path: str
+    attr: ScheduleAttr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class OptionArg:
+    """One positional argument of a `configX` method: the schedule field it sets,
+    how to read it, and its value when left out (None: required)."""
+
+    field: str
+    read: Callable[[ast.SchedArg], Attribute]
+    default: Callable[[], Attribute] | None = None
+
+
+class ScheduleEvaluator:
+    """Runs the schedule section of one program; see `resolve_schedules`."""
+
+    def __init__(self, sema: SemaInfo, filename: str):
+        self.sema = sema
+        self.filename = filename
+        self.schedules: dict[str, ScheduleAttr] = {}
+        self.bindings: dict[ast.Stmt, ScheduleBinding] = {}
+        self.methods: dict[str, list[OptionArg]] = {
+            "configDirection": [
+                OptionArg("direction", self.enum_reader(Direction, DirectionAttr, "direction")),
+                OptionArg(
+                    "pull_frontier",
+                    self.enum_reader(PullFrontier, PullFrontierAttr, "pull frontier"),
+                    lambda: PullFrontierAttr(PullFrontier.BOOLMAP),
+                ),
+            ],
+            "configLoadBalance": [
+                OptionArg(
+                    "load_balance", self.enum_reader(LoadBalance, LoadBalanceAttr, "load balance")
+                ),
+                OptionArg(
+                    "edge_blocking",
+                    self.enum_reader(EdgeBlocking, EdgeBlockingAttr, "edge blocking"),
+                    lambda: EdgeBlockingAttr(EdgeBlocking.UNBLOCKED),
+                ),
+                OptionArg("blocking_size", self.read_int, lambda: IntegerAttr(0, i64)),
+            ],
+            "configFrontierCreation": [
+                OptionArg(
+                    "frontier_creation",
+                    self.enum_reader(FrontierCreation, FrontierCreationAttr, "frontier creation"),
+                )
+            ],
+            "configDeduplication": [
+                OptionArg("deduplication", self.enum_reader(Toggle, ToggleAttr, "deduplication")),
+                OptionArg(
+                    "dedup_strategy",
+                    self.enum_reader(DedupStrategy, DedupStrategyAttr, "deduplication strategy"),
+                    lambda: DedupStrategyAttr(DedupStrategy.FUSED),
+                ),
+            ],
+            "configDelta": [OptionArg("delta", self.read_int_or_argv)],
+            "configKernelFusion": [
+                OptionArg("kernel_fusion", self.enum_reader(Toggle, ToggleAttr, "kernel fusion"))
+            ],
+        }
+
+    def error(self, pos: Pos, message: str) -> SourceError:
+        """A `SourceError` at `pos`."""
+        return SourceError(self.filename, pos.line, pos.col, message)
+
+    def run(self, stmts: list[ast.SchedStmt]) -> dict[ast.Stmt, ScheduleBinding]:
+        """Evaluates the section in order."""
+        for stmt in stmts:
+            if isinstance(stmt, ast.SchedDecl):
+                self.declare(stmt)
+            elif isinstance(stmt, ast.SchedConfig):
+                self.configure(stmt)
+            else:
+                self.program_call(stmt)
+        return self.bindings
+
+    # -- argument readers ---------------------------------------------------------
+
+    def enum_reader(
+        self, enum: type[StrEnum], attr: Callable[[Any], Attribute], what: str
+    ) -> Callable[[ast.SchedArg], Attribute]:
+        """Reads an option name of `enum` (e.g. `TWCE`) into its attribute."""
+        values = [member.value for member in enum]
+
+        def read(arg: ast.SchedArg) -> Attribute:
+            if arg.kind != "ident" or arg.value not in values:
+                shown = f'"{arg.value}"' if arg.kind == "string" else arg.value
+                raise self.error(
+                    arg.pos, f"unknown {what} '{shown}', expected one of {', '.join(values)}"
+                )
+            return attr(enum(arg.value))
+
+        return read
+
+    def read_int(self, arg: ast.SchedArg) -> Attribute:
+        """An integer literal (decimal or hex)."""
+        if not isinstance(arg.value, int) or arg.kind != "int":
+            raise self.error(arg.pos, "expected an integer")
+        return IntegerAttr(arg.value, i64)
+
+    def read_argv(self, arg: ast.SchedArg) -> ArgvAttr | None:
+        """`"argv[N]"` as an `ArgvAttr`; None if `arg` is not a string."""
+        if arg.kind != "string":
+            return None
+        assert isinstance(arg.value, str)
+        match = ARGV_PATTERN.fullmatch(arg.value)
+        if match is None:
+            raise self.error(arg.pos, f'expected "argv[N]", found "{arg.value}"')
+        return ArgvAttr(int(match.group(1)))
+
+    def read_int_or_argv(self, arg: ast.SchedArg) -> Attribute:
+        """An integer, or `"argv[N]"`."""
+        argv = self.read_argv(arg)
+        if argv is not None:
+            return argv
+        if not isinstance(arg.value, int) or arg.kind != "int":
+            raise self.error(arg.pos, 'expected an integer or "argv[N]"')
+        return IntegerAttr(arg.value, i64)
+
+    def read_threshold(self, arg: ast.SchedArg) -> FloatAttr | ArgvAttr:
+        """A hybrid threshold: a number or `"argv[N]"`."""
+        argv = self.read_argv(arg)
+        if argv is not None:
+            return argv
+        if isinstance(arg.value, str) or arg.kind not in ("int", "float"):
+            raise self.error(arg.pos, 'expected a threshold (a number or "argv[N]")')
+        return FloatAttr(float(arg.value), f64)
+
+    def schedule_arg(self, arg: ast.SchedArg) -> ScheduleAttr:
+        """A schedule named by `arg`."""
+        if arg.kind != "ident" or arg.value not in self.schedules:
+            raise self.error(arg.pos, f"unknown schedule '{arg.value}'")
+        return self.schedules[str(arg.value)]
+
+    def simple_schedule_arg(self, arg: ast.SchedArg) -> SimpleScheduleAttr:
+        """A `SimpleGPUSchedule` named by `arg`."""
+        schedule = self.schedule_arg(arg)
+        if not isinstance(schedule, SimpleScheduleAttr):
+            raise self.error(
+                arg.pos, f"'{arg.value}' is a HybridGPUSchedule, expected a SimpleGPUSchedule"
+            )
+        return schedule
+
+    # -- statements -----------------------------------------------------------------
+
+    def declare(self, stmt: ast.SchedDecl) -> None:
+        """`SimpleGPUSchedule s;`, `... s2 = s1;`, `HybridGPUSchedule h (...);`."""
+        if stmt.name in self.schedules:
+            raise self.error(stmt.name_pos, f"schedule '{stmt.name}' is already defined")
+        if stmt.type_name == "SimpleGPUSchedule":
+            if stmt.args is not None:
+                raise self.error(stmt.name_pos, "SimpleGPUSchedule takes no constructor arguments")
+            value: ScheduleAttr = SimpleScheduleAttr.default()
+            if stmt.copy_from is not None:
+                value = self.simple_schedule_arg(stmt.copy_from)
+        elif stmt.type_name == "HybridGPUSchedule":
+            value = self.hybrid(stmt)
+        else:
+            raise self.error(
+                stmt.pos,
+                f"unknown schedule type '{stmt.type_name}', expected SimpleGPUSchedule or HybridGPUSchedule",
+            )
+        self.schedules[stmt.name] = value
+
+    def hybrid(self, stmt: ast.SchedDecl) -> ScheduleAttr:
+        """`HybridGPUSchedule h (CRITERION, threshold, first, second)` or a copy."""
+        if stmt.copy_from is not None:
+            schedule = self.schedule_arg(stmt.copy_from)
+            if not isinstance(schedule, HybridScheduleAttr):
+                raise self.error(
+                    stmt.copy_from.pos, f"'{stmt.copy_from.value}' is not a HybridGPUSchedule"
+                )
+            return schedule
+        args = stmt.args or []
+        if len(args) != 4:
+            raise self.error(
+                stmt.name_pos,
+                "HybridGPUSchedule takes 4 arguments (criterion, threshold, schedule, schedule), "
+                f"got {len(args)}",
+            )
+        criterion = self.enum_reader(HybridCriterion, HybridCriterionAttr, "hybrid criterion")(
+            args[0]
+        )
+        assert isinstance(criterion, HybridCriterionAttr)
+        threshold = self.read_threshold(args[1])
+        first = self.simple_schedule_arg(args[2])
+        second = self.simple_schedule_arg(args[3])
+        return self.verified(
+            stmt.name_pos, lambda: HybridScheduleAttr(criterion, threshold, first, second)
+        )
+
+    def verified(self, pos: Pos, make: Callable[[], ScheduleAttr]) -> ScheduleAttr:
+        """Builds a schedule attribute; a verifier's complaint becomes an error at `pos`."""
+        try:
+            attr = make()
+            attr.verify()
+        except VerifyException as error:
+            raise self.error(pos, f"invalid schedule: {error}") from None
+        return attr
+
+    def configure(self, stmt: ast.SchedConfig) -> None:
+        """`s.configX(args);`."""
+        if stmt.target not in self.schedules:
+            raise self.error(stmt.pos, f"unknown schedule '{stmt.target}'")
+        current = self.schedules[stmt.target]
+        if isinstance(current, HybridScheduleAttr):
+            raise self.error(
+                stmt.method_pos,
+                f"'{stmt.target}' is a HybridGPUSchedule, which has no method '{stmt.method}'",
+            )
+        options = self.methods.get(stmt.method)
+        if options is None:
+            raise self.error(
+                stmt.method_pos,
+                f"unknown schedule method '{stmt.method}', expected one of {', '.join(self.methods)}",
+            )
+        required = sum(1 for option in options if option.default is None)
+        if not required <= len(stmt.args) <= len(options):
+            counts = f"{required}" if required == len(options) else f"{required} to {len(options)}"
+            raise self.error(
+                stmt.method_pos, f"'{stmt.method}' takes {counts} argument(s), got {len(stmt.args)}"
+            )
+        values: dict[str, Attribute] = {}
+        for index, option in enumerate(options):
+            if index < len(stmt.args):
+                values[option.field] = option.read(stmt.args[index])
+            else:
+                assert option.default is not None
+                values[option.field] = option.default()
+        self.schedules[stmt.target] = self.verified(
+            stmt.method_pos, lambda: current.with_options(**values)
+        )
+
+    def program_call(self, stmt: ast.SchedProgramCall) -> None:
+        """`program->applyGPUSchedule("path", s);`."""
+        if stmt.method != "applyGPUSchedule":
+            raise self.error(
+                stmt.method_pos,
+                f"'program->{stmt.method}' is not supported; gir takes GPU schedules through "
+                'program->applyGPUSchedule("label", schedule)',
+            )
+        if len(stmt.args) != 2:
+            raise self.error(
+                stmt.method_pos, f"'applyGPUSchedule' takes 2 arguments, got {len(stmt.args)}"
+            )
+        path_arg, schedule_arg = stmt.args
+        if path_arg.kind != "string":
+            raise self.error(path_arg.pos, 'expected a label path string such as "s0:s1"')
+        path = str(path_arg.value)
+        schedule = self.schedule_arg(schedule_arg)
+        target = self.sema.label_stmts.get(path)
+        if target is None:
+            raise self.error(path_arg.pos, f"no statement is labelled '{path}'")
+        if target in self.bindings:
+            previous = self.bindings[target].pos
+            raise self.error(
+                path_arg.pos, f"statement '{path}' already has a schedule (applied at {previous})"
+            )
+        self.check_applicable(target, path, schedule, path_arg.pos)
+        self.bindings[target] = ScheduleBinding(target, path, schedule, path_arg.pos)
+
+    # -- where schedules may go ---------------------------------------------------------
+
+    def check_applicable(self, stmt: ast.Stmt, path: str, schedule: ScheduleAttr, pos: Pos) -> None:
+        """Whether `schedule` can apply to the statement labelled `path`."""
+        if isinstance(stmt, ast.While):
+            fuses = (
+                isinstance(schedule, SimpleScheduleAttr)
+                and schedule.kernel_fusion.data == Toggle.ENABLED
+            )
+            if not fuses:
+                raise self.error(
+                    pos,
+                    f"'{path}' is a while loop: its schedule must be a SimpleGPUSchedule with "
+                    "configKernelFusion(ENABLED)",
+                )
+            return
+        applies = edge_applies(stmt)
+        if not applies or isinstance(stmt, ast.If | ast.For):
+            raise self.error(
+                pos,
+                f"'{path}' labels neither an edgeset apply nor a while loop, so it cannot take a schedule",
+            )
+        parts = (
+            [schedule.first, schedule.second]
+            if isinstance(schedule, HybridScheduleAttr)
+            else [schedule]
+        )
+        for part in parts:
+            if part.kernel_fusion.data == Toggle.ENABLED:
+                raise self.error(
+                    pos, f"kernel fusion applies to while loops, but '{path}' is an edgeset apply"
+                )
+            if not part.has_default_delta and any(
+                a.kind != "apply_update_priority" for a in applies
+            ):
+                raise self.error(
+                    pos, f"delta applies only to applyUpdatePriority, which '{path}' is not"
+                )
+
+
+def resolve_schedules(
+    program: ast.Program, sema: SemaInfo, filename: str
+) -> dict[ast.Stmt, ScheduleBinding]:
+    """Evaluates `program`'s schedule section: the schedule of each statement."""
+    return ScheduleEvaluator(sema, filename).run(program.schedule)

@@ -1,0 +1,1169 @@
+"""Name resolution and type checking of a GraphIt program, before IR is built.
+
+`check_program` walks the syntax tree once, resolves every name to a `Symbol` (or
+a function's `FuncInfo`), gives every expression its type (`Expr.ty`), and decides
+what each call and method call means (`Call.target`, `MethodCall.info`, e.g. an
+`EdgeApplyInfo` for an `edges.from(f).to(g).applyModified(h, v)` chain). It also
+builds the label paths (`s0:s1`) that the schedule section refers to. Every user
+error is a `SourceError` at the offending token, so that `irgen` can assume a
+well-formed program.
+
+GraphIt's implicit conversions are accepted: an int literal or value where a float
+or double is expected, float <-> double, int <-> Vertex (vertex ids), and a
+vertexset where an int is expected (its size: `var n : int = edges.getVertices();`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gir.diagnostics import SourceError
+from gir.frontend import ast
+from gir.frontend.ast import Pos
+
+# ---------------------------------------------------------------------------
+# Types
+# ---------------------------------------------------------------------------
+
+
+class Ty:
+    """A GraphIt type, as sema knows it."""
+
+
+@dataclass(frozen=True)
+class ScalarTy(Ty):
+    """`int`, `float`, `double` or `bool`."""
+
+    kind: str
+
+    def __str__(self) -> str:
+        return self.kind
+
+    @property
+    def is_float(self) -> bool:
+        """Whether this is `float` or `double`."""
+        return self.kind in ("float", "double")
+
+    @property
+    def is_numeric(self) -> bool:
+        """Whether arithmetic applies (int, float, double)."""
+        return self.kind != "bool"
+
+
+INT = ScalarTy("int")
+FLOAT = ScalarTy("float")
+DOUBLE = ScalarTy("double")
+BOOL = ScalarTy("bool")
+
+
+@dataclass(frozen=True)
+class VertexTy(Ty):
+    """A vertex (`Vertex`)."""
+
+    def __str__(self) -> str:
+        return "Vertex"
+
+
+@dataclass(frozen=True)
+class EdgeSetTy(Ty):
+    """`edgeset{Edge}(Vertex,Vertex[,weight])`."""
+
+    weight: ScalarTy | None = None
+
+    def __str__(self) -> str:
+        weight = f",{self.weight}" if self.weight is not None else ""
+        return f"edgeset{{Edge}}(Vertex,Vertex{weight})"
+
+
+@dataclass(frozen=True)
+class VertexSetTy(Ty):
+    """`vertexset{Vertex}`."""
+
+    def __str__(self) -> str:
+        return "vertexset{Vertex}"
+
+
+@dataclass(frozen=True)
+class VectorTy(Ty):
+    """`vector{Vertex}(T)` (`size` None) or `vector[size](T)`."""
+
+    elem: ScalarTy
+    size: int | None = None
+
+    def __str__(self) -> str:
+        if self.size is None:
+            return f"vector{{Vertex}}({self.elem})"
+        return f"vector[{self.size}]({self.elem})"
+
+
+@dataclass(frozen=True)
+class PriorityQueueTy(Ty):
+    """`priority_queue{Vertex}(T)`."""
+
+    priority: ScalarTy
+
+    def __str__(self) -> str:
+        return f"priority_queue{{Vertex}}({self.priority})"
+
+
+@dataclass(frozen=True)
+class ListTy(Ty):
+    """`list{vertexset{Vertex}}`."""
+
+    def __str__(self) -> str:
+        return "list{vertexset{Vertex}}"
+
+
+@dataclass(frozen=True)
+class StringTy(Ty):
+    """A string literal's type (only `print` accepts one)."""
+
+    def __str__(self) -> str:
+        return "string"
+
+
+@dataclass(frozen=True)
+class VoidTy(Ty):
+    """What calls of functions without output, and applies, give."""
+
+    def __str__(self) -> str:
+        return "nothing"
+
+
+VERTEX = VertexTy()
+VERTEXSET = VertexSetTy()
+VOID = VoidTy()
+STRING = StringTy()
+
+
+def is_assignable(source: Ty, target: Ty) -> bool:
+    """Whether a `source` value may be stored where a `target` is expected."""
+    if source == target:
+        return True
+    if isinstance(target, ScalarTy) and target.is_float:
+        return isinstance(source, ScalarTy) and source.is_numeric
+    if target == INT:
+        return source in (VERTEX, VERTEXSET)
+    return target == VERTEX and source == INT
+
+
+def arithmetic_type(left: Ty, right: Ty) -> ScalarTy | None:
+    """The type `left op right` computes in, for + - * / and comparisons; None if
+    the operands do not mix. Vertices count as ints (their ids)."""
+    sides = [INT if side == VERTEX else side for side in (left, right)]
+    if not all(isinstance(side, ScalarTy) and side.is_numeric for side in sides):
+        return None
+    for kind in (DOUBLE, FLOAT):
+        if kind in sides:
+            return kind
+    return INT
+
+
+# ---------------------------------------------------------------------------
+# Symbols and analysis results
+# ---------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Symbol:
+    """A named value: a program-level `const` (`kind` "global"), a parameter, a
+    function's output, a `var`, or a `for` loop variable."""
+
+    name: str
+    ty: Ty
+    kind: str
+    pos: Pos
+
+    @property
+    def is_global(self) -> bool:
+        """Whether this is a program-level constant (an IR `graph.global`)."""
+        return self.kind == "global"
+
+
+@dataclass(eq=False)
+class FuncInfo:
+    """A function's signature and the global vectors its body writes directly."""
+
+    name: str
+    decl: ast.FuncDecl
+    params: list[Symbol]
+    output: Symbol | None
+    writes: set[str] = field(default_factory=set)
+
+    @property
+    def result(self) -> Ty:
+        """The type a call gives."""
+        return self.output.ty if self.output is not None else VOID
+
+    def signature(self) -> str:
+        """`(Vertex, Vertex) -> bool` as in messages."""
+        params = ", ".join(str(p.ty) for p in self.params)
+        return f"({params}) -> {self.result}"
+
+
+@dataclass(eq=False)
+class EdgeApplyInfo:
+    """What an `edges[.from(f)][.to(g)]...apply*(udf, ...)` chain means."""
+
+    edges: ast.Expr
+    kind: str
+    udf: str
+    frontier: ast.Expr | None = None
+    to_filter: str | None = None
+    src_filter: str | None = None
+    dst_filter: str | None = None
+    tracked: str | None = None
+    dedup: bool = False
+
+
+@dataclass(frozen=True)
+class MethodInfo:
+    """What a (non-edgeset-apply) method call means: `op` names the IR operation
+    (`get_vertices`, `vertexset_apply`, `pq_update_min`, ...), `udf` the function
+    argument where there is one."""
+
+    op: str
+    udf: str | None = None
+
+
+@dataclass
+class SemaInfo:
+    """What the rest of the frontend needs from sema."""
+
+    globals: list[Symbol]
+    functions: dict[str, FuncInfo]
+    labels: dict[ast.Stmt, str]
+    label_stmts: dict[str, ast.Stmt]
+
+
+BUILTINS = ("startTimer", "stopTimer", "atoi", "fabs", "compare_and_swap")
+SCALAR_NAMES = {"int": INT, "float": FLOAT, "double": DOUBLE, "bool": BOOL}
+APPLY_METHODS = ("apply", "applyModified", "applyUpdatePriority")
+CHAIN_METHODS = ("from", "to", "srcFilter", "dstFilter")
+FILTER_LINKS = {
+    "from": ("src_filter", "source filter"),
+    "srcFilter": ("src_filter", "source filter"),
+    "to": ("to_filter", "to filter"),
+    "dstFilter": ("dst_filter", "destination filter"),
+}
+"""Filter links of an apply chain: the `EdgeApplyInfo` field each sets, and its name
+in messages (`from(f)` with a function is a source filter)."""
+
+
+def is_chain_link(expr: ast.Expr) -> bool:
+    """Whether `expr` is a `.from(..)`/`.to(..)`/`.srcFilter(..)`/`.dstFilter(..)`
+    link of an edgeset apply chain."""
+    return isinstance(expr, ast.MethodCall) and expr.method in CHAIN_METHODS
+
+
+def edge_applies(stmt: ast.Stmt) -> list[EdgeApplyInfo]:
+    """The edgeset applies in `stmt`'s own expressions (after sema)."""
+    return [
+        sub.info
+        for expr in ast.own_exprs(stmt)
+        for sub in ast.walk_expr(expr)
+        if isinstance(sub, ast.MethodCall) and isinstance(sub.info, EdgeApplyInfo)
+    ]
+
+
+# ---------------------------------------------------------------------------
+# The checker
+# ---------------------------------------------------------------------------
+
+
+class Checker:
+    """Checks one program; see `check_program`."""
+
+    def __init__(self, program: ast.Program, filename: str):
+        self.program = program
+        self.filename = filename
+        self.elements: dict[str, ast.ElementDecl] = {}
+        self.edge_elements: set[str] = set()
+        self.globals: dict[str, Symbol] = {}
+        self.functions: dict[str, FuncInfo] = {}
+        self.scopes: list[dict[str, Symbol]] = []
+        self.current: FuncInfo | None = None
+        self.labels: dict[ast.Stmt, str] = {}
+        self.label_stmts: dict[str, ast.Stmt] = {}
+
+    def error(self, pos: Pos, message: str) -> SourceError:
+        """A `SourceError` at `pos`."""
+        return SourceError(self.filename, pos.line, pos.col, message)
+
+    # -- program ---------------------------------------------------------------
+
+    def check(self) -> SemaInfo:
+        """Checks the whole program and returns what irgen needs."""
+        self.collect_elements()
+        self.collect_functions()
+        for decl in self.program.consts:
+            self.check_const(decl)
+        for function in self.functions.values():
+            self.check_function(function)
+        self.check_main()
+        return SemaInfo(list(self.globals.values()), self.functions, self.labels, self.label_stmts)
+
+    def collect_elements(self) -> None:
+        """Records `element` declarations and which elements name edges."""
+        for decl in self.program.decls:
+            if isinstance(decl, ast.ElementDecl):
+                if decl.name in self.elements:
+                    raise self.error(decl.pos, f"element '{decl.name}' is already defined")
+                self.elements[decl.name] = decl
+            elif isinstance(decl, ast.ConstDecl) and isinstance(decl.type, ast.EdgeSetTypeExpr):
+                self.edge_elements.add(decl.type.element)
+
+    def collect_functions(self) -> None:
+        """Records every function's signature, so that calls may come first."""
+        for decl in self.program.functions:
+            if decl.name in self.functions or decl.name in BUILTINS:
+                raise self.error(decl.pos, f"function '{decl.name}' is already defined")
+            params: list[Symbol] = []
+            for param in decl.params:
+                if any(p.name == param.name for p in params):
+                    raise self.error(param.pos, f"parameter '{param.name}' is already defined")
+                param.symbol = Symbol(
+                    param.name, self.resolve_value_type(param.type), "param", param.pos
+                )
+                params.append(param.symbol)
+            output: Symbol | None = None
+            if decl.output is not None:
+                if any(p.name == decl.output.name for p in params):
+                    raise self.error(
+                        decl.output.pos, f"output '{decl.output.name}' is already a parameter"
+                    )
+                decl.output.symbol = Symbol(
+                    decl.output.name,
+                    self.resolve_value_type(decl.output.type),
+                    "output",
+                    decl.output.pos,
+                )
+                output = decl.output.symbol
+            self.functions[decl.name] = FuncInfo(
+                decl.name, decl, params, output, vector_writes(decl.body)
+            )
+
+    def check_main(self) -> None:
+        """The program needs `func main()` without parameters or output."""
+        main = self.functions.get("main")
+        if main is None:
+            raise self.error(Pos(1, 1), "the program has no 'main' function")
+        if main.params or main.output is not None:
+            raise self.error(main.decl.pos, "'main' takes no parameters and has no output")
+
+    def check_const(self, decl: ast.ConstDecl) -> None:
+        """A program-level constant: its type and its initializer (run in main)."""
+        if decl.name in self.globals or decl.name in self.functions:
+            raise self.error(decl.name_pos, f"'{decl.name}' is already defined")
+        ty = self.resolve_type(decl.type, allow_vector=True)
+        self.scopes = [{}]
+        self.current = None
+        if decl.init is not None:
+            self.check_initializer(decl.init, ty, decl.name, is_global=True)
+        elif isinstance(ty, EdgeSetTy):
+            raise self.error(
+                decl.name_pos, f"edgeset '{decl.name}' needs an initializer such as load(argv[1])"
+            )
+        decl.symbol = Symbol(decl.name, ty, "global", decl.name_pos)
+        self.globals[decl.name] = decl.symbol
+
+    def check_initializer(self, init: ast.Expr, ty: Ty, name: str, is_global: bool) -> None:
+        """An initial value (or assigned value) `init` for `name` of type `ty`."""
+        if isinstance(init, ast.Load):
+            self.check_load(init, ty)
+            return
+        if isinstance(ty, VectorTy):
+            if not is_global:
+                raise self.error(init.pos, "vectors must be program-level 'const' declarations")
+            self.check_vector_value(init, ty, name)
+            return
+        value = self.check_expr(init)
+        if not is_assignable(value, ty):
+            raise self.error(init.pos, f"cannot assign {value} to '{name}' of type {ty}")
+
+    def check_vector_value(self, init: ast.Expr, ty: VectorTy, name: str) -> None:
+        """A whole-vector value: a scalar to fill it with, or `edges.getOutDegrees()`."""
+        if isinstance(init, ast.MethodCall) and init.method == "getOutDegrees":
+            edges = self.check_expr(init.receiver)
+            if not isinstance(edges, EdgeSetTy) or init.args:
+                raise self.error(
+                    init.method_pos, "getOutDegrees() takes no arguments and applies to an edgeset"
+                )
+            if ty.size is not None or ty.elem != INT:
+                raise self.error(
+                    init.method_pos, f"getOutDegrees() gives a vector{{Vertex}}(int), not {ty}"
+                )
+            init.info = MethodInfo("out_degrees")
+            init.ty = ty
+            return
+        value = self.check_expr(init)
+        if not is_assignable(value, ty.elem) or value == VERTEXSET:
+            raise self.error(init.pos, f"cannot initialize '{name}' of type {ty} with {value}")
+
+    def check_load(self, load: ast.Load, ty: Ty) -> None:
+        """`load(argv[N])` / `load("file")`, which must initialize an edgeset."""
+        if not isinstance(ty, EdgeSetTy):
+            raise self.error(load.pos, f"load(...) gives an edgeset, not {ty}")
+        if not isinstance(load.source, ast.Argv | ast.StringLit):
+            raise self.error(load.source.pos, "load(...) takes argv[N] or a file name string")
+        load.source.ty = INT if isinstance(load.source, ast.Argv) else STRING
+        load.ty = ty
+
+    # -- types -------------------------------------------------------------------
+
+    def resolve_type(self, type_expr: ast.TypeExpr, allow_vector: bool = False) -> Ty:
+        """The type a type expression denotes."""
+        if isinstance(type_expr, ast.ScalarTypeExpr):
+            if type_expr.name == "string":
+                raise self.error(type_expr.pos, "string variables are not supported")
+            return SCALAR_NAMES[type_expr.name]
+        if isinstance(type_expr, ast.ElementTypeExpr):
+            self.check_vertex_element(type_expr.name, type_expr.pos)
+            return VERTEX
+        if isinstance(type_expr, ast.VertexSetTypeExpr):
+            self.check_vertex_element(type_expr.element, type_expr.pos)
+            return VERTEXSET
+        if isinstance(type_expr, ast.EdgeSetTypeExpr):
+            return self.resolve_edgeset_type(type_expr)
+        if isinstance(type_expr, ast.VectorTypeExpr):
+            return self.resolve_vector_type(type_expr, allow_vector)
+        if isinstance(type_expr, ast.PriorityQueueTypeExpr):
+            self.check_vertex_element(type_expr.element, type_expr.pos)
+            return PriorityQueueTy(self.resolve_scalar(type_expr.priority, "priority"))
+        if isinstance(type_expr, ast.ListTypeExpr):
+            if self.resolve_type(type_expr.item) != VERTEXSET:
+                raise self.error(type_expr.pos, "only lists of vertexsets are supported")
+            return ListTy()
+        raise self.error(type_expr.pos, "unsupported type")
+
+    def resolve_value_type(self, type_expr: ast.TypeExpr) -> Ty:
+        """A parameter's or local's type (no vectors)."""
+        return self.resolve_type(type_expr, allow_vector=False)
+
+    def resolve_scalar(self, type_expr: ast.TypeExpr, role: str) -> ScalarTy:
+        """A type that must be int, float, double or bool."""
+        ty = self.resolve_type(type_expr)
+        if not isinstance(ty, ScalarTy):
+            raise self.error(
+                type_expr.pos, f"{role} type must be int, float, double or bool, not {ty}"
+            )
+        return ty
+
+    def resolve_edgeset_type(self, type_expr: ast.EdgeSetTypeExpr) -> EdgeSetTy:
+        """`edgeset{Edge}(Vertex, Vertex[, W])`."""
+        if type_expr.element not in self.elements:
+            raise self.error(type_expr.pos, f"unknown element '{type_expr.element}'")
+        for endpoint in type_expr.endpoints:
+            self.check_vertex_element(endpoint, type_expr.pos)
+        if type_expr.weight is None:
+            return EdgeSetTy()
+        weight = self.resolve_scalar(type_expr.weight, "edge weight")
+        if weight == BOOL:
+            raise self.error(type_expr.weight.pos, "edge weights must be int, float or double")
+        return EdgeSetTy(weight)
+
+    def resolve_vector_type(self, type_expr: ast.VectorTypeExpr, allow_vector: bool) -> VectorTy:
+        """`vector{Vertex}(T)` or `vector[N](T)`; only program-level consts."""
+        if not allow_vector:
+            raise self.error(type_expr.pos, "vectors must be program-level 'const' declarations")
+        if type_expr.element is not None:
+            self.check_vertex_element(type_expr.element, type_expr.pos)
+        elif type_expr.size is not None and type_expr.size <= 0:
+            raise self.error(type_expr.pos, "a fixed-size vector needs a positive size")
+        return VectorTy(self.resolve_scalar(type_expr.value, "vector element"), type_expr.size)
+
+    def check_vertex_element(self, name: str, pos: Pos) -> None:
+        """`name` must be a declared element that is not an edgeset's edge element."""
+        if name not in self.elements:
+            raise self.error(pos, f"unknown type '{name}'")
+        if name in self.edge_elements:
+            raise self.error(pos, f"edge element '{name}' cannot be used as a vertex type")
+
+    # -- scopes --------------------------------------------------------------------
+
+    def declare(self, symbol: Symbol) -> None:
+        """Adds a local to the innermost scope; redefinition there is an error."""
+        scope = self.scopes[-1]
+        if symbol.name in scope:
+            previous = scope[symbol.name].pos
+            raise self.error(symbol.pos, f"'{symbol.name}' is already defined at {previous}")
+        scope[symbol.name] = symbol
+
+    def lookup(self, name: str) -> Symbol | None:
+        """The local or global `name` refers to here."""
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return self.globals.get(name)
+
+    def in_scope(self, body: Callable[[], None]) -> None:
+        """Runs `body` with a fresh innermost scope."""
+        self.scopes.append({})
+        try:
+            body()
+        finally:
+            self.scopes.pop()
+
+    # -- functions and statements ----------------------------------------------------
+
+    def check_function(self, function: FuncInfo) -> None:
+        """A function body, with its parameters and output in scope."""
+        self.current = function
+        self.scopes = [{}]
+        for param in function.params:
+            self.declare(param)
+        if function.output is not None:
+            self.declare(function.output)
+        self.check_body(function.decl.body, parent_label=None)
+        self.current = None
+
+    def check_body(self, body: list[ast.Stmt], parent_label: str | None) -> None:
+        """A statement list in its own scope; `parent_label` is the path of the
+        nearest labelled enclosing statement."""
+
+        def run() -> None:
+            for stmt in body:
+                self.check_stmt(stmt, parent_label)
+
+        self.in_scope(run)
+
+    def check_stmt(self, stmt: ast.Stmt, parent_label: str | None) -> None:
+        """One statement (and the ones nested in it)."""
+        label = self.record_label(stmt, parent_label)
+        if isinstance(stmt, ast.VarDecl):
+            self.check_var(stmt)
+        elif isinstance(stmt, ast.Assign):
+            self.check_assign(stmt)
+        elif isinstance(stmt, ast.If):
+            self.check_condition(stmt.cond, "if")
+            self.check_body(stmt.then_body, label)
+            if stmt.else_body is not None:
+                self.check_body(stmt.else_body, label)
+        elif isinstance(stmt, ast.While):
+            self.check_condition(stmt.cond, "while")
+            self.check_body(stmt.body, label)
+        elif isinstance(stmt, ast.For):
+            self.check_for(stmt, label)
+        elif isinstance(stmt, ast.Print):
+            self.check_print(stmt)
+        elif isinstance(stmt, ast.Delete):
+            self.check_delete(stmt)
+        elif isinstance(stmt, ast.ExprStmt):
+            self.check_expr_stmt(stmt)
+        elif isinstance(stmt, ast.Break):
+            raise self.error(
+                stmt.pos, "'break' is not supported (end the loop through its condition)"
+            )
+
+    def record_label(self, stmt: ast.Stmt, parent_label: str | None) -> str | None:
+        """The label path of `stmt` (`s0:s1`), or the enclosing one if unlabelled."""
+        if stmt.label is None:
+            return parent_label
+        path = stmt.label if parent_label is None else f"{parent_label}:{stmt.label}"
+        if path in self.label_stmts:
+            previous = self.label_stmts[path].label_pos
+            raise self.error(
+                stmt.label_pos or stmt.pos, f"label '{path}' is already used at {previous}"
+            )
+        self.labels[stmt] = path
+        self.label_stmts[path] = stmt
+        return path
+
+    def check_var(self, stmt: ast.VarDecl) -> None:
+        """`var x : T = e;`."""
+        if stmt.type is not None:
+            ty = self.resolve_value_type(stmt.type)
+            if stmt.init is not None:
+                self.check_initializer(stmt.init, ty, stmt.name, is_global=False)
+            elif not isinstance(ty, ScalarTy):
+                raise self.error(
+                    stmt.name_pos, f"variable '{stmt.name}' of type {ty} needs an initial value"
+                )
+        else:
+            assert stmt.init is not None
+            if isinstance(stmt.init, ast.Load):
+                raise self.error(stmt.init.pos, "give the edgeset's type when loading it")
+            ty = self.check_expr(stmt.init)
+            if isinstance(ty, VoidTy | StringTy):
+                raise self.error(stmt.init.pos, f"cannot initialize '{stmt.name}' with {ty}")
+        stmt.symbol = Symbol(stmt.name, ty, "local", stmt.name_pos)
+        self.declare(stmt.symbol)
+
+    def check_assign(self, stmt: ast.Assign) -> None:
+        """`x = e;`, `a[i] = e;`, `a[i] min= e;`, `x += e;`, ..."""
+        if isinstance(stmt.target, ast.Index):
+            self.check_element_assign(stmt, stmt.target)
+            return
+        assert isinstance(stmt.target, ast.Name)
+        symbol = self.resolve_name(stmt.target)
+        stmt.target.ty = symbol.ty
+        if symbol.kind == "loop":
+            raise self.error(stmt.target.pos, f"cannot assign to loop variable '{symbol.name}'")
+        if isinstance(symbol.ty, VectorTy):
+            if stmt.op != "=":
+                raise self.error(stmt.op_pos, f"'{stmt.op}' does not apply to a whole vector")
+            self.check_vector_value(stmt.value, symbol.ty, symbol.name)
+            return
+        if stmt.op != "=" and not (isinstance(symbol.ty, ScalarTy) and symbol.ty.is_numeric):
+            raise self.error(
+                stmt.op_pos, f"'{stmt.op}' needs a numeric variable, '{symbol.name}' is {symbol.ty}"
+            )
+        self.check_initializer(stmt.value, symbol.ty, symbol.name, is_global=False)
+
+    def check_element_assign(self, stmt: ast.Assign, target: ast.Index) -> None:
+        """An assignment or reduction to a vector element."""
+        elem = self.check_expr(target)
+        value = self.check_expr(stmt.value)
+        if not is_assignable(value, elem) or value == VERTEXSET:
+            raise self.error(stmt.value.pos, f"cannot assign {value} to an element of type {elem}")
+        if stmt.op == "-=":
+            raise self.error(
+                stmt.op_pos,
+                "'-=' is not supported on vector elements (use '+=' with a negated value)",
+            )
+        if stmt.op != "=" and elem == BOOL:
+            raise self.error(stmt.op_pos, f"'{stmt.op}' does not apply to bool elements")
+
+    def check_condition(self, cond: ast.Expr, what: str) -> None:
+        """An `if` or `while` condition, which must be bool."""
+        ty = self.check_expr(cond)
+        if ty != BOOL:
+            raise self.error(cond.pos, f"{what} condition must be bool, found {ty}")
+
+    def check_for(self, stmt: ast.For, label: str | None) -> None:
+        """`for i in a:b ... end` with int bounds."""
+        for bound in (stmt.start, stmt.stop):
+            ty = self.check_expr(bound)
+            if not is_assignable(ty, INT) or ty == VERTEXSET:
+                raise self.error(bound.pos, f"for loop bounds must be int, found {ty}")
+        stmt.symbol = Symbol(stmt.var, INT, "loop", stmt.var_pos)
+
+        def run() -> None:
+            assert stmt.symbol is not None
+            self.declare(stmt.symbol)
+            for nested in stmt.body:
+                self.check_stmt(nested, label)
+
+        self.in_scope(run)
+
+    def check_print(self, stmt: ast.Print) -> None:
+        """`print e;` of a scalar, a vertex or a string literal."""
+        ty = self.check_expr(stmt.value)
+        if not isinstance(ty, ScalarTy | StringTy | VertexTy):
+            raise self.error(stmt.value.pos, f"cannot print a value of type {ty}")
+
+    def check_delete(self, stmt: ast.Delete) -> None:
+        """`delete x;` of a vertexset or priority queue."""
+        ty = self.check_expr(stmt.value)
+        if not isinstance(ty, VertexSetTy | PriorityQueueTy):
+            raise self.error(
+                stmt.value.pos, f"can only delete a vertexset or priority queue, not {ty}"
+            )
+
+    def check_expr_stmt(self, stmt: ast.ExprStmt) -> None:
+        """An expression statement: a call or method call."""
+        if not isinstance(stmt.expr, ast.Call | ast.MethodCall):
+            raise self.error(stmt.expr.pos, "expected a call or an assignment")
+        self.check_expr(stmt.expr)
+
+    # -- expressions ---------------------------------------------------------------------
+
+    def check_expr(self, expr: ast.Expr) -> Ty:
+        """Types `expr` (stored in `expr.ty`) and returns the type."""
+        checkers: dict[type, Callable[[ast.Expr], Ty]] = {
+            ast.IntLit: self.check_int,
+            ast.FloatLit: lambda e: FLOAT,
+            ast.BoolLit: lambda e: BOOL,
+            ast.StringLit: lambda e: STRING,
+            ast.Name: self.check_name,
+            ast.Argv: self.check_argv,
+            ast.Index: self.check_index,
+            ast.Call: self.check_call,
+            ast.MethodCall: self.check_method,
+            ast.Unary: self.check_unary,
+            ast.Binary: self.check_binary,
+            ast.New: self.check_new,
+            ast.Load: self.check_misplaced_load,
+        }
+        ty = checkers[type(expr)](expr)
+        expr.ty = ty
+        return ty
+
+    def check_value(self, expr: ast.Expr, role: str) -> Ty:
+        """An expression that must produce a value."""
+        ty = self.check_expr(expr)
+        if ty == VOID:
+            raise self.error(expr.pos, f"{role} has no value")
+        return ty
+
+    def check_int(self, expr: ast.Expr) -> Ty:
+        """An int literal, which must fit in 32 bits."""
+        assert isinstance(expr, ast.IntLit)
+        if not -(2**31) <= expr.value < 2**31:
+            raise self.error(expr.pos, f"integer literal {expr.value} does not fit in an int")
+        return INT
+
+    def check_argv(self, expr: ast.Expr) -> Ty:
+        """`argv[N]` where no load or atoi takes it."""
+        raise self.error(expr.pos, "argv[N] can only be used inside load(...) or atoi(...)")
+
+    def check_misplaced_load(self, expr: ast.Expr) -> Ty:
+        """`load(...)` anywhere but as an edgeset's initial value."""
+        raise self.error(expr.pos, "load(...) can only initialize an edgeset")
+
+    def resolve_name(self, name: ast.Name) -> Symbol:
+        """The symbol a name refers to; functions and unknown names are errors."""
+        symbol = self.lookup(name.name)
+        if symbol is None:
+            if name.name in self.functions or name.name in BUILTINS:
+                raise self.error(name.pos, f"'{name.name}' is a function, not a value")
+            raise self.error(name.pos, f"undefined name '{name.name}'")
+        name.symbol = symbol
+        return symbol
+
+    def check_name(self, expr: ast.Expr) -> Ty:
+        """A variable or constant used as a value (whole vectors cannot be)."""
+        assert isinstance(expr, ast.Name)
+        symbol = self.resolve_name(expr)
+        if isinstance(symbol.ty, VectorTy):
+            raise self.error(
+                expr.pos, f"vector '{symbol.name}' can only be used through its elements"
+            )
+        return symbol.ty
+
+    def vector_of(self, expr: ast.Expr, role: str) -> VectorTy:
+        """`expr` must name a program-level vector; returns its type."""
+        if not isinstance(expr, ast.Name):
+            raise self.error(expr.pos, f"{role} must be the name of a vector")
+        symbol = self.resolve_name(expr)
+        if not isinstance(symbol.ty, VectorTy):
+            raise self.error(expr.pos, f"{role} must be a vector, '{symbol.name}' is {symbol.ty}")
+        expr.ty = symbol.ty
+        return symbol.ty
+
+    def check_index(self, expr: ast.Expr) -> Ty:
+        """`vec[i]`: i is a Vertex or int (int only for fixed-size vectors)."""
+        assert isinstance(expr, ast.Index)
+        vector = self.vector_of(expr.base, "an indexed value")
+        index = self.check_expr(expr.index)
+        allowed = (INT,) if vector.size is not None else (INT, VERTEX)
+        if index not in allowed:
+            expected = " or ".join(str(t) for t in allowed)
+            raise self.error(expr.index.pos, f"vector index must be {expected}, found {index}")
+        return vector.elem
+
+    def check_unary(self, expr: ast.Expr) -> Ty:
+        """`-x` (numeric) and `not x` (bool)."""
+        assert isinstance(expr, ast.Unary)
+        operand = self.check_value(expr.operand, "the operand")
+        if expr.op == "not":
+            if operand != BOOL:
+                raise self.error(expr.operand.pos, f"'not' needs a bool, found {operand}")
+            return BOOL
+        numeric = arithmetic_type(operand, operand)
+        if numeric is None:
+            raise self.error(expr.operand.pos, f"'-' needs a number, found {operand}")
+        return numeric
+
+    def check_binary(self, expr: ast.Expr) -> Ty:
+        """Arithmetic, comparisons and logic."""
+        assert isinstance(expr, ast.Binary)
+        left = self.check_value(expr.left, "the left operand")
+        right = self.check_value(expr.right, "the right operand")
+        if expr.op in ("and", "or", "xor"):
+            if left != BOOL or right != BOOL:
+                raise self.error(
+                    expr.pos, f"'{expr.op}' needs bool operands, found {left} and {right}"
+                )
+            expr.operand_ty = BOOL
+            return BOOL
+        if expr.op in ("==", "!=") and left == BOOL and right == BOOL:
+            expr.operand_ty = BOOL
+            return BOOL
+        common = arithmetic_type(left, right)
+        if common is None:
+            raise self.error(expr.pos, f"'{expr.op}' cannot combine {left} and {right}")
+        expr.operand_ty = common
+        return BOOL if expr.op in ("==", "!=", "<", ">", "<=", ">=") else common
+
+    # -- calls ---------------------------------------------------------------------------
+
+    def check_call(self, expr: ast.Expr) -> Ty:
+        """A call of a builtin or a user function."""
+        assert isinstance(expr, ast.Call)
+        if expr.name in BUILTINS and expr.name not in self.functions:
+            expr.target = expr.name
+            return self.check_builtin(expr)
+        function = self.functions.get(expr.name)
+        if function is None:
+            if self.lookup(expr.name) is not None:
+                raise self.error(expr.pos, f"'{expr.name}' is not a function")
+            raise self.error(expr.pos, f"call of undefined function '{expr.name}'")
+        if function.name == "main":
+            raise self.error(expr.pos, "'main' cannot be called")
+        self.check_arity(expr, len(function.params))
+        for index, (arg, param) in enumerate(zip(expr.args, function.params, strict=True)):
+            ty = self.check_value(arg, f"argument {index + 1}")
+            if not is_assignable(ty, param.ty):
+                raise self.error(
+                    arg.pos,
+                    f"argument {index + 1} of '{function.name}' must be {param.ty}, found {ty}",
+                )
+        expr.target = function
+        return function.result
+
+    def check_arity(self, expr: ast.Call | ast.MethodCall, count: int | tuple[int, ...]) -> None:
+        """The call must have `count` arguments (one of them, for a tuple)."""
+        counts = (count,) if isinstance(count, int) else count
+        if len(expr.args) in counts:
+            return
+        name = expr.name if isinstance(expr, ast.Call) else expr.method
+        wanted = " or ".join(str(c) for c in counts)
+        plural = "" if counts == (1,) else "s"
+        raise self.error(
+            expr.pos if isinstance(expr, ast.Call) else expr.method_pos,
+            f"'{name}' takes {wanted} argument{plural}, got {len(expr.args)}",
+        )
+
+    def check_builtin(self, expr: ast.Call) -> Ty:
+        """`startTimer()`, `stopTimer()`, `atoi(argv[N])`, `fabs(x)`,
+        `compare_and_swap(a[i], old, new)`."""
+        if expr.name in ("startTimer", "stopTimer"):
+            self.check_arity(expr, 0)
+            return VOID if expr.name == "startTimer" else FLOAT
+        if expr.name == "atoi":
+            self.check_arity(expr, 1)
+            if not isinstance(expr.args[0], ast.Argv):
+                raise self.error(expr.args[0].pos, "atoi takes argv[N]")
+            expr.args[0].ty = INT
+            return INT
+        if expr.name == "fabs":
+            self.check_arity(expr, 1)
+            ty = self.check_value(expr.args[0], "the argument")
+            if not (isinstance(ty, ScalarTy) and ty.is_numeric):
+                raise self.error(expr.args[0].pos, f"fabs needs a number, found {ty}")
+            return ty if ty.is_float else FLOAT
+        return self.check_compare_and_swap(expr)
+
+    def check_compare_and_swap(self, expr: ast.Call) -> Ty:
+        """`compare_and_swap(vec[i], expected, desired)`."""
+        self.check_arity(expr, 3)
+        target = expr.args[0]
+        if not isinstance(target, ast.Index):
+            raise self.error(
+                target.pos, "compare_and_swap needs a vector element as its first argument"
+            )
+        elem = self.check_expr(target)
+        for arg in expr.args[1:]:
+            ty = self.check_value(arg, "the argument")
+            if not is_assignable(ty, elem) or ty == VERTEXSET:
+                raise self.error(arg.pos, f"compare_and_swap on {elem} elements cannot take {ty}")
+        return BOOL
+
+    def function_arg(self, arg: ast.Expr, role: str) -> FuncInfo:
+        """An argument that must name a user function."""
+        if not isinstance(arg, ast.Name) or arg.name not in self.functions:
+            raise self.error(arg.pos, f"{role} must be the name of a function")
+        return self.functions[arg.name]
+
+    def vertex_function(self, arg: ast.Expr, role: str, returns_bool: bool) -> str:
+        """A function `(Vertex) -> bool` (filters) or `(Vertex)` (vertex applies)."""
+        function = self.function_arg(arg, role)
+        wanted = BOOL if returns_bool else VOID
+        if [p.ty for p in function.params] != [VERTEX] or function.result != wanted:
+            expected = "(Vertex) -> bool" if returns_bool else "(Vertex) -> nothing"
+            raise self.error(
+                arg.pos,
+                f"{role} '{function.name}' must be a function {expected}, it is {function.signature()}",
+            )
+        return function.name
+
+    # -- method calls --------------------------------------------------------------------
+
+    def check_method(self, expr: ast.Expr) -> Ty:
+        """A method call, by the receiver's type."""
+        assert isinstance(expr, ast.MethodCall)
+        if expr.method in APPLY_METHODS and is_chain_link(expr.receiver):
+            return self.check_edge_apply(expr)
+        receiver = self.check_value(expr.receiver, "the receiver")
+        if isinstance(receiver, EdgeSetTy):
+            if expr.method in APPLY_METHODS:
+                return self.check_edge_apply(expr)
+            return self.check_edgeset_method(expr, receiver)
+        if isinstance(receiver, VertexSetTy):
+            return self.check_vertexset_method(expr)
+        if isinstance(receiver, PriorityQueueTy):
+            return self.check_queue_method(expr, receiver)
+        if isinstance(receiver, ListTy):
+            return self.check_list_method(expr)
+        raise self.error(expr.method_pos, f"{receiver} has no method '{expr.method}'")
+
+    def check_edgeset_method(self, expr: ast.MethodCall, edges: EdgeSetTy) -> Ty:
+        """`getVertices()`, `transpose()` (and a misplaced `getOutDegrees`/`from`)."""
+        if expr.method == "getVertices":
+            self.check_arity(expr, 0)
+            expr.info = MethodInfo("get_vertices")
+            return VERTEXSET
+        if expr.method == "transpose":
+            self.check_arity(expr, 0)
+            expr.info = MethodInfo("transpose")
+            return edges
+        if expr.method == "getOutDegrees":
+            raise self.error(
+                expr.method_pos,
+                "getOutDegrees() can only initialize or assign a vector{Vertex}(int)",
+            )
+        if expr.method in CHAIN_METHODS:
+            raise self.error(
+                expr.method_pos,
+                f"'{expr.method}(...)' must be followed by apply, applyModified or applyUpdatePriority",
+            )
+        raise self.error(expr.method_pos, f"edgeset has no method '{expr.method}'")
+
+    def check_vertexset_method(self, expr: ast.MethodCall) -> Ty:
+        """`size()`, `getVertexSetSize()`, `addVertex(v)`, `apply(f)`, `filter(f)`/`where(f)`."""
+        if expr.method in ("size", "getVertexSetSize"):
+            self.check_arity(expr, 0)
+            expr.info = MethodInfo("vertexset_size")
+            return INT
+        if expr.method == "addVertex":
+            self.check_arity(expr, 1)
+            ty = self.check_value(expr.args[0], "the vertex")
+            if ty not in (INT, VERTEX):
+                raise self.error(expr.args[0].pos, f"addVertex needs a Vertex or int, found {ty}")
+            expr.info = MethodInfo("add_vertex")
+            return VOID
+        if expr.method == "apply":
+            self.check_arity(expr, 1)
+            udf = self.vertex_function(expr.args[0], "vertex function", returns_bool=False)
+            expr.info = MethodInfo("vertexset_apply", udf)
+            return VOID
+        if expr.method in ("filter", "where"):
+            self.check_arity(expr, 1)
+            udf = self.vertex_function(expr.args[0], "filter function", returns_bool=True)
+            expr.info = MethodInfo("vertexset_filter", udf)
+            return VERTEXSET
+        raise self.error(expr.method_pos, f"vertexset has no method '{expr.method}'")
+
+    def check_queue_method(self, expr: ast.MethodCall, queue: PriorityQueueTy) -> Ty:
+        """`updatePriorityMin/Max(v, old, new)`, `dequeue_ready_set()`, `finished()`,
+        `get_current_priority()`."""
+        if expr.method in ("updatePriorityMin", "updatePriorityMax"):
+            self.check_arity(expr, 3)
+            vertex = self.check_value(expr.args[0], "the vertex")
+            if vertex not in (INT, VERTEX):
+                raise self.error(
+                    expr.args[0].pos, f"the vertex must be a Vertex or int, found {vertex}"
+                )
+            for arg in expr.args[1:]:
+                ty = self.check_value(arg, "the priority")
+                if not is_assignable(ty, queue.priority) or ty == VERTEXSET:
+                    raise self.error(arg.pos, f"priorities are {queue.priority}, found {ty}")
+            expr.info = MethodInfo(
+                "pq_update_min" if expr.method.endswith("Min") else "pq_update_max"
+            )
+            return BOOL
+        simple = {
+            "dequeue_ready_set": ("pq_dequeue", VERTEXSET),
+            "finished": ("pq_finished", BOOL),
+            "get_current_priority": ("pq_current_priority", queue.priority),
+        }
+        if expr.method in simple:
+            self.check_arity(expr, 0)
+            op, ty = simple[expr.method]
+            expr.info = MethodInfo(op)
+            return ty
+        raise self.error(expr.method_pos, f"priority_queue has no method '{expr.method}'")
+
+    def check_list_method(self, expr: ast.MethodCall) -> Ty:
+        """`insert(set)` and `retrieve(set)`."""
+        if expr.method not in ("insert", "retrieve"):
+            raise self.error(expr.method_pos, f"list has no method '{expr.method}'")
+        self.check_arity(expr, 1)
+        ty = self.check_value(expr.args[0], "the argument")
+        if ty != VERTEXSET:
+            raise self.error(expr.args[0].pos, f"{expr.method} needs a vertexset, found {ty}")
+        expr.info = MethodInfo("list_" + expr.method)
+        return VOID
+
+    # -- edgeset applies -----------------------------------------------------------------
+
+    def check_edge_apply(self, expr: ast.MethodCall) -> Ty:
+        """An `edges.from(..).to(..).srcFilter(..).dstFilter(..).apply*(..)` chain."""
+        links: list[ast.MethodCall] = []
+        base = expr.receiver
+        while is_chain_link(base):
+            assert isinstance(base, ast.MethodCall)
+            links.append(base)
+            base = base.receiver
+        edges = self.check_value(base, "the edgeset")
+        if not isinstance(edges, EdgeSetTy):
+            raise self.error(
+                base.pos, f"'{expr.method}' over a chain needs an edgeset, found {edges}"
+            )
+        info = EdgeApplyInfo(base, "apply", "")
+        for link in reversed(links):
+            self.check_chain_link(link, info)
+        self.check_apply_call(expr, info, edges)
+        expr.info = info
+        return VERTEXSET if info.kind == "apply_modified" else VOID
+
+    def check_chain_link(self, link: ast.MethodCall, info: EdgeApplyInfo) -> None:
+        """One `.from(..)`, `.to(..)`, `.srcFilter(..)` or `.dstFilter(..)`."""
+        self.check_arity(link, 1)
+        arg = link.args[0]
+        is_function = (
+            isinstance(arg, ast.Name)
+            and arg.name in self.functions
+            and self.lookup(arg.name) is None
+        )
+        if link.method == "from" and not is_function:
+            if info.frontier is not None:
+                raise self.error(link.method_pos, "the edgeset apply already has a 'from' frontier")
+            ty = self.check_value(arg, "the frontier")
+            if ty != VERTEXSET:
+                raise self.error(
+                    arg.pos, f"from(...) needs a vertexset or a filter function, found {ty}"
+                )
+            info.frontier = arg
+            return
+        if link.method == "to" and not is_function:
+            raise self.error(arg.pos, "to(...) needs a filter function (Vertex) -> bool")
+        attr, role = FILTER_LINKS[link.method]
+        if getattr(info, attr) is not None:
+            raise self.error(link.method_pos, f"the edgeset apply already has a {role}")
+        setattr(info, attr, self.vertex_function(arg, role, returns_bool=True))
+
+    def check_apply_call(self, expr: ast.MethodCall, info: EdgeApplyInfo, edges: EdgeSetTy) -> None:
+        """The final `apply(f)`, `applyModified(f, vec[, disable_dedup])` or
+        `applyUpdatePriority(f)` of a chain.
+
+        As in GraphIt's parser (`ApplyExpr::disable_deduplication`), the optional
+        third argument of `applyModified` *disables* deduplication: the output
+        frontier is deduplicated (`dedup`) unless it is `true`."""
+        if expr.method == "applyModified":
+            self.check_arity(expr, (2, 3))
+            info.kind = "apply_modified"
+        else:
+            self.check_arity(expr, 1)
+            info.kind = "apply" if expr.method == "apply" else "apply_update_priority"
+        udf = self.check_edge_udf(expr.args[0], edges)
+        info.udf = udf.name
+        if info.kind != "apply_modified":
+            return
+        vector = self.vector_of(expr.args[1], "the tracked vector of applyModified")
+        tracked = expr.args[1]
+        assert isinstance(tracked, ast.Name)
+        if vector.size is not None:
+            raise self.error(
+                tracked.pos, f"the tracked vector '{tracked.name}' must be a vector{{Vertex}}"
+            )
+        if tracked.name not in udf.writes:
+            raise self.error(
+                tracked.pos,
+                f"applyModified tracks '{tracked.name}', which '{udf.name}' never writes",
+            )
+        info.tracked = tracked.name
+        info.dedup = True
+        if len(expr.args) == 3:
+            flag = expr.args[2]
+            if not isinstance(flag, ast.BoolLit):
+                raise self.error(
+                    flag.pos,
+                    "the third argument of applyModified (disable deduplication) must be true or false",
+                )
+            flag.ty = BOOL
+            info.dedup = not flag.value
+
+    def check_edge_udf(self, arg: ast.Expr, edges: EdgeSetTy) -> FuncInfo:
+        """The edge function: `(Vertex, Vertex)` or `(Vertex, Vertex, weight)`."""
+        udf = self.function_arg(arg, "the edge function")
+        params = [p.ty for p in udf.params]
+        if len(params) == 3 and params[:2] == [VERTEX, VERTEX] and edges.weight is None:
+            raise self.error(
+                arg.pos, f"edge function '{udf.name}' takes a weight, but the edgeset is unweighted"
+            )
+        expected = [VERTEX, VERTEX] + ([edges.weight] if len(params) == 3 and edges.weight else [])
+        if params != expected or udf.output is not None:
+            shape = ", ".join(str(t) for t in expected)
+            raise self.error(
+                arg.pos,
+                f"edge function '{udf.name}' must be a function ({shape}) -> nothing, it is {udf.signature()}",
+            )
+        return udf
+
+    # -- new -------------------------------------------------------------------------------
+
+    def check_new(self, expr: ast.Expr) -> Ty:
+        """`new vertexset{Vertex}(n)`, `new list{...}()`,
+        `new priority_queue{Vertex}(T)(dup_within, dup_across, vec, bucket_order,
+        priority_order, init_bucket, start)`."""
+        assert isinstance(expr, ast.New)
+        ty = self.resolve_type(expr.type)
+        if ty == VERTEXSET:
+            self.check_new_arity(expr, 1)
+            count = self.check_value(expr.args[0], "the size")
+            if count not in (INT, VERTEXSET):
+                raise self.error(
+                    expr.args[0].pos, f"a vertexset's initial size must be int, found {count}"
+                )
+            return ty
+        if isinstance(ty, ListTy):
+            self.check_new_arity(expr, 0)
+            return ty
+        if isinstance(ty, PriorityQueueTy):
+            self.check_new_queue(expr, ty)
+            return ty
+        raise self.error(expr.pos, f"cannot create a {ty} with 'new'")
+
+    def check_new_arity(self, expr: ast.New, count: int) -> None:
+        """`new T(...)` with exactly `count` arguments."""
+        if len(expr.args) != count:
+            raise self.error(
+                expr.pos, f"'new' of this type takes {count} argument(s), got {len(expr.args)}"
+            )
+
+    def check_new_queue(self, expr: ast.New, queue: PriorityQueueTy) -> None:
+        """The seven constructor arguments of a priority queue."""
+        self.check_new_arity(expr, 7)
+        kinds = (ast.BoolLit, ast.BoolLit, None, ast.IntLit, ast.IntLit, ast.BoolLit, None)
+        for arg, kind in zip(expr.args, kinds, strict=True):
+            if kind is not None:
+                if not isinstance(arg, kind):
+                    literal = "true or false" if kind is ast.BoolLit else "an integer literal"
+                    raise self.error(arg.pos, f"this priority queue argument must be {literal}")
+                self.check_expr(arg)
+        vector = self.vector_of(expr.args[2], "the priority vector")
+        if vector.size is not None or vector.elem != queue.priority:
+            raise self.error(
+                expr.args[2].pos,
+                f"the priority vector must be a vector{{Vertex}}({queue.priority}), found {vector}",
+            )
+        start = self.check_value(expr.args[6], "the start vertex")
+        if start not in (INT, VERTEX):
+            raise self.error(
+                expr.args[6].pos, f"the start vertex must be a Vertex or int, found {start}"
+            )
+
+
+def vector_writes(body: list[ast.Stmt]) -> set[str]:
+    """Names of vectors that `body` writes directly: element assignments and
+    reductions, and `compare_and_swap` targets."""
+    written: set[str] = set()
+    for stmt in ast.walk_stmts(body):
+        target = stmt.target if isinstance(stmt, ast.Assign) else None
+        if isinstance(target, ast.Index) and isinstance(target.base, ast.Name):
+            written.add(target.base.name)
+        for expr in ast.own_exprs(stmt):
+            for sub in ast.walk_expr(expr):
+                if isinstance(sub, ast.Call) and sub.name == "compare_and_swap" and sub.args:
+                    swapped = sub.args[0]
+                    if isinstance(swapped, ast.Index) and isinstance(swapped.base, ast.Name):
+                        written.add(swapped.base.name)
+    return written
+
+
+def check_program(program: ast.Program, filename: str) -> SemaInfo:
+    """Resolves names and checks types; raises `SourceError` for the first error."""
+    return Checker(program, filename).check()

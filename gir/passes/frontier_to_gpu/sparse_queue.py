@@ -1,0 +1,188 @@
+"""The sparse queue (`!frontier.queue`) on the GPU: G2's FUSED frontier creation.
+
+Host values: `items` (a `memref<?xi32>`) and `size` (host i32). The capacity is
+k * max(V, E), where k is the largest number of `frontier.enqueue`s in one vertex
+map: each runs at most once per edge visited (or per vertex), and an edge is
+visited once per traversal unless the input frontier repeats its source. An
+enqueue beyond the capacity is dropped rather than written out of bounds. Enqueueing appends at an index taken from a program-wide
+counter with an atomic add; the host writes the queue's size into the counter
+before the vertex map and reads it back after (the only read-back per traversal).
+With `dedup`, a program-wide per-vertex flag array (all zero between vertex maps)
+lets only the first thread that enqueues a vertex append it; the flags of the
+appended vertices are reset afterwards by a small kernel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import IntegerAttr, i32
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from gir.dialects import gir_gpu
+from gir.dialects.gir_gpu import AtomicKind, buffer_type
+from gir.passes.frontier_to_gpu.context import (
+    FrontierLowering,
+    GpuContext,
+    as_i32,
+    as_index,
+    constant,
+)
+from gir.passes.ir_utils import constant_value
+
+
+def _capacity(ctx: GpuContext) -> SSAValue:
+    def make(b: Builder) -> SSAValue:
+        capacity = b.insert(arith.MaxSIOp(ctx.vertices, ctx.edges)).result
+        if ctx.enqueues_per_item > 1:
+            factor = constant(b, ctx.enqueues_per_item)
+            capacity = b.insert(arith.MuliOp(capacity, factor)).result
+        capacity.name_hint = "queue_capacity"
+        return capacity
+
+    return ctx.shared("queue_capacity", make)
+
+
+def _counter(ctx: GpuContext) -> SSAValue:
+    """A one-element device buffer: the size of the queue being filled."""
+
+    def make(b: Builder) -> SSAValue:
+        counter = b.insert(gir_gpu.AllocOp(constant(b, 1), i32)).result
+        counter.name_hint = "queue_size"
+        return counter
+
+    return ctx.shared("queue_size", make)
+
+
+def _dedup_flags(ctx: GpuContext) -> SSAValue:
+    """Per-vertex i32 flags: 1 while the vertex is in the queue being filled."""
+
+    def make(b: Builder) -> SSAValue:
+        flags = b.insert(gir_gpu.AllocOp(ctx.vertices, i32)).result
+        flags.name_hint = "enqueued"
+        b.insert(gir_gpu.FillOp(flags, constant(b, 0), ctx.vertices))
+        return flags
+
+    return ctx.shared("enqueued", make)
+
+
+def _iota(b: Builder, args: Sequence[SSAValue], gid: SSAValue) -> None:
+    """items[gid] = gid."""
+    b.insert(memref.StoreOp.get(gid, args[0], [as_index(b, gid)]))
+
+
+def _reset_flags(b: Builder, args: Sequence[SSAValue], gid: SSAValue) -> None:
+    """flags[items[first + gid]] = 0."""
+    items, first, flags = args[0], args[1], args[2]
+    position = b.insert(arith.AddiOp(first, gid)).result
+    vertex = b.insert(memref.LoadOp.get(items, [as_index(b, position)])).res
+    b.insert(memref.StoreOp.get(constant(b, 0), flags, [as_index(b, vertex)]))
+
+
+class SparseQueue(FrontierLowering):
+    """`!frontier.queue` as (items buffer, host size)."""
+
+    def host_types(self) -> list[Attribute]:
+        return [buffer_type(i32), i32]
+
+    def new(self, ctx: GpuContext, b: Builder, count: SSAValue) -> list[SSAValue]:
+        items = b.insert(gir_gpu.AllocOp(_capacity(ctx), i32)).result
+        items.name_hint = "queue"
+        size = as_i32(b, count)
+        start = constant_value(count)
+        if not (isinstance(start, IntegerAttr) and start.value.data == 0):
+            kernel = ctx.helper_kernel(
+                "frontier_queue_iota", [("items", buffer_type(i32)), ("count", i32)], _iota
+            )
+            ctx.launch(b, kernel, size, [items, size])
+        return [items, size]
+
+    def size(self, ctx: GpuContext, b: Builder, values: list[SSAValue]) -> SSAValue:
+        return values[1]
+
+    def add(
+        self, ctx: GpuContext, b: Builder, values: list[SSAValue], vertex: SSAValue
+    ) -> list[SSAValue]:
+        items, size = values
+        b.insert(gir_gpu.WriteOp(as_i32(b, vertex), items, size))
+        grown = b.insert(arith.AddiOp(size, constant(b, 1))).result
+        return [items, grown]
+
+    def clear(self, ctx: GpuContext, b: Builder, values: list[SSAValue]) -> list[SSAValue]:
+        return [values[0], constant(b, 0)]
+
+    def free(self, ctx: GpuContext, b: Builder, values: list[SSAValue]) -> None:
+        b.insert(gir_gpu.FreeOp(values[0]))
+
+    def thread_count(
+        self, ctx: GpuContext, b: Builder, values: list[SSAValue]
+    ) -> SSAValue:
+        return values[1]
+
+    def thread_vertex(
+        self, ctx: GpuContext, b: Builder, values: list[SSAValue], thread: SSAValue
+    ) -> SSAValue:
+        vertex = b.insert(memref.LoadOp.get(values[0], [as_index(b, thread)])).res
+        vertex.name_hint = "vertex"
+        return vertex
+
+    def begin_output(self, ctx: GpuContext, b: Builder, values: list[SSAValue]) -> None:
+        b.insert(gir_gpu.WriteOp(values[1], _counter(ctx), constant(b, 0)))
+
+    def enqueue(
+        self,
+        ctx: GpuContext,
+        b: Builder,
+        values: list[SSAValue],
+        vertex: SSAValue,
+        dedup: bool,
+    ) -> None:
+        if dedup:
+            flags = _dedup_flags(ctx)
+            zero = constant(b, 0)
+            old = b.insert(
+                gir_gpu.AtomicCASOp(flags, as_index(b, vertex), zero, constant(b, 1))
+            ).old
+            first = b.insert(arith.CmpiOp(old, zero, "eq")).result
+            then = Block()
+            b.insert(scf.IfOp(first, [], Region(then)))
+            b = Builder(InsertPoint.at_end(then))
+        position = b.insert(
+            gir_gpu.AtomicRMWOp(
+                AtomicKind.ADD, constant(b, 1), _counter(ctx), as_index(b, constant(b, 0))
+            )
+        ).old
+        position.name_hint = "position"
+        fits = b.insert(arith.CmpiOp(position, _capacity(ctx), "slt")).result
+        store = Block()
+        b.insert(scf.IfOp(fits, [], Region(store)))
+        inner = Builder(InsertPoint.at_end(store))
+        inner.insert(memref.StoreOp.get(vertex, values[0], [as_index(inner, position)]))
+        inner.insert(scf.YieldOp())
+        if dedup:
+            b.insert(scf.YieldOp())
+
+    def end_output(
+        self, ctx: GpuContext, b: Builder, values: list[SSAValue], dedup: bool
+    ) -> list[SSAValue]:
+        items, first = values
+        enqueued = b.insert(gir_gpu.ReadOp(_counter(ctx), constant(b, 0))).result
+        size = b.insert(arith.MinSIOp(enqueued, _capacity(ctx))).result
+        size.name_hint = "size"
+        if dedup:
+            kernel = ctx.helper_kernel(
+                "frontier_queue_reset_dedup",
+                [
+                    ("items", buffer_type(i32)),
+                    ("first", i32),
+                    ("enqueued", buffer_type(i32)),
+                    ("count", i32),
+                ],
+                _reset_flags,
+            )
+            added = b.insert(arith.SubiOp(size, first)).result
+            ctx.launch(b, kernel, added, [items, first, _dedup_flags(ctx), added])
+        return [items, size]

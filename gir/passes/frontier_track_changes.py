@@ -1,0 +1,169 @@
+"""Makes a traversal's change tracking explicit: the destination of an edge is
+enqueued when the edge function changed the tracked vector."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, SymbolRefAttr, i1
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from gir.diagnostics import UserError
+from gir.dialects import frontier, graph
+from gir.passes.ir_utils import constant_value, index_source, parameter_index, statement
+
+
+@dataclass(frozen=True)
+class FrontierTrackChanges(ModulePass):
+    """Makes applyModified explicit: enqueue the destination when an update of the tracked vector took effect.
+
+    GraphIt's `applyModified(f, v)` (push) adds an edge's destination to the output
+    when `f` modified `v` on that edge. The edge function gets a flag that is the
+    or of its updates of `v` that took effect: the `changed` result of a
+    `graph.reduce` (`min=` lowered the value), the `success` of a
+    `graph.compare_and_swap` (BFS: only the thread that set the parent), `true` for
+    a plain store; updates inside `scf.if` pass theirs out as one more i1 result.
+    At its end the destination is enqueued when the flag is set (at most once per
+    edge). The `tracked` property goes, and so does `dedup` when the updates make
+    it redundant: when they are all `compare_and_swap(v[dst], C, id)` with C < 0
+    and `id` a vertex id, each destination's swap succeeds once (BFS).
+
+    Before:
+    ```mlir
+    %o = frontier.edge_traverse ... into %empty : !frontier.queue tracked @dist apply {
+    ^bb0(%src : !graph.vertex, %dst : !graph.vertex, %w : i32):
+      ...
+      %c = graph.reduce min %new, @dist[%dst] atomic : !graph.vertex, i32
+      frontier.yield
+    } -> !frontier.queue
+    ```
+    After:
+    ```mlir
+    %o = frontier.edge_traverse ... into %empty : !frontier.queue apply {
+    ^bb0(%src : !graph.vertex, %dst : !graph.vertex, %w : i32):
+      ...
+      %c = graph.reduce min %new, @dist[%dst] atomic : !graph.vertex, i32
+      scf.if %c {
+        frontier.enqueue %dst
+      }
+      frontier.yield
+    } -> !frontier.queue
+    ```
+    """
+
+    name = "frontier-track-changes"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for child in list(op.walk()):
+            if isinstance(child, frontier.EdgeTraverseOp) and child.tracked is not None:
+                _track(child)
+
+
+def _track(traverse: frontier.EdgeTraverseOp) -> None:
+    tracked = traverse.tracked
+    assert tracked is not None
+    block = traverse.body.block
+    changed = _changed_in(block, tracked, traverse)
+    terminator = block.last_op
+    assert isinstance(terminator, frontier.YieldOp)
+    if changed is not None:
+        enqueue = Block([frontier.EnqueueOp(block.args[1]), scf.YieldOp()])
+        Rewriter.insert_op(
+            scf.IfOp(changed, [], Region(enqueue)), InsertPoint.before(terminator)
+        )
+    if traverse.dedup is not None and _succeeds_once_per_destination(block, tracked):
+        del traverse.properties["dedup"]
+    del traverse.properties["tracked"]
+
+
+def _succeeds_once_per_destination(block: Block, tracked: SymbolRefAttr) -> bool:
+    """Whether every update of `tracked` is `compare_and_swap(v[dst], C, id)` with a
+    negative constant C and a vertex id: it can succeed once per destination."""
+    updates = [op for op in block.walk() if _writes(op, tracked)]
+    for op in updates:
+        if not isinstance(op, graph.CompareAndSwapOp):
+            return False
+        expected = constant_value(op.expected)
+        desired = index_source(op.desired)
+        if (
+            parameter_index(op.index, block) != 1
+            or not isinstance(expected, IntegerAttr)
+            or expected.value.data >= 0
+            or not isinstance(desired.type, graph.VertexType)
+        ):
+            return False
+    return bool(updates)
+
+
+def _writes(op: Operation, tracked: SymbolRefAttr) -> bool:
+    return (
+        isinstance(op, graph.StoreOp | graph.ReduceOp | graph.CompareAndSwapOp)
+        and op.vector == tracked
+    )
+
+
+def _false_before(op: Operation) -> SSAValue:
+    false = arith.ConstantOp(IntegerAttr(0, i1))
+    Rewriter.insert_op(false, InsertPoint.before(op))
+    return false.result
+
+
+def _changed_in(block: Block, tracked: SymbolRefAttr, where: Operation) -> SSAValue | None:
+    """The or of the tracked updates of `block` (nested ifs included) that took
+    effect, available at its end; None when it has none."""
+    accumulated: SSAValue | None = None
+    for op in list(block.ops):
+        changed: SSAValue | None = None
+        after: Operation = op
+        if _writes(op, tracked):
+            if isinstance(op, graph.ReduceOp):
+                changed = op.changed
+            elif isinstance(op, graph.CompareAndSwapOp):
+                changed = op.success
+            else:
+                true = arith.ConstantOp(IntegerAttr(1, i1))
+                Rewriter.insert_op(true, InsertPoint.after(op))
+                changed, after = true.result, true
+        elif isinstance(op, scf.IfOp) and any(_writes(c, tracked) for c in op.walk()):
+            new_if = _if_with_changed(op, tracked, where)
+            changed, after = new_if.results[-1], new_if
+        elif op.regions and any(_writes(c, tracked) for c in op.walk()):
+            raise UserError(
+                f"error: {statement(where)} updates the tracked vector inside "
+                f"'{op.name}', which change tracking does not support yet"
+            )
+        if changed is None:
+            continue
+        if accumulated is None:
+            accumulated = changed
+        else:
+            either = arith.OrIOp(accumulated, changed)
+            Rewriter.insert_op(either, InsertPoint.after(after))
+            accumulated = either.result
+    return accumulated
+
+
+def _if_with_changed(op: scf.IfOp, tracked: SymbolRefAttr, where: Operation) -> scf.IfOp:
+    """`op` with one more i1 result: whether its branch changed `tracked`."""
+    if not op.false_region.blocks:
+        op.false_region.add_block(Block([scf.YieldOp()]))
+    for region in (op.true_region, op.false_region):
+        branch = region.block
+        terminator = branch.last_op
+        assert isinstance(terminator, scf.YieldOp)
+        changed = _changed_in(branch, tracked, where)
+        if changed is None:
+            changed = _false_before(terminator)
+        Rewriter.replace_op(terminator, scf.YieldOp(*terminator.arguments, changed))
+    new_if = scf.IfOp(
+        op.cond,
+        [*op.result_types, i1],
+        Rewriter.move_region_contents_to_new_regions(op.true_region),
+        Rewriter.move_region_contents_to_new_regions(op.false_region),
+    )
+    Rewriter.replace_op(op, new_if, new_results=list(new_if.results[:-1]))
+    return new_if

@@ -1,0 +1,135 @@
+"""Makes every edgeset apply's schedule explicit (G2's defaults) and rejects the
+options that no pass lowers yet."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Operation
+from xdsl.passes import ModulePass
+
+from gir.diagnostics import UserError
+from gir.dialects import graph
+from gir.dialects.schedule import (
+    DedupStrategy,
+    Direction,
+    EdgeBlocking,
+    FrontierCreation,
+    HybridScheduleAttr,
+    LoadBalance,
+    SimpleScheduleAttr,
+    Toggle,
+)
+from gir.passes.ir_utils import statement
+
+
+def load_balance_pass(strategy: LoadBalance) -> str:
+    """The name of the pass that lowers traversals with load balance `strategy`:
+    `frontier-lb-vertex-based` for VERTEX_BASED. A strategy is supported exactly
+    when a pass of that name is registered."""
+    return "frontier-lb-" + strategy.value.lower().replace("_", "-")
+
+
+SUPPORTED: dict[str, set[str]] = {
+    "direction": {Direction.PUSH},
+    "edge_blocking": {EdgeBlocking.UNBLOCKED},
+    "frontier_creation": {FrontierCreation.FUSED},
+    "deduplication": {Toggle.DISABLED, Toggle.ENABLED},
+    "dedup_strategy": {DedupStrategy.FUSED},
+    "kernel_fusion": {Toggle.DISABLED},
+}
+"""Values of the enum-valued schedule options that the GPU lowering realizes.
+`load_balance` is checked against the registered `frontier-lb-*` passes; `delta`
+only matters to priority queues (not lowered yet); `pull_frontier` only to PULL;
+`dedup_strategy` only when deduplication is ENABLED."""
+
+
+def _option_value(value: Attribute) -> str:
+    data = getattr(value, "data", value)
+    return str(getattr(data, "value", data))
+
+
+def check_schedule(schedule: SimpleScheduleAttr, where: str) -> None:
+    """Raises a user error naming the first option of `schedule` (of `where`, a
+    statement) that the lowering does not realize."""
+    from gir.passes.registry import PASSES
+
+    def reject(option: str, value: Attribute) -> None:
+        raise UserError(
+            f"error: schedule option {option} = {_option_value(value)} of {where} "
+            "is not supported yet"
+        )
+
+    for option, allowed in SUPPORTED.items():
+        value = getattr(schedule, option)
+        if option == "dedup_strategy" and schedule.deduplication.data == Toggle.DISABLED:
+            continue
+        if value.data not in allowed:
+            reject(option, value)
+    if load_balance_pass(schedule.load_balance.data) not in PASSES:
+        reject("load_balance", schedule.load_balance)
+    if not schedule.has_default_delta:
+        reject("delta", schedule.delta)
+
+
+@dataclass(frozen=True)
+class GraphDefaultSchedule(ModulePass):
+    """Makes every edgeset apply's schedule explicit (G2 defaults) and rejects options not lowered yet.
+
+    Every `graph.edgeset_apply` gets a `schedule` property (G2's defaults where the
+    program gave none); a schedule option, hybrid schedule or kernel fusion that no
+    pass realizes yet is a user error naming the option and the statement.
+
+    Before:
+    ```mlir
+    %o = graph.edgeset_apply %e from %f apply_modified @updateEdge
+        {tracked = @parent, label = "s1"} : !graph.edgeset -> !graph.vertexset
+    ```
+    After:
+    ```mlir
+    %o = graph.edgeset_apply %e from %f apply_modified @updateEdge
+        {tracked = @parent, label = "s1", schedule = #graph.simple_schedule<
+        direction = PUSH, pull_frontier = BOOLMAP, load_balance = VERTEX_BASED,
+        edge_blocking = UNBLOCKED, blocking_size = 0, frontier_creation = FUSED,
+        deduplication = DISABLED, dedup_strategy = FUSED, delta = 1,
+        kernel_fusion = DISABLED>} : !graph.edgeset -> !graph.vertexset
+    ```
+    """
+
+    name = "graph-default-schedule"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for child in op.walk():
+            if isinstance(child, graph.EdgeSetApplyOp):
+                _complete(child)
+            else:
+                _check_other(child)
+
+
+def _complete(apply: graph.EdgeSetApplyOp) -> None:
+    where = statement(apply)
+    schedule = apply.schedule
+    if schedule is None:
+        schedule = SimpleScheduleAttr.default()
+        apply.properties["schedule"] = schedule
+    if isinstance(schedule, HybridScheduleAttr):
+        raise UserError(f"error: hybrid schedule of {where} is not supported yet")
+    check_schedule(schedule, where)
+
+
+def _check_other(op: Operation) -> None:
+    """Schedules on other statements (kernel fusion of a while loop)."""
+    for value in [*op.properties.values(), *op.attributes.values()]:
+        if isinstance(value, HybridScheduleAttr):
+            raise UserError(
+                f"error: hybrid schedule of {statement(op)} is not supported yet"
+            )
+        if isinstance(value, SimpleScheduleAttr):
+            if value.kernel_fusion.data != Toggle.DISABLED:
+                raise UserError(
+                    f"error: schedule option kernel_fusion = "
+                    f"{value.kernel_fusion.data.value} of {statement(op)} "
+                    "is not supported yet"
+                )

@@ -1,0 +1,431 @@
+"""Lowers the graph level to the frontier/traversal level."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import (
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    i32,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from gir.diagnostics import UserError
+from gir.dialects import frontier, graph
+from gir.dialects.frontier import AllVerticesType, Layout, SparseQueueType
+from gir.dialects.schedule import (
+    Direction,
+    HybridScheduleAttr,
+    SimpleScheduleAttr,
+    Toggle,
+)
+from gir.passes.ir_utils import (
+    body_region,
+    functions,
+    inline_calls_in,
+    main_function,
+    statement,
+)
+
+_UNSUPPORTED = {
+    graph.PriorityQueueNewOp: "priority queues",
+    graph.UpdatePriorityOp: "priority queues",
+    graph.DequeueReadySetOp: "priority queues",
+    graph.PriorityQueueFinishedOp: "priority queues",
+    graph.GetCurrentPriorityOp: "priority queues",
+    graph.ListNewOp: "lists of vertexsets",
+    graph.ListInsertOp: "lists of vertexsets",
+    graph.ListRetrieveOp: "lists of vertexsets",
+    graph.TransposeOp: "transposed edgesets (edges.transpose())",
+}
+
+
+@dataclass(frozen=True)
+class GraphToFrontier(ModulePass):
+    """Lowers applies to frontier traversals and vertex maps with the functions inlined.
+
+    - `graph.edgeset_apply` becomes `frontier.edge_traverse` carrying its schedule's
+      direction and load balance, the layout its direction reads (CSR for PUSH), its
+      `to` filter and edge function as regions (source and destination filters
+      folded into the edge function as a guard), and, for `apply_modified`, a fresh
+      empty queue to fill, the tracked vector and `dedup` (from the statement or
+      from the schedule's deduplication);
+    - `graph.vertexset_apply` / `graph.vertexset_filter` become `frontier.vertex_map`
+      (a filter enqueues the vertices it keeps);
+    - vertexsets become frontier values: `new vertexset(n)` a `!frontier.queue`,
+      `getVertices()` `!frontier.all`; `addVertex` returns the changed queue, which
+      replaces the set in what follows; `delete` is `frontier.free`;
+    - globals other than vectors (scalars, the edgeset, vertexsets) become the SSA
+      values `main` stores in them, which regions use directly (they are set once,
+      at the top level of `main`); calls are inlined; the user functions go.
+
+    Before:
+    ```mlir
+    %o = graph.edgeset_apply %e from %f apply_modified @updateEdge
+        {to_filter = @toFilter, tracked = @parent, dedup, label = "s1",
+         schedule = #graph.simple_schedule<...>} : !graph.edgeset -> !graph.vertexset
+    ```
+    After:
+    ```mlir
+    %c0 = arith.constant 0 : i32
+    %empty = frontier.new %c0 : i32 -> !frontier.queue
+    %o = frontier.edge_traverse PUSH VERTEX_BASED CSR %e : !graph.edgeset
+        from %f : !frontier.queue into %empty : !frontier.queue tracked @parent dedup
+        {label = "s1"} to {
+    ^bb0(%v : !graph.vertex):
+      ...                              // @toFilter's body
+      frontier.yield %unvisited : i1
+    } apply {
+    ^bb0(%src : !graph.vertex, %dst : !graph.vertex):
+      ...                              // @updateEdge's body
+      frontier.yield
+    } -> !frontier.queue
+    ```
+    """
+
+    name = "graph-to-frontier"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for child in op.walk():
+            for kind, what in _UNSUPPORTED.items():
+                if isinstance(child, kind):
+                    raise UserError(f"error: {what} are not supported on the GPU yet")
+            if isinstance(child, graph.EdgeSetApplyOp) and child.kind.data not in (
+                graph.ApplyKind.APPLY,
+                graph.ApplyKind.APPLY_MODIFIED,
+            ):
+                raise UserError(
+                    f"error: {child.kind.data.value} of {statement(child)} is not "
+                    "supported on the GPU yet"
+                )
+        main = main_function(op)
+        inline_calls_in(main.body, op)
+        table = functions(op)
+        for child in list(main.walk()):
+            if isinstance(child, graph.EdgeSetApplyOp):
+                _traversal(child, table)
+            elif isinstance(child, graph.VertexSetApplyOp):
+                _vertex_apply(child, table)
+            elif isinstance(child, graph.VertexSetFilterOp):
+                _vertex_filter(child, table)
+        _promote_globals(op, main)
+        _frontier_values(main)
+        for child in list(op.ops):
+            if isinstance(child, func.FuncOp) and child is not main:
+                op.body.block.erase_op(child)
+            elif isinstance(child, graph.GlobalOp) and not isinstance(
+                child.global_type, graph.VectorType
+            ):
+                op.body.block.erase_op(child)
+
+
+# ---------------------------------------------------------------------------
+# Applies
+# ---------------------------------------------------------------------------
+
+
+def _label(op: Operation, function: str) -> str:
+    label = op.properties.get("label")
+    return label.data if label is not None else function  # type: ignore[union-attr]
+
+
+def _zero_i32(before: Operation) -> SSAValue:
+    zero = arith.ConstantOp(IntegerAttr(0, i32))
+    Rewriter.insert_op(zero, InsertPoint.before(before))
+    return zero.result
+
+
+def _empty_queue(before: Operation) -> SSAValue:
+    new = frontier.NewOp(_zero_i32(before))
+    new.result.name_hint = "empty"
+    Rewriter.insert_op(new, InsertPoint.before(before))
+    return new.result
+
+
+def _inline_function(
+    function: func.FuncOp, args: list[SSAValue], point: InsertPoint
+) -> list[SSAValue]:
+    """Inserts a copy of `function`'s body at `point`; its returned values."""
+    body = function.body.clone()
+    block = body.block
+    terminator = block.last_op
+    assert isinstance(terminator, func.ReturnOp)
+    results = list(terminator.arguments)
+    Rewriter.erase_op(terminator, safe_erase=False)
+    Rewriter.inline_block(block, point, args)
+    return results
+
+
+def _traversal(op: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) -> None:
+    schedule = op.schedule or SimpleScheduleAttr.default()
+    if isinstance(schedule, HybridScheduleAttr):
+        raise UserError(f"error: hybrid schedule of {statement(op)} is not supported yet")
+    udf_name = op.udf.root_reference.data
+    body = body_region(table[udf_name], frontier.YieldOp)
+    guards = [
+        (table[ref.root_reference.data], index)
+        for ref, index in ((op.src_filter, 0), (op.dst_filter, 1))
+        if ref is not None
+    ]
+    if guards:
+        body = _guarded(body, guards)
+    to_filter = (
+        None
+        if op.to_filter is None
+        else body_region(table[op.to_filter.root_reference.data], frontier.YieldOp)
+    )
+    source = op.frontier
+    if source is None:
+        every = frontier.AllVerticesOp()
+        Rewriter.insert_op(every, InsertPoint.before(op))
+        source = every.result
+    modified = op.kind.data == graph.ApplyKind.APPLY_MODIFIED
+    output = _empty_queue(op) if modified else None
+    dedup = modified and (
+        op.dedup is not None or schedule.deduplication.data == Toggle.ENABLED
+    )
+    direction = schedule.direction.data
+    traverse = frontier.EdgeTraverseOp(
+        op.edges,
+        source,
+        body,
+        output=output,
+        to_filter=to_filter,
+        direction=direction,
+        load_balance=schedule.load_balance.data,
+        layout=Layout.CSR if direction == Direction.PUSH else Layout.CSC,
+        tracked=op.tracked,
+        dedup=dedup,
+        label=_label(op, udf_name),
+    )
+    Rewriter.replace_op(op, traverse, new_results=list(traverse.results))
+
+
+def _guarded(body: Region, guards: list[tuple[func.FuncOp, int]]) -> Region:
+    """`body` run only when every (filter, argument index) guard holds."""
+    old = body.block
+    block = Block(arg_types=old.arg_types)
+    for arg, new_arg in zip(old.args, block.args, strict=True):
+        new_arg.name_hint = arg.name_hint
+    verdicts: list[SSAValue] = []
+    for function, index in guards:
+        anchor = frontier.YieldOp()
+        block.add_op(anchor)
+        (verdict,) = _inline_function(function, [block.args[index]], InsertPoint.before(anchor))
+        block.erase_op(anchor)
+        verdicts.append(verdict)
+    condition = verdicts[0]
+    for other in verdicts[1:]:
+        both = arith.AndIOp(condition, other)
+        block.add_op(both)
+        condition = both.result
+    inner = Block()
+    guarded = scf.IfOp(condition, [], Region(inner))
+    block.add_op(guarded)
+    terminator = old.last_op
+    assert terminator is not None
+    old.erase_op(terminator)
+    for arg, new in zip(old.args, block.args, strict=True):
+        arg.replace_all_uses_with(new)
+    for child in list(old.ops):
+        child.detach()
+        inner.add_op(child)
+    inner.add_op(scf.YieldOp())
+    block.add_op(frontier.YieldOp())
+    return Region(block)
+
+
+def _vertex_apply(op: graph.VertexSetApplyOp, table: dict[str, func.FuncOp]) -> None:
+    name = op.udf.root_reference.data
+    body = body_region(table[name], frontier.YieldOp)
+    vertex_map = frontier.VertexMapOp(op.set, body, label=_label(op, name))
+    Rewriter.replace_op(op, vertex_map, new_results=[])
+
+
+def _vertex_filter(op: graph.VertexSetFilterOp, table: dict[str, func.FuncOp]) -> None:
+    name = op.filter.root_reference.data
+    body = body_region(table[name], frontier.YieldOp)
+    block = body.block
+    verdict_yield = block.last_op
+    assert isinstance(verdict_yield, frontier.YieldOp)
+    (keep,) = verdict_yield.arguments
+    enqueue = Block([frontier.EnqueueOp(block.args[0]), scf.YieldOp()])
+    Rewriter.replace_op(
+        verdict_yield, [scf.IfOp(keep, [], Region(enqueue)), frontier.YieldOp()]
+    )
+    vertex_map = frontier.VertexMapOp(
+        op.set, body, output=_empty_queue(op), label=_label(op, name)
+    )
+    Rewriter.replace_op(op, vertex_map)
+
+
+# ---------------------------------------------------------------------------
+# Globals
+# ---------------------------------------------------------------------------
+
+
+def _zero_of(value_type: Attribute) -> Operation | None:
+    if isinstance(value_type, IntegerType):
+        return arith.ConstantOp(IntegerAttr(0, value_type))
+    try:
+        return arith.ConstantOp(FloatAttr(0.0, value_type))  # type: ignore[arg-type]
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _promote_globals(module: ModuleOp, main: func.FuncOp) -> None:
+    """Replaces reads of non-vector globals by the value last stored at the top
+    level of `main` before the read's statement."""
+    promoted = {
+        child.sym_name.data: child
+        for child in module.ops
+        if isinstance(child, graph.GlobalOp)
+        and not isinstance(child.global_type, graph.VectorType)
+    }
+    current: dict[str, SSAValue] = {}
+    entry = main.body.block
+    for top in list(entry.ops):
+        for child in list(top.walk()):
+            if isinstance(child, graph.GlobalLoadOp):
+                name = child.global_name.root_reference.data
+                if name not in promoted:
+                    continue
+                if name not in current:
+                    zero = _zero_of(child.result.type)
+                    if zero is None:
+                        raise UserError(f"error: global '@{name}' is read before it is set")
+                    Rewriter.insert_op(zero, InsertPoint.at_start(entry))
+                    current[name] = zero.results[0]
+                child.result.replace_all_uses_with(current[name])
+                Rewriter.erase_op(child)
+            elif isinstance(child, graph.GlobalStoreOp):
+                name = child.global_name.root_reference.data
+                if child is not top:
+                    raise UserError(
+                        f"error: global '@{name}' is set inside control flow, which "
+                        "is not supported yet (set it at the top level of main)"
+                    )
+                current[name] = child.value
+                Rewriter.erase_op(child)
+    for child in module.walk():
+        if isinstance(child, graph.GlobalLoadOp | graph.GlobalStoreOp):
+            name = child.global_name.root_reference.data
+            if name in promoted and child.parent_op() is not None:
+                function = child.parent_op()
+                while function is not None and not isinstance(function, func.FuncOp):
+                    function = function.parent_op()
+                if function is main:
+                    raise UserError(f"error: global '@{name}' could not be promoted")
+
+
+# ---------------------------------------------------------------------------
+# Vertexsets -> frontier values
+# ---------------------------------------------------------------------------
+
+
+def _queue() -> SparseQueueType:
+    return SparseQueueType()
+
+
+def _materialize(value: SSAValue, before: Operation) -> SSAValue:
+    """A queue of every vertex, where an `!frontier.all` must become a queue."""
+    size = frontier.SizeOp(value)
+    new = frontier.NewOp(size.result)
+    Rewriter.insert_op([size, new], InsertPoint.before(before))
+    return new.result
+
+
+def _as_queues(op: Operation) -> None:
+    """Makes the operands of `op` that are `!frontier.all` queues."""
+    for index, operand in enumerate(op.operands):
+        if isinstance(operand.type, AllVerticesType):
+            op.operands[index] = _materialize(operand, op)
+
+
+def _frontier_values(main: func.FuncOp) -> None:
+    for op in list(main.walk()):
+        if isinstance(op, graph.VertexSetNewOp):
+            Rewriter.replace_op(op, frontier.NewOp(op.count))
+        elif isinstance(op, graph.GetVerticesOp):
+            Rewriter.replace_op(op, frontier.AllVerticesOp())
+        elif isinstance(op, graph.VertexSetSizeOp):
+            Rewriter.replace_op(op, frontier.SizeOp(op.set, op.result.type))
+        elif isinstance(op, graph.DeleteOp):
+            if isinstance(op.value.type, AllVerticesType):
+                Rewriter.erase_op(op)
+            else:
+                Rewriter.replace_op(op, frontier.FreeOp(op.value))
+        elif isinstance(op, graph.AddVertexOp):
+            _add_vertex(op)
+        elif isinstance(op, scf.WhileOp | scf.ForOp | scf.IfOp):
+            for result in list(op.results):
+                if isinstance(result.type, graph.VertexSetType):
+                    Rewriter.replace_value_with_new_type(result, _queue())
+            for region in op.regions:
+                for block in region.blocks:
+                    for arg in list(block.args):
+                        if isinstance(arg.type, graph.VertexSetType):
+                            Rewriter.replace_value_with_new_type(arg, _queue())
+            if not isinstance(op, scf.IfOp):
+                _as_queues(op)
+        elif isinstance(op, scf.YieldOp | scf.ConditionOp):
+            _as_queues(op)
+    for op in main.walk():
+        for value in [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]:
+            if isinstance(value.type, graph.VertexSetType):
+                raise UserError(
+                    f"error: a vertexset made by '{op.name}' has no frontier lowering yet"
+                )
+
+
+def _add_vertex(op: graph.AddVertexOp) -> None:
+    """`set.addVertex(v)`: the changed queue replaces `set` after this statement."""
+    vertex = op.vertex
+    if isinstance(vertex.type, graph.VertexType):
+        to_id = graph.VertexIdOp(vertex)
+        Rewriter.insert_op(to_id, InsertPoint.before(op))
+        vertex = to_id.result
+    target = op.set
+    if isinstance(target.type, AllVerticesType):
+        target = _materialize(target, op)
+    add = frontier.AddOp(vertex, target)
+    add.result.name_hint = op.set.name_hint
+    block = op.parent_block()
+    assert block is not None
+    for use in list(op.set.uses):
+        user = use.operation
+        if user is op:
+            continue
+        ancestor = block.find_ancestor_op_in_block(user)
+        if ancestor is None:
+            if _after(user, op):
+                raise UserError(
+                    "error: a vertexset changed inside control flow and used after "
+                    "it is not supported yet"
+                )
+            continue
+        if op.is_before_in_block(ancestor):
+            user.operands[use.index] = add.result
+    Rewriter.replace_op(op, add, new_results=[])
+
+
+def _after(user: Operation, op: Operation) -> bool:
+    """Whether `user` comes after `op` in `op`'s function (conservatively)."""
+    node: Operation | None = op
+    while node is not None:
+        block = node.parent_block()
+        if block is None:
+            return False
+        ancestor = block.find_ancestor_op_in_block(user)
+        if ancestor is not None:
+            return node.is_before_in_block(ancestor)
+        node = node.parent_op()
+    return False
+

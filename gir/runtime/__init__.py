@@ -1,0 +1,1 @@
+"""Host-side runtime support: graph loading, generators and CPU reference algorithms."""

@@ -1,0 +1,878 @@
+"""Devices: the runtime interface that printed host programs call.
+
+`gir.targets.host_python` prints a GPU-level program's `@main` once as a Python
+function `run(rt, argv)`; `rt` is one of the devices below. The interface it calls
+(all a host program ever uses):
+
+| call                                          | does                                        |
+|-----------------------------------------------|---------------------------------------------|
+| `rt.argv_int(argv, i) -> int`, `rt.argv_str(argv, i) -> str` | the program's `argv[i]`       |
+| `rt.load_graph(spec, weighted) -> DeviceGraph` | graph on the device (cached per device)   |
+| `graph.num_vertices`, `graph.num_edges`, `graph.array(name)` | its counts and device arrays   |
+| `rt.alloc(count, dtype) -> buffer`, `rt.free(buffer)` | device buffers                      |
+| `rt.fill(buffer, value, count, dtype)`        | first `count` elements := value             |
+| `rt.copy(source, target, count, dtype)`       | device-to-device copy                       |
+| `rt.read(buffer, index, dtype) -> scalar`     | one element to the host (waits)             |
+| `rt.write(buffer, index, value, dtype)`       | one element from the host (queued)          |
+| `rt.bind_global(name, buffer, dtype, count)`  | names a vector the caller gets back         |
+| `rt.launcher(kernel, site, fixed) -> launch`  | a prepared launch; `launch(grid, block, *others)` |
+| `rt.start_timer()`, `rt.stop_timer() -> float`| the program's timer (synchronizes)          |
+| `rt.print(value)`, `rt.print_text(text)`      | the program's output                        |
+
+`dtype` is a numpy dtype name (`"int32"`, `"float32"`, ..., `"bool"`: one byte per
+element). Buffers are opaque to host code: device pointers (ints) on CUDA,
+`pyopencl.Buffer`s on OpenCL. The executor (`gir.runtime.executor`) drives the
+rest: `load_program`, `begin_run`, `end_run`.
+
+## What each call costs (per call, host side)
+
+Launches, reads and writes are the per-iteration cost of a frontier loop, so they
+skip the generic paths of the Python bindings. Each launch site gets one generated
+straight-line function (`launcher`, once per run) that binds the arguments that
+never change and sets only the others:
+
+- A launch (`launch(grid, block, *others)`), never synchronizing; `grid <= 0` does
+  nothing. CUDA: `struct.pack_into` of each changing argument into the kernel's
+  parameter block packed at `launcher` time (~0.15 us each), then cuLaunchKernel
+  through pycuda's `Function._launch_kernel`, the call `prepared_call` makes after
+  packing every argument again. OpenCL: `clSetKernelArg` of each changing argument
+  on a `cl.Kernel` made once per launch site (pyopencl's `_set_arg_buf` with
+  packed bytes for scalars, ~0.2 us, where its `set_arg` of a numpy scalar costs
+  ~15 us), then `enqueue_nd_range_kernel`.
+- `read`: one blocking copy of one element into a preallocated one-element array
+  (page-locked on CUDA: `memcpy_dtoh`; OpenCL: the read `enqueue_copy` performs).
+  It waits for queued work, which a loop condition needs anyway.
+- `write`: queued, the host does not wait: CUDA `cuMemsetD8/16/32Async` of one
+  element (a blocking `memcpy_htod` for 8-byte elements); OpenCL
+  `enqueue_fill_buffer` of one element.
+- `fill`: `cuMemsetD*Async` (8-byte values with two different halves: a small fill
+  kernel) / `enqueue_fill_buffer`; `copy`: `cuMemcpyDtoDAsync` / `enqueue_copy`.
+- `alloc` / `free`: driver allocation calls: keep them out of loops.
+- `load_graph`: the first time per (spec, weighted) on a device it loads the graph
+  (`gir.runtime.graph.load_graph`, itself cached on disk); each array is copied to
+  the device on its first `array(name)`. Later runs and trials get the resident
+  arrays. The time spent is added to `load_seconds`, which the executor subtracts.
+
+Measured per call with the BFS kernel (3 changing arguments, a one-block grid):
+
+| device                      | launch | write | read  | write + launch + read |
+|-----------------------------|--------|-------|-------|-----------------------|
+| H200, CUDA                  | 3.2 us | 1.2 us | 6.4 us | 19 us (kernel included) |
+| H200, CUDA, `prepared_call` | 4.0 us | 1.1 us | 6.4 us | 20 us                 |
+| H200, NVIDIA OpenCL         | 6.1 us | 5.6 us | 7.6 us | 32 us                 |
+| H200, OpenCL, `set_arg`     | 12.7 us | 6.0 us | 8.4 us | 31 us                |
+| PoCL (CPU)                  | 9 us   | 4 us  | 18 us | 29 us                 |
+
+(PoCL with pyopencl's generic calls: 43, 9 and 64 us.) The private entry points are used only
+where they exist; `fast_paths = False` on a device class keeps to documented calls
+(`prepared_call`, `set_arg`, `enqueue_copy`, `enqueue_fill_buffer`).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import struct
+import sys
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import numpy as np
+
+from gir.diagnostics import UserError
+
+DTYPES: dict[str, np.dtype] = {
+    name: np.dtype(name)
+    for name in ("bool", "int8", "int16", "int32", "int64", "float32", "float64")
+}
+"""Element types of device buffers, by the names host programs use."""
+
+Launch = Callable[..., None]
+"""A prepared launch: `launch(grid, block, *changing_arguments)`."""
+
+
+class DeviceUnavailable(Exception):
+    """The target cannot be used here; the message says why, in a few words."""
+
+
+@dataclass(frozen=True)
+class KernelArg:
+    """One kernel parameter: a buffer of `dtype` elements, or a scalar `dtype`."""
+
+    is_buffer: bool
+    dtype: str
+
+
+KernelSignatures = Mapping[str, Sequence[KernelArg]]
+"""Each kernel's parameters, in order, by kernel name."""
+
+
+def _argument_format(arg: KernelArg) -> str:
+    """The `struct` character of a kernel argument (an `i1` scalar is an int)."""
+    if arg.is_buffer:
+        return "P"
+    return {
+        "bool": "i", "int8": "b", "int16": "h", "int32": "i",
+        "int64": "q", "float32": "f", "float64": "d",
+    }[arg.dtype]  # fmt: skip
+
+
+def _bits(dtype: str) -> Callable[[Any], int]:
+    """A function from a value to its bit pattern as an unsigned int of its size."""
+    size = DTYPES[dtype].itemsize
+    if dtype == "bool":
+        return lambda value: 1 if value else 0
+    if dtype.startswith("int"):
+        mask = (1 << (8 * size)) - 1
+        return lambda value: int(value) & mask
+    float_format, unsigned_format = ("f", "I") if size == 4 else ("d", "Q")
+    return lambda value: struct.unpack(unsigned_format, struct.pack(float_format, value))[0]
+
+
+_SCALAR_PACKING = {
+    "bool": "=i", "int8": "=b", "int16": "=h", "int32": "=i",
+    "int64": "=q", "float32": "=f", "float64": "=d",
+}  # fmt: skip
+"""How a scalar kernel argument is laid out (an `i1` is passed as an int)."""
+
+
+def _generate_launch(varying: Sequence[int], body: Sequence[str], namespace: dict[str, Any]) -> Launch:
+    """Compiles `def launch(grid, block, a<i>, ...)` running `body` when `grid > 0`:
+    one straight-line function per launch site, so a launch runs no loop over its
+    arguments and looks nothing up by name."""
+    parameters = "".join(f", a{position}" for position in varying)
+    lines = [f"def launch(grid, block{parameters}):", "    if grid > 0:"]
+    lines.extend(f"        {line}" for line in body)
+    exec("\n".join(lines), namespace)
+    return namespace["launch"]
+
+
+class DeviceGraph:
+    """A graph resident on one device: `num_vertices`, `num_edges`, and its arrays
+    (`gir_gpu.GraphArray` names), each copied to the device on first use."""
+
+    def __init__(self, device: Device, spec: str, host_graph: Any):
+        self.num_vertices: int = int(host_graph.num_vertices)
+        self.num_edges: int = int(host_graph.num_edges)
+        self._device = device
+        self._spec = spec
+        self._host = host_graph
+        self._arrays: dict[str, Any] = {}
+
+    def array(self, name: str) -> Any:
+        """The device buffer of the graph array `name` (row_ptr, col_idx, ...)."""
+        buffer = self._arrays.get(name)
+        if buffer is None:
+            started = time.perf_counter()
+            buffer = self._device.upload(self._host_array(name))
+            self._device.load_seconds += time.perf_counter() - started
+            self._arrays[name] = buffer
+        return buffer
+
+    def _host_array(self, name: str) -> np.ndarray:
+        graph = self._host
+        if name in ("row_ptr", "col_idx", "weights"):
+            row_ptr, col_idx, weights = graph.csr()
+            array = {"row_ptr": row_ptr, "col_idx": col_idx, "weights": weights}[name]
+        elif name in ("csc_ptr", "csc_idx", "csc_weights"):
+            csc_ptr, csc_idx, csc_weights = graph.csc()
+            array = {"csc_ptr": csc_ptr, "csc_idx": csc_idx, "csc_weights": csc_weights}[name]
+        elif name == "coo_src":
+            array = np.repeat(np.arange(self.num_vertices, dtype=np.int32), np.diff(graph.csr()[0]))
+        elif name == "out_degrees":
+            array = graph.out_degrees()
+        else:
+            raise UserError(f"error: graphs have no array '{name}'")
+        if array is None:
+            raise UserError(f"error: the program reads edge weights, but graph '{self._spec}' has none")
+        return np.ascontiguousarray(array, dtype=np.int32)
+
+    def release(self) -> None:
+        """Frees the device arrays."""
+        for buffer in self._arrays.values():
+            self._device.release(buffer)
+        self._arrays.clear()
+
+
+@dataclass
+class _Allocation:
+    """A buffer made by `alloc` during the current run."""
+
+    buffer: Any
+    count: int
+    dtype: str
+
+
+@dataclass
+class _Binding:
+    """A global vector named by `bind_global`."""
+
+    name: str
+    buffer: Any
+    dtype: str
+    count: int | None
+
+
+@dataclass
+class _RunState:
+    """What one run of a program owns; reset by `begin_run`."""
+
+    allocations: dict[Any, _Allocation] = field(default_factory=dict)
+    bindings: dict[Any, _Binding] = field(default_factory=dict)
+    globals: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+class Device(ABC):
+    """A GPU (or OpenCL device) that runs gir programs; see the module docstring for
+    the interface host programs call."""
+
+    target: str
+    """"cuda" or "opencl"."""
+    name: str
+    """The device's name, for reports."""
+    fast_paths: bool = True
+    """Whether launches, reads and writes may use the binding's undocumented but
+    stable entry points (see the module docstring); False: documented calls only."""
+
+    def __init__(self) -> None:
+        self.stdout: TextIO = sys.stdout
+        self.load_seconds = 0.0
+        """Seconds spent loading graphs and copying them to the device in this run."""
+        self.last_interval: float | None = None
+        """Seconds between the last `start_timer` and `stop_timer` of this run."""
+        self._timer_started: float | None = None
+        self._graphs: dict[tuple[str, bool], DeviceGraph] = {}
+        self._programs: dict[str, Any] = {}
+        self._program: Any = None
+        self._run = _RunState()
+
+    # -- the executor's side ------------------------------------------------
+
+    def load_program(self, source: str, signatures: KernelSignatures, binary: bytes | None = None) -> Any:
+        """Builds the kernels of `source` (or loads `binary`, e.g. a CUDA cubin) once
+        per device; later calls with the same source return the same program."""
+        program = self._programs.get(source)
+        if program is None:
+            program = self._build(source, signatures, binary)
+            self._programs[source] = program
+        return program
+
+    @abstractmethod
+    def _build(self, source: str, signatures: KernelSignatures, binary: bytes | None) -> Any:
+        """Compiles `source` into this device's program object."""
+
+    def begin_run(self, program: Any, stdout: TextIO) -> None:
+        """Starts a run of `program` (from `load_program`) printing to `stdout`."""
+        self._program = program
+        self.stdout = stdout
+        self.load_seconds = 0.0
+        self.last_interval = None
+        self._timer_started = None
+        self._run = _RunState()
+
+    def end_run(self) -> dict[str, np.ndarray]:
+        """Waits for the device, copies every bound global vector to the host, frees
+        the run's buffers and returns the vectors by name."""
+        self.synchronize()
+        run = self._run
+        for key in list(run.bindings):
+            self._snapshot(key)
+        for allocation in run.allocations.values():
+            self.release(allocation.buffer)
+        run.allocations.clear()
+        return run.globals
+
+    def abort_run(self) -> None:
+        """Frees the run's buffers after a failed run (no results)."""
+        for allocation in self._run.allocations.values():
+            try:
+                self.release(allocation.buffer)
+            except Exception:  # the device may be in an error state already
+                pass
+        self._run = _RunState()
+
+    def clear_graphs(self) -> None:
+        """Frees every resident graph."""
+        for graph in self._graphs.values():
+            graph.release()
+        self._graphs.clear()
+
+    @abstractmethod
+    def synchronize(self) -> None:
+        """Waits until the device finished all queued work."""
+
+    @abstractmethod
+    def upload(self, array: np.ndarray) -> Any:
+        """A new device buffer holding a copy of `array`."""
+
+    @abstractmethod
+    def release(self, buffer: Any) -> None:
+        """Frees a device buffer."""
+
+    @abstractmethod
+    def to_host(self, buffer: Any, count: int, dtype: str) -> np.ndarray:
+        """The first `count` elements of `buffer` as a new numpy array (waits)."""
+
+    def close(self) -> None:
+        """Releases the device's graphs and programs."""
+        self.clear_graphs()
+        self._programs.clear()
+
+    # -- the host program's side --------------------------------------------
+
+    def argv_int(self, argv: Sequence[str], index: int) -> int:
+        """The program's `argv[index]` as an integer."""
+        text = self.argv_str(argv, index)
+        try:
+            return int(text, 0)
+        except ValueError:
+            raise UserError(f"error: argv[{index}] must be an integer, not '{text}'") from None
+
+    def argv_str(self, argv: Sequence[str], index: int) -> str:
+        """The program's `argv[index]`."""
+        if index >= len(argv):
+            raise UserError(
+                f"error: the program reads argv[{index}], but only {len(argv) - 1} "
+                "argument(s) were given"
+            )
+        return argv[index]
+
+    def load_graph(self, spec: str, weighted: bool) -> DeviceGraph:
+        """The graph `spec` (a file or generator spec), resident on this device."""
+        key = (spec, bool(weighted))
+        graph = self._graphs.get(key)
+        if graph is None:
+            from gir.runtime.graph import load_graph
+
+            started = time.perf_counter()
+            host_graph = load_graph(spec, weighted=True if weighted else False)
+            graph = DeviceGraph(self, spec, host_graph)
+            self._graphs[key] = graph
+            self.load_seconds += time.perf_counter() - started
+        return graph
+
+    def alloc(self, count: int, dtype: str) -> Any:
+        """A new device buffer of `count` elements (contents undefined)."""
+        if count < 0:
+            raise UserError(f"error: the program allocates {count} elements")
+        buffer = self._allocate(max(count, 1) * DTYPES[dtype].itemsize)
+        self._run.allocations[self._key(buffer)] = _Allocation(buffer, count, dtype)
+        return buffer
+
+    def free(self, buffer: Any) -> None:
+        """Frees a buffer of this run; a bound global is copied to the host first."""
+        key = self._key(buffer)
+        if key in self._run.bindings:
+            self._snapshot(key)
+        allocation = self._run.allocations.pop(key, None)
+        if allocation is not None:
+            self.release(allocation.buffer)
+
+    def bind_global(self, name: str, buffer: Any, dtype: str, count: int | None) -> None:
+        """Names `buffer` as the global vector `name`: its first `count` elements (all
+        of its allocation when None) are returned by `end_run`."""
+        self._run.bindings[self._key(buffer)] = _Binding(name, buffer, dtype, count)
+
+    def _snapshot(self, key: Any) -> None:
+        binding = self._run.bindings.pop(key)
+        count = binding.count
+        if count is None:
+            allocation = self._run.allocations.get(key)
+            count = allocation.count if allocation is not None else 0
+        self._run.globals[binding.name] = self.to_host(binding.buffer, count, binding.dtype)
+
+    def start_timer(self) -> None:
+        """Starts the program's timer once all queued work is done."""
+        self.synchronize()
+        self._timer_started = time.perf_counter()
+
+    def stop_timer(self) -> float:
+        """Seconds since `start_timer`, measured after all queued work is done."""
+        self.synchronize()
+        if self._timer_started is None:
+            raise UserError("error: the program stops its timer before starting it")
+        self.last_interval = time.perf_counter() - self._timer_started
+        return self.last_interval
+
+    def print(self, value: Any) -> None:
+        """Prints a number as GraphIt's C++ does (`%g` for floats)."""
+        text = format(value, "g") if isinstance(value, float) else str(value)
+        self.stdout.write(text + "\n")
+
+    def print_text(self, text: str) -> None:
+        """Prints a string and a newline."""
+        self.stdout.write(text + "\n")
+
+    @abstractmethod
+    def _allocate(self, nbytes: int) -> Any:
+        """A new device buffer of `nbytes` bytes."""
+
+    @staticmethod
+    def _key(buffer: Any) -> Any:
+        """A hashable identity of a buffer."""
+        return buffer
+
+    @abstractmethod
+    def fill(self, buffer: Any, value: Any, count: int, dtype: str) -> None:
+        """Sets the first `count` elements of `buffer` to `value` (queued)."""
+
+    @abstractmethod
+    def copy(self, source: Any, target: Any, count: int, dtype: str) -> None:
+        """Copies the first `count` elements of `source` into `target` (queued)."""
+
+    def read(self, buffer: Any, index: int, dtype: str) -> Any:
+        """Element `index` of `buffer`, once all queued work is done."""
+        self._check_index(buffer, index)
+        return self._read_element(buffer, index, dtype)
+
+    def write(self, buffer: Any, index: int, value: Any, dtype: str) -> None:
+        """Sets element `index` of `buffer` to `value` (queued after earlier work)."""
+        self._check_index(buffer, index)
+        self._write_element(buffer, index, value, dtype)
+
+    def _check_index(self, buffer: Any, index: int) -> None:
+        """Host-side accesses come from the program's own values, often a vertex
+        given on its command line: an index out of range is the user's error."""
+        key = self._key(buffer)
+        allocation = self._run.allocations.get(key)
+        if allocation is None or 0 <= index < allocation.count:
+            return
+        binding = self._run.bindings.get(key)
+        what = f"vector '{binding.name}'" if binding is not None else "a buffer"
+        raise UserError(
+            f"error: the program accesses element {index} of {what}, which has "
+            f"{allocation.count} elements (is a vertex given on the command line "
+            "outside the graph?)"
+        )
+
+    @abstractmethod
+    def _read_element(self, buffer: Any, index: int, dtype: str) -> Any:
+        """Element `index` of `buffer`, once all queued work is done (unchecked)."""
+
+    @abstractmethod
+    def _write_element(self, buffer: Any, index: int, value: Any, dtype: str) -> None:
+        """Sets element `index` of `buffer` to `value`, queued (unchecked)."""
+
+    @abstractmethod
+    def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
+        """A prepared launch of `kernel` for launch site `site` of the program, with
+        the arguments at the positions of `fixed` bound once; the returned function
+        takes `(grid, block, *the other arguments in order)`."""
+
+
+# ---------------------------------------------------------------------------
+# OpenCL
+# ---------------------------------------------------------------------------
+
+
+def opencl_devices() -> list[Any]:
+    """Every OpenCL device of every platform, in platform order."""
+    import pyopencl as cl
+
+    try:
+        platforms = cl.get_platforms()
+    except cl.Error as error:
+        raise DeviceUnavailable(f"no OpenCL platform ({error})") from None
+    return [device for platform in platforms for device in platform.get_devices()]
+
+
+def default_opencl_device() -> Any:
+    """The first GPU of any platform, else PoCL's first device, else any device."""
+    import pyopencl as cl
+
+    devices = opencl_devices()
+    if not devices:
+        raise DeviceUnavailable("no OpenCL device")
+    for device in devices:
+        if device.type & cl.device_type.GPU:
+            return device
+    for device in devices:
+        if "Portable Computing Language" in device.platform.name:
+            return device
+    return devices[0]
+
+
+@dataclass
+class _OpenCLProgram:
+    """A built OpenCL program with its kernels' signatures; one `cl.Kernel` per
+    launch site, made once and reused by later runs."""
+
+    program: Any
+    signatures: KernelSignatures
+    site_kernels: dict[tuple[str, int], Any] = field(default_factory=dict)
+
+
+class OpenCLDevice(Device):
+    """Runs programs through pyopencl on one OpenCL device with one in-order queue."""
+
+    target = "opencl"
+
+    def __init__(self, device_index: int | None = None, platform: str | None = None):
+        """`device_index` counts devices across all platforms; `platform` picks the
+        first device of the platform whose name contains it; neither: the default
+        (first GPU, else PoCL)."""
+        super().__init__()
+        try:
+            import pyopencl as cl
+        except ImportError as error:
+            raise DeviceUnavailable(f"pyopencl is not installed ({error})") from None
+        self._cl = cl
+        self.device = self._choose(device_index, platform)
+        self.name = f"{self.device.name.strip()} ({self.device.platform.name.strip()}, OpenCL)"
+        self.context = cl.Context([self.device])
+        self.queue = cl.CommandQueue(self.context)
+        self._host_scalars = {name: np.zeros(1, dtype) for name, dtype in DTYPES.items()}
+        self._scalar_types = {name: dtype.type for name, dtype in DTYPES.items()}
+        # What `enqueue_copy` / `enqueue_fill_buffer` call after dispatching on their
+        # arguments' kinds (~3 us of Python per call, worth skipping for the one-int
+        # reads and writes of a frontier loop); the public calls are the fallback.
+        fast = self.fast_paths
+        self._read_buffer = (fast and getattr(cl._cl, "_enqueue_read_buffer", None)) or (
+            lambda queue, buffer, host, offset, wait_for, blocking: cl.enqueue_copy(
+                queue, host, buffer, src_offset=offset, is_blocking=blocking
+            )
+        )
+        self._fill_buffer = (fast and getattr(cl._cl, "_enqueue_fill_buffer", None)) or cl.enqueue_fill_buffer
+
+    def _choose(self, device_index: int | None, platform: str | None) -> Any:
+        devices = opencl_devices()
+        if platform is not None:
+            devices = [d for d in devices if platform.lower() in d.platform.name.lower()]
+            if not devices:
+                raise DeviceUnavailable(f"no OpenCL platform named like '{platform}'")
+        if device_index is not None:
+            if not 0 <= device_index < len(devices):
+                raise DeviceUnavailable(
+                    f"no OpenCL device {device_index} (there are {len(devices)})"
+                )
+            return devices[device_index]
+        return devices[0] if platform is not None else default_opencl_device()
+
+    def _build(self, source: str, signatures: KernelSignatures, binary: bytes | None) -> _OpenCLProgram:
+        cl = self._cl
+        if binary is not None:
+            program = cl.Program(self.context, [self.device], [binary]).build()
+        else:
+            program = cl.Program(self.context, source).build()
+        return _OpenCLProgram(program, signatures)
+
+    def synchronize(self) -> None:
+        self.queue.finish()
+
+    def upload(self, array: np.ndarray) -> Any:
+        flags = self._cl.mem_flags
+        if array.nbytes == 0:
+            return self._allocate(array.itemsize)
+        return self._cl.Buffer(self.context, flags.READ_WRITE | flags.COPY_HOST_PTR, hostbuf=array)
+
+    def release(self, buffer: Any) -> None:
+        buffer.release()
+
+    def _allocate(self, nbytes: int) -> Any:
+        return self._cl.Buffer(self.context, self._cl.mem_flags.READ_WRITE, size=nbytes)
+
+    def to_host(self, buffer: Any, count: int, dtype: str) -> np.ndarray:
+        array = np.empty(count, DTYPES[dtype])
+        if count:
+            self._cl.enqueue_copy(self.queue, array, buffer, is_blocking=True)
+        return array
+
+    def fill(self, buffer: Any, value: Any, count: int, dtype: str) -> None:
+        if count > 0:
+            pattern = self._scalar_types[dtype](value)
+            self._cl.enqueue_fill_buffer(self.queue, buffer, pattern, 0, count * pattern.itemsize)
+
+    def copy(self, source: Any, target: Any, count: int, dtype: str) -> None:
+        if count > 0:
+            nbytes = count * DTYPES[dtype].itemsize
+            self._cl.enqueue_copy(self.queue, target, source, byte_count=nbytes)
+
+    def _read_element(self, buffer: Any, index: int, dtype: str) -> Any:
+        host = self._host_scalars[dtype]
+        self._read_buffer(self.queue, buffer, host, index * host.itemsize, None, True)
+        return host.item(0)
+
+    def _write_element(self, buffer: Any, index: int, value: Any, dtype: str) -> None:
+        pattern = self._scalar_types[dtype](value)
+        size = pattern.itemsize
+        self._fill_buffer(self.queue, buffer, pattern, index * size, size)
+
+    def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
+        program: _OpenCLProgram = self._program
+        signature = program.signatures[kernel]
+        cl_kernel = program.site_kernels.get((kernel, site))
+        if cl_kernel is None:
+            cl_kernel = self._cl.Kernel(program.program, kernel)
+            program.site_kernels[(kernel, site)] = cl_kernel
+        # pyopencl's `set_arg` of a scalar costs ~15 us (it tries argument kinds in
+        # turn); `_set_arg_buf` with packed bytes, which pyopencl's own generated
+        # invokers use, costs ~0.2 us. The public call is the fallback.
+        fast = self.fast_paths and hasattr(cl_kernel, "_set_arg_buf")
+        namespace: dict[str, Any] = {
+            "kernel": cl_kernel,
+            "queue": self.queue,
+            "enqueue": self._cl.enqueue_nd_range_kernel,
+            "set_arg": cl_kernel.set_arg,
+            "set_bytes": getattr(cl_kernel, "_set_arg_buf", None),
+        }
+        body = []
+        for position, arg in enumerate(signature):
+            value = f"a{position}"
+            if arg.is_buffer:
+                statement = f"set_arg({position}, {value})"
+            elif fast:
+                namespace[f"pack{position}"] = struct.Struct(_SCALAR_PACKING[arg.dtype]).pack
+                statement = f"set_bytes({position}, pack{position}({value}))"
+            else:
+                namespace[f"type{position}"] = np.int32 if arg.dtype == "bool" else DTYPES[arg.dtype].type
+                statement = f"set_arg({position}, type{position}({value}))"
+            if position in fixed:
+                exec(statement, namespace, {value: fixed[position]})
+            else:
+                body.append(statement)
+        body.append("enqueue(queue, kernel, (grid * block,), (block,))")
+        varying = [position for position in range(len(signature)) if position not in fixed]
+        return _generate_launch(varying, body, namespace)
+
+    def close(self) -> None:
+        super().close()
+
+
+# ---------------------------------------------------------------------------
+# CUDA
+# ---------------------------------------------------------------------------
+
+_FILL_KERNELS = r"""
+extern "C" __global__ void gir_fill_u64(unsigned long long* target, unsigned long long value, long long count) {
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count) {
+    target[i] = value;
+  }
+}
+"""
+
+
+def find_nvcc() -> str | None:
+    """The nvcc on PATH, else CUDA's default install location."""
+    found = shutil.which("nvcc")
+    if found:
+        return found
+    default = "/usr/local/cuda/bin/nvcc"
+    return default if os.path.exists(default) else None
+
+
+@dataclass
+class _CudaKernel:
+    """A kernel function of a loaded module, prepared with its argument format."""
+
+    function: Any
+    formats: list[str]
+    offsets: list[int]
+    size: int
+
+
+@dataclass
+class _CudaProgram:
+    """A loaded CUDA module and its prepared kernels."""
+
+    module: Any
+    kernels: dict[str, _CudaKernel]
+
+
+class CudaDevice(Device):
+    """Runs programs through pycuda on one NVIDIA GPU (its primary context)."""
+
+    target = "cuda"
+
+    def __init__(self, device_index: int | None = None):
+        super().__init__()
+        try:
+            import pycuda.driver as cuda
+        except ImportError as error:
+            raise DeviceUnavailable(f"pycuda is not installed ({error})") from None
+        try:
+            cuda.init()
+            count = cuda.Device.count()
+        except Exception as error:  # pycuda's driver errors have several classes
+            raise DeviceUnavailable(f"the CUDA driver failed to start ({error})") from None
+        if count == 0:
+            raise DeviceUnavailable("no CUDA GPU found")
+        index = device_index or 0
+        if not 0 <= index < count:
+            raise DeviceUnavailable(f"no CUDA GPU {index} (there are {count})")
+        self._cuda = cuda
+        self.device = cuda.Device(index)
+        self.context = self.device.retain_primary_context()
+        self.context.push()
+        self._closed = False
+        atexit.register(self.close)
+        major, minor = self.device.compute_capability()
+        self.arch = f"sm_{major}{minor}"
+        self.name = f"{self.device.name()} (CUDA, {self.arch})"
+        self._allocations: dict[int, Any] = {}
+        self._pinned = {name: cuda.pagelocked_empty(1, dtype) for name, dtype in DTYPES.items()}
+        self._bits = {name: _bits(name) for name in DTYPES}
+        self._memsets = {
+            1: cuda.memset_d8_async,
+            2: cuda.memset_d16_async,
+            4: cuda.memset_d32_async,
+        }
+        self._fill_u64: Any = None
+
+    def _build(self, source: str, signatures: KernelSignatures, binary: bytes | None) -> _CudaProgram:
+        cuda = self._cuda
+        if binary is not None:
+            module = cuda.module_from_buffer(binary)
+        else:
+            from pycuda.compiler import SourceModule
+
+            nvcc = find_nvcc()
+            if nvcc is None:
+                raise UserError("error: nvcc is not installed: cannot compile the CUDA kernels")
+            module = SourceModule(
+                source, nvcc=nvcc, options=["-std=c++17"], no_extern_c=True, arch=self.arch
+            )
+        kernels = {}
+        for name, signature in signatures.items():
+            formats = [_argument_format(arg) for arg in signature]
+            function = module.get_function(name)
+            function.prepare(formats)
+            offsets = [struct.calcsize("".join(formats[: i + 1])) - struct.calcsize(f) for i, f in enumerate(formats)]
+            kernels[name] = _CudaKernel(function, formats, offsets, struct.calcsize("".join(formats)))
+        return _CudaProgram(module, kernels)
+
+    def synchronize(self) -> None:
+        self._cuda.Context.synchronize()
+
+    def _allocate(self, nbytes: int) -> int:
+        allocation = self._cuda.mem_alloc(nbytes)
+        pointer = int(allocation)
+        self._allocations[pointer] = allocation
+        return pointer
+
+    def upload(self, array: np.ndarray) -> int:
+        pointer = self._allocate(max(array.nbytes, array.itemsize))
+        if array.nbytes:
+            self._cuda.memcpy_htod(pointer, array)
+        return pointer
+
+    def release(self, buffer: int) -> None:
+        allocation = self._allocations.pop(buffer, None)
+        if allocation is not None:
+            allocation.free()
+
+    def to_host(self, buffer: int, count: int, dtype: str) -> np.ndarray:
+        array = np.empty(count, DTYPES[dtype])
+        if count:
+            self._cuda.memcpy_dtoh(array, buffer)
+        return array
+
+    def fill(self, buffer: int, value: Any, count: int, dtype: str) -> None:
+        if count <= 0:
+            return
+        size = DTYPES[dtype].itemsize
+        bits = self._bits[dtype](value)
+        if size < 8:
+            self._memsets[size](buffer, bits, count)
+        elif bits >> 32 == bits & 0xFFFFFFFF:
+            self._cuda.memset_d32_async(buffer, bits & 0xFFFFFFFF, 2 * count)
+        else:
+            self._fill_wide(buffer, bits, count)
+
+    def _fill_wide(self, buffer: int, bits: int, count: int) -> None:
+        if self._fill_u64 is None:
+            program = self.load_program(_FILL_KERNELS, {"gir_fill_u64": [
+                KernelArg(True, "int64"), KernelArg(False, "int64"), KernelArg(False, "int64"),
+            ]})  # fmt: skip
+            self._fill_u64 = program.kernels["gir_fill_u64"].function
+        block = 256
+        value = bits - (1 << 64) if bits >> 63 else bits
+        self._fill_u64.prepared_call(((count + block - 1) // block, 1), (block, 1, 1), buffer, value, count)
+
+    def copy(self, source: int, target: int, count: int, dtype: str) -> None:
+        if count > 0:
+            self._cuda.memcpy_dtod_async(target, source, count * DTYPES[dtype].itemsize)
+
+    def _read_element(self, buffer: int, index: int, dtype: str) -> Any:
+        host = self._pinned[dtype]
+        self._cuda.memcpy_dtoh(host, buffer + index * host.itemsize)
+        return host.item(0)
+
+    def _write_element(self, buffer: int, index: int, value: Any, dtype: str) -> None:
+        host = self._pinned[dtype]
+        size = host.itemsize
+        if size < 8:
+            self._memsets[size](buffer + index * size, self._bits[dtype](value), 1)
+        else:
+            host[0] = value
+            self._cuda.memcpy_htod(buffer + index * size, host)
+
+    def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
+        prepared: _CudaKernel = self._program.kernels[kernel]
+        varying = [position for position in range(len(prepared.formats)) if position not in fixed]
+        launch_kernel = getattr(prepared.function, "_launch_kernel", None) if self.fast_paths else None
+        if launch_kernel is None:
+            return self._prepared_call_launcher(prepared, fixed, varying)
+        # The parameter block is packed once; a launch repacks only what changes
+        # and calls cuLaunchKernel (what `prepared_call` does after packing all).
+        parameters = bytearray(prepared.size)
+        namespace: dict[str, Any] = {"launch_kernel": launch_kernel, "parameters": parameters}
+        body = []
+        for position, (format_, offset) in enumerate(zip(prepared.formats, prepared.offsets)):
+            packer = struct.Struct(format_)
+            if position in fixed:
+                packer.pack_into(parameters, offset, fixed[position])
+            else:
+                namespace[f"pack{position}"] = packer.pack_into
+                body.append(f"pack{position}(parameters, {offset}, a{position})")
+        body.append("launch_kernel((grid, 1, 1), (block, 1, 1), parameters, 0, None)")
+        return _generate_launch(varying, body, namespace)
+
+    def _prepared_call_launcher(
+        self, prepared: _CudaKernel, fixed: Mapping[int, Any], varying: list[int]
+    ) -> Launch:
+        """A launch through pycuda's documented `prepared_call`."""
+        namespace: dict[str, Any] = {"prepared_call": prepared.function.prepared_call}
+        arguments = []
+        for position in range(len(prepared.formats)):
+            if position in fixed:
+                namespace[f"fixed{position}"] = fixed[position]
+                arguments.append(f"fixed{position}")
+            else:
+                arguments.append(f"a{position}")
+        body = [f"prepared_call((grid, 1), (block, 1, 1), {', '.join(arguments)})"]
+        return _generate_launch(varying, body, namespace)
+
+    def close(self) -> None:
+        """Frees everything and pops the context (also at interpreter exit)."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            super().close()
+            for allocation in self._allocations.values():
+                allocation.free()
+            self._allocations.clear()
+            self._pinned.clear()
+            self.context.pop()
+        except Exception:  # a dying context at exit: nothing left to free
+            pass
+
+
+def cuda_unavailable_reason() -> str | None:
+    """Why CUDA cannot run here (pycuda missing, no driver, no GPU), or None."""
+    try:
+        import pycuda.driver as cuda
+    except ImportError:
+        return "pycuda is not installed"
+    try:
+        cuda.init()
+        if cuda.Device.count() == 0:
+            return "no CUDA GPU found"
+    except Exception as error:  # pycuda raises its own errors, or a driver error
+        return f"the CUDA driver failed to start ({error})"
+    return None

@@ -1,0 +1,358 @@
+"""CPU reference algorithms and result checkers for the GraphIt benchmark programs.
+
+The references follow GraphIt's conventions (BFS parents, SSSP with INT32_MAX for
+unreachable vertices, fixed-iteration PageRank, Brandes dependencies from one source).
+Every `check_*` function returns None when a result is right, or a one-line message
+that names how many vertices are wrong and explains the first of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import scipy.sparse as sparse
+from scipy.sparse import csgraph
+
+from gir.runtime.graph import INT32_MAX, Graph, GraphError
+
+UNREACHABLE_DISTANCE = INT32_MAX  # GraphIt's "infinity" for SSSP
+DEFAULT_RTOL = 1e-4
+DEFAULT_ATOL = 1e-6
+
+
+# --------------------------------------------------------------------------------------
+# BFS
+# --------------------------------------------------------------------------------------
+
+
+def bfs_levels(g: Graph, source: int) -> np.ndarray:
+    """The BFS depth of every vertex from `source` along out-edges (int32, -1 when unreachable)."""
+    levels, _ = _bfs(g, source)
+    return levels
+
+
+def check_bfs_parent(g: Graph, source: int, parent: np.ndarray) -> str | None:
+    """Check a BFS parent array (-1 for unreached vertices, parent[source] == source).
+
+    It is valid when the reached vertices are exactly those reachable from `source` and
+    every other reached vertex v has an edge parent[v]->v with level[parent[v]] == level[v]-1.
+    """
+    _check_source(g, source)
+    problem = _shape_problem(parent, g.num_vertices, "parent", integers=True)
+    if problem:
+        return problem
+    parent = np.asarray(parent, dtype=np.int64)
+    if parent[source] != source:
+        return f"parent[{source}] of the source is {parent[source]}, expected {source}"
+    levels = bfs_levels(g, source)
+    vertices = np.arange(g.num_vertices)
+    reachable, reached = levels >= 0, parent != -1
+    checked = reachable & reached & (vertices != source)
+    in_range = (parent >= 0) & (parent < g.num_vertices)
+    parent_ids = np.where(in_range, parent, 0)
+    problems = [
+        (reachable & ~reached, lambda v: "is reachable but has no parent (-1)"),
+        (
+            ~reachable & reached,
+            lambda v: f"is unreachable from {source} but has parent {parent[v]}",
+        ),
+        (checked & ~in_range, lambda v: f"has parent {parent[v]}, which is not a vertex"),
+        (
+            checked & in_range & ~_has_edges(g, parent_ids, vertices),
+            lambda v: f"has parent {parent[v]} but there is no edge {parent[v]}->{v}",
+        ),
+        (
+            checked & in_range & (levels[parent_ids] != levels - 1),
+            lambda v: f"at level {levels[v]} has parent {parent[v]} at level {levels[parent[v]]}",
+        ),
+    ]
+    return _first_problem(problems, "vertex has a bad BFS parent", "vertices have a bad BFS parent")
+
+
+def _bfs(g: Graph, source: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """BFS levels (int32, -1 when unreachable) and the frontier (vertex array) of every level."""
+    _check_source(g, source)
+    row_ptr, col_idx, _ = g.csr()
+    levels = np.full(g.num_vertices, -1, dtype=np.int32)
+    claims = np.empty(g.num_vertices, dtype=np.int64)
+    frontier = np.array([source], dtype=np.int64)
+    levels[source] = 0
+    frontiers = []
+    while frontier.size:
+        frontiers.append(frontier)
+        _, neighbours = _out_edges(row_ptr, col_idx, frontier)
+        fresh = _distinct(neighbours[levels[neighbours] < 0], claims)
+        levels[fresh] = len(frontiers)
+        frontier = fresh
+    return levels, frontiers
+
+
+def _out_edges(
+    row_ptr: np.ndarray, col_idx: np.ndarray, vertices: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The (source, destination) pairs of all out-edges of `vertices`."""
+    starts = row_ptr[vertices].astype(np.int64)
+    counts = row_ptr[vertices + 1] - starts
+    first_slot = np.cumsum(counts) - counts
+    positions = np.repeat(starts - first_slot, counts) + np.arange(int(counts.sum()))
+    return np.repeat(vertices, counts), col_idx[positions].astype(np.int64)
+
+
+def _distinct(vertices: np.ndarray, claims: np.ndarray) -> np.ndarray:
+    """`vertices` without repeats (in some order); `claims` (one slot per vertex) is scratch."""
+    slots = np.arange(vertices.size)
+    claims[vertices] = slots
+    return vertices[claims[vertices] == slots]
+
+
+def _has_edges(g: Graph, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """Whether each edge src[i]->dst[i] exists in `g`."""
+    if g.num_edges == 0:
+        return np.zeros(src.size, dtype=bool)
+    edge_keys = (g.src.astype(np.int64) << 32) | g.dst
+    queries = (src.astype(np.int64) << 32) | dst
+    positions = np.minimum(np.searchsorted(edge_keys, queries), edge_keys.size - 1)
+    return edge_keys[positions] == queries
+
+
+# --------------------------------------------------------------------------------------
+# SSSP
+# --------------------------------------------------------------------------------------
+
+
+def sssp_distances(g: Graph, source: int) -> np.ndarray:
+    """Shortest-path distances from `source` (int64; INT32_MAX when unreachable).
+
+    An unweighted graph has unit weights. Weights must not be negative.
+    """
+    _check_source(g, source)
+    if g.weights is not None and g.num_edges and g.weights.min() < 0:
+        raise GraphError("the SSSP reference needs non-negative edge weights")
+    distances = csgraph.dijkstra(_adjacency(g, weighted=True), directed=True, indices=source)
+    reachable = np.isfinite(distances)
+    return np.where(reachable, distances, UNREACHABLE_DISTANCE).astype(np.int64)
+
+
+def check_sssp(g: Graph, source: int, dist: np.ndarray) -> str | None:
+    """Check SSSP distances exactly against the reference (INT32_MAX for unreachable)."""
+    problem = _shape_problem(dist, g.num_vertices, "distance", integers=True)
+    if problem:
+        return problem
+    dist = np.asarray(dist, dtype=np.int64)
+    expected = sssp_distances(g, source)
+    wrong = dist != expected
+
+    def describe(v: int) -> str:
+        wanted = (
+            "unreachable (2147483647)" if expected[v] == UNREACHABLE_DISTANCE else str(expected[v])
+        )
+        return f"has distance {dist[v]}, expected {wanted}"
+
+    return _first_problem(
+        [(wrong, describe)], "vertex has a wrong distance", "vertices have a wrong distance"
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Connected components
+# --------------------------------------------------------------------------------------
+
+
+def connected_components(g: Graph) -> np.ndarray:
+    """Weakly connected component labels (int32, 0..k-1)."""
+    _, labels = csgraph.connected_components(
+        _adjacency(g, weighted=False), directed=True, connection="weak"
+    )
+    return labels.astype(np.int32)
+
+
+def check_cc(g: Graph, labels: np.ndarray) -> str | None:
+    """Check that `labels` partitions the vertices into the weak components (any label values)."""
+    problem = _shape_problem(labels, g.num_vertices, "label", integers=True)
+    if problem:
+        return problem
+    labels = np.asarray(labels)
+    expected = connected_components(g)
+    vertices = np.arange(g.num_vertices)
+    component_first = np.full(int(expected.max(initial=-1)) + 1, g.num_vertices, dtype=np.int64)
+    np.minimum.at(component_first, expected, vertices)
+    same_component = component_first[expected]  # the first vertex of v's component
+    same_label = _first_with_same_value(labels)  # the first vertex with v's label
+    problems = [
+        (
+            labels != labels[same_component],
+            lambda v: f"has label {labels[v]} but vertex {same_component[v]} "
+            f"in the same component has label {labels[same_component[v]]}",
+        ),
+        (
+            expected != expected[same_label],
+            lambda v: f"shares label {labels[v]} with vertex {same_label[v]}, "
+            "which is in another component",
+        ),
+    ]
+    return _first_problem(
+        problems, "vertex has a wrong component label", "vertices have a wrong component label"
+    )
+
+
+def _first_with_same_value(values: np.ndarray) -> np.ndarray:
+    """For every index i, the smallest index j with values[j] == values[i]."""
+    order = np.argsort(values, kind="stable")
+    sorted_values = values[order]
+    run_start = np.empty(values.size, dtype=bool)
+    run_start[:1] = True
+    np.not_equal(sorted_values[1:], sorted_values[:-1], out=run_start[1:])
+    first_in_order = order[np.flatnonzero(run_start)]  # stable sort: the smallest index of each run
+    result = np.empty(values.size, dtype=np.int64)
+    result[order] = first_in_order[np.cumsum(run_start) - 1]
+    return result
+
+
+# --------------------------------------------------------------------------------------
+# PageRank
+# --------------------------------------------------------------------------------------
+
+
+def pagerank(g: Graph, iterations: int = 20, damp: float = 0.85) -> np.ndarray:
+    """GraphIt's fixed-iteration PageRank (float64).
+
+    Ranks start at 1/n; each iteration every vertex sends rank/out_degree along its
+    out-edges and new_rank = (1 - damp)/n + damp * received. Vertices without
+    out-edges send nothing.
+    """
+    n = g.num_vertices
+    if n == 0:
+        return np.zeros(0)
+    out_degrees = g.out_degrees()
+    inverse_degree = np.divide(1.0, out_degrees, out=np.zeros(n), where=out_degrees > 0)
+    ranks = np.full(n, 1.0 / n)
+    for _ in range(iterations):
+        contributions = ranks * inverse_degree
+        received = np.bincount(g.dst, weights=contributions[g.src], minlength=n)
+        ranks = (1.0 - damp) / n + damp * received
+    return ranks
+
+
+def check_pagerank(
+    g: Graph,
+    ranks: np.ndarray,
+    iterations: int = 20,
+    damp: float = 0.85,
+    rtol: float = DEFAULT_RTOL,
+    atol: float = DEFAULT_ATOL,
+) -> str | None:
+    """Check ranks (float32 is fine) against `pagerank`: |got - want| <= atol + rtol*|want|."""
+    return _check_close(ranks, pagerank(g, iterations, damp), "rank", rtol, atol)
+
+
+# --------------------------------------------------------------------------------------
+# Betweenness centrality (one source)
+# --------------------------------------------------------------------------------------
+
+
+def betweenness_one_source(g: Graph, source: int) -> np.ndarray:
+    """Brandes dependencies of every vertex on `source` in the unweighted graph (float64).
+
+    sigma[v] counts shortest paths from `source` to v; dependency[v] is the sum, over
+    successors w of v on shortest paths, of sigma[v]/sigma[w] * (1 + dependency[w]).
+    The source gets the same formula (as in GraphIt); unreachable vertices get 0.
+    """
+    levels, frontiers = _bfs(g, source)
+    row_ptr, col_idx, _ = g.csr()
+    path_counts = np.zeros(g.num_vertices)
+    path_counts[source] = 1.0
+    level_edges = []
+    for depth, frontier in enumerate(frontiers):
+        tails, heads = _out_edges(row_ptr, col_idx, frontier)
+        on_paths = levels[heads] == depth + 1
+        tails, heads = tails[on_paths], heads[on_paths]
+        np.add.at(path_counts, heads, path_counts[tails])
+        level_edges.append((tails, heads))
+    dependencies = np.zeros(g.num_vertices)
+    for tails, heads in reversed(level_edges):
+        shares = path_counts[tails] / path_counts[heads] * (1.0 + dependencies[heads])
+        np.add.at(dependencies, tails, shares)
+    return dependencies
+
+
+def check_bc(
+    g: Graph,
+    source: int,
+    dependencies: np.ndarray,
+    rtol: float = DEFAULT_RTOL,
+    atol: float = DEFAULT_ATOL,
+) -> str | None:
+    """Check one-source Brandes dependencies against `betweenness_one_source`, with tolerance."""
+    return _check_close(dependencies, betweenness_one_source(g, source), "dependency", rtol, atol)
+
+
+# --------------------------------------------------------------------------------------
+# Shared helpers
+# --------------------------------------------------------------------------------------
+
+Problem = tuple[np.ndarray, Callable[[int], str]]
+
+
+def _check_source(g: Graph, source: int) -> None:
+    """Raise GraphError unless `source` is a vertex of `g`."""
+    if not 0 <= source < g.num_vertices:
+        raise GraphError(
+            f"source vertex {source} is not in the graph (it has {g.num_vertices} vertices)"
+        )
+
+
+def _adjacency(g: Graph, *, weighted: bool) -> sparse.csr_array:
+    """`g` as a scipy CSR matrix of its edge weights (of ones when unweighted or not `weighted`)."""
+    row_ptr, col_idx, weights = g.csr()
+    data = weights.astype(np.float64) if weighted and weights is not None else np.ones(g.num_edges)
+    return sparse.csr_array((data, col_idx, row_ptr), shape=(g.num_vertices, g.num_vertices))
+
+
+def _shape_problem(
+    values: np.ndarray, num_vertices: int, what: str, *, integers: bool = False
+) -> str | None:
+    """A message when `values` is not one number (an integer if asked) per vertex, else None."""
+    array = np.asarray(values)
+    if array.shape != (num_vertices,):
+        return f"the {what} array has shape {array.shape}, expected ({num_vertices},)"
+    if integers and not np.issubdtype(array.dtype, np.integer):
+        return f"the {what} array must hold integers, not {array.dtype}"
+    if not integers and not np.issubdtype(array.dtype, np.number):
+        return f"the {what} array must hold numbers, not {array.dtype}"
+    return None
+
+
+def _check_close(
+    got: np.ndarray, expected: np.ndarray, what: str, rtol: float, atol: float
+) -> str | None:
+    """Compare floating results with numpy's isclose rule; NaN never matches."""
+    problem = _shape_problem(got, expected.size, what)
+    if problem:
+        return problem
+    got = np.asarray(got, dtype=np.float64)
+    wrong = ~np.isclose(got, expected, rtol=rtol, atol=atol)
+
+    def describe(v: int) -> str:
+        return f"has {what} {got[v]:.9g}, expected {expected[v]:.9g} (rtol={rtol:g}, atol={atol:g})"
+
+    return _first_problem(
+        [(wrong, describe)], f"vertex has a wrong {what}", f"vertices have a wrong {what}"
+    )
+
+
+def _first_problem(problems: list[Problem], singular: str, plural: str) -> str | None:
+    """Summarize per-vertex problem masks: how many vertices are bad, and why the first one is.
+
+    `problems` lists (mask, describe) pairs in priority order; the first bad vertex is
+    explained by the first mask that holds it.
+    """
+    bad = np.zeros_like(problems[0][0], dtype=bool)
+    for mask, _ in problems:
+        bad |= mask
+    count = int(bad.sum())
+    if count == 0:
+        return None
+    vertex = int(np.argmax(bad))
+    reason = next(describe(vertex) for mask, describe in problems if mask[vertex])
+    return f"{count} {singular if count == 1 else plural}; first: vertex {vertex} {reason}"

@@ -1,0 +1,151 @@
+"""`gir-translate`: GPU-level IR (or any higher level) to source code.
+
+```
+gir-translate FILE [--to-cuda | --to-opencl | --to-host-python] [-o OUT]
+```
+
+FILE is a GraphIt program (`.gt`) or IR (`.mlir`) at any level; a module that is not
+yet at the GPU level is lowered with the `lower-to-gpu` pipeline first.
+
+- `--to-cuda` (the default) prints one `.cu` file: the kernels as `extern "C"
+  __global__` functions plus the device helpers they need; it compiles on its own
+  with `nvcc -arch=sm_90 -std=c++17 -c`.
+- `--to-opencl` prints the OpenCL C kernels (and the pragmas they need).
+- `--to-host-python` prints the host side, `@main`, as the Python function
+  `run(rt, argv)` that `gir.runtime` runs over either target's kernels.
+
+The output file is written only when everything succeeded; user errors are one line
+on stderr and exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+
+from gir.dialects import register_dialects
+from gir.diagnostics import UserError
+from gir.tools.opt import report_user_errors
+
+LOWERING_PIPELINE = "lower-to-gpu"
+"""The named pipeline that takes a module from any level to the GPU level."""
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gir-translate",
+        description="Print GPU-level IR (lowering it first when needed) as CUDA, "
+        "OpenCL C or the host program in Python.",
+    )
+    parser.add_argument("file", help="a .gt GraphIt program or an .mlir file (- for stdin)")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument(
+        "--to-cuda", dest="to", action="store_const", const="cuda",
+        help="the kernels as one .cu file (default)",
+    )  # fmt: skip
+    output.add_argument(
+        "--to-opencl", dest="to", action="store_const", const="opencl",
+        help="the kernels as OpenCL C",
+    )  # fmt: skip
+    output.add_argument(
+        "--to-host-python", dest="to", action="store_const", const="host-python",
+        help="the host function @main as Python (run(rt, argv))",
+    )  # fmt: skip
+    parser.add_argument("-o", "--output", help="output file (default: stdout)")
+    return parser
+
+
+def read_module(path: str) -> ModuleOp:
+    """The module of a `.gt` program or of an `.mlir` file (`-`: stdin), verified."""
+    if path == "-":
+        source, name = sys.stdin.read(), "<stdin>"
+    else:
+        with open(path) as stream:
+            source, name = stream.read(), path
+    if name.endswith(".gt"):
+        from gir.frontend import parse_graphit_source
+
+        module = parse_graphit_source(source, name)
+    else:
+        ctx = Context()
+        register_dialects(ctx)
+        module = Parser(ctx, source, name).parse_module()
+    module.verify()
+    return module
+
+
+def lower_to_gpu(module: ModuleOp) -> ModuleOp:
+    """`module` at the GPU level: lowered with `lower-to-gpu` unless it already is."""
+    from gir.passes.registry import PIPELINES, parse_pipeline
+    from gir.runtime.executor import first_non_gpu_op
+
+    op = first_non_gpu_op(module)
+    if op is None:
+        return module
+    import gir.passes  # noqa: F401  (fills the registry)
+
+    if LOWERING_PIPELINE not in PIPELINES:
+        raise UserError(
+            f"error: '{op.name}' is above the GPU level and the '{LOWERING_PIPELINE}' "
+            "pipeline is not available to lower it"
+        )
+    ctx = Context()
+    register_dialects(ctx)
+    parse_pipeline(LOWERING_PIPELINE).apply(ctx, module)
+    module.verify()
+    return module
+
+
+def translate(module: ModuleOp, to: str, source_name: str = "<module>") -> str:
+    """The text `gir-translate --to-<to>` prints for a module at any level."""
+    from gir.runtime.executor import check_gpu_level
+    from gir.targets import print_kernels
+    from gir.targets.host_python import print_host_python
+
+    module = lower_to_gpu(module)
+    if to == "host-python":
+        check_gpu_level(module)
+        return print_host_python(module, os.path.basename(source_name))
+    return print_kernels(module, to)
+
+
+def _write_atomically(path: str, text: str) -> None:
+    directory = os.path.dirname(os.path.abspath(path))
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".gir-translate-")
+    try:
+        with os.fdopen(handle, "w") as stream:
+            stream.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def run(argv: Sequence[str] | None = None) -> None:
+    """Parses the command line, translates, writes the output."""
+    options = _build_parser().parse_args(argv)
+    text = translate(read_module(options.file), options.to or "cuda", options.file)
+    if options.output is None:
+        sys.stdout.write(text)
+    else:
+        _write_atomically(options.output, text)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of `gir-translate`."""
+    return report_user_errors(lambda: run(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

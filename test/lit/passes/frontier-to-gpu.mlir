@@ -1,0 +1,146 @@
+// RUN: gir-opt %s -p frontier-to-gpu | filecheck %s
+
+builtin.module {
+  graph.global @dist : !graph.vector<i32>
+  graph.global @done : !graph.vector<i1>
+  graph.global @degree : !graph.vector<i32>
+  func.func @main() {
+    %s = graph.argv_int argv[2] : i32
+    %e = graph.load_edges {argv = 1 : i64} : !graph.edgeset<i32>
+    %inf = arith.constant 1000000 : i32
+    graph.vector_fill @dist, %inf : i32
+    graph.out_degrees %e into @degree : !graph.edgeset<i32>
+    %z = arith.constant 0 : i32
+    graph.store %z, @dist[%s] : i32, i32
+    %f = frontier.new %z : i32 -> !frontier.queue
+    %start = frontier.add %s, %f : i32, !frontier.queue
+    %spare = frontier.new %z : i32 -> !frontier.queue
+    %r:2 = scf.while (%fr = %start, %sp = %spare) : (!frontier.queue, !frontier.queue) -> (!frontier.queue, !frontier.queue) {
+      %n = frontier.size %fr : !frontier.queue -> i32
+      %c = arith.cmpi ne, %n, %z : i32
+      scf.condition(%c) %fr, %sp : !frontier.queue, !frontier.queue
+    } do {
+    ^bb0(%in : !frontier.queue, %sp2 : !frontier.queue):
+      %empty = frontier.clear %sp2 : !frontier.queue
+      %out = frontier.vertex_map %in : !frontier.queue into %empty : !frontier.queue dedup -> !frontier.queue attributes {label = "s1"} {
+      ^bb0(%src : !graph.vertex):
+        %begin, %end = frontier.edge_range CSR %e[%src] : !graph.edgeset<i32>
+        %one = arith.constant 1 : index
+        scf.for %i = %begin to %end step %one {
+          %dst = frontier.neighbor CSR %e[%i] : !graph.edgeset<i32>
+          %w = frontier.edge_weight CSR %e[%i] : !graph.edgeset<i32> -> i32
+          %d = graph.load @dist[%src] : !graph.vertex -> i32
+          %new = arith.addi %d, %w : i32
+          %lowered = graph.reduce min %new, @dist[%dst] atomic : !graph.vertex, i32
+          scf.if %lowered {
+            frontier.enqueue %dst
+          }
+        }
+        frontier.yield
+      }
+      scf.yield %out, %in : !frontier.queue, !frontier.queue
+    }
+    frontier.free %r#1 : !frontier.queue
+    frontier.free %r#0 : !frontier.queue
+    %all = frontier.all_vertices : !frontier.all
+    %limit = arith.sitofp %s : i32 to f32
+    frontier.vertex_map %all : !frontier.all attributes {label = "mark"} {
+    ^bb0(%v : !graph.vertex):
+      %d = graph.load @dist[%v] : !graph.vertex -> i32
+      %df = arith.sitofp %d : i32 to f32
+      %near = arith.cmpf olt, %df, %limit : f32
+      graph.store %near, @done[%v] : !graph.vertex, i1
+      frontier.yield
+    }
+    %n = frontier.size %all : !frontier.all -> i32
+    %every = frontier.new %n : i32 -> !frontier.queue
+    %first = graph.load @done[%z] : i32 -> i1
+    scf.if %first {
+      graph.print %n : i32
+    }
+    frontier.free %every : !frontier.queue
+    func.return
+  }
+}
+
+// The traversal's kernel: thread gid takes the gid-th vertex of the input queue,
+// walks its CSR row, updates dist atomically and appends each destination once.
+// CHECK-LABEL: gir_gpu.kernel @map_s1(
+// CHECK-SAME:      %in_size: i32, %in_items: memref<?xi32>, %row_ptr: memref<?xi32>, %col_idx: memref<?xi32>, %weights: memref<?xi32>, %dist: memref<?xi32>, %enqueued: memref<?xi32>, %queue_size: memref<?xi32>, %queue_capacity: i32, %sp2_items: memref<?xi32>) {
+// CHECK:         %gid = gir_gpu.id global
+// CHECK-NEXT:    %[[ACTIVE:.*]] = arith.cmpi slt, %gid, %in_size : i32
+// CHECK-NEXT:    scf.if %[[ACTIVE]] {
+// CHECK:           %vertex = memref.load %in_items[%{{.*}}] : memref<?xi32>
+// CHECK:           %[[BEGIN:.*]] = memref.load %row_ptr[%{{.*}}] : memref<?xi32>
+// CHECK:           scf.for %i = %begin to %end step %{{.*}} {
+// CHECK-NEXT:        %dst = memref.load %col_idx[%i] : memref<?xi32>
+// CHECK-NEXT:        %w = memref.load %weights[%i] : memref<?xi32>
+// CHECK:             %[[OLD:.*]] = gir_gpu.atomic_rmw min %new, %dist[%{{.*}}] : i32, memref<?xi32>, index
+// CHECK-NEXT:        %lowered = arith.cmpi sgt, %[[OLD]], %new : i32
+// CHECK-NEXT:        scf.if %lowered {
+// CHECK:               %[[WAS:.*]] = gir_gpu.atomic_cas %enqueued[%{{.*}}], %{{.*}}, %{{.*}} : memref<?xi32>, index, i32
+// CHECK:               %position = gir_gpu.atomic_rmw add %{{.*}}, %queue_size[%{{.*}}] : i32, memref<?xi32>, index
+// CHECK-NEXT:          %[[FITS:.*]] = arith.cmpi slt, %position, %queue_capacity : i32
+// CHECK-NEXT:          scf.if %[[FITS]] {
+// CHECK-NEXT:            %[[AT:.*]] = arith.index_cast %position : i32 to index
+// CHECK-NEXT:            memref.store %dst, %sp2_items[%[[AT]]] : memref<?xi32>
+
+// After each traversal a helper kernel resets the flags of the appended vertices.
+// CHECK-LABEL: gir_gpu.kernel @frontier_queue_reset_dedup(%items: memref<?xi32>, %first: i32, %enqueued: memref<?xi32>, %count: i32)
+
+// A vertex map over every vertex has no queue; the f32 host value is an argument;
+// the bool vector is stored as i8.
+// CHECK-LABEL: gir_gpu.kernel @map_mark(%num_vertices: i32, %dist: memref<?xi32>, %limit: f32, %done: memref<?xi8>) {
+// CHECK:         %near = arith.cmpf olt, %df, %limit : f32
+// CHECK-NEXT:    %[[BYTE:.*]] = arith.extui %near : i1 to i8
+// CHECK:         memref.store %[[BYTE]], %done[%{{.*}}] : memref<?xi8>
+
+// `new vertexset(n)` fills a queue with 0..n-1.
+// CHECK-LABEL: gir_gpu.kernel @frontier_queue_iota(%items: memref<?xi32>, %count: i32)
+
+// Host: the graph is loaded once, every vector is a named device buffer.
+// CHECK-LABEL: func.func @main() {
+// CHECK:         %graph = gir_gpu.load_graph {argv = 1 : i64, weighted}
+// CHECK-NEXT:    %num_vertices = gir_gpu.graph_size %graph vertices : i32
+// CHECK-NEXT:    %num_edges = gir_gpu.graph_size %graph edges : i32
+// CHECK-NEXT:    %dist = gir_gpu.alloc %num_vertices : i32 -> memref<?xi32>
+// CHECK-NEXT:    gir_gpu.bind_global %dist as "dist" : memref<?xi32>
+// CHECK-NEXT:    %done = gir_gpu.alloc %num_vertices : i32 -> memref<?xi8>
+// CHECK-NEXT:    gir_gpu.bind_global %done as "done" : memref<?xi8>
+// CHECK-NEXT:    gir_gpu.fill %done, %{{.*}}, %num_vertices : memref<?xi8>, i8, i32
+// CHECK-NEXT:    %degree = gir_gpu.alloc %num_vertices : i32 -> memref<?xi32>
+// CHECK-NEXT:    gir_gpu.bind_global %degree as "degree" : memref<?xi32>
+// CHECK:         gir_gpu.fill %dist, %inf, %num_vertices : memref<?xi32>, i32, i32
+// CHECK-NEXT:    gir_gpu.copy %out_degrees, %degree, %num_vertices : memref<?xi32>, i32
+// CHECK-NEXT:    gir_gpu.write %z, %dist[%s] : i32, memref<?xi32>, i32
+
+// Queues are (items buffer, host size) pairs, carried as such by the loop.
+// CHECK-NEXT:    %queue = gir_gpu.alloc %queue_capacity : i32 -> memref<?xi32>
+// CHECK-NEXT:    gir_gpu.write %s, %queue[%z] : i32, memref<?xi32>, i32
+// CHECK-NEXT:    %[[SIZE:.*]] = arith.addi %z, %{{.*}} : i32
+// CHECK-NEXT:    %queue_1 = gir_gpu.alloc %queue_capacity : i32 -> memref<?xi32>
+// CHECK-NEXT:    %{{.*}}, %{{.*}}, %[[SPARE:.*]], %{{.*}} = scf.while (%fr_items = %queue, %fr_size = %[[SIZE]], %sp_items = %queue_1, %sp_size = %z) : (memref<?xi32>, i32, memref<?xi32>, i32) -> (memref<?xi32>, i32, memref<?xi32>, i32) {
+// CHECK-NEXT:      %c = arith.cmpi ne, %fr_size, %z : i32
+// CHECK-NEXT:      scf.condition(%c) %fr_items, %fr_size, %sp_items, %sp_size : memref<?xi32>, i32, memref<?xi32>, i32
+// CHECK-NEXT:    } do {
+// CHECK-NEXT:    ^bb0(%in_items: memref<?xi32>, %in_size: i32, %sp2_items: memref<?xi32>, %sp2_size: i32):
+
+// Before the launch the output's size goes to the device counter; after it, the
+// counter is the only value read back.
+// CHECK-NEXT:      gir_gpu.write %z, %queue_size[%z] : i32, memref<?xi32>, i32
+// CHECK:           gir_gpu.launch @map_s1 grid %{{.*}} block %{{.*}} (%in_size, %in_items, %row_ptr, %col_idx, %weights, %dist, %enqueued, %queue_size, %queue_capacity, %sp2_items)
+// CHECK-NEXT:      %[[READ:.*]] = gir_gpu.read %queue_size[%z] : memref<?xi32>, i32 -> i32
+// CHECK-NEXT:      %size = arith.minsi %[[READ]], %queue_capacity : i32
+// CHECK:           gir_gpu.launch @frontier_queue_reset_dedup
+// CHECK-NEXT:      scf.yield %sp2_items, %size, %in_items, %in_size : memref<?xi32>, i32, memref<?xi32>, i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    gir_gpu.free %[[SPARE]] : memref<?xi32>
+// CHECK-NEXT:    gir_gpu.free %{{.*}} : memref<?xi32>
+// CHECK:         gir_gpu.launch @map_mark grid %{{.*}} block %{{.*}} (%num_vertices, %dist, %limit, %done)
+// CHECK:         gir_gpu.launch @frontier_queue_iota grid %{{.*}} block %{{.*}} (%queue_2, %num_vertices)
+// CHECK-NEXT:    %[[BYTE:.*]] = gir_gpu.read %done[%z] : memref<?xi8>, i32 -> i8
+// CHECK-NEXT:    %first = arith.trunci %[[BYTE]] : i8 to i1
+// CHECK-NEXT:    scf.if %first {
+// CHECK-NEXT:      graph.print %num_vertices : i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    gir_gpu.free %queue_2 : memref<?xi32>

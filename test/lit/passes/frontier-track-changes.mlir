@@ -1,0 +1,66 @@
+// RUN: gir-opt %s -p frontier-track-changes | filecheck %s
+
+builtin.module {
+  graph.global @parent : !graph.vector<i32>
+  graph.global @dist : !graph.vector<i32>
+  graph.global @seen : !graph.vector<i32>
+  func.func @main() {
+    %e = graph.load_edges {argv = 1 : i64} : !graph.edgeset
+    %w = graph.load_edges {argv = 2 : i64} : !graph.edgeset<i32>
+    %z = arith.constant 0 : i32
+    %in = frontier.new %z : i32 -> !frontier.queue
+    %empty = frontier.new %z : i32 -> !frontier.queue
+
+    // BFS: enqueue the destination when this thread's CAS set its parent; such a
+    // CAS succeeds once per destination, so dedup is redundant and goes.
+    %bfs = frontier.edge_traverse PUSH VERTEX_BASED CSR %e : !graph.edgeset from %in : !frontier.queue into %empty : !frontier.queue tracked @parent dedup {label = "bfs"} apply {
+    ^bb0(%src : !graph.vertex, %dst : !graph.vertex):
+      %id = graph.vertex_id %src : i32
+      %m1 = arith.constant -1 : i32
+      %won = graph.compare_and_swap @parent[%dst], %m1, %id : !graph.vertex, i32
+      frontier.yield
+    } -> !frontier.queue
+
+    // CHECK-LABEL: %bfs = frontier.edge_traverse
+    // CHECK-NOT:     dedup
+    // CHECK-SAME:    {label = "bfs"} apply {
+    // CHECK:           %won = graph.compare_and_swap @parent[%dst], %m1, %id : !graph.vertex, i32
+    // CHECK-NEXT:      scf.if %won {
+    // CHECK-NEXT:        frontier.enqueue %dst
+    // CHECK-NEXT:      }
+    // CHECK-NEXT:      frontier.yield
+
+    // Several updates (one inside an scf.if, one plain store): their or.
+    %sssp = frontier.edge_traverse PUSH VERTEX_BASED CSR %w : !graph.edgeset<i32> from %in : !frontier.queue into %empty : !frontier.queue tracked @dist dedup {label = "sssp"} apply {
+    ^bb0(%src : !graph.vertex, %dst : !graph.vertex, %weight : i32):
+      %d = graph.load @dist[%src] : !graph.vertex -> i32
+      %new = arith.addi %d, %weight : i32
+      %positive = arith.cmpi sgt, %weight, %z : i32
+      scf.if %positive {
+        %lowered = graph.reduce min %new, @dist[%dst] atomic : !graph.vertex, i32
+      }
+      graph.store %new, @seen[%dst] : !graph.vertex, i32
+      graph.store %new, @dist[%src] : !graph.vertex, i32
+      frontier.yield
+    } -> !frontier.queue
+
+    // CHECK-LABEL: %sssp = frontier.edge_traverse
+    // CHECK-SAME:    dedup {label = "sssp"} apply {
+    // CHECK:           %[[IF:.*]] = scf.if %positive -> (i1) {
+    // CHECK-NEXT:        %lowered = graph.reduce min %new, @dist[%dst_1] atomic : !graph.vertex, i32
+    // CHECK-NEXT:        scf.yield %lowered : i1
+    // CHECK-NEXT:      } else {
+    // CHECK-NEXT:        %[[FALSE:.*]] = arith.constant false
+    // CHECK-NEXT:        scf.yield %[[FALSE]] : i1
+    // CHECK-NEXT:      }
+    // CHECK-NEXT:      graph.store %new, @seen[%dst_1] : !graph.vertex, i32
+    // CHECK-NEXT:      graph.store %new, @dist[%src_1] : !graph.vertex, i32
+    // CHECK-NEXT:      %[[TRUE:.*]] = arith.constant true
+    // CHECK-NEXT:      %[[EITHER:.*]] = arith.ori %[[IF]], %[[TRUE]] : i1
+    // CHECK-NEXT:      scf.if %[[EITHER]] {
+    // CHECK-NEXT:        frontier.enqueue %dst_1
+    // CHECK-NEXT:      }
+    // CHECK-NEXT:      frontier.yield
+    func.return
+  }
+}

@@ -1,0 +1,37 @@
+// RUN: gir-translate --to-host-python %S/Inputs/host_ops.mlir | filecheck %s
+
+// Every host op as Python: one launcher per launch site (a launch outside loops
+// binds all its arguments, a launch in a loop only the loop-invariant ones), C
+// division semantics, host scf.if/scf.for with results, text prints.
+
+// CHECK:      def _remsi(a, b):
+// CHECK:      def run(rt, argv):
+// CHECK-NEXT:     n = rt.argv_int(argv, 1)
+// CHECK-NEXT:     values = rt.alloc(n, "int32")
+// CHECK-NEXT:     launch_scale_index = rt.launcher("scale_index", 0, {0: values, 1: n, 2: 1})
+// CHECK-NEXT:     launch_scale_index_1 = rt.launcher("scale_index", 1, {0: values, 1: n})
+// CHECK-NEXT:     rt.bind_global("values", values, "int32", n)
+// CHECK-NEXT:     grid = -(-n // 64)
+// CHECK-NEXT:     launch_scale_index(grid, 64)
+// CHECK-NEXT:     for scale in range(1, 3):
+// CHECK-NEXT:         launch_scale_index_1(grid, 64, scale)
+// CHECK-NEXT:     last = n - 1
+// CHECK-NEXT:     x = rt.read(values, last, "int32")
+// CHECK-NEXT:     rt.print(x)
+// CHECK-NEXT:     q = int((-7) / 2)
+// CHECK-NEXT:     r = _remsi(-7, 2)
+// CHECK:          if big:
+// CHECK-NEXT:         flag = 1
+// CHECK-NEXT:     else:
+// CHECK-NEXT:         flag = 0
+// CHECK:          sum_ = 0
+// CHECK-NEXT:     for i in range(0, n):
+// CHECK-NEXT:         next_ = sum_ + i
+// CHECK-NEXT:         sum_ = next_
+// CHECK:          rt.print_text('done')
+// CHECK-NEXT:     copy = rt.alloc(n, "int32")
+// CHECK-NEXT:     rt.copy(values, copy, n, "int32")
+// CHECK-NEXT:     rt.fill(values, 0, n, "int32")
+// CHECK-NEXT:     rt.write(copy, 0, 3, "int32")
+// CHECK-NEXT:     rt.bind_global("copy", copy, "int32", n)
+// CHECK-NEXT:     rt.free(values)

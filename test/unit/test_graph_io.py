@@ -1,0 +1,387 @@
+"""Tests of the Graph class, the .el/.wel/.mtx loaders, the cache and scipy/networkx conversion."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.io
+import scipy.sparse as sparse
+
+from gir.runtime import graph as graph_module
+from gir.runtime.graph import Graph, GraphError, from_edges, from_networkx, from_scipy, load_graph
+
+
+@pytest.fixture(autouse=True)
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Keep every test's graph cache in its own temporary directory."""
+    directory = tmp_path / "cache"
+    monkeypatch.setenv("GIR_CACHE_DIR", str(directory))
+    return directory
+
+
+def write(directory: Path, name: str, text: str) -> Path:
+    """Write a text file and return its path."""
+    path = directory / name
+    path.write_bytes(text.encode())
+    return path
+
+
+def edges_of(graph: Graph) -> list[tuple[int, ...]]:
+    """The edges of a graph as (src, dst) or (src, dst, weight) tuples."""
+    columns = [graph.src, graph.dst] + ([graph.weights] if graph.weights is not None else [])
+    return [tuple(int(value) for value in edge) for edge in zip(*columns)]
+
+
+# --------------------------------------------------------------------------------------
+# Edge lists
+# --------------------------------------------------------------------------------------
+
+
+def test_edge_list_with_comments_blanks_duplicates_and_self_loops(tmp_path: Path) -> None:
+    path = write(
+        tmp_path, "g.el", "# header\n% other comment\n2 0\n\n0 1\r\n  1 2  \n0 1\n3 3\n1 0"
+    )
+    graph = load_graph(str(path))
+    assert graph.num_vertices == 4
+    assert edges_of(graph) == [(0, 1), (1, 0), (1, 2), (2, 0), (3, 3)]
+    assert graph.weights is None
+    assert graph.src.dtype == np.int32 and graph.dst.dtype == np.int32
+
+
+def test_weighted_edge_list_keeps_first_weight_of_duplicates(tmp_path: Path) -> None:
+    path = write(tmp_path, "g.wel", "0 1 7\n1 2 -3\n0 1 9\n2 0 2147483647\n")
+    graph = load_graph(str(path))
+    assert edges_of(graph) == [(0, 1, 7), (1, 2, -3), (2, 0, 2147483647)]
+    assert graph.weights is not None and graph.weights.dtype == np.int32
+
+
+def test_random_edge_list_matches_from_edges(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    src, dst, weights = (
+        rng.integers(0, 500, 3000),
+        rng.integers(0, 500, 3000),
+        rng.integers(1, 100, 3000),
+    )
+    lines = "".join(f"{s} {d} {w}\n" for s, d, w in zip(src, dst, weights))
+    loaded = load_graph(str(write(tmp_path, "r.wel", lines)))
+    expected = from_edges(int(max(src.max(), dst.max())) + 1, src, dst, weights)
+    assert edges_of(loaded) == edges_of(expected)
+
+
+def test_parsing_across_chunks_reports_absolute_line_numbers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(graph_module, "_PARSE_CHUNK_BYTES", 16)
+    lines = ["# comment"] + [f"{i} {i + 1}" for i in range(200)]
+    graph = load_graph(str(write(tmp_path, "long.el", "\n".join(lines) + "\n")), cache=False)
+    assert edges_of(graph) == [(i, i + 1) for i in range(200)]
+    lines[150] = "150 oops"
+    with pytest.raises(GraphError, match=r"long\.el:151: error: 'oops' is not an integer"):
+        load_graph(str(write(tmp_path, "long.el", "\n".join(lines) + "\n")), cache=False)
+
+
+def test_empty_edge_list(tmp_path: Path) -> None:
+    graph = load_graph(str(write(tmp_path, "empty.el", "# nothing\n")))
+    assert graph.num_vertices == 0 and graph.num_edges == 0
+
+
+# --------------------------------------------------------------------------------------
+# Matrix Market
+# --------------------------------------------------------------------------------------
+
+MTX_ENTRIES = "1 2 4\n3 1 2.6\n2 2 1\n"
+
+
+@pytest.mark.parametrize(
+    ("field", "symmetry", "expected"),
+    [
+        ("pattern", "general", [(0, 1), (1, 1), (2, 0)]),
+        ("integer", "general", [(0, 1, 4), (1, 1, 1), (2, 0, 3)]),
+        ("real", "general", [(0, 1, 4), (1, 1, 1), (2, 0, 3)]),
+        ("pattern", "symmetric", [(0, 1), (0, 2), (1, 0), (1, 1), (2, 0)]),
+        ("real", "symmetric", [(0, 1, 4), (0, 2, 3), (1, 0, 4), (1, 1, 1), (2, 0, 3)]),
+    ],
+)
+def test_matrix_market_fields_and_symmetry(
+    tmp_path: Path, field: str, symmetry: str, expected: list[tuple[int, ...]]
+) -> None:
+    entries = MTX_ENTRIES.replace(" 2.6", " 3") if field == "integer" else MTX_ENTRIES
+    if field == "pattern":
+        entries = "".join(" ".join(line.split()[:2]) + "\n" for line in entries.splitlines())
+    text = f"%%MatrixMarket matrix coordinate {field} {symmetry}\n% a comment\n\n4 3 3\n{entries}"
+    graph = load_graph(str(write(tmp_path, "m.mtx", text)))
+    assert graph.num_vertices == 4
+    assert edges_of(graph) == expected
+
+
+def test_matrix_market_written_by_scipy(tmp_path: Path) -> None:
+    matrix = sparse.random(60, 60, density=0.05, random_state=3, format="coo")
+    matrix.data = np.round(matrix.data * 100) + 1
+    scipy.io.mmwrite(
+        tmp_path / "s.mtx", matrix.astype(np.int64), field="integer", symmetry="general"
+    )
+    assert edges_of(load_graph(str(tmp_path / "s.mtx"))) == edges_of(from_scipy(matrix))
+
+
+# --------------------------------------------------------------------------------------
+# Malformed input
+# --------------------------------------------------------------------------------------
+
+MTX_HEAD = "%%MatrixMarket matrix coordinate integer general\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        ("a.el", "0 1\n1 2 3\n", r"a\.el:2: error: expected 2 columns, found 3: '1 2 3'"),
+        ("a.el", "0 1\n1 a\n", r"a\.el:2: error: 'a' is not an integer: '1 a'"),
+        ("a.el", "0 1\n\n-1 2\n", r"a\.el:3: error: negative vertex id -1: '-1 2'"),
+        ("a.el", "0 1.5\n", r"a\.el:1: error: '1\.5' is not an integer"),
+        ("a.el", "# a\n# b\n0 1\nx y\n", r"a\.el:4: error: 'x' is not an integer"),
+        ("a.el", "0 1\n0 3000000000\n", r"a\.el:2: error: vertex id 3000000000 is too large"),
+        ("a.el", "0 1 # note\n", r"a\.el:1: error: expected 2 columns, found 4"),
+        ("a.wel", "0 1 2\n1 2\n", r"a\.wel:2: error: expected 3 columns, found 2: '1 2'"),
+        (
+            "a.wel",
+            "0 1 99999999999\n",
+            r"a\.wel:1: error: weight 99999999999 does not fit in int32",
+        ),
+        ("a.mtx", "%%MatrixMarket matrix\n", r"a\.mtx:1: error: not a Matrix Market file"),
+        ("a.mtx", "0 1\n", r"a\.mtx:1: error: not a Matrix Market file"),
+        (
+            "a.mtx",
+            "%%MatrixMarket matrix array real general\n",
+            r"a\.mtx:1: error: only the 'coordinate'",
+        ),
+        (
+            "a.mtx",
+            "%%MatrixMarket matrix coordinate complex general\n",
+            r"a\.mtx:1: error: unsupported .* 'complex'",
+        ),
+        (
+            "a.mtx",
+            "%%MatrixMarket matrix coordinate real hermitian\n",
+            r"a\.mtx:1: error: unsupported .* 'hermitian'",
+        ),
+        ("a.mtx", MTX_HEAD + "% c\n3 3\n", r"a\.mtx:3: error: expected the size line"),
+        (
+            "a.mtx",
+            MTX_HEAD + "% only comments\n",
+            r"a\.mtx: error: truncated file: the size line .* is missing",
+        ),
+        (
+            "a.mtx",
+            MTX_HEAD + "3 3 3\n1 2 1\n2 3 1\n",
+            r"a\.mtx: error: truncated file: .* declares 3 entries but 2",
+        ),
+        ("a.mtx", MTX_HEAD + "3 3 1\n1 2 1\n2 3 1\n", r"a\.mtx: error: too many entries"),
+        (
+            "a.mtx",
+            MTX_HEAD + "3 3 2\n1 2 1\n0 3 1\n",
+            r"a\.mtx:4: error: vertex index 0 is below 1: '0 3 1'",
+        ),
+        (
+            "a.mtx",
+            MTX_HEAD + "3 3 2\n1 2 1\n2 4 1\n",
+            r"a\.mtx:4: error: vertex index 4 is larger than the matrix",
+        ),
+        ("a.mtx", MTX_HEAD + "3 3 1\n1 2 1.5\n", r"a\.mtx:3: error: '1\.5' is not an integer"),
+        (
+            "a.mtx",
+            "%%MatrixMarket matrix coordinate real general\n3 3 1\n1.5 2 1\n",
+            r"a\.mtx:3: error: row and column indices must be integers",
+        ),
+        (
+            "a.mtx",
+            "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 nan\n",
+            r"a\.mtx:3: error: weight is not",
+        ),
+        ("a.txt", "0 1\n", r"a\.txt: error: unknown graph file extension '\.txt'"),
+    ],
+)
+def test_malformed_files_name_path_and_line(
+    tmp_path: Path, name: str, text: str, expected: str
+) -> None:
+    path = write(tmp_path, name, text)
+    with pytest.raises(GraphError, match=expected) as raised:
+        load_graph(str(path))
+    message = str(raised.value)
+    assert "\n" not in message and str(path) in message
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(GraphError, match=r"graph file not found: .*nope\.el"):
+        load_graph(str(tmp_path / "nope.el"))
+
+
+# --------------------------------------------------------------------------------------
+# Weight requests
+# --------------------------------------------------------------------------------------
+
+
+def test_weighted_false_drops_file_weights(tmp_path: Path) -> None:
+    graph = load_graph(str(write(tmp_path, "w.wel", "0 1 5\n1 0 6\n")), weighted=False)
+    assert graph.weights is None and edges_of(graph) == [(0, 1), (1, 0)]
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("u.el", "0 1\n"),
+        ("p.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n"),
+    ],
+)
+def test_weighted_true_on_unweighted_file_is_an_error(tmp_path: Path, name: str, text: str) -> None:
+    with pytest.raises(GraphError, match="has no weights; the program needs a weighted edgeset"):
+        load_graph(str(write(tmp_path, name, text)), weighted=True)
+
+
+# --------------------------------------------------------------------------------------
+# The cache
+# --------------------------------------------------------------------------------------
+
+
+def test_cache_is_written_then_read(
+    tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path, "c.wel", "0 1 3\n1 2 4\n")
+    messages: list[str] = []
+    first = load_graph(str(path), progress=messages.append)
+    assert messages == ["parsing c.wel (1 KB)..."]
+    assert [file.suffix for file in cache_dir.iterdir()] == [".npz"]
+
+    def no_parsing(path: Path, data: bytes) -> Graph:
+        raise AssertionError("the cached graph should have been used")
+
+    monkeypatch.setitem(graph_module._FILE_PARSERS, ".wel", no_parsing)
+    messages.clear()
+    second = load_graph(str(path), progress=messages.append)
+    assert messages[0].startswith("reading cached graph c.wel")
+    assert edges_of(second) == edges_of(first)
+    assert load_graph(str(path), weighted=False).weights is None
+
+
+def test_modified_file_invalidates_the_cache(tmp_path: Path, cache_dir: Path) -> None:
+    path = write(tmp_path, "m.el", "0 1\n")
+    assert edges_of(load_graph(str(path))) == [(0, 1)]
+    write(tmp_path, "m.el", "0 1\n1 2\n")
+    assert edges_of(load_graph(str(path))) == [(0, 1), (1, 2)]
+    assert len(list(cache_dir.iterdir())) == 1  # the entry was replaced, not duplicated
+
+
+def test_corrupt_cache_is_ignored_and_cache_false_writes_nothing(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    path = write(tmp_path, "k.el", "0 1\n")
+    load_graph(str(path))
+    (entry,) = cache_dir.iterdir()
+    for damaged in (b"garbage", b""):
+        entry.write_bytes(damaged)
+        assert edges_of(load_graph(str(path))) == [(0, 1)]
+    other = write(tmp_path, "other.el", "1 0\n")
+    load_graph(str(other), cache=False)
+    assert len(list(cache_dir.iterdir())) == 1
+
+
+def test_unwritable_cache_only_loses_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = write(tmp_path, "not-a-directory", "")
+    monkeypatch.setenv("GIR_CACHE_DIR", str(blocker / "cache"))
+    messages: list[str] = []
+    graph = load_graph(str(write(tmp_path, "u.el", "0 1\n")), progress=messages.append)
+    assert edges_of(graph) == [(0, 1)]
+    assert messages[-1].startswith("cannot write the graph cache")
+    assert list(tmp_path.glob("**/*.tmp")) == []
+
+
+# --------------------------------------------------------------------------------------
+# The Graph class and conversions
+# --------------------------------------------------------------------------------------
+
+
+def small_graph() -> Graph:
+    """0->1 (5), 0->2 (6), 1->2 (7), 2->0 (8), 3->3 (9)."""
+    return from_edges(
+        4, np.array([2, 0, 1, 0, 3]), np.array([0, 2, 2, 1, 3]), np.array([8, 6, 7, 5, 9])
+    )
+
+
+def test_csr_csc_degrees_and_transpose() -> None:
+    graph = small_graph()
+    row_ptr, col_idx, weights = graph.csr()
+    assert row_ptr.tolist() == [0, 2, 3, 4, 5] and col_idx.tolist() == [1, 2, 2, 0, 3]
+    assert weights is not None and weights.tolist() == [5, 6, 7, 8, 9]
+    assert graph.csr() is graph.csr()
+    in_ptr, in_idx, in_weights = graph.csc()
+    assert in_ptr.tolist() == [0, 1, 2, 4, 5] and in_idx.tolist() == [2, 0, 0, 1, 3]
+    assert in_weights is not None and in_weights.tolist() == [8, 5, 6, 7, 9]
+    assert graph.out_degrees().tolist() == [2, 1, 1, 1] and graph.out_degrees().dtype == np.int32
+    assert graph.transpose().transpose() is graph
+    assert graph.largest_degree_vertex() == 0
+    assert graph.num_edges == 5 and "num_edges=5" in repr(graph)
+
+
+def test_symmetrized_drops_loops_and_duplicates() -> None:
+    symmetric = small_graph().symmetrized()
+    assert edges_of(symmetric) == [(0, 1, 5), (0, 2, 6), (1, 0, 5), (1, 2, 7), (2, 0, 8), (2, 1, 7)]
+    unweighted = from_edges(3, np.array([0, 1]), np.array([1, 2])).symmetrized()
+    assert edges_of(unweighted) == [(0, 1), (1, 0), (1, 2), (2, 1)]
+    assert unweighted.csc()[1] is unweighted.csr()[1]
+
+
+def test_graph_invariants_are_enforced() -> None:
+    graph = small_graph()
+    with pytest.raises(ValueError):
+        graph.src[0] = 3
+    with pytest.raises(GraphError, match="sorted by"):
+        Graph(3, np.array([1, 0]), np.array([0, 1]))
+    with pytest.raises(GraphError, match="sorted by"):
+        Graph(3, np.array([0, 0]), np.array([1, 1]))
+    with pytest.raises(GraphError, match="outside"):
+        Graph(2, np.array([0]), np.array([2]))
+    with pytest.raises(GraphError, match="outside"):
+        from_edges(2, np.array([-1]), np.array([0]))
+    with pytest.raises(GraphError, match="no vertices"):
+        Graph(0, np.array([], dtype=np.int32), np.array([], dtype=np.int32)).largest_degree_vertex()
+
+
+def test_from_edges_keeps_first_weight_and_rounds_floats() -> None:
+    graph = from_edges(
+        3, np.array([1, 0, 1, 1]), np.array([2, 1, 2, 0]), np.array([1.6, 2.0, 9.0, -0.4])
+    )
+    assert edges_of(graph) == [(0, 1, 2), (1, 0, 0), (1, 2, 2)]
+
+
+def test_from_scipy() -> None:
+    matrix = sparse.coo_array(
+        (np.array([1.0, 2.0, 0.0, 3.4]), (np.array([0, 0, 2, 1]), np.array([1, 1, 0, 2]))),
+        shape=(3, 4),
+    )
+    graph = from_scipy(matrix)
+    assert graph.num_vertices == 4
+    assert edges_of(graph) == [
+        (0, 1, 3),
+        (1, 2, 3),
+        (2, 0, 0),
+    ]  # duplicates summed, explicit zero kept
+    assert from_scipy(matrix.astype(bool)).weights is None
+    assert from_scipy(matrix, weighted=False).weights is None
+    with pytest.raises(GraphError, match="scipy sparse"):
+        from_scipy(np.eye(3))
+
+
+def test_from_networkx() -> None:
+    directed = nx.DiGraph([(0, 1, {"weight": 4}), (2, 0, {"weight": 1.6})])
+    assert edges_of(from_networkx(directed)) == [(0, 1, 4), (2, 0, 2)]
+    undirected = nx.Graph([("a", "b"), ("b", "c"), ("c", "c")])
+    graph = from_networkx(undirected)
+    assert graph.weights is None
+    assert edges_of(graph) == [(0, 1), (1, 0), (1, 2), (2, 1), (2, 2)]
+    partly_weighted = nx.DiGraph([(0, 1, {"weight": 4}), (1, 0)])
+    assert from_networkx(partly_weighted).weights is None
+    with pytest.raises(GraphError, match="must be numbers"):
+        from_networkx(nx.DiGraph([(0, 1, {"weight": "heavy"})]))
