@@ -19,7 +19,8 @@ if ! ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
 fi
 
 _gir_ready() {
-  python3 - <<'PY' 2>/dev/null
+  # Run from / so that an uninstalled checkout on sys.path does not count.
+  (cd / && python3 - <<'PY' 2>/dev/null)
 import importlib.metadata as m, gir, xdsl, pyopencl, lit, filecheck, pytest, networkx
 assert m.version("xdsl") == "0.74.0"
 PY
