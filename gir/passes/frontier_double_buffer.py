@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
-from xdsl.ir import SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -114,7 +114,7 @@ def _double_buffer(loop: scf.WhileOp) -> scf.WhileOp | None:
     zero = arith.ConstantOp(IntegerAttr(0, i32))
     spare = frontier.NewOp(zero.result)
     spare.result.name_hint = "spare"
-    Rewriter.insert_op([zero, spare], InsertPoint.before(loop))
+    Rewriter.insert_op([zero, spare], _spare_insertion_point(loop, freed))
 
     queue = SparseQueueType()
     before = loop.before_region.block
@@ -142,6 +142,20 @@ def _double_buffer(loop: scf.WhileOp) -> scf.WhileOp | None:
     Rewriter.replace_op(loop, new_loop, new_results=list(new_loop.results[:-1]))
     Rewriter.insert_op(frontier.FreeOp(new_loop.results[-1]), InsertPoint.after(new_loop))
     return new_loop
+
+
+def _spare_insertion_point(loop: scf.WhileOp, freed: SSAValue) -> InsertPoint:
+    """Right after the loop's initial frontier is made, so that the spare's
+    allocation happens with the first one's (outside a timed region that starts
+    between them and the loop), else just before the loop."""
+    condition = loop.before_region.block.last_op
+    assert isinstance(freed, BlockArgument) and isinstance(condition, scf.ConditionOp)
+    forwarded = condition.args[freed.index]
+    if isinstance(forwarded, BlockArgument) and forwarded.block is loop.before_region.block:
+        owner = loop.arguments[forwarded.index].owner
+        if isinstance(owner, Operation) and owner.parent_block() is loop.parent_block():
+            return InsertPoint.after(owner)
+    return InsertPoint.before(loop)
 
 
 def _is_zero(value: SSAValue) -> bool:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, SymbolRefAttr, i1
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, SymbolRefAttr, UnitAttr, i1
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -28,9 +28,11 @@ class FrontierTrackChanges(ModulePass):
     `graph.compare_and_swap` (BFS: only the thread that set the parent), `true` for
     a plain store; updates inside `scf.if` pass theirs out as one more i1 result.
     At its end the destination is enqueued when the flag is set (at most once per
-    edge). The `tracked` property goes, and so does `dedup` when the updates make
-    it redundant: when they are all `compare_and_swap(v[dst], C, id)` with C < 0
-    and `id` a vertex id, each destination's swap succeeds once (BFS).
+    edge). The `tracked` property goes. `dedup` goes too when the updates make it
+    redundant: when they are all `compare_and_swap(v[dst], C, id)` with C < 0 and
+    `id` a vertex id, each destination's swap succeeds once (BFS). Otherwise (`min=`,
+    `+=`, plain stores) the output is deduplicated whatever the program asked, so
+    no frontier ever repeats a vertex and sparse queues cannot overflow.
 
     Before:
     ```mlir
@@ -75,8 +77,14 @@ def _track(traverse: frontier.EdgeTraverseOp) -> None:
         Rewriter.insert_op(
             scf.IfOp(changed, [], Region(enqueue)), InsertPoint.before(terminator)
         )
-    if traverse.dedup is not None and _succeeds_once_per_destination(block, tracked):
-        del traverse.properties["dedup"]
+    if _succeeds_once_per_destination(block, tracked):
+        traverse.properties.pop("dedup", None)
+    else:
+        # An update that can take effect several times per destination (min=, +=)
+        # would enqueue a vertex several times; the next traversal would then visit
+        # its edges more than once and its output could outgrow any fixed
+        # capacity. Deduplicating keeps every queue within the vertex count.
+        traverse.properties["dedup"] = UnitAttr()
     del traverse.properties["tracked"]
 
 

@@ -3,8 +3,10 @@
 Host values: `items` (a `memref<?xi32>`) and `size` (host i32). The capacity is
 k * max(V, E), where k is the largest number of `frontier.enqueue`s in one vertex
 map: each runs at most once per edge visited (or per vertex), and an edge is
-visited once per traversal unless the input frontier repeats its source. An
-enqueue beyond the capacity is dropped rather than written out of bounds. Enqueueing appends at an index taken from a program-wide
+visited once per traversal because no frontier repeats a vertex
+(`frontier-track-changes` deduplicates every output whose updates can take effect
+twice). The bound check on each append is a second line of defence: an enqueue
+beyond the capacity is dropped rather than written out of bounds. Enqueueing appends at an index taken from a program-wide
 counter with an atomic add; the host writes the queue's size into the counter
 before the vertex map and reads it back after (the only read-back per traversal).
 With `dedup`, a program-wide per-vertex flag array (all zero between vertex maps)

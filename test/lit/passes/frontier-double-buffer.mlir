@@ -8,6 +8,7 @@ builtin.module {
     %f = frontier.new %z : i32 -> !frontier.queue
     %s = graph.argv_int argv[2] : i32
     %start = frontier.add %s, %f : i32, !frontier.queue
+    graph.start_timer
     %r = scf.while (%fr = %start) : (!frontier.queue) -> !frontier.queue {
       %n = frontier.size %fr : !frontier.queue -> i32
       %c = arith.cmpi ne, %n, %z : i32
@@ -28,9 +29,13 @@ builtin.module {
   }
 }
 
-// The spare queue is allocated once before the loop, carried by it, cleared to
-// receive each iteration's output, and swapped with the freed input.
-// CHECK:      %spare = frontier.new %{{.*}} : i32 -> !frontier.queue
+// The spare queue is allocated once, right after the loop's first frontier (so
+// outside a timed region that starts before the loop), carried by the loop,
+// cleared to receive each iteration's output, and swapped with the freed input.
+// CHECK:      %start = frontier.add %s, %f : i32, !frontier.queue
+// CHECK-NEXT: %{{.*}} = arith.constant 0 : i32
+// CHECK-NEXT: %spare = frontier.new %{{.*}} : i32 -> !frontier.queue
+// CHECK-NEXT: graph.start_timer
 // CHECK-NEXT: %r, %[[LAST:.*]] = scf.while (%fr = %start, %[[B:.*]] = %spare) : (!frontier.queue, !frontier.queue) -> (!frontier.queue, !frontier.queue) {
 // CHECK:        scf.condition(%c) %fr, %[[B]] : !frontier.queue, !frontier.queue
 // CHECK-NEXT: } do {

@@ -61,6 +61,22 @@ builtin.module {
     // CHECK-NEXT:        frontier.enqueue %dst_1
     // CHECK-NEXT:      }
     // CHECK-NEXT:      frontier.yield
+    // A min= update can lower one destination's value several times in one
+    // traversal: the output is deduplicated even though the program did not ask,
+    // so no frontier repeats a vertex and the queue cannot overflow.
+    %cc = frontier.edge_traverse PUSH VERTEX_BASED CSR %e : !graph.edgeset from %in : !frontier.queue into %empty : !frontier.queue tracked @dist {label = "cc"} apply {
+    ^bb0(%src : !graph.vertex, %dst : !graph.vertex):
+      %l = graph.load @dist[%src] : !graph.vertex -> i32
+      %c = graph.reduce min %l, @dist[%dst] atomic : !graph.vertex, i32
+      frontier.yield
+    } -> !frontier.queue
+
+    // CHECK-LABEL: %cc = frontier.edge_traverse
+    // CHECK-SAME:    dedup {label = "cc"} apply {
+    // CHECK:           %c = graph.reduce min %l, @dist[%dst{{.*}}] atomic
+    // CHECK-NEXT:      scf.if %c {
+    // CHECK-NEXT:        frontier.enqueue %dst
+
     func.return
   }
 }

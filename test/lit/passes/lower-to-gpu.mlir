@@ -48,9 +48,9 @@
 // CHECK-NEXT:    %s = graph.argv_int argv[2] : i32
 // CHECK-NEXT:    gir_gpu.write %s, %queue[%z] : i32, memref<?xi32>, i32
 // CHECK-NEXT:    %[[ONE:.*]] = arith.addi %z, %{{.*}} : i32
+// CHECK-NEXT:    %queue_1 = gir_gpu.alloc %queue_capacity : i32 -> memref<?xi32>
 // CHECK-NEXT:    gir_gpu.write %s, %parent[%s] : i32, memref<?xi32>, i32
 // CHECK-NEXT:    graph.start_timer
-// CHECK-NEXT:    %queue_1 = gir_gpu.alloc %queue_capacity : i32 -> memref<?xi32>
 // CHECK-NEXT:    %[[Q:.*]], %{{.*}}, %[[SPARE:.*]], %{{.*}} = scf.while (%fr_items = %queue, %fr_size = %[[ONE]], %spare_items = %queue_1, %spare_size = %z) : (memref<?xi32>, i32, memref<?xi32>, i32) -> (memref<?xi32>, i32, memref<?xi32>, i32) {
 // CHECK-NEXT:      %c = arith.cmpi ne, %fr_size, %z : i32
 // CHECK-NEXT:      scf.condition(%c) %fr_items, %fr_size, %spare_items, %spare_size : memref<?xi32>, i32, memref<?xi32>, i32
