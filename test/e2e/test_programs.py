@@ -131,6 +131,7 @@ PROGRAM_CASES = [
     ("sssp_bf.gt", True),
     ("cc_default.gt", False),
     ("pagerank_default.gt", False),
+    ("pagerank_double.gt", False),
 ]
 
 

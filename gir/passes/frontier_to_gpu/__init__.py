@@ -103,6 +103,28 @@ class FrontierToGpu(ModulePass):
         _Lowering(op, self.block_size).run()
 
 
+def _hoist_frontier_sizes(main: func.FuncOp) -> None:
+    """Moves `frontier.size` of a host frontier out of traversal and map bodies
+    (GraphIt's `vertices.size()` in a vertex function): the size is computed on
+    the host before the launch and reaches the kernel as a scalar argument."""
+    for device_op in [
+        op for op in main.walk() if isinstance(op, frontier.EdgeTraverseOp | frontier.VertexMapOp)
+    ]:
+        for size in [op for op in device_op.walk() if isinstance(op, frontier.SizeOp)]:
+            if not _defined_inside(size.frontier, device_op):
+                size.detach()
+                Rewriter.insert_op(size, InsertPoint.before(device_op))
+
+
+def _defined_inside(value: SSAValue, op: Operation) -> bool:
+    """Whether `value` is defined in one of `op`'s regions."""
+    owner = value.owner
+    if isinstance(owner, Block):
+        parent = owner.parent_op()
+        return parent is not None and op.is_ancestor(parent)
+    return owner is not op and op.is_ancestor(owner)
+
+
 def _is_frontier(value_type: Attribute) -> bool:
     return type(value_type) in REPRESENTATIONS
 
@@ -174,6 +196,7 @@ class _Lowering:
 
     def run(self) -> None:
         self._check_input()
+        _hoist_frontier_sizes(self.main)
         self._retype_vertices()
         self._load_graph()
         self._lower_block(self.main.body.block)
