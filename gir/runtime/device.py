@@ -240,6 +240,8 @@ class Device(ABC):
 
     def __init__(self) -> None:
         self.stdout: TextIO = sys.stdout
+        self.progress: Callable[[str], None] | None = None
+        """Receives short messages before long steps (loading a graph)."""
         self.load_seconds = 0.0
         """Seconds spent loading graphs and copying them to the device in this run."""
         self.last_interval: float | None = None
@@ -349,11 +351,27 @@ class Device(ABC):
             from gir.runtime.graph import load_graph
 
             started = time.perf_counter()
-            host_graph = load_graph(spec, weighted=True if weighted else False)
+            host_graph = load_graph(
+                spec, weighted=True if weighted else False, progress=self.progress
+            )
             graph = DeviceGraph(self, spec, host_graph)
+            if self.progress is not None:
+                self.progress(
+                    f"loaded {spec}: {host_graph.num_vertices:,} vertices, "
+                    f"{host_graph.num_edges:,} edges in {time.perf_counter() - started:.2f} s"
+                )
             self._graphs[key] = graph
             self.load_seconds += time.perf_counter() - started
         return graph
+
+    def host_graph(self, spec: str) -> Any | None:
+        """The host copy of a graph this device loaded for `spec` (with weights if
+        it was loaded both ways), so that checking a result needs no second load."""
+        for weighted in (True, False):
+            graph = self._graphs.get((spec, weighted))
+            if graph is not None:
+                return graph._host
+        return None
 
     def alloc(self, count: int, dtype: str) -> Any:
         """A new device buffer of `count` elements (contents undefined)."""

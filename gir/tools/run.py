@@ -145,6 +145,7 @@ def run(argv: Sequence[str] | None = None) -> None:
     started = time.perf_counter()
     compiled = compile_program(_lower(program), target)
     device = open_device(target, options.device)
+    device.progress = _progress
     _progress(f"compiled for {device.name} in {time.perf_counter() - started:.2f} s")
 
     program_argv = [options.program, options.graph, *options.args]
@@ -167,7 +168,9 @@ def run(argv: Sequence[str] | None = None) -> None:
         _write_dump(options.dump, result.globals)
         _progress(f"wrote {', '.join(sorted(result.globals))} to {options.dump}")
     if validator is not None:
-        graph = load_graph(options.graph, weighted=None)
+        graph = device.host_graph(options.graph) or load_graph(
+            options.graph, weighted=None, progress=_progress
+        )
         problem = validator.check(graph, program_argv, result.globals)
         if problem is not None:
             raise UserError(f"error: validation of {validator.algorithm} failed: {problem}")
