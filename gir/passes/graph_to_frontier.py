@@ -30,6 +30,7 @@ from gir.passes.ir_utils import (
     body_region,
     functions,
     inline_calls_in,
+    inline_function,
     main_function,
     statement,
 )
@@ -149,20 +150,6 @@ def _empty_queue(before: Operation) -> SSAValue:
     return new.result
 
 
-def _inline_function(
-    function: func.FuncOp, args: list[SSAValue], point: InsertPoint
-) -> list[SSAValue]:
-    """Inserts a copy of `function`'s body at `point`; its returned values."""
-    body = function.body.clone()
-    block = body.block
-    terminator = block.last_op
-    assert isinstance(terminator, func.ReturnOp)
-    results = list(terminator.arguments)
-    Rewriter.erase_op(terminator, safe_erase=False)
-    Rewriter.inline_block(block, point, args)
-    return results
-
-
 def _traversal(op: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) -> None:
     schedule = op.schedule or SimpleScheduleAttr.default()
     if isinstance(schedule, HybridScheduleAttr):
@@ -218,7 +205,7 @@ def _guarded(body: Region, guards: list[tuple[func.FuncOp, int]]) -> Region:
     for function, index in guards:
         anchor = frontier.YieldOp()
         block.add_op(anchor)
-        (verdict,) = _inline_function(function, [block.args[index]], InsertPoint.before(anchor))
+        (verdict,) = inline_function(function, [block.args[index]], InsertPoint.before(anchor))
         block.erase_op(anchor)
         verdicts.append(verdict)
     condition = verdicts[0]

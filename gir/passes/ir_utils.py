@@ -6,7 +6,7 @@ region, inlining calls, and tracing where an index value comes from.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr
@@ -115,19 +115,27 @@ def _walk(root: Block | Region | Operation) -> Iterable[Operation]:
     return list(root.walk())
 
 
-def inline_call(call: func.CallOp, callee: func.FuncOp) -> None:
-    """Replaces `call` by a copy of `callee`'s (single-block) body."""
-    if len(callee.body.blocks) != 1:
+def inline_function(
+    function: func.FuncOp, args: Sequence[SSAValue], point: InsertPoint
+) -> list[SSAValue]:
+    """Inserts a copy of `function`'s (single-block) body at `point` with `args` for
+    its parameters; returns the values it returned."""
+    if len(function.body.blocks) != 1:
         raise UserError(
-            f"error: function '@{callee.sym_name.data}' has more than one block"
+            f"error: function '@{function.sym_name.data}' has more than one block"
         )
-    body = callee.body.clone()
-    block = body.block
+    block = function.body.clone().block
     terminator = block.last_op
     assert isinstance(terminator, func.ReturnOp)
     results = list(terminator.arguments)
     Rewriter.erase_op(terminator, safe_erase=False)
-    Rewriter.inline_block(block, InsertPoint.before(call), call.arguments)
+    Rewriter.inline_block(block, point, args)
+    return results
+
+
+def inline_call(call: func.CallOp, callee: func.FuncOp) -> None:
+    """Replaces `call` by a copy of `callee`'s (single-block) body."""
+    results = inline_function(callee, call.arguments, InsertPoint.before(call))
     for old, new in zip(call.results, results, strict=True):
         old.replace_all_uses_with(new)
     Rewriter.erase_op(call)

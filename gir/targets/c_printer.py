@@ -420,7 +420,7 @@ _MIN_MAX = {
     arith.MaximumfOp: ("fmax", False),
     arith.MaxnumfOp: ("fmax", False),
 }
-_CMPI = {
+INTEGER_COMPARISONS = {  # arith.cmpi predicate -> operator, the same in C and Python
     "eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=",
     "ult": "<", "ule": "<=", "ugt": ">", "uge": ">=",
 }  # fmt: skip
@@ -694,7 +694,7 @@ class KernelPrinter:
             lhs, rhs = self._unsigned(op.lhs), self._unsigned(op.rhs)
         else:
             lhs, rhs = self.expr(op.lhs), self.expr(op.rhs)
-        self._define(op.result, f"{lhs} {_CMPI[predicate]} {rhs}")
+        self._define(op.result, f"{lhs} {INTEGER_COMPARISONS[predicate]} {rhs}")
 
     @emit.register
     def _(self, op: arith.CmpfOp) -> None:

@@ -50,7 +50,13 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from gir.diagnostics import UserError
 from gir.dialects import gir_gpu, graph
-from gir.targets.c_printer import ValueNames, dead_ops, scalar_of, signed_value
+from gir.targets.c_printer import (
+    INTEGER_COMPARISONS,
+    ValueNames,
+    dead_ops,
+    scalar_of,
+    signed_value,
+)
 
 PYTHON_RESERVED = frozenset(keyword.kwlist) | frozenset(dir(builtins)) | frozenset(
     {"rt", "argv", "math", "_divsi", "_remsi", "_wrap", "_bitcast", "np"}
@@ -125,10 +131,6 @@ _MIN_MAX = {
     arith.MaxnumfOp: ">",
 }
 _UNSIGNED = (arith.MinUIOp, arith.MaxUIOp)
-_CMPI = {
-    "eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=",
-    "ult": "<", "ule": "<=", "ugt": ">", "uge": ">=",
-}  # fmt: skip
 _CMPF = {
     "oeq": "{a} == {b}", "ogt": "{a} > {b}", "oge": "{a} >= {b}", "olt": "{a} < {b}",
     "ole": "{a} <= {b}", "one": "({a} < {b} or {a} > {b})",
@@ -396,7 +398,7 @@ class HostPrinter:
             lhs, rhs = self._unsigned(op.lhs), self._unsigned(op.rhs)
         else:
             lhs, rhs = self.expr(op.lhs), self.expr(op.rhs)
-        self._define(op.result, f"{lhs} {_CMPI[predicate]} {rhs}")
+        self._define(op.result, f"{lhs} {INTEGER_COMPARISONS[predicate]} {rhs}")
 
     @emit.register
     def _(self, op: arith.CmpfOp) -> None:
