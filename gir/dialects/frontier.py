@@ -107,8 +107,20 @@ from gir.dialects.schedule import (
 # ---------------------------------------------------------------------------
 
 
+class FrontierType(ParametrizedAttribute, TypeAttribute):
+    """Base of every frontier representation type: a set of vertices that a
+    traversal or a vertex map can iterate. A new representation is one more
+    subclass here (registered in `Frontier` below) and one lowering registered in
+    `gir/passes/__init__.py`; no constraint of this dialect names the subclasses."""
+
+
+class MutableFrontierType(FrontierType):
+    """Base of the representations a traversal or vertex map can fill (an output
+    frontier) and that `frontier.add` / `frontier.clear` change."""
+
+
 @irdl_attr_definition
-class SparseQueueType(ParametrizedAttribute, TypeAttribute):
+class SparseQueueType(MutableFrontierType):
     """A sparse queue: the ids of its vertices, in no particular order, and their
     number. Its storage holds as many vertices as one traversal can enqueue."""
 
@@ -116,18 +128,11 @@ class SparseQueueType(ParametrizedAttribute, TypeAttribute):
 
 
 @irdl_attr_definition
-class AllVerticesType(ParametrizedAttribute, TypeAttribute):
+class AllVerticesType(FrontierType):
     """Every vertex of the graph, 0..V-1 (`edges.getVertices()`): iterated without
     any storage. It is never changed; `frontier.new %n` makes a queue of them."""
 
     name = "frontier.all"
-
-
-FrontierType = base(SparseQueueType) | base(AllVerticesType)
-"""Any frontier representation (what a traversal or a vertex map can iterate)."""
-
-MutableFrontierType = base(SparseQueueType)
-"""The representations a traversal can fill (its output frontier)."""
 
 
 class Layout(StrEnum):
@@ -232,7 +237,7 @@ class AddOp(IRDLOperation):
 
     name = "frontier.add"
 
-    T: ClassVar = VarConstraint("T", MutableFrontierType)
+    T: ClassVar = VarConstraint("T", base(MutableFrontierType))
     vertex = operand_def(IntegerType)
     frontier = operand_def(T)
     result = result_def(T)
@@ -252,7 +257,7 @@ class ClearOp(IRDLOperation):
 
     name = "frontier.clear"
 
-    T: ClassVar = VarConstraint("T", MutableFrontierType)
+    T: ClassVar = VarConstraint("T", base(MutableFrontierType))
     frontier = operand_def(T)
     result = result_def(T)
 
@@ -450,6 +455,79 @@ class VertexMapOp(IRDLOperation):
 
 
 @irdl_op_definition
+class EdgeMapOp(IRDLOperation):
+    """Runs `body(src, edge)` once for every edge position `edge` (in `layout`) of
+    every vertex `src` of `input`: a traversal whose `to` filter and edge function
+    are already inlined into the per-edge body, with the thread -> edge mapping
+    left to its `load_balance` strategy, which forms the kernel(s). With an output
+    frontier, `frontier.enqueue` in the body fills it (`dedup`: each vertex at most
+    once) and the filled frontier is the result.
+
+    ```mlir
+    %o = frontier.edge_map EDGE_ONLY CSR %e : !graph.edgeset from %in : !frontier.queue
+        into %empty : !frontier.queue -> !frontier.queue {
+    ^bb0(%src : !graph.vertex, %edge : index):
+      %dst = frontier.neighbor CSR %e[%edge] : !graph.edgeset
+      ...
+      frontier.yield
+    }
+    ```
+    """
+
+    name = "frontier.edge_map"
+
+    edges = operand_def(EdgeSetType)
+    input = operand_def(FrontierType)
+    output = opt_operand_def(MutableFrontierType)
+    load_balance = prop_def(LoadBalanceAttr)
+    layout = prop_def(LayoutAttr)
+    dedup = opt_prop_def(UnitAttr)
+    label = opt_prop_def(StringAttr)
+    body = region_def("single_block")
+    result = opt_result_def(MutableFrontierType)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$load_balance $layout $edges `:` type($edges) `from` $input `:` type($input) "
+        "(`into` $output^ `:` type($output))? (`dedup` $dedup^)? "
+        "(`->` type($result)^)? attr-dict-with-keyword $body"
+    )
+
+    def __init__(
+        self,
+        edges: SSAValue | Operation,
+        input: SSAValue | Operation,
+        body: Region,
+        *,
+        load_balance: LoadBalance,
+        layout: Layout = Layout.CSR,
+        output: SSAValue | Operation | None = None,
+        dedup: bool = False,
+        label: str | None = None,
+    ):
+        super().__init__(
+            operands=[edges, input, [] if output is None else [output]],
+            properties={
+                "load_balance": LoadBalanceAttr(load_balance),
+                "layout": LayoutAttr(layout),
+                "dedup": UnitAttr() if dedup else None,
+                "label": None if label is None else StringAttr(label),
+            },
+            regions=[body],
+            result_types=[[] if output is None else [SSAValue.get(output).type]],
+        )
+
+    def verify_(self) -> None:
+        _verify_output(self, self.output, self.result)
+        if self.dedup is not None and self.output is None:
+            raise VerifyException("dedup needs an output frontier")
+        if _arg_types(self.body) != (VertexType(), IndexType()):
+            raise VerifyException("an edge map's body takes (!graph.vertex, index)")
+        if _yield_types(self.body):
+            raise VerifyException("an edge map's body yields nothing")
+
+
+@irdl_op_definition
 class EnqueueOp(IRDLOperation):
     """Adds a vertex to the output frontier of the enclosing vertex map or traversal
     (device side; safe when many threads enqueue at once)."""
@@ -465,15 +543,19 @@ class EnqueueOp(IRDLOperation):
 
     def verify_(self) -> None:
         parent = self.parent_op()
-        while parent is not None and not isinstance(parent, VertexMapOp | EdgeTraverseOp):
+        while parent is not None and not isinstance(parent, MapOps):
             parent = parent.parent_op()
         if parent is None:
             raise VerifyException(
-                "frontier.enqueue must be inside a frontier.vertex_map or "
-                "frontier.edge_traverse"
+                "frontier.enqueue must be inside a frontier.vertex_map, "
+                "frontier.edge_map or frontier.edge_traverse"
             )
         if parent.output is None:
             raise VerifyException(f"frontier.enqueue in a {parent.name} without output")
+
+
+MapOps = VertexMapOp | EdgeMapOp | EdgeTraverseOp
+"""The ops whose bodies run on the device, one GPU thread per unit of work."""
 
 
 # ---------------------------------------------------------------------------
@@ -578,6 +660,7 @@ Frontier = Dialect(
         YieldOp,
         EdgeTraverseOp,
         VertexMapOp,
+        EdgeMapOp,
         EnqueueOp,
         EdgeRangeOp,
         NeighborOp,

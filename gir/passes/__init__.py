@@ -3,10 +3,14 @@
 Adding a pass: write `gir/passes/<name>.py` with a `ModulePass` subclass whose
 docstring starts with a one-line summary followed by a before/after example, add
 one `register_pass(...)` line below, and a lit test `test/lit/passes/<name>.mlir`.
-A load-balance strategy is a pass named `frontier-lb-<strategy>`: registering it
-makes the strategy accepted by `graph-default-schedule` and part of `lower-to-gpu`.
+
+A schedule axis value is one strategy file plus one line here: a load-balance
+strategy (`register_load_balance`, `gir/passes/load_balance/`) is then accepted by
+`graph-default-schedule` and its `frontier-lb-*` pass runs in `lower-to-gpu`.
 """
 
+from gir.dialects.schedule import LoadBalance
+from gir.passes.load_balance import LOAD_BALANCES, register_load_balance, rewrite_pass
 from gir.passes.registry import PASSES, PIPELINES, Pipeline, register_pass
 
 # Graph-level rewrites.
@@ -22,7 +26,9 @@ register_pass("frontier-track-changes", "frontier_track_changes", "FrontierTrack
 register_pass("frontier-double-buffer", "frontier_double_buffer", "FrontierDoubleBuffer")
 
 # Load-balance strategies (one per G2 option value).
-register_pass("frontier-lb-vertex-based", "frontier_lb_vertex_based", "FrontierLbVertexBased")
+register_load_balance(LoadBalance.VERTEX_BASED, "frontier-lb-vertex-based", "vertex_based", "VertexBased")
+for _value, _entry in LOAD_BALANCES.items():
+    PASSES[_entry.pass_name] = rewrite_pass(_value)
 
 # Frontier level -> GPU level.
 register_pass("frontier-to-gpu", "frontier_to_gpu", "FrontierToGpu")
@@ -38,7 +44,7 @@ PIPELINES["lower-to-gpu"] = Pipeline(
             "graph-to-frontier",
             "frontier-track-changes",
             "frontier-double-buffer",
-            *sorted(name for name in PASSES if name.startswith("frontier-lb-")),
+            *(entry.pass_name for entry in LOAD_BALANCES.values()),
             "frontier-to-gpu",
         ]
     ),

@@ -70,7 +70,7 @@ def _yielded_fresh_queue(new: frontier.NewOp, yield_op: scf.YieldOp) -> bool:
             for use in value.uses
             if isinstance(use.operation, _SAME_STORAGE)
             or (
-                isinstance(use.operation, frontier.EdgeTraverseOp | frontier.VertexMapOp)
+                isinstance(use.operation, frontier.MapOps)
                 and use.operation.output is value
             )
             or isinstance(use.operation, frontier.FreeOp | scf.YieldOp)

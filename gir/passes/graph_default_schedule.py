@@ -18,18 +18,10 @@ from gir.dialects.schedule import (
     EdgeBlocking,
     FrontierCreation,
     HybridScheduleAttr,
-    LoadBalance,
     SimpleScheduleAttr,
     Toggle,
 )
 from gir.passes.ir_utils import statement
-
-
-def load_balance_pass(strategy: LoadBalance) -> str:
-    """The name of the pass that lowers traversals with load balance `strategy`:
-    `frontier-lb-vertex-based` for VERTEX_BASED. A strategy is supported exactly
-    when a pass of that name is registered."""
-    return "frontier-lb-" + strategy.value.lower().replace("_", "-")
 
 
 SUPPORTED: dict[str, set[str]] = {
@@ -41,7 +33,7 @@ SUPPORTED: dict[str, set[str]] = {
     "kernel_fusion": {Toggle.DISABLED},
 }
 """Values of the enum-valued schedule options that the GPU lowering realizes.
-`load_balance` is checked against the registered `frontier-lb-*` passes; `delta`
+`load_balance` is checked against the registered strategies (`LOAD_BALANCES`); `delta`
 only matters to priority queues (not lowered yet); `pull_frontier` only to PULL;
 `dedup_strategy` only when deduplication is ENABLED."""
 
@@ -54,7 +46,7 @@ def _option_value(value: Attribute) -> str:
 def check_schedule(schedule: SimpleScheduleAttr, where: str) -> None:
     """Raises a user error naming the first option of `schedule` (of `where`, a
     statement) that the lowering does not realize."""
-    from gir.passes.registry import PASSES
+    from gir.passes import load_balance
 
     def reject(option: str, value: Attribute) -> None:
         raise UserError(
@@ -68,8 +60,14 @@ def check_schedule(schedule: SimpleScheduleAttr, where: str) -> None:
             continue
         if value.data not in allowed:
             reject(option, value)
-    if load_balance_pass(schedule.load_balance.data) not in PASSES:
+    if schedule.load_balance.data not in load_balance.LOAD_BALANCES:
         reject("load_balance", schedule.load_balance)
+    reason = load_balance.load_balance(schedule.load_balance.data).unsupported(schedule)
+    if reason is not None:
+        raise UserError(
+            f"error: load balance {schedule.load_balance.data.value} of {where} "
+            f"cannot lower {reason} yet"
+        )
     if not schedule.has_default_delta:
         reject("delta", schedule.delta)
 

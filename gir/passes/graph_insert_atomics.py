@@ -12,7 +12,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from gir.dialects import graph
-from gir.dialects.schedule import Direction, SimpleScheduleAttr
+from gir.dialects.schedule import Direction, LoadBalance, SimpleScheduleAttr
+from gir.passes.load_balance import load_balance as load_balance_strategy
 from gir.passes.ir_utils import constant_value, functions, parameter_index
 
 
@@ -20,12 +21,14 @@ from gir.passes.ir_utils import constant_value, functions, parameter_index
 class GraphInsertAtomics(ModulePass):
     """Turns updates two GPU threads can make to one element into atomics (G2's rule).
 
-    Which elements are shared depends on the schedule: in a PUSH traversal one
-    thread runs per source, so an element indexed by the destination, by a value
-    loaded from memory (CC's `IDs[IDs[dst]]`), by a constant or by anything computed
-    is shared; so is one indexed by the source, unless the traversal starts from
-    every vertex (a frontier may hold a vertex twice). In a vertexset apply or
-    filter the vertex's own element is private. Then:
+    Which elements are shared depends on the schedule's load-balance strategy,
+    which says how threads map to edges: an element indexed by the destination
+    (PUSH), by a value loaded from memory (CC's `IDs[IDs[dst]]`), by a constant or
+    by anything computed is shared; one indexed by the source is private only when
+    the strategy gives every edge of a source to one thread (VERTEX_BASED, not
+    EDGE_ONLY) and the traversal starts from every vertex (a frontier may hold a
+    vertex twice). In a vertexset apply or filter the vertex's own element is
+    private. Then:
     - a reduction (`min=`, `max=`, `+=`) of a shared element becomes atomic;
     - a plain store `v[dst] = x` whose statement has a `to` filter testing
       `v[dst] == C` becomes `compare_and_swap(v[dst], C, x)`, so exactly one
@@ -75,9 +78,16 @@ def _edge_function(site: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) ->
         if isinstance(schedule, SimpleScheduleAttr)
         else Direction.PUSH
     )
-    # PUSH: one thread per source; PULL: one thread per destination.
+    # The vertex a thread iterates: the source in PUSH, the destination in PULL.
     own = 0 if direction == Direction.PUSH else 1
-    own_is_private = direction == Direction.PULL or _starts_from_all(site)
+    load_balance = (
+        schedule.load_balance.data
+        if isinstance(schedule, SimpleScheduleAttr)
+        else LoadBalance.VERTEX_BASED
+    )
+    own_is_private = load_balance_strategy(load_balance).owns_iterated_vertex() and (
+        direction == Direction.PULL or _starts_from_all(site)
+    )
     entry = function.body.block
 
     def shared(index: SSAValue) -> bool:

@@ -123,4 +123,4 @@ builtin.module {
     func.return
   }
 }
-// CHECK: !frontier.all should be of base attribute frontier.queue
+// CHECK: !frontier.all should be of attribute subclassing `MutableFrontierType`

@@ -2,6 +2,7 @@
 // RUN: gir-opt %s | filecheck %s
 // RUN: gir-opt %s | gir-opt | filecheck %s
 // RUN: gir-opt %s --print-op-generic | gir-opt | filecheck %s
+// RUN: gir-opt %s -o %t.1.mlir && gir-opt %t.1.mlir -o %t.2.mlir && cmp %t.1.mlir %t.2.mlir
 
 builtin.module {
   graph.global @parent : !graph.vector<i32>
@@ -45,7 +46,13 @@ builtin.module {
     ^bb0(%v : !graph.vertex):
       frontier.yield
     }
-    frontier.free %filled : !frontier.queue
+    %spread = frontier.edge_map EDGE_ONLY CSR %w : !graph.edgeset<i32> from %all : !frontier.all into %filled : !frontier.queue dedup -> !frontier.queue attributes {label = "s3"} {
+    ^bb0(%src : !graph.vertex, %edge : index):
+      %to = frontier.neighbor CSR %w[%edge] : !graph.edgeset<i32>
+      frontier.enqueue %to
+      frontier.yield
+    }
+    frontier.free %spread : !frontier.queue
     frontier.free %all : !frontier.all
     func.return
   }
@@ -74,5 +81,9 @@ builtin.module {
 // CHECK-NEXT:   frontier.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: frontier.vertex_map %all : !frontier.all {
-// CHECK:      frontier.free %filled : !frontier.queue
+// CHECK:      %spread = frontier.edge_map EDGE_ONLY CSR %w : !graph.edgeset<i32> from %all : !frontier.all into %filled : !frontier.queue dedup -> !frontier.queue attributes {label = "s3"} {
+// CHECK-NEXT: ^bb{{.*}}(%src{{.*}}: !graph.vertex, %edge: index):
+// CHECK-NEXT:   %to = frontier.neighbor CSR %w[%edge] : !graph.edgeset<i32>
+// CHECK-NEXT:   frontier.enqueue %to
+// CHECK:      frontier.free %spread : !frontier.queue
 // CHECK-NEXT: frontier.free %all : !frontier.all

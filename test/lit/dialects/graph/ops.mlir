@@ -3,6 +3,7 @@
 // RUN: gir-opt %s | filecheck %s
 // RUN: gir-opt %s | gir-opt | filecheck %s
 // RUN: gir-opt %s --print-op-generic | gir-opt | filecheck %s
+// RUN: gir-opt %s -o %t.1.mlir && gir-opt %t.1.mlir -o %t.2.mlir && cmp %t.1.mlir %t.2.mlir
 
 builtin.module {
   graph.global @edges : !graph.edgeset<i32>

@@ -1,0 +1,203 @@
+"""The load-balance axis: one strategy object per `LoadBalance` value.
+
+A strategy is a class in its own module of this package, registered with one
+`register_load_balance(...)` line in `gir/passes/__init__.py`. The registry is the
+single source of what `graph-default-schedule` accepts for `configLoadBalance` and
+of the `frontier-lb-*` passes that `lower-to-gpu` runs. A strategy says
+
+- how threads map to work (`owns_iterated_vertex`): `graph-insert-atomics` asks it
+  whether an element indexed by the vertex a thread iterates is private;
+- which schedules it can lower (`unsupported`);
+- its frontier-level rewrite (`rewrite`): a `frontier.edge_traverse` with its load
+  balance becomes the map op(s) whose kernel the strategy forms;
+- its kernel former (`form_kernel`), called by `frontier-maps-to-kernels` for each
+  `frontier.edge_map` carrying its value, with a `KernelBuilder` (outlining, the
+  kernel skeleton, launches, frontier representations and layouts).
+
+Shared pieces of rewrites live here: `per_edge_body` inlines a traversal's `to`
+filter and edge function into the body of one edge, and `to_edge_map` is the
+rewrite of every strategy that forms its own kernels.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import IndexType, ModuleOp
+from xdsl.ir import Block, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from gir.diagnostics import UserError
+from gir.dialects import frontier, graph
+from gir.dialects.schedule import Direction, LoadBalance, SimpleScheduleAttr
+from gir.passes.ir_utils import statement
+
+if TYPE_CHECKING:
+    from gir.passes.gpu_kernels import KernelBuilder
+
+
+class LoadBalanceStrategy(ABC):
+    """How the edges of a traversal's input frontier are spread over GPU threads
+    (one value of G2's `configLoadBalance`)."""
+
+    value: ClassVar[LoadBalance]
+    """The schedule value this strategy realizes."""
+    pass_name: ClassVar[str]
+    """The name of its frontier-level rewrite pass (`frontier-lb-...`)."""
+
+    @abstractmethod
+    def owns_iterated_vertex(self) -> bool:
+        """Whether one thread handles every edge of the vertex it iterates (the
+        source in PUSH): then that vertex's elements are private to the thread
+        when the input frontier holds each vertex once."""
+
+    def unsupported(self, schedule: SimpleScheduleAttr) -> str | None:
+        """Why this strategy cannot lower a traversal with `schedule` (None: it can).
+        By default only PUSH traversals are lowered."""
+        if schedule.direction.data != Direction.PUSH:
+            return f"direction {schedule.direction.data.value}"
+        return None
+
+    @abstractmethod
+    def rewrite(self, traverse: frontier.EdgeTraverseOp) -> None:
+        """Replaces `traverse` (with this load balance, change tracking already
+        explicit) by the frontier-level ops this strategy lowers further."""
+
+    def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
+        """Replaces `edge_map` (with this load balance) by kernels and their
+        launches. Strategies whose rewrite leaves no `frontier.edge_map` keep this."""
+        raise UserError(
+            f"error: load balance {self.value.value} forms no kernel for "
+            f"{statement(edge_map)}"
+        )
+
+
+@dataclass(frozen=True)
+class _Entry:
+    pass_name: str
+    module: str
+    cls: str
+
+
+LOAD_BALANCES: dict[LoadBalance, _Entry] = {}
+"""Registered strategies by schedule value, in registration order."""
+
+_instances: dict[LoadBalance, LoadBalanceStrategy] = {}
+
+
+def register_load_balance(value: LoadBalance, pass_name: str, module: str, cls: str) -> None:
+    """Registers `gir.passes.load_balance.<module>.<cls>` as the strategy for `value`,
+    whose frontier-level rewrite runs as the pass `pass_name`."""
+    LOAD_BALANCES[value] = _Entry(pass_name, module, cls)
+
+
+def load_balance(value: LoadBalance) -> LoadBalanceStrategy:
+    """The strategy registered for `value` (a UserError if there is none)."""
+    if value not in _instances:
+        entry = LOAD_BALANCES.get(value)
+        if entry is None:
+            raise UserError(f"error: load balance {value.value} has no registered strategy")
+        module = importlib.import_module(f"gir.passes.load_balance.{entry.module}")
+        _instances[value] = getattr(module, entry.cls)()
+    return _instances[value]
+
+
+def rewrite_pass(value: LoadBalance) -> Callable[[], type[ModulePass]]:
+    """A factory of the pass that applies `value`'s frontier-level rewrite."""
+
+    def make() -> type[ModulePass]:
+        strategy = load_balance(value)
+        pass_name = LOAD_BALANCES[value].pass_name
+
+        @dataclass(frozen=True)
+        class FrontierLoadBalance(ModulePass):
+            __doc__ = type(strategy).__doc__
+
+            name: ClassVar[str] = pass_name
+
+            def apply(self, ctx: Context, op: ModuleOp) -> None:
+                for child in list(op.walk()):
+                    if (
+                        isinstance(child, frontier.EdgeTraverseOp)
+                        and child.load_balance.data == value
+                    ):
+                        _check_tracked(child)
+                        strategy.rewrite(child)
+
+        return FrontierLoadBalance
+
+    return make
+
+
+def _check_tracked(traverse: frontier.EdgeTraverseOp) -> None:
+    if traverse.tracked is not None:
+        raise UserError(
+            f"error: {statement(traverse)} still tracks a vector implicitly: run "
+            "frontier-track-changes before the frontier-lb passes"
+        )
+
+
+def _inline(region: Region, args: list[SSAValue], point: InsertPoint) -> list[SSAValue]:
+    """Moves `region`'s block before `point` with `args`; the values it yielded."""
+    block = region.block
+    terminator = block.last_op
+    assert isinstance(terminator, frontier.YieldOp)
+    results = list(terminator.arguments)
+    block.erase_op(terminator)
+    Rewriter.inline_block(block, point, args)
+    return results
+
+
+def per_edge_body(
+    traverse: frontier.EdgeTraverseOp, src: SSAValue, position: SSAValue, point: InsertPoint
+) -> None:
+    """Inserts at `point` the work of one edge of `traverse`: read the neighbor (and
+    weight) of the edge at `position` of `src`, check the `to` filter on it, and
+    run the edge function. Moves the traversal's regions: call it once."""
+    layout = traverse.layout.data
+    edges = traverse.edges
+    neighbor = frontier.NeighborOp(layout, edges, position)
+    neighbor.result.name_hint = "dst"
+    Rewriter.insert_op(neighbor, point)
+    edge_args: list[SSAValue] = [src, neighbor.result]
+    if len(traverse.body.block.args) == 3:
+        weight = frontier.EdgeWeightOp(layout, edges, position)
+        weight.result.name_hint = "weight"
+        Rewriter.insert_op(weight, point)
+        edge_args.append(weight.result)
+    if traverse.to_filter is not None and traverse.to_filter.blocks:
+        (passes,) = _inline(traverse.to_filter, [neighbor.result], point)
+        then_end = scf.YieldOp()
+        Rewriter.insert_op(scf.IfOp(passes, [], Region(Block([then_end]))), point)
+        point = InsertPoint.before(then_end)
+    _inline(traverse.body, edge_args, point)
+
+
+def to_edge_map(traverse: frontier.EdgeTraverseOp) -> frontier.EdgeMapOp:
+    """Replaces `traverse` by a `frontier.edge_map` with its load balance whose body
+    is the work of one edge: the rewrite of strategies that form their own kernels."""
+    body = Block(arg_types=[graph.VertexType(), IndexType()])
+    src, position = body.args
+    src.name_hint, position.name_hint = "src", "edge"
+    end = frontier.YieldOp()
+    body.add_op(end)
+    per_edge_body(traverse, src, position, InsertPoint.before(end))
+    edge_map = frontier.EdgeMapOp(
+        traverse.edges,
+        traverse.input,
+        Region(body),
+        load_balance=traverse.load_balance.data,
+        layout=traverse.layout.data,
+        output=traverse.output,
+        dedup=traverse.dedup is not None,
+        label=None if traverse.label is None else traverse.label.data,
+    )
+    Rewriter.replace_op(traverse, edge_map, new_results=list(edge_map.results))
+    return edge_map
