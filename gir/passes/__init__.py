@@ -31,6 +31,7 @@ for _value, _entry in LOAD_BALANCES.items():
     PASSES[_entry.pass_name] = rewrite_pass(_value)
 
 # Frontier level -> GPU level.
+register_pass("graph-to-host-io", "graph_to_host_io", "GraphToHostIo")
 register_pass("frontier-to-gpu", "frontier_to_gpu", "FrontierToGpu")
 
 # Named pipelines.
@@ -45,6 +46,7 @@ PIPELINES["lower-to-gpu"] = Pipeline(
             "frontier-track-changes",
             "frontier-double-buffer",
             *(entry.pass_name for entry in LOAD_BALANCES.values()),
+            "graph-to-host-io",
             "frontier-to-gpu",
         ]
     ),
