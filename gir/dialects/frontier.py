@@ -216,6 +216,27 @@ class AllVerticesOp(IRDLOperation):
 
 
 @irdl_op_definition
+class ConvertOp(IRDLOperation):
+    """A new frontier of another representation holding the same vertices (e.g.
+    every vertex as a queue, to be changed). The operand is not changed; each
+    representation's lowering says which conversions it has."""
+
+    name = "frontier.convert"
+
+    input = operand_def(FrontierType)
+    result = result_def(FrontierType)
+
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+
+    def __init__(self, input: SSAValue | Operation, result_type: Attribute):
+        super().__init__(operands=[input], result_types=[result_type])
+
+    def verify_(self) -> None:
+        if self.input.type == self.result.type:
+            raise VerifyException(f"frontier.convert from {self.input.type} to itself")
+
+
+@irdl_op_definition
 class SizeOp(IRDLOperation):
     """`set.getVertexSetSize()`: the number of vertices of a frontier (on the host)."""
 
@@ -653,6 +674,7 @@ Frontier = Dialect(
     [
         NewOp,
         AllVerticesOp,
+        ConvertOp,
         SizeOp,
         AddOp,
         ClearOp,

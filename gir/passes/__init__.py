@@ -4,14 +4,23 @@ Adding a pass: write `gir/passes/<name>.py` with a `ModulePass` subclass whose
 docstring starts with a one-line summary followed by a before/after example, add
 one `register_pass(...)` line below, and a lit test `test/lit/passes/<name>.mlir`.
 
-A schedule axis value is one strategy file plus one line here: a load-balance
-strategy (`register_load_balance`, `gir/passes/load_balance/`) is then accepted by
-`graph-default-schedule` and its `frontier-lb-*` pass runs in `lower-to-gpu`.
+A schedule axis value is one strategy file plus one line here:
+- a load-balance strategy (`register_load_balance`, `gir/passes/load_balance/`) is
+  then accepted by `graph-default-schedule`, and its `frontier-lb-*` pass is
+  registered and runs in `lower-to-gpu`;
+- a frontier representation (`register_representation`,
+  `gir/passes/representations/`) lowers its frontier type, and realizes the
+  schedule's frontier creation it declares;
+- a topology layout (`register_layout`, `gir/passes/layouts/`) lowers the layout
+  ops that read it.
 """
 
+from gir.dialects.frontier import AllVerticesType, Layout, SparseQueueType
 from gir.dialects.schedule import LoadBalance
-from gir.passes.load_balance import LOAD_BALANCES, register_load_balance, rewrite_pass
+from gir.passes.layouts import register_layout
+from gir.passes.load_balance import LOAD_BALANCES, register_load_balance
 from gir.passes.registry import PASSES, PIPELINES, Pipeline, register_pass
+from gir.passes.representations import register_representation
 
 # Graph-level rewrites.
 register_pass("graph-default-schedule", "graph_default_schedule", "GraphDefaultSchedule")
@@ -27,14 +36,33 @@ register_pass("frontier-double-buffer", "frontier_double_buffer", "FrontierDoubl
 
 # Load-balance strategies (one per G2 option value).
 register_load_balance(LoadBalance.VERTEX_BASED, "frontier-lb-vertex-based", "vertex_based", "VertexBased")
-for _value, _entry in LOAD_BALANCES.items():
-    PASSES[_entry.pass_name] = rewrite_pass(_value)
+
+# Frontier representations and topology layouts.
+register_representation(SparseQueueType, "sparse_queue", "SparseQueue")
+register_representation(AllVerticesType, "all_vertices", "AllVertices")
+register_layout(Layout.CSR, "csr", "Csr")
 
 # Frontier level -> GPU level.
 register_pass("graph-to-host-io", "graph_to_host_io", "GraphToHostIo")
-register_pass("frontier-to-gpu", "frontier_to_gpu", "FrontierToGpu")
+register_pass("frontier-host-setup", "frontier_host_setup", "FrontierHostSetup")
+register_pass("frontier-lower-device-ops", "frontier_lower_device_ops", "FrontierLowerDeviceOps")
+register_pass("frontier-to-host-values", "frontier_to_host_values", "FrontierToHostValues")
+register_pass("frontier-maps-to-kernels", "frontier_maps_to_kernels", "FrontierMapsToKernels")
+register_pass("gpu-hoist-constants", "gpu_hoist_constants", "GpuHoistConstants")
 
 # Named pipelines.
+PIPELINES["frontier-to-gpu"] = Pipeline(
+    "Lower the frontier level to GPU kernels and a host main",
+    ",".join(
+        [
+            "frontier-host-setup",
+            "frontier-lower-device-ops",
+            "frontier-to-host-values",
+            "frontier-maps-to-kernels",
+            "gpu-hoist-constants",
+        ]
+    ),
+)
 PIPELINES["lower-to-gpu"] = Pipeline(
     "Lower a graph-dialect program to the GPU level with its schedules",
     ",".join(

@@ -22,10 +22,12 @@ from gir.dialects import frontier, graph
 from gir.dialects.frontier import AllVerticesType, Layout, SparseQueueType
 from gir.dialects.schedule import (
     Direction,
+    FrontierCreation,
     HybridScheduleAttr,
     SimpleScheduleAttr,
     Toggle,
 )
+from gir.passes import representations
 from gir.passes.ir_utils import (
     body_region,
     functions,
@@ -60,6 +62,8 @@ class GraphToFrontier(ModulePass):
       from the schedule's deduplication);
     - `graph.vertexset_apply` / `graph.vertexset_filter` become `frontier.vertex_map`
       (a filter enqueues the vertices it keeps);
+    - an `apply_modified` fills a fresh frontier of the representation registered
+      for the schedule's frontier creation (FUSED: `!frontier.queue`);
     - vertexsets become frontier values: `new vertexset(n)` a `!frontier.queue`,
       `getVertices()` `!frontier.all`; `addVertex` returns the changed queue, which
       replaces the set in what follows; `delete` is `frontier.free`;
@@ -143,8 +147,16 @@ def _zero_i32(before: Operation) -> SSAValue:
     return zero.result
 
 
-def _empty_queue(before: Operation) -> SSAValue:
-    new = frontier.NewOp(_zero_i32(before))
+def _empty_output(before: Operation, creation: FrontierCreation) -> SSAValue:
+    """A fresh empty frontier of the representation that realizes `creation` (the
+    schedule's frontier creation; a filter's output is FUSED)."""
+    output_type = representations.output_type(creation)
+    if output_type is None:
+        raise UserError(
+            f"error: frontier creation {creation.value} of {statement(before)} has no "
+            "registered frontier representation"
+        )
+    new = frontier.NewOp(_zero_i32(before), output_type)
     new.result.name_hint = "empty"
     Rewriter.insert_op(new, InsertPoint.before(before))
     return new.result
@@ -174,7 +186,7 @@ def _traversal(op: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) -> None:
         Rewriter.insert_op(every, InsertPoint.before(op))
         source = every.result
     modified = op.kind.data == graph.ApplyKind.APPLY_MODIFIED
-    output = _empty_queue(op) if modified else None
+    output = _empty_output(op, schedule.frontier_creation.data) if modified else None
     dedup = modified and (
         op.dedup is not None or schedule.deduplication.data == Toggle.ENABLED
     )
@@ -248,7 +260,7 @@ def _vertex_filter(op: graph.VertexSetFilterOp, table: dict[str, func.FuncOp]) -
         verdict_yield, [scf.IfOp(keep, [], Region(enqueue)), frontier.YieldOp()]
     )
     vertex_map = frontier.VertexMapOp(
-        op.set, body, output=_empty_queue(op), label=_label(op, name)
+        op.set, body, output=_empty_output(op, FrontierCreation.FUSED), label=_label(op, name)
     )
     Rewriter.replace_op(op, vertex_map)
 
@@ -323,10 +335,9 @@ def _queue() -> SparseQueueType:
 
 def _materialize(value: SSAValue, before: Operation) -> SSAValue:
     """A queue of every vertex, where an `!frontier.all` must become a queue."""
-    size = frontier.SizeOp(value)
-    new = frontier.NewOp(size.result)
-    Rewriter.insert_op([size, new], InsertPoint.before(before))
-    return new.result
+    convert = frontier.ConvertOp(value, _queue())
+    Rewriter.insert_op(convert, InsertPoint.before(before))
+    return convert.result
 
 
 def _as_queues(op: Operation) -> None:

@@ -38,6 +38,7 @@ from gir.diagnostics import UserError
 from gir.dialects import frontier, graph
 from gir.dialects.schedule import Direction, LoadBalance, SimpleScheduleAttr
 from gir.passes.ir_utils import statement
+from gir.passes.registry import PASSES
 
 if TYPE_CHECKING:
     from gir.passes.gpu_kernels import KernelBuilder
@@ -96,6 +97,7 @@ def register_load_balance(value: LoadBalance, pass_name: str, module: str, cls: 
     """Registers `gir.passes.load_balance.<module>.<cls>` as the strategy for `value`,
     whose frontier-level rewrite runs as the pass `pass_name`."""
     LOAD_BALANCES[value] = _Entry(pass_name, module, cls)
+    PASSES[pass_name] = rewrite_pass(value)
 
 
 def load_balance(value: LoadBalance) -> LoadBalanceStrategy:

@@ -1,67 +1,10 @@
-// RUN: gir-opt %s -p frontier-to-gpu | filecheck %s
+// RUN: gir-opt %S/Inputs/sssp_frontier.mlir -p frontier-to-gpu | filecheck %s
 
-builtin.module {
-  graph.global @dist : !graph.vector<i32>
-  graph.global @done : !graph.vector<i1>
-  graph.global @degree : !graph.vector<i32>
-  func.func @main() {
-    %s = host.argv_int argv[2] : i32
-    %e = graph.load_edges {argv = 1 : i64} : !graph.edgeset<i32>
-    %inf = arith.constant 1000000 : i32
-    graph.vector_fill @dist, %inf : i32
-    graph.out_degrees %e into @degree : !graph.edgeset<i32>
-    %z = arith.constant 0 : i32
-    graph.store %z, @dist[%s] : i32, i32
-    %f = frontier.new %z : i32 -> !frontier.queue
-    %start = frontier.add %s, %f : i32, !frontier.queue
-    %spare = frontier.new %z : i32 -> !frontier.queue
-    %r:2 = scf.while (%fr = %start, %sp = %spare) : (!frontier.queue, !frontier.queue) -> (!frontier.queue, !frontier.queue) {
-      %n = frontier.size %fr : !frontier.queue -> i32
-      %c = arith.cmpi ne, %n, %z : i32
-      scf.condition(%c) %fr, %sp : !frontier.queue, !frontier.queue
-    } do {
-    ^bb0(%in : !frontier.queue, %sp2 : !frontier.queue):
-      %empty = frontier.clear %sp2 : !frontier.queue
-      %out = frontier.vertex_map %in : !frontier.queue into %empty : !frontier.queue dedup -> !frontier.queue attributes {label = "s1"} {
-      ^bb0(%src : !graph.vertex):
-        %begin, %end = frontier.edge_range CSR %e[%src] : !graph.edgeset<i32>
-        %one = arith.constant 1 : index
-        scf.for %i = %begin to %end step %one {
-          %dst = frontier.neighbor CSR %e[%i] : !graph.edgeset<i32>
-          %w = frontier.edge_weight CSR %e[%i] : !graph.edgeset<i32> -> i32
-          %d = graph.load @dist[%src] : !graph.vertex -> i32
-          %new = arith.addi %d, %w : i32
-          %lowered = graph.reduce min %new, @dist[%dst] atomic : !graph.vertex, i32
-          scf.if %lowered {
-            frontier.enqueue %dst
-          }
-        }
-        frontier.yield
-      }
-      scf.yield %out, %in : !frontier.queue, !frontier.queue
-    }
-    frontier.free %r#1 : !frontier.queue
-    frontier.free %r#0 : !frontier.queue
-    %all = frontier.all_vertices : !frontier.all
-    %limit = arith.sitofp %s : i32 to f32
-    frontier.vertex_map %all : !frontier.all attributes {label = "mark"} {
-    ^bb0(%v : !graph.vertex):
-      %d = graph.load @dist[%v] : !graph.vertex -> i32
-      %df = arith.sitofp %d : i32 to f32
-      %near = arith.cmpf olt, %df, %limit : f32
-      graph.store %near, @done[%v] : !graph.vertex, i1
-      frontier.yield
-    }
-    %n = frontier.size %all : !frontier.all -> i32
-    %every = frontier.new %n : i32 -> !frontier.queue
-    %first = graph.load @done[%z] : i32 -> i1
-    scf.if %first {
-      host.print %n : i32
-    }
-    frontier.free %every : !frontier.queue
-    func.return
-  }
-}
+// The whole frontier -> GPU pipeline (frontier-host-setup, frontier-lower-device-ops,
+// frontier-to-host-values, frontier-maps-to-kernels, gpu-hoist-constants).
+
+// `new vertexset(n)` fills a queue with 0..n-1.
+// CHECK-LABEL: gir_gpu.kernel @frontier_queue_iota(%items: memref<?xi32>, %count: i32)
 
 // The traversal's kernel: thread gid takes the gid-th vertex of the input queue,
 // walks its CSR row, updates dist atomically and appends each destination once.
@@ -78,12 +21,14 @@ builtin.module {
 // CHECK:             %[[OLD:.*]] = gir_gpu.atomic_rmw min %new, %dist[%{{.*}}] : i32, memref<?xi32>, index
 // CHECK-NEXT:        %lowered = arith.cmpi sgt, %[[OLD]], %new : i32
 // CHECK-NEXT:        scf.if %lowered {
-// CHECK:               %[[WAS:.*]] = gir_gpu.atomic_cas %enqueued[%{{.*}}], %{{.*}}, %{{.*}} : memref<?xi32>, index, i32
-// CHECK:               %position = gir_gpu.atomic_rmw add %{{.*}}, %queue_size[%{{.*}}] : i32, memref<?xi32>, index
-// CHECK-NEXT:          %[[FITS:.*]] = arith.cmpi slt, %position, %queue_capacity : i32
-// CHECK-NEXT:          scf.if %[[FITS]] {
-// CHECK-NEXT:            %[[AT:.*]] = arith.index_cast %position : i32 to index
-// CHECK-NEXT:            memref.store %dst, %sp2_items[%[[AT]]] : memref<?xi32>
+// CHECK:               %[[WAS:.*]] = gir_gpu.atomic_cas %enqueued[%{{.*}}], %[[ZERO:.*]], %{{.*}} : memref<?xi32>, index, i32
+// CHECK-NEXT:          %[[FIRST:.*]] = arith.cmpi eq, %[[WAS]], %[[ZERO]] : i32
+// CHECK-NEXT:          scf.if %[[FIRST]] {
+// CHECK:                 %position = gir_gpu.atomic_rmw add %{{.*}}, %queue_size[%{{.*}}] : i32, memref<?xi32>, index
+// CHECK-NEXT:            %[[FITS:.*]] = arith.cmpi slt, %position, %queue_capacity : i32
+// CHECK-NEXT:            scf.if %[[FITS]] {
+// CHECK-NEXT:              %[[AT:.*]] = arith.index_cast %position : i32 to index
+// CHECK-NEXT:              memref.store %dst, %sp2_items[%[[AT]]] : memref<?xi32>
 
 // After each traversal a helper kernel resets the flags of the appended vertices.
 // CHECK-LABEL: gir_gpu.kernel @frontier_queue_reset_dedup(%items: memref<?xi32>, %first: i32, %enqueued: memref<?xi32>, %count: i32)
@@ -94,9 +39,6 @@ builtin.module {
 // CHECK:         %near = arith.cmpf olt, %df, %limit : f32
 // CHECK-NEXT:    %[[BYTE:.*]] = arith.extui %near : i1 to i8
 // CHECK:         memref.store %[[BYTE]], %done[%{{.*}}] : memref<?xi8>
-
-// `new vertexset(n)` fills a queue with 0..n-1.
-// CHECK-LABEL: gir_gpu.kernel @frontier_queue_iota(%items: memref<?xi32>, %count: i32)
 
 // Host: the graph is loaded once, every vector is a named device buffer.
 // CHECK-LABEL: func.func @main() {
@@ -110,6 +52,8 @@ builtin.module {
 // CHECK-NEXT:    host.fill %done, %{{.*}}, %num_vertices : memref<?xi8>, i8, i32
 // CHECK-NEXT:    %degree = host.alloc %num_vertices : i32 -> memref<?xi32>
 // CHECK-NEXT:    host.bind_global %degree as "degree" : memref<?xi32>
+// CHECK-DAG:     %out_degrees = host.graph_array %graph out_degrees : memref<?xi32>
+// CHECK-DAG:     %queue_capacity = arith.maxsi %num_vertices, %num_edges : i32
 // CHECK:         host.fill %dist, %inf, %num_vertices : memref<?xi32>, i32, i32
 // CHECK-NEXT:    host.copy %out_degrees, %degree, %num_vertices : memref<?xi32>, i32
 // CHECK-NEXT:    host.write %z, %dist[%s] : i32, memref<?xi32>, i32

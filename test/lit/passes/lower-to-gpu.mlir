@@ -39,11 +39,11 @@
 // CHECK-NEXT:    %num_edges = host.graph_size %graph edges : i32
 // CHECK-NEXT:    %parent = host.alloc %num_vertices : i32 -> memref<?xi32>
 // CHECK-NEXT:    host.bind_global %parent as "parent" : memref<?xi32>
-// CHECK-NEXT:    %queue_capacity = arith.maxsi %num_vertices, %num_edges : i32
-// CHECK-NEXT:    %queue_size = host.alloc %{{.*}} : i32 -> memref<?xi32>
-// CHECK-NEXT:    %row_ptr = host.graph_array %graph row_ptr : memref<?xi32>
-// CHECK-NEXT:    %col_idx = host.graph_array %graph col_idx : memref<?xi32>
-// CHECK-NEXT:    host.fill %parent, %m1, %num_vertices : memref<?xi32>, i32, i32
+// CHECK-DAG:     %queue_capacity = arith.maxsi %num_vertices, %num_edges : i32
+// CHECK-DAG:     %queue_size = host.alloc %{{.*}} : i32 -> memref<?xi32>
+// CHECK-DAG:     %row_ptr = host.graph_array %graph row_ptr : memref<?xi32>
+// CHECK-DAG:     %col_idx = host.graph_array %graph col_idx : memref<?xi32>
+// CHECK:         host.fill %parent, %m1, %num_vertices : memref<?xi32>, i32, i32
 // CHECK-NEXT:    %queue = host.alloc %queue_capacity : i32 -> memref<?xi32>
 // CHECK-NEXT:    %s = host.argv_int argv[2] : i32
 // CHECK-NEXT:    host.write %s, %queue[%z] : i32, memref<?xi32>, i32

@@ -6,11 +6,18 @@ from __future__ import annotations
 from xdsl.builder import Builder
 from xdsl.ir import Attribute, SSAValue
 
-from gir.passes.frontier_to_gpu.context import FrontierLowering, GpuContext
+from gir.dialects.frontier import AllVerticesType
+from gir.passes.gpu_kernels import GpuContext
+from gir.passes.representations import FrontierRepresentation
 
 
-class AllVertices(FrontierLowering):
+class AllVertices(FrontierRepresentation):
     """`!frontier.all`: no host values; its size is V."""
+
+    type = AllVerticesType
+
+    def capacity(self, ctx: GpuContext) -> SSAValue:
+        return ctx.vertices
 
     def host_types(self) -> list[Attribute]:
         return []

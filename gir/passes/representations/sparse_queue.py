@@ -26,13 +26,10 @@ from xdsl.rewriter import InsertPoint
 
 from gir.dialects import gir_gpu, host
 from gir.dialects.gir_gpu import AtomicKind, buffer_type
-from gir.passes.frontier_to_gpu.context import (
-    FrontierLowering,
-    GpuContext,
-    as_i32,
-    as_index,
-    constant,
-)
+from gir.dialects.frontier import AllVerticesType, SparseQueueType
+from gir.dialects.schedule import FrontierCreation
+from gir.passes.gpu_kernels import GpuContext, as_i32, as_index, constant
+from gir.passes.representations import FrontierRepresentation
 from gir.passes.ir_utils import constant_value
 
 
@@ -84,11 +81,26 @@ def _reset_flags(b: Builder, args: Sequence[SSAValue], gid: SSAValue) -> None:
     b.insert(memref.StoreOp.get(constant(b, 0), flags, [as_index(b, vertex)]))
 
 
-class SparseQueue(FrontierLowering):
+class SparseQueue(FrontierRepresentation):
     """`!frontier.queue` as (items buffer, host size)."""
+
+    type = SparseQueueType
+    creation = FrontierCreation.FUSED
+    dedup_for_capacity = True
+    host_names = ("items", "size")
 
     def host_types(self) -> list[Attribute]:
         return [buffer_type(i32), i32]
+
+    def capacity(self, ctx: GpuContext) -> SSAValue:
+        return _capacity(ctx)
+
+    def convert_from(
+        self, source: FrontierRepresentation, ctx: GpuContext, b: Builder, values: list[SSAValue]
+    ) -> list[SSAValue]:
+        if source.type is not AllVerticesType:
+            return super().convert_from(source, ctx, b, values)
+        return self.new(ctx, b, ctx.vertices)
 
     def new(self, ctx: GpuContext, b: Builder, count: SSAValue) -> list[SSAValue]:
         items = b.insert(host.AllocOp(_capacity(ctx), i32)).result

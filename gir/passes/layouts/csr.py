@@ -9,11 +9,15 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Attribute, SSAValue
 
 from gir.dialects.host import GraphArray
-from gir.passes.frontier_to_gpu.context import GpuContext, LayoutLowering, as_index
+from gir.dialects.frontier import Layout
+from gir.passes.gpu_kernels import GpuContext, as_index
+from gir.passes.layouts import LayoutStrategy
 
 
-class Csr(LayoutLowering):
+class Csr(LayoutStrategy):
     """Compressed sparse rows, by source."""
+
+    value = Layout.CSR
 
     def edge_range(
         self, ctx: GpuContext, b: Builder, vertex: SSAValue

@@ -1,0 +1,249 @@
+"""`frontier-host-setup`: the graph upload, the vector buffers and `main`'s own
+vector accesses at the GPU level."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, i32
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from gir.diagnostics import UserError
+from gir.dialects import frontier, graph, host
+from gir.dialects.host import GraphArray
+from gir.passes.gpu_kernels import (
+    GpuContext,
+    as_i32,
+    combine,
+    compare,
+    constant,
+    element_type,
+    from_element,
+    global_vectors,
+    replace,
+    resize,
+    to_element,
+    zero,
+)
+from gir.passes.ir_utils import main_function, statement
+
+
+@dataclass(frozen=True)
+class FrontierHostSetup(ModulePass):
+    """Uploads the graph, makes a device buffer per vector and lowers main's own vector accesses.
+
+    The graph is loaded once where `graph.load_edges` was (`host.load_graph` and
+    its sizes); every global vector becomes a device buffer (bool vectors: i8)
+    named with `host.bind_global` right after the graph load and zero-filled
+    unless `main` fills it first; vector fills, out-degrees and element
+    reads/writes in `main` (outside map bodies) become `host.fill` / `copy` /
+    `read` / `write`; vertices carried by `scf` ops become i32 ids; a
+    `frontier.size` of a host frontier inside a map body moves before the map
+    (its value reaches the kernel as an argument). Map bodies are left to
+    `frontier-lower-device-ops`, which also drops the globals and the edgeset.
+
+    Before:
+    ```mlir
+    graph.global @dist : !graph.vector<i32>
+    func.func @main() {
+      %e = graph.load_edges {argv = 1 : i64} : !graph.edgeset
+      %inf = arith.constant 1000000 : i32
+      graph.vector_fill @dist, %inf : i32
+      graph.store %z, @dist[%s] : i32, i32
+      ...
+    }
+    ```
+    After:
+    ```mlir
+    func.func @main() {
+      %graph = host.load_graph {argv = 1 : i64}
+      %num_vertices = host.graph_size %graph vertices : i32
+      %dist = host.alloc %num_vertices : i32 -> memref<?xi32>
+      host.bind_global %dist as "dist" : memref<?xi32>
+      %e = graph.load_edges {argv = 1 : i64} : !graph.edgeset
+      host.fill %dist, %inf, %num_vertices : memref<?xi32>, i32, i32
+      host.write %z, %dist[%s] : i32, memref<?xi32>, i32
+      ...
+    }
+    ```
+    """
+
+    name = "frontier-host-setup"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        main = main_function(op)
+        _check_input(op, main)
+        _hoist_frontier_sizes(main)
+        _retype_vertices(main)
+        load = _load_graph(main)
+        gpu = GpuContext.of(op)
+        _allocate_buffers(gpu, main, load)
+        _lower_block(gpu, main.body.block)
+
+
+def _check_input(module: ModuleOp, main: func.FuncOp) -> None:
+    vectors = global_vectors(module)
+    for op in module.walk():
+        if isinstance(op, frontier.EdgeTraverseOp):
+            raise UserError(
+                f"error: load balance {op.load_balance.data.value} of "
+                f"{statement(op)} was not lowered by any frontier-lb pass"
+            )
+        if isinstance(op, func.FuncOp) and op is not main:
+            raise UserError(
+                f"error: function '@{op.sym_name.data}' is left: run "
+                "graph-to-frontier before frontier-to-gpu"
+            )
+        if isinstance(op, graph.GlobalOp) and op.sym_name.data not in vectors:
+            raise UserError(
+                f"error: global '@{op.sym_name.data}' is left: run "
+                "graph-to-frontier before frontier-to-gpu"
+            )
+
+
+def _hoist_frontier_sizes(main: func.FuncOp) -> None:
+    """Moves `frontier.size` of a host frontier out of map bodies (GraphIt's
+    `vertices.size()` in a vertex function): the size is computed on the host
+    before the launch and reaches the kernel as a scalar argument."""
+    for map_op in [op for op in main.walk() if isinstance(op, frontier.MapOps)]:
+        for size in [op for op in map_op.walk() if isinstance(op, frontier.SizeOp)]:
+            if not _defined_inside(size.frontier, map_op):
+                size.detach()
+                Rewriter.insert_op(size, InsertPoint.before(map_op))
+
+
+def _defined_inside(value: SSAValue, op: Operation) -> bool:
+    """Whether `value` is defined in one of `op`'s regions."""
+    owner = value.owner
+    if isinstance(owner, Block):
+        parent = owner.parent_op()
+        return parent is not None and op.is_ancestor(parent)
+    return owner is not op and op.is_ancestor(owner)
+
+
+def _retype_vertices(main: func.FuncOp) -> None:
+    """Vertices carried by scf ops become i32 ids."""
+    for op in list(main.walk()):
+        if not isinstance(op, scf.WhileOp | scf.ForOp | scf.IfOp):
+            continue
+        for result in list(op.results):
+            if isinstance(result.type, graph.VertexType):
+                Rewriter.replace_value_with_new_type(result, i32)
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in list(block.args):
+                    if isinstance(arg.type, graph.VertexType):
+                        Rewriter.replace_value_with_new_type(arg, i32)
+
+
+def _load_graph(main: func.FuncOp) -> graph.LoadEdgesOp:
+    loads = [op for op in main.walk() if isinstance(op, graph.LoadEdgesOp)]
+    if len(loads) != 1:
+        raise UserError(
+            "error: the program must load exactly one graph (graph.load_edges) "
+            f"in main, it loads {len(loads)}"
+        )
+    (load,) = loads
+    if load.parent_block() is not main.body.block:
+        raise UserError("error: the graph must be loaded at the top level of main")
+    edges_type = load.result.type
+    assert isinstance(edges_type, graph.EdgeSetType)
+    handle = Builder(InsertPoint.before(load)).insert(
+        host.LoadGraphOp(
+            argv=None if load.argv is None else load.argv.value.data,
+            path=None if load.path is None else load.path.data,
+            weighted=edges_type.is_weighted,
+        )
+    ).result
+    handle.name_hint = "graph"
+    return load
+
+
+def _allocate_buffers(gpu: GpuContext, main: func.FuncOp, load: graph.LoadEdgesOp) -> None:
+    first_uses = _first_uses(main)
+    for name, vector in global_vectors(gpu.module).items():
+        first = first_uses.get(name)
+        if first is not None and first.is_before_in_block(load):
+            raise UserError(f"error: vector '@{name}' is used before the graph is loaded")
+        b = gpu.setup_builder()
+        count = gpu.vertices if vector.per_vertex else constant(b, vector.size.value.data)
+        buffer = b.insert(host.AllocOp(count, element_type(vector))).result
+        buffer.name_hint = name
+        b.insert(host.BindGlobalOp(buffer, name))
+        if not isinstance(first, graph.VectorFillOp | graph.OutDegreesOp):
+            b.insert(host.FillOp(buffer, zero(b, element_type(vector)), count))
+
+
+def _first_uses(main: func.FuncOp) -> dict[str, Operation]:
+    """The top-level op of main where each vector is first named."""
+    first: dict[str, Operation] = {}
+    for top in main.body.block.ops:
+        for op in top.walk():
+            for value in [*op.properties.values(), *op.attributes.values()]:
+                if isinstance(value, SymbolRefAttr):
+                    first.setdefault(value.root_reference.data, top)
+    return first
+
+
+def _vector(gpu: GpuContext, ref: SymbolRefAttr) -> tuple[SSAValue, graph.VectorType]:
+    name = ref.root_reference.data
+    return gpu.buffer(name), global_vectors(gpu.module)[name]
+
+
+def _lower_block(gpu: GpuContext, block: Block) -> None:
+    for op in list(block.ops):
+        if isinstance(op, frontier.MapOps):
+            continue
+        _lower_host_op(gpu, op)
+        for region in op.regions:
+            for inner in region.blocks:
+                _lower_block(gpu, inner)
+
+
+def _lower_host_op(gpu: GpuContext, op: Operation) -> None:
+    """Lowers one vector or vertex op of `main` (outside map bodies)."""
+    b = Builder(InsertPoint.before(op))
+    if isinstance(op, graph.VectorFillOp):
+        buffer, vector = _vector(gpu, op.vector)
+        count = gpu.vertices if vector.per_vertex else constant(b, vector.size.value.data)
+        b.insert(host.FillOp(buffer, to_element(b, op.value, vector), count))
+        Rewriter.erase_op(op)
+    elif isinstance(op, graph.OutDegreesOp):
+        buffer, vector = _vector(gpu, op.vector)
+        if vector.element_type != i32:
+            raise UserError("error: getOutDegrees() is stored in vectors of int (i32) only")
+        degrees = gpu.graph_array(GraphArray.OUT_DEGREES)
+        b.insert(host.CopyOp(degrees, buffer, gpu.vertices))
+        Rewriter.erase_op(op)
+    elif isinstance(op, graph.LoadOp):
+        buffer, vector = _vector(gpu, op.vector)
+        read = b.insert(host.ReadOp(buffer, as_i32(b, op.index))).result
+        replace(op, [from_element(b, read, vector)])
+    elif isinstance(op, graph.StoreOp):
+        buffer, vector = _vector(gpu, op.vector)
+        b.insert(host.WriteOp(to_element(b, op.value, vector), buffer, as_i32(b, op.index)))
+        Rewriter.erase_op(op)
+    elif isinstance(op, graph.ReduceOp):
+        buffer, vector = _vector(gpu, op.vector)
+        index = as_i32(b, op.index)
+        old = from_element(b, b.insert(host.ReadOp(buffer, index)).result, vector)
+        new = combine(b, op.kind.data, old, op.value)
+        b.insert(host.WriteOp(to_element(b, new, vector), buffer, index))
+        replace(op, [compare(b, "ne", new, old)])
+    elif isinstance(op, graph.CompareAndSwapOp):
+        buffer, vector = _vector(gpu, op.vector)
+        index = as_i32(b, op.index)
+        old = from_element(b, b.insert(host.ReadOp(buffer, index)).result, vector)
+        success = compare(b, "eq", old, op.expected)
+        write = Block([host.WriteOp(op.desired, buffer, index), scf.YieldOp()])
+        b.insert(scf.IfOp(success, [], Region(write)))
+        replace(op, [success])
+    elif isinstance(op, graph.VertexIdOp):
+        replace(op, [resize(b, op.vertex, op.result.type)])
+    elif isinstance(op, graph.ToVertexOp):
+        replace(op, [as_i32(b, op.id)])

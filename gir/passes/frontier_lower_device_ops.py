@@ -1,0 +1,234 @@
+"""`frontier-lower-device-ops`: the vector and layout ops of map bodies become
+buffer accesses, atomics and graph-array reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, i1
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import Rewriter
+
+from gir.diagnostics import UserError
+from gir.dialects import frontier, gir_gpu, graph
+from gir.dialects.gir_gpu import AtomicKind
+from gir.passes.gpu_kernels import (
+    GpuContext,
+    as_i32,
+    as_index,
+    as_vertex,
+    combine,
+    compare,
+    from_element,
+    global_vectors,
+    resize,
+    to_element,
+    zero,
+)
+from gir.passes.layouts import layout
+
+_ATOMIC_KINDS = {
+    graph.ReduceKind.MIN: AtomicKind.MIN,
+    graph.ReduceKind.MAX: AtomicKind.MAX,
+    graph.ReduceKind.ADD: AtomicKind.ADD,
+}
+
+_DEVICE_DIALECTS = ("arith", "math", "scf", "memref", "gir_gpu", "builtin")
+
+
+@dataclass(frozen=True)
+class FrontierLowerDeviceOps(ModulePass):
+    """Lowers the vector and layout ops of map bodies to buffer accesses and atomics.
+
+    Inside `frontier.vertex_map` / `frontier.edge_map` bodies (device code):
+    `graph.load` / `graph.store` become `memref.load` / `memref.store` on the
+    vector's buffer (found by its `host.bind_global`); an atomic `graph.reduce`
+    becomes `gir_gpu.atomic_rmw` whose "changed" result compares the old value,
+    a plain one a load-combine-store; `graph.compare_and_swap` becomes
+    `gir_gpu.atomic_cas`; the layout ops read the graph's arrays through the
+    layout registry. A vertex is its i32 id on the GPU: where a `!graph.vertex`
+    meets an i32, an `unrealized_conversion_cast` stands until
+    `frontier-maps-to-kernels` gives the body's vertices their ids. The vector
+    globals and the edgeset load go.
+
+    Before:
+    ```mlir
+    frontier.vertex_map %in : !frontier.queue {
+    ^bb0(%src : !graph.vertex):
+      %begin, %end = frontier.edge_range CSR %e[%src] : !graph.edgeset
+      ...
+      %lowered = graph.reduce min %new, @dist[%dst] atomic : !graph.vertex, i32
+    }
+    ```
+    After:
+    ```mlir
+    frontier.vertex_map %in : !frontier.queue {
+    ^bb0(%src : !graph.vertex):
+      %0 = builtin.unrealized_conversion_cast %src : !graph.vertex to i32
+      %1 = arith.index_cast %0 : i32 to index
+      %2 = memref.load %row_ptr[%1] : memref<?xi32>
+      ...
+      %old = gir_gpu.atomic_rmw min %new, %dist[%3] : i32, memref<?xi32>
+      %lowered = arith.cmpi sgt, %old, %new : i32
+    }
+    ```
+    """
+
+    name = "frontier-lower-device-ops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        gpu = GpuContext.of(op)
+        vectors = global_vectors(op)
+        patterns = [
+            _VectorAccess(gpu, vectors),
+            _Atomics(gpu, vectors),
+            _Vertices(),
+            _LayoutOps(gpu),
+        ]
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(patterns), apply_recursively=False
+        ).rewrite_module(op)
+        _check_bodies(op)
+        for child in list(op.walk()):
+            if isinstance(child, graph.LoadEdgesOp):
+                if child.result.uses:
+                    raise UserError("error: the edgeset is used outside map bodies")
+                Rewriter.erase_op(child)
+        for child in list(op.ops):
+            if isinstance(child, graph.GlobalOp):
+                op.body.block.erase_op(child)
+
+
+def _on_device(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, frontier.MapOps):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def _check_bodies(module: ModuleOp) -> None:
+    for op in module.walk():
+        if not isinstance(op, frontier.MapOps):
+            continue
+        for inner in op.walk():
+            if inner is op or isinstance(inner, frontier.EnqueueOp | frontier.YieldOp):
+                continue
+            if inner.dialect_name() not in _DEVICE_DIALECTS:
+                raise UserError(f"error: '{inner.name}' has no lowering to device code")
+
+
+@dataclass
+class _VectorPattern(RewritePattern):
+    gpu: GpuContext
+    vectors: dict[str, graph.VectorType]
+
+    def vector(self, ref: SymbolRefAttr) -> tuple[SSAValue, graph.VectorType]:
+        name = ref.root_reference.data
+        if name not in self.vectors:
+            raise UserError(f"error: '@{name}' is not a global vector of the program")
+        return self.gpu.buffer(name), self.vectors[name]
+
+
+class _VectorAccess(_VectorPattern):
+    """graph.load / graph.store -> memref.load / memref.store."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not _on_device(op):
+            return
+        if isinstance(op, graph.LoadOp):
+            buffer, vector = self.vector(op.vector)
+            load = rewriter.insert(memref.LoadOp.get(buffer, [as_index(rewriter, op.index)])).res
+            rewriter.replace(op, [], [from_element(rewriter, load, vector)])
+        elif isinstance(op, graph.StoreOp):
+            buffer, vector = self.vector(op.vector)
+            value = to_element(rewriter, op.value, vector)
+            rewriter.insert(memref.StoreOp.get(value, buffer, [as_index(rewriter, op.index)]))
+            rewriter.erase(op)
+
+
+class _Atomics(_VectorPattern):
+    """graph.reduce / graph.compare_and_swap -> atomics (or a plain update)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not _on_device(op):
+            return
+        if isinstance(op, graph.ReduceOp):
+            rewriter.replace(op, [], [self._reduce(op, rewriter)])
+        elif isinstance(op, graph.CompareAndSwapOp):
+            buffer, vector = self.vector(op.vector)
+            if vector.element_type == i1:
+                raise UserError("error: compare_and_swap on a bool vector is not supported")
+            index = as_index(rewriter, op.index)
+            old = rewriter.insert(
+                gir_gpu.AtomicCASOp(buffer, index, op.expected, op.desired)
+            ).old
+            rewriter.replace(op, [], [compare(rewriter, "eq", old, op.expected)])
+
+    def _reduce(self, op: graph.ReduceOp, b: PatternRewriter) -> SSAValue:
+        buffer, vector = self.vector(op.vector)
+        index = as_index(b, op.index)
+        kind = op.kind.data
+        if op.atomic is None:
+            old = from_element(b, b.insert(memref.LoadOp.get(buffer, [index])).res, vector)
+            new = combine(b, kind, old, op.value)
+            b.insert(memref.StoreOp.get(to_element(b, new, vector), buffer, [index]))
+            return compare(b, "ne", new, old)
+        if vector.element_type == i1:
+            raise UserError("error: atomic reductions of bool vectors are not supported")
+        old = b.insert(gir_gpu.AtomicRMWOp(_ATOMIC_KINDS[kind], op.value, buffer, index)).old
+        if kind == graph.ReduceKind.MIN:
+            return compare(b, "gt", old, op.value)
+        if kind == graph.ReduceKind.MAX:
+            return compare(b, "lt", old, op.value)
+        return compare(b, "ne", op.value, zero(b, op.value.type))
+
+
+class _Vertices(RewritePattern):
+    """graph.vertex_id / graph.to_vertex -> the id, as an integer of the asked width."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not _on_device(op):
+            return
+        if isinstance(op, graph.VertexIdOp):
+            rewriter.replace(op, [], [resize(rewriter, op.vertex, op.result.type)])
+        elif isinstance(op, graph.ToVertexOp):
+            rewriter.replace(op, [], [as_vertex(rewriter, as_i32(rewriter, op.id))])
+
+
+@dataclass
+class _LayoutOps(RewritePattern):
+    """frontier.edge_range / neighbor / edge_weight -> reads of the graph's arrays."""
+
+    gpu: GpuContext
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self,
+        op: frontier.EdgeRangeOp | frontier.NeighborOp | frontier.EdgeWeightOp,
+        rewriter: PatternRewriter,
+    ) -> None:
+        strategy = layout(op.layout.data)
+        if isinstance(op, frontier.EdgeRangeOp):
+            begin, end = strategy.edge_range(self.gpu, rewriter, as_i32(rewriter, op.vertex))
+            rewriter.replace(op, [], [begin, end])
+            return
+        if isinstance(op, frontier.NeighborOp):
+            neighbor = strategy.neighbor(self.gpu, rewriter, op.position)
+            neighbor.name_hint = op.result.name_hint
+            value = as_vertex(rewriter, neighbor)
+        else:
+            value = strategy.weight(self.gpu, rewriter, op.position, op.result.type)
+        value.name_hint = op.result.name_hint
+        rewriter.replace(op, [], [value])

@@ -1,0 +1,105 @@
+"""`frontier-maps-to-kernels`: each map op becomes GPU kernels and their launches."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint
+
+from gir.diagnostics import UserError
+from gir.dialects import frontier
+from gir.passes.gpu_kernels import SETUP_ATTR, GpuContext, KernelBuilder, fold_casts
+from gir.passes.ir_utils import main_function
+from gir.passes.load_balance import load_balance
+
+
+def _vertex_map_kernel(op: frontier.VertexMapOp, kernels: KernelBuilder) -> None:
+    """One thread per vertex of the input frontier."""
+    b = Builder(InsertPoint.before(op))
+    source, values = kernels.frontier(op.input)
+    count = source.thread_count(kernels.ctx, b, values)
+    kernels.thread_kernel(
+        op,
+        count,
+        lambda inner, gid: [source.thread_vertex(kernels.ctx, inner, values, gid)],
+        b,
+    )
+
+
+def _edge_map_kernel(op: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
+    """As the map's load-balance strategy forms it."""
+    load_balance(op.load_balance.data).form_kernel(op, kernels)
+
+
+KERNEL_FORMERS: dict[type[Operation], Callable[[Operation, KernelBuilder], None]] = {
+    frontier.VertexMapOp: _vertex_map_kernel,  # type: ignore[dict-item]
+    frontier.EdgeMapOp: _edge_map_kernel,  # type: ignore[dict-item]
+}
+"""How each map op becomes kernels (a new kind of map op: one entry)."""
+
+
+@dataclass(frozen=True)
+class FrontierMapsToKernels(ModulePass):
+    """Forms the GPU kernels of map ops (a registry of formers) and launches them from main.
+
+    A `frontier.vertex_map` becomes one kernel with one thread per vertex of its
+    input (the input's representation says how many threads and which vertex
+    each one takes); a `frontier.edge_map` becomes what its load-balance strategy
+    forms. The body is inlined into the kernel skeleton (`if gid < count`), its
+    `frontier.enqueue`s become the output representation's device code, the host
+    values it uses become kernel arguments (`outline`), and the output's host
+    values after the launch replace the map's result. The casts between frontier
+    and host values, and between vertices and i32 ids, are gone afterwards, and
+    so are the `setup` markers of program-wide values (the last frontier pass).
+
+    Before:
+    ```mlir
+    %o = frontier.vertex_map %in : !frontier.queue into %e : !frontier.queue
+        -> !frontier.queue {
+    ^bb0(%v : !graph.vertex):
+      ...
+      frontier.enqueue %dst
+      frontier.yield
+    }
+    ```
+    After:
+    ```mlir
+    gir_gpu.kernel @map_s1(%queue : memref<?xi32>, %size : i32, ...) {
+      %gid = gir_gpu.id global
+      ...  // if gid < size: v = queue[gid]; body; enqueue = atomic add + store
+      gir_gpu.return
+    }
+    func.func @main() {
+      ...
+      host.write %e_size, %queue_size[%c0] : i32, memref<?xi32>, i32
+      host.launch @map_s1 grid %grid block %block (%queue, %size, ...) : ...
+      %o_size = host.read %queue_size[%c0] : memref<?xi32>, i32 -> i32
+      ...
+    }
+    ```
+    """
+
+    name = "frontier-maps-to-kernels"
+
+    block_size: int = 256
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        kernels = KernelBuilder(GpuContext.of(op, self.block_size))
+        main = main_function(op)
+        for map_op in [child for child in main.walk() if type(child) in KERNEL_FORMERS]:
+            KERNEL_FORMERS[type(map_op)](map_op, kernels)
+        fold_casts(main)
+        for child in main.body.block.ops:
+            child.attributes.pop(SETUP_ATTR, None)
+        for child in op.walk():
+            if isinstance(child, UnrealizedConversionCastOp):
+                raise UserError(
+                    f"error: a {child.results[0].type} value is left in '@main' "
+                    "after kernel formation"
+                )

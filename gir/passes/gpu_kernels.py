@@ -1,0 +1,535 @@
+"""What the frontier -> GPU passes and the strategy files build GPU-level IR with
+(not a pass).
+
+- scalar conversions (`constant`, `as_i32`, `as_index`, `resize`) and `c_name`;
+- `GpuContext`: the loaded graph of a module's `@main` (its `host.load_graph`,
+  sizes and arrays), program-wide setup values made once and found again by
+  later passes through their `setup` attribute, kernel names, helper kernels and
+  launches. It is rebuilt from the IR by each pass (`GpuContext.of`), so the
+  passes share nothing but the module;
+- the kernel skeleton (`kernel_skeleton`: one thread per unit of work, `if gid <
+  count`) and the outliner (`outline`: a block of host-built code becomes a
+  `gir_gpu.kernel` whose arguments are the host values it uses).
+
+Host code is built with a `Builder` placed in `main`; device code with a
+`Builder` placed inside a kernel body, where host values may be used directly
+until `outline` turns them into kernel arguments.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import (
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    UnitAttr,
+    UnrealizedConversionCastOp,
+    i1,
+    i8,
+    i32,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from gir.diagnostics import UserError
+from gir.dialects import frontier, gir_gpu, host
+from gir.dialects.graph import EdgeSetType, GlobalOp, ReduceKind, VectorType, VertexType
+from gir.dialects.host import GraphArray, GraphSize, buffer_type
+from gir.passes.ir_utils import main_function
+from gir.passes.representations import FrontierRepresentation, representation
+
+SETUP_ATTR = "setup"
+"""The discardable attribute of program-wide setup code right after the graph
+load (a unit attribute), naming a shared value (a scratch buffer, a capacity) so
+that later passes find it again (a string). `frontier-maps-to-kernels` drops it."""
+
+
+def constant(b: Builder, value: int, value_type: Attribute = i32) -> SSAValue:
+    """An integer constant (i32 unless said)."""
+    return b.insert(arith.ConstantOp(IntegerAttr(value, value_type))).result
+
+
+def as_i32(b: Builder, value: SSAValue) -> SSAValue:
+    """`value` (a vertex id or an integer) as an i32 vertex id or count."""
+    value_type = value.type
+    if value_type == i32:
+        return value
+    if isinstance(value_type, VertexType):
+        return vertex_id(b, value)
+    if isinstance(value_type, IndexType):
+        return b.insert(arith.IndexCastOp(value, i32)).result
+    assert isinstance(value_type, IntegerType)
+    if value_type.width.data > 32:
+        return b.insert(arith.TruncIOp(value, i32)).result
+    return b.insert(arith.ExtSIOp(value, i32)).result
+
+
+def as_index(b: Builder, value: SSAValue) -> SSAValue:
+    """`value` (a vertex or an integer) as an `index`, for memref accesses."""
+    if isinstance(value.type, IndexType):
+        return value
+    return b.insert(arith.IndexCastOp(as_i32(b, value), IndexType())).result
+
+
+def resize(b: Builder, value: SSAValue, target: Attribute) -> SSAValue:
+    """An integer (or vertex) `value` converted (sign-extended or truncated) to `target`."""
+    value = as_i32(b, value) if isinstance(value.type, VertexType) else value
+    source = value.type
+    if source == target:
+        return value
+    assert isinstance(source, IntegerType) and isinstance(target, IntegerType)
+    if source.width.data > target.width.data:
+        return b.insert(arith.TruncIOp(value, target)).result
+    return b.insert(arith.ExtSIOp(value, target)).result
+
+
+def vertex_id(b: Builder, vertex: SSAValue) -> SSAValue:
+    """The i32 id of a `!graph.vertex` value: on the GPU a vertex is its id, so this
+    is a cast that `frontier-maps-to-kernels` folds once the vertex is an i32."""
+    owner = vertex.owner
+    if isinstance(owner, UnrealizedConversionCastOp) and owner.inputs[0].type == i32:
+        return owner.inputs[0]
+    return b.insert(UnrealizedConversionCastOp.get([vertex], [i32])).results[0]
+
+
+def as_vertex(b: Builder, value: SSAValue) -> SSAValue:
+    """An i32 vertex id as a `!graph.vertex` (the cast `vertex_id` undoes)."""
+    owner = value.owner
+    if isinstance(owner, UnrealizedConversionCastOp) and isinstance(
+        owner.inputs[0].type, VertexType
+    ):
+        return owner.inputs[0]
+    return b.insert(UnrealizedConversionCastOp.get([value], [VertexType()])).results[0]
+
+
+def replace(op: Operation, results: Sequence[SSAValue]) -> None:
+    """Replaces `op`'s results by `results` (built before it) and erases it."""
+    for old, new in zip(op.results, results, strict=True):
+        old.replace_all_uses_with(new)
+    Rewriter.erase_op(op)
+
+
+def c_name(text: str) -> str:
+    """`text` made a C identifier (kernel names)."""
+    name = re.sub(r"[^A-Za-z0-9_]", "_", text)
+    return name if name and not name[0].isdigit() else f"_{name}"
+
+
+def _mark_setup(op: Operation) -> None:
+    op.attributes.setdefault(SETUP_ATTR, UnitAttr())
+
+
+@dataclass
+class GpuContext:
+    """The graph on the device and the program-wide resources of one module."""
+
+    module: ModuleOp
+    main: func.FuncOp
+    graph: SSAValue
+    """The `host.load_graph` handle."""
+    vertices: SSAValue
+    """The number of vertices V (host i32)."""
+    edges: SSAValue
+    """The number of edges E (host i32)."""
+    block_size: int = 256
+    _names: set[str] = field(default_factory=set)
+
+    @staticmethod
+    def of(module: ModuleOp, block_size: int = 256) -> GpuContext:
+        """The context of `module`, whose `@main` loads the graph with
+        `host.load_graph` at its top level (made by `frontier-host-setup`)."""
+        main = main_function(module)
+        loads = [op for op in main.walk() if isinstance(op, host.LoadGraphOp)]
+        if len(loads) != 1 or loads[0].parent_block() is not main.body.block:
+            raise UserError(
+                "error: main must load the graph once at its top level "
+                "(host.load_graph): run frontier-host-setup first"
+            )
+        handle = loads[0].result
+        sizes: dict[GraphSize, SSAValue] = {}
+        for use in handle.uses:
+            if isinstance(use.operation, host.GraphSizeOp):
+                sizes.setdefault(use.operation.what.data, use.operation.result)
+        after = Builder(InsertPoint.after(loads[0]), operation_insertion_handler=[_mark_setup])
+        for what, hint in ((GraphSize.VERTICES, "num_vertices"), (GraphSize.EDGES, "num_edges")):
+            if what not in sizes:
+                sizes[what] = after.insert(host.GraphSizeOp(handle, what)).result
+                sizes[what].name_hint = hint
+        return GpuContext(
+            module,
+            main,
+            handle,
+            sizes[GraphSize.VERTICES],
+            sizes[GraphSize.EDGES],
+            block_size=block_size,
+        )
+
+    # -- program-wide setup ---------------------------------------------------
+
+    def setup_builder(self) -> Builder:
+        """A builder for program-wide setup code: right after the graph load and the
+        setup code already there (the ops marked `setup`, as this builder marks
+        what it inserts)."""
+        load = self.graph.owner
+        assert isinstance(load, Operation)
+        point = load.next_op
+        while point is not None and SETUP_ATTR in point.attributes:
+            point = point.next_op
+        assert point is not None, "main ends with its terminator"
+        return Builder(InsertPoint.before(point), operation_insertion_handler=[_mark_setup])
+
+    def graph_array(self, kind: GraphArray, element: Attribute = i32) -> SSAValue:
+        """A device array of the loaded graph (made once, at setup)."""
+        for use in self.graph.uses:
+            op = use.operation
+            if isinstance(op, host.GraphArrayOp) and op.array.data == kind:
+                return op.result
+        op = host.GraphArrayOp(self.graph, kind)
+        if element != i32:
+            op = host.GraphArrayOp.create(
+                operands=[self.graph],
+                properties=dict(op.properties),
+                result_types=[buffer_type(element)],
+            )
+        op.result.name_hint = kind.value
+        return self.setup_builder().insert(op).result
+
+    def shared(self, key: str, make: Callable[[Builder], SSAValue]) -> SSAValue:
+        """A program-wide value (a scratch buffer, a capacity) made once at setup by
+        `make` and found again by `key`, in this pass or a later one."""
+        for op in self.main.body.block.ops:
+            marker = op.attributes.get(SETUP_ATTR)
+            if isinstance(marker, StringAttr) and marker.data == key:
+                return op.results[0]
+        value = make(self.setup_builder())
+        owner = value.owner
+        assert isinstance(owner, Operation)
+        owner.attributes[SETUP_ATTR] = StringAttr(key)
+        return value
+
+    def buffer(self, name: str) -> SSAValue:
+        """The device buffer of the global vector `name` (its `host.bind_global`)."""
+        for op in self.main.body.block.ops:
+            if isinstance(op, host.BindGlobalOp) and op.global_name.data == name:
+                return op.buffer
+        raise UserError(f"error: '@{name}' is not a global vector of the program")
+
+    @property
+    def enqueues_per_item(self) -> int:
+        """The most `frontier.enqueue`s in one map op: each runs at most once per edge
+        or vertex a thread visits, which bounds an output's size."""
+        return max(
+            [1]
+            + [
+                sum(isinstance(inner, frontier.EnqueueOp) for inner in op.walk())
+                for op in self.main.walk()
+                if isinstance(op, frontier.MapOps)
+            ]
+        )
+
+    # -- kernels ----------------------------------------------------------------
+
+    def unique_name(self, base: str) -> str:
+        """A symbol name for a new kernel, unique in the module."""
+        if not self._names:
+            self._names = {
+                name.data
+                for op in self.module.ops
+                if isinstance(name := op.properties.get("sym_name"), StringAttr)
+            }
+        name, index = c_name(base), 1
+        candidate = name
+        while candidate in self._names:
+            index += 1
+            candidate = f"{name}_{index}"
+        self._names.add(candidate)
+        return candidate
+
+    def add_kernel(self, kernel: gir_gpu.KernelOp) -> None:
+        """Puts `kernel` into the module, before `main`."""
+        self.module.body.block.insert_op_before(kernel, self.main)
+
+    def helper_kernel(
+        self,
+        key: str,
+        args: Sequence[tuple[str, Attribute]],
+        build: Callable[[Builder, Sequence[SSAValue], SSAValue], None],
+    ) -> str:
+        """A kernel made once per program, named `key`; returns its name. `args` are
+        its (name, type) arguments, the last one the i32 thread count;
+        `build(b, args, gid)` fills in what each thread with `gid < count` does."""
+        name = c_name(key)
+        for op in self.module.ops:
+            if isinstance(op, gir_gpu.KernelOp) and op.sym_name.data == name:
+                return name
+        arg_types = [arg_type for _, arg_type in args]
+        block = Block(arg_types=arg_types)
+        for arg, (hint, _) in zip(block.args, args, strict=True):
+            arg.name_hint = hint
+        inner, gid = kernel_skeleton(block, block.args[-1])
+        build(inner, block.args, gid)
+        self._names.add(name)
+        self.add_kernel(gir_gpu.KernelOp(name, arg_types, Region(block)))
+        return name
+
+    def launch(
+        self, b: Builder, kernel: str, count: SSAValue, args: Sequence[SSAValue]
+    ) -> None:
+        """Launches `kernel` with at least `count` threads (at least one block, so
+        an empty frontier is a valid launch)."""
+        block = constant(b, self.block_size)
+        rounding = constant(b, self.block_size - 1)
+        padded = b.insert(arith.AddiOp(count, rounding)).result
+        blocks = b.insert(arith.DivSIOp(padded, block)).result
+        grid = b.insert(arith.MaxSIOp(blocks, constant(b, 1))).result
+        b.insert(host.LaunchOp(kernel, grid, block, args))
+
+
+def kernel_skeleton(block: Block, count: SSAValue) -> tuple[Builder, SSAValue]:
+    """Fills `block` (a kernel body) with `gid = global id; if gid < count {...}`;
+    returns a builder inside the `if` and `gid`. `count` may be a host value."""
+    b = Builder(InsertPoint.at_end(block))
+    gid = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.GLOBAL)).result
+    gid.name_hint = "gid"
+    active = b.insert(arith.CmpiOp(gid, count, "slt")).result
+    then = Block()
+    b.insert(scf.IfOp(active, [], Region(then)))
+    b.insert(gir_gpu.ReturnOp())
+    end = scf.YieldOp()
+    then.add_op(end)
+    return Builder(InsertPoint.before(end)), gid
+
+
+def outline(name: str, block: Block, host_builder: Builder) -> tuple[gir_gpu.KernelOp, list[SSAValue]]:
+    """The kernel named `name` whose body is `block`; the host values it uses become
+    its arguments (constants are copied in, an i1 travels as an i8). Returns the
+    kernel and the host values to launch it with."""
+    inside_ops = {inner for op in block.ops for inner in op.walk()}
+    inside_blocks = {block} | {
+        inner_block for op in inside_ops for region in op.regions for inner_block in region.blocks
+    }
+
+    def outside(value: SSAValue) -> bool:
+        owner = value.owner
+        if isinstance(owner, Block):
+            return owner not in inside_blocks
+        return owner not in inside_ops
+
+    captured: list[SSAValue] = []
+    constants: dict[SSAValue, SSAValue] = {}
+    start = block.first_op
+    assert start is not None
+    for op in [inner for top in list(block.ops) for inner in top.walk()]:
+        for value in op.operands:
+            if not outside(value) or value in captured or value in constants:
+                continue
+            if isinstance(value.owner, arith.ConstantOp):
+                copy = value.owner.clone()
+                block.insert_op_before(copy, start)
+                constants[value] = copy.result
+            else:
+                captured.append(value)
+    for value, copy in constants.items():
+        value.replace_uses_with_if(copy, lambda use: use.operation in inside_ops)
+    host_args: list[SSAValue] = []
+    for position, value in enumerate(captured):
+        if isinstance(value.type, frontier.FrontierType | EdgeSetType | VertexType):
+            raise UserError(f"error: kernel '{name}' uses a host value of type {value.type}")
+        arg_type = i8 if value.type == i1 else value.type
+        arg = block.insert_arg(arg_type, position)
+        arg.name_hint = value.name_hint
+        replacement: SSAValue = arg
+        host_value = value
+        if value.type == i1:
+            narrow = arith.TruncIOp(arg, i1)
+            block.insert_op_before(narrow, start)
+            replacement = narrow.result
+            host_value = host_builder.insert(arith.ExtUIOp(value, i8)).result
+        value.replace_uses_with_if(replacement, lambda use: use.operation in inside_ops)
+        host_args.append(host_value)
+    kernel = gir_gpu.KernelOp(name, [arg.type for arg in block.args], Region(block))
+    return kernel, host_args
+
+
+# -- vector elements -------------------------------------------------------------
+
+
+def element_type(vector: VectorType) -> Attribute:
+    """A vector's element type on the device (bool: i8)."""
+    return i8 if vector.element_type == i1 else vector.element_type
+
+
+def to_element(b: Builder, value: SSAValue, vector: VectorType) -> SSAValue:
+    """`value` as stored in `vector`'s buffer (a bool as an i8)."""
+    if vector.element_type == i1:
+        return b.insert(arith.ExtUIOp(value, i8)).result
+    return value
+
+
+def from_element(b: Builder, value: SSAValue, vector: VectorType) -> SSAValue:
+    """An element loaded from `vector`'s buffer as the vector's type."""
+    if vector.element_type == i1:
+        return b.insert(arith.TruncIOp(value, i1)).result
+    return value
+
+
+def _is_float(value_type: Attribute) -> bool:
+    return not isinstance(value_type, IntegerType)
+
+
+def compare(b: Builder, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+    """`lhs <predicate> rhs` with predicate one of eq, ne, gt, lt (signed/ordered)."""
+    if _is_float(lhs.type):
+        names = {"eq": "oeq", "ne": "one", "gt": "ogt", "lt": "olt"}
+        return b.insert(arith.CmpfOp(lhs, rhs, names[predicate])).result
+    names = {"eq": "eq", "ne": "ne", "gt": "sgt", "lt": "slt"}
+    return b.insert(arith.CmpiOp(lhs, rhs, names[predicate])).result
+
+
+def combine(b: Builder, kind: ReduceKind, old: SSAValue, value: SSAValue) -> SSAValue:
+    """`old` reduced with `value` by `kind` (min, max or add)."""
+    floating = _is_float(value.type)
+    ops = {
+        ReduceKind.MIN: arith.MinimumfOp if floating else arith.MinSIOp,
+        ReduceKind.MAX: arith.MaximumfOp if floating else arith.MaxSIOp,
+        ReduceKind.ADD: arith.AddfOp if floating else arith.AddiOp,
+    }
+    return b.insert(ops[kind](old, value)).result
+
+
+def zero(b: Builder, value_type: Attribute) -> SSAValue:
+    """The zero of an integer or float type."""
+    if isinstance(value_type, IntegerType):
+        return b.insert(arith.ConstantOp(IntegerAttr(0, value_type))).result
+    return b.insert(arith.ConstantOp(FloatAttr(0.0, value_type))).result  # type: ignore[arg-type]
+
+
+def global_vectors(module: ModuleOp) -> dict[str, VectorType]:
+    """The module's global vectors (`graph.global` of a vector type) by name."""
+    return {
+        op.sym_name.data: op.global_type
+        for op in module.ops
+        if isinstance(op, GlobalOp) and isinstance(op.global_type, VectorType)
+    }
+
+
+# -- frontier values on the host -------------------------------------------------
+
+
+def frontier_value(b: Builder, values: Sequence[SSAValue], frontier_type: Attribute) -> SSAValue:
+    """A frontier-typed value standing for its host `values` (a cast that
+    `frontier-maps-to-kernels` removes once no map op needs it)."""
+    cast = b.insert(UnrealizedConversionCastOp.get(values, [frontier_type]))
+    return cast.results[0]
+
+
+def host_values(value: SSAValue) -> list[SSAValue]:
+    """The host values of a frontier value: the inputs of the cast that made it, or
+    the results of a new cast from it (a map's output, until its kernel is formed)."""
+    owner = value.owner
+    if isinstance(owner, UnrealizedConversionCastOp) and not any(
+        isinstance(arg.type, frontier.FrontierType) for arg in owner.inputs
+    ):
+        return list(owner.inputs)
+    for use in value.uses:
+        user = use.operation
+        if isinstance(user, UnrealizedConversionCastOp) and len(user.inputs) == 1:
+            return list(user.results)
+    types = representation(value.type).host_types()
+    cast = UnrealizedConversionCastOp.get([value], types)
+    if isinstance(owner, Block):
+        Rewriter.insert_op(cast, InsertPoint.at_start(owner))
+    else:
+        Rewriter.insert_op(cast, InsertPoint.after(owner))
+    return list(cast.results)
+
+
+def fold_casts(scope: Block | Operation) -> None:
+    """Removes the casts in `scope` whose input is the result of a cast back from
+    the same types (frontier <-> host values, vertex <-> i32), then unused casts."""
+    tops = list(scope.ops) if isinstance(scope, Block) else [scope]
+    casts = [
+        op for top in tops for op in top.walk() if isinstance(op, UnrealizedConversionCastOp)
+    ]
+    for op in casts:
+        source = op.inputs[0].owner if len(op.inputs) == 1 else None
+        if isinstance(source, UnrealizedConversionCastOp) and [
+            value.type for value in source.inputs
+        ] == [result.type for result in op.results]:
+            for result, original in zip(op.results, source.inputs, strict=True):
+                result.replace_all_uses_with(original)
+    for op in reversed(casts):
+        if not any(result.uses for result in op.results):
+            Rewriter.erase_op(op)
+
+
+# -- kernel formation ---------------------------------------------------------------
+
+
+@dataclass
+class KernelBuilder:
+    """What a kernel former (the generic one of `frontier.vertex_map`, or a
+    load-balance strategy's for `frontier.edge_map`) builds with."""
+
+    ctx: GpuContext
+
+    def frontier(self, value: SSAValue) -> tuple[FrontierRepresentation, list[SSAValue]]:
+        """The representation and host values of a frontier operand."""
+        return representation(value.type), host_values(value)
+
+    def thread_kernel(
+        self,
+        map_op: frontier.VertexMapOp | frontier.EdgeMapOp,
+        count: SSAValue,
+        thread: Callable[[Builder, SSAValue], list[SSAValue]],
+        host_builder: Builder,
+    ) -> None:
+        """Replaces `map_op` by one kernel of `count` threads (a host i32) and its
+        launch: each thread with `gid < count` runs `thread(b, gid)`, which returns
+        the body's arguments (its vertices as i32 ids), then the map's body; the
+        body's enqueues fill the map's output frontier."""
+        ctx, b = self.ctx, host_builder
+        output = None
+        if map_op.output is not None:
+            target, target_values = self.frontier(map_op.output)
+            target.begin_output(ctx, b, target_values)
+            output = (target, target_values, map_op.dedup is not None)
+        block = Block()
+        inner, gid = kernel_skeleton(block, count)
+        args = [
+            as_vertex(inner, arg) if isinstance(param.type, VertexType) else arg
+            for param, arg in zip(map_op.body.block.args, thread(inner, gid), strict=True)
+        ]
+        body = map_op.body.block
+        terminator = body.last_op
+        assert terminator is not None
+        body.erase_op(terminator)
+        Rewriter.inline_block(body, inner.insertion_point, args)
+        for enqueue in [op for op in block.walk() if isinstance(op, frontier.EnqueueOp)]:
+            assert output is not None
+            target, target_values, dedup = output
+            at = Builder(InsertPoint.before(enqueue))
+            target.enqueue(ctx, at, target_values, as_i32(at, enqueue.vertex), dedup)
+            Rewriter.erase_op(enqueue)
+        fold_casts(block)
+        label = map_op.label.data if map_op.label is not None else "vertices"
+        name = ctx.unique_name(f"map_{label}")
+        kernel, kernel_args = outline(name, block, b)
+        ctx.add_kernel(kernel)
+        ctx.launch(b, name, count, kernel_args)
+        if output is not None:
+            target, target_values, dedup = output
+            filled = target.end_output(ctx, b, target_values, dedup)
+            map_op.results[0].replace_all_uses_with(
+                frontier_value(b, filled, map_op.results[0].type)
+            )
+        Rewriter.erase_op(map_op)

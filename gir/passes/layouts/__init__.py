@@ -1,0 +1,74 @@
+"""The topology-layout axis (GRAssembler's): how device code reads edges.
+
+A layout is a class in its own module of this package, registered with one
+`register_layout(...)` line in `gir/passes/__init__.py` under its
+`frontier.Layout` value. `frontier-lower-device-ops` lowers `frontier.edge_range`,
+`frontier.neighbor` and `frontier.edge_weight` through it, and load-balance
+strategies read a vertex's edge range through it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from xdsl.builder import Builder
+from xdsl.ir import Attribute, SSAValue
+
+from gir.diagnostics import UserError
+from gir.dialects.frontier import Layout
+
+if TYPE_CHECKING:
+    from gir.passes.gpu_kernels import GpuContext
+
+
+class LayoutStrategy(ABC):
+    """How one topology layout is read in device code."""
+
+    value: ClassVar[Layout]
+
+    @abstractmethod
+    def edge_range(
+        self, ctx: GpuContext, b: Builder, vertex: SSAValue
+    ) -> tuple[SSAValue, SSAValue]:
+        """The [begin, end) edge positions (index) of `vertex` (i32)."""
+
+    @abstractmethod
+    def neighbor(self, ctx: GpuContext, b: Builder, position: SSAValue) -> SSAValue:
+        """The other endpoint (i32) of the edge at `position` (index)."""
+
+    @abstractmethod
+    def weight(
+        self, ctx: GpuContext, b: Builder, position: SSAValue, weight_type: Attribute
+    ) -> SSAValue:
+        """The weight of the edge at `position` (index)."""
+
+
+@dataclass(frozen=True)
+class _Entry:
+    module: str
+    cls: str
+
+
+LAYOUTS: dict[Layout, _Entry] = {}
+"""Registered layouts by value."""
+
+_instances: dict[Layout, LayoutStrategy] = {}
+
+
+def register_layout(value: Layout, module: str, cls: str) -> None:
+    """Registers `gir.passes.layouts.<module>.<cls>` for `value`."""
+    LAYOUTS[value] = _Entry(module, cls)
+
+
+def layout(value: Layout) -> LayoutStrategy:
+    """The strategy registered for `value`."""
+    if value not in _instances:
+        entry = LAYOUTS.get(value)
+        if entry is None:
+            raise UserError(f"error: layout {value.value} has no GPU lowering yet")
+        module = importlib.import_module(f"gir.passes.layouts.{entry.module}")
+        _instances[value] = getattr(module, entry.cls)()
+    return _instances[value]

@@ -1,0 +1,157 @@
+"""The frontier-representation axis: how a set of vertices lives on the GPU.
+
+A representation is a class in its own module of this package, registered with one
+`register_representation(...)` line in `gir/passes/__init__.py` under its frontier
+type (a subclass of `frontier.FrontierType`). It declares its host values (what
+one frontier value becomes in `main`), its capacity and whether its outputs must
+be deduplicated to stay within it, which frontier creation of the schedule it
+realizes as a traversal's output (`graph-to-frontier` chooses output types by
+that), its conversions from other representations, and its host operations and
+device-side iteration and enqueueing. `frontier-to-host-values` and
+`frontier-maps-to-kernels` call nothing else.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from xdsl.builder import Builder
+from xdsl.ir import Attribute, SSAValue
+
+from gir.diagnostics import UserError
+from gir.dialects.frontier import FrontierType
+from gir.dialects.schedule import FrontierCreation
+
+if TYPE_CHECKING:
+    from gir.passes.gpu_kernels import GpuContext
+
+
+class FrontierRepresentation(ABC):
+    """How one frontier type lives on the GPU."""
+
+    type: ClassVar[type[FrontierType]]
+    """The frontier type it lowers."""
+    creation: ClassVar[FrontierCreation | None] = None
+    """The schedule's frontier creation it realizes as a traversal output (None:
+    never an output)."""
+    dedup_for_capacity: ClassVar[bool] = False
+    """Whether an output whose updates can add one vertex twice must be
+    deduplicated to stay within the capacity (a queue, not a bitmap)."""
+
+    host_names: ClassVar[tuple[str, ...]] = ()
+    """Suffixes naming its host values in printed IR (`%frontier_items`)."""
+
+    @abstractmethod
+    def host_types(self) -> list[Attribute]:
+        """The types of the host values one frontier becomes."""
+
+    @abstractmethod
+    def capacity(self, ctx: GpuContext) -> SSAValue:
+        """The most vertices (host i32) one frontier of this type holds, repeats
+        included: a bound of its `thread_count`."""
+
+    def convert_from(
+        self, source: FrontierRepresentation, ctx: GpuContext, b: Builder, values: list[SSAValue]
+    ) -> list[SSAValue]:
+        """`frontier.convert`: a new frontier of this type holding the vertices of
+        `values` (a frontier of `source`'s type)."""
+        raise UserError(
+            f"error: no conversion from {source.type.name} to {self.type.name} yet"
+        )
+
+    def new(self, ctx: GpuContext, b: Builder, count: SSAValue) -> list[SSAValue]:
+        """`frontier.new`: fresh storage holding vertices 0..count-1."""
+        raise UserError(f"error: a {self.type.name} cannot be created")
+
+    @abstractmethod
+    def size(self, ctx: GpuContext, b: Builder, values: list[SSAValue]) -> SSAValue:
+        """`frontier.size`: the number of vertices (host i32)."""
+
+    def add(
+        self, ctx: GpuContext, b: Builder, values: list[SSAValue], vertex: SSAValue
+    ) -> list[SSAValue]:
+        """`frontier.add` on the host."""
+        raise UserError(f"error: a {self.type.name} cannot be added to")
+
+    def clear(self, ctx: GpuContext, b: Builder, values: list[SSAValue]) -> list[SSAValue]:
+        """`frontier.clear`: empty, same storage."""
+        raise UserError(f"error: a {self.type.name} cannot be cleared")
+
+    def free(self, ctx: GpuContext, b: Builder, values: list[SSAValue]) -> None:
+        """`frontier.free`: releases the storage."""
+
+    @abstractmethod
+    def thread_count(self, ctx: GpuContext, b: Builder, values: list[SSAValue]) -> SSAValue:
+        """How many threads a map over this frontier launches, one per item (host i32)."""
+
+    @abstractmethod
+    def thread_vertex(
+        self, ctx: GpuContext, b: Builder, values: list[SSAValue], thread: SSAValue
+    ) -> SSAValue:
+        """Device code: the vertex (i32) of item `thread` (< thread_count)."""
+
+    def begin_output(self, ctx: GpuContext, b: Builder, values: list[SSAValue]) -> None:
+        """Host code before a map fills this frontier."""
+        raise UserError(f"error: a {self.type.name} cannot be an output")
+
+    def enqueue(
+        self,
+        ctx: GpuContext,
+        b: Builder,
+        values: list[SSAValue],
+        vertex: SSAValue,
+        dedup: bool,
+    ) -> None:
+        """Device code: adds `vertex` (i32), concurrently with other threads."""
+        raise UserError(f"error: a {self.type.name} cannot be an output")
+
+    def end_output(
+        self, ctx: GpuContext, b: Builder, values: list[SSAValue], dedup: bool
+    ) -> list[SSAValue]:
+        """Host code after the map: the filled frontier's host values."""
+        raise UserError(f"error: a {self.type.name} cannot be an output")
+
+
+@dataclass(frozen=True)
+class _Entry:
+    module: str
+    cls: str
+
+
+REPRESENTATIONS: dict[type[FrontierType], _Entry] = {}
+"""Registered representations by frontier type, in registration order."""
+
+_instances: dict[type[FrontierType], FrontierRepresentation] = {}
+
+
+def register_representation(frontier_type: type[FrontierType], module: str, cls: str) -> None:
+    """Registers `gir.passes.representations.<module>.<cls>` for `frontier_type`."""
+    REPRESENTATIONS[frontier_type] = _Entry(module, cls)
+
+
+def representation(frontier_type: Attribute | type[FrontierType]) -> FrontierRepresentation:
+    """The representation of a frontier type (or of its class)."""
+    cls = frontier_type if isinstance(frontier_type, type) else type(frontier_type)
+    if cls not in _instances:
+        entry = REPRESENTATIONS.get(cls)  # type: ignore[arg-type]
+        if entry is None:
+            raise UserError(f"error: frontier type {frontier_type} has no GPU lowering")
+        module = importlib.import_module(f"gir.passes.representations.{entry.module}")
+        _instances[cls] = getattr(module, entry.cls)()  # type: ignore[index]
+    return _instances[cls]  # type: ignore[index]
+
+
+def is_frontier(value_type: Attribute) -> bool:
+    """Whether `value_type` is a frontier type (registered or not)."""
+    return isinstance(value_type, FrontierType)
+
+
+def output_type(creation: FrontierCreation) -> FrontierType | None:
+    """The frontier type that realizes `creation` for a traversal's output."""
+    for frontier_type in REPRESENTATIONS:
+        if representation(frontier_type).creation == creation:
+            return frontier_type()
+    return None

@@ -1,0 +1,41 @@
+// RUN: gir-opt %s -p gpu-hoist-constants | filecheck %s
+
+builtin.module {
+  gir_gpu.kernel @k(%n : i32, %out : memref<?xi32>) {
+    %gid = gir_gpu.id global
+    %c1 = arith.constant 1 : i32
+    %a = arith.addi %gid, %c1 : i32
+    %ok = arith.cmpi slt, %gid, %n : i32
+    scf.if %ok {
+      %c1_again = arith.constant 1 : i32
+      %unused = arith.constant 7 : i32
+      %b = arith.addi %a, %c1_again : i32
+      %i = arith.index_cast %gid : i32 to index
+      memref.store %b, %out[%i] : memref<?xi32>
+    }
+    gir_gpu.return
+  }
+  func.func @main() {
+    %dead = arith.constant 3 : i32
+    %g = host.load_graph {argv = 1 : i64}
+    %n = host.graph_size %g vertices : i32
+    %c1 = arith.constant 1 : i32
+    %buf = host.alloc %n : i32 -> memref<?xi32>
+    %c1_b = arith.constant 1 : i32
+    host.launch @k grid %c1 block %c1_b (%n, %buf) : i32, memref<?xi32>
+    func.return
+  }
+}
+
+// Each distinct constant once, at the top of its kernel or of main; unused ones go.
+// CHECK-LABEL: gir_gpu.kernel @k(%n: i32, %out: memref<?xi32>) {
+// CHECK-NEXT:    %c1 = arith.constant 1 : i32
+// CHECK-NEXT:    %gid = gir_gpu.id global
+// CHECK-NEXT:    %a = arith.addi %gid, %c1 : i32
+// CHECK:           %b = arith.addi %a, %c1 : i32
+// CHECK-NOT:     arith.constant 7
+// CHECK-LABEL: func.func @main() {
+// CHECK-NEXT:    %c1 = arith.constant 1 : i32
+// CHECK-NEXT:    %g = host.load_graph {argv = 1 : i64}
+// CHECK-NOT:     arith.constant
+// CHECK:         host.launch @k grid %c1 block %c1 (%n, %buf) : i32, memref<?xi32>
