@@ -22,12 +22,11 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 import numpy as np
-from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.ir import Operation
 
 from gir.diagnostics import UserError
 from gir.dialects import gir_gpu
+from gir.dialects.levels import Level, check_level
 from gir.runtime.device import (
     CudaDevice,
     Device,
@@ -40,34 +39,13 @@ from gir.runtime.device import (
 from gir.targets import TARGETS, print_kernels
 from gir.targets.host_python import dtype_name, print_host_python
 
-_GPU_LEVEL_DIALECTS = frozenset(
-    {"builtin", "arith", "math", "scf", "memref", "gir_gpu", "host", "func"}
-)
-
 __all__ = [
     "CompiledProgram",
     "RunResult",
     "compile_program",
     "cuda_unavailable_reason",
-    "first_non_gpu_op",
-    "is_gpu_level",
     "open_device",
 ]
-
-
-def first_non_gpu_op(module: ModuleOp) -> Operation | None:
-    """The first op of `module` that the GPU level does not have, or None."""
-    for op in module.walk():
-        if op.dialect_name() not in _GPU_LEVEL_DIALECTS:
-            return op
-        if op.dialect_name() == "func" and not isinstance(op, func.FuncOp | func.ReturnOp):
-            return op
-    return None
-
-
-def is_gpu_level(module: ModuleOp) -> bool:
-    """Whether `module` is at the GPU level (ready for the printers)."""
-    return first_non_gpu_op(module) is None
 
 
 def kernel_signatures(module: ModuleOp) -> dict[str, list[KernelArg]]:
@@ -81,18 +59,6 @@ def kernel_signatures(module: ModuleOp) -> dict[str, list[KernelArg]]:
                 for t in op.function_type.inputs.data
             ]  # fmt: skip
     return signatures
-
-
-def check_gpu_level(module: ModuleOp) -> None:
-    """Raises a UserError unless `module` is at the GPU level with a `@main`."""
-    op = first_non_gpu_op(module)
-    if op is not None:
-        raise UserError(
-            f"error: the module is not at the GPU level (it has '{op.name}'); lower it "
-            "first with gir-opt --pass-pipeline=lower-to-gpu"
-        )
-    if not any(isinstance(op, func.FuncOp) and op.sym_name.data == "main" for op in module.ops):
-        raise UserError("error: the module has no host function 'func.func @main'")
 
 
 @dataclass(frozen=True)
@@ -143,7 +109,7 @@ def compile_program(module: ModuleOp, target: str, source_name: str = "<module>"
     its host function as Python, once."""
     if target not in TARGETS:
         raise UserError(f"error: unknown target '{target}' (expected cuda or opencl)")
-    check_gpu_level(module)
+    check_level(module, Level.GPU)
     kernel_source = print_kernels(module, target)
     host_source = print_host_python(module, source_name)
     namespace: dict[str, Any] = {"__name__": "gir_host_program"}

@@ -92,9 +92,9 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def _lower(module: ModuleOp) -> ModuleOp:
     from gir.passes.registry import parse_pipeline
-    from gir.runtime.executor import is_gpu_level
+    from gir.dialects.levels import Level, is_at_level
 
-    if not is_gpu_level(module):
+    if not is_at_level(module, Level.GPU):
         ctx = Context()
         register_dialects(ctx)
         parse_pipeline("lower-to-gpu").apply(ctx, module)

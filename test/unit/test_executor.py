@@ -343,7 +343,7 @@ def test_a_module_above_the_gpu_level_must_be_lowered_first():
         "builtin.module {\n  graph.global @parent : !graph.vector<i32>\n"
         "  func.func @main() {\n    func.return\n  }\n}"
     )
-    with pytest.raises(UserError, match="not at the GPU level .*'graph.global'.*lower-to-gpu"):
+    with pytest.raises(UserError, match="not at the GPU level: 'graph.global'.*lower-to-gpu"):
         compile_program(module, "opencl")
 
 
