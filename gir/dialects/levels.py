@@ -13,7 +13,8 @@ leaves nothing of the one above.
 
 At the GPU level `gir_gpu.kernel`s and the one `func.func @main` are the module's
 ops; device code (`memref` accesses and the kernel-side `gir_gpu` ops) is inside a
-kernel and host ops are not (the host dialect's own verifier also says so).
+kernel and host ops are not (the host dialect's own verifier also says so); kernel
+names are C identifiers, as every printer needs.
 
 ```python
 check_level(module, Level.GPU)     # raises a UserError naming the first op that is not
@@ -23,6 +24,8 @@ level_of(module)                   # Level.GRAPH, Level.FRONTIER, Level.GPU or N
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable
 
 from xdsl.dialects import func
@@ -87,8 +90,18 @@ def _misplaced_at_gpu_level(op: Operation) -> str | None:
     if isinstance(op, KernelOp | func.FuncOp) and not isinstance(op.parent_op(), ModuleOp):
         return f"'{op.name}' belongs at the top level of the module"
     if isinstance(op, func.FuncOp) and op.sym_name.data != "main":
-        return f"the GPU level has one host function @main, not '@{op.sym_name.data}'"
+        return f"the GPU level has one host function @main, not {_symbol(op.sym_name.data)}"
+    if isinstance(op, KernelOp) and not _C_IDENTIFIER.fullmatch(op.sym_name.data):
+        return f"kernel {_symbol(op.sym_name.data)} needs a C identifier as its name"
     return None
+
+
+_C_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _symbol(name: str) -> str:
+    """`@name` on one line, escaped as MLIR prints it when it is no identifier."""
+    return f"@{name}" if _C_IDENTIFIER.fullmatch(name) else f"@{json.dumps(name)}"
 
 
 def _in_kernel(op: Operation) -> bool:

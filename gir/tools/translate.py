@@ -84,12 +84,14 @@ def read_module(path: str) -> ModuleOp:
 def lower_to_gpu(module: ModuleOp) -> ModuleOp:
     """`module` at the GPU level: lowered with `lower-to-gpu` unless it already is."""
     from gir.passes.registry import PIPELINES, parse_pipeline
-    from gir.dialects.levels import Level, level_violation
+    from gir.dialects.levels import Level, check_level, level_of, level_violation
 
-    violation = level_violation(module, Level.GPU)
-    if violation is None:
+    level = level_of(module)
+    if level == Level.GPU:
         return module
-    op = violation[0]
+    if level is None:
+        check_level(module, Level.GPU)  # a module mixing levels cannot be lowered
+    op = level_violation(module, Level.GPU)[0]
     import gir.passes  # noqa: F401  (fills the registry)
 
     if LOWERING_PIPELINE not in PIPELINES:
@@ -113,7 +115,7 @@ def translate(module: ModuleOp, to: str, source_name: str = "<module>") -> str:
     module = lower_to_gpu(module)
     if to == "host-python":
         check_level(module, Level.GPU)
-        return print_host_python(module, os.path.basename(source_name))
+        return print_host_python(module)
     return print_kernels(module, to)
 
 

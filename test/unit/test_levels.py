@@ -66,7 +66,7 @@ GPU_KERNEL = """
             "'memref.load' is device code: it belongs inside a gir_gpu.kernel",
         ),
         ("%i = gir_gpu.id global", "", "'gir_gpu.id' is device code"),
-        ("", "  func.func @helper() {\n    func.return\n  }\n", "one host function @main, not '@helper'"),
+        ("", "  func.func @helper() {\n    func.return\n  }\n", "one host function @main, not @helper"),
         ("%s = graph.argv_int argv[1] : i32", "", "'graph.argv_int' is not an op of the GPU level"),
     ],
 )
@@ -93,3 +93,12 @@ def test_a_module_mixing_levels_has_none():
         f"{GPU_KERNEL}  func.func @main() {{\n    func.return\n  }}\n}}"
     )
     assert level_of(module) is None
+
+
+def test_kernel_names_must_be_c_identifiers():
+    module = parse(
+        'builtin.module {\n  gir_gpu.kernel @"k\\"x"(%b: memref<?xi32>) {\n    gir_gpu.return\n  }\n'
+        "  func.func @main() {\n    func.return\n  }\n}"
+    )
+    with pytest.raises(UserError, match=r'kernel @"k\\"x" needs a C identifier'):
+        check_level(module, Level.GPU)
