@@ -70,13 +70,45 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
     result_def,
+    traits_def,
     var_operand_def,
 )
-from xdsl.traits import SymbolTable
+from xdsl.traits import OpTrait, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from gir.dialects.gir_gpu import KernelOp, Scalar, buffer_type, element_type, verify_element
+
+
+class HostSide(OpTrait):
+    """The op runs on the host: no `gir_gpu.kernel` may hold it."""
+
+    def verify(self, op: Operation) -> None:
+        parent = op.parent_op()
+        while parent is not None:
+            if isinstance(parent, KernelOp):
+                raise VerifyException(
+                    f"'{op.name}' is a host op: it cannot be inside a gir_gpu.kernel"
+                )
+            parent = parent.parent_op()
+
+
+def _verify_buffer_type(op: Operation, buffer_value: SSAValue) -> None:
+    """Raises unless `buffer_value` is a one-dimensional device buffer `memref<?xT>`
+    of scalars."""
+    type_ = buffer_value.type
+    if not isinstance(type_, MemRefType) or type_ != buffer_type(type_.element_type):
+        raise VerifyException(f"{op.name}: a device buffer is memref<?xT>, not {type_}")
+    if not isinstance(type_.element_type, IntegerType | AnyFloat):
+        raise VerifyException(
+            f"{op.name}: device buffers hold integers or floats, not {type_.element_type}"
+        )
+
+
+def _verify_argv_index(op: Operation, index: IntegerAttr | None) -> None:
+    if index is not None and index.value.data < 0:
+        raise VerifyException(f"{op.name}: argv index {index.value.data} is negative")
+
 
 # ---------------------------------------------------------------------------
 # Command line, output and timing
@@ -89,6 +121,8 @@ class ArgvIntOp(IRDLOperation):
 
     name = "host.argv_int"
 
+    traits = traits_def(HostSide())
+
     index = prop_def(IntegerAttr[I64])
     result = result_def(IntegerType)
 
@@ -99,6 +133,9 @@ class ArgvIntOp(IRDLOperation):
             properties={"index": IntegerAttr(index, i64)}, result_types=[result_type]
         )
 
+    def verify_(self) -> None:
+        _verify_argv_index(self, self.index)
+
 
 @irdl_op_definition
 class PrintOp(IRDLOperation):
@@ -106,6 +143,8 @@ class PrintOp(IRDLOperation):
     output."""
 
     name = "host.print"
+
+    traits = traits_def(HostSide())
 
     value = opt_operand_def(Scalar)
     text = opt_prop_def(StringAttr)
@@ -129,6 +168,8 @@ class StartTimerOp(IRDLOperation):
 
     name = "host.start_timer"
 
+    traits = traits_def(HostSide())
+
     assembly_format = "attr-dict"
 
     def __init__(self):
@@ -141,6 +182,8 @@ class StopTimerOp(IRDLOperation):
     finished."""
 
     name = "host.stop_timer"
+
+    traits = traits_def(HostSide())
 
     result = result_def(AnyFloat)
 
@@ -166,6 +209,8 @@ class LaunchOp(IRDLOperation):
     """
 
     name = "host.launch"
+
+    traits = traits_def(HostSide())
 
     kernel = prop_def(FlatSymbolRefAttrConstr)
     grid = operand_def(i32)
@@ -252,6 +297,8 @@ class LoadGraphOp(IRDLOperation):
 
     name = "host.load_graph"
 
+    traits = traits_def(HostSide())
+
     argv = opt_prop_def(IntegerAttr[I64])
     path = opt_prop_def(StringAttr)
     weighted = opt_prop_def(UnitAttr)
@@ -275,6 +322,7 @@ class LoadGraphOp(IRDLOperation):
     def verify_(self) -> None:
         if (self.argv is None) == (self.path is None):
             raise VerifyException("host.load_graph needs exactly one of argv or path")
+        _verify_argv_index(self, self.argv)
 
 
 @irdl_op_definition
@@ -282,6 +330,8 @@ class GraphArrayOp(IRDLOperation):
     """One device array of the loaded graph (see `GraphArray`)."""
 
     name = "host.graph_array"
+
+    traits = traits_def(HostSide())
 
     graph = operand_def(GraphType)
     array = prop_def(GraphArrayAttr)
@@ -295,6 +345,14 @@ class GraphArrayOp(IRDLOperation):
             properties={"array": GraphArrayAttr(array)},
             result_types=[buffer_type(i32)],
         )
+
+    def verify_(self) -> None:
+        _verify_buffer_type(self, self.result)
+        weights = (GraphArray.WEIGHTS, GraphArray.CSC_WEIGHTS)
+        if self.array.data not in weights and self.result.type != buffer_type(i32):
+            raise VerifyException(
+                f"host.graph_array: {self.array.data} is memref<?xi32>, not {self.result.type}"
+            )
 
 
 class GraphSize(StrEnum):
@@ -316,6 +374,8 @@ class GraphSizeOp(IRDLOperation):
     """The number of vertices or edges of the loaded graph."""
 
     name = "host.graph_size"
+
+    traits = traits_def(HostSide())
 
     graph = operand_def(GraphType)
     what = prop_def(GraphSizeAttr)
@@ -342,6 +402,8 @@ class AllocOp(IRDLOperation):
 
     name = "host.alloc"
 
+    traits = traits_def(HostSide())
+
     count = operand_def(IntegerType)
     result = result_def(MemRefType)
 
@@ -350,12 +412,17 @@ class AllocOp(IRDLOperation):
     def __init__(self, count: SSAValue | Operation, element: Attribute):
         super().__init__(operands=[count], result_types=[buffer_type(element)])
 
+    def verify_(self) -> None:
+        _verify_buffer_type(self, self.result)
+
 
 @irdl_op_definition
 class FreeOp(IRDLOperation):
     """Releases a device buffer; it is not used afterwards."""
 
     name = "host.free"
+
+    traits = traits_def(HostSide())
 
     buffer = operand_def(MemRefType)
 
@@ -364,12 +431,17 @@ class FreeOp(IRDLOperation):
     def __init__(self, buffer: SSAValue | Operation):
         super().__init__(operands=[buffer])
 
+    def verify_(self) -> None:
+        _verify_buffer_type(self, self.buffer)
+
 
 @irdl_op_definition
 class FillOp(IRDLOperation):
     """Sets the first `count` elements of a device buffer to `value`."""
 
     name = "host.fill"
+
+    traits = traits_def(HostSide())
 
     buffer = operand_def(MemRefType)
     value = operand_def(Scalar)
@@ -389,6 +461,7 @@ class FillOp(IRDLOperation):
         super().__init__(operands=[buffer, value, count])
 
     def verify_(self) -> None:
+        _verify_buffer_type(self, self.buffer)
         verify_element(self, self.buffer, self.value)
 
 
@@ -397,6 +470,8 @@ class CopyOp(IRDLOperation):
     """Copies the first `count` elements of one device buffer into another."""
 
     name = "host.copy"
+
+    traits = traits_def(HostSide())
 
     T: ClassVar = VarConstraint("T", base(MemRefType))
     source = operand_def(T)
@@ -413,12 +488,17 @@ class CopyOp(IRDLOperation):
     ):
         super().__init__(operands=[source, target, count])
 
+    def verify_(self) -> None:
+        _verify_buffer_type(self, self.source)
+
 
 @irdl_op_definition
 class ReadOp(IRDLOperation):
     """Copies one element of a device buffer to the host (waits for the device)."""
 
     name = "host.read"
+
+    traits = traits_def(HostSide())
 
     buffer = operand_def(MemRefType)
     index = operand_def(IntegerType)
@@ -436,6 +516,7 @@ class ReadOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
+        _verify_buffer_type(self, self.buffer)
         verify_element(self, self.buffer, self.result)
 
 
@@ -444,6 +525,8 @@ class WriteOp(IRDLOperation):
     """Copies one host value into an element of a device buffer."""
 
     name = "host.write"
+
+    traits = traits_def(HostSide())
 
     value = operand_def(Scalar)
     buffer = operand_def(MemRefType)
@@ -463,6 +546,7 @@ class WriteOp(IRDLOperation):
         super().__init__(operands=[value, buffer, index])
 
     def verify_(self) -> None:
+        _verify_buffer_type(self, self.buffer)
         verify_element(self, self.buffer, self.value)
 
 
@@ -473,6 +557,8 @@ class BindGlobalOp(IRDLOperation):
 
     name = "host.bind_global"
 
+    traits = traits_def(HostSide())
+
     buffer = operand_def(MemRefType)
     global_name = prop_def(StringAttr, prop_name="name")
 
@@ -480,6 +566,9 @@ class BindGlobalOp(IRDLOperation):
 
     def __init__(self, buffer: SSAValue | Operation, name: str):
         super().__init__(operands=[buffer], properties={"name": StringAttr(name)})
+
+    def verify_(self) -> None:
+        _verify_buffer_type(self, self.buffer)
 
 
 Host = Dialect(

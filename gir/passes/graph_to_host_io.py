@@ -23,7 +23,7 @@ class ArgvIntToHost(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: graph.ArgvIntOp, rewriter: PatternRewriter) -> None:
-        rewriter.replace_op(op, host.ArgvIntOp(op.index.value.data, op.result.type))
+        rewriter.replace(op, host.ArgvIntOp(op.index.value.data, op.result.type))
 
 
 class PrintToHost(RewritePattern):
@@ -32,7 +32,7 @@ class PrintToHost(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: graph.PrintOp, rewriter: PatternRewriter) -> None:
         text = None if op.text is None else op.text.data
-        rewriter.replace_op(op, host.PrintOp(op.value, text))
+        rewriter.replace(op, host.PrintOp(op.value, text))
 
 
 class StartTimerToHost(RewritePattern):
@@ -40,7 +40,7 @@ class StartTimerToHost(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: graph.StartTimerOp, rewriter: PatternRewriter) -> None:
-        rewriter.replace_op(op, host.StartTimerOp())
+        rewriter.replace(op, host.StartTimerOp())
 
 
 class StopTimerToHost(RewritePattern):
@@ -48,7 +48,7 @@ class StopTimerToHost(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: graph.StopTimerOp, rewriter: PatternRewriter) -> None:
-        rewriter.replace_op(op, host.StopTimerOp(op.result.type))
+        rewriter.replace(op, host.StopTimerOp(op.result.type))
 
 
 @dataclass(frozen=True)

@@ -1,28 +1,19 @@
-"""Devices: the runtime interface that printed host programs call.
+"""Devices: buffers, copies, synchronization, built kernels and resident graphs.
 
-`gir.targets.host_python` prints a GPU-level program's `@main` once as a Python
-function `run(rt, argv)`; `rt` is one of the devices below. The interface it calls
-(all a host program ever uses):
+A `Device` is one GPU (or OpenCL device) seen from the host. It has no notion of
+a program being run: a `gir.runtime.run.Run` (the `HostRuntime` a printed host
+program calls, see `gir.runtime.protocol`) owns a run's allocations, bindings,
+timer and output, and passes the device the kernels it built
+(`load_program`) whenever it prepares a launch (`launcher`).
 
-| call                                          | does                                        |
-|-----------------------------------------------|---------------------------------------------|
-| `rt.argv_int(argv, i) -> int`, `rt.argv_str(argv, i) -> str` | the program's `argv[i]`       |
-| `rt.load_graph(spec, weighted) -> DeviceGraph` | graph on the device (cached per device)   |
-| `graph.num_vertices`, `graph.num_edges`, `graph.array(name)` | its counts and device arrays   |
-| `rt.alloc(count, dtype) -> buffer`, `rt.free(buffer)` | device buffers                      |
-| `rt.fill(buffer, value, count, dtype)`        | first `count` elements := value             |
-| `rt.copy(source, target, count, dtype)`       | device-to-device copy                       |
-| `rt.read(buffer, index, dtype) -> scalar`     | one element to the host (waits)             |
-| `rt.write(buffer, index, value, dtype)`       | one element from the host (queued)          |
-| `rt.bind_global(name, buffer, dtype, count)`  | names a vector the caller gets back         |
-| `rt.launcher(kernel, site, fixed) -> launch`  | a prepared launch; `launch(grid, block, *others)` |
-| `rt.start_timer()`, `rt.stop_timer() -> float`| the program's timer (synchronizes)          |
-| `rt.print(value)`, `rt.print_text(text)`      | the program's output                        |
-
-`dtype` is a numpy dtype name (`"int32"`, `"float32"`, ..., `"bool"`: one byte per
-element). Buffers are opaque to host code: device pointers (ints) on CUDA,
-`pyopencl.Buffer`s on OpenCL. The executor (`gir.runtime.executor`) drives the
-rest: `load_program`, `begin_run`, `end_run`.
+| device call                                        | does                              |
+|----------------------------------------------------|-----------------------------------|
+| `load_program(source, signatures) -> kernels`      | builds kernels once per source    |
+| `launcher(kernels, name, site, fixed) -> launch`   | a prepared launch                 |
+| `allocate(nbytes)`, `upload(array)`, `release(b)`  | device buffers                    |
+| `fill`, `copy`, `read_element`, `write_element`    | transfers (reads wait)            |
+| `to_host(b, count, dtype)`, `synchronize()`        | results, waiting                  |
+| `load_graph(spec, weighted) -> DeviceGraph`        | a graph resident on the device    |
 
 ## What each call costs (per call, host side)
 
@@ -50,8 +41,8 @@ never change and sets only the others:
 - `alloc` / `free`: driver allocation calls: keep them out of loops.
 - `load_graph`: the first time per (spec, weighted) on a device it loads the graph
   (`gir.runtime.graph.load_graph`, itself cached on disk); each array is copied to
-  the device on its first `array(name)`. Later runs and trials get the resident
-  arrays. The time spent is added to `load_seconds`, which the executor subtracts.
+  the device on its first `array(kind, dtype)`. Later runs and trials get the
+  resident arrays. The time spent is added to `load_seconds`, which a run subtracts.
 
 Measured per call with the BFS kernel (3 changing arguments, a one-block grid):
 
@@ -74,25 +65,19 @@ import atexit
 import os
 import shutil
 import struct
-import sys
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any
 
 import numpy as np
 
 from gir.diagnostics import UserError
+from gir.runtime.protocol import DType, GraphArray, Launch
 
-DTYPES: dict[str, np.dtype] = {
-    name: np.dtype(name)
-    for name in ("bool", "int8", "int16", "int32", "int64", "float32", "float64")
-}
-"""Element types of device buffers, by the names host programs use."""
-
-Launch = Callable[..., None]
-"""A prepared launch: `launch(grid, block, *changing_arguments)`."""
+DTYPES: dict[DType, np.dtype] = {dtype: dtype.numpy for dtype in DType}
+"""The numpy dtype of each element type."""
 
 
 class DeviceUnavailable(Exception):
@@ -104,7 +89,7 @@ class KernelArg:
     """One kernel parameter: a buffer of `dtype` elements, or a scalar `dtype`."""
 
     is_buffer: bool
-    dtype: str
+    dtype: DType
 
 
 KernelSignatures = Mapping[str, Sequence[KernelArg]]
@@ -116,15 +101,15 @@ def _argument_format(arg: KernelArg) -> str:
     if arg.is_buffer:
         return "P"
     return {
-        "bool": "i", "int8": "b", "int16": "h", "int32": "i",
-        "int64": "q", "float32": "f", "float64": "d",
+        DType.BOOL: "i", DType.INT8: "b", DType.INT16: "h", DType.INT32: "i",
+        DType.INT64: "q", DType.FLOAT32: "f", DType.FLOAT64: "d",
     }[arg.dtype]  # fmt: skip
 
 
-def _bits(dtype: str) -> Callable[[Any], int]:
+def _bits(dtype: DType) -> Callable[[Any], int]:
     """A function from a value to its bit pattern as an unsigned int of its size."""
     size = DTYPES[dtype].itemsize
-    if dtype == "bool":
+    if dtype == DType.BOOL:
         return lambda value: 1 if value else 0
     if dtype.startswith("int"):
         mask = (1 << (8 * size)) - 1
@@ -134,8 +119,8 @@ def _bits(dtype: str) -> Callable[[Any], int]:
 
 
 _SCALAR_PACKING = {
-    "bool": "=i", "int8": "=b", "int16": "=h", "int32": "=i",
-    "int64": "=q", "float32": "=f", "float64": "=d",
+    DType.BOOL: "=i", DType.INT8: "=b", DType.INT16: "=h", DType.INT32: "=i",
+    DType.INT64: "=q", DType.FLOAT32: "=f", DType.FLOAT64: "=d",
 }  # fmt: skip
 """How a scalar kernel argument is laid out (an `i1` is passed as an int)."""
 
@@ -153,7 +138,7 @@ def _generate_launch(varying: Sequence[int], body: Sequence[str], namespace: dic
 
 class DeviceGraph:
     """A graph resident on one device: `num_vertices`, `num_edges`, and its arrays
-    (`host.GraphArray` names), each copied to the device on first use."""
+    (`GraphArray`), each copied to the device on first use."""
 
     def __init__(self, device: Device, spec: str, host_graph: Any):
         self.num_vertices: int = int(host_graph.num_vertices)
@@ -161,35 +146,33 @@ class DeviceGraph:
         self._device = device
         self._spec = spec
         self._host = host_graph
-        self._arrays: dict[str, Any] = {}
+        self._arrays: dict[tuple[GraphArray, DType], Any] = {}
 
-    def array(self, name: str) -> Any:
-        """The device buffer of the graph array `name` (row_ptr, col_idx, ...)."""
-        buffer = self._arrays.get(name)
+    def array(self, kind: GraphArray, dtype: DType) -> Any:
+        """The device buffer of the graph array `kind` with `dtype` elements."""
+        buffer = self._arrays.get((kind, dtype))
         if buffer is None:
             started = time.perf_counter()
-            buffer = self._device.upload(self._host_array(name))
+            buffer = self._device.upload(self._host_array(kind, dtype))
             self._device.load_seconds += time.perf_counter() - started
-            self._arrays[name] = buffer
+            self._arrays[(kind, dtype)] = buffer
         return buffer
 
-    def _host_array(self, name: str) -> np.ndarray:
+    def _host_array(self, kind: GraphArray, dtype: DType) -> np.ndarray:
         graph = self._host
-        if name in ("row_ptr", "col_idx", "weights"):
+        if kind in (GraphArray.ROW_PTR, GraphArray.COL_IDX, GraphArray.WEIGHTS):
             row_ptr, col_idx, weights = graph.csr()
-            array = {"row_ptr": row_ptr, "col_idx": col_idx, "weights": weights}[name]
-        elif name in ("csc_ptr", "csc_idx", "csc_weights"):
+            array = {GraphArray.ROW_PTR: row_ptr, GraphArray.COL_IDX: col_idx, GraphArray.WEIGHTS: weights}[kind]
+        elif kind in (GraphArray.CSC_PTR, GraphArray.CSC_IDX, GraphArray.CSC_WEIGHTS):
             csc_ptr, csc_idx, csc_weights = graph.csc()
-            array = {"csc_ptr": csc_ptr, "csc_idx": csc_idx, "csc_weights": csc_weights}[name]
-        elif name == "coo_src":
+            array = {GraphArray.CSC_PTR: csc_ptr, GraphArray.CSC_IDX: csc_idx, GraphArray.CSC_WEIGHTS: csc_weights}[kind]
+        elif kind == GraphArray.COO_SRC:
             array = np.repeat(np.arange(self.num_vertices, dtype=np.int32), np.diff(graph.csr()[0]))
-        elif name == "out_degrees":
-            array = graph.out_degrees()
         else:
-            raise UserError(f"error: graphs have no array '{name}'")
+            array = graph.out_degrees()
         if array is None:
             raise UserError(f"error: the program reads edge weights, but graph '{self._spec}' has none")
-        return np.ascontiguousarray(array, dtype=np.int32)
+        return np.ascontiguousarray(array, dtype=DTYPES[dtype])
 
     def release(self) -> None:
         """Frees the device arrays."""
@@ -198,37 +181,9 @@ class DeviceGraph:
         self._arrays.clear()
 
 
-@dataclass
-class _Allocation:
-    """A buffer made by `alloc` during the current run."""
-
-    buffer: Any
-    count: int
-    dtype: str
-
-
-@dataclass
-class _Binding:
-    """A global vector named by `bind_global`."""
-
-    name: str
-    buffer: Any
-    dtype: str
-    count: int | None
-
-
-@dataclass
-class _RunState:
-    """What one run of a program owns; reset by `begin_run`."""
-
-    allocations: dict[Any, _Allocation] = field(default_factory=dict)
-    bindings: dict[Any, _Binding] = field(default_factory=dict)
-    globals: dict[str, np.ndarray] = field(default_factory=dict)
-
-
 class Device(ABC):
-    """A GPU (or OpenCL device) that runs gir programs; see the module docstring for
-    the interface host programs call."""
+    """A GPU (or OpenCL device) that runs gir programs: buffers, transfers, built
+    kernels and resident graphs (see the module docstring)."""
 
     target: str
     """"cuda" or "opencl"."""
@@ -239,24 +194,19 @@ class Device(ABC):
     stable entry points (see the module docstring); False: documented calls only."""
 
     def __init__(self) -> None:
-        self.stdout: TextIO = sys.stdout
         self.progress: Callable[[str], None] | None = None
         """Receives short messages before long steps (loading a graph)."""
         self.load_seconds = 0.0
-        """Seconds spent loading graphs and copying them to the device in this run."""
-        self.last_interval: float | None = None
-        """Seconds between the last `start_timer` and `stop_timer` of this run."""
-        self._timer_started: float | None = None
+        """Seconds spent loading graphs and copying them to the device, in total."""
         self._graphs: dict[tuple[str, bool], DeviceGraph] = {}
         self._programs: dict[str, Any] = {}
-        self._program: Any = None
-        self._run = _RunState()
 
-    # -- the executor's side ------------------------------------------------
+    # -- kernels ------------------------------------------------------------
 
     def load_program(self, source: str, signatures: KernelSignatures, binary: bytes | None = None) -> Any:
-        """Builds the kernels of `source` (or loads `binary`, e.g. a CUDA cubin) once
-        per device; later calls with the same source return the same program."""
+        """The kernels of `source` built for this device (or loaded from `binary`,
+        e.g. a CUDA cubin), once per device: later calls with the same source return
+        the same object, which `launcher` takes."""
         program = self._programs.get(source)
         if program is None:
             program = self._build(source, signatures, binary)
@@ -267,81 +217,13 @@ class Device(ABC):
     def _build(self, source: str, signatures: KernelSignatures, binary: bytes | None) -> Any:
         """Compiles `source` into this device's program object."""
 
-    def begin_run(self, program: Any, stdout: TextIO) -> None:
-        """Starts a run of `program` (from `load_program`) printing to `stdout`."""
-        self._program = program
-        self.stdout = stdout
-        self.load_seconds = 0.0
-        self.last_interval = None
-        self._timer_started = None
-        self._run = _RunState()
-
-    def end_run(self) -> dict[str, np.ndarray]:
-        """Waits for the device, copies every bound global vector to the host, frees
-        the run's buffers and returns the vectors by name."""
-        self.synchronize()
-        run = self._run
-        for key in list(run.bindings):
-            self._snapshot(key)
-        for allocation in run.allocations.values():
-            self.release(allocation.buffer)
-        run.allocations.clear()
-        return run.globals
-
-    def abort_run(self) -> None:
-        """Frees the run's buffers after a failed run (no results)."""
-        for allocation in self._run.allocations.values():
-            try:
-                self.release(allocation.buffer)
-            except Exception:  # the device may be in an error state already
-                pass
-        self._run = _RunState()
-
-    def clear_graphs(self) -> None:
-        """Frees every resident graph."""
-        for graph in self._graphs.values():
-            graph.release()
-        self._graphs.clear()
-
     @abstractmethod
-    def synchronize(self) -> None:
-        """Waits until the device finished all queued work."""
+    def launcher(self, program: Any, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
+        """A prepared launch of `kernel` of `program` (from `load_program`) for launch
+        site `site`, with the arguments at the positions of `fixed` bound once; the
+        returned function takes `(grid, block, *the other arguments in order)`."""
 
-    @abstractmethod
-    def upload(self, array: np.ndarray) -> Any:
-        """A new device buffer holding a copy of `array`."""
-
-    @abstractmethod
-    def release(self, buffer: Any) -> None:
-        """Frees a device buffer."""
-
-    @abstractmethod
-    def to_host(self, buffer: Any, count: int, dtype: str) -> np.ndarray:
-        """The first `count` elements of `buffer` as a new numpy array (waits)."""
-
-    def close(self) -> None:
-        """Releases the device's graphs and programs."""
-        self.clear_graphs()
-        self._programs.clear()
-
-    # -- the host program's side --------------------------------------------
-
-    def argv_int(self, argv: Sequence[str], index: int) -> int:
-        """The program's `argv[index]` as an integer."""
-        text = self.argv_str(argv, index)
-        try:
-            return int(text, 0)
-        except ValueError:
-            raise UserError(f"error: argv[{index}] must be an integer, not '{text}'") from None
-
-    def argv_str(self, argv: Sequence[str], index: int) -> str:
-        """The program's `argv[index]`."""
-        if index >= len(argv):
-            raise UserError(
-                f"error: the program reads argv[{index}], but only {len(argv) - 1} "
-                "argument(s) were given"
-            )
-        return argv[index]
+    # -- graphs -------------------------------------------------------------
 
     def load_graph(self, spec: str, weighted: bool) -> DeviceGraph:
         """The graph `spec` (a file or generator spec), resident on this device."""
@@ -373,113 +255,59 @@ class Device(ABC):
                 return graph._host
         return None
 
-    def alloc(self, count: int, dtype: str) -> Any:
-        """A new device buffer of `count` elements (contents undefined)."""
-        if count < 0:
-            raise UserError(f"error: the program allocates {count} elements")
-        buffer = self._allocate(max(count, 1) * DTYPES[dtype].itemsize)
-        self._run.allocations[self._key(buffer)] = _Allocation(buffer, count, dtype)
-        return buffer
+    def clear_graphs(self) -> None:
+        """Frees every resident graph."""
+        for graph in self._graphs.values():
+            graph.release()
+        self._graphs.clear()
 
-    def free(self, buffer: Any) -> None:
-        """Frees a buffer of this run; a bound global is copied to the host first."""
-        key = self._key(buffer)
-        if key in self._run.bindings:
-            self._snapshot(key)
-        allocation = self._run.allocations.pop(key, None)
-        if allocation is not None:
-            self.release(allocation.buffer)
-
-    def bind_global(self, name: str, buffer: Any, dtype: str, count: int | None) -> None:
-        """Names `buffer` as the global vector `name`: its first `count` elements (all
-        of its allocation when None) are returned by `end_run`."""
-        self._run.bindings[self._key(buffer)] = _Binding(name, buffer, dtype, count)
-
-    def _snapshot(self, key: Any) -> None:
-        binding = self._run.bindings.pop(key)
-        count = binding.count
-        if count is None:
-            allocation = self._run.allocations.get(key)
-            count = allocation.count if allocation is not None else 0
-        self._run.globals[binding.name] = self.to_host(binding.buffer, count, binding.dtype)
-
-    def start_timer(self) -> None:
-        """Starts the program's timer once all queued work is done."""
-        self.synchronize()
-        self._timer_started = time.perf_counter()
-
-    def stop_timer(self) -> float:
-        """Seconds since `start_timer`, measured after all queued work is done."""
-        self.synchronize()
-        if self._timer_started is None:
-            raise UserError("error: the program stops its timer before starting it")
-        self.last_interval = time.perf_counter() - self._timer_started
-        return self.last_interval
-
-    def print(self, value: Any) -> None:
-        """Prints a number as GraphIt's C++ does (`%g` for floats)."""
-        text = format(value, "g") if isinstance(value, float) else str(value)
-        self.stdout.write(text + "\n")
-
-    def print_text(self, text: str) -> None:
-        """Prints a string and a newline."""
-        self.stdout.write(text + "\n")
+    # -- buffers and transfers ----------------------------------------------
 
     @abstractmethod
-    def _allocate(self, nbytes: int) -> Any:
+    def synchronize(self) -> None:
+        """Waits until the device finished all queued work."""
+
+    @abstractmethod
+    def allocate(self, nbytes: int) -> Any:
         """A new device buffer of `nbytes` bytes."""
 
-    @staticmethod
-    def _key(buffer: Any) -> Any:
-        """A hashable identity of a buffer."""
-        return buffer
+    @abstractmethod
+    def upload(self, array: np.ndarray) -> Any:
+        """A new device buffer holding a copy of `array`."""
 
     @abstractmethod
-    def fill(self, buffer: Any, value: Any, count: int, dtype: str) -> None:
+    def release(self, buffer: Any) -> None:
+        """Frees a device buffer."""
+
+    @abstractmethod
+    def to_host(self, buffer: Any, count: int, dtype: DType) -> np.ndarray:
+        """The first `count` elements of `buffer` as a new numpy array (waits)."""
+
+    @abstractmethod
+    def fill(self, buffer: Any, value: Any, count: int, dtype: DType) -> None:
         """Sets the first `count` elements of `buffer` to `value` (queued)."""
 
     @abstractmethod
-    def copy(self, source: Any, target: Any, count: int, dtype: str) -> None:
+    def copy(self, source: Any, target: Any, count: int, dtype: DType) -> None:
         """Copies the first `count` elements of `source` into `target` (queued)."""
 
-    def read(self, buffer: Any, index: int, dtype: str) -> Any:
-        """Element `index` of `buffer`, once all queued work is done."""
-        self._check_index(buffer, index)
-        return self._read_element(buffer, index, dtype)
-
-    def write(self, buffer: Any, index: int, value: Any, dtype: str) -> None:
-        """Sets element `index` of `buffer` to `value` (queued after earlier work)."""
-        self._check_index(buffer, index)
-        self._write_element(buffer, index, value, dtype)
-
-    def _check_index(self, buffer: Any, index: int) -> None:
-        """Host-side accesses come from the program's own values, often a vertex
-        given on its command line: an index out of range is the user's error."""
-        key = self._key(buffer)
-        allocation = self._run.allocations.get(key)
-        if allocation is None or 0 <= index < allocation.count:
-            return
-        binding = self._run.bindings.get(key)
-        what = f"vector '{binding.name}'" if binding is not None else "a buffer"
-        raise UserError(
-            f"error: the program accesses element {index} of {what}, which has "
-            f"{allocation.count} elements (is a vertex given on the command line "
-            "outside the graph?)"
-        )
-
     @abstractmethod
-    def _read_element(self, buffer: Any, index: int, dtype: str) -> Any:
+    def read_element(self, buffer: Any, index: int, dtype: DType) -> Any:
         """Element `index` of `buffer`, once all queued work is done (unchecked)."""
 
     @abstractmethod
-    def _write_element(self, buffer: Any, index: int, value: Any, dtype: str) -> None:
+    def write_element(self, buffer: Any, index: int, value: Any, dtype: DType) -> None:
         """Sets element `index` of `buffer` to `value`, queued (unchecked)."""
 
-    @abstractmethod
-    def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
-        """A prepared launch of `kernel` for launch site `site` of the program, with
-        the arguments at the positions of `fixed` bound once; the returned function
-        takes `(grid, block, *the other arguments in order)`."""
+    @staticmethod
+    def key(buffer: Any) -> Any:
+        """A hashable identity of a buffer."""
+        return buffer
+
+    def close(self) -> None:
+        """Releases the device's graphs and programs."""
+        self.clear_graphs()
+        self._programs.clear()
 
 
 # ---------------------------------------------------------------------------
@@ -572,10 +400,17 @@ class OpenCLDevice(Device):
 
     def _build(self, source: str, signatures: KernelSignatures, binary: bytes | None) -> _OpenCLProgram:
         cl = self._cl
-        if binary is not None:
-            program = cl.Program(self.context, [self.device], [binary]).build()
-        else:
-            program = cl.Program(self.context, source).build()
+        try:
+            if binary is not None:
+                program = cl.Program(self.context, [self.device], [binary]).build()
+            else:
+                program = cl.Program(self.context, source).build()
+        except cl.Error as error:
+            errors = [line.strip() for line in str(error).splitlines() if "error" in line]
+            detail = errors[1] if len(errors) > 1 else (errors[0] if errors else "")
+            raise UserError(
+                f"error: the OpenCL compiler of {self.name} rejected the kernels: {detail}"
+            ) from None
         return _OpenCLProgram(program, signatures)
 
     def synchronize(self) -> None:
@@ -584,43 +419,42 @@ class OpenCLDevice(Device):
     def upload(self, array: np.ndarray) -> Any:
         flags = self._cl.mem_flags
         if array.nbytes == 0:
-            return self._allocate(array.itemsize)
+            return self.allocate(array.itemsize)
         return self._cl.Buffer(self.context, flags.READ_WRITE | flags.COPY_HOST_PTR, hostbuf=array)
 
     def release(self, buffer: Any) -> None:
         buffer.release()
 
-    def _allocate(self, nbytes: int) -> Any:
+    def allocate(self, nbytes: int) -> Any:
         return self._cl.Buffer(self.context, self._cl.mem_flags.READ_WRITE, size=nbytes)
 
-    def to_host(self, buffer: Any, count: int, dtype: str) -> np.ndarray:
+    def to_host(self, buffer: Any, count: int, dtype: DType) -> np.ndarray:
         array = np.empty(count, DTYPES[dtype])
         if count:
             self._cl.enqueue_copy(self.queue, array, buffer, is_blocking=True)
         return array
 
-    def fill(self, buffer: Any, value: Any, count: int, dtype: str) -> None:
+    def fill(self, buffer: Any, value: Any, count: int, dtype: DType) -> None:
         if count > 0:
             pattern = self._scalar_types[dtype](value)
             self._cl.enqueue_fill_buffer(self.queue, buffer, pattern, 0, count * pattern.itemsize)
 
-    def copy(self, source: Any, target: Any, count: int, dtype: str) -> None:
+    def copy(self, source: Any, target: Any, count: int, dtype: DType) -> None:
         if count > 0:
             nbytes = count * DTYPES[dtype].itemsize
             self._cl.enqueue_copy(self.queue, target, source, byte_count=nbytes)
 
-    def _read_element(self, buffer: Any, index: int, dtype: str) -> Any:
+    def read_element(self, buffer: Any, index: int, dtype: DType) -> Any:
         host = self._host_scalars[dtype]
         self._read_buffer(self.queue, buffer, host, index * host.itemsize, None, True)
         return host.item(0)
 
-    def _write_element(self, buffer: Any, index: int, value: Any, dtype: str) -> None:
+    def write_element(self, buffer: Any, index: int, value: Any, dtype: DType) -> None:
         pattern = self._scalar_types[dtype](value)
         size = pattern.itemsize
         self._fill_buffer(self.queue, buffer, pattern, index * size, size)
 
-    def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
-        program: _OpenCLProgram = self._program
+    def launcher(self, program: _OpenCLProgram, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
         signature = program.signatures[kernel]
         cl_kernel = program.site_kernels.get((kernel, site))
         if cl_kernel is None:
@@ -646,7 +480,7 @@ class OpenCLDevice(Device):
                 namespace[f"pack{position}"] = struct.Struct(_SCALAR_PACKING[arg.dtype]).pack
                 statement = f"set_bytes({position}, pack{position}({value}))"
             else:
-                namespace[f"type{position}"] = np.int32 if arg.dtype == "bool" else DTYPES[arg.dtype].type
+                namespace[f"type{position}"] = np.int32 if arg.dtype == DType.BOOL else DTYPES[arg.dtype].type
                 statement = f"set_arg({position}, type{position}({value}))"
             if position in fixed:
                 exec(statement, namespace, {value: fixed[position]})
@@ -766,14 +600,14 @@ class CudaDevice(Device):
     def synchronize(self) -> None:
         self._cuda.Context.synchronize()
 
-    def _allocate(self, nbytes: int) -> int:
+    def allocate(self, nbytes: int) -> int:
         allocation = self._cuda.mem_alloc(nbytes)
         pointer = int(allocation)
         self._allocations[pointer] = allocation
         return pointer
 
     def upload(self, array: np.ndarray) -> int:
-        pointer = self._allocate(max(array.nbytes, array.itemsize))
+        pointer = self.allocate(max(array.nbytes, array.itemsize))
         if array.nbytes:
             self._cuda.memcpy_htod(pointer, array)
         return pointer
@@ -783,13 +617,13 @@ class CudaDevice(Device):
         if allocation is not None:
             allocation.free()
 
-    def to_host(self, buffer: int, count: int, dtype: str) -> np.ndarray:
+    def to_host(self, buffer: int, count: int, dtype: DType) -> np.ndarray:
         array = np.empty(count, DTYPES[dtype])
         if count:
             self._cuda.memcpy_dtoh(array, buffer)
         return array
 
-    def fill(self, buffer: int, value: Any, count: int, dtype: str) -> None:
+    def fill(self, buffer: int, value: Any, count: int, dtype: DType) -> None:
         if count <= 0:
             return
         size = DTYPES[dtype].itemsize
@@ -804,23 +638,23 @@ class CudaDevice(Device):
     def _fill_wide(self, buffer: int, bits: int, count: int) -> None:
         if self._fill_u64 is None:
             program = self.load_program(_FILL_KERNELS, {"gir_fill_u64": [
-                KernelArg(True, "int64"), KernelArg(False, "int64"), KernelArg(False, "int64"),
+                KernelArg(True, DType.INT64), KernelArg(False, DType.INT64), KernelArg(False, DType.INT64),
             ]})  # fmt: skip
             self._fill_u64 = program.kernels["gir_fill_u64"].function
         block = 256
         value = bits - (1 << 64) if bits >> 63 else bits
         self._fill_u64.prepared_call(((count + block - 1) // block, 1), (block, 1, 1), buffer, value, count)
 
-    def copy(self, source: int, target: int, count: int, dtype: str) -> None:
+    def copy(self, source: int, target: int, count: int, dtype: DType) -> None:
         if count > 0:
             self._cuda.memcpy_dtod_async(target, source, count * DTYPES[dtype].itemsize)
 
-    def _read_element(self, buffer: int, index: int, dtype: str) -> Any:
+    def read_element(self, buffer: int, index: int, dtype: DType) -> Any:
         host = self._pinned[dtype]
         self._cuda.memcpy_dtoh(host, buffer + index * host.itemsize)
         return host.item(0)
 
-    def _write_element(self, buffer: int, index: int, value: Any, dtype: str) -> None:
+    def write_element(self, buffer: int, index: int, value: Any, dtype: DType) -> None:
         host = self._pinned[dtype]
         size = host.itemsize
         if size < 8:
@@ -829,8 +663,8 @@ class CudaDevice(Device):
             host[0] = value
             self._cuda.memcpy_htod(buffer + index * size, host)
 
-    def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
-        prepared: _CudaKernel = self._program.kernels[kernel]
+    def launcher(self, program: _CudaProgram, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
+        prepared: _CudaKernel = program.kernels[kernel]
         varying = [position for position in range(len(prepared.formats)) if position not in fixed]
         launch_kernel = getattr(prepared.function, "_launch_kernel", None) if self.fast_paths else None
         if launch_kernel is None:

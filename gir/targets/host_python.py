@@ -1,28 +1,31 @@
 """The host printer: the GPU level's `func.func @main` as Python source, printed
 once per program.
 
-The output is a module with one function `run(rt, argv)`: straight-line Python over
-the runtime interface `rt` (a `gir.runtime.device.Device`), never an interpreter of
-IR. SSA values become Python locals named after their hints, constants are
-literals, `scf.while` / `scf.for` / `scf.if` become `while True` / `for ... in range`
-/ `if`, and every host op is one call:
+The output is a module with one function `run(rt, K)`: straight-line Python over
+the runtime protocol `rt` (`gir.runtime.protocol.HostRuntime`), never an
+interpreter of IR. SSA values become Python locals, constants are literals,
+`scf.while` / `scf.for` / `scf.if` become `while True` / `for ... in range` / `if`,
+and every host op is one call of the protocol (its table lists them), keyed by the
+host dialect's enums and `DType`:
 
-| IR                                   | Python                                          |
-|--------------------------------------|-------------------------------------------------|
-| `host.load_graph {argv = 1}`      | `g = rt.load_graph(rt.argv_str(argv, 1), False)` |
-| `host.graph_size %g vertices`     | `n = g.num_vertices`                            |
-| `host.graph_array %g row_ptr`     | `row_ptr = g.array("row_ptr")`                  |
-| `host.alloc %n : i32 -> memref<?xi32>` | `parent = rt.alloc(n, "int32")`            |
-| `host.fill` / `copy` / `free`     | `rt.fill(b, v, n, "int32")` / `rt.copy(a, b, n, "int32")` / `rt.free(b)` |
-| `host.read` / `write`             | `x = rt.read(b, i, "int32")` / `rt.write(b, i, x, "int32")` |
-| `host.bind_global %b as "parent"` | `rt.bind_global("parent", b, "int32", n)`       |
-| `host.launch @k grid %g block %b (...)` | `launch_k(g, b, <args that change>)`      |
-| `host.argv_int argv[2]`             | `start = rt.argv_int(argv, 2)`                  |
-| `host.print` / `start_timer` / `stop_timer` | `rt.print(x)` / `rt.start_timer()` / `t = rt.stop_timer()` |
+```python
+def run(rt, K):
+    graph = rt.load_graph(rt.argv_str(1), False)
+    num_vertices = rt.graph_size(graph, GraphSize.VERTICES)
+    parent = rt.alloc(num_vertices, DType.INT32)
+    rt.bind_global(K[0], parent, DType.INT32, num_vertices)
+    launch_apply_s1 = rt.launcher(K[1], 0, {0: row_ptr, 1: col_idx})
+```
+
+Generated code is data, never code: no string of the IR is ever spliced into the
+source. Global and kernel names, print text and graph paths go into the constants
+table `K` handed to `run` (`HostProgram.constants`); locals are name hints only
+when they are plain ASCII identifiers (`[A-Za-z_][A-Za-z0-9_]*`), else `vN`, so
+two hints Python would fold into one identifier (NFKC: `afi`, `aﬁ`) stay two.
 
 Launches are the hot path, so each launch site gets a launcher made once, as early
 as its loop-invariant arguments exist (before the outermost loop around it, and
-before the timer when it can): `launch_k = rt.launcher("k", site, {0: row_ptr, ...})`
+before the timer when it can): `launch_k = rt.launcher(K[j], site, {0: row_ptr, ...})`
 binds the arguments that cannot change between launches (values defined outside
 every enclosing loop, and constants); the call passes only the others.
 """
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import builtins
 import keyword
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import singledispatchmethod
@@ -38,18 +42,15 @@ from functools import singledispatchmethod
 import numpy as np
 from xdsl.dialects import arith, func, math, scf
 from xdsl.dialects.builtin import (
-    Float32Type,
-    Float64Type,
     FloatAttr,
-    IndexType,
     IntegerAttr,
-    IntegerType,
     ModuleOp,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from gir.diagnostics import UserError
 from gir.dialects import host
+from gir.runtime.protocol import DType
 from gir.targets.c_printer import (
     INTEGER_COMPARISONS,
     ValueNames,
@@ -59,32 +60,46 @@ from gir.targets.c_printer import (
 )
 
 PYTHON_RESERVED = frozenset(keyword.kwlist) | frozenset(dir(builtins)) | frozenset(
-    {"rt", "argv", "math", "_divsi", "_remsi", "_wrap", "_bitcast", "np"}
+    {"rt", "K", "math", "_divsi", "_remsi", "_wrap", "_bitcast", "np", "DType", "GraphArray", "GraphSize"}
 )
 """Names a host local must not take: Python keywords and builtins, the function's
-parameters and the helpers the printed module defines."""
+parameters, the names the printed module imports and the helpers it defines."""
+
+_ASCII_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def dtype_name(type_: Attribute) -> str:
-    """The runtime's name for buffers of `type_` elements (numpy's names; `i1` is
-    "bool", stored one byte per element)."""
-    if isinstance(type_, IndexType):
-        return "int32"
-    if isinstance(type_, IntegerType):
-        width = type_.width.data
-        if width == 1:
-            return "bool"
-        if width in (8, 16, 32, 64):
-            return f"int{width}"
-    if isinstance(type_, Float32Type):
-        return "float32"
-    if isinstance(type_, Float64Type):
-        return "float64"
-    raise UserError(f"error: GPU buffers cannot hold {type_} elements")
+class HostNames(ValueNames):
+    """Python locals of the host function: a name hint is used only when it is a
+    plain ASCII identifier (Python folds other identifiers by NFKC, so two distinct
+    hints could become one variable); anything else gets `vN`."""
+
+    @staticmethod
+    def sanitize(hint: str) -> str:
+        name = hint if _ASCII_IDENTIFIER.fullmatch(hint) else "v"
+        return ValueNames.sanitize(name)
+
+
+@dataclass(frozen=True)
+class HostProgram:
+    """The printed host program: `source` defines `run(rt, K)`; `constants` is the
+    `K` it must be called with (the strings of the IR, as data)."""
+
+    source: str
+    constants: tuple[str, ...]
+
+    def standalone(self) -> str:
+        """The source followed by its constants table as one tuple literal (`repr`
+        of Python strings), for reading or running outside gir."""
+        return f"{self.source}\n\nCONSTANTS = {self.constants!r}\n"
+
+
+def _dtype(type_: Attribute) -> str:
+    """The printed `DType` member of elements of `type_`."""
+    return f"DType.{DType.of(type_).name}"
 
 
 def _element_dtype(buffer: SSAValue) -> str:
-    return dtype_name(buffer.type.element_type)  # type: ignore[attr-defined]
+    return _dtype(buffer.type.element_type)  # type: ignore[attr-defined]
 
 
 _HELPERS = {
@@ -179,12 +194,12 @@ class _Frame:
 @dataclass
 class HostPrinter:
     """Prints a GPU-level module's `func.func @main` as the Python function
-    `run(rt, argv)`."""
+    `run(rt, K)`."""
 
-    source_name: str = "<module>"
     _lines: list[str] = field(default_factory=list)
     _depth: int = 1
-    _names: ValueNames = field(default_factory=lambda: ValueNames(PYTHON_RESERVED))
+    _names: ValueNames = field(default_factory=lambda: HostNames(PYTHON_RESERVED))
+    _constants: dict[str, int] = field(default_factory=dict)
     _literals: dict[SSAValue, str] = field(default_factory=dict)
     _frames: list[_Frame] = field(default_factory=list)
     _helpers: set[str] = field(default_factory=set)
@@ -193,31 +208,36 @@ class HostPrinter:
     _launchers_before: dict[Operation, list[_LaunchSite]] = field(default_factory=dict)
     _dead: set[Operation] = field(default_factory=set)
 
-    def print_module(self, module: ModuleOp) -> str:
-        """The Python module: imports, helpers used, and `run(rt, argv)`."""
+    def print_module(self, module: ModuleOp) -> HostProgram:
+        """The Python module (imports, helpers used, and `run(rt, K)`) and the
+        constants table `K`."""
         main = find_main(module)
         self._dead = dead_ops(main, _is_removable)
         self._plan_launchers(main)
         self._print_block_ops(main.body.block)
-        imports = []
+        imports = ["from gir.runtime.protocol import DType, GraphArray, GraphSize"]
         if self._uses_math:
             imports.append("import math")
         if "_bitcast" in self._helpers:
             imports.append("import numpy as np")
         header = [
-            f'"""Host program of {self.source_name}, printed by gir.',
+            '"""Host program printed by gir.',
             "",
-            "run(rt, argv) drives the kernels printed from the same module through the",
-            "runtime interface of gir.runtime.device (rt); argv[0] is the program's name.",
+            "run(rt, K) drives the kernels printed from the same module through the",
+            "runtime protocol of gir.runtime.protocol (rt); K holds the program's strings.",
             '"""',
         ]
-        sections = ["\n".join(header)]
-        if imports:
-            sections.append("\n".join(imports))
+        sections = ["\n".join(header), "\n".join(imports)]
         sections.extend(_HELPERS[name] for name in sorted(self._helpers))
         body = self._lines or [f"{_INDENT}pass"]
-        sections.append("\n".join(["def run(rt, argv):", *body]))
-        return "\n\n\n".join(sections) + "\n"
+        sections.append("\n".join(["def run(rt, K):", *body]))
+        constants = tuple(sorted(self._constants, key=self._constants.__getitem__))
+        return HostProgram("\n\n\n".join(sections) + "\n", constants)
+
+    def _constant(self, text: str) -> str:
+        """`K[i]`: the entry of the constants table holding `text`."""
+        index = self._constants.setdefault(text, len(self._constants))
+        return f"K[{index}]"
 
     # -- launchers ----------------------------------------------------------
 
@@ -247,7 +267,7 @@ class HostPrinter:
         kernel = plan.launch.kernel.root_reference.data
         plan.variable = self._names.fresh(f"launch_{kernel}")
         bound = ", ".join(f"{i}: {self.expr(plan.launch.args[i])}" for i in plan.fixed)
-        self._line(f'{plan.variable} = rt.launcher("{kernel}", {plan.site}, {{{bound}}})')
+        self._line(f"{plan.variable} = rt.launcher({self._constant(kernel)}, {plan.site}, {{{bound}}})")
 
     # -- output -------------------------------------------------------------
 
@@ -454,20 +474,20 @@ class HostPrinter:
 
     @emit.register
     def _(self, op: arith.BitcastOp) -> None:
-        source, target = dtype_name(op.input.type), dtype_name(op.result.type)
-        self._define(op.result, f'{self._helper("_bitcast")}({self.expr(op.input)}, "{source}", "{target}")')
+        source, target = _dtype(op.input.type), _dtype(op.result.type)
+        self._define(op.result, f"{self._helper('_bitcast')}({self.expr(op.input)}, {source}.numpy, {target}.numpy)")
 
     # host ops
 
     @emit.register
     def _(self, op: host.ArgvIntOp) -> None:
-        self._define(op.result, f"rt.argv_int(argv, {op.index.value.data})")
+        self._define(op.result, f"rt.argv_int({op.index.value.data})")
 
     @emit.register
     def _(self, op: host.PrintOp) -> None:
         if op.value is None:
             assert op.text is not None
-            self._line(f"rt.print_text({op.text.data!r})")
+            self._line(f"rt.print_text({self._constant(op.text.data)})")
         elif self._width(op.value) == 1:
             self._line(f"rt.print(int({self.expr(op.value)}))")
         else:
@@ -487,24 +507,24 @@ class HostPrinter:
     @emit.register
     def _(self, op: host.LoadGraphOp) -> None:
         if op.argv is not None:
-            spec = f"rt.argv_str(argv, {op.argv.value.data})"
+            spec = f"rt.argv_str({op.argv.value.data})"
         else:
             assert op.path is not None
-            spec = repr(op.path.data)
+            spec = self._constant(op.path.data)
         self._define(op.result, f"rt.load_graph({spec}, {op.weighted is not None})")
 
     @emit.register
     def _(self, op: host.GraphSizeOp) -> None:
-        attribute = "num_vertices" if op.what.data == host.GraphSize.VERTICES else "num_edges"
-        self._define(op.result, f"{self.expr(op.graph)}.{attribute}")
+        self._define(op.result, f"rt.graph_size({self.expr(op.graph)}, GraphSize.{op.what.data.name})")
 
     @emit.register
     def _(self, op: host.GraphArrayOp) -> None:
-        self._define(op.result, f'{self.expr(op.graph)}.array("{op.array.data.value}")')
+        array = f"GraphArray.{op.array.data.name}"
+        self._define(op.result, f"rt.graph_array({self.expr(op.graph)}, {array}, {_element_dtype(op.result)})")
 
     @emit.register
     def _(self, op: host.AllocOp) -> None:
-        self._define(op.result, f'rt.alloc({self.expr(op.count)}, "{_element_dtype(op.result)}")')
+        self._define(op.result, f"rt.alloc({self.expr(op.count)}, {_element_dtype(op.result)})")
 
     @emit.register
     def _(self, op: host.FreeOp) -> None:
@@ -513,29 +533,29 @@ class HostPrinter:
     @emit.register
     def _(self, op: host.FillOp) -> None:
         arguments = f"{self.expr(op.buffer)}, {self.expr(op.value)}, {self.expr(op.count)}"
-        self._line(f'rt.fill({arguments}, "{_element_dtype(op.buffer)}")')
+        self._line(f"rt.fill({arguments}, {_element_dtype(op.buffer)})")
 
     @emit.register
     def _(self, op: host.CopyOp) -> None:
         arguments = f"{self.expr(op.source)}, {self.expr(op.target)}, {self.expr(op.count)}"
-        self._line(f'rt.copy({arguments}, "{_element_dtype(op.source)}")')
+        self._line(f"rt.copy({arguments}, {_element_dtype(op.source)})")
 
     @emit.register
     def _(self, op: host.ReadOp) -> None:
         arguments = f"{self.expr(op.buffer)}, {self.expr(op.index)}"
-        self._define(op.result, f'rt.read({arguments}, "{_element_dtype(op.buffer)}")')
+        self._define(op.result, f"rt.read({arguments}, {_element_dtype(op.buffer)})")
 
     @emit.register
     def _(self, op: host.WriteOp) -> None:
         arguments = f"{self.expr(op.buffer)}, {self.expr(op.index)}, {self.expr(op.value)}"
-        self._line(f'rt.write({arguments}, "{_element_dtype(op.buffer)}")')
+        self._line(f"rt.write({arguments}, {_element_dtype(op.buffer)})")
 
     @emit.register
     def _(self, op: host.BindGlobalOp) -> None:
         owner = op.buffer.owner
         count = self.expr(owner.count) if isinstance(owner, host.AllocOp) else "None"
-        name = op.global_name.data
-        self._line(f'rt.bind_global("{name}", {self.expr(op.buffer)}, "{_element_dtype(op.buffer)}", {count})')
+        name = self._constant(op.global_name.data)
+        self._line(f"rt.bind_global({name}, {self.expr(op.buffer)}, {_element_dtype(op.buffer)}, {count})")
 
     @emit.register
     def _(self, op: host.LaunchOp) -> None:
@@ -656,7 +676,12 @@ def _is_removable(op: Operation) -> bool:
     )
 
 
-def print_host_python(module: ModuleOp, source_name: str = "<module>") -> str:
-    """The host program of a GPU-level `module` as Python source defining
-    `run(rt, argv)`."""
-    return HostPrinter(source_name).print_module(module)
+def host_program(module: ModuleOp) -> HostProgram:
+    """The host program of a GPU-level `module`: Python source defining
+    `run(rt, K)` and its constants table."""
+    return HostPrinter().print_module(module)
+
+
+def print_host_python(module: ModuleOp) -> str:
+    """The host program of a GPU-level `module` as one Python text (`standalone`)."""
+    return host_program(module).standalone()

@@ -92,9 +92,9 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def _lower(module: ModuleOp) -> ModuleOp:
     from gir.passes.registry import parse_pipeline
-    from gir.runtime.executor import is_gpu_level
+    from gir.dialects.levels import Level, level_of
 
-    if not is_gpu_level(module):
+    if level_of(module) in (Level.GRAPH, Level.FRONTIER):
         ctx = Context()
         register_dialects(ctx)
         parse_pipeline("lower-to-gpu").apply(ctx, module)

@@ -84,11 +84,14 @@ def read_module(path: str) -> ModuleOp:
 def lower_to_gpu(module: ModuleOp) -> ModuleOp:
     """`module` at the GPU level: lowered with `lower-to-gpu` unless it already is."""
     from gir.passes.registry import PIPELINES, parse_pipeline
-    from gir.runtime.executor import first_non_gpu_op
+    from gir.dialects.levels import Level, check_level, level_of, level_violation
 
-    op = first_non_gpu_op(module)
-    if op is None:
+    level = level_of(module)
+    if level == Level.GPU:
         return module
+    if level is None:
+        check_level(module, Level.GPU)  # a module mixing levels cannot be lowered
+    op = level_violation(module, Level.GPU)[0]
     import gir.passes  # noqa: F401  (fills the registry)
 
     if LOWERING_PIPELINE not in PIPELINES:
@@ -105,14 +108,14 @@ def lower_to_gpu(module: ModuleOp) -> ModuleOp:
 
 def translate(module: ModuleOp, to: str, source_name: str = "<module>") -> str:
     """The text `gir-translate --to-<to>` prints for a module at any level."""
-    from gir.runtime.executor import check_gpu_level
+    from gir.dialects.levels import Level, check_level
     from gir.targets import print_kernels
     from gir.targets.host_python import print_host_python
 
     module = lower_to_gpu(module)
     if to == "host-python":
-        check_gpu_level(module)
-        return print_host_python(module, os.path.basename(source_name))
+        check_level(module, Level.GPU)
+        return print_host_python(module)
     return print_kernels(module, to)
 
 

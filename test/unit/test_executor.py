@@ -30,6 +30,7 @@ from gir.runtime.device import (
 from gir.runtime.executor import compile_program, cuda_unavailable_reason, open_device
 from gir.runtime.graph import load_graph
 from gir.runtime.reference import check_bfs_parent
+from gir.runtime.run import Run
 from gir.targets import print_kernels
 from gir.tools.translate import read_module
 
@@ -167,8 +168,9 @@ def test_repeated_runs_reuse_the_resident_graph_and_program(target, devices, bfs
     assert device.load_program(program.kernel_source, program.signatures) is device.load_program(
         program.kernel_source, program.signatures
     )
+    loaded = device.load_seconds
     second = program.run(device, ["bfs", "rmat:9", "0"], io.StringIO())
-    assert device.load_seconds == 0.0  # nothing loaded or copied the second time
+    assert device.load_seconds == loaded  # nothing loaded or copied the second time
     assert np.array_equal(first.globals["parent"] >= 0, second.globals["parent"] >= 0)
     assert check_bfs_parent(load_graph("rmat:9", weighted=False), 0, second.globals["parent"]) is None
 
@@ -316,23 +318,22 @@ def test_atomics_mean_the_same_on_every_target(key, devices):
 @pytest.mark.parametrize("key", TARGETS_BOTH_PATHS)
 @pytest.mark.parametrize("dtype", sorted(DTYPES))
 def test_fill_write_read_copy_every_element_type(key, dtype, devices):
-    device = devices(key)
-    device.begin_run(None, io.StringIO())
+    run = Run(devices(key), None, ["test"], io.StringIO())
     values = {"bool": (True, False), "float32": (2.5, -0.75), "float64": (1e300, -3.25)}
     first, second = values.get(dtype, (-3, 7))
     if dtype == "int64":
         first, second = -(1 << 40), (1 << 62) + 5
-    source = device.alloc(10, dtype)
-    target_buffer = device.alloc(10, dtype)
-    device.fill(source, first, 10, dtype)
-    device.write(source, 9, second, dtype)
-    device.copy(source, target_buffer, 10, dtype)
-    device.write(source, 0, second, dtype)
-    assert device.read(source, 0, dtype) == second
-    assert device.read(target_buffer, 0, dtype) == first
-    assert device.read(target_buffer, 9, dtype) == second
-    device.bind_global("copied", target_buffer, dtype, None)
-    copied = device.end_run()["copied"]
+    source = run.alloc(10, dtype)
+    target_buffer = run.alloc(10, dtype)
+    run.fill(source, first, 10, dtype)
+    run.write(source, 9, second, dtype)
+    run.copy(source, target_buffer, 10, dtype)
+    run.write(source, 0, second, dtype)
+    assert run.read(source, 0, dtype) == second
+    assert run.read(target_buffer, 0, dtype) == first
+    assert run.read(target_buffer, 9, dtype) == second
+    run.bind_global("copied", target_buffer, dtype, None)
+    copied = run.finish().globals["copied"]
     expected = np.full(10, first, DTYPES[dtype])
     expected[9] = second
     assert np.array_equal(copied, expected)
@@ -343,7 +344,7 @@ def test_a_module_above_the_gpu_level_must_be_lowered_first():
         "builtin.module {\n  graph.global @parent : !graph.vector<i32>\n"
         "  func.func @main() {\n    func.return\n  }\n}"
     )
-    with pytest.raises(UserError, match="not at the GPU level .*'graph.global'.*lower-to-gpu"):
+    with pytest.raises(UserError, match="not at the GPU level: 'graph.global'.*lower-to-gpu"):
         compile_program(module, "opencl")
 
 
@@ -374,3 +375,62 @@ def test_cuda_unavailable_is_one_clear_line():
 def test_opencl_device_index_out_of_range_is_a_user_error():
     with pytest.raises(UserError, match="OpenCL is not available: no OpenCL device 99"):
         open_device("opencl", 99)
+
+
+# ---------------------------------------------------------------------------
+# Generated host code is data, never code
+# ---------------------------------------------------------------------------
+
+INJECTION = '''x", v, "int32", n); open(r"{marker}", "w").write("ran"); ("'''
+
+
+def _named_globals_module(names: list[str], text: str) -> str:
+    """A GPU-level module binding one buffer per name (buffer i filled with i)
+    and printing `text`."""
+    lines = []
+    for index, name in enumerate(names):
+        escaped = name.replace("\\", "\\\\").replace('"', '\\"')
+        lines += [
+            f"    %v{index} = host.alloc %n : i32 -> memref<?xi32>",
+            f"    %c{index} = arith.constant {index} : i32",
+            f"    host.fill %v{index}, %c{index}, %n : memref<?xi32>, i32, i32",
+            f'    host.bind_global %v{index} as "{escaped}" : memref<?xi32>',
+        ]
+    printed = text.replace("\\", "\\\\").replace('"', '\\"')
+    return (
+        "builtin.module {\n  func.func @main() {\n    %n = host.argv_int argv[1] : i32\n"
+        + "\n".join(lines)
+        + f'\n    host.print "{printed}"\n    func.return\n  }}\n}}'
+    )
+
+
+def test_names_and_text_from_the_ir_never_become_code(devices, tmp_path):
+    marker = tmp_path / "injected"
+    payload = INJECTION.format(marker=marker)
+    text = '"); import os; os.system("touch ' + str(marker) + '"); print("'
+    program = compile_program(parse(_named_globals_module([payload], text)), "opencl")
+    assert payload not in program.host_source and text not in program.host_source
+    output = io.StringIO()
+    result = program.run(devices("opencl"), ["inject", "4"], output)
+    assert not marker.exists()
+    assert list(result.globals) == [payload]
+    assert output.getvalue() == text + "\n"
+
+
+def test_nfkc_equal_names_stay_distinct(devices):
+    names = ["afi", "a\ufb01"]  # Python identifiers would fold both to `afi`
+    program = compile_program(parse(_named_globals_module(names, "done")), "opencl")
+    result = program.run(devices("opencl"), ["nfkc", "3"], io.StringIO())
+    assert set(result.globals) == set(names)
+    assert list(result.globals["afi"]) == [0, 0, 0]
+    assert list(result.globals["a\ufb01"]) == [1, 1, 1]
+
+
+def test_non_ascii_name_hints_are_not_python_identifiers():
+    from gir.targets.host_python import PYTHON_RESERVED, HostNames
+
+    names = HostNames(PYTHON_RESERVED)
+    assert names.fresh("afi") == "afi"
+    assert names.fresh("a\ufb01") == "v"
+    assert names.fresh("d\u00b2") == "v_1"
+    assert names.fresh("print") == "print_"

@@ -1,0 +1,54 @@
+"""A compiled program: its kernel source, the printed host function and the
+constants that function reads, built on a device once and run many times.
+
+```python
+program = compile_program(module, "opencl")        # gir.runtime.executor
+result = program.run(device, ["bfs", "rmat:10", "0"], sys.stdout)
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from gir.diagnostics import UserError
+from gir.runtime.device import Device, KernelSignatures
+from gir.runtime.protocol import HostRuntime
+from gir.runtime.run import Run, RunResult
+
+HostFunction = Callable[[HostRuntime, tuple[Any, ...]], None]
+"""The printed `run(rt, K)`: the host program over a runtime and its constants."""
+
+
+@dataclass(frozen=True)
+class CompiledProgram:
+    """A GPU-level program printed for one target: kernel source, host Python and
+    the constants table (every string of the IR) the host function is given."""
+
+    target: str
+    kernel_source: str
+    host_source: str
+    signatures: KernelSignatures
+    host_run: HostFunction
+    constants: tuple[Any, ...]
+
+    def kernels(self, device: Device) -> Any:
+        """The program's kernels built on `device` (once per device and source)."""
+        if device.target != self.target:
+            raise UserError(
+                f"error: the program was compiled for {self.target}, the device is {device.target}"
+            )
+        return device.load_program(self.kernel_source, self.signatures)
+
+    def run(self, device: Device, argv: list[str], stdout: TextIO) -> RunResult:
+        """Runs the program on `device` with the program's `argv` (argv[0] is its
+        name, argv[1] usually the graph) printing to `stdout`."""
+        run = Run(device, self.kernels(device), argv, stdout)
+        try:
+            self.host_run(run, self.constants)
+            return run.finish()
+        except BaseException:
+            run.abort()
+            raise

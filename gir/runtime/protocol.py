@@ -1,0 +1,153 @@
+"""The one interface between a printed host program and the runtime.
+
+`gir.targets.host_python` prints a GPU-level `@main` as `run(rt, K)`: `rt` is a
+`HostRuntime` (in practice a `gir.runtime.run.Run`) and `K` the program's constants
+table (every string of the IR: kernel and global names, print text, paths). Each
+host op is one call, keyed by the host dialect's enums and by `DType`, never by a
+name spelled again in the printed text:
+
+| host op                 | call                                              |
+|-------------------------|---------------------------------------------------|
+| `host.argv_int argv[i]` | `rt.argv_int(i)`                                  |
+| `host.load_graph`       | `rt.load_graph(rt.argv_str(i) or K[j], weighted)` |
+| `host.graph_size`       | `rt.graph_size(g, GraphSize.VERTICES)`            |
+| `host.graph_array`      | `rt.graph_array(g, GraphArray.ROW_PTR, DType.INT32)` |
+| `host.alloc` / `free`   | `rt.alloc(n, DType.INT32)` / `rt.free(b)`         |
+| `host.fill` / `copy`    | `rt.fill(b, v, n, DType.F32)` / `rt.copy(a, b, n, dtype)` |
+| `host.read` / `write`   | `rt.read(b, i, dtype)` / `rt.write(b, i, v, dtype)` |
+| `host.bind_global`      | `rt.bind_global(K[j], b, dtype, n)`               |
+| `host.launch`           | `launch = rt.launcher(K[j], site, {0: b, ...})`, then `launch(grid, block, *others)` |
+| `host.start_timer` / `stop_timer` | `rt.start_timer()` / `rt.stop_timer()`  |
+| `host.print`            | `rt.print(x)` / `rt.print_text(K[j])`             |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+import numpy as np
+from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, IntegerType
+from xdsl.ir import Attribute
+from xdsl.utils.str_enum import StrEnum
+
+from gir.diagnostics import UserError
+from gir.dialects.host import GraphArray, GraphSize
+
+__all__ = ["DType", "GraphArray", "GraphSize", "HostRuntime", "Launch"]
+
+
+class DType(StrEnum):
+    """Element types of device buffers and scalar kernel arguments (numpy's names;
+    `BOOL` is one byte per element)."""
+
+    BOOL = "bool"
+    INT8 = "int8"
+    INT16 = "int16"
+    INT32 = "int32"
+    INT64 = "int64"
+    FLOAT32 = "float32"
+    FLOAT64 = "float64"
+
+    @property
+    def numpy(self) -> np.dtype:
+        """The numpy dtype of this element type."""
+        return np.dtype(self.value)
+
+    @staticmethod
+    def of(type_: Attribute) -> DType:
+        """The element type of buffers of the IR type `type_` (`index` is int32)."""
+        if isinstance(type_, IndexType):
+            return DType.INT32
+        if isinstance(type_, IntegerType):
+            width = type_.width.data
+            if width == 1:
+                return DType.BOOL
+            if width in (8, 16, 32, 64):
+                return DType(f"int{width}")
+        if isinstance(type_, Float32Type):
+            return DType.FLOAT32
+        if isinstance(type_, Float64Type):
+            return DType.FLOAT64
+        raise UserError(f"error: GPU buffers cannot hold {type_} elements")
+
+
+Buffer = Any
+"""A device buffer: opaque to host code (a device pointer on CUDA, a
+`pyopencl.Buffer` on OpenCL)."""
+
+Launch = Callable[..., None]
+"""A prepared launch: `launch(grid, block, *changing_arguments)`."""
+
+
+class HostRuntime(Protocol):
+    """What a printed host program calls, one method per host op."""
+
+    def argv_int(self, index: int) -> int:
+        """The program's `argv[index]` as an integer."""
+        ...
+
+    def argv_str(self, index: int) -> str:
+        """The program's `argv[index]`."""
+        ...
+
+    def load_graph(self, spec: str, weighted: bool) -> Any:
+        """A handle of the graph `spec` (file or generator), resident on the device."""
+        ...
+
+    def graph_size(self, graph: Any, what: GraphSize) -> int:
+        """The number of vertices or edges of a loaded graph."""
+        ...
+
+    def graph_array(self, graph: Any, array: GraphArray, dtype: DType) -> Buffer:
+        """A device array of a loaded graph, with `dtype` elements."""
+        ...
+
+    def alloc(self, count: int, dtype: DType) -> Buffer:
+        """A new device buffer of `count` elements (contents undefined)."""
+        ...
+
+    def free(self, buffer: Buffer) -> None:
+        """Releases a buffer of this run (a bound global is copied out first)."""
+        ...
+
+    def fill(self, buffer: Buffer, value: Any, count: int, dtype: DType) -> None:
+        """Sets the first `count` elements of `buffer` to `value` (queued)."""
+        ...
+
+    def copy(self, source: Buffer, target: Buffer, count: int, dtype: DType) -> None:
+        """Copies the first `count` elements of `source` into `target` (queued)."""
+        ...
+
+    def read(self, buffer: Buffer, index: int, dtype: DType) -> Any:
+        """Element `index` of `buffer`, once all queued work is done."""
+        ...
+
+    def write(self, buffer: Buffer, index: int, value: Any, dtype: DType) -> None:
+        """Sets element `index` of `buffer` to `value` (queued after earlier work)."""
+        ...
+
+    def bind_global(self, name: str, buffer: Buffer, dtype: DType, count: int | None) -> None:
+        """Names `buffer` as the global vector `name`, returned after the run."""
+        ...
+
+    def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
+        """A prepared launch of `kernel` at launch site `site`, with the arguments at
+        the positions of `fixed` bound once."""
+        ...
+
+    def start_timer(self) -> None:
+        """Starts the program's timer once all queued work is done."""
+        ...
+
+    def stop_timer(self) -> float:
+        """Seconds since `start_timer`, once all queued work is done."""
+        ...
+
+    def print(self, value: Any) -> None:
+        """Prints a number and a newline (`%g` for floats, as GraphIt's C++ does)."""
+        ...
+
+    def print_text(self, text: str) -> None:
+        """Prints a string and a newline."""
+        ...

@@ -1,0 +1,204 @@
+"""One run of a program: the `HostRuntime` its printed host code calls.
+
+A `Run` owns what one execution makes (the buffers it allocates, the global vectors
+it binds, its timer, argv and output) and reaches the device only through the
+kernels it was given, so two runs of two programs never share hidden state.
+
+```python
+run = Run(device, kernels, argv, stdout)
+host_run(run, constants)           # the printed `run(rt, K)`
+result = run.finish()              # RunResult: globals, elapsed, wall
+```
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+import numpy as np
+
+from gir.diagnostics import UserError
+from gir.runtime.device import DTYPES, Device, DeviceGraph
+from gir.runtime.protocol import Buffer, DType, GraphArray, GraphSize, Launch
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one run of a program gives back."""
+
+    globals: dict[str, np.ndarray]
+    """The bound global vectors (`host.bind_global`), copied to the host."""
+    elapsed: float | None
+    """Seconds between the program's start and stop timer, if it used them."""
+    wall: float
+    """Seconds of the whole run, minus loading graphs and copying them to the device."""
+
+
+@dataclass
+class _Allocation:
+    """A buffer made by `alloc` during the run."""
+
+    buffer: Buffer
+    count: int
+    dtype: DType
+
+
+@dataclass
+class _Binding:
+    """A global vector named by `bind_global`."""
+
+    name: str
+    buffer: Buffer
+    dtype: DType
+    count: int | None
+
+
+class Run:
+    """One execution of a built program on a device (a `HostRuntime`)."""
+
+    def __init__(self, device: Device, kernels: Any, argv: Sequence[str], stdout: TextIO):
+        """`kernels` is what `device.load_program` built; argv[0] is the program's name."""
+        self.device = device
+        self.kernels = kernels
+        self.argv = list(argv)
+        self.stdout = stdout
+        self.elapsed: float | None = None
+        """Seconds between the last `start_timer` and `stop_timer`."""
+        self._timer_started: float | None = None
+        self._allocations: dict[Any, _Allocation] = {}
+        self._bindings: dict[Any, _Binding] = {}
+        self._globals: dict[str, np.ndarray] = {}
+        self._load_seconds_before = device.load_seconds
+        self._started = time.perf_counter()
+
+    # -- the executor's side ------------------------------------------------
+
+    def finish(self) -> RunResult:
+        """Waits for the device, copies every bound global vector to the host, frees
+        the run's buffers and returns the result."""
+        self.device.synchronize()
+        for key in list(self._bindings):
+            self._snapshot(key)
+        self._release_all()
+        loading = self.device.load_seconds - self._load_seconds_before
+        wall = time.perf_counter() - self._started - loading
+        return RunResult(self._globals, self.elapsed, wall)
+
+    def abort(self) -> None:
+        """Frees the run's buffers after a failure (no result)."""
+        try:
+            self._release_all()
+        except Exception:  # the device may be in an error state already
+            pass
+
+    def _release_all(self) -> None:
+        allocations, self._allocations = self._allocations, {}
+        for allocation in allocations.values():
+            self.device.release(allocation.buffer)
+
+    # -- HostRuntime --------------------------------------------------------
+
+    def argv_int(self, index: int) -> int:
+        text = self.argv_str(index)
+        try:
+            return int(text, 0)
+        except ValueError:
+            raise UserError(f"error: argv[{index}] must be an integer, not '{text}'") from None
+
+    def argv_str(self, index: int) -> str:
+        if index >= len(self.argv):
+            raise UserError(
+                f"error: the program reads argv[{index}], but only {len(self.argv) - 1} "
+                "argument(s) were given"
+            )
+        return self.argv[index]
+
+    def load_graph(self, spec: str, weighted: bool) -> DeviceGraph:
+        return self.device.load_graph(spec, weighted)
+
+    def graph_size(self, graph: DeviceGraph, what: GraphSize) -> int:
+        return graph.num_vertices if what == GraphSize.VERTICES else graph.num_edges
+
+    def graph_array(self, graph: DeviceGraph, array: GraphArray, dtype: DType) -> Buffer:
+        return graph.array(array, dtype)
+
+    def alloc(self, count: int, dtype: DType) -> Buffer:
+        if count < 0:
+            raise UserError(f"error: the program allocates {count} elements")
+        buffer = self.device.allocate(max(count, 1) * DTYPES[dtype].itemsize)
+        self._allocations[self.device.key(buffer)] = _Allocation(buffer, count, dtype)
+        return buffer
+
+    def free(self, buffer: Buffer) -> None:
+        key = self.device.key(buffer)
+        if key in self._bindings:
+            self._snapshot(key)
+        allocation = self._allocations.pop(key, None)
+        if allocation is not None:
+            self.device.release(allocation.buffer)
+
+    def fill(self, buffer: Buffer, value: Any, count: int, dtype: DType) -> None:
+        self.device.fill(buffer, value, count, dtype)
+
+    def copy(self, source: Buffer, target: Buffer, count: int, dtype: DType) -> None:
+        self.device.copy(source, target, count, dtype)
+
+    def read(self, buffer: Buffer, index: int, dtype: DType) -> Any:
+        self._check_index(buffer, index)
+        return self.device.read_element(buffer, index, dtype)
+
+    def write(self, buffer: Buffer, index: int, value: Any, dtype: DType) -> None:
+        self._check_index(buffer, index)
+        self.device.write_element(buffer, index, value, dtype)
+
+    def bind_global(self, name: str, buffer: Buffer, dtype: DType, count: int | None) -> None:
+        self._bindings[self.device.key(buffer)] = _Binding(name, buffer, dtype, count)
+
+    def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
+        return self.device.launcher(self.kernels, kernel, site, fixed)
+
+    def start_timer(self) -> None:
+        self.device.synchronize()
+        self._timer_started = time.perf_counter()
+
+    def stop_timer(self) -> float:
+        self.device.synchronize()
+        if self._timer_started is None:
+            raise UserError("error: the program stops its timer before starting it")
+        self.elapsed = time.perf_counter() - self._timer_started
+        return self.elapsed
+
+    def print(self, value: Any) -> None:
+        text = format(value, "g") if isinstance(value, float) else str(value)
+        self.stdout.write(text + "\n")
+
+    def print_text(self, text: str) -> None:
+        self.stdout.write(text + "\n")
+
+    # -- helpers ------------------------------------------------------------
+
+    def _snapshot(self, key: Any) -> None:
+        binding = self._bindings.pop(key)
+        count = binding.count
+        if count is None:
+            allocation = self._allocations.get(key)
+            count = allocation.count if allocation is not None else 0
+        self._globals[binding.name] = self.device.to_host(binding.buffer, count, binding.dtype)
+
+    def _check_index(self, buffer: Buffer, index: int) -> None:
+        """Host-side accesses come from the program's own values, often a vertex
+        given on its command line: an index out of range is the user's error."""
+        key = self.device.key(buffer)
+        allocation = self._allocations.get(key)
+        if allocation is None or 0 <= index < allocation.count:
+            return
+        binding = self._bindings.get(key)
+        what = f"vector '{binding.name}'" if binding is not None else "a buffer"
+        raise UserError(
+            f"error: the program accesses element {index} of {what}, which has "
+            f"{allocation.count} elements (is a vertex given on the command line "
+            "outside the graph?)"
+        )
