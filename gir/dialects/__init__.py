@@ -19,6 +19,12 @@ def _gir_gpu() -> Dialect:
     return GirGpu
 
 
+def _host() -> Dialect:
+    from gir.dialects.host import Host
+
+    return Host
+
+
 def _frontier() -> Dialect:
     from gir.dialects.frontier import Frontier
 
@@ -42,6 +48,7 @@ DIALECT_FACTORIES: dict[str, Callable[[], Dialect]] = {
     "gpu": lambda: GPU,
     "memref": lambda: MemRef,
     "gir_gpu": _gir_gpu,
+    "host": _host,
 }
 """Every dialect gir's tools understand, by name; a new level adds one entry."""
 

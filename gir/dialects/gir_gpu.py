@@ -1,19 +1,17 @@
-"""The `gir_gpu` dialect: what gir's target-neutral GPU level needs beyond xDSL's
-`gpu`, `scf`, `arith`, `math` and `memref`.
+"""The `gir_gpu` dialect: the device side of gir's target-neutral GPU level, beyond
+xDSL's `scf`, `arith`, `math` and `memref`.
 
 The GPU level is a `builtin.module` holding `gir_gpu.kernel` functions (xDSL's
 `gpu.module`/`gpu.func` have no readable syntax in 0.74, so kernels are gir's own
 symbol ops, as are the thread coordinates `gir_gpu.id` and `gir_gpu.barrier`) and
-one host function `func.func @main` (no
-arguments; it reads the command line with `graph.argv_int` and prints with
-`graph.print`). Device buffers are `memref<?xT>` values; kernels read and write them
-with `memref.load` / `memref.store` (index operands) and update them atomically with
-the ops below. The host launches kernels with `gir_gpu.launch` (i32 grid/block
-sizes) and uses the host ops below for the graph, buffers and single-element
-transfers. Printers in `gir/targets` turn this level into CUDA or OpenCL kernels
-plus a host program.
+one host function `func.func @main` written with the `host` dialect
+(`gir.dialects.host`: command line, printing, timers, the graph, buffers, transfers
+and `host.launch`). Device buffers are `memref<?xT>` values; kernels read and write
+them with `memref.load` / `memref.store` (index operands) and update them atomically
+with the ops below. Printers in `gir/targets` turn this level into CUDA or OpenCL
+kernels plus a host program.
 
-Kernels: `gir_gpu.kernel` (ended by `gir_gpu.return`), launched by `gir_gpu.launch`.
+Kernels: `gir_gpu.kernel` (ended by `gir_gpu.return`), launched by `host.launch`.
 Device-side ops: `gir_gpu.id`, `gir_gpu.barrier`, `gir_gpu.atomic_rmw`, `gir_gpu.atomic_cas`,
 `gir_gpu.shared_alloc` (work-group arrays in the `#gir_gpu.workgroup` memory space),
 and the sub-group (warp) ops `gir_gpu.subgroup_ballot`,
@@ -21,9 +19,6 @@ and the sub-group (warp) ops `gir_gpu.subgroup_ballot`,
 32 consecutive threads of a work-group on every target (see `SUBGROUP_SIZE`).
 Ops that need their whole work-group (barriers, sub-group ops) must not be under
 control flow that depends on the thread (`WorkgroupUniform`).
-Host-side ops: `gir_gpu.load_graph`, `gir_gpu.graph_array`, `gir_gpu.graph_size`,
-`gir_gpu.alloc`, `gir_gpu.fill`, `gir_gpu.copy`, `gir_gpu.read`, `gir_gpu.write`,
-`gir_gpu.bind_global`, `gir_gpu.free`.
 """
 
 from __future__ import annotations
@@ -35,22 +30,16 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    I64,
     AnyFloat,
     AnyFloatConstr,
-    FlatSymbolRefAttrConstr,
     FunctionType,
     IndexType,
-    IntegerAttr,
     IntegerType,
     MemRefType,
     NoneAttr,
     StringAttr,
     SymbolNameConstraint,
-    SymbolRefAttr,
-    UnitAttr,
     i32,
-    i64,
 )
 from xdsl.dialects import scf
 from xdsl.dialects.utils import EnumAttribute, parse_func_op_like, print_func_op_like
@@ -62,23 +51,18 @@ from xdsl.ir import (
     Region,
     SpacedOpaqueSyntaxAttribute,
     SSAValue,
-    TypeAttribute,
 )
 from xdsl.irdl import (
-    AttrSizedOperandSegments,
     IRDLOperation,
-    ParsePropInAttrDict,
     VarConstraint,
     base,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
-    opt_prop_def,
     prop_def,
     region_def,
     result_def,
     traits_def,
-    var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -88,7 +72,6 @@ from xdsl.traits import (
     IsTerminator,
     OpTrait,
     SymbolOpInterface,
-    SymbolTable,
 )
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
@@ -102,13 +85,15 @@ def buffer_type(element: Attribute) -> MemRefType:
     return MemRefType(element, [DYNAMIC_INDEX])
 
 
-def _element_type(buffer: SSAValue) -> Attribute:
+def element_type(buffer: SSAValue) -> Attribute:
+    """The element type of a device buffer value."""
     assert isinstance(buffer.type, MemRefType)
     return buffer.type.element_type
 
 
-def _verify_element(op: Operation, buffer: SSAValue, *values: SSAValue) -> None:
-    element = _element_type(buffer)
+def verify_element(op: Operation, buffer: SSAValue, *values: SSAValue) -> None:
+    """Raises unless every one of `values` has the element type of `buffer`."""
+    element = element_type(buffer)
     for value in values:
         if value.type != element:
             raise VerifyException(
@@ -176,7 +161,7 @@ def check_kernel_name(name: str) -> str | None:
 
 
 # ---------------------------------------------------------------------------
-# Kernels and launches
+# Kernels
 # ---------------------------------------------------------------------------
 
 
@@ -269,55 +254,6 @@ class ReturnOp(IRDLOperation):
 
     def __init__(self):
         super().__init__()
-
-
-@irdl_op_definition
-class LaunchOp(IRDLOperation):
-    """Runs `kernel` on a one-dimensional grid of `grid` blocks of `block` threads
-    (host side). Kernel launches are ordered; host reads wait for them.
-
-    ```mlir
-    gir_gpu.launch @apply_s1 grid %g block %b (%row_ptr, %size) : memref<?xi32>, i32
-    ```
-    """
-
-    name = "gir_gpu.launch"
-
-    kernel = prop_def(FlatSymbolRefAttrConstr)
-    grid = operand_def(i32)
-    block = operand_def(i32)
-    args = var_operand_def()
-
-    assembly_format = (
-        "$kernel `grid` $grid `block` $block ` ` `(` $args `)` attr-dict (`:` type($args)^)?"
-    )
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
-    def __init__(
-        self,
-        kernel: str,
-        grid: SSAValue | Operation,
-        block: SSAValue | Operation,
-        args: Sequence[SSAValue | Operation],
-    ):
-        super().__init__(
-            operands=[grid, block, args], properties={"kernel": SymbolRefAttr(kernel)}
-        )
-
-    def verify_(self) -> None:
-        kernel = SymbolTable.lookup_symbol(self, self.kernel)
-        if not isinstance(kernel, KernelOp):
-            raise VerifyException(
-                f"'@{self.kernel.root_reference.data}' is not a gir_gpu.kernel"
-            )
-        expected = tuple(kernel.function_type.inputs.data)
-        actual = tuple(arg.type for arg in self.args)
-        if expected != actual:
-            raise VerifyException(
-                f"launch of '@{kernel.sym_name.data}' passes ({', '.join(map(str, actual))}), "
-                f"kernel takes ({', '.join(map(str, expected))})"
-            )
 
 
 # ---------------------------------------------------------------------------
@@ -567,7 +503,7 @@ class AtomicRMWOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        _verify_element(self, self.buffer, self.value)
+        verify_element(self, self.buffer, self.value)
 
 
 @irdl_op_definition
@@ -602,7 +538,7 @@ class AtomicCASOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        _verify_element(self, self.buffer, self.expected, self.desired)
+        verify_element(self, self.buffer, self.expected, self.desired)
 
 
 @irdl_attr_definition
@@ -771,285 +707,11 @@ def _verify_subgroup_scalar(op: Operation, type_: Attribute) -> None:
         raise VerifyException(f"{op.name} combines 32- or 64-bit values, not {type_}")
 
 
-# ---------------------------------------------------------------------------
-# Host side
-# ---------------------------------------------------------------------------
-
-
-@irdl_attr_definition
-class GraphType(ParametrizedAttribute, TypeAttribute):
-    """The program's graph, loaded and resident on the device (host handle)."""
-
-    name = "gir_gpu.graph"
-
-
-class GraphArray(StrEnum):
-    """Device arrays of a loaded graph (int32 unless noted)."""
-
-    ROW_PTR = "row_ptr"
-    """CSR offsets, V+1 entries."""
-    COL_IDX = "col_idx"
-    """CSR destinations, E entries."""
-    WEIGHTS = "weights"
-    """CSR-ordered edge weights, E entries."""
-    CSC_PTR = "csc_ptr"
-    """CSC (in-edge) offsets, V+1 entries."""
-    CSC_IDX = "csc_idx"
-    """CSC sources, E entries."""
-    CSC_WEIGHTS = "csc_weights"
-    """CSC-ordered edge weights, E entries."""
-    COO_SRC = "coo_src"
-    """Sources of the CSR-ordered edges (COO), E entries."""
-    OUT_DEGREES = "out_degrees"
-    """Out-degree of each vertex, V entries."""
-
-
-@irdl_attr_definition
-class GraphArrayAttr(EnumAttribute[GraphArray], SpacedOpaqueSyntaxAttribute):
-    """Which array of the graph a `gir_gpu.graph_array` returns."""
-
-    name = "gir_gpu.graph_array_kind"
-
-
-@irdl_op_definition
-class LoadGraphOp(IRDLOperation):
-    """Loads the graph named by the program's `argv[N]` (or a literal `path`),
-    as GraphIt's `load` does, and copies it to the device. `transposed` makes the
-    loaded edgeset the reverse graph (for `edges.transpose()`)."""
-
-    name = "gir_gpu.load_graph"
-
-    argv = opt_prop_def(IntegerAttr[I64])
-    path = opt_prop_def(StringAttr)
-    weighted = opt_prop_def(UnitAttr)
-    result = result_def(GraphType)
-
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "attr-dict"
-
-    def __init__(
-        self, *, argv: int | None = None, path: str | None = None, weighted: bool = False
-    ):
-        super().__init__(
-            properties={
-                "argv": None if argv is None else IntegerAttr(argv, i64),
-                "path": None if path is None else StringAttr(path),
-                "weighted": UnitAttr() if weighted else None,
-            },
-            result_types=[GraphType()],
-        )
-
-    def verify_(self) -> None:
-        if (self.argv is None) == (self.path is None):
-            raise VerifyException("gir_gpu.load_graph needs exactly one of argv or path")
-
-
-@irdl_op_definition
-class GraphArrayOp(IRDLOperation):
-    """One device array of the loaded graph (see `GraphArray`)."""
-
-    name = "gir_gpu.graph_array"
-
-    graph = operand_def(GraphType)
-    array = prop_def(GraphArrayAttr)
-    result = result_def(MemRefType)
-
-    assembly_format = "$graph $array attr-dict `:` type($result)"
-
-    def __init__(self, graph: SSAValue | Operation, array: GraphArray):
-        super().__init__(
-            operands=[graph],
-            properties={"array": GraphArrayAttr(array)},
-            result_types=[buffer_type(i32)],
-        )
-
-
-class GraphSize(StrEnum):
-    """Counts of a loaded graph."""
-
-    VERTICES = "vertices"
-    EDGES = "edges"
-
-
-@irdl_attr_definition
-class GraphSizeAttr(EnumAttribute[GraphSize], SpacedOpaqueSyntaxAttribute):
-    """What a `gir_gpu.graph_size` counts."""
-
-    name = "gir_gpu.graph_size_kind"
-
-
-@irdl_op_definition
-class GraphSizeOp(IRDLOperation):
-    """The number of vertices or edges of the loaded graph."""
-
-    name = "gir_gpu.graph_size"
-
-    graph = operand_def(GraphType)
-    what = prop_def(GraphSizeAttr)
-    result = result_def(IntegerType)
-
-    assembly_format = "$graph $what attr-dict `:` type($result)"
-
-    def __init__(self, graph: SSAValue | Operation, what: GraphSize):
-        super().__init__(
-            operands=[graph],
-            properties={"what": GraphSizeAttr(what)},
-            result_types=[i32],
-        )
-
-
-@irdl_op_definition
-class AllocOp(IRDLOperation):
-    """Allocates a device buffer of `count` elements (contents undefined)."""
-
-    name = "gir_gpu.alloc"
-
-    count = operand_def(IntegerType)
-    result = result_def(MemRefType)
-
-    assembly_format = "$count attr-dict `:` type($count) `->` type($result)"
-
-    def __init__(self, count: SSAValue | Operation, element: Attribute):
-        super().__init__(operands=[count], result_types=[buffer_type(element)])
-
-
-@irdl_op_definition
-class FreeOp(IRDLOperation):
-    """Releases a device buffer; it is not used afterwards."""
-
-    name = "gir_gpu.free"
-
-    buffer = operand_def(MemRefType)
-
-    assembly_format = "$buffer attr-dict `:` type($buffer)"
-
-    def __init__(self, buffer: SSAValue | Operation):
-        super().__init__(operands=[buffer])
-
-
-@irdl_op_definition
-class FillOp(IRDLOperation):
-    """Sets the first `count` elements of a device buffer to `value`."""
-
-    name = "gir_gpu.fill"
-
-    buffer = operand_def(MemRefType)
-    value = operand_def(Scalar)
-    count = operand_def(IntegerType)
-
-    assembly_format = (
-        "$buffer `,` $value `,` $count attr-dict "
-        "`:` type($buffer) `,` type($value) `,` type($count)"
-    )
-
-    def __init__(
-        self,
-        buffer: SSAValue | Operation,
-        value: SSAValue | Operation,
-        count: SSAValue | Operation,
-    ):
-        super().__init__(operands=[buffer, value, count])
-
-    def verify_(self) -> None:
-        _verify_element(self, self.buffer, self.value)
-
-
-@irdl_op_definition
-class CopyOp(IRDLOperation):
-    """Copies the first `count` elements of one device buffer into another."""
-
-    name = "gir_gpu.copy"
-
-    T: ClassVar = VarConstraint("T", base(MemRefType))
-    source = operand_def(T)
-    target = operand_def(T)
-    count = operand_def(IntegerType)
-
-    assembly_format = "$source `,` $target `,` $count attr-dict `:` type($source) `,` type($count)"
-
-    def __init__(
-        self,
-        source: SSAValue | Operation,
-        target: SSAValue | Operation,
-        count: SSAValue | Operation,
-    ):
-        super().__init__(operands=[source, target, count])
-
-
-@irdl_op_definition
-class ReadOp(IRDLOperation):
-    """Copies one element of a device buffer to the host (waits for the device)."""
-
-    name = "gir_gpu.read"
-
-    buffer = operand_def(MemRefType)
-    index = operand_def(IntegerType)
-    result = result_def(Scalar)
-
-    assembly_format = (
-        "$buffer `[` $index `]` attr-dict `:` type($buffer) `,` type($index) "
-        "`->` type($result)"
-    )
-
-    def __init__(self, buffer: SSAValue | Operation, index: SSAValue | Operation):
-        super().__init__(
-            operands=[buffer, index],
-            result_types=[_element_type(SSAValue.get(buffer))],
-        )
-
-    def verify_(self) -> None:
-        _verify_element(self, self.buffer, self.result)
-
-
-@irdl_op_definition
-class WriteOp(IRDLOperation):
-    """Copies one host value into an element of a device buffer."""
-
-    name = "gir_gpu.write"
-
-    value = operand_def(Scalar)
-    buffer = operand_def(MemRefType)
-    index = operand_def(IntegerType)
-
-    assembly_format = (
-        "$value `,` $buffer `[` $index `]` attr-dict "
-        "`:` type($value) `,` type($buffer) `,` type($index)"
-    )
-
-    def __init__(
-        self,
-        value: SSAValue | Operation,
-        buffer: SSAValue | Operation,
-        index: SSAValue | Operation,
-    ):
-        super().__init__(operands=[value, buffer, index])
-
-    def verify_(self) -> None:
-        _verify_element(self, self.buffer, self.value)
-
-
-@irdl_op_definition
-class BindGlobalOp(IRDLOperation):
-    """Names a device buffer as the program's global vector `name`, so that tools
-    can read it after the run (`gir-run --dump`)."""
-
-    name = "gir_gpu.bind_global"
-
-    buffer = operand_def(MemRefType)
-    global_name = prop_def(StringAttr, prop_name="name")
-
-    assembly_format = "$buffer `as` $name attr-dict `:` type($buffer)"
-
-    def __init__(self, buffer: SSAValue | Operation, name: str):
-        super().__init__(operands=[buffer], properties={"name": StringAttr(name)})
-
-
 GirGpu = Dialect(
     "gir_gpu",
     [
         KernelOp,
         ReturnOp,
-        LaunchOp,
         IdOp,
         BarrierOp,
         AtomicRMWOp,
@@ -1058,17 +720,8 @@ GirGpu = Dialect(
         SubgroupBallotOp,
         SubgroupExclusiveSumOp,
         SubgroupBroadcastOp,
-        LoadGraphOp,
-        GraphArrayOp,
-        GraphSizeOp,
-        AllocOp,
-        FreeOp,
-        FillOp,
-        CopyOp,
-        ReadOp,
-        WriteOp,
-        BindGlobalOp,
     ],
-    [DimensionAttr, AtomicKindAttr, WorkgroupMemoryAttr, GraphType, GraphArrayAttr, GraphSizeAttr],
+    [DimensionAttr, AtomicKindAttr, WorkgroupMemoryAttr],
 )
-"""gir's extension of xDSL's GPU level: atomics and host-side graph/buffer ops."""
+"""gir's extension of xDSL's GPU level: kernels, thread coordinates, atomics,
+work-group arrays and barriers, sub-group ops."""

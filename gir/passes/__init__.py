@@ -25,6 +25,7 @@ register_pass("frontier-double-buffer", "frontier_double_buffer", "FrontierDoubl
 register_pass("frontier-lb-vertex-based", "frontier_lb_vertex_based", "FrontierLbVertexBased")
 
 # Frontier level -> GPU level.
+register_pass("graph-to-host-io", "graph_to_host_io", "GraphToHostIo")
 register_pass("frontier-to-gpu", "frontier_to_gpu", "FrontierToGpu")
 
 # Named pipelines.
@@ -39,6 +40,7 @@ PIPELINES["lower-to-gpu"] = Pipeline(
             "frontier-track-changes",
             "frontier-double-buffer",
             *sorted(name for name in PASSES if name.startswith("frontier-lb-")),
+            "graph-to-host-io",
             "frontier-to-gpu",
         ]
     ),

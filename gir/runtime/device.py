@@ -153,7 +153,7 @@ def _generate_launch(varying: Sequence[int], body: Sequence[str], namespace: dic
 
 class DeviceGraph:
     """A graph resident on one device: `num_vertices`, `num_edges`, and its arrays
-    (`gir_gpu.GraphArray` names), each copied to the device on first use."""
+    (`host.GraphArray` names), each copied to the device on first use."""
 
     def __init__(self, device: Device, spec: str, host_graph: Any):
         self.num_vertices: int = int(host_graph.num_vertices)

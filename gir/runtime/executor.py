@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation
 
 from gir.diagnostics import UserError
-from gir.dialects import gir_gpu, graph
+from gir.dialects import gir_gpu
 from gir.runtime.device import (
     CudaDevice,
     Device,
@@ -40,10 +40,9 @@ from gir.runtime.device import (
 from gir.targets import TARGETS, print_kernels
 from gir.targets.host_python import dtype_name, print_host_python
 
-HOST_GRAPH_OPS = (graph.ArgvIntOp, graph.PrintOp, graph.StartTimerOp, graph.StopTimerOp)
-"""The `graph` ops that stay in the host function at the GPU level."""
-
-_GPU_LEVEL_DIALECTS = frozenset({"builtin", "arith", "math", "scf", "memref", "gir_gpu", "func"})
+_GPU_LEVEL_DIALECTS = frozenset(
+    {"builtin", "arith", "math", "scf", "memref", "gir_gpu", "host", "func"}
+)
 
 __all__ = [
     "CompiledProgram",
@@ -59,8 +58,6 @@ __all__ = [
 def first_non_gpu_op(module: ModuleOp) -> Operation | None:
     """The first op of `module` that the GPU level does not have, or None."""
     for op in module.walk():
-        if isinstance(op, HOST_GRAPH_OPS):
-            continue
         if op.dialect_name() not in _GPU_LEVEL_DIALECTS:
             return op
         if op.dialect_name() == "func" and not isinstance(op, func.FuncOp | func.ReturnOp):
@@ -103,7 +100,7 @@ class RunResult:
     """What one run of a program gives back."""
 
     globals: dict[str, np.ndarray]
-    """The bound global vectors (`gir_gpu.bind_global`), copied to the host."""
+    """The bound global vectors (`host.bind_global`), copied to the host."""
     elapsed: float | None
     """Seconds between the program's start and stop timer, if it used them."""
     wall: float

@@ -9,16 +9,16 @@ literals, `scf.while` / `scf.for` / `scf.if` become `while True` / `for ... in r
 
 | IR                                   | Python                                          |
 |--------------------------------------|-------------------------------------------------|
-| `gir_gpu.load_graph {argv = 1}`      | `g = rt.load_graph(rt.argv_str(argv, 1), False)` |
-| `gir_gpu.graph_size %g vertices`     | `n = g.num_vertices`                            |
-| `gir_gpu.graph_array %g row_ptr`     | `row_ptr = g.array("row_ptr")`                  |
-| `gir_gpu.alloc %n : i32 -> memref<?xi32>` | `parent = rt.alloc(n, "int32")`            |
-| `gir_gpu.fill` / `copy` / `free`     | `rt.fill(b, v, n, "int32")` / `rt.copy(a, b, n, "int32")` / `rt.free(b)` |
-| `gir_gpu.read` / `write`             | `x = rt.read(b, i, "int32")` / `rt.write(b, i, x, "int32")` |
-| `gir_gpu.bind_global %b as "parent"` | `rt.bind_global("parent", b, "int32", n)`       |
-| `gir_gpu.launch @k grid %g block %b (...)` | `launch_k(g, b, <args that change>)`      |
-| `graph.argv_int argv[2]`             | `start = rt.argv_int(argv, 2)`                  |
-| `graph.print` / `start_timer` / `stop_timer` | `rt.print(x)` / `rt.start_timer()` / `t = rt.stop_timer()` |
+| `host.load_graph {argv = 1}`      | `g = rt.load_graph(rt.argv_str(argv, 1), False)` |
+| `host.graph_size %g vertices`     | `n = g.num_vertices`                            |
+| `host.graph_array %g row_ptr`     | `row_ptr = g.array("row_ptr")`                  |
+| `host.alloc %n : i32 -> memref<?xi32>` | `parent = rt.alloc(n, "int32")`            |
+| `host.fill` / `copy` / `free`     | `rt.fill(b, v, n, "int32")` / `rt.copy(a, b, n, "int32")` / `rt.free(b)` |
+| `host.read` / `write`             | `x = rt.read(b, i, "int32")` / `rt.write(b, i, x, "int32")` |
+| `host.bind_global %b as "parent"` | `rt.bind_global("parent", b, "int32", n)`       |
+| `host.launch @k grid %g block %b (...)` | `launch_k(g, b, <args that change>)`      |
+| `host.argv_int argv[2]`             | `start = rt.argv_int(argv, 2)`                  |
+| `host.print` / `start_timer` / `stop_timer` | `rt.print(x)` / `rt.start_timer()` / `t = rt.stop_timer()` |
 
 Launches are the hot path, so each launch site gets a launcher made once, as early
 as its loop-invariant arguments exist (before the outermost loop around it, and
@@ -49,7 +49,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from gir.diagnostics import UserError
-from gir.dialects import gir_gpu, graph
+from gir.dialects import host
 from gir.targets.c_printer import (
     INTEGER_COMPARISONS,
     ValueNames,
@@ -159,9 +159,9 @@ _INDENT = "    "
 
 @dataclass
 class _LaunchSite:
-    """A `gir_gpu.launch` and the launcher the host program makes for it."""
+    """A `host.launch` and the launcher the host program makes for it."""
 
-    launch: gir_gpu.LaunchOp
+    launch: host.LaunchOp
     site: int
     fixed: list[int]
     variable: str = ""
@@ -189,7 +189,7 @@ class HostPrinter:
     _frames: list[_Frame] = field(default_factory=list)
     _helpers: set[str] = field(default_factory=set)
     _uses_math: bool = False
-    _sites: dict[gir_gpu.LaunchOp, _LaunchSite] = field(default_factory=dict)
+    _sites: dict[host.LaunchOp, _LaunchSite] = field(default_factory=dict)
     _launchers_before: dict[Operation, list[_LaunchSite]] = field(default_factory=dict)
     _dead: set[Operation] = field(default_factory=set)
 
@@ -224,7 +224,7 @@ class HostPrinter:
     def _plan_launchers(self, main: func.FuncOp) -> None:
         """Decides, for every launch, which arguments its launcher binds and before
         which op of main the launcher is made."""
-        for site, launch in enumerate(op for op in main.walk() if isinstance(op, gir_gpu.LaunchOp)):
+        for site, launch in enumerate(op for op in main.walk() if isinstance(op, host.LaunchOp)):
             outermost: Operation = launch
             parent = launch.parent_op()
             while parent is not None and parent is not main:
@@ -457,14 +457,14 @@ class HostPrinter:
         source, target = dtype_name(op.input.type), dtype_name(op.result.type)
         self._define(op.result, f'{self._helper("_bitcast")}({self.expr(op.input)}, "{source}", "{target}")')
 
-    # graph-dialect host ops
+    # host ops
 
     @emit.register
-    def _(self, op: graph.ArgvIntOp) -> None:
+    def _(self, op: host.ArgvIntOp) -> None:
         self._define(op.result, f"rt.argv_int(argv, {op.index.value.data})")
 
     @emit.register
-    def _(self, op: graph.PrintOp) -> None:
+    def _(self, op: host.PrintOp) -> None:
         if op.value is None:
             assert op.text is not None
             self._line(f"rt.print_text({op.text.data!r})")
@@ -474,20 +474,18 @@ class HostPrinter:
             self._line(f"rt.print({self.expr(op.value)})")
 
     @emit.register
-    def _(self, op: graph.StartTimerOp) -> None:
+    def _(self, op: host.StartTimerOp) -> None:
         self._line("rt.start_timer()")
 
     @emit.register
-    def _(self, op: graph.StopTimerOp) -> None:
+    def _(self, op: host.StopTimerOp) -> None:
         if op.result.uses:
             self._define(op.result, "rt.stop_timer()")
         else:
             self._line("rt.stop_timer()")
 
-    # gir_gpu host ops
-
     @emit.register
-    def _(self, op: gir_gpu.LoadGraphOp) -> None:
+    def _(self, op: host.LoadGraphOp) -> None:
         if op.argv is not None:
             spec = f"rt.argv_str(argv, {op.argv.value.data})"
         else:
@@ -496,51 +494,51 @@ class HostPrinter:
         self._define(op.result, f"rt.load_graph({spec}, {op.weighted is not None})")
 
     @emit.register
-    def _(self, op: gir_gpu.GraphSizeOp) -> None:
-        attribute = "num_vertices" if op.what.data == gir_gpu.GraphSize.VERTICES else "num_edges"
+    def _(self, op: host.GraphSizeOp) -> None:
+        attribute = "num_vertices" if op.what.data == host.GraphSize.VERTICES else "num_edges"
         self._define(op.result, f"{self.expr(op.graph)}.{attribute}")
 
     @emit.register
-    def _(self, op: gir_gpu.GraphArrayOp) -> None:
+    def _(self, op: host.GraphArrayOp) -> None:
         self._define(op.result, f'{self.expr(op.graph)}.array("{op.array.data.value}")')
 
     @emit.register
-    def _(self, op: gir_gpu.AllocOp) -> None:
+    def _(self, op: host.AllocOp) -> None:
         self._define(op.result, f'rt.alloc({self.expr(op.count)}, "{_element_dtype(op.result)}")')
 
     @emit.register
-    def _(self, op: gir_gpu.FreeOp) -> None:
+    def _(self, op: host.FreeOp) -> None:
         self._line(f"rt.free({self.expr(op.buffer)})")
 
     @emit.register
-    def _(self, op: gir_gpu.FillOp) -> None:
+    def _(self, op: host.FillOp) -> None:
         arguments = f"{self.expr(op.buffer)}, {self.expr(op.value)}, {self.expr(op.count)}"
         self._line(f'rt.fill({arguments}, "{_element_dtype(op.buffer)}")')
 
     @emit.register
-    def _(self, op: gir_gpu.CopyOp) -> None:
+    def _(self, op: host.CopyOp) -> None:
         arguments = f"{self.expr(op.source)}, {self.expr(op.target)}, {self.expr(op.count)}"
         self._line(f'rt.copy({arguments}, "{_element_dtype(op.source)}")')
 
     @emit.register
-    def _(self, op: gir_gpu.ReadOp) -> None:
+    def _(self, op: host.ReadOp) -> None:
         arguments = f"{self.expr(op.buffer)}, {self.expr(op.index)}"
         self._define(op.result, f'rt.read({arguments}, "{_element_dtype(op.buffer)}")')
 
     @emit.register
-    def _(self, op: gir_gpu.WriteOp) -> None:
+    def _(self, op: host.WriteOp) -> None:
         arguments = f"{self.expr(op.buffer)}, {self.expr(op.index)}, {self.expr(op.value)}"
         self._line(f'rt.write({arguments}, "{_element_dtype(op.buffer)}")')
 
     @emit.register
-    def _(self, op: gir_gpu.BindGlobalOp) -> None:
+    def _(self, op: host.BindGlobalOp) -> None:
         owner = op.buffer.owner
-        count = self.expr(owner.count) if isinstance(owner, gir_gpu.AllocOp) else "None"
+        count = self.expr(owner.count) if isinstance(owner, host.AllocOp) else "None"
         name = op.global_name.data
         self._line(f'rt.bind_global("{name}", {self.expr(op.buffer)}, "{_element_dtype(op.buffer)}", {count})')
 
     @emit.register
-    def _(self, op: gir_gpu.LaunchOp) -> None:
+    def _(self, op: host.LaunchOp) -> None:
         plan = self._sites[op]
         varying = [self.expr(a) for i, a in enumerate(op.args) if i not in plan.fixed]
         arguments = ", ".join([self.expr(op.grid), self.expr(op.block), *varying])
@@ -654,7 +652,7 @@ def _is_removable(op: Operation) -> bool:
     """Whether a host op has no effect but its results (an unused graph array is
     not even copied to the device)."""
     return op.dialect_name() in ("arith", "math") or isinstance(
-        op, gir_gpu.GraphSizeOp | gir_gpu.GraphArrayOp | graph.ArgvIntOp | gir_gpu.ReadOp
+        op, host.GraphSizeOp | host.GraphArrayOp | host.ArgvIntOp | host.ReadOp
     )
 
 

@@ -245,7 +245,7 @@ builtin.module {
     gir_gpu.return
   }
   func.func @main() {
-    %n = graph.argv_int argv[1] : i32
+    %n = host.argv_int argv[1] : i32
     %c8 = arith.constant 8 : i32
     %i0 = arith.constant 0 : i32
     %i1 = arith.constant 1 : i32
@@ -254,42 +254,42 @@ builtin.module {
     %i5 = arith.constant 5 : i32
     %int_max = arith.constant 2147483647 : i32
     %m1 = arith.constant -1 : i32
-    %ints = gir_gpu.alloc %c8 : i32 -> memref<?xi32>
-    gir_gpu.fill %ints, %i0, %c8 : memref<?xi32>, i32, i32
-    gir_gpu.write %int_max, %ints[%i1] : i32, memref<?xi32>, i32
-    gir_gpu.write %m1, %ints[%i2] : i32, memref<?xi32>, i32
-    gir_gpu.write %m1, %ints[%i5] : i32, memref<?xi32>, i32
+    %ints = host.alloc %c8 : i32 -> memref<?xi32>
+    host.fill %ints, %i0, %c8 : memref<?xi32>, i32, i32
+    host.write %int_max, %ints[%i1] : i32, memref<?xi32>, i32
+    host.write %m1, %ints[%i2] : i32, memref<?xi32>, i32
+    host.write %m1, %ints[%i5] : i32, memref<?xi32>, i32
     %l0 = arith.constant 0 : i64
     %lbig = arith.constant 1099511627776 : i64
     %lm1 = arith.constant -1 : i64
-    %longs = gir_gpu.alloc %c8 : i32 -> memref<?xi64>
-    gir_gpu.fill %longs, %l0, %c8 : memref<?xi64>, i64, i32
-    gir_gpu.write %lbig, %longs[%i1] : i64, memref<?xi64>, i32
-    gir_gpu.write %lm1, %longs[%i2] : i64, memref<?xi64>, i32
-    gir_gpu.write %lm1, %longs[%i4] : i64, memref<?xi64>, i32
+    %longs = host.alloc %c8 : i32 -> memref<?xi64>
+    host.fill %longs, %l0, %c8 : memref<?xi64>, i64, i32
+    host.write %lbig, %longs[%i1] : i64, memref<?xi64>, i32
+    host.write %lm1, %longs[%i2] : i64, memref<?xi64>, i32
+    host.write %lm1, %longs[%i4] : i64, memref<?xi64>, i32
     %f0 = arith.constant 0.0 : f32
     %fbig = arith.constant 1.0e30 : f32
     %fm1 = arith.constant -1.0 : f32
-    %floats = gir_gpu.alloc %c8 : i32 -> memref<?xf32>
-    gir_gpu.fill %floats, %f0, %c8 : memref<?xf32>, f32, i32
-    gir_gpu.write %fbig, %floats[%i1] : f32, memref<?xf32>, i32
-    gir_gpu.write %fm1, %floats[%i2] : f32, memref<?xf32>, i32
-    gir_gpu.write %fm1, %floats[%i4] : f32, memref<?xf32>, i32
+    %floats = host.alloc %c8 : i32 -> memref<?xf32>
+    host.fill %floats, %f0, %c8 : memref<?xf32>, f32, i32
+    host.write %fbig, %floats[%i1] : f32, memref<?xf32>, i32
+    host.write %fm1, %floats[%i2] : f32, memref<?xf32>, i32
+    host.write %fm1, %floats[%i4] : f32, memref<?xf32>, i32
     %d0 = arith.constant 0.0 : f64
     %dbig = arith.constant 1.0e300 : f64
     %dm1 = arith.constant -1.0 : f64
-    %doubles = gir_gpu.alloc %c8 : i32 -> memref<?xf64>
-    gir_gpu.fill %doubles, %d0, %c8 : memref<?xf64>, f64, i32
-    gir_gpu.write %dbig, %doubles[%i1] : f64, memref<?xf64>, i32
-    gir_gpu.write %dm1, %doubles[%i2] : f64, memref<?xf64>, i32
-    gir_gpu.write %dm1, %doubles[%i4] : f64, memref<?xf64>, i32
-    gir_gpu.bind_global %ints as "ints" : memref<?xi32>
-    gir_gpu.bind_global %longs as "longs" : memref<?xi64>
-    gir_gpu.bind_global %floats as "floats" : memref<?xf32>
-    gir_gpu.bind_global %doubles as "doubles" : memref<?xf64>
+    %doubles = host.alloc %c8 : i32 -> memref<?xf64>
+    host.fill %doubles, %d0, %c8 : memref<?xf64>, f64, i32
+    host.write %dbig, %doubles[%i1] : f64, memref<?xf64>, i32
+    host.write %dm1, %doubles[%i2] : f64, memref<?xf64>, i32
+    host.write %dm1, %doubles[%i4] : f64, memref<?xf64>, i32
+    host.bind_global %ints as "ints" : memref<?xi32>
+    host.bind_global %longs as "longs" : memref<?xi64>
+    host.bind_global %floats as "floats" : memref<?xf32>
+    host.bind_global %doubles as "doubles" : memref<?xf64>
     %block = arith.constant 64 : i32
     %grid = arith.ceildivsi %n, %block : i32
-    gir_gpu.launch @atomics grid %grid block %block (%ints, %longs, %floats, %doubles, %n) : memref<?xi32>, memref<?xi64>, memref<?xf32>, memref<?xf64>, i32
+    host.launch @atomics grid %grid block %block (%ints, %longs, %floats, %doubles, %n) : memref<?xi32>, memref<?xi64>, memref<?xf32>, memref<?xf64>, i32
     func.return
   }
 }

@@ -110,11 +110,11 @@ INPUT_IR = """
 
 MAIN_IR = """
   func.func @main() {{
-    %blocks = graph.argv_int argv[1] : i32
-    %block = graph.argv_int argv[2] : i32
+    %blocks = host.argv_int argv[1] : i32
+    %block = host.argv_int argv[2] : i32
     %n = arith.muli %blocks, %block : i32
 {allocs}
-    gir_gpu.launch @{kernel} grid %blocks block %block ({args}) : {types}
+    host.launch @{kernel} grid %blocks block %block ({args}) : {types}
     func.return
   }}
 """
@@ -124,8 +124,8 @@ def host_main(kernel: str, buffers: dict[str, str]) -> str:
     """`@main`: allocates and binds one buffer of `n = blocks * block` elements per
     name (name -> element type) and launches `kernel` on them."""
     allocs = "\n".join(
-        f'    %{name} = gir_gpu.alloc %n : i32 -> memref<?x{element}>\n'
-        f'    gir_gpu.bind_global %{name} as "{name}" : memref<?x{element}>'
+        f'    %{name} = host.alloc %n : i32 -> memref<?x{element}>\n'
+        f'    host.bind_global %{name} as "{name}" : memref<?x{element}>'
         for name, element in buffers.items()
     )
     args = ", ".join(f"%{name}" for name in buffers)

@@ -24,9 +24,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import dce
 
 from gir.diagnostics import UserError
-from gir.dialects import frontier, gir_gpu, graph
+from gir.dialects import frontier, gir_gpu, graph, host
 from gir.dialects.frontier import AllVerticesType, Layout, SparseQueueType
-from gir.dialects.gir_gpu import AtomicKind, Dimension, GraphArray, GraphSize
+from gir.dialects.gir_gpu import AtomicKind, Dimension
+from gir.dialects.host import GraphArray, GraphSize
 from gir.passes.frontier_to_gpu.all_vertices import AllVertices
 from gir.passes.frontier_to_gpu.context import (
     FrontierLowering,
@@ -59,9 +60,9 @@ class FrontierToGpu(ModulePass):
 
     Host: the graph is loaded once where `graph.load_edges` was; every global
     vector becomes a device buffer (bool vectors: i8) named with
-    `gir_gpu.bind_global` right after its allocation and zero-filled unless `main`
+    `host.bind_global` right after its allocation and zero-filled unless `main`
     fills it first; vector fills, out-degrees and element reads/writes in `main`
-    become `gir_gpu.fill` / `copy` / `read` / `write`; frontier values become the
+    become `host.fill` / `copy` / `read` / `write`; frontier values become the
     host values of their representation (a queue: items buffer + size), carried
     through `scf` loops as such; a vertex map becomes a kernel (one thread per
     frontier vertex, its body inlined: vector accesses are `memref` ops or atomics
@@ -87,9 +88,9 @@ class FrontierToGpu(ModulePass):
     }
     func.func @main() {
       ...
-      gir_gpu.write %e_size, %queue_size[%c0] : i32, memref<?xi32>, i32
-      gir_gpu.launch @map_s1 grid %grid block %block (%queue, %size, ...) : ...
-      %o_size = gir_gpu.read %queue_size[%c0] : memref<?xi32>, i32 -> i32
+      host.write %e_size, %queue_size[%c0] : i32, memref<?xi32>, i32
+      host.launch @map_s1 grid %grid block %block (%queue, %size, ...) : ...
+      %o_size = host.read %queue_size[%c0] : memref<?xi32>, i32 -> i32
       ...
     }
     ```
@@ -259,16 +260,16 @@ class _Lowering:
         assert isinstance(edges_type, graph.EdgeSetType)
         b = Builder(InsertPoint.before(load))
         handle = b.insert(
-            gir_gpu.LoadGraphOp(
+            host.LoadGraphOp(
                 argv=None if load.argv is None else load.argv.value.data,
                 path=None if load.path is None else load.path.data,
                 weighted=edges_type.is_weighted,
             )
         ).result
         handle.name_hint = "graph"
-        vertices = b.insert(gir_gpu.GraphSizeOp(handle, GraphSize.VERTICES)).result
+        vertices = b.insert(host.GraphSizeOp(handle, GraphSize.VERTICES)).result
         vertices.name_hint = "num_vertices"
-        edges = b.insert(gir_gpu.GraphSizeOp(handle, GraphSize.EDGES)).result
+        edges = b.insert(host.GraphSizeOp(handle, GraphSize.EDGES)).result
         edges.name_hint = "num_edges"
         fanout = max(
             [1]
@@ -294,11 +295,11 @@ class _Lowering:
                 raise UserError(f"error: vector '@{name}' is used before the graph is loaded")
             b = self.ctx.setup_builder()
             count = vertices if vector.per_vertex else constant(b, vector.size.value.data)
-            buffer = b.insert(gir_gpu.AllocOp(count, _element(vector))).result
+            buffer = b.insert(host.AllocOp(count, _element(vector))).result
             buffer.name_hint = name
-            b.insert(gir_gpu.BindGlobalOp(buffer, name))
+            b.insert(host.BindGlobalOp(buffer, name))
             if not isinstance(first, graph.VectorFillOp | graph.OutDegreesOp):
-                b.insert(gir_gpu.FillOp(buffer, _zero(b, _element(vector)), count))
+                b.insert(host.FillOp(buffer, _zero(b, _element(vector)), count))
             self.buffers[name] = buffer
         self.graveyard.append(load)
 
@@ -363,44 +364,44 @@ class _Lowering:
     def _lower_host(self, op: Operation) -> None:
         b = Builder(InsertPoint.before(op))
         ctx = self.ctx
-        if isinstance(op, graph.LoadEdgesOp) or op.dialect_name() == "gir_gpu":
+        if isinstance(op, graph.LoadEdgesOp) or op.dialect_name() in ("gir_gpu", "host"):
             return
         if isinstance(op, graph.VectorFillOp):
             buffer, vector = self._buffer(op.vector)
             count = ctx.vertices if vector.per_vertex else constant(b, vector.size.value.data)
-            b.insert(gir_gpu.FillOp(buffer, self._to_element(b, op.value, vector), count))
+            b.insert(host.FillOp(buffer, self._to_element(b, op.value, vector), count))
             Rewriter.erase_op(op)
         elif isinstance(op, graph.OutDegreesOp):
             buffer, vector = self._buffer(op.vector)
             if vector.element_type != i32:
                 raise UserError("error: getOutDegrees() is stored in vectors of int (i32) only")
             degrees = ctx.graph_array(GraphArray.OUT_DEGREES)
-            b.insert(gir_gpu.CopyOp(degrees, buffer, ctx.vertices))
+            b.insert(host.CopyOp(degrees, buffer, ctx.vertices))
             Rewriter.erase_op(op)
         elif isinstance(op, graph.LoadOp):
             buffer, vector = self._buffer(op.vector)
-            read = b.insert(gir_gpu.ReadOp(buffer, as_i32(b, op.index))).result
+            read = b.insert(host.ReadOp(buffer, as_i32(b, op.index))).result
             self._replace(op, [self._from_element(b, read, vector)])
         elif isinstance(op, graph.StoreOp):
             buffer, vector = self._buffer(op.vector)
             value = self._to_element(b, op.value, vector)
-            b.insert(gir_gpu.WriteOp(value, buffer, as_i32(b, op.index)))
+            b.insert(host.WriteOp(value, buffer, as_i32(b, op.index)))
             Rewriter.erase_op(op)
         elif isinstance(op, graph.ReduceOp):
             buffer, vector = self._buffer(op.vector)
             index = as_i32(b, op.index)
-            old = self._from_element(b, b.insert(gir_gpu.ReadOp(buffer, index)).result, vector)
+            old = self._from_element(b, b.insert(host.ReadOp(buffer, index)).result, vector)
             new = _combine(b, op.kind.data, old, op.value)
-            b.insert(gir_gpu.WriteOp(self._to_element(b, new, vector), buffer, index))
+            b.insert(host.WriteOp(self._to_element(b, new, vector), buffer, index))
             self._replace(op, [_compare(b, "ne", new, old)])
         elif isinstance(op, graph.CompareAndSwapOp):
             buffer, vector = self._buffer(op.vector)
             index = as_i32(b, op.index)
-            old = self._from_element(b, b.insert(gir_gpu.ReadOp(buffer, index)).result, vector)
+            old = self._from_element(b, b.insert(host.ReadOp(buffer, index)).result, vector)
             success = _compare(b, "eq", old, op.expected)
             write = Block(
                 [
-                    gir_gpu.WriteOp(op.desired, buffer, index),
+                    host.WriteOp(op.desired, buffer, index),
                     scf.YieldOp(),
                 ]
             )
@@ -439,14 +440,7 @@ class _Lowering:
             self._scf(op)
         elif isinstance(op, scf.YieldOp | scf.ConditionOp):
             self._terminator(op)
-        elif isinstance(
-            op,
-            graph.ArgvIntOp
-            | graph.PrintOp
-            | graph.StartTimerOp
-            | graph.StopTimerOp
-            | func.ReturnOp,
-        ):
+        elif isinstance(op, func.ReturnOp):
             return
         elif op.dialect_name() in _KEPT_DIALECTS:
             for region in op.regions:

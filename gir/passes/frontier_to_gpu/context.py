@@ -28,8 +28,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from gir.dialects import gir_gpu
-from gir.dialects.gir_gpu import Dimension, GraphArray, buffer_type
+from gir.dialects import gir_gpu, host
+from gir.dialects.gir_gpu import Dimension, buffer_type
+from gir.dialects.host import GraphArray
 from gir.dialects.graph import VertexType
 
 
@@ -85,7 +86,7 @@ class GpuContext:
     edges: SSAValue
     """The number of edges E (host i32)."""
     graph: SSAValue
-    """The `gir_gpu.load_graph` handle."""
+    """The `host.load_graph` handle."""
     setup_point: Operation
     """Program-wide setup (arrays, scratch buffers) is inserted before this op of
     `main`'s entry block, right after the graph is loaded."""
@@ -106,9 +107,9 @@ class GpuContext:
     def graph_array(self, kind: GraphArray, element: Attribute = i32) -> SSAValue:
         """A device array of the loaded graph (made once, at setup)."""
         if kind not in self._arrays:
-            op = gir_gpu.GraphArrayOp(self.graph, kind)
+            op = host.GraphArrayOp(self.graph, kind)
             if element != i32:
-                op = gir_gpu.GraphArrayOp.create(
+                op = host.GraphArrayOp.create(
                     operands=[self.graph],
                     properties=dict(op.properties),
                     result_types=[buffer_type(element)],
@@ -182,7 +183,7 @@ class GpuContext:
         padded = b.insert(arith.AddiOp(count, rounding)).result
         blocks = b.insert(arith.DivSIOp(padded, block)).result
         grid = b.insert(arith.MaxSIOp(blocks, constant(b, 1))).result
-        b.insert(gir_gpu.LaunchOp(kernel, grid, block, args))
+        b.insert(host.LaunchOp(kernel, grid, block, args))
 
 
 class FrontierLowering(ABC):

@@ -8,7 +8,7 @@ from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Attribute, SSAValue
 
-from gir.dialects.gir_gpu import GraphArray
+from gir.dialects.host import GraphArray
 from gir.passes.frontier_to_gpu.context import GpuContext, LayoutLowering, as_index
 
 

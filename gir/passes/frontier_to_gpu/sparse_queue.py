@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import IntegerAttr, i32
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from gir.dialects import gir_gpu
+from gir.dialects import gir_gpu, host
 from gir.dialects.gir_gpu import AtomicKind, buffer_type
 from gir.passes.frontier_to_gpu.context import (
     FrontierLowering,
@@ -52,7 +52,7 @@ def _counter(ctx: GpuContext) -> SSAValue:
     """A one-element device buffer: the size of the queue being filled."""
 
     def make(b: Builder) -> SSAValue:
-        counter = b.insert(gir_gpu.AllocOp(constant(b, 1), i32)).result
+        counter = b.insert(host.AllocOp(constant(b, 1), i32)).result
         counter.name_hint = "queue_size"
         return counter
 
@@ -63,9 +63,9 @@ def _dedup_flags(ctx: GpuContext) -> SSAValue:
     """Per-vertex i32 flags: 1 while the vertex is in the queue being filled."""
 
     def make(b: Builder) -> SSAValue:
-        flags = b.insert(gir_gpu.AllocOp(ctx.vertices, i32)).result
+        flags = b.insert(host.AllocOp(ctx.vertices, i32)).result
         flags.name_hint = "enqueued"
-        b.insert(gir_gpu.FillOp(flags, constant(b, 0), ctx.vertices))
+        b.insert(host.FillOp(flags, constant(b, 0), ctx.vertices))
         return flags
 
     return ctx.shared("enqueued", make)
@@ -91,7 +91,7 @@ class SparseQueue(FrontierLowering):
         return [buffer_type(i32), i32]
 
     def new(self, ctx: GpuContext, b: Builder, count: SSAValue) -> list[SSAValue]:
-        items = b.insert(gir_gpu.AllocOp(_capacity(ctx), i32)).result
+        items = b.insert(host.AllocOp(_capacity(ctx), i32)).result
         items.name_hint = "queue"
         size = as_i32(b, count)
         start = constant_value(count)
@@ -109,7 +109,7 @@ class SparseQueue(FrontierLowering):
         self, ctx: GpuContext, b: Builder, values: list[SSAValue], vertex: SSAValue
     ) -> list[SSAValue]:
         items, size = values
-        b.insert(gir_gpu.WriteOp(as_i32(b, vertex), items, size))
+        b.insert(host.WriteOp(as_i32(b, vertex), items, size))
         grown = b.insert(arith.AddiOp(size, constant(b, 1))).result
         return [items, grown]
 
@@ -117,7 +117,7 @@ class SparseQueue(FrontierLowering):
         return [values[0], constant(b, 0)]
 
     def free(self, ctx: GpuContext, b: Builder, values: list[SSAValue]) -> None:
-        b.insert(gir_gpu.FreeOp(values[0]))
+        b.insert(host.FreeOp(values[0]))
 
     def thread_count(
         self, ctx: GpuContext, b: Builder, values: list[SSAValue]
@@ -132,7 +132,7 @@ class SparseQueue(FrontierLowering):
         return vertex
 
     def begin_output(self, ctx: GpuContext, b: Builder, values: list[SSAValue]) -> None:
-        b.insert(gir_gpu.WriteOp(values[1], _counter(ctx), constant(b, 0)))
+        b.insert(host.WriteOp(values[1], _counter(ctx), constant(b, 0)))
 
     def enqueue(
         self,
@@ -171,7 +171,7 @@ class SparseQueue(FrontierLowering):
         self, ctx: GpuContext, b: Builder, values: list[SSAValue], dedup: bool
     ) -> list[SSAValue]:
         items, first = values
-        enqueued = b.insert(gir_gpu.ReadOp(_counter(ctx), constant(b, 0))).result
+        enqueued = b.insert(host.ReadOp(_counter(ctx), constant(b, 0))).result
         size = b.insert(arith.MinSIOp(enqueued, _capacity(ctx))).result
         size.name_hint = "size"
         if dedup:

@@ -26,5 +26,5 @@ builtin.module {
 // CHECK-NEXT:     %nf = arith.sitofp %num_vertices : i32 to f64
 // CHECK-NEXT:     %r = arith.divf %{{.*}}, %nf : f64
 // CHECK:      func.func @main() {
-// CHECK:        %num_vertices = gir_gpu.graph_size %graph vertices : i32
-// CHECK:        gir_gpu.launch @[[KERNEL]] grid %{{.*}} block %{{.*}} (%num_vertices, %rank) : i32, memref<?xf64>
+// CHECK:        %num_vertices = host.graph_size %graph vertices : i32
+// CHECK:        host.launch @[[KERNEL]] grid %{{.*}} block %{{.*}} (%num_vertices, %rank) : i32, memref<?xf64>

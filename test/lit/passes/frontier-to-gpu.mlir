@@ -5,7 +5,7 @@ builtin.module {
   graph.global @done : !graph.vector<i1>
   graph.global @degree : !graph.vector<i32>
   func.func @main() {
-    %s = graph.argv_int argv[2] : i32
+    %s = host.argv_int argv[2] : i32
     %e = graph.load_edges {argv = 1 : i64} : !graph.edgeset<i32>
     %inf = arith.constant 1000000 : i32
     graph.vector_fill @dist, %inf : i32
@@ -56,7 +56,7 @@ builtin.module {
     %every = frontier.new %n : i32 -> !frontier.queue
     %first = graph.load @done[%z] : i32 -> i1
     scf.if %first {
-      graph.print %n : i32
+      host.print %n : i32
     }
     frontier.free %every : !frontier.queue
     func.return
@@ -100,25 +100,25 @@ builtin.module {
 
 // Host: the graph is loaded once, every vector is a named device buffer.
 // CHECK-LABEL: func.func @main() {
-// CHECK:         %graph = gir_gpu.load_graph {argv = 1 : i64, weighted}
-// CHECK-NEXT:    %num_vertices = gir_gpu.graph_size %graph vertices : i32
-// CHECK-NEXT:    %num_edges = gir_gpu.graph_size %graph edges : i32
-// CHECK-NEXT:    %dist = gir_gpu.alloc %num_vertices : i32 -> memref<?xi32>
-// CHECK-NEXT:    gir_gpu.bind_global %dist as "dist" : memref<?xi32>
-// CHECK-NEXT:    %done = gir_gpu.alloc %num_vertices : i32 -> memref<?xi8>
-// CHECK-NEXT:    gir_gpu.bind_global %done as "done" : memref<?xi8>
-// CHECK-NEXT:    gir_gpu.fill %done, %{{.*}}, %num_vertices : memref<?xi8>, i8, i32
-// CHECK-NEXT:    %degree = gir_gpu.alloc %num_vertices : i32 -> memref<?xi32>
-// CHECK-NEXT:    gir_gpu.bind_global %degree as "degree" : memref<?xi32>
-// CHECK:         gir_gpu.fill %dist, %inf, %num_vertices : memref<?xi32>, i32, i32
-// CHECK-NEXT:    gir_gpu.copy %out_degrees, %degree, %num_vertices : memref<?xi32>, i32
-// CHECK-NEXT:    gir_gpu.write %z, %dist[%s] : i32, memref<?xi32>, i32
+// CHECK:         %graph = host.load_graph {argv = 1 : i64, weighted}
+// CHECK-NEXT:    %num_vertices = host.graph_size %graph vertices : i32
+// CHECK-NEXT:    %num_edges = host.graph_size %graph edges : i32
+// CHECK-NEXT:    %dist = host.alloc %num_vertices : i32 -> memref<?xi32>
+// CHECK-NEXT:    host.bind_global %dist as "dist" : memref<?xi32>
+// CHECK-NEXT:    %done = host.alloc %num_vertices : i32 -> memref<?xi8>
+// CHECK-NEXT:    host.bind_global %done as "done" : memref<?xi8>
+// CHECK-NEXT:    host.fill %done, %{{.*}}, %num_vertices : memref<?xi8>, i8, i32
+// CHECK-NEXT:    %degree = host.alloc %num_vertices : i32 -> memref<?xi32>
+// CHECK-NEXT:    host.bind_global %degree as "degree" : memref<?xi32>
+// CHECK:         host.fill %dist, %inf, %num_vertices : memref<?xi32>, i32, i32
+// CHECK-NEXT:    host.copy %out_degrees, %degree, %num_vertices : memref<?xi32>, i32
+// CHECK-NEXT:    host.write %z, %dist[%s] : i32, memref<?xi32>, i32
 
 // Queues are (items buffer, host size) pairs, carried as such by the loop.
-// CHECK-NEXT:    %queue = gir_gpu.alloc %queue_capacity : i32 -> memref<?xi32>
-// CHECK-NEXT:    gir_gpu.write %s, %queue[%z] : i32, memref<?xi32>, i32
+// CHECK-NEXT:    %queue = host.alloc %queue_capacity : i32 -> memref<?xi32>
+// CHECK-NEXT:    host.write %s, %queue[%z] : i32, memref<?xi32>, i32
 // CHECK-NEXT:    %[[SIZE:.*]] = arith.addi %z, %{{.*}} : i32
-// CHECK-NEXT:    %queue_1 = gir_gpu.alloc %queue_capacity : i32 -> memref<?xi32>
+// CHECK-NEXT:    %queue_1 = host.alloc %queue_capacity : i32 -> memref<?xi32>
 // CHECK-NEXT:    %{{.*}}, %{{.*}}, %[[SPARE:.*]], %{{.*}} = scf.while (%fr_items = %queue, %fr_size = %[[SIZE]], %sp_items = %queue_1, %sp_size = %z) : (memref<?xi32>, i32, memref<?xi32>, i32) -> (memref<?xi32>, i32, memref<?xi32>, i32) {
 // CHECK-NEXT:      %c = arith.cmpi ne, %fr_size, %z : i32
 // CHECK-NEXT:      scf.condition(%c) %fr_items, %fr_size, %sp_items, %sp_size : memref<?xi32>, i32, memref<?xi32>, i32
@@ -127,20 +127,20 @@ builtin.module {
 
 // Before the launch the output's size goes to the device counter; after it, the
 // counter is the only value read back.
-// CHECK-NEXT:      gir_gpu.write %z, %queue_size[%z] : i32, memref<?xi32>, i32
-// CHECK:           gir_gpu.launch @map_s1 grid %{{.*}} block %{{.*}} (%in_size, %in_items, %row_ptr, %col_idx, %weights, %dist, %enqueued, %queue_size, %queue_capacity, %sp2_items)
-// CHECK-NEXT:      %[[READ:.*]] = gir_gpu.read %queue_size[%z] : memref<?xi32>, i32 -> i32
+// CHECK-NEXT:      host.write %z, %queue_size[%z] : i32, memref<?xi32>, i32
+// CHECK:           host.launch @map_s1 grid %{{.*}} block %{{.*}} (%in_size, %in_items, %row_ptr, %col_idx, %weights, %dist, %enqueued, %queue_size, %queue_capacity, %sp2_items)
+// CHECK-NEXT:      %[[READ:.*]] = host.read %queue_size[%z] : memref<?xi32>, i32 -> i32
 // CHECK-NEXT:      %size = arith.minsi %[[READ]], %queue_capacity : i32
-// CHECK:           gir_gpu.launch @frontier_queue_reset_dedup
+// CHECK:           host.launch @frontier_queue_reset_dedup
 // CHECK-NEXT:      scf.yield %sp2_items, %size, %in_items, %in_size : memref<?xi32>, i32, memref<?xi32>, i32
 // CHECK-NEXT:    }
-// CHECK-NEXT:    gir_gpu.free %[[SPARE]] : memref<?xi32>
-// CHECK-NEXT:    gir_gpu.free %{{.*}} : memref<?xi32>
-// CHECK:         gir_gpu.launch @map_mark grid %{{.*}} block %{{.*}} (%num_vertices, %dist, %limit, %done)
-// CHECK:         gir_gpu.launch @frontier_queue_iota grid %{{.*}} block %{{.*}} (%queue_2, %num_vertices)
-// CHECK-NEXT:    %[[BYTE:.*]] = gir_gpu.read %done[%z] : memref<?xi8>, i32 -> i8
+// CHECK-NEXT:    host.free %[[SPARE]] : memref<?xi32>
+// CHECK-NEXT:    host.free %{{.*}} : memref<?xi32>
+// CHECK:         host.launch @map_mark grid %{{.*}} block %{{.*}} (%num_vertices, %dist, %limit, %done)
+// CHECK:         host.launch @frontier_queue_iota grid %{{.*}} block %{{.*}} (%queue_2, %num_vertices)
+// CHECK-NEXT:    %[[BYTE:.*]] = host.read %done[%z] : memref<?xi8>, i32 -> i8
 // CHECK-NEXT:    %first = arith.trunci %[[BYTE]] : i8 to i1
 // CHECK-NEXT:    scf.if %first {
-// CHECK-NEXT:      graph.print %num_vertices : i32
+// CHECK-NEXT:      host.print %num_vertices : i32
 // CHECK-NEXT:    }
-// CHECK-NEXT:    gir_gpu.free %queue_2 : memref<?xi32>
+// CHECK-NEXT:    host.free %queue_2 : memref<?xi32>

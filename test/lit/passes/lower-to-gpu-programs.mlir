@@ -13,8 +13,8 @@
 // SSSP-NEXT:    scf.if %[[LOWER]] {
 // SSSP:           memref.store %dst, %spare_items[%{{.*}}] : memref<?xi32>
 // SSSP-LABEL: func.func @main() {
-// SSSP:         %graph = gir_gpu.load_graph {argv = 1 : i64, weighted}
-// SSSP:         %weights = gir_gpu.graph_array %graph weights : memref<?xi32>
+// SSSP:         %graph = host.load_graph {argv = 1 : i64, weighted}
+// SSSP:         %weights = host.graph_array %graph weights : memref<?xi32>
 // SSSP:         scf.while (%fr_items = %queue, %fr_size = %{{.*}}, %rounds = %z, %spare_items = %queue_1, %spare_size = %z)
 
 // Connected components: every vertex starts in the frontier (a queue filled with 0..V-1), hooking
@@ -31,23 +31,23 @@
 // CC:         memref.store %one, %update[%{{.*}}] : memref<?xi32>
 // CC-LABEL: gir_gpu.kernel @map_isRoot(
 // CC-LABEL: func.func @main() {
-// CC:         %update = gir_gpu.alloc %c1 : i32 -> memref<?xi32>
-// CC-NEXT:    gir_gpu.bind_global %update as "update" : memref<?xi32>
-// CC-NEXT:    gir_gpu.fill %update, %z, %c1 : memref<?xi32>, i32, i32
-// CC:         gir_gpu.launch @frontier_queue_iota grid %{{.*}} block %{{.*}} (%queue, %num_vertices)
-// CC:         gir_gpu.launch @map_init
+// CC:         %update = host.alloc %c1 : i32 -> memref<?xi32>
+// CC-NEXT:    host.bind_global %update as "update" : memref<?xi32>
+// CC-NEXT:    host.fill %update, %z, %c1 : memref<?xi32>, i32, i32
+// CC:         host.launch @frontier_queue_iota grid %{{.*}} block %{{.*}} (%queue, %num_vertices)
+// CC:         host.launch @map_init
 // CC:         scf.while (%fr_items = %queue, %fr_size = %num_vertices, %spare_items = %queue_1, %spare_size = %z)
-// CC:           gir_gpu.launch @map_s1
-// CC:           gir_gpu.write %c1, %update[%z] : i32, memref<?xi32>, i32
+// CC:           host.launch @map_s1
+// CC:           host.write %c1, %update[%z] : i32, memref<?xi32>, i32
 // CC-NEXT:      scf.while () : () -> () {
-// CC-NEXT:        %u = gir_gpu.read %update[%z] : memref<?xi32>, i32 -> i32
+// CC-NEXT:        %u = host.read %update[%z] : memref<?xi32>, i32 -> i32
 // CC:           } do {
-// CC-NEXT:        gir_gpu.write %z, %update[%z] : i32, memref<?xi32>, i32
-// CC:             gir_gpu.launch @map_s2
-// CC:         gir_gpu.launch @map_isRoot
-// CC-NEXT:    %[[ROOTS:.*]] = gir_gpu.read %queue_size[%z] : memref<?xi32>, i32 -> i32
+// CC-NEXT:        host.write %z, %update[%z] : i32, memref<?xi32>, i32
+// CC:             host.launch @map_s2
+// CC:         host.launch @map_isRoot
+// CC-NEXT:    %[[ROOTS:.*]] = host.read %queue_size[%z] : memref<?xi32>, i32 -> i32
 // CC-NEXT:    %size_1 = arith.minsi %[[ROOTS]], %queue_capacity : i32
-// CC-NEXT:    graph.print %size_1 : i32
+// CC-NEXT:    host.print %size_1 : i32
 
 // PageRank: float atomic add over every edge (no frontier: one thread per
 // vertex), the scalar global beta_score passed to the vertex kernel as an f32,
@@ -58,11 +58,11 @@
 // PR-LABEL: gir_gpu.kernel @map_updateVertex(%num_vertices: i32, %new_rank: memref<?xf32>, %beta: f32, %old_rank: memref<?xf32>, %error: memref<?xf32>)
 // PR:         %d = arith.constant 8.500000e-01 : f32
 // PR-LABEL: func.func @main() {
-// PR:         gir_gpu.copy %out_degrees, %out_degree, %num_vertices : memref<?xi32>, i32
+// PR:         host.copy %out_degrees, %out_degree, %num_vertices : memref<?xi32>, i32
 // PR:         %beta = arith.divf %rest, %nf : f32
 // PR:         scf.for %i = %lo to %hi step %step : i32 {
 // PR-NEXT:      %{{.*}} = arith.addi %num_vertices, %{{.*}} : i32
-// PR:           gir_gpu.launch @map_computeContrib
-// PR:           gir_gpu.launch @map_s1
-// PR:           gir_gpu.launch @map_updateVertex grid %{{.*}} block %{{.*}} (%num_vertices, %new_rank, %beta, %old_rank, %error)
+// PR:           host.launch @map_computeContrib
+// PR:           host.launch @map_s1
+// PR:           host.launch @map_updateVertex grid %{{.*}} block %{{.*}} (%num_vertices, %new_rank, %beta, %old_rank, %error)
 // PR-NEXT:    }

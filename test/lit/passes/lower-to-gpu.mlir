@@ -34,36 +34,36 @@
 // Host: load, buffers, the start vertex, then the double-buffered loop that
 // reads back only the output's size.
 // CHECK-LABEL: func.func @main() {
-// CHECK:         %graph = gir_gpu.load_graph {argv = 1 : i64}
-// CHECK-NEXT:    %num_vertices = gir_gpu.graph_size %graph vertices : i32
-// CHECK-NEXT:    %num_edges = gir_gpu.graph_size %graph edges : i32
-// CHECK-NEXT:    %parent = gir_gpu.alloc %num_vertices : i32 -> memref<?xi32>
-// CHECK-NEXT:    gir_gpu.bind_global %parent as "parent" : memref<?xi32>
+// CHECK:         %graph = host.load_graph {argv = 1 : i64}
+// CHECK-NEXT:    %num_vertices = host.graph_size %graph vertices : i32
+// CHECK-NEXT:    %num_edges = host.graph_size %graph edges : i32
+// CHECK-NEXT:    %parent = host.alloc %num_vertices : i32 -> memref<?xi32>
+// CHECK-NEXT:    host.bind_global %parent as "parent" : memref<?xi32>
 // CHECK-NEXT:    %queue_capacity = arith.maxsi %num_vertices, %num_edges : i32
-// CHECK-NEXT:    %queue_size = gir_gpu.alloc %{{.*}} : i32 -> memref<?xi32>
-// CHECK-NEXT:    %row_ptr = gir_gpu.graph_array %graph row_ptr : memref<?xi32>
-// CHECK-NEXT:    %col_idx = gir_gpu.graph_array %graph col_idx : memref<?xi32>
-// CHECK-NEXT:    gir_gpu.fill %parent, %m1, %num_vertices : memref<?xi32>, i32, i32
-// CHECK-NEXT:    %queue = gir_gpu.alloc %queue_capacity : i32 -> memref<?xi32>
-// CHECK-NEXT:    %s = graph.argv_int argv[2] : i32
-// CHECK-NEXT:    gir_gpu.write %s, %queue[%z] : i32, memref<?xi32>, i32
+// CHECK-NEXT:    %queue_size = host.alloc %{{.*}} : i32 -> memref<?xi32>
+// CHECK-NEXT:    %row_ptr = host.graph_array %graph row_ptr : memref<?xi32>
+// CHECK-NEXT:    %col_idx = host.graph_array %graph col_idx : memref<?xi32>
+// CHECK-NEXT:    host.fill %parent, %m1, %num_vertices : memref<?xi32>, i32, i32
+// CHECK-NEXT:    %queue = host.alloc %queue_capacity : i32 -> memref<?xi32>
+// CHECK-NEXT:    %s = host.argv_int argv[2] : i32
+// CHECK-NEXT:    host.write %s, %queue[%z] : i32, memref<?xi32>, i32
 // CHECK-NEXT:    %[[ONE:.*]] = arith.addi %z, %{{.*}} : i32
-// CHECK-NEXT:    %queue_1 = gir_gpu.alloc %queue_capacity : i32 -> memref<?xi32>
-// CHECK-NEXT:    gir_gpu.write %s, %parent[%s] : i32, memref<?xi32>, i32
-// CHECK-NEXT:    graph.start_timer
+// CHECK-NEXT:    %queue_1 = host.alloc %queue_capacity : i32 -> memref<?xi32>
+// CHECK-NEXT:    host.write %s, %parent[%s] : i32, memref<?xi32>, i32
+// CHECK-NEXT:    host.start_timer
 // CHECK-NEXT:    %[[Q:.*]], %{{.*}}, %[[SPARE:.*]], %{{.*}} = scf.while (%fr_items = %queue, %fr_size = %[[ONE]], %spare_items = %queue_1, %spare_size = %z) : (memref<?xi32>, i32, memref<?xi32>, i32) -> (memref<?xi32>, i32, memref<?xi32>, i32) {
 // CHECK-NEXT:      %c = arith.cmpi ne, %fr_size, %z : i32
 // CHECK-NEXT:      scf.condition(%c) %fr_items, %fr_size, %spare_items, %spare_size : memref<?xi32>, i32, memref<?xi32>, i32
 // CHECK-NEXT:    } do {
 // CHECK-NEXT:    ^bb0(%fr2_items: memref<?xi32>, %fr2_size: i32, %spare_items_1: memref<?xi32>, %spare_size_1: i32):
-// CHECK-NEXT:      gir_gpu.write %z, %queue_size[%z] : i32, memref<?xi32>, i32
-// CHECK:           gir_gpu.launch @map_s1 grid %{{.*}} block %{{.*}} (%fr2_size, %fr2_items, %row_ptr, %col_idx, %parent, %queue_size, %queue_capacity, %spare_items_1)
-// CHECK-NEXT:      %[[READ:.*]] = gir_gpu.read %queue_size[%z] : memref<?xi32>, i32 -> i32
+// CHECK-NEXT:      host.write %z, %queue_size[%z] : i32, memref<?xi32>, i32
+// CHECK:           host.launch @map_s1 grid %{{.*}} block %{{.*}} (%fr2_size, %fr2_items, %row_ptr, %col_idx, %parent, %queue_size, %queue_capacity, %spare_items_1)
+// CHECK-NEXT:      %[[READ:.*]] = host.read %queue_size[%z] : memref<?xi32>, i32 -> i32
 // CHECK-NEXT:      %size = arith.minsi %[[READ]], %queue_capacity : i32
 // CHECK-NEXT:      scf.yield %spare_items_1, %size, %fr2_items, %fr2_size : memref<?xi32>, i32, memref<?xi32>, i32
 // CHECK-NEXT:    } attributes {graph.label = "s0"}
-// CHECK-NEXT:    gir_gpu.free %[[SPARE]] : memref<?xi32>
-// CHECK-NEXT:    gir_gpu.free %[[Q]] : memref<?xi32>
-// CHECK-NEXT:    %t = graph.stop_timer : f32
-// CHECK-NEXT:    graph.print %t : f32
+// CHECK-NEXT:    host.free %[[SPARE]] : memref<?xi32>
+// CHECK-NEXT:    host.free %[[Q]] : memref<?xi32>
+// CHECK-NEXT:    %t = host.stop_timer : f32
+// CHECK-NEXT:    host.print %t : f32
 // CHECK-NEXT:    func.return

@@ -86,32 +86,6 @@ builtin.module {
 // -----
 
 builtin.module {
-  func.func @main() {
-    %c = arith.constant 1 : i32
-    gir_gpu.launch @main grid %c block %c () : 
-    func.return
-  }
-}
-// CHECK: '@main' is not a gir_gpu.kernel
-
-// -----
-
-builtin.module {
-  gir_gpu.kernel @k(%x: i32) {
-    gir_gpu.return
-  }
-  func.func @main() {
-    %c = arith.constant 1 : i32
-    %f = arith.constant 1.0 : f32
-    gir_gpu.launch @k grid %c block %c (%f) : f32
-    func.return
-  }
-}
-// CHECK: launch of '@k' passes (f32), kernel takes (i32)
-
-// -----
-
-builtin.module {
   gir_gpu.kernel @k(%b: memref<?xi32>, %v: i64) {
     %c0 = arith.constant 0 : index
     %old = gir_gpu.atomic_rmw add %v, %b[%c0] : i64, memref<?xi32>, index
@@ -319,50 +293,3 @@ builtin.module {
 }
 // CHECK: gir_gpu.subgroup_broadcast in kernel @k must be reached by every thread of the work-group, but it is under an 'scf.if' whose condition depends on the thread id
 
-// -----
-
-builtin.module {
-  func.func @main() {
-    %g = "gir_gpu.load_graph"() : () -> !gir_gpu.graph
-    func.return
-  }
-}
-// CHECK: gir_gpu.load_graph needs exactly one of argv or path
-
-// -----
-
-builtin.module {
-  func.func @main() {
-    %c = arith.constant 4 : i32
-    %f = arith.constant 1.0 : f32
-    %b = gir_gpu.alloc %c : i32 -> memref<?xi32>
-    gir_gpu.fill %b, %f, %c : memref<?xi32>, f32, i32
-    func.return
-  }
-}
-// CHECK: gir_gpu.fill: buffer holds i32, value is f32
-
-// -----
-
-builtin.module {
-  func.func @main() {
-    %c = arith.constant 4 : i32
-    %b = gir_gpu.alloc %c : i32 -> memref<?xi32>
-    %x = "gir_gpu.read"(%b, %c) : (memref<?xi32>, i32) -> f32
-    func.return
-  }
-}
-// CHECK: gir_gpu.read: buffer holds i32, value is f32
-
-// -----
-
-builtin.module {
-  func.func @main() {
-    %c = arith.constant 4 : i32
-    %l = arith.constant 4 : i64
-    %b = gir_gpu.alloc %c : i32 -> memref<?xi32>
-    gir_gpu.write %l, %b[%c] : i64, memref<?xi32>, i32
-    func.return
-  }
-}
-// CHECK: gir_gpu.write: buffer holds i32, value is i64

@@ -36,41 +36,41 @@ builtin.module {
       gir_gpu.return
   }
   func.func @main() {
-    %g = gir_gpu.load_graph {argv = 1 : i64}
-    %n = gir_gpu.graph_size %g vertices : i32
-    %m = gir_gpu.graph_size %g edges : i32
-    %row_ptr = gir_gpu.graph_array %g row_ptr : memref<?xi32>
-    %col_idx = gir_gpu.graph_array %g col_idx : memref<?xi32>
-    %parent = gir_gpu.alloc %n : i32 -> memref<?xi32>
-    gir_gpu.bind_global %parent as "parent" : memref<?xi32>
+    %g = host.load_graph {argv = 1 : i64}
+    %n = host.graph_size %g vertices : i32
+    %m = host.graph_size %g edges : i32
+    %row_ptr = host.graph_array %g row_ptr : memref<?xi32>
+    %col_idx = host.graph_array %g col_idx : memref<?xi32>
+    %parent = host.alloc %n : i32 -> memref<?xi32>
+    host.bind_global %parent as "parent" : memref<?xi32>
     %m1 = arith.constant -1 : i32
-    gir_gpu.fill %parent, %m1, %n : memref<?xi32>, i32, i32
-    %start = graph.argv_int argv[2] : i32
-    gir_gpu.write %start, %parent[%start] : i32, memref<?xi32>, i32
+    host.fill %parent, %m1, %n : memref<?xi32>, i32, i32
+    %start = host.argv_int argv[2] : i32
+    host.write %start, %parent[%start] : i32, memref<?xi32>, i32
     %cap = arith.maxsi %n, %m : i32
-    %q0 = gir_gpu.alloc %cap : i32 -> memref<?xi32>
-    %q1 = gir_gpu.alloc %cap : i32 -> memref<?xi32>
+    %q0 = host.alloc %cap : i32 -> memref<?xi32>
+    %q1 = host.alloc %cap : i32 -> memref<?xi32>
     %c1 = arith.constant 1 : i32
-    %out_size = gir_gpu.alloc %c1 : i32 -> memref<?xi32>
+    %out_size = host.alloc %c1 : i32 -> memref<?xi32>
     %c0 = arith.constant 0 : i32
-    gir_gpu.write %start, %q0[%c0] : i32, memref<?xi32>, i32
-    graph.start_timer
+    host.write %start, %q0[%c0] : i32, memref<?xi32>, i32
+    host.start_timer
     %r:3 = scf.while (%in = %q0, %out = %q1, %size = %c1) : (memref<?xi32>, memref<?xi32>, i32) -> (memref<?xi32>, memref<?xi32>, i32) {
       %more = arith.cmpi ne, %size, %c0 : i32
       scf.condition(%more) %in, %out, %size : memref<?xi32>, memref<?xi32>, i32
     } do {
     ^bb0(%in2: memref<?xi32>, %out2: memref<?xi32>, %size2: i32):
-      gir_gpu.write %c0, %out_size[%c0] : i32, memref<?xi32>, i32
+      host.write %c0, %out_size[%c0] : i32, memref<?xi32>, i32
       %block = arith.constant 256 : i32
       %bm1 = arith.constant 255 : i32
       %t = arith.addi %size2, %bm1 : i32
       %grid = arith.divsi %t, %block : i32
-      gir_gpu.launch @apply_s1 grid %grid block %block (%row_ptr, %col_idx, %in2, %size2, %out2, %out_size, %parent) : memref<?xi32>, memref<?xi32>, memref<?xi32>, i32, memref<?xi32>, memref<?xi32>, memref<?xi32>
-      %next = gir_gpu.read %out_size[%c0] : memref<?xi32>, i32 -> i32
+      host.launch @apply_s1 grid %grid block %block (%row_ptr, %col_idx, %in2, %size2, %out2, %out_size, %parent) : memref<?xi32>, memref<?xi32>, memref<?xi32>, i32, memref<?xi32>, memref<?xi32>, memref<?xi32>
+      %next = host.read %out_size[%c0] : memref<?xi32>, i32 -> i32
       scf.yield %out2, %in2, %next : memref<?xi32>, memref<?xi32>, i32
     }
-    %t = graph.stop_timer : f32
-    graph.print %t : f32
+    %t = host.stop_timer : f32
+    host.print %t : f32
     func.return
   }
 }

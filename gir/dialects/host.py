@@ -1,0 +1,507 @@
+"""The `host` dialect: the host function `@main` of gir's GPU level.
+
+At the GPU level a `builtin.module` holds `gir_gpu.kernel`s (device code) and one
+`func.func @main` that runs on the host: it reads the command line, loads the graph
+onto the device, allocates, fills and copies device buffers, transfers single
+elements, launches kernels, times and prints. Those host actions are this dialect's
+ops; control flow and arithmetic on the host are `scf` and `arith`. Every host op
+has a method of the runtime protocol that the printed host program calls.
+
+```mlir
+func.func @main() {
+  %g = host.load_graph {argv = 1 : i64}
+  %n = host.graph_size %g vertices : i32
+  %row_ptr = host.graph_array %g row_ptr : memref<?xi32>
+  %start = host.argv_int argv[2] : i32
+  %parent = host.alloc %n : i32 -> memref<?xi32>
+  host.bind_global %parent as "parent" : memref<?xi32>
+  host.start_timer
+  host.launch @bfs grid %grid block %block (%row_ptr, %parent, %n) : memref<?xi32>, memref<?xi32>, i32
+  %t = host.stop_timer : f64
+  host.print %t : f64
+  func.return
+}
+```
+
+Command line and output: `host.argv_int`, `host.print`, `host.start_timer`,
+`host.stop_timer`. Graph: `host.load_graph`, `host.graph_array`, `host.graph_size`.
+Buffers: `host.alloc`, `host.free`, `host.fill`, `host.copy`, `host.read`,
+`host.write`, `host.bind_global`. Kernels: `host.launch`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    I64,
+    AnyFloat,
+    FlatSymbolRefAttrConstr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+    i32,
+    i64,
+)
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    SpacedOpaqueSyntaxAttribute,
+    SSAValue,
+    TypeAttribute,
+)
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    VarConstraint,
+    base,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    var_operand_def,
+)
+from xdsl.traits import SymbolTable
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from gir.dialects.gir_gpu import KernelOp, Scalar, buffer_type, element_type, verify_element
+
+# ---------------------------------------------------------------------------
+# Command line, output and timing
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ArgvIntOp(IRDLOperation):
+    """The program's N-th command-line argument as an integer (`atoi(argv[N])`)."""
+
+    name = "host.argv_int"
+
+    index = prop_def(IntegerAttr[I64])
+    result = result_def(IntegerType)
+
+    assembly_format = "`argv` `[` $index `]` attr-dict `:` type($result)"
+
+    def __init__(self, index: int, result_type: Attribute = i32):
+        super().__init__(
+            properties={"index": IntegerAttr(index, i64)}, result_types=[result_type]
+        )
+
+
+@irdl_op_definition
+class PrintOp(IRDLOperation):
+    """Writes a host scalar, or the string `text`, and a newline to the program's
+    output."""
+
+    name = "host.print"
+
+    value = opt_operand_def(Scalar)
+    text = opt_prop_def(StringAttr)
+
+    assembly_format = "($value^ `:` type($value))? ($text^)? attr-dict"
+
+    def __init__(self, value: SSAValue | Operation | None = None, text: str | None = None):
+        super().__init__(
+            operands=[[] if value is None else [value]],
+            properties={"text": None if text is None else StringAttr(text)},
+        )
+
+    def verify_(self) -> None:
+        if (self.value is None) == (self.text is None):
+            raise VerifyException("host.print prints exactly one value or text")
+
+
+@irdl_op_definition
+class StartTimerOp(IRDLOperation):
+    """Starts the program's timer (after the device finished all queued work)."""
+
+    name = "host.start_timer"
+
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__()
+
+
+@irdl_op_definition
+class StopTimerOp(IRDLOperation):
+    """Seconds since `host.start_timer`, measured after all queued device work
+    finished."""
+
+    name = "host.stop_timer"
+
+    result = result_def(AnyFloat)
+
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, result_type: Attribute):
+        super().__init__(result_types=[result_type])
+
+
+# ---------------------------------------------------------------------------
+# Kernel launches
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class LaunchOp(IRDLOperation):
+    """Runs `kernel` on a one-dimensional grid of `grid` blocks of `block` threads.
+    Kernel launches are ordered; host reads wait for them.
+
+    ```mlir
+    host.launch @apply_s1 grid %g block %b (%row_ptr, %size) : memref<?xi32>, i32
+    ```
+    """
+
+    name = "host.launch"
+
+    kernel = prop_def(FlatSymbolRefAttrConstr)
+    grid = operand_def(i32)
+    block = operand_def(i32)
+    args = var_operand_def()
+
+    assembly_format = (
+        "$kernel `grid` $grid `block` $block ` ` `(` $args `)` attr-dict (`:` type($args)^)?"
+    )
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        kernel: str,
+        grid: SSAValue | Operation,
+        block: SSAValue | Operation,
+        args: Sequence[SSAValue | Operation],
+    ):
+        super().__init__(
+            operands=[grid, block, args], properties={"kernel": SymbolRefAttr(kernel)}
+        )
+
+    def verify_(self) -> None:
+        kernel = SymbolTable.lookup_symbol(self, self.kernel)
+        if not isinstance(kernel, KernelOp):
+            raise VerifyException(
+                f"'@{self.kernel.root_reference.data}' is not a gir_gpu.kernel"
+            )
+        expected = tuple(kernel.function_type.inputs.data)
+        actual = tuple(arg.type for arg in self.args)
+        if expected != actual:
+            raise VerifyException(
+                f"launch of '@{kernel.sym_name.data}' passes ({', '.join(map(str, actual))}), "
+                f"kernel takes ({', '.join(map(str, expected))})"
+            )
+
+
+# ---------------------------------------------------------------------------
+# The graph
+# ---------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class GraphType(ParametrizedAttribute, TypeAttribute):
+    """The program's graph, loaded and resident on the device (host handle)."""
+
+    name = "host.graph"
+
+
+class GraphArray(StrEnum):
+    """Device arrays of a loaded graph (int32 unless noted)."""
+
+    ROW_PTR = "row_ptr"
+    """CSR offsets, V+1 entries."""
+    COL_IDX = "col_idx"
+    """CSR destinations, E entries."""
+    WEIGHTS = "weights"
+    """CSR-ordered edge weights, E entries."""
+    CSC_PTR = "csc_ptr"
+    """CSC (in-edge) offsets, V+1 entries."""
+    CSC_IDX = "csc_idx"
+    """CSC sources, E entries."""
+    CSC_WEIGHTS = "csc_weights"
+    """CSC-ordered edge weights, E entries."""
+    COO_SRC = "coo_src"
+    """Sources of the CSR-ordered edges (COO), E entries."""
+    OUT_DEGREES = "out_degrees"
+    """Out-degree of each vertex, V entries."""
+
+
+@irdl_attr_definition
+class GraphArrayAttr(EnumAttribute[GraphArray], SpacedOpaqueSyntaxAttribute):
+    """Which array of the graph a `host.graph_array` returns."""
+
+    name = "host.graph_array_kind"
+
+
+@irdl_op_definition
+class LoadGraphOp(IRDLOperation):
+    """Loads the graph named by the program's `argv[N]` (or a literal `path`),
+    as GraphIt's `load` does, and copies it to the device. `transposed` makes the
+    loaded edgeset the reverse graph (for `edges.transpose()`)."""
+
+    name = "host.load_graph"
+
+    argv = opt_prop_def(IntegerAttr[I64])
+    path = opt_prop_def(StringAttr)
+    weighted = opt_prop_def(UnitAttr)
+    result = result_def(GraphType)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict"
+
+    def __init__(
+        self, *, argv: int | None = None, path: str | None = None, weighted: bool = False
+    ):
+        super().__init__(
+            properties={
+                "argv": None if argv is None else IntegerAttr(argv, i64),
+                "path": None if path is None else StringAttr(path),
+                "weighted": UnitAttr() if weighted else None,
+            },
+            result_types=[GraphType()],
+        )
+
+    def verify_(self) -> None:
+        if (self.argv is None) == (self.path is None):
+            raise VerifyException("host.load_graph needs exactly one of argv or path")
+
+
+@irdl_op_definition
+class GraphArrayOp(IRDLOperation):
+    """One device array of the loaded graph (see `GraphArray`)."""
+
+    name = "host.graph_array"
+
+    graph = operand_def(GraphType)
+    array = prop_def(GraphArrayAttr)
+    result = result_def(MemRefType)
+
+    assembly_format = "$graph $array attr-dict `:` type($result)"
+
+    def __init__(self, graph: SSAValue | Operation, array: GraphArray):
+        super().__init__(
+            operands=[graph],
+            properties={"array": GraphArrayAttr(array)},
+            result_types=[buffer_type(i32)],
+        )
+
+
+class GraphSize(StrEnum):
+    """Counts of a loaded graph."""
+
+    VERTICES = "vertices"
+    EDGES = "edges"
+
+
+@irdl_attr_definition
+class GraphSizeAttr(EnumAttribute[GraphSize], SpacedOpaqueSyntaxAttribute):
+    """What a `host.graph_size` counts."""
+
+    name = "host.graph_size_kind"
+
+
+@irdl_op_definition
+class GraphSizeOp(IRDLOperation):
+    """The number of vertices or edges of the loaded graph."""
+
+    name = "host.graph_size"
+
+    graph = operand_def(GraphType)
+    what = prop_def(GraphSizeAttr)
+    result = result_def(IntegerType)
+
+    assembly_format = "$graph $what attr-dict `:` type($result)"
+
+    def __init__(self, graph: SSAValue | Operation, what: GraphSize):
+        super().__init__(
+            operands=[graph],
+            properties={"what": GraphSizeAttr(what)},
+            result_types=[i32],
+        )
+
+
+# ---------------------------------------------------------------------------
+# Device buffers
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class AllocOp(IRDLOperation):
+    """Allocates a device buffer of `count` elements (contents undefined)."""
+
+    name = "host.alloc"
+
+    count = operand_def(IntegerType)
+    result = result_def(MemRefType)
+
+    assembly_format = "$count attr-dict `:` type($count) `->` type($result)"
+
+    def __init__(self, count: SSAValue | Operation, element: Attribute):
+        super().__init__(operands=[count], result_types=[buffer_type(element)])
+
+
+@irdl_op_definition
+class FreeOp(IRDLOperation):
+    """Releases a device buffer; it is not used afterwards."""
+
+    name = "host.free"
+
+    buffer = operand_def(MemRefType)
+
+    assembly_format = "$buffer attr-dict `:` type($buffer)"
+
+    def __init__(self, buffer: SSAValue | Operation):
+        super().__init__(operands=[buffer])
+
+
+@irdl_op_definition
+class FillOp(IRDLOperation):
+    """Sets the first `count` elements of a device buffer to `value`."""
+
+    name = "host.fill"
+
+    buffer = operand_def(MemRefType)
+    value = operand_def(Scalar)
+    count = operand_def(IntegerType)
+
+    assembly_format = (
+        "$buffer `,` $value `,` $count attr-dict "
+        "`:` type($buffer) `,` type($value) `,` type($count)"
+    )
+
+    def __init__(
+        self,
+        buffer: SSAValue | Operation,
+        value: SSAValue | Operation,
+        count: SSAValue | Operation,
+    ):
+        super().__init__(operands=[buffer, value, count])
+
+    def verify_(self) -> None:
+        verify_element(self, self.buffer, self.value)
+
+
+@irdl_op_definition
+class CopyOp(IRDLOperation):
+    """Copies the first `count` elements of one device buffer into another."""
+
+    name = "host.copy"
+
+    T: ClassVar = VarConstraint("T", base(MemRefType))
+    source = operand_def(T)
+    target = operand_def(T)
+    count = operand_def(IntegerType)
+
+    assembly_format = "$source `,` $target `,` $count attr-dict `:` type($source) `,` type($count)"
+
+    def __init__(
+        self,
+        source: SSAValue | Operation,
+        target: SSAValue | Operation,
+        count: SSAValue | Operation,
+    ):
+        super().__init__(operands=[source, target, count])
+
+
+@irdl_op_definition
+class ReadOp(IRDLOperation):
+    """Copies one element of a device buffer to the host (waits for the device)."""
+
+    name = "host.read"
+
+    buffer = operand_def(MemRefType)
+    index = operand_def(IntegerType)
+    result = result_def(Scalar)
+
+    assembly_format = (
+        "$buffer `[` $index `]` attr-dict `:` type($buffer) `,` type($index) "
+        "`->` type($result)"
+    )
+
+    def __init__(self, buffer: SSAValue | Operation, index: SSAValue | Operation):
+        super().__init__(
+            operands=[buffer, index],
+            result_types=[element_type(SSAValue.get(buffer))],
+        )
+
+    def verify_(self) -> None:
+        verify_element(self, self.buffer, self.result)
+
+
+@irdl_op_definition
+class WriteOp(IRDLOperation):
+    """Copies one host value into an element of a device buffer."""
+
+    name = "host.write"
+
+    value = operand_def(Scalar)
+    buffer = operand_def(MemRefType)
+    index = operand_def(IntegerType)
+
+    assembly_format = (
+        "$value `,` $buffer `[` $index `]` attr-dict "
+        "`:` type($value) `,` type($buffer) `,` type($index)"
+    )
+
+    def __init__(
+        self,
+        value: SSAValue | Operation,
+        buffer: SSAValue | Operation,
+        index: SSAValue | Operation,
+    ):
+        super().__init__(operands=[value, buffer, index])
+
+    def verify_(self) -> None:
+        verify_element(self, self.buffer, self.value)
+
+
+@irdl_op_definition
+class BindGlobalOp(IRDLOperation):
+    """Names a device buffer as the program's global vector `name`, so that tools
+    can read it after the run (`gir-run --dump`)."""
+
+    name = "host.bind_global"
+
+    buffer = operand_def(MemRefType)
+    global_name = prop_def(StringAttr, prop_name="name")
+
+    assembly_format = "$buffer `as` $name attr-dict `:` type($buffer)"
+
+    def __init__(self, buffer: SSAValue | Operation, name: str):
+        super().__init__(operands=[buffer], properties={"name": StringAttr(name)})
+
+
+Host = Dialect(
+    "host",
+    [
+        ArgvIntOp,
+        PrintOp,
+        StartTimerOp,
+        StopTimerOp,
+        LaunchOp,
+        LoadGraphOp,
+        GraphArrayOp,
+        GraphSizeOp,
+        AllocOp,
+        FreeOp,
+        FillOp,
+        CopyOp,
+        ReadOp,
+        WriteOp,
+        BindGlobalOp,
+    ],
+    [GraphType, GraphArrayAttr, GraphSizeAttr],
+)
+"""The host side of the GPU level: command line, output, timers, the graph, device
+buffers and kernel launches."""

@@ -1,0 +1,87 @@
+"""Moves the program's command line, printing and timers from `graph` to `host`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from gir.dialects import graph, host
+
+
+class ArgvIntToHost(RewritePattern):
+    """`graph.argv_int` -> `host.argv_int`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: graph.ArgvIntOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace_op(op, host.ArgvIntOp(op.index.value.data, op.result.type))
+
+
+class PrintToHost(RewritePattern):
+    """`graph.print` -> `host.print` (of the same value or text)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: graph.PrintOp, rewriter: PatternRewriter) -> None:
+        text = None if op.text is None else op.text.data
+        rewriter.replace_op(op, host.PrintOp(op.value, text))
+
+
+class StartTimerToHost(RewritePattern):
+    """`graph.start_timer` -> `host.start_timer`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: graph.StartTimerOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace_op(op, host.StartTimerOp())
+
+
+class StopTimerToHost(RewritePattern):
+    """`graph.stop_timer` -> `host.stop_timer`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: graph.StopTimerOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace_op(op, host.StopTimerOp(op.result.type))
+
+
+@dataclass(frozen=True)
+class GraphToHostIo(ModulePass):
+    """Rewrites the graph dialect's command-line, print and timer ops into the host dialect's.
+
+    They mean the same on the host at every level; moving them before
+    `frontier-to-gpu` leaves no `graph` op at the GPU level.
+
+    Before:
+    ```mlir
+    %start = graph.argv_int argv[2] : i32
+    graph.start_timer
+    %t = graph.stop_timer : f64
+    graph.print %t : f64
+    graph.print "done"
+    ```
+    After:
+    ```mlir
+    %start = host.argv_int argv[2] : i32
+    host.start_timer
+    %t = host.stop_timer : f64
+    host.print %t : f64
+    host.print "done"
+    ```
+    """
+
+    name = "graph-to-host-io"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(
+                [ArgvIntToHost(), PrintToHost(), StartTimerToHost(), StopTimerToHost()]
+            ),
+            apply_recursively=False,
+        ).rewrite_module(op)
