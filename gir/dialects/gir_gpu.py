@@ -14,12 +14,20 @@ protocol `gir.runtime.protocol.HostRuntime`, one method per host op, keyed by th
 host dialect's enums (`GraphArray`, `GraphSize`) and the buffers' `DType`.
 
 Kernels: `gir_gpu.kernel` (ended by `gir_gpu.return`), launched by `host.launch`.
-Device-side ops: `gir_gpu.id`, `gir_gpu.barrier`, `gir_gpu.atomic_rmw`, `gir_gpu.atomic_cas`.
+Device-side ops: `gir_gpu.id`, `gir_gpu.barrier`, `gir_gpu.atomic_rmw`, `gir_gpu.atomic_cas`,
+`gir_gpu.shared_alloc` (work-group arrays in the `#gir_gpu.workgroup` memory space),
+and the sub-group (warp) ops `gir_gpu.subgroup_ballot`,
+`gir_gpu.subgroup_exclusive_sum`, `gir_gpu.subgroup_broadcast`. A sub-group is
+32 consecutive threads of a work-group on every target (see `SUBGROUP_SIZE`).
+Ops that need their whole work-group (barriers, sub-group ops) must not be under
+control flow that depends on the thread (`WorkgroupUniform`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -30,15 +38,18 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerType,
     MemRefType,
+    NoneAttr,
     StringAttr,
     SymbolNameConstraint,
     i32,
 )
+from xdsl.dialects import scf
 from xdsl.dialects.utils import EnumAttribute, parse_func_op_like, print_func_op_like
 from xdsl.ir import (
     Attribute,
     Dialect,
     Operation,
+    ParametrizedAttribute,
     Region,
     SpacedOpaqueSyntaxAttribute,
     SSAValue,
@@ -61,6 +72,7 @@ from xdsl.traits import (
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
+    OpTrait,
     SymbolOpInterface,
 )
 from xdsl.utils.exceptions import VerifyException
@@ -89,6 +101,65 @@ def verify_element(op: Operation, buffer: SSAValue, *values: SSAValue) -> None:
             raise VerifyException(
                 f"{op.name}: buffer holds {element}, value is {value.type}"
             )
+
+
+# ---------------------------------------------------------------------------
+# Names
+# ---------------------------------------------------------------------------
+
+VECTOR_TYPES = frozenset(
+    f"{base}{lanes}"
+    for base in ("char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong", "ulonglong", "float", "double", "half")
+    for lanes in (1, 2, 3, 4, 8, 16)
+)
+"""CUDA's and OpenCL's vector type names (`int2`, `float4`, ...)."""
+
+C_KEYWORDS = frozenset(
+    """
+    auto break case char const continue default do double else enum extern float for
+    goto if inline int long register restrict return short signed sizeof static struct
+    switch typedef union unsigned void volatile while bool true false class delete new
+    operator private protected public template this throw try catch namespace using
+    virtual friend typename asm explicit mutable export nullptr constexpr decltype
+    static_assert alignas alignof noexcept thread_local char16_t char32_t wchar_t and
+    or not xor bitand bitor compl and_eq or_eq xor_eq not_eq half main NULL
+    """.split()
+)
+"""C's and C++'s keywords and the names C programs may not redefine."""
+
+TARGET_BUILTINS = frozenset(
+    """
+    kernel global local constant read_only write_only read_write uchar ushort uint
+    ulong size_t ptrdiff_t intptr_t uintptr_t event_t sampler_t image1d_t image2d_t
+    image3d_t get_global_id get_local_id get_group_id get_local_size get_num_groups
+    barrier atomic_add atomic_min atomic_max atomic_xchg atomic_or atomic_cmpxchg
+    atom_add atom_min atom_max atom_xchg atom_or atom_cmpxchg as_int as_float as_long
+    as_double sub_group_ballot sub_group_broadcast sub_group_scan_exclusive_add
+    threadIdx blockIdx blockDim gridDim warpSize atomicAdd atomicMin atomicMax
+    atomicExch atomicOr atomicCAS dim3
+    """.split()
+)
+"""OpenCL C's and CUDA's qualifiers, types and the builtins gir's kernels call."""
+
+C_FAMILY_RESERVED = C_KEYWORDS | VECTOR_TYPES | TARGET_BUILTINS
+"""Identifiers no kernel may be called in CUDA or OpenCL C."""
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def check_kernel_name(name: str) -> str | None:
+    """Why `name` cannot name a kernel in CUDA and OpenCL C, or None when it can: a
+    kernel name is a C identifier that is not reserved by C (`__x`, `_X`), by the
+    targets (`C_FAMILY_RESERVED`) or by gir's device helpers (`gir_...`)."""
+    if not _IDENTIFIER.fullmatch(name):
+        return f"kernel name '{name}' is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)"
+    if name in C_FAMILY_RESERVED:
+        return f"kernel name '{name}' is reserved in CUDA or OpenCL C"
+    if name.startswith("__") or (name.startswith("_") and name[1:2].isupper()):
+        return f"kernel name '{name}' is reserved by C (leading '__' or '_' and a capital)"
+    if name.startswith("gir_"):
+        return f"kernel name '{name}' is in the 'gir_' namespace of gir's device helpers"
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -128,9 +199,13 @@ class KernelOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> KernelOp:
+        start = parser.pos
         name, inputs, outputs, region, extra, _, _ = parse_func_op_like(
             parser, reserved_attr_names=("sym_name", "function_type")
         )
+        problem = check_kernel_name(name)
+        if problem is not None:
+            parser.raise_error(problem, start, start + len(name) + 1)
         if outputs:
             parser.raise_error("a kernel returns nothing")
         kernel = KernelOp(name, inputs, region)
@@ -149,6 +224,9 @@ class KernelOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
+        problem = check_kernel_name(self.sym_name.data)
+        if problem is not None:
+            raise VerifyException(problem)
         if self.function_type.outputs.data:
             raise VerifyException("a kernel returns nothing")
         block_types = tuple(arg.type for arg in self.body.block.args)
@@ -158,6 +236,11 @@ class KernelOp(IRDLOperation):
             if not isinstance(arg_type, MemRefType | IntegerType | AnyFloat):
                 raise VerifyException(
                     f"kernel arguments are buffers or scalars, not {arg_type}"
+                )
+            if is_shared_array(arg_type):
+                raise VerifyException(
+                    "kernel arguments are device buffers; work-group arrays are made "
+                    "inside the kernel with gir_gpu.shared_alloc"
                 )
 
 
@@ -180,6 +263,125 @@ class ReturnOp(IRDLOperation):
 # ---------------------------------------------------------------------------
 
 
+def thread_varying_values(kernel: KernelOp) -> set[SSAValue]:
+    """The values of `kernel` that may differ between the threads of one block.
+
+    Sources are the thread-dependent `gir_gpu.id` coordinates, atomics' old values
+    and sub-group results; a value computed from a varying one varies (a
+    `memref.load` varies when its index does: loads at a uniform index read the
+    same element, which race-free kernels see alike); structured control flow
+    merges them: results and loop-carried values vary when a yielded value, an
+    initial value or the condition or bounds deciding which values flow vary.
+    """
+    varying: set[SSAValue] = set()
+
+    def mark(values: Iterable[SSAValue]) -> bool:
+        new = [value for value in values if value not in varying]
+        varying.update(new)
+        return bool(new)
+
+    changed = True
+    while changed:  # loop-carried values need a fixpoint
+        changed = False
+        for op in kernel.body.walk():
+            if _is_varying_source(op) or any(operand in varying for operand in op.operands):
+                changed |= mark(op.results)
+            changed |= _propagate_control_flow(op, varying, mark)
+    return varying
+
+
+def _is_varying_source(op: Operation) -> bool:
+    if isinstance(op, IdOp):
+        return op.dimension.data in THREAD_VARYING_DIMENSIONS
+    return isinstance(op, AtomicRMWOp | AtomicCASOp | SubgroupOp)
+
+
+def _propagate_control_flow(
+    op: Operation, varying: set[SSAValue], mark: Callable[[Iterable[SSAValue]], bool]
+) -> bool:
+    """Marks what `op` (a structured control-flow op or terminator) makes vary."""
+    changed = False
+    parent = op.parent_op()
+    if isinstance(op, scf.YieldOp) and isinstance(parent, scf.IfOp | scf.ForOp | scf.WhileOp):
+        for index, value in enumerate(op.operands):
+            if value in varying:
+                if isinstance(parent, scf.WhileOp):
+                    changed |= mark([parent.before_region.block.args[index]])
+                else:
+                    changed |= mark([parent.results[index]])
+                if isinstance(parent, scf.ForOp):
+                    changed |= mark([parent.body.block.args[index + 1]])
+    if isinstance(op, scf.ConditionOp) and isinstance(parent, scf.WhileOp):
+        after = parent.after_region.block.args
+        if op.condition in varying:
+            changed |= mark([*parent.results, *after])
+        for index, value in enumerate(op.args):
+            if value in varying:
+                changed |= mark([parent.results[index], after[index]])
+    if isinstance(op, scf.IfOp) and op.cond in varying:
+        changed |= mark(op.results)
+    if isinstance(op, scf.ForOp):
+        if any(bound in varying for bound in (op.lb, op.ub, op.step)):
+            changed |= mark([*op.results, *op.body.block.args])
+        for init, argument in zip(op.iter_args, op.body.block.args[1:], strict=True):
+            if init in varying:
+                changed |= mark([argument])
+    if isinstance(op, scf.WhileOp):
+        for init, argument in zip(op.arguments, op.before_region.block.args, strict=True):
+            if init in varying:
+                changed |= mark([argument])
+    return changed
+
+
+def divergent_ancestor(op: Operation, varying: set[SSAValue]) -> Operation | None:
+    """The innermost op around `op` whose thread-varying condition or bounds decide
+    whether (or how often) `op` runs, or None when every thread of a block reaches
+    it alike."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, KernelOp):
+        if isinstance(parent, scf.IfOp) and parent.cond in varying:
+            return parent
+        if isinstance(parent, scf.ForOp) and any(
+            bound in varying for bound in (parent.lb, parent.ub, parent.step)
+        ):
+            return parent
+        if isinstance(parent, scf.WhileOp):
+            condition = parent.before_region.block.last_op
+            if isinstance(condition, scf.ConditionOp) and condition.condition in varying:
+                return parent
+        if not isinstance(parent, scf.IfOp | scf.ForOp | scf.WhileOp):
+            raise VerifyException(
+                f"{op.name} needs its whole work-group and cannot be inside '{parent.name}'"
+            )
+        parent = parent.parent_op()
+    return None
+
+
+@dataclass(frozen=True)
+class WorkgroupUniform(OpTrait):
+    """The op needs every thread of its block to reach it together (a barrier, or
+    an op printed with barriers on some target): the verifier rejects it under
+    control flow whose condition or bounds vary between the block's threads
+    (`thread_varying_values`), the rule OpenCL states for `barrier` and CUDA for
+    `__syncthreads`."""
+
+    def verify(self, op: Operation) -> None:
+        kernel = op.parent_op()
+        while kernel is not None and not isinstance(kernel, KernelOp):
+            kernel = kernel.parent_op()
+        if kernel is None:
+            raise VerifyException(f"{op.name} is only valid inside a gir_gpu.kernel")
+        culprit = divergent_ancestor(op, thread_varying_values(kernel))
+        if culprit is not None:
+            what = "bounds depend" if isinstance(culprit, scf.ForOp) else "condition depends"
+            message = (
+                f"{op.name} in kernel @{kernel.sym_name.data} must be reached by every "
+                f"thread of the work-group, but it is under an '{culprit.name}' whose "
+                f"{what} on the thread id"
+            )
+            op.emit_error(message, VerifyException(message))
+
+
 class Dimension(StrEnum):
     """Thread-hierarchy coordinates of a one-dimensional launch."""
 
@@ -193,6 +395,20 @@ class Dimension(StrEnum):
     """Blocks in the grid."""
     GLOBAL = "global"
     """block * block_dim + thread."""
+    LANE = "lane"
+    """The thread's index in its sub-group, 0 to SUBGROUP_SIZE - 1."""
+    SUBGROUP = "subgroup"
+    """The sub-group's index in its block."""
+    SUBGROUP_SIZE = "subgroup_size"
+    """Threads per sub-group: SUBGROUP_SIZE on every target."""
+
+
+SUBGROUP_SIZE = 32
+"""Threads per sub-group (a CUDA warp) on every target. The last sub-group of a
+block whose size is not a multiple of it has fewer threads."""
+
+THREAD_VARYING_DIMENSIONS = frozenset({Dimension.THREAD, Dimension.GLOBAL, Dimension.LANE, Dimension.SUBGROUP})
+"""The coordinates that differ between the threads of one block."""
 
 
 @irdl_attr_definition
@@ -222,9 +438,14 @@ class IdOp(IRDLOperation):
 
 @irdl_op_definition
 class BarrierOp(IRDLOperation):
-    """Waits until every thread of the block reached it (every thread must)."""
+    """Waits until every thread of the block reached it, and makes the memory
+    writes before it visible to the block's threads after it. Every thread of the
+    block must reach it, so it is never under thread-dependent control flow
+    (`WorkgroupUniform`)."""
 
     name = "gir_gpu.barrier"
+
+    traits = traits_def(WorkgroupUniform())
 
     assembly_format = "attr-dict"
 
@@ -322,6 +543,172 @@ class AtomicCASOp(IRDLOperation):
         verify_element(self, self.buffer, self.expected, self.desired)
 
 
+@irdl_attr_definition
+class WorkgroupMemoryAttr(ParametrizedAttribute):
+    """The memory space of arrays shared by the threads of one block (CUDA
+    `__shared__`, OpenCL `__local`): `memref<256xi32, #gir_gpu.workgroup>`."""
+
+    name = "gir_gpu.workgroup"
+
+
+def shared_array_type(element: Attribute, size: int) -> MemRefType:
+    """The type of a work-group array of `size` `element`s."""
+    return MemRefType(element, [size], NoneAttr(), WorkgroupMemoryAttr())
+
+
+def is_shared_array(type_: Attribute) -> bool:
+    """Whether `type_` is a work-group array's type."""
+    return isinstance(type_, MemRefType) and isinstance(type_.memory_space, WorkgroupMemoryAttr)
+
+
+@irdl_op_definition
+class SharedAllocOp(IRDLOperation):
+    """A statically sized array shared by the threads of one block, alive for the
+    kernel's run, contents undefined at its start; read and written with
+    `memref.load` / `memref.store` (and `gir_gpu.atomic_rmw`). Declared at the
+    kernel's top level, as OpenCL requires of `__local` variables; threads see each
+    other's writes after a `gir_gpu.barrier`.
+
+    ```mlir
+    %partial = gir_gpu.shared_alloc : memref<256xi32, #gir_gpu.workgroup>
+    ```
+    """
+
+    name = "gir_gpu.shared_alloc"
+
+    result = result_def(MemRefType)
+
+    traits = traits_def(HasParent(KernelOp))
+
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, element: Attribute, size: int):
+        super().__init__(result_types=[shared_array_type(element, size)])
+
+    def verify_(self) -> None:
+        type_ = self.result.type
+        assert isinstance(type_, MemRefType)
+        if not isinstance(type_.memory_space, WorkgroupMemoryAttr):
+            raise VerifyException(
+                "a shared array is in the #gir_gpu.workgroup memory space"
+            )
+        if not isinstance(type_.layout, NoneAttr):
+            raise VerifyException("a shared array has no layout")
+        shape = type_.get_shape()
+        if len(shape) != 1 or shape[0] <= 0:
+            sizes = "x".join("?" if size == DYNAMIC_INDEX else str(size) for size in shape)
+            raise VerifyException(f"a shared array has one static, positive size, not {sizes}")
+        if not isinstance(type_.element_type, IntegerType | AnyFloat):
+            raise VerifyException(f"a shared array holds scalars, not {type_.element_type}")
+
+
+SubgroupValue = base(IntegerType) | AnyFloatConstr
+
+
+class SubgroupOp(IRDLOperation):
+    """The ops that combine the values of one sub-group's threads. Every thread of
+    the block must reach them (`WorkgroupUniform`): a target may print them with
+    barriers (OpenCL's local-memory emulation)."""
+
+
+@irdl_op_definition
+class SubgroupBallotOp(SubgroupOp):
+    """The mask of the lanes of the thread's sub-group whose `predicate` is true:
+    bit `i` of the i32 result is lane `i`'s predicate.
+
+    ```mlir
+    %mask = gir_gpu.subgroup_ballot %active
+    ```
+
+    CUDA prints `__ballot_sync` over the full warp; OpenCL `sub_group_ballot` where
+    the device has `cl_khr_subgroup_ballot` and 32-wide sub-groups (decided when the
+    kernel runs), else a local-memory emulation (`gir.targets.opencl`).
+    """
+
+    name = "gir_gpu.subgroup_ballot"
+
+    predicate = operand_def(IntegerType(1))
+    result = result_def(i32)
+
+    traits = traits_def(WorkgroupUniform())
+
+    assembly_format = "$predicate attr-dict"
+
+    def __init__(self, predicate: SSAValue | Operation):
+        super().__init__(operands=[predicate], result_types=[i32])
+
+
+@irdl_op_definition
+class SubgroupExclusiveSumOp(SubgroupOp):
+    """The sum of `value` over the lanes of the thread's sub-group below the
+    thread's own (0 on lane 0): an exclusive prefix sum, wrapping on overflow for
+    integers.
+
+    ```mlir
+    %offset = gir_gpu.subgroup_exclusive_sum %count : i32
+    ```
+
+    CUDA prints a `__shfl_up_sync` ladder; OpenCL `sub_group_scan_exclusive_add`
+    where the device has sub-groups as for `gir_gpu.subgroup_ballot`, else the
+    local-memory emulation.
+    """
+
+    name = "gir_gpu.subgroup_exclusive_sum"
+
+    T: ClassVar = VarConstraint("T", SubgroupValue)
+    value = operand_def(T)
+    result = result_def(T)
+
+    traits = traits_def(WorkgroupUniform())
+
+    assembly_format = "$value attr-dict `:` type($value)"
+
+    def __init__(self, value: SSAValue | Operation):
+        value = SSAValue.get(value)
+        super().__init__(operands=[value], result_types=[value.type])
+
+    def verify_(self) -> None:
+        _verify_subgroup_scalar(self, self.value.type)
+
+
+@irdl_op_definition
+class SubgroupBroadcastOp(SubgroupOp):
+    """`value` as lane `lane` of the thread's sub-group holds it. `lane` is the
+    same for every thread of a sub-group and names an existing thread.
+
+    ```mlir
+    %first = gir_gpu.subgroup_broadcast %vertex, %c0 : i32
+    ```
+
+    CUDA prints `__shfl_sync` over the full warp; OpenCL `sub_group_broadcast` where
+    the device has sub-groups as for `gir_gpu.subgroup_ballot`, else the local-memory
+    emulation.
+    """
+
+    name = "gir_gpu.subgroup_broadcast"
+
+    T: ClassVar = VarConstraint("T", SubgroupValue)
+    value = operand_def(T)
+    lane = operand_def(i32)
+    result = result_def(T)
+
+    traits = traits_def(WorkgroupUniform())
+
+    assembly_format = "$value `,` $lane attr-dict `:` type($value)"
+
+    def __init__(self, value: SSAValue | Operation, lane: SSAValue | Operation):
+        value = SSAValue.get(value)
+        super().__init__(operands=[value, lane], result_types=[value.type])
+
+    def verify_(self) -> None:
+        _verify_subgroup_scalar(self, self.value.type)
+
+
+def _verify_subgroup_scalar(op: Operation, type_: Attribute) -> None:
+    if isinstance(type_, IntegerType) and type_.width.data not in (32, 64):
+        raise VerifyException(f"{op.name} combines 32- or 64-bit values, not {type_}")
+
+
 GirGpu = Dialect(
     "gir_gpu",
     [
@@ -331,7 +718,12 @@ GirGpu = Dialect(
         BarrierOp,
         AtomicRMWOp,
         AtomicCASOp,
+        SharedAllocOp,
+        SubgroupBallotOp,
+        SubgroupExclusiveSumOp,
+        SubgroupBroadcastOp,
     ],
-    [DimensionAttr, AtomicKindAttr],
+    [DimensionAttr, AtomicKindAttr, WorkgroupMemoryAttr],
 )
-"""gir's extension of xDSL's GPU level: kernels, thread coordinates and atomics."""
+"""gir's extension of xDSL's GPU level: kernels, thread coordinates, atomics,
+work-group arrays and barriers, sub-group ops."""

@@ -52,34 +52,27 @@ from gir.dialects.gir_gpu import (
     IdOp,
     KernelOp,
     ReturnOp,
+    SharedAllocOp,
+    SubgroupBallotOp,
+    SubgroupBroadcastOp,
+    SubgroupExclusiveSumOp,
+    C_KEYWORDS,
+    VECTOR_TYPES,
+    check_kernel_name,
 )
 
 # ---------------------------------------------------------------------------
 # Names
 # ---------------------------------------------------------------------------
 
-C_RESERVED = frozenset(
+C_RESERVED = C_KEYWORDS | VECTOR_TYPES | frozenset(
     """
-    auto break case char const continue default do double else enum extern float for
-    goto if inline int long register restrict return short signed sizeof static struct
-    switch typedef union unsigned void volatile while bool true false class delete new
-    operator private protected public template this throw try catch namespace using
-    virtual friend typename asm explicit mutable export nullptr constexpr decltype
-    static_assert alignas alignof noexcept thread_local char16_t char32_t wchar_t and
-    or not xor bitand bitor compl and_eq or_eq xor_eq not_eq half main NULL NAN
-    INFINITY min max abs fabs fmin fmax sqrt exp exp2 log log2 log10 sin cos tan tanh
-    floor ceil trunc round erf cbrt pow atan2 copysign fma log1p expm1 select clamp
+    NAN INFINITY min max abs fabs fmin fmax sqrt exp exp2 log log2 log10 sin cos tan
+    tanh floor ceil trunc round erf cbrt pow atan2 copysign fma log1p expm1 select clamp
     """.split()
 )
 """Words no C, C++, CUDA or OpenCL local may be called, and the math builtins the
-printer calls."""
-
-VECTOR_TYPES = frozenset(
-    f"{base}{lanes}"
-    for base in ("char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong", "ulonglong", "float", "double", "half")
-    for lanes in (1, 2, 3, 4, 8, 16)
-)
-"""CUDA's and OpenCL's vector type names (`int2`, `float4`, ...)."""
+printer calls (each flavour adds its own builtins)."""
 
 
 class ValueNames:
@@ -217,10 +210,18 @@ class Needs:
 
     extensions: set[str] = field(default_factory=set)
     helpers: dict[str, str] = field(default_factory=dict)
+    kernel_arrays: dict[str, str] = field(default_factory=dict)
+    """Declarations at the top of the kernel being printed (its scratch arrays),
+    by name; emptied for each kernel."""
 
     def helper(self, name: str, source: str) -> str:
         """Records the helper `name` (once) and returns its name, for calls."""
         self.helpers.setdefault(name, source)
+        return name
+
+    def kernel_array(self, name: str, declaration: str) -> str:
+        """Records a scratch array of the current kernel (once) and returns its name."""
+        self.kernel_arrays.setdefault(name, declaration)
         return name
 
 
@@ -309,12 +310,29 @@ class CFlavour(ABC):
         """An expression for +-infinity or NaN."""
 
     @abstractmethod
-    def thread_coordinate(self, dimension: str) -> str:
-        """An int expression for a `gir_gpu.id` dimension (thread, block, ...)."""
+    def thread_coordinate(self, dimension: str, needs: Needs) -> str:
+        """An int expression for a `gir_gpu.id` dimension (thread, block, lane, ...)."""
 
     @abstractmethod
     def barrier(self) -> str:
         """The statement that waits for every thread of the block."""
+
+    @abstractmethod
+    def shared_array(self, element: str, name: str, size: int) -> str:
+        """The kernel-scope declaration of a work-group array."""
+
+    @abstractmethod
+    def subgroup_ballot(self, predicate: str, needs: Needs) -> str:
+        """An int expression: the mask of the sub-group's lanes whose `predicate`
+        (a bool expression) is true."""
+
+    @abstractmethod
+    def subgroup_exclusive_sum(self, element: Scalar, value: str, needs: Needs) -> str:
+        """An expression: the sum of `value` over the sub-group's lower lanes."""
+
+    @abstractmethod
+    def subgroup_broadcast(self, element: Scalar, value: str, lane: str, needs: Needs) -> str:
+        """An expression: `value` as the sub-group's lane `lane` holds it."""
 
     @abstractmethod
     def atomic_rmw(
@@ -496,7 +514,7 @@ class KernelPrinter:
         self.needs = Needs()
         self._lines: list[str] = []
         self._depth = 0
-        self._names = ValueNames(C_RESERVED | VECTOR_TYPES | flavour.reserved)
+        self._names = ValueNames(C_RESERVED | flavour.reserved)
         self._literals: dict[SSAValue, str] = {}
         self._frames: list[_Branch | _Condition] = []
         self._dead: set[Operation] = set()
@@ -516,9 +534,13 @@ class KernelPrinter:
 
     def print_kernel(self, kernel: KernelOp) -> str:
         """One kernel as a C function definition."""
+        name = check_kernel_name(kernel.sym_name.data)
+        if name is not None:
+            raise UserError(f"error: {name}")
+        self.needs.kernel_arrays = {}
         self._lines = []
         self._depth = 1
-        self._names = ValueNames(C_RESERVED | VECTOR_TYPES | self.flavour.reserved)
+        self._names = ValueNames(C_RESERVED | self.flavour.reserved)
         self._literals = {}
         self._frames = []
         self._dead = dead_ops(kernel, _is_removable)
@@ -529,7 +551,8 @@ class KernelPrinter:
         else:
             signature = f"{head}{', '.join(parameters)}) {{"
         self._print_block_ops(kernel.body.block)
-        return "\n".join([signature, *self._lines, "}"])
+        scratch = [_C_INDENT + line for line in self.needs.kernel_arrays.values()]
+        return "\n".join([signature, *scratch, *self._lines, "}"])
 
     def _parameter(self, arg: BlockArgument) -> str:
         name = self._names[arg]
@@ -766,11 +789,34 @@ class KernelPrinter:
 
     @emit.register
     def _(self, op: IdOp) -> None:
-        self._define(op.result, self.flavour.thread_coordinate(op.dimension.data.value))
+        self._define(op.result, self.flavour.thread_coordinate(op.dimension.data.value, self.needs))
 
     @emit.register
     def _(self, op: BarrierOp) -> None:
         self._line(self.flavour.barrier())
+
+    @emit.register
+    def _(self, op: SharedAllocOp) -> None:
+        type_ = op.result.type
+        assert isinstance(type_, MemRefType)
+        element = self.flavour.memory_type(scalar_of(type_.element_type), self.needs)
+        size = type_.get_shape()[0]
+        self._line(self.flavour.shared_array(element, self._names[op.result], size))
+
+    @emit.register
+    def _(self, op: SubgroupBallotOp) -> None:
+        self._define(op.result, self.flavour.subgroup_ballot(self.expr(op.predicate), self.needs))
+
+    @emit.register
+    def _(self, op: SubgroupExclusiveSumOp) -> None:
+        element = scalar_of(op.value.type)
+        self._define(op.result, self.flavour.subgroup_exclusive_sum(element, self.expr(op.value), self.needs))
+
+    @emit.register
+    def _(self, op: SubgroupBroadcastOp) -> None:
+        element = scalar_of(op.value.type)
+        call = self.flavour.subgroup_broadcast(element, self.expr(op.value), self.expr(op.lane), self.needs)
+        self._define(op.result, call)
 
     @emit.register
     def _(self, op: AtomicRMWOp) -> None:

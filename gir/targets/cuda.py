@@ -12,6 +12,7 @@ prints it, and `gir.runtime.device.CudaDevice` runs it.
 from __future__ import annotations
 
 from gir.diagnostics import UserError
+from gir.dialects.gir_gpu import SUBGROUP_SIZE
 from gir.targets.c_printer import (
     CasSpelling,
     CFlavour,
@@ -29,7 +30,12 @@ _COORDINATES = {
     "block_dim": "(int)blockDim.x",
     "grid_dim": "(int)gridDim.x",
     "global": "(int)(blockIdx.x * blockDim.x + threadIdx.x)",
+    "lane": f"(int)(threadIdx.x % {SUBGROUP_SIZE})",
+    "subgroup": f"(int)(threadIdx.x / {SUBGROUP_SIZE})",
+    "subgroup_size": str(SUBGROUP_SIZE),
 }
+
+_FULL_WARP = "0xffffffffu"
 
 _ULL = "unsigned long long"
 
@@ -78,11 +84,41 @@ class CudaFlavour(CFlavour):
             bits = "0x7ff0000000000000LL" if value > 0 else "(long long)0xfff0000000000000ULL"
         return f"__longlong_as_double({bits})"
 
-    def thread_coordinate(self, dimension: str) -> str:
+    def thread_coordinate(self, dimension: str, needs: Needs) -> str:
         return _COORDINATES[dimension]
 
     def barrier(self) -> str:
         return "__syncthreads();"
+
+    def shared_array(self, element: str, name: str, size: int) -> str:
+        return f"__shared__ {element} {name}[{size}];"
+
+    def subgroup_ballot(self, predicate: str, needs: Needs) -> str:
+        return f"(int)__ballot_sync({_FULL_WARP}, {predicate})"
+
+    def subgroup_exclusive_sum(self, element: Scalar, value: str, needs: Needs) -> str:
+        name = f"gir_subgroup_exclusive_sum_{element.suffix}"
+        type_ = self.value_type(element, needs)
+        # Integers add as unsigned: a sum that overflows wraps instead of being undefined.
+        add_type = self.int_type(element.width, unsigned=True) if element.kind == "int" else type_
+        source = "\n".join([
+            f"{self.helper_qualifier} {type_} {name}({type_} value) {{",
+            f"  int lane = (int)(threadIdx.x % {SUBGROUP_SIZE});",
+            f"  {add_type} sum = ({add_type})value;",
+            f"  for (int offset = 1; offset < {SUBGROUP_SIZE}; offset <<= 1) {{",
+            f"    {add_type} lower = __shfl_up_sync({_FULL_WARP}, sum, offset);",
+            "    if (lane >= offset) {",
+            "      sum += lower;",
+            "    }",
+            "  }",
+            f"  {add_type} below = __shfl_up_sync({_FULL_WARP}, sum, 1);",
+            f"  return lane == 0 ? ({type_})0 : ({type_})below;",
+            "}",
+        ])  # fmt: skip
+        return f"{needs.helper(name, source)}({value})"
+
+    def subgroup_broadcast(self, element: Scalar, value: str, lane: str, needs: Needs) -> str:
+        return f"__shfl_sync({_FULL_WARP}, {value}, {lane})"
 
     def atomic_rmw(self, kind: str, element: Scalar, address: str, value: str, needs: Needs) -> str:
         if element.kind == "int" and element.width == 32:

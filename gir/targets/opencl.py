@@ -7,11 +7,23 @@ atomics are 32-bit (`atomic_add`, ...) unless `cl_khr_int64_base_atomics` /
 `cl_khr_int64_extended_atomics` are enabled for `atom_*` on longs; float atomics
 other than exchange are compare-and-swap loops over `as_int`/`as_float`; doubles
 need `cl_khr_fp64`. The printer enables exactly the extensions a program uses.
+
+Work-group arrays are `__local` arrays declared at kernel scope. Sub-group ops are
+calls to `gir_subgroup_*` helpers. With `native_subgroups` (the default) each helper
+uses `cl_khr_subgroup_ballot`'s functions when the compiler defines that extension
+and the device's sub-groups are 32 wide (`get_max_sub_group_size() == 32`, the same
+for the whole work-group, decided when the kernel runs), else it emulates the
+32-lane sub-group in local memory: each thread stores its value in a kernel-scope
+`__local` scratch array (one per element type, one slot per thread: blocks of at
+most `EMULATION_MAX_BLOCK` threads) between two barriers and reads its sub-group's
+slots. `OpenCLFlavour(native_subgroups=False)` prints the emulation only (NVIDIA's
+OpenCL has no sub-group extensions; tests force it where a platform has them).
 """
 
 from __future__ import annotations
 
 from gir.diagnostics import UserError
+from gir.dialects.gir_gpu import SUBGROUP_SIZE
 from gir.targets.c_printer import (
     CasSpelling,
     CFlavour,
@@ -34,7 +46,19 @@ _COORDINATES = {
     "block_dim": "(int)get_local_size(0)",
     "grid_dim": "(int)get_num_groups(0)",
     "global": "(int)get_global_id(0)",
+    "subgroup_size": str(SUBGROUP_SIZE),
 }
+
+EMULATION_MAX_BLOCK = 1024
+"""The largest block the local-memory emulation of sub-group ops serves (CUDA's
+limit, and NVIDIA OpenCL's)."""
+
+_NATIVE_SUBGROUPS = "cl_khr_subgroup_ballot"
+_LOCAL_FENCE = "barrier(CLK_LOCAL_MEM_FENCE);"
+
+
+_EXCHANGE_HEAD = ["int thread = (int)get_local_id(0);"]
+"""The first statement of every emulated sub-group exchange."""
 
 
 class OpenCLFlavour(CFlavour):
@@ -53,6 +77,11 @@ class OpenCLFlavour(CFlavour):
     )
     helper_qualifier = "static inline"
     long_suffix = "L"
+
+    def __init__(self, *, native_subgroups: bool = True):
+        self.native_subgroups = native_subgroups
+        """Whether sub-group helpers use the device's sub-group functions where it
+        has them (else: always the local-memory emulation)."""
 
     def header(self) -> list[str]:
         return [
@@ -87,11 +116,111 @@ class OpenCLFlavour(CFlavour):
             return f"(double){text}"
         return text
 
-    def thread_coordinate(self, dimension: str) -> str:
+    def thread_coordinate(self, dimension: str, needs: Needs) -> str:
+        if dimension == "lane":
+            emulated = f"return (int)get_local_id(0) % {SUBGROUP_SIZE};"
+            return self._subgroup_helper(needs, "gir_subgroup_lane", "int", [], "(int)get_sub_group_local_id()", [emulated]) + "()"
+        if dimension == "subgroup":
+            emulated = f"return (int)get_local_id(0) / {SUBGROUP_SIZE};"
+            return self._subgroup_helper(needs, "gir_subgroup_id", "int", [], "(int)get_sub_group_id()", [emulated]) + "()"
         return _COORDINATES[dimension]
 
     def barrier(self) -> str:
         return "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);"
+
+    def shared_array(self, element: str, name: str, size: int) -> str:
+        return f"__local {element} {name}[{size}];"
+
+    def subgroup_ballot(self, predicate: str, needs: Needs) -> str:
+        scratch = self._scratch(needs, "int", "i32")
+        emulated = [
+            *_EXCHANGE_HEAD,
+            "int first = thread - thread % " + str(SUBGROUP_SIZE) + ";",
+            f"int lanes = min({SUBGROUP_SIZE}, (int)get_local_size(0) - first);",
+            _LOCAL_FENCE,
+            "scratch[thread] = predicate ? (int)(1u << (thread - first)) : 0;",
+            _LOCAL_FENCE,
+            "int mask = 0;",
+            "for (int lane = 0; lane < lanes; lane++) {",
+            "  mask |= scratch[first + lane];",
+            "}",
+            "return mask;",
+        ]
+        name = self._subgroup_helper(
+            needs, "gir_subgroup_ballot", "int", ["bool predicate", "__local int* scratch"],
+            "(int)sub_group_ballot((int)predicate).x", emulated,
+        )  # fmt: skip
+        return f"{name}({predicate}, {scratch})"
+
+    def subgroup_exclusive_sum(self, element: Scalar, value: str, needs: Needs) -> str:
+        type_ = self.value_type(element, needs)
+        scratch = self._scratch(needs, type_, element.suffix)
+        # Integers add as unsigned: a sum that overflows wraps instead of being undefined.
+        add_type = self.int_type(element.width, unsigned=True) if element.kind == "int" else type_
+        emulated = [
+            *_EXCHANGE_HEAD,
+            _LOCAL_FENCE,
+            "scratch[thread] = value;",
+            _LOCAL_FENCE,
+            f"{add_type} sum = 0;",
+            f"for (int lane = thread - thread % {SUBGROUP_SIZE}; lane < thread; lane++) {{",
+            f"  sum += ({add_type})scratch[lane];",
+            "}",
+            f"return ({type_})sum;",
+        ]
+        name = self._subgroup_helper(
+            needs, f"gir_subgroup_exclusive_sum_{element.suffix}", type_,
+            [f"{type_} value", f"__local {type_}* scratch"],
+            "sub_group_scan_exclusive_add(value)", emulated,
+        )  # fmt: skip
+        return f"{name}({value}, {scratch})"
+
+    def subgroup_broadcast(self, element: Scalar, value: str, lane: str, needs: Needs) -> str:
+        type_ = self.value_type(element, needs)
+        scratch = self._scratch(needs, type_, element.suffix)
+        emulated = [
+            *_EXCHANGE_HEAD,
+            _LOCAL_FENCE,
+            "scratch[thread] = value;",
+            _LOCAL_FENCE,
+            f"return scratch[thread - thread % {SUBGROUP_SIZE} + lane];",
+        ]
+        name = self._subgroup_helper(
+            needs, f"gir_subgroup_broadcast_{element.suffix}", type_,
+            [f"{type_} value", "int lane", f"__local {type_}* scratch"],
+            "sub_group_broadcast(value, (uint)lane)", emulated,
+        )  # fmt: skip
+        return f"{name}({value}, {lane}, {scratch})"
+
+    def _scratch(self, needs: Needs, type_: str, suffix: str) -> str:
+        """The kernel's local scratch array of `type_`s for emulated sub-group ops."""
+        name = f"gir_subgroup_scratch_{suffix}"
+        return needs.kernel_array(name, f"__local {type_} {name}[{EMULATION_MAX_BLOCK}];")
+
+    def _subgroup_helper(
+        self,
+        needs: Needs,
+        name: str,
+        result: str,
+        parameters: list[str],
+        native: str,
+        emulated: list[str],
+    ) -> str:
+        """Records the device function `name`: `native` (an expression) where the
+        device has 32-wide sub-groups and `native_subgroups` is set, else the
+        `emulated` statements."""
+        lines = [f"{self.helper_qualifier} {result} {name}({', '.join(parameters) or 'void'}) {{"]
+        if self.native_subgroups:
+            lines += [
+                f"#if defined({_NATIVE_SUBGROUPS})",
+                f"  if (get_max_sub_group_size() == {SUBGROUP_SIZE}) {{",
+                f"    return {native};",
+                "  }",
+                "#endif",
+            ]
+        lines += [f"  {line}" for line in emulated]
+        lines.append("}")
+        return needs.helper(name, "\n".join(lines))
 
     def atomic_rmw(self, kind: str, element: Scalar, address: str, value: str, needs: Needs) -> str:
         if element.kind == "int" and element.width == 32:
