@@ -16,10 +16,8 @@ when it has one, else the time of its whole `main` without the graph load.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 
@@ -31,6 +29,7 @@ from xdsl.parser import Parser
 from gir.dialects import register_dialects
 from gir.diagnostics import UserError
 from gir.tools.opt import report_user_errors
+from gir.tools.output import open_output, write_npz
 
 
 def _progress(message: str) -> None:
@@ -110,15 +109,8 @@ def _choose_target(requested: str) -> str:
 
 
 def _write_dump(path: str, vectors: dict[str, np.ndarray]) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(suffix=".npz", dir=directory)
-    os.close(handle)
-    try:
-        np.savez(temporary, **vectors)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+    with open_output(path, binary=True) as stream:
+        write_npz(stream, vectors)
 
 
 def run(argv: Sequence[str] | None = None) -> None:
