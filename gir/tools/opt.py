@@ -190,6 +190,9 @@ def report_user_errors(run: callable) -> int:  # type: ignore[valid-type]
     except OSError as error:
         print(f"error: {error.strerror}: {error.filename}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
     return 0
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gir.tools.opt import report_user_errors
 from gir.tools.output import (
     STALE_AFTER_SECONDS,
     OutputError,
@@ -128,3 +129,18 @@ def test_stale_temporaries_are_removed_and_live_ones_kept(tmp_path: Path) -> Non
     removed = remove_stale_temporaries(tmp_path)
     assert sorted(path.name for path in removed) == sorted([of_dead_writer.name, old_live.name])
     assert of_live_writer.exists() and unrelated.exists()
+
+
+def test_an_interrupted_tool_leaves_no_file_and_no_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "out.mlir"
+
+    def interrupted_write() -> None:
+        with open_output(target) as stream:
+            stream.write("partial")
+            raise KeyboardInterrupt
+
+    assert report_user_errors(interrupted_write) == 130
+    assert capsys.readouterr().err == "error: interrupted\n"
+    assert not target.exists() and leftovers(tmp_path) == []
