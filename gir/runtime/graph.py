@@ -444,8 +444,8 @@ def _load_file(path: Path, weighted: bool | None, cache: bool, report: ProgressC
     cache_entry = _CacheEntry.for_file(path, stat.st_size, stat.st_mtime_ns) if cache else None
     graph = cache_entry.read(report) if cache_entry else None
     if graph is None:
-        report(f"parsing {path.name} ({format_bytes(stat.st_size)})...")
         check_host_memory(stat.st_size, f"reading {path}")
+        report(f"parsing {path.name} ({format_bytes(stat.st_size)})...")
         data = _read_bytes(path)
         check_host_memory(
             stat.st_size + _HOST_BYTES_PER_PARSED_LINE * (data.count(b"\n") + 1), f"parsing {path}"
@@ -1220,7 +1220,11 @@ class _CacheEntry:
         return _CacheEntry(_cache_dir() / _cache_file_name(str(spec), key), key)
 
     def read(self, report: ProgressCallback) -> Graph | None:
-        """The cached graph, or None when missing, stale, corrupt or tampered with."""
+        """The cached graph, or None when missing, stale, corrupt or tampered with.
+
+        Temporary files that killed writers left in the cache directory are removed.
+        """
+        remove_stale_temporaries(self.file.parent)
         if not self.file.exists():
             return None
         try:
@@ -1237,10 +1241,7 @@ class _CacheEntry:
             return self._rebuild("is corrupt or truncated")
 
     def write(self, graph: Graph, report: ProgressCallback) -> None:
-        """Store `graph` atomically (temp file + rename); a failure only loses the cache.
-
-        Temporary files that killed writers left in the cache directory go first.
-        """
+        """Store `graph` atomically (temp file + rename); a failure only loses the cache."""
         arrays = {
             "num_vertices": np.array(graph.num_vertices, dtype=np.int64),
             "src": graph.src,
@@ -1250,7 +1251,6 @@ class _CacheEntry:
         }
         try:
             self.file.parent.mkdir(parents=True, exist_ok=True)
-            remove_stale_temporaries(self.file.parent)
             with open_output(self.file, binary=True) as stream:
                 write_npz(
                     stream,

@@ -8,7 +8,8 @@ cache) goes through `open_output`:
   only once everything was written; on any error, KeyboardInterrupt included, the
   temporary file is removed and the target is untouched;
 - a symbolic link is followed: its target is replaced and the link stays a link;
-- a character device, FIFO or socket (`/dev/null`, `/dev/stdout`) is written
+- a character device, FIFO or socket (`/dev/null`), or an open descriptor
+  (`/dev/stdout`, `/proc/self/fd/N`, whatever it is redirected to), is written
   straight through, never replaced by a regular file;
 - a directory, or an existing file the user may not write, is an `OutputError`.
 
@@ -59,19 +60,15 @@ def open_output(path: str | os.PathLike[str], binary: bool = False) -> Iterator[
     """
     mode = "wb" if binary else "w"
     target = Path(os.path.realpath(path))
-    existing = _stat_or_none(target)
-    if existing is not None and stat.S_ISDIR(existing.st_mode):
-        raise OutputError(path, "it is a directory")
-    if existing is not None and not stat.S_ISREG(existing.st_mode):
-        try:
-            stream = open(target, mode)
-        except OSError as error:
-            raise OutputError(path, error.strerror or str(error)) from None
+    existing = _existing_output(path)
+    if existing is not None and (
+        not stat.S_ISREG(existing.st_mode) or _is_descriptor_link(target)
+    ):
+        with _reporting_os_errors(path):
+            stream = open(path, mode)
         with _reporting_os_errors(path), stream:
             yield stream
         return
-    if existing is not None and not os.access(target, os.W_OK):
-        raise OutputError(path, "permission denied")
     with _reporting_os_errors(path):
         descriptor, temporary = tempfile.mkstemp(
             dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=TEMPORARY_SUFFIX
@@ -85,6 +82,20 @@ def open_output(path: str | os.PathLike[str], binary: bool = False) -> Iterator[
     except BaseException:
         _remove_quietly(Path(temporary))
         raise
+
+
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Raise the `OutputError` that writing `path` would raise, without writing.
+
+    For tools that work long before they write: a bad output path is reported first.
+    """
+    if _existing_output(path) is not None:
+        return
+    directory = Path(os.path.realpath(path)).parent
+    if not directory.is_dir():
+        raise OutputError(path, f"no directory {directory}")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise OutputError(path, f"permission denied in {directory}")
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> None:
@@ -129,6 +140,22 @@ def remove_stale_temporaries(directory: str | os.PathLike[str]) -> list[Path]:
             if _remove_quietly(Path(entry.path)):
                 removed.append(Path(entry.path))
     return removed
+
+
+def _existing_output(path: str | os.PathLike[str]) -> os.stat_result | None:
+    """The status of the file `path` names (None if there is none), if it may be written."""
+    existing = _stat_or_none(Path(path))
+    if existing is not None and stat.S_ISDIR(existing.st_mode):
+        raise OutputError(path, "it is a directory")
+    if existing is not None and not os.access(path, os.W_OK):
+        raise OutputError(path, "permission denied")
+    return existing
+
+
+def _is_descriptor_link(target: Path) -> bool:
+    """Whether a path resolved to an open descriptor of a process (`/dev/stdout` ->
+    `/proc/PID/fd/1` -> `pipe:[...]` or the file the shell redirected to)."""
+    return target.parts[:2] == ("/", "proc") or not target.exists()
 
 
 def _stat_or_none(path: Path) -> os.stat_result | None:

@@ -31,7 +31,7 @@ from xdsl.parser import Parser
 from gir.dialects import graph, register_dialects
 from gir.diagnostics import UserError
 from gir.tools.opt import report_user_errors
-from gir.tools.output import open_output, write_npz
+from gir.tools.output import check_writable, open_output, write_npz
 
 
 def _progress(message: str) -> None:
@@ -174,6 +174,8 @@ def run(argv: Sequence[str] | None = None) -> None:
         raise UserError("error: --trials must be at least 1")
     if options.dump and not options.dump.endswith(".npz"):
         raise UserError("error: --dump needs a file name ending in .npz")
+    if options.dump:
+        check_writable(options.dump)
 
     program = parse_program(options.program)
     program_argv = [options.program, options.graph, *options.args]

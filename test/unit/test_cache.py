@@ -145,6 +145,18 @@ def test_a_writer_killed_mid_write_leaves_a_temporary_the_next_run_removes(
     assert same_graph(graph, load_graph(SPEC, cache=False))
 
 
+def test_reading_an_entry_removes_temporaries_of_dead_writers(cache_dir: Path) -> None:
+    load_graph(SPEC)
+    finished = multiprocessing.get_context("fork").Process(target=time.sleep, args=(0,))
+    finished.start()
+    finished.join()
+    (entry,) = entries(cache_dir)
+    left_behind = cache_dir / f".{entry.name}.{finished.pid}.k1ll3d.tmp"
+    left_behind.write_bytes(b"PK partial")
+    load_graph(SPEC)
+    assert entries(cache_dir) == [entry]
+
+
 # --------------------------------------------------------------------------------------
 # Sizes and memory, checked before any work
 # --------------------------------------------------------------------------------------

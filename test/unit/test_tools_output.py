@@ -15,6 +15,7 @@ from gir.tools.opt import report_user_errors
 from gir.tools.output import (
     STALE_AFTER_SECONDS,
     OutputError,
+    check_writable,
     open_output,
     remove_stale_temporaries,
     write_npz,
@@ -144,3 +145,26 @@ def test_an_interrupted_tool_leaves_no_file_and_no_traceback(
     assert report_user_errors(interrupted_write) == 130
     assert capsys.readouterr().err == "error: interrupted\n"
     assert not target.exists() and leftovers(tmp_path) == []
+
+
+def test_dev_stdout_is_written_through_to_a_pipe_or_a_redirected_file(tmp_path: Path) -> None:
+    writer = [sys.executable, "-c", "from gir.tools.output import write_text; "
+              "write_text('/dev/stdout', 'to stdout\\n')"]  # fmt: skip
+    piped = subprocess.run(writer, capture_output=True, text=True, check=True)
+    assert piped.stdout == "to stdout\n"
+    redirected = tmp_path / "redirected.txt"
+    with open(redirected, "w") as stream:
+        subprocess.run(writer, stdout=stream, check=True)
+    assert redirected.read_text() == "to stdout\n"
+    assert leftovers(tmp_path) == []
+
+
+def test_check_writable_reports_before_any_work(tmp_path: Path) -> None:
+    check_writable(tmp_path / "new.npz")
+    (tmp_path / "old.npz").write_bytes(b"")
+    check_writable(tmp_path / "old.npz")
+    check_writable("/dev/null")
+    with pytest.raises(OutputError, match="it is a directory"):
+        check_writable(tmp_path)
+    with pytest.raises(OutputError, match=r"cannot write '.*/missing/d.npz': no directory"):
+        check_writable(tmp_path / "missing" / "d.npz")
