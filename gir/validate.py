@@ -122,7 +122,8 @@ def _enclosing_for_trip_count(op: Operation) -> int | None:
 
 
 def _start_vertex(argv: list[str], index: int) -> int:
-    return int(argv[index])
+    """The start vertex as the runtime read it (`int(text, 0)`: `0x1f` works too)."""
+    return int(argv[index], 0)
 
 
 def find_validator(module: ModuleOp) -> Validator | None:

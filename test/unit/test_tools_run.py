@@ -178,3 +178,10 @@ def test_validation_uses_a_graph_loaded_independently_of_the_cache(
     capsys.readouterr()
     assert main(argv) == 1
     assert one_error_line(capsys).startswith("error: validation of BFS (parent tree in 'pred') failed")
+
+
+def test_a_hexadecimal_start_vertex_is_validated_like_the_run_reads_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = [str(PROGRAMS / "bfs.gt"), "road:4:4", "0x5", "--target", "opencl", "--validate"]
+    assert main(argv) == 0, capsys.readouterr().err
