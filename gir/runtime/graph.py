@@ -548,7 +548,7 @@ def check_edge_count(num_edges: int, what: str) -> None:
     """Raise GraphError when `num_edges` edges need 64-bit CSR offsets."""
     if num_edges > MAX_EDGES:
         raise GraphError(
-            f"{what} has up to {num_edges:,} edges, but gir's edge offsets are 32-bit "
+            f"{what} has {num_edges:,} edges, but gir's edge offsets are 32-bit "
             f"(at most {MAX_EDGES:,} edges); 64-bit offsets are not supported"
         )
 
@@ -1024,7 +1024,10 @@ def _parse_generator_spec(spec: str, weighted: bool | None) -> _GeneratorSpec:
     if name == "rmat" and len(sizes) == 1:
         sizes += (_RMAT_DEFAULT_EDGE_FACTOR,)
     parsed = _GeneratorSpec(name, sizes, wants_weights if weighted is None else weighted, seed)
-    check_edge_count(parsed.max_edges, f"'{spec}'")
+    # Symmetrizing doubles the drawn edges and drops duplicates: whether the result
+    # fits is known only once it is built (`_row_pointers` checks it then), so the
+    # spec is refused at once only when one direction alone is too many.
+    check_edge_count(parsed.drawn_edges, f"'{spec}'")
     return parsed
 
 
@@ -1092,6 +1095,7 @@ def _generate(spec: _GeneratorSpec) -> Graph:
     else:
         src, dst = _uniform_edges(spec.sizes[0], spec.sizes[1], rng)
     src, dst = _symmetric_simple_edges(src, dst)
+    check_edge_count(src.size, f"'{spec}' (symmetrized)")
     weights = (
         _hashed_weights(src, dst, spec.seed, _MAX_WEIGHTS[spec.name]) if spec.weighted else None
     )

@@ -163,7 +163,7 @@ def test_reading_an_entry_removes_temporaries_of_dead_writers(cache_dir: Path) -
 
 
 @pytest.mark.parametrize(
-    "spec", ["rmat:30", "rmat:12:100000000", "uniform:10:2000000000", "road:30000:30000"]
+    "spec", ["rmat:30", "rmat:12:100000000", "uniform:10:3000000000", "road:40000:40000"]
 )
 def test_graphs_needing_64_bit_edge_offsets_are_refused_at_once(spec: str) -> None:
     started = time.perf_counter()
@@ -194,7 +194,7 @@ def test_a_huge_vertex_id_is_refused_before_allocating(tmp_path: Path) -> None:
 def test_a_matrix_market_header_is_checked_before_parsing(tmp_path: Path) -> None:
     path = tmp_path / "big.mtx"
     path.write_text("%%MatrixMarket matrix coordinate pattern general\n5 5 3000000000\n1 2\n")
-    with pytest.raises(GraphError, match="up to 3,000,000,000 edges"):
+    with pytest.raises(GraphError, match="has 3,000,000,000 edges"):
         load_graph(str(path))
     path.write_text("%%MatrixMarket matrix coordinate pattern general\n1000000 1000000 2\n1 2\n")
     set_max_memory(1 << 20)
@@ -214,3 +214,16 @@ def test_device_memory_check() -> None:
 def test_available_host_memory_is_known_here() -> None:
     available = graph_module.available_host_memory()
     assert available is None or available > 0
+
+
+def test_a_generated_graph_too_large_once_symmetrized_is_refused_before_caching(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(graph_module, "MAX_EDGES", 1000)
+    load_graph("rmat:5")  # 512 edges drawn, fewer than 1000 after symmetrizing
+    with pytest.raises(GraphError, match=r"'rmat:6' has 1,024 edges"):
+        load_graph("rmat:6")  # 1024 drawn: refused at once
+    monkeypatch.setattr(graph_module, "MAX_EDGES", 1500)
+    with pytest.raises(GraphError, match=r"\(symmetrized\) has 1,\d\d\d edges"):
+        load_graph("rmat:10:1")  # 1024 drawn, more than 1500 after symmetrizing
+    assert entries(cache_dir) == []

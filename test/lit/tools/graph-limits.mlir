@@ -2,10 +2,10 @@
 
 // RUN: not gir-run %programs/bfs.gt rmat:30 0 --target opencl 2>&1 | filecheck %s --check-prefix=RMAT
 // RMAT-NOT: Traceback
-// RMAT: error: 'rmat:30' has up to 34,359,738,368 edges, but gir's edge offsets are 32-bit (at most 2,147,483,647 edges); 64-bit offsets are not supported
+// RMAT: error: 'rmat:30' has 17,179,869,184 edges, but gir's edge offsets are 32-bit (at most 2,147,483,647 edges); 64-bit offsets are not supported
 
 // RUN: not gir-run %programs/bfs.gt rmat:12:100000000 0 --target opencl 2>&1 | filecheck %s --check-prefix=FACTOR
-// FACTOR: error: 'rmat:12:100000000' has up to 819,200,000,000 edges
+// FACTOR: error: 'rmat:12:100000000' has 409,600,000,000 edges
 
 // RUN: not gir-run %programs/bfs.gt %S/Inputs/big_vertex_id.el 0 --target opencl --max-memory 16G 2>&1 | filecheck %s --check-prefix=VERTEX
 // VERTEX-NOT: Traceback
