@@ -9,8 +9,12 @@ its name, gir looks at the shape of its edge traversals:
   `dist[dst] min= ...`;
 - CC: an `apply_modified` on an unweighted edgeset whose edge function does
   `IDs[...] min= IDs[...]` (label propagation);
-- PageRank: an `apply` whose edge function does a float `+=`, inside a counted
-  `for` loop with constant bounds (the iteration count).
+- PageRank: an `apply` whose edge function does a float `+=` into an accumulator,
+  inside a counted `for` loop with constant bounds (the iteration count). The rank
+  vector is the per-vertex float vector that a vertex function stores from the
+  accumulator and whose values flow back into it (through the shares the edge
+  function adds up); vectors computed from the accumulator that do not feed it
+  (e.g. the change of each rank) are not ranks.
 
 The start vertex of BFS/SSSP is the `graph.argv_int` added to the first frontier.
 """
@@ -33,10 +37,12 @@ from gir.runtime.graph import Graph
 @dataclass(frozen=True)
 class Validator:
     """How to check one run: `check(graph, argv, vectors)` returns None when the
-    result matches the CPU reference, else a one-line explanation."""
+    result matches the CPU reference, else a one-line explanation. `weighted`: the
+    program reads edge weights, so the reference graph must have them."""
 
     algorithm: str
     check: Callable[[Graph, list[str], dict[str, np.ndarray]], str | None]
+    weighted: bool = False
 
 
 def _functions(module: ModuleOp) -> dict[str, func.FuncOp]:
@@ -116,7 +122,8 @@ def _enclosing_for_trip_count(op: Operation) -> int | None:
 
 
 def _start_vertex(argv: list[str], index: int) -> int:
-    return int(argv[index])
+    """The start vertex as the runtime read it (`int(text, 0)`: `0x1f` works too)."""
+    return int(argv[index], 0)
 
 
 def find_validator(module: ModuleOp) -> Validator | None:
@@ -142,18 +149,82 @@ def find_validator(module: ModuleOp) -> Validator | None:
                 if not weighted:
                     return _cc_validator(tracked)
         if apply.kind.data == graph.ApplyKind.APPLY:
-            if _float_add_vector(udf) is not None:
-                iterations = _enclosing_for_trip_count(apply)
-                float_vectors = [
-                    op.sym_name.data
-                    for op in module.ops
-                    if isinstance(op, graph.GlobalOp)
-                    and isinstance(op.global_type, graph.VectorType)
-                    and isinstance(op.global_type.element_type, AnyFloat)
-                ]
-                if iterations is not None:
-                    return _pagerank_validator(float_vectors, iterations)
+            accumulator = _float_add_vector(udf)
+            iterations = _enclosing_for_trip_count(apply)
+            if accumulator is not None and iterations is not None:
+                rank = _rank_vector(module, accumulator)
+                if rank is not None:
+                    return _pagerank_validator(rank, iterations)
     return None
+
+
+def _rank_vector(module: ModuleOp, accumulator: str) -> str | None:
+    """The PageRank vector of a program whose edge function adds into `accumulator`.
+
+    It is the only per-vertex float vector stored from a value that reads the
+    accumulator and whose values reach the accumulator again; None when no vector,
+    or more than one, is such.
+    """
+    flows = _vector_flows(module)
+    per_vertex_floats = {
+        op.sym_name.data
+        for op in module.ops
+        if isinstance(op, graph.GlobalOp)
+        and isinstance(op.global_type, graph.VectorType)
+        and op.global_type.per_vertex
+        and isinstance(op.global_type.element_type, AnyFloat)
+    }
+    candidates = [
+        vector
+        for vector in sorted(per_vertex_floats - {accumulator})
+        if accumulator in flows.get(vector, set())
+        and accumulator in _downstream(flows, vector)
+    ]
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def _vector_flows(module: ModuleOp) -> dict[str, set[str]]:
+    """For each vector, the vectors read by the values stored or added into it."""
+    flows: dict[str, set[str]] = {}
+    for op in module.walk():
+        if isinstance(op, graph.StoreOp | graph.ReduceOp):
+            target = op.vector.root_reference.data
+            flows.setdefault(target, set()).update(_vectors_read(op.value))
+    return flows
+
+
+def _vectors_read(value: SSAValue) -> set[str]:
+    """The vectors whose elements `value` is computed from (through regions too)."""
+    read: set[str] = set()
+    seen: set[Operation] = set()
+    pending = [value.owner] if isinstance(value.owner, Operation) else []
+    while pending:
+        op = pending.pop()
+        if op in seen:
+            continue
+        seen.add(op)
+        for inner in op.walk():
+            if isinstance(inner, graph.LoadOp):
+                read.add(inner.vector.root_reference.data)
+            pending.extend(
+                operand.owner for operand in inner.operands if isinstance(operand.owner, Operation)
+            )
+    return read
+
+
+def _downstream(flows: dict[str, set[str]], start: str) -> set[str]:
+    """The vectors that values computed from `start` flow into, directly or not."""
+    edges: dict[str, set[str]] = {}
+    for target, sources in flows.items():
+        for source in sources:
+            edges.setdefault(source, set()).add(target)
+    reached: set[str] = set()
+    pending = [start]
+    while pending:
+        for following in edges.get(pending.pop(), set()) - reached:
+            reached.add(following)
+            pending.append(following)
+    return reached
 
 
 def _bfs_validator(parent: str, start_index: int) -> Validator:
@@ -169,7 +240,7 @@ def _sssp_validator(dist: str, start_index: int) -> Validator:
     def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
         return reference.check_sssp(g, _start_vertex(argv, start_index), vectors[dist])
 
-    return Validator(f"SSSP (distances in '{dist}')", check)
+    return Validator(f"SSSP (distances in '{dist}')", check, weighted=True)
 
 
 def _cc_validator(labels: str) -> Validator:
@@ -179,14 +250,8 @@ def _cc_validator(labels: str) -> Validator:
     return Validator(f"connected components (labels in '{labels}')", check)
 
 
-def _pagerank_validator(candidates: list[str], iterations: int) -> Validator:
+def _pagerank_validator(rank: str, iterations: int) -> Validator:
     def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
-        problems = []
-        for name in candidates:
-            problem = reference.check_pagerank(g, vectors[name], iterations=iterations)
-            if problem is None:
-                return None
-            problems.append(f"'{name}': {problem}")
-        return "no float vector holds the PageRank result: " + "; ".join(problems)
+        return reference.check_pagerank(g, vectors[rank], iterations=iterations)
 
-    return Validator(f"PageRank ({iterations} iterations)", check)
+    return Validator(f"PageRank (ranks in '{rank}', {iterations} iterations)", check)

@@ -17,15 +17,16 @@ import hashlib
 import os
 import re
 import sys
-import tempfile
 import zipfile
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from gir.diagnostics import UserError
+from gir.tools.output import OutputError, open_output, remove_stale_temporaries, write_npz
 
 ProgressCallback = Callable[[str], None]
 CsrArrays = tuple[np.ndarray, np.ndarray, "np.ndarray | None"]
@@ -37,7 +38,7 @@ MAX_VERTICES = INT32_MAX  # ids are int32, so the largest id is INT32_MAX - 1
 # An edge key is the int64 (src << 32) | dst, built and split through an int32 view.
 _KEY_LOW_HALF, _KEY_HIGH_HALF = (0, 1) if sys.byteorder == "little" else (1, 0)
 
-_CACHE_FORMAT_VERSION = 1
+_CACHE_FORMAT_VERSION = 2
 _GENERATOR_VERSION = 1
 _GENERATOR_CACHE_MIN_VERTICES = 1 << 20  # "rmat:20" and up
 _PARSE_CHUNK_BYTES = 1 << 24
@@ -443,8 +444,13 @@ def _load_file(path: Path, weighted: bool | None, cache: bool, report: ProgressC
     cache_entry = _CacheEntry.for_file(path, stat.st_size, stat.st_mtime_ns) if cache else None
     graph = cache_entry.read(report) if cache_entry else None
     if graph is None:
-        report(f"parsing {path.name} ({_format_size(stat.st_size)})...")
-        graph = parser(path, _read_bytes(path))
+        check_host_memory(stat.st_size, f"reading {path}")
+        report(f"parsing {path.name} ({format_bytes(stat.st_size)})...")
+        data = _read_bytes(path)
+        check_host_memory(
+            stat.st_size + _HOST_BYTES_PER_PARSED_LINE * (data.count(b"\n") + 1), f"parsing {path}"
+        )
+        graph = parser(path, data)
         if cache_entry:
             cache_entry.write(graph, report)
     return _with_weight_request(graph, weighted, path)
@@ -471,11 +477,125 @@ def _with_weight_request(graph: Graph, weighted: bool | None, path: Path) -> Gra
     return graph
 
 
-def _format_size(num_bytes: int) -> str:
-    """A file size for progress messages: '120 MB', '35 KB'."""
+# --------------------------------------------------------------------------------------
+# Memory: what a graph needs, checked before the work starts
+# --------------------------------------------------------------------------------------
+
+MAX_EDGES = INT32_MAX
+"""CSR row pointers are int32: a graph holds at most this many (directed) edges."""
+
+# Peak host bytes while building a graph, measured on the code paths below (int64
+# keys, sort and split; the int64 table of a text parse; the uint32 draws of RMAT).
+_HOST_BYTES_PER_EDGE = 48
+_HOST_BYTES_PER_PARSED_LINE = 64
+_HOST_BYTES_PER_VERTEX = 16
+
+_max_memory: int | None = None
+
+
+def set_max_memory(limit: int | None) -> None:
+    """Let graphs use `limit` bytes of host memory; None: what the system has available."""
+    global _max_memory
+    _max_memory = limit
+
+
+def available_host_memory() -> int | None:
+    """The bytes this process can still allocate, or None when the system does not say.
+
+    The smallest of the kernel's MemAvailable, the cgroup's remaining limit and the
+    address-space limit (`ulimit -v`) minus what the process already maps.
+    """
+    limits = [
+        _meminfo_bytes("/proc/meminfo", "MemAvailable:"),
+        _cgroup_remaining(),
+        _address_space_remaining(),
+    ]
+    known = [limit for limit in limits if limit is not None]
+    return min(known) if known else None
+
+
+def check_host_memory(needed: int, what: str) -> None:
+    """Raise GraphError when `what` needs more than the host memory gir may use."""
+    limit = _max_memory if _max_memory is not None else available_host_memory()
+    if limit is not None and needed > limit:
+        source = "--max-memory allows" if _max_memory is not None else "the host has"
+        raise GraphError(
+            f"{what} needs about {format_bytes(needed)} of memory, but {source} "
+            f"{format_bytes(limit)} (gir-run --max-memory BYTES overrides this)"
+        )
+
+
+def device_graph_bytes(num_vertices: int, num_edges: int, weighted: bool) -> int:
+    """Device bytes of a graph's CSR and CSC arrays (int32 offsets, ids and weights)."""
+    per_layout = 4 * (num_vertices + 1) + 4 * num_edges * (2 if weighted else 1)
+    return 2 * per_layout
+
+
+def check_device_memory(needed: int, free: int | None, device: str) -> None:
+    """Raise GraphError when `needed` bytes do not fit in the `free` bytes of `device`.
+
+    For the runtime to call before it allocates; `free` is None when the device
+    does not report its free memory.
+    """
+    if free is not None and needed > free:
+        raise GraphError(
+            f"the program needs about {format_bytes(needed)} on {device}, "
+            f"which has {format_bytes(free)} free"
+        )
+
+
+def check_edge_count(num_edges: int, what: str) -> None:
+    """Raise GraphError when `num_edges` edges need 64-bit CSR offsets."""
+    if num_edges > MAX_EDGES:
+        raise GraphError(
+            f"{what} has {num_edges:,} edges, but gir's edge offsets are 32-bit "
+            f"(at most {MAX_EDGES:,} edges); 64-bit offsets are not supported"
+        )
+
+
+def format_bytes(num_bytes: int) -> str:
+    """A byte count for messages: '24.0 GB', '512 MB', '3 KB'."""
+    if num_bytes >= 1 << 30:
+        return f"{num_bytes / (1 << 30):.1f} GB"
     if num_bytes >= 1 << 20:
         return f"{num_bytes / (1 << 20):.0f} MB"
     return f"{max(1, round(num_bytes / 1024))} KB"
+
+
+def _graph_bytes(num_vertices: int, num_edges: int) -> int:
+    """Peak host bytes of building a graph from `num_edges` edges over `num_vertices`."""
+    return _HOST_BYTES_PER_EDGE * num_edges + _HOST_BYTES_PER_VERTEX * num_vertices
+
+
+def _meminfo_bytes(path: str, field: str) -> int | None:
+    try:
+        with open(path) as stream:
+            for line in stream:
+                if line.startswith(field):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _cgroup_remaining() -> int | None:
+    try:
+        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
+        if limit == "max":
+            return None
+        return int(limit) - int(Path("/sys/fs/cgroup/memory.current").read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _address_space_remaining() -> int | None:
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY:
+        return None
+    mapped = _meminfo_bytes("/proc/self/status", "VmSize:")
+    return soft - (mapped or 0)
 
 
 # --------------------------------------------------------------------------------------
@@ -682,7 +802,17 @@ def _edge_list_graph(body: _TextBody, *, weighted: bool) -> Graph:
     ids = _checked_id_columns(body, table[:, :2], base=0, limit=None)
     weights = _checked_weight_column(body, table[:, 2]) if weighted else None
     num_vertices = int(ids.max()) + 1 if ids.size else 0
+    _check_graph_size(body.path, num_vertices, ids.shape[0])
     return from_edges(num_vertices, ids[:, 0], ids[:, 1], weights)
+
+
+def _check_graph_size(path: Path, num_vertices: int, num_edges: int) -> None:
+    """Raise GraphError before building a graph of a file that cannot fit."""
+    check_edge_count(num_edges, str(path))
+    check_host_memory(
+        _graph_bytes(num_vertices, num_edges),
+        f"{path} ({num_vertices:,} vertices, {num_edges:,} edges)",
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -713,6 +843,9 @@ def _parse_matrix_market(path: Path, data: bytes) -> Graph:
     off-diagonal entry is added. The vertex count is max(rows, cols).
     """
     header = _read_mtx_header(path, data)
+    _check_graph_size(
+        path, max(header.rows, header.cols), header.entries * (2 if header.symmetric else 1)
+    )
     body = header.body
     is_pattern = header.value_kind == "pattern"
     table = _parse_table(
@@ -858,6 +991,21 @@ class _GeneratorSpec:
             return self.sizes[0] * self.sizes[1]
         return self.sizes[0]
 
+    @property
+    def drawn_edges(self) -> int:
+        """How many edges the generator draws before symmetrizing."""
+        if self.name == "rmat":
+            return self.sizes[1] << self.sizes[0]
+        if self.name == "road":
+            width, height = self.sizes
+            return (width - 1) * height + width * (height - 1)
+        return self.sizes[1]
+
+    @property
+    def max_edges(self) -> int:
+        """An upper bound of the generated graph's directed edges (both directions)."""
+        return 2 * self.drawn_edges
+
 
 def _parse_generator_spec(spec: str, weighted: bool | None) -> _GeneratorSpec:
     """Parse `NAME:SIZES[,w][,seed=N]`; `weighted` (when not None) overrides `,w`."""
@@ -875,7 +1023,12 @@ def _parse_generator_spec(spec: str, weighted: bool | None) -> _GeneratorSpec:
     _check_generator_sizes(name, sizes, expected)
     if name == "rmat" and len(sizes) == 1:
         sizes += (_RMAT_DEFAULT_EDGE_FACTOR,)
-    return _GeneratorSpec(name, sizes, wants_weights if weighted is None else weighted, seed)
+    parsed = _GeneratorSpec(name, sizes, wants_weights if weighted is None else weighted, seed)
+    # Symmetrizing doubles the drawn edges and drops duplicates: whether the result
+    # fits is known only once it is built (`_row_pointers` checks it then), so the
+    # spec is refused at once only when one direction alone is too many.
+    check_edge_count(parsed.drawn_edges, f"'{spec}'")
+    return parsed
 
 
 def _parse_generator_options(options: list[str], expected: str) -> tuple[bool, int]:
@@ -922,6 +1075,9 @@ def _load_generated(spec: _GeneratorSpec, cache: bool, report: ProgressCallback)
     )
     graph = cache_entry.read(report) if cache_entry else None
     if graph is None:
+        check_host_memory(
+            _graph_bytes(spec.num_vertices, spec.max_edges), f"generating '{spec}'"
+        )
         report(f"generating {spec}...")
         graph = _generate(spec)
         if cache_entry:
@@ -939,6 +1095,7 @@ def _generate(spec: _GeneratorSpec) -> Graph:
     else:
         src, dst = _uniform_edges(spec.sizes[0], spec.sizes[1], rng)
     src, dst = _symmetric_simple_edges(src, dst)
+    check_edge_count(src.size, f"'{spec}' (symmetrized)")
     weights = (
         _hashed_weights(src, dst, spec.seed, _MAX_WEIGHTS[spec.name]) if spec.weighted else None
     )
@@ -1038,61 +1195,116 @@ def _splitmix64_array(values: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _CacheEntry:
-    """One cached graph: an `.npz` file and the key its content must match to be used."""
+    """One cached graph: an `.npz` file, the key its content must match, and a checksum.
+
+    The key names the source: for a file its absolute path, size, mtime and a digest
+    of its content (`_file_digest`); for a generator its full spec and the versions
+    of the generator and of numpy (whose random streams it draws). The entry also
+    stores a checksum of its arrays, so an entry whose arrays were changed or cut
+    short is noticed, noted on stderr and rebuilt rather than used.
+    """
 
     file: Path
     key: str
 
     @staticmethod
     def for_file(path: Path, size: int, mtime_ns: int) -> _CacheEntry:
-        """The entry of a graph file, valid while its path, size and mtime stay the same."""
+        """The entry of a graph file, valid while its path, size, mtime and content hold."""
         absolute = path.resolve()
-        key = f"file v{_CACHE_FORMAT_VERSION}|{absolute}|{size}|{mtime_ns}"
+        digest = _file_digest(path, size)
+        key = f"file v{_CACHE_FORMAT_VERSION}|{absolute}|{size}|{mtime_ns}|{digest}"
         return _CacheEntry(_cache_dir() / _cache_file_name(path.name, str(absolute)), key)
 
     @staticmethod
     def for_generator(spec: _GeneratorSpec) -> _CacheEntry:
         """The entry of a generated graph."""
-        key = f"generator v{_CACHE_FORMAT_VERSION}.{_GENERATOR_VERSION}|{spec}"
+        key = (
+            f"generator v{_CACHE_FORMAT_VERSION}.{_GENERATOR_VERSION}|numpy {np.__version__}|{spec}"
+        )
         return _CacheEntry(_cache_dir() / _cache_file_name(str(spec), key), key)
 
     def read(self, report: ProgressCallback) -> Graph | None:
-        """The cached graph, or None when missing, stale or unreadable."""
+        """The cached graph, or None when missing, stale, corrupt or tampered with.
+
+        Temporary files that killed writers left in the cache directory are removed.
+        """
+        remove_stale_temporaries(self.file.parent)
+        if not self.file.exists():
+            return None
         try:
             with np.load(self.file, allow_pickle=False) as stored:
                 if str(stored["key"]) != self.key:
-                    return None
+                    return self._rebuild("was made from another source or version")
                 report(f"reading cached graph {self.file.name}...")
-                weights = stored["weights"] if bool(stored["weighted"]) else None
-                return Graph(int(stored["num_vertices"]), stored["src"], stored["dst"], weights)
+                arrays = {name: stored[name] for name in _CACHED_ARRAYS}
+                if str(stored["checksum"]) != _checksum(arrays):
+                    return self._rebuild("does not match its checksum")
+                weights = arrays["weights"] if bool(arrays["weighted"]) else None
+                return Graph(int(arrays["num_vertices"]), arrays["src"], arrays["dst"], weights)
         except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile, GraphError):
-            return None
+            return self._rebuild("is corrupt or truncated")
 
     def write(self, graph: Graph, report: ProgressCallback) -> None:
         """Store `graph` atomically (temp file + rename); a failure only loses the cache."""
-        temporary: str | None = None
+        arrays = {
+            "num_vertices": np.array(graph.num_vertices, dtype=np.int64),
+            "src": graph.src,
+            "dst": graph.dst,
+            "weighted": np.array(graph.weights is not None),
+            "weights": np.empty(0, np.int32) if graph.weights is None else graph.weights,
+        }
         try:
             self.file.parent.mkdir(parents=True, exist_ok=True)
-            descriptor, temporary = tempfile.mkstemp(
-                dir=self.file.parent, prefix=".", suffix=".tmp"
-            )
-            with os.fdopen(descriptor, "wb") as output:
-                np.savez(
-                    output,
-                    key=np.array(self.key),
-                    num_vertices=np.array(graph.num_vertices),
-                    src=graph.src,
-                    dst=graph.dst,
-                    weighted=np.array(graph.weights is not None),
-                    weights=np.empty(0, np.int32) if graph.weights is None else graph.weights,
+            with open_output(self.file, binary=True) as stream:
+                write_npz(
+                    stream,
+                    {"key": np.array(self.key), "checksum": np.array(_checksum(arrays)), **arrays},
                 )
-            os.replace(temporary, self.file)
-            temporary = None
         except OSError as error:
             report(f"cannot write the graph cache {self.file}: {error.strerror}")
-        finally:
-            if temporary is not None and os.path.exists(temporary):
-                os.unlink(temporary)
+        except OutputError as error:
+            report(f"cannot write the graph cache {self.file}: {error.reason}")
+
+    def _rebuild(self, problem: str) -> None:
+        print(f"note: graph cache entry {self.file} {problem}; rebuilding it", file=sys.stderr)
+
+
+_CACHED_ARRAYS = ("num_vertices", "src", "dst", "weighted", "weights")
+_FILE_DIGEST_WHOLE_LIMIT = 64 << 20
+_FILE_DIGEST_SAMPLE = 1 << 20
+
+
+def _checksum(arrays: dict[str, np.ndarray]) -> str:
+    """A SHA-256 over the names, types, shapes and bytes of `arrays` (hashed in parallel)."""
+    names = sorted(arrays)
+    contiguous = [np.ascontiguousarray(arrays[name]) for name in names]
+    with ThreadPoolExecutor(max_workers=min(4, len(names))) as pool:
+        digests = list(pool.map(lambda a: hashlib.sha256(memoryview(a).cast("B")).digest(), contiguous))
+    combined = hashlib.sha256()
+    for name, array, digest in zip(names, contiguous, digests):
+        combined.update(f"{name}:{array.dtype.str}:{array.shape};".encode())
+        combined.update(digest)
+    return combined.hexdigest()
+
+
+def _file_digest(path: Path, size: int) -> str:
+    """A SHA-256 of a file's content: all of it up to 64 MiB, else its first and last MiB.
+
+    Larger files are identified by their size and mtime as well; reading all of a
+    multi-GB file would cost as much as the parse the cache saves.
+    """
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as stream:
+            if size <= _FILE_DIGEST_WHOLE_LIMIT:
+                digest.update(stream.read())
+                return digest.hexdigest()
+            digest.update(stream.read(_FILE_DIGEST_SAMPLE))
+            stream.seek(size - _FILE_DIGEST_SAMPLE)
+            digest.update(stream.read(_FILE_DIGEST_SAMPLE))
+    except OSError as error:
+        raise GraphError(f"cannot read the file: {error.strerror}", path=path) from None
+    return "sampled:" + digest.hexdigest()
 
 
 def _cache_dir() -> Path:

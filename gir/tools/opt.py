@@ -10,13 +10,19 @@ file is only written when everything succeeded.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from io import StringIO
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.utils.exceptions import DiagnosticException, ParseError, PassFailedException
+from xdsl.utils.exceptions import (
+    ArgSpecParseError,
+    DiagnosticException,
+    ParseError,
+    PassFailedException,
+)
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gir.dialects import register_dialects
@@ -27,6 +33,7 @@ from gir.passes.registry import (
     pass_summary,
     strip_module_anchor,
 )
+from gir.tools.output import write_text
 
 XDSL_GENERIC_PASSES = ("canonicalize", "cse", "dce")
 """xDSL's own target-independent passes that gir-opt offers too."""
@@ -99,14 +106,18 @@ class GirOptMain(xDSLOptMain):
         arg_parser.epilog = _pass_help()
 
     def setup_pipeline(self) -> None:
+        spec = self.args.passes
         if self.args.pass_pipeline is not None:
             if self.args.passes:
                 raise UserError("give passes with either -p or --pass-pipeline, not both")
-            self.args.passes = strip_module_anchor(self.args.pass_pipeline)
+            spec = self.args.pass_pipeline
+            self.args.passes = strip_module_anchor(spec)
         try:
             super().setup_pipeline()
         except ValueError as error:
             raise UserError(f"error: {error}") from None
+        except ArgSpecParseError as error:
+            raise pipeline_syntax_error(error, spec, self.args.passes) from None
 
     def prepare_output(self) -> IO[str]:
         return self._buffer
@@ -132,8 +143,21 @@ class GirOptMain(xDSLOptMain):
         if self.args.output_file is None:
             sys.stdout.write(output.getvalue())
         else:
-            with open(self.args.output_file, "w") as stream:
-                stream.write(output.getvalue())
+            write_text(self.args.output_file, output.getvalue())
+
+
+def pipeline_syntax_error(error: ArgSpecParseError, given: str, parsed: str) -> UserError:
+    """xDSL's multi-line pipeline syntax error as `pass-pipeline:1:COL: error: ...`.
+
+    `parsed` is `given` without its `builtin.module(...)` anchor; the column is
+    counted in `given`, the text the user typed.
+    """
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    message = lines[-1] if lines else "malformed pass pipeline"
+    locations = [re.fullmatch(r"pass-pipeline:\d+:(\d+)", line) for line in lines]
+    column = next((int(found[1]) for found in locations if found), 1)
+    column += max(given.find(parsed), 0) if parsed else 0
+    return UserError(f"pass-pipeline:1:{column}: error: {message} in '{given}'")
 
 
 def describe_diagnostic(error: Exception) -> str:
@@ -166,6 +190,9 @@ def report_user_errors(run: callable) -> int:  # type: ignore[valid-type]
     except OSError as error:
         print(f"error: {error.strerror}: {error.filename}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
     return 0
 
 

@@ -3,6 +3,7 @@
 ```
 gir-run PROGRAM.gt|IR.mlir GRAPH [ARGS...] [--target auto|cuda|opencl]
         [--device N] [--trials N] [--dump FILE.npz] [--validate]
+        [--max-memory BYTES|auto]
 ```
 
 GRAPH is the program's `argv[1]` (a graph file or a generator spec such as
@@ -16,21 +17,21 @@ when it has one, else the time of its whole `main` without the graph load.
 from __future__ import annotations
 
 import argparse
-import os
+import re
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IntegerType, ModuleOp
 from xdsl.parser import Parser
 
-from gir.dialects import register_dialects
+from gir.dialects import graph, register_dialects
 from gir.diagnostics import UserError
 from gir.tools.opt import report_user_errors
+from gir.tools.output import check_writable, open_output, write_npz
 
 
 def _progress(message: str) -> None:
@@ -85,9 +86,58 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--validate",
         action="store_true",
-        help="check the result against the CPU reference (BFS, SSSP, CC, PageRank)",
+        help="check the result against the CPU reference (BFS, SSSP, CC, PageRank); "
+        "an error when gir cannot tell which reference applies",
+    )
+    parser.add_argument(
+        "--max-memory",
+        metavar="BYTES|auto",
+        type=_memory_size,
+        default=None,
+        help="host memory a graph may use, e.g. 64G; auto: what the system has "
+        "available [auto]",
     )
     return parser
+
+
+_MEMORY_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def _memory_size(text: str) -> int | None:
+    """`--max-memory`'s value: None for auto, else bytes (suffixes K, M, G, T)."""
+    if text == "auto":
+        return None
+    match = re.fullmatch(r"([0-9]+)([KMGT]?)B?", text.strip(), re.IGNORECASE)
+    if match is None or int(match[1]) == 0:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a positive byte count (e.g. 17179869184, 16G) or 'auto'"
+        )
+    return int(match[1]) * _MEMORY_UNITS[match[2].upper()]
+
+
+def check_int_arguments(program: ModuleOp, argv: Sequence[str]) -> None:
+    """Raise a UserError when an integer argument the program reads does not fit its type.
+
+    `argv` is the program's (argv[0] is its name); arguments it does not read, or
+    that are not integers, are left to the run to report.
+    """
+    for op in program.walk():
+        if not isinstance(op, graph.ArgvIntOp) or not isinstance(op.result.type, IntegerType):
+            continue
+        index = op.index.value.data
+        if index >= len(argv):
+            continue
+        try:
+            value = int(argv[index], 0)
+        except ValueError:
+            continue
+        bits = op.result.type.width.data
+        low, high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+        if not low <= value <= high:
+            raise UserError(
+                f"error: argv[{index}] is {argv[index]}, which does not fit the program's "
+                f"i{bits} (it must lie in [{low}, {high}])"
+            )
 
 
 def _lower(module: ModuleOp) -> ModuleOp:
@@ -110,36 +160,38 @@ def _choose_target(requested: str) -> str:
 
 
 def _write_dump(path: str, vectors: dict[str, np.ndarray]) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(suffix=".npz", dir=directory)
-    os.close(handle)
-    try:
-        np.savez(temporary, **vectors)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+    with open_output(path, binary=True) as stream:
+        write_npz(stream, vectors)
 
 
 def run(argv: Sequence[str] | None = None) -> None:
     """Parses the command line, compiles, runs, times, dumps and validates."""
     from gir.runtime.executor import compile_program, open_device
-    from gir.runtime.graph import load_graph
+    from gir.runtime.graph import load_graph, set_max_memory
 
     options = _build_parser().parse_args(argv)
     if options.trials < 1:
         raise UserError("error: --trials must be at least 1")
     if options.dump and not options.dump.endswith(".npz"):
         raise UserError("error: --dump needs a file name ending in .npz")
+    if options.dump:
+        check_writable(options.dump)
 
     program = parse_program(options.program)
+    program_argv = [options.program, options.graph, *options.args]
+    check_int_arguments(program, program_argv)
+    set_max_memory(options.max_memory)
     validator = None
     if options.validate:
         from gir.validate import find_validator
 
         validator = find_validator(program)
         if validator is None:
-            _progress("--validate: cannot tell which CPU reference applies; not validated")
+            raise UserError(
+                "error: --validate: cannot tell which CPU reference applies to "
+                f"'{options.program}' (gir recognises BFS, SSSP, CC and PageRank by their "
+                "edge traversals); run it without --validate"
+            )
 
     target = _choose_target(options.target)
     started = time.perf_counter()
@@ -148,7 +200,6 @@ def run(argv: Sequence[str] | None = None) -> None:
     device.progress = _progress
     _progress(f"compiled for {device.name} in {time.perf_counter() - started:.2f} s")
 
-    program_argv = [options.program, options.graph, *options.args]
     times: list[float] = []
     result = None
     for trial in range(options.trials):
@@ -168,10 +219,11 @@ def run(argv: Sequence[str] | None = None) -> None:
         _write_dump(options.dump, result.globals)
         _progress(f"wrote {', '.join(sorted(result.globals))} to {options.dump}")
     if validator is not None:
-        graph = device.host_graph(options.graph) or load_graph(
-            options.graph, weighted=None, progress=_progress
+        _progress(f"loading {options.graph} again, bypassing the cache, for the reference...")
+        reference_graph = load_graph(
+            options.graph, weighted=True if validator.weighted else None, cache=False
         )
-        problem = validator.check(graph, program_argv, result.globals)
+        problem = validator.check(reference_graph, program_argv, result.globals)
         if problem is not None:
             raise UserError(f"error: validation of {validator.algorithm} failed: {problem}")
         _progress(f"validated {validator.algorithm} against the CPU reference: OK")

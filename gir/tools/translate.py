@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 from collections.abc import Sequence
 
 from xdsl.context import Context
@@ -33,6 +32,7 @@ from xdsl.parser import Parser
 from gir.dialects import register_dialects
 from gir.diagnostics import UserError
 from gir.tools.opt import report_user_errors
+from gir.tools.output import write_text
 
 LOWERING_PIPELINE = "lower-to-gpu"
 """The named pipeline that takes a module from any level to the GPU level."""
@@ -119,22 +119,6 @@ def translate(module: ModuleOp, to: str, source_name: str = "<module>") -> str:
     return print_kernels(module, to)
 
 
-def _write_atomically(path: str, text: str) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".gir-translate-")
-    try:
-        with os.fdopen(handle, "w") as stream:
-            stream.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
-
-
 def run(argv: Sequence[str] | None = None) -> None:
     """Parses the command line, translates, writes the output."""
     options = _build_parser().parse_args(argv)
@@ -142,7 +126,7 @@ def run(argv: Sequence[str] | None = None) -> None:
     if options.output is None:
         sys.stdout.write(text)
     else:
-        _write_atomically(options.output, text)
+        write_text(options.output, text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
