@@ -14,7 +14,7 @@ leaves nothing of the one above.
 At the GPU level `gir_gpu.kernel`s and the one `func.func @main` are the module's
 ops; device code (`memref` accesses and the kernel-side `gir_gpu` ops) is inside a
 kernel and host ops are not (the host dialect's own verifier also says so); kernel
-names are C identifiers, as every printer needs.
+names are C identifiers (gir_gpu.kernel's verifier), as every printer needs.
 
 ```python
 check_level(module, Level.GPU)     # raises a UserError naming the first op that is not
@@ -91,8 +91,6 @@ def _misplaced_at_gpu_level(op: Operation) -> str | None:
         return f"'{op.name}' belongs at the top level of the module"
     if isinstance(op, func.FuncOp) and op.sym_name.data != "main":
         return f"the GPU level has one host function @main, not {_symbol(op.sym_name.data)}"
-    if isinstance(op, KernelOp) and not _C_IDENTIFIER.fullmatch(op.sym_name.data):
-        return f"kernel {_symbol(op.sym_name.data)} needs a C identifier as its name"
     return None
 
 

@@ -96,9 +96,9 @@ def test_a_module_mixing_levels_has_none():
 
 
 def test_kernel_names_must_be_c_identifiers():
-    module = parse(
-        'builtin.module {\n  gir_gpu.kernel @"k\\"x"(%b: memref<?xi32>) {\n    gir_gpu.return\n  }\n'
-        "  func.func @main() {\n    func.return\n  }\n}"
-    )
-    with pytest.raises(UserError, match=r'kernel @"k\\"x" needs a C identifier'):
-        check_level(module, Level.GPU)
+    # gir_gpu.kernel's own verifier rejects it, so no GPU-level module holds one.
+    with pytest.raises(Exception, match="not a C identifier"):
+        parse(
+            'builtin.module {\n  gir_gpu.kernel @"k\\"x"(%b: memref<?xi32>) {\n    gir_gpu.return\n  }\n'
+            "  func.func @main() {\n    func.return\n  }\n}"
+        )
