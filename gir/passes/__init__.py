@@ -28,6 +28,9 @@ register_pass("frontier-lb-vertex-based", "frontier_lb_vertex_based", "FrontierL
 register_pass("graph-to-host-io", "graph_to_host_io", "GraphToHostIo")
 register_pass("frontier-to-gpu", "frontier_to_gpu", "FrontierToGpu")
 
+# GPU-level rewrites.
+register_pass("gpu-expand-scan", "gpu_expand_scan", "GpuExpandScan")
+
 # Named pipelines.
 PIPELINES["lower-to-gpu"] = Pipeline(
     "Lower a graph-dialect program to the GPU level with its schedules",
@@ -42,6 +45,7 @@ PIPELINES["lower-to-gpu"] = Pipeline(
             *sorted(name for name in PASSES if name.startswith("frontier-lb-")),
             "graph-to-host-io",
             "frontier-to-gpu",
+            "gpu-expand-scan",
         ]
     ),
 )
