@@ -227,9 +227,8 @@ class ScanKernels:
             zero = _constant(0, i32, "c0")
             step = _constant(self.block_size, i32, "block_size")
             last = _index(_constant(self.block_size - 1, i32, "last"))
-            chunk = Block(arg_types=[i32, self.element])
+            chunk = self._loop_body("start", "carry")
             start, carry = chunk.args
-            start.name_hint, carry.name_hint = "start", "carry"
             with ImplicitBuilder(chunk):
                 position = _named(arith.AddiOp(start, thread), "position")
                 inside = _named(arith.CmpiOp(position, count, "slt"), "inside")
@@ -267,18 +266,26 @@ class ScanKernels:
     def _tile(self) -> SSAValue:
         return _named(SharedAllocOp(self.element, self.block_size), "tile")
 
+    def _loop_body(self, induction: str, carried: str) -> Block:
+        """The body of an `scf.for` over i32 carrying one element: `(%induction, %carried)`."""
+        body = Block(arg_types=[i32, self.element])
+        _name_args(body, induction, carried)
+        return body
+
     def _zero(self) -> SSAValue:
         assert isinstance(self.element, IntegerType)
         return _constant(0, self.element, "zero")
 
-    def _load_or_zero(self, inside: SSAValue, buffer: SSAValue, position: SSAValue) -> SSAValue:
-        """`buffer[position]` where `inside`, else 0."""
+    def _load_or_zero(
+        self, inside: SSAValue, buffer: SSAValue, position: SSAValue, name: str = "value"
+    ) -> SSAValue:
+        """`buffer[position]` where `inside`, else 0, named `%name`."""
         then, otherwise = Block(), Block()
         with ImplicitBuilder(then):
             scf.YieldOp(_named(memref.LoadOp.get(buffer, [_index(position)]), "loaded"))
         with ImplicitBuilder(otherwise):
             scf.YieldOp(self._zero())
-        return _named(scf.IfOp(inside, [self.element], Region(then), Region(otherwise)), "value")
+        return _named(scf.IfOp(inside, [self.element], Region(then), Region(otherwise)), name)
 
     def _block_scan(self, tile: SSAValue, thread: SSAValue, value: SSAValue) -> SSAValue:
         """The inclusive scan of the block's `value`s (Hillis-Steele in `tile`): the
@@ -289,19 +296,13 @@ class ScanKernels:
         zero = _constant(0, i32, "c0")
         one = _constant(1, i32, "c1")
         rounds = _constant((self.block_size - 1).bit_length(), i32, "rounds")
-        round_ = Block(arg_types=[i32, self.element])
+        round_ = self._loop_body("round", "partial")
         step, partial = round_.args
-        step.name_hint, partial.name_hint = "round", "partial"
         with ImplicitBuilder(round_):
             offset = _named(arith.ShLIOp(one, step), "offset")
             has_lower = _named(arith.CmpiOp(thread, offset, "sge"), "has_lower")
-            then, otherwise = Block(), Block()
-            with ImplicitBuilder(then):
-                lower_thread = _index(_named(arith.SubiOp(thread, offset), "lower_thread"))
-                scf.YieldOp(_named(memref.LoadOp.get(tile, [lower_thread]), "loaded"))
-            with ImplicitBuilder(otherwise):
-                scf.YieldOp(self._zero())
-            lower = _named(scf.IfOp(has_lower, [self.element], Region(then), Region(otherwise)), "lower")
+            lower_thread = _named(arith.SubiOp(thread, offset), "lower_thread")
+            lower = self._load_or_zero(has_lower, tile, lower_thread, "lower")
             BarrierOp()  # every thread has read before any writes
             added = _named(arith.AddiOp(partial, lower), "added")
             memref.StoreOp.get(added, tile, [t])

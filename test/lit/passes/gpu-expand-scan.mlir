@@ -27,6 +27,7 @@
 // CHECK-NEXT:    %inclusive = scf.for %round = %c0 to %rounds step %c1 iter_args(%partial = %value) -> (i32)  : i32 {
 // CHECK-NEXT:      %offset = arith.shli %c1, %round : i32
 // CHECK-NEXT:      %has_lower = arith.cmpi sge, %thread, %offset : i32
+// CHECK-NEXT:      %lower_thread = arith.subi %thread, %offset : i32
 // CHECK-NEXT:      %lower = scf.if %has_lower -> (i32) {
 // CHECK:             %loaded_1 = memref.load %tile[%lower_thread_index] : memref<256xi32, #gir_gpu.workgroup>
 // CHECK-NEXT:        scf.yield %loaded_1 : i32
