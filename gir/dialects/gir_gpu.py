@@ -21,6 +21,9 @@ and the sub-group (warp) ops `gir_gpu.subgroup_ballot`,
 32 consecutive threads of a work-group on every target (see `SUBGROUP_SIZE`).
 Ops that need their whole work-group (barriers, sub-group ops) must not be under
 control flow that depends on the thread (`WorkgroupUniform`).
+
+Host-side parallel primitives: `gir_gpu.exclusive_scan` is called from `@main` and
+expanded into kernels and launches by the `gpu-expand-scan` pass before printing.
 """
 
 from __future__ import annotations
@@ -709,6 +712,81 @@ def _verify_subgroup_scalar(op: Operation, type_: Attribute) -> None:
         raise VerifyException(f"{op.name} combines 32- or 64-bit values, not {type_}")
 
 
+# ---------------------------------------------------------------------------
+# Host-side parallel primitives
+# ---------------------------------------------------------------------------
+
+SCAN_ELEMENTS = (IntegerType(32), IntegerType(64))
+"""The element types `gir_gpu.exclusive_scan` adds."""
+
+
+def is_device_buffer(type_: Attribute) -> bool:
+    """Whether `type_` is a device buffer's type, `memref<?xT>` in global memory."""
+    return (
+        isinstance(type_, MemRefType)
+        and type_.get_shape() == (DYNAMIC_INDEX,)
+        and isinstance(type_.layout, NoneAttr)
+        and isinstance(type_.memory_space, NoneAttr)
+    )
+
+
+@irdl_op_definition
+class ExclusiveScanOp(IRDLOperation):
+    """A device-wide exclusive prefix sum, called by the host: for `i < count`,
+    `out[i] = in[0] + ... + in[i - 1]` (`out[0] = 0`), wrapping on overflow;
+    elements from `count` on are left alone and a `count` of 0 or less scans
+    nothing. `in` and `out` may be the same buffer (an in-place scan). It runs
+    after the launches before it and before those after it, like `host.launch`.
+
+    ```mlir
+    gir_gpu.exclusive_scan %degrees, %offsets, %n : memref<?xi32>, memref<?xi32>, i32
+    ```
+
+    The printers do not print it: `gpu-expand-scan` (part of `lower-to-gpu`)
+    replaces it by kernels built from work-group arrays and barriers and their
+    `host.launch`es.
+    """
+
+    name = "gir_gpu.exclusive_scan"
+
+    input = operand_def(MemRefType)
+    output = operand_def(MemRefType)
+    count = operand_def(i32)
+
+    assembly_format = (
+        "$input `,` $output `,` $count attr-dict `:` type($input) `,` type($output) `,` type($count)"
+    )
+
+    def __init__(
+        self,
+        input: SSAValue | Operation,
+        output: SSAValue | Operation,
+        count: SSAValue | Operation,
+    ):
+        super().__init__(operands=[input, output, count])
+
+    def verify_(self) -> None:
+        for buffer in (self.input, self.output):
+            if not is_device_buffer(buffer.type):
+                raise VerifyException(
+                    f"{self.name} scans device buffers memref<?xT>, not {buffer.type}"
+                )
+        element = element_type(self.input)
+        if element_type(self.output) != element:
+            raise VerifyException(
+                f"{self.name}: input holds {element}, output holds {element_type(self.output)}"
+            )
+        if element not in SCAN_ELEMENTS:
+            raise VerifyException(f"{self.name} adds i32 or i64 elements, not {element}")
+        parent = self.parent_op()
+        while parent is not None:
+            if isinstance(parent, KernelOp):
+                raise VerifyException(
+                    f"{self.name} is called by the host, not inside kernel @{parent.sym_name.data}"
+                )
+            parent = parent.parent_op()
+
+
 GirGpu = Dialect(
     "gir_gpu",
     [
@@ -722,8 +800,9 @@ GirGpu = Dialect(
         SubgroupBallotOp,
         SubgroupExclusiveSumOp,
         SubgroupBroadcastOp,
+        ExclusiveScanOp,
     ],
     [DimensionAttr, AtomicKindAttr, WorkgroupMemoryAttr],
 )
 """gir's extension of xDSL's GPU level: kernels, thread coordinates, atomics,
-work-group arrays and barriers, sub-group ops."""
+work-group arrays and barriers, sub-group ops, and the host-side device-wide scan."""

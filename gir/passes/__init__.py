@@ -50,6 +50,9 @@ register_pass("frontier-to-host-values", "frontier_to_host_values", "FrontierToH
 register_pass("frontier-maps-to-kernels", "frontier_maps_to_kernels", "FrontierMapsToKernels")
 register_pass("gpu-hoist-constants", "gpu_hoist_constants", "GpuHoistConstants")
 
+# GPU-level rewrites.
+register_pass("gpu-expand-scan", "gpu_expand_scan", "GpuExpandScan")
+
 # Named pipelines.
 PIPELINES["frontier-to-gpu"] = Pipeline(
     "Lower the frontier level to GPU kernels and a host main",
@@ -76,6 +79,7 @@ PIPELINES["lower-to-gpu"] = Pipeline(
             *(entry.pass_name for entry in LOAD_BALANCES.values()),
             "graph-to-host-io",
             "frontier-to-gpu",
+            "gpu-expand-scan",
         ]
     ),
 )

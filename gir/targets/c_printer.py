@@ -49,6 +49,7 @@ from gir.dialects.gir_gpu import (
     AtomicCASOp,
     AtomicRMWOp,
     BarrierOp,
+    ExclusiveScanOp,
     IdOp,
     KernelOp,
     ReturnOp,
@@ -523,6 +524,12 @@ class KernelPrinter:
 
     def print_module(self, module: ModuleOp) -> str:
         """The whole source file: header, preamble, helpers, then every kernel."""
+        for op in module.walk():
+            if isinstance(op, ExclusiveScanOp):
+                raise UserError(
+                    f"error: {op.name} has no kernels yet; expand it first with "
+                    "gir-opt -p gpu-expand-scan (the end of lower-to-gpu)"
+                )
         kernels = [self.print_kernel(op) for op in module.ops if isinstance(op, KernelOp)]
         sections = ["\n".join(self.flavour.header())]
         preamble = self.flavour.preamble(self.needs)

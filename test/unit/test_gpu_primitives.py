@@ -13,29 +13,19 @@ import io
 
 import numpy as np
 import pytest
-from xdsl.context import Context
-from xdsl.parser import Parser
+from gpu_testing import opencl_device_count, opened_devices, parse
 
-from gir.dialects import register_dialects
 from gir.dialects.gir_gpu import SUBGROUP_SIZE
-from gir.runtime.device import DeviceUnavailable, opencl_devices
-from gir.runtime.executor import CompiledProgram, compile_program, cuda_unavailable_reason, open_device
+from gir.runtime.executor import CompiledProgram, compile_program, cuda_unavailable_reason
 from gir.targets.c_printer import KernelPrinter
 from gir.targets.opencl import OpenCLFlavour
-
-
-def _opencl_device_count() -> int:
-    try:
-        return len(opencl_devices())
-    except (DeviceUnavailable, ImportError):
-        return 0
 
 
 CUDA_REASON = cuda_unavailable_reason()
 DEVICES = [
     *(
         pytest.param(("opencl", index, variant), id=f"opencl{index}-{variant}")
-        for index in range(_opencl_device_count())
+        for index in range(opencl_device_count())
         for variant in ("printed", "emulated")
     ),
     pytest.param(
@@ -51,28 +41,11 @@ BLOCKS = [64, 80, 256]
 """Block sizes: multiples of the sub-group, and one with a 16-lane last sub-group."""
 
 
-def parse(text: str):
-    """A verified module from IR text."""
-    ctx = Context()
-    register_dialects(ctx)
-    module = Parser(ctx, text).parse_module()
-    module.verify()
-    return module
-
-
 @pytest.fixture(scope="module")
 def devices():
     """One device per (target, index) for the whole module."""
-    opened = {}
-
-    def get(target: str, index: int | None):
-        if (target, index) not in opened:
-            opened[(target, index)] = open_device(target, index)
-        return opened[(target, index)]
-
-    yield get
-    for device in opened.values():
-        device.close()
+    with opened_devices() as get:
+        yield get
 
 
 def run(text: str, key: tuple[str, int | None, str], devices, argv: list[str]) -> dict[str, np.ndarray]:

@@ -293,3 +293,75 @@ builtin.module {
 }
 // CHECK: gir_gpu.subgroup_broadcast in kernel @k must be reached by every thread of the work-group, but it is under an 'scf.if' whose condition depends on the thread id
 
+
+// -----
+
+// The scan is a host-side primitive.
+builtin.module {
+  gir_gpu.kernel @k(%b: memref<?xi32>, %n: i32) {
+    gir_gpu.exclusive_scan %b, %b, %n : memref<?xi32>, memref<?xi32>, i32
+    gir_gpu.return
+  }
+}
+// CHECK: gir_gpu.exclusive_scan is called by the host, not inside kernel @k
+
+// -----
+
+builtin.module {
+  func.func @main(%a: memref<?xi32>, %b: memref<?xi64>, %n: i32) {
+    gir_gpu.exclusive_scan %a, %b, %n : memref<?xi32>, memref<?xi64>, i32
+    func.return
+  }
+}
+// CHECK: gir_gpu.exclusive_scan: input holds i32, output holds i64
+
+// -----
+
+builtin.module {
+  func.func @main(%a: memref<?xf32>, %n: i32) {
+    gir_gpu.exclusive_scan %a, %a, %n : memref<?xf32>, memref<?xf32>, i32
+    func.return
+  }
+}
+// CHECK: gir_gpu.exclusive_scan adds i32 or i64 elements, not f32
+
+// -----
+
+builtin.module {
+  func.func @main(%a: memref<?xi16>, %n: i32) {
+    gir_gpu.exclusive_scan %a, %a, %n : memref<?xi16>, memref<?xi16>, i32
+    func.return
+  }
+}
+// CHECK: gir_gpu.exclusive_scan adds i32 or i64 elements, not i16
+
+// -----
+
+// Work-group arrays and fixed-size memrefs are not device buffers.
+builtin.module {
+  func.func @main(%a: memref<?xi32>, %b: memref<8xi32>, %n: i32) {
+    gir_gpu.exclusive_scan %a, %b, %n : memref<?xi32>, memref<8xi32>, i32
+    func.return
+  }
+}
+// CHECK: gir_gpu.exclusive_scan scans device buffers memref<?xT>, not memref<8xi32>
+
+// -----
+
+builtin.module {
+  func.func @main(%a: memref<?xi32, #gir_gpu.workgroup>, %n: i32) {
+    gir_gpu.exclusive_scan %a, %a, %n : memref<?xi32, #gir_gpu.workgroup>, memref<?xi32, #gir_gpu.workgroup>, i32
+    func.return
+  }
+}
+// CHECK: gir_gpu.exclusive_scan scans device buffers memref<?xT>, not memref<?xi32, #gir_gpu.workgroup>
+
+// -----
+
+builtin.module {
+  func.func @main(%a: memref<?xi32>, %n: i64) {
+    gir_gpu.exclusive_scan %a, %a, %n : memref<?xi32>, memref<?xi32>, i64
+    func.return
+  }
+}
+// CHECK: Expected attribute i32 but got i64

@@ -30,6 +30,10 @@
 // CHECK:         gir_gpu.return
 // CHECK-LABEL: func.func @main() {
 // CHECK:         host.launch @device_ops grid %n block %n (%buffer, %reals, %n) : memref<?xi32>, memref<?xf32>, i32
+// CHECK-NEXT:    gir_gpu.exclusive_scan %buffer, %offsets, %n : memref<?xi32>, memref<?xi32>, i32
+// CHECK-NEXT:    gir_gpu.exclusive_scan %wide, %wide, %n : memref<?xi64>, memref<?xi64>, i32
+// CHECK:         scf.if %flag {
+// CHECK-NEXT:      gir_gpu.exclusive_scan %buffer, %buffer, %n : memref<?xi32>, memref<?xi32>, i32
 
 builtin.module {
   gir_gpu.kernel @device_ops(%buffer: memref<?xi32>, %reals: memref<?xf32>, %n: i32) {
@@ -68,7 +72,16 @@ builtin.module {
     %n = host.argv_int argv[1] : i32
     %buffer = host.alloc %n : i32 -> memref<?xi32>
     %reals = host.alloc %n : i32 -> memref<?xf32>
+    %offsets = host.alloc %n : i32 -> memref<?xi32>
+    %wide = host.alloc %n : i32 -> memref<?xi64>
     host.launch @device_ops grid %n block %n (%buffer, %reals, %n) : memref<?xi32>, memref<?xf32>, i32
+    gir_gpu.exclusive_scan %buffer, %offsets, %n : memref<?xi32>, memref<?xi32>, i32
+    gir_gpu.exclusive_scan %wide, %wide, %n : memref<?xi64>, memref<?xi64>, i32
+    %c0 = arith.constant 0 : i32
+    %flag = arith.cmpi sgt, %n, %c0 : i32
+    scf.if %flag {
+      gir_gpu.exclusive_scan %buffer, %buffer, %n : memref<?xi32>, memref<?xi32>, i32
+    }
     func.return
   }
 }
