@@ -787,6 +787,11 @@ class ExclusiveScanOp(IRDLOperation):
             parent = parent.parent_op()
 
 
+HOST_PRIMITIVES: tuple[type[Operation], ...] = (ExclusiveScanOp,)
+"""The GPU parallel primitives that the host calls (outside kernels); the other
+gir_gpu ops are device code."""
+
+
 GirGpu = Dialect(
     "gir_gpu",
     [

@@ -39,7 +39,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from gir.diagnostics import UserError
 from gir.dialects.frontier import Frontier
-from gir.dialects.gir_gpu import GirGpu, KernelOp
+from gir.dialects.gir_gpu import HOST_PRIMITIVES, GirGpu, KernelOp
 from gir.dialects.graph import Graph
 from gir.dialects.host import ArgvIntOp, Host, PrintOp, StartTimerOp, StopTimerOp
 
@@ -76,7 +76,7 @@ LEVEL_OPS: dict[Level, frozenset[type[Operation]]] = {
 }
 """The op classes each level allows (placement rules aside)."""
 
-_DEVICE_OPS = _ops([MemRef, GirGpu]) - {KernelOp}
+_DEVICE_OPS = _ops([MemRef, GirGpu]) - {KernelOp, *HOST_PRIMITIVES}
 """GPU-level ops that only kernels may hold."""
 
 
@@ -85,7 +85,7 @@ def _misplaced_at_gpu_level(op: Operation) -> str | None:
     inside_kernel = _in_kernel(op)
     if type(op) in _DEVICE_OPS and not inside_kernel:
         return f"'{op.name}' is device code: it belongs inside a gir_gpu.kernel"
-    if type(op) in Host.operations and inside_kernel:
+    if (type(op) in Host.operations or type(op) in HOST_PRIMITIVES) and inside_kernel:
         return f"'{op.name}' is a host op: it cannot be inside a gir_gpu.kernel"
     if isinstance(op, KernelOp | func.FuncOp) and not isinstance(op.parent_op(), ModuleOp):
         return f"'{op.name}' belongs at the top level of the module"
