@@ -486,6 +486,25 @@ class KernelBuilder:
         """The representation and host values of a frontier operand."""
         return representation(value.type), host_values(value)
 
+    def launch_threads(
+        self,
+        name: str,
+        count: SSAValue,
+        host_builder: Builder,
+        build: Callable[[Builder, SSAValue], None],
+    ) -> None:
+        """Builds a kernel named after `name` in which each thread with `gid <
+        count` (a host i32) runs what `build(b, gid)` inserts, and launches it
+        from `host_builder` with the host values it uses as arguments."""
+        block = Block()
+        inner, gid = kernel_skeleton(block, count)
+        build(inner, gid)
+        fold_casts(block)
+        unique = self.ctx.unique_name(name)
+        kernel, kernel_args = outline(unique, block, host_builder)
+        self.ctx.add_kernel(kernel)
+        self.ctx.launch(host_builder, unique, count, kernel_args)
+
     def thread_kernel(
         self,
         map_op: frontier.VertexMapOp | frontier.EdgeMapOp,
@@ -503,29 +522,27 @@ class KernelBuilder:
             target, target_values = self.frontier(map_op.output)
             target.begin_output(ctx, b, target_values)
             output = (target, target_values, map_op.dedup is not None)
-        block = Block()
-        inner, gid = kernel_skeleton(block, count)
-        args = [
-            as_vertex(inner, arg) if isinstance(param.type, VertexType) else arg
-            for param, arg in zip(map_op.body.block.args, thread(inner, gid), strict=True)
-        ]
-        body = map_op.body.block
-        terminator = body.last_op
-        assert terminator is not None
-        body.erase_op(terminator)
-        Rewriter.inline_block(body, inner.insertion_point, args)
-        for enqueue in [op for op in block.walk() if isinstance(op, frontier.EnqueueOp)]:
-            assert output is not None
-            target, target_values, dedup = output
-            at = Builder(InsertPoint.before(enqueue))
-            target.enqueue(ctx, at, target_values, as_i32(at, enqueue.vertex), dedup)
-            Rewriter.erase_op(enqueue)
-        fold_casts(block)
+
+        def build(inner: Builder, gid: SSAValue) -> None:
+            args = [
+                as_vertex(inner, arg) if isinstance(param.type, VertexType) else arg
+                for param, arg in zip(map_op.body.block.args, thread(inner, gid), strict=True)
+            ]
+            body = map_op.body.block
+            terminator = body.last_op
+            assert terminator is not None
+            body.erase_op(terminator)
+            enqueues = [op for op in body.walk() if isinstance(op, frontier.EnqueueOp)]
+            Rewriter.inline_block(body, inner.insertion_point, args)
+            for enqueue in enqueues:
+                assert output is not None
+                target, target_values, dedup = output
+                at = Builder(InsertPoint.before(enqueue))
+                target.enqueue(ctx, at, target_values, as_i32(at, enqueue.vertex), dedup)
+                Rewriter.erase_op(enqueue)
+
         label = map_op.label.data if map_op.label is not None else "vertices"
-        name = ctx.unique_name(f"map_{label}")
-        kernel, kernel_args = outline(name, block, b)
-        ctx.add_kernel(kernel)
-        ctx.launch(b, name, count, kernel_args)
+        self.launch_threads(f"map_{label}", count, b, build)
         if output is not None:
             target, target_values, dedup = output
             filled = target.end_output(ctx, b, target_values, dedup)
