@@ -59,7 +59,7 @@ class FrontierLowerDeviceOps(ModulePass):
     layout registry. A vertex is its i32 id on the GPU: where a `!graph.vertex`
     meets an i32, an `unrealized_conversion_cast` stands until
     `frontier-maps-to-kernels` gives the body's vertices their ids. The vector
-    globals and the edgeset load go.
+    globals go, and so does the edgeset load unless an edge map still names it.
 
     Before:
     ```mlir
@@ -101,12 +101,20 @@ class FrontierLowerDeviceOps(ModulePass):
         _check_bodies(op)
         for child in list(op.walk()):
             if isinstance(child, graph.LoadEdgesOp):
-                if child.result.uses:
-                    raise UserError("error: the edgeset is used outside map bodies")
-                Rewriter.erase_op(child)
+                _drop_edgeset(child)
         for child in list(op.ops):
             if isinstance(child, graph.GlobalOp):
                 op.body.block.erase_op(child)
+
+
+def _drop_edgeset(load: graph.LoadEdgesOp) -> None:
+    """Erases the edgeset load once only edge maps name it (as the edgeset they
+    traverse; `frontier-maps-to-kernels` erases it after them)."""
+    users = {use.operation for use in load.result.uses}
+    if not users:
+        Rewriter.erase_op(load)
+    elif not all(isinstance(user, frontier.EdgeMapOp) for user in users):
+        raise UserError("error: the edgeset is used outside map bodies")
 
 
 def _on_device(op: Operation) -> bool:

@@ -10,10 +10,10 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
-from gir.dialects import frontier
+from gir.dialects import frontier, graph
 from gir.passes.gpu_kernels import SETUP_ATTR, GpuContext, KernelBuilder, fold_casts
 from gir.passes.ir_utils import main_function
 from gir.passes.load_balance import load_balance
@@ -95,8 +95,10 @@ class FrontierMapsToKernels(ModulePass):
         for map_op in [child for child in main.walk() if type(child) in KERNEL_FORMERS]:
             KERNEL_FORMERS[type(map_op)](map_op, kernels)
         fold_casts(main)
-        for child in main.body.block.ops:
+        for child in list(main.body.block.ops):
             child.attributes.pop(SETUP_ATTR, None)
+            if isinstance(child, graph.LoadEdgesOp) and not child.result.uses:
+                Rewriter.erase_op(child)
         for child in op.walk():
             if isinstance(child, UnrealizedConversionCastOp):
                 raise UserError(
