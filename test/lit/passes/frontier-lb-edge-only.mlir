@@ -1,0 +1,46 @@
+// RUN: gir-opt %S/Inputs/edge_only.mlir -p frontier-lb-edge-only | filecheck %s
+// RUN: gir-opt %S/Inputs/edge_only.mlir -p frontier-lb-edge-only,frontier-to-gpu | filecheck %s --check-prefix=GPU
+
+// The traversal becomes an edge map: its body is the work of one edge (the
+// neighbor and weight of the edge position, the `to` filter, the edge function).
+// CHECK:      %out = frontier.edge_map EDGE_ONLY CSR %e : !graph.edgeset<i32> from %in : !frontier.queue into %empty : !frontier.queue dedup -> !frontier.queue attributes {label = "s1"} {
+// CHECK-NEXT: ^bb0(%src: !graph.vertex, %edge: index):
+// CHECK-NEXT:   %dst = frontier.neighbor CSR %e[%edge] : !graph.edgeset<i32>
+// CHECK-NEXT:   %weight = frontier.edge_weight CSR %e[%edge] : !graph.edgeset<i32> -> i32
+// CHECK-NEXT:   %p = graph.load @parent[%dst] : !graph.vertex -> i32
+// CHECK:        scf.if %unvisited {
+// CHECK:          %lowered = graph.reduce min %new, @dist[%dst] atomic : !graph.vertex, i32
+// CHECK:      frontier.edge_map EDGE_ONLY CSR %e : !graph.edgeset<i32> from %all : !frontier.all {
+// CHECK-NOT:  frontier.edge_traverse
+
+// Kernels: one thread per frontier item counts its degree...
+// GPU-LABEL: gir_gpu.kernel @edge_only_degrees_s1(
+// GPU:         %vertex = memref.load %queue[%{{.*}}] : memref<?xi32>
+// GPU:         %[[DEGREE:.*]] = arith.subi
+// GPU:         memref.store %{{.*}}, %degrees[%{{.*}}] : memref<?xi32>
+
+// ...and one thread per frontier edge finds its item by binary search over the
+// scanned offsets, then its edge.
+// GPU-LABEL: gir_gpu.kernel @map_s1(%frontier_edges: i32, %offsets: memref<?xi32>,
+// GPU:         %[[ACTIVE:.*]] = arith.cmpi slt, %gid, %frontier_edges : i32
+// GPU-NEXT:    scf.if %[[ACTIVE]] {
+// GPU-NEXT:      %item, %{{.*}} = scf.while
+// GPU:             %[[OFFSET:.*]] = memref.load %offsets[%{{.*}}] : memref<?xi32>
+// GPU-NEXT:        %[[AT_MOST:.*]] = arith.cmpi sle, %[[OFFSET]], %gid : i32
+// GPU:           %vertex = memref.load %queue[%{{.*}}] : memref<?xi32>
+// GPU:           %[[FIRST:.*]] = memref.load %offsets[%{{.*}}] : memref<?xi32>
+// GPU-NEXT:      %[[RANK:.*]] = arith.subi %gid, %[[FIRST]] : i32
+// GPU-NEXT:      %[[RANK_INDEX:.*]] = arith.index_cast %[[RANK]] : i32 to index
+// GPU-NEXT:      %edge = arith.addi %{{.*}}, %[[RANK_INDEX]] : index
+// GPU-NEXT:      %dst = memref.load %col_idx[%edge] : memref<?xi32>
+
+// Host: degrees, a 0 in the extra slot, the scan, the total, the edge kernel.
+// GPU-LABEL: func.func @main() {
+// GPU:         host.launch @edge_only_degrees_s1
+// GPU-NEXT:    host.write %{{.*}}, %degrees[%[[COUNT:.*]]] : i32, memref<?xi32>, i32
+// GPU-NEXT:    %[[SLOTS:.*]] = arith.addi %[[COUNT]], %{{.*}} : i32
+// GPU-NEXT:    gir_gpu.exclusive_scan %degrees, %offsets, %[[SLOTS]] : memref<?xi32>, memref<?xi32>, i32
+// GPU-NEXT:    %frontier_edges = host.read %offsets[%[[COUNT]]] : memref<?xi32>, i32 -> i32
+// GPU:         host.launch @map_s1 grid %{{.*}} block %{{.*}} (%frontier_edges, %offsets,
+// GPU:         host.launch @edge_only_degrees_edges grid %{{.*}} block %{{.*}} (%num_vertices,
+// GPU:         host.launch @map_vertices grid
