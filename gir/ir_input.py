@@ -146,23 +146,31 @@ class _LocatingParser(Parser):
         return self._current_token.span.start
 
 
+def _stopped_at(parser: _LocatingParser | None) -> int:
+    """Where `parser` stopped (0 if it never started)."""
+    return 0 if parser is None else parser.current_offset()
+
+
 def _first_line(error: Exception) -> str:
     lines = str(error).strip().splitlines()
     return lines[0] if lines else type(error).__name__
 
 
 def _parse(
-    parser: _LocatingParser,
+    ctx: Context,
     text: str,
     filename: str,
     line_offset: int,
     implicit_module: bool,
     verify: bool,
-) -> ModuleOp:
-    """Runs `parser` over the whole text, every exception made a located error
-    (verifier errors only if `verify`: otherwise they are the caller's)."""
+) -> tuple[ModuleOp, dict[Operation, int]]:
+    """The module in `text` and where its ops start; every exception is made a
+    located error (verifier errors only if `verify`: otherwise they are the
+    caller's)."""
+    parser: _LocatingParser | None = None
     try:
-        return parser.parse_module(implicit_module)
+        parser = _LocatingParser(ctx, text, filename)
+        return parser.parse_module(implicit_module), parser.op_offsets
     except ParseError as error:
         span_start = error.span.start
         raise _error(text, filename, span_start, error.msg, line_offset) from None
@@ -170,17 +178,17 @@ def _parse(
         raise
     except RecursionError:
         raise _error(
-            text, filename, parser.current_offset(), "nesting too deep for the IR parser", line_offset
+            text, filename, _stopped_at(parser), "nesting too deep for the IR parser", line_offset
         ) from None
     except DiagnosticException as error:
         if not verify:
             raise
         raise _error(
-            text, filename, parser.current_offset(), _first_line(error), line_offset
+            text, filename, _stopped_at(parser), _first_line(error), line_offset
         ) from None
     except (ValueError, OverflowError, TypeError, KeyError, IndexError, AssertionError) as error:
         message = f"cannot parse this ({type(error).__name__}: {_first_line(error)})"
-        raise _error(text, filename, parser.current_offset(), message, line_offset) from None
+        raise _error(text, filename, _stopped_at(parser), message, line_offset) from None
 
 
 def verify_located(
@@ -226,8 +234,7 @@ def parse_module_text(
     text = decode_source(data, filename)
     prescan(text, filename, line_offset)
     ensure_recursion_headroom()
-    parser = _LocatingParser(ctx, text, filename)
-    module = _parse(parser, text, filename, line_offset, implicit_module, verify)
+    module, op_offsets = _parse(ctx, text, filename, line_offset, implicit_module, verify)
     if verify:
-        verify_located(module, parser.op_offsets, text, filename, line_offset)
+        verify_located(module, op_offsets, text, filename, line_offset)
     return module
