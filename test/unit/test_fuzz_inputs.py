@@ -14,8 +14,9 @@ so CI sees the same examples every run):
   `GraphError`.
 
 Every example must finish within `GIR_FUZZ_SECONDS` (default 10). CI runs a few
-hundred examples per property; the long mode runs `GIR_FUZZ_EXAMPLES` (default
-10,000) of each by hand::
+hundred derandomized examples per property; the long mode runs `GIR_FUZZ_EXAMPLES`
+(default 10,000) random ones of each by hand (hypothesis prints how to replay a
+failure)::
 
     GIR_FUZZ_EXAMPLES=10000 python -m pytest -m fuzz test/unit/test_fuzz_inputs.py
 """
@@ -182,11 +183,12 @@ def check_graph(suffix: str) -> Callable[[bytes], None]:
     return check
 
 
-def run_fuzz(check: Callable[[bytes], None], seeds: list[bytes], examples: int) -> None:
-    """`examples` derandomized mutations of `seeds` through `check`."""
+def run_fuzz(check: Callable[[bytes], None], seeds: list[bytes], mode: str, ci: int) -> None:
+    """Mutations of `seeds` through `check`: `ci` derandomized ones in mode "ci",
+    else `LONG_EXAMPLES` random ones."""
     fuzz = settings(
-        max_examples=examples,
-        derandomize=True,
+        max_examples=ci if mode == "ci" else LONG_EXAMPLES,
+        derandomize=mode == "ci",
         deadline=None,
         database=None,
         suppress_health_check=list(HealthCheck),
@@ -197,25 +199,20 @@ def run_fuzz(check: Callable[[bytes], None], seeds: list[bytes], examples: int) 
 MODES = ["ci", pytest.param("long", marks=pytest.mark.fuzz)]
 
 
-def examples(mode: str, ci: int) -> int:
-    """How many examples a property runs in `mode`."""
-    return ci if mode == "ci" else LONG_EXAMPLES
-
-
 @pytest.mark.parametrize("mode", MODES)
 def test_fuzz_graphit_programs(mode: str) -> None:
-    run_fuzz(check_program, gt_seeds(), examples(mode, 250))
+    run_fuzz(check_program, gt_seeds(), mode, 250)
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_fuzz_ir_text(mode: str) -> None:
-    run_fuzz(check_ir, mlir_seeds(), examples(mode, 200))
+    run_fuzz(check_ir, mlir_seeds(), mode, 200)
 
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("suffix", sorted(GRAPH_SEEDS))
 def test_fuzz_graph_files(mode: str, suffix: str) -> None:
-    run_fuzz(check_graph(suffix), GRAPH_SEEDS[suffix], examples(mode, 100))
+    run_fuzz(check_graph(suffix), GRAPH_SEEDS[suffix], mode, 100)
 
 
 def test_redos_string_answers_fast() -> None:
