@@ -3,12 +3,16 @@
 from xdsl.dialects.builtin import ModuleOp
 
 
-def parse_graphit_source(source: str, filename: str) -> ModuleOp:
+def parse_graphit_source(source: bytes | str, filename: str) -> ModuleOp:
     """The graph-dialect module of a GraphIt program, schedules attached.
 
-    Raises `gir.diagnostics.SourceError` (file:line:col) for bad source.
+    Bytes must be UTF-8. Raises `gir.diagnostics.SourceError` (file:line:col) for
+    bad source.
     """
     from gir.frontend.irgen import build_module
     from gir.frontend.parser import parse_program
+    from gir.frontend.source import decode_source, ensure_recursion_headroom
 
-    return build_module(parse_program(source, filename), filename)
+    ensure_recursion_headroom()
+    text = decode_source(source, filename)
+    return build_module(parse_program(text, filename), filename)

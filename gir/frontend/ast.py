@@ -471,6 +471,18 @@ def sub_exprs(expr: Expr) -> list[Expr]:
     return []
 
 
+def expr_depth(expr: Expr) -> int:
+    """The number of nodes on the longest path from `expr` down (without recursion:
+    it is what bounds the recursion of later walks)."""
+    deepest = 0
+    stack = [(expr, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((sub, depth + 1) for sub in sub_exprs(node))
+    return deepest
+
+
 def walk_expr(expr: Expr) -> Iterator[Expr]:
     """`expr` and all its subexpressions, outermost first."""
     yield expr

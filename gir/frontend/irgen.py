@@ -42,6 +42,7 @@ from xdsl.utils.exceptions import VerifyException
 from gir.diagnostics import UserError
 from gir.dialects import graph
 from gir.frontend import ast
+from gir.frontend.deletes import check_deletes
 from gir.frontend.schedule import ScheduleBinding, resolve_schedules
 from gir.frontend.sema import (
     BOOL,
@@ -726,6 +727,7 @@ def build_module(program: ast.Program, filename: str) -> ModuleOp:
     Raises `SourceError` for errors in the program or its schedule section.
     """
     sema = check_program(program, filename)
+    check_deletes(program, filename)
     bindings = resolve_schedules(program, sema, filename)
     module = IRGen(program, sema, bindings).build()
     try:

@@ -5,6 +5,13 @@ and column. `%` starts a comment to the end of the line; `%{ ... %}` is a block
 comment. `min=` and `max=` are single tokens (reduction assignments), as in
 GraphIt's own scanner. Bad characters, unterminated strings and comments raise a
 `SourceError` at their position.
+
+GraphIt text is ASCII outside comments: identifiers are ASCII letters, digits and
+`_` (at most `MAX_IDENT_LENGTH` characters), numbers are ASCII digits, and string
+literals hold ASCII characters (escapes for the rest are not defined). Anything
+else is one located error, so no two spellings can name one variable (`afi` and
+`aﬁ` under NFKC) and every name is a valid identifier in the generated code.
+Integer literals must fit in 64 bits.
 """
 
 from __future__ import annotations
@@ -46,6 +53,24 @@ PUNCTUATION = (
 )  # fmt: skip
 """Operators and delimiters, longest first where one is a prefix of another
 (`min=` and `max=` are read with words)."""
+
+
+MAX_IDENT_LENGTH = 64
+"""Longest identifier: kernel and host names are built from several of them, and
+OpenCL compilers refuse symbols much longer than 250 characters."""
+MAX_INT_LITERAL = 2**63 - 1
+"""Largest integer literal (sema narrows further where the type is `int`)."""
+DIGITS = frozenset("0123456789")
+HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+IDENT_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+IDENT_CHARS = IDENT_START | DIGITS
+
+
+def describe_char(char: str) -> str:
+    """A character as error messages name it: `'é' (U+00E9)`."""
+    if char.isprintable() and char != "'":
+        return f"'{char}' (U+{ord(char):04X})"
+    return f"U+{ord(char):04X}"
 
 
 @dataclass(frozen=True)
@@ -125,7 +150,7 @@ class Lexer:
         """Skips whitespace, `% ...` line comments and `%{ ... %}` block comments."""
         while self.pos < len(self.source):
             char = self.peek()
-            if char.isspace():
+            if char in " \t\r\n\f\v":
                 self.advance()
             elif char == "%" and self.peek(1) == "{":
                 self.skip_block_comment()
@@ -150,10 +175,15 @@ class Lexer:
         """The token starting at the current position."""
         line, col = self.line, self.col
         char = self.peek()
-        if char.isalpha() or char == "_":
+        if char in IDENT_START:
             return self.word(line, col)
-        if char.isdigit() or (char == "." and self.peek(1).isdigit()):
+        if char in DIGITS or (char == "." and self.peek(1) in DIGITS and self.peek(1) != ""):
             return self.number(line, col)
+        if not char.isascii():
+            raise self.error(
+                f"unexpected character {describe_char(char)}: GraphIt names and numbers "
+                "are ASCII letters, digits and '_'"
+            )
         if char == '"':
             return self.string(line, col)
         for punct in PUNCTUATION:
@@ -165,9 +195,21 @@ class Lexer:
     def word(self, line: int, col: int) -> Token:
         """An identifier, a keyword, or a `min=`/`max=` reduction."""
         start = self.pos
-        while self.peek().isalnum() or self.peek() == "_":
+        while self.peek() in IDENT_CHARS and self.peek() != "":
             self.advance()
+        if not self.peek().isascii():
+            raise self.error(
+                f"unexpected character {describe_char(self.peek())} in a name: GraphIt "
+                "names are ASCII letters, digits and '_'"
+            )
         text = self.source[start : self.pos]
+        if len(text) > MAX_IDENT_LENGTH:
+            raise self.error(
+                f"name '{text[:16]}...' is {len(text)} characters long "
+                f"(limit {MAX_IDENT_LENGTH})",
+                line,
+                col,
+            )
         if text in ("min", "max") and self.peek() == "=" and self.peek(1) != "=":
             self.advance()
             return Token(Kind.PUNCT, text + "=", line, col)
@@ -175,39 +217,53 @@ class Lexer:
         return Token(kind, text, line, col)
 
     def number(self, line: int, col: int) -> Token:
-        """An integer (decimal or `0x` hex) or a float literal."""
+        """An integer (decimal or `0x` hex, at most `MAX_INT_LITERAL`) or a float
+        literal."""
         start = self.pos
         if self.peek() == "0" and self.peek(1) in ("x", "X"):
             self.advance(2)
-            while self.peek().isalnum():
-                self.advance()
+            self.skip_chars(IDENT_CHARS)
             text = self.source[start : self.pos]
-            try:
-                int(text, 16)
-            except ValueError:
-                raise self.error(f"malformed hexadecimal literal '{text}'", line, col) from None
+            if len(text) == 2 or any(c not in HEX_DIGITS for c in text[2:]):
+                raise self.error(f"malformed hexadecimal literal '{text[:40]}'", line, col)
+            self.check_int_range(text, 16, line, col)
             return Token(Kind.INT, text, line, col)
         is_float = False
-        while self.peek().isdigit():
-            self.advance()
-        if self.peek() == "." and self.peek(1).isdigit():
+        self.skip_chars(DIGITS)
+        if self.peek() == "." and self.peek(1) in DIGITS and self.peek(1) != "":
             is_float = True
             self.advance()
-            while self.peek().isdigit():
-                self.advance()
+            self.skip_chars(DIGITS)
         if self.peek() in ("e", "E") and (
-            self.peek(1).isdigit() or (self.peek(1) in "+-" and self.peek(2).isdigit())
+            self.peek(1) in DIGITS and self.peek(1) != ""
+            or (self.peek(1) in ("+", "-") and self.peek(2) in DIGITS and self.peek(2) != "")
         ):
             is_float = True
             self.advance(2)
-            while self.peek().isdigit():
-                self.advance()
-        if self.peek().isalpha() or self.peek() == "_":
+            self.skip_chars(DIGITS)
+        if self.peek() in IDENT_CHARS and self.peek() != "":
             raise self.error(
-                f"malformed number '{self.source[start : self.pos]}{self.peek()}'", line, col
+                f"malformed number '{self.source[start : self.pos][:40]}{self.peek()}'", line, col
             )
         text = self.source[start : self.pos]
+        if not is_float:
+            self.check_int_range(text, 10, line, col)
         return Token(Kind.FLOAT if is_float else Kind.INT, text, line, col)
+
+    def skip_chars(self, chars: frozenset[str]) -> None:
+        """Consumes characters while they are in `chars`."""
+        while self.pos < len(self.source) and self.source[self.pos] in chars:
+            self.advance()
+
+    def check_int_range(self, text: str, base: int, line: int, col: int) -> None:
+        """Integer literals above `MAX_INT_LITERAL` are errors (checked on the digit
+        count first: Python refuses to convert more than 4300 digits)."""
+        digits = text[2:].lstrip("0") if base == 16 else text.lstrip("0")
+        if len(digits) > 20 or int(digits or "0", base) > MAX_INT_LITERAL:
+            shown = text if len(text) <= 24 else f"{text[:20]}... ({len(text)} characters)"
+            raise self.error(
+                f"integer literal {shown} is out of range (limit 2^63-1)", line, col
+            )
 
     def string(self, line: int, col: int) -> Token:
         """A double-quoted string literal with `\\n`, `\\t`, `\\"`, `\\\\` escapes."""
@@ -221,6 +277,11 @@ class Lexer:
             if char == '"':
                 self.advance()
                 return Token(Kind.STRING, "".join(chars), line, col)
+            if not char.isascii() or (not char.isprintable() and char != "\t"):
+                raise self.error(
+                    f"character {describe_char(char)} in a string literal: GraphIt strings "
+                    "hold printable ASCII (and \\n, \\t escapes)"
+                )
             if char == "\\":
                 escaped = self.peek(1)
                 if escaped not in escapes:

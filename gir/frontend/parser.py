@@ -23,9 +23,18 @@ Grammar (as G2's evaluation programs use it)::
 
 `parse_program(source, filename)` returns an `ast.Program` or raises a
 `SourceError` at the first offending token.
+
+Nesting is bounded so that no later stage (sema, irgen, passes, printers, reading
+the printed IR back) runs out of Python stack: statements nest at most
+`MAX_BLOCK_NESTING` deep (each `elif` counts, it becomes a nested `scf.if`) and an
+expression tree is at most `MAX_EXPR_DEPTH` deep (parentheses, unary operators,
+and the operands of a chain `a + b + c`, which nests to the left).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from gir.diagnostics import SourceError
 from gir.frontend import ast
@@ -36,6 +45,12 @@ SCALAR_TYPES = ("int", "float", "double", "bool", "string")
 ASSIGN_OPS = ("=", "min=", "max=", "+=", "-=")
 COMPARISON_OPS = ("==", "!=", "<", ">", "<=", ">=")
 BLOCK_ENDS = ("end", "else", "elif")
+MAX_BLOCK_NESTING = 256
+"""Deepest nesting of statement bodies."""
+MAX_EXPR_DEPTH = 1024
+"""Deepest expression tree."""
+MAX_VECTOR_SIZE = 2**31 - 1
+"""Most elements of a `vector[N]`: device indices are 32-bit."""
 STMT_KEYWORDS = (
     "var", "const", "if", "while", "for", "print", "println", "delete", "break",
     "new", "load", "not", "true", "false",
@@ -54,6 +69,8 @@ class Parser:
         self.tokens = tokens
         self.filename = filename
         self.index = 0
+        self.block_nesting = 0
+        self.expr_nesting = 0
 
     # -- token helpers -------------------------------------------------------
 
@@ -246,7 +263,13 @@ class Parser:
         if self.accept_punct("["):
             if self.tok.kind != Kind.INT:
                 raise self.expected("a vector size")
-            size = parse_int(self.advance().text)
+            size_token = self.advance()
+            size = parse_int(size_token.text)
+            if size > MAX_VECTOR_SIZE:
+                raise self.error(
+                    f"vector size {size} exceeds the limit of {MAX_VECTOR_SIZE} elements",
+                    size_token,
+                )
             self.expect_punct("]")
             return ast.VectorTypeExpr(pos, None, size, self.parse_paren_type())
         element = self.parse_braced_element()
@@ -258,14 +281,37 @@ class Parser:
         """Statements up to (not including) one of the keywords `ends`; anything
         else that cannot start a statement means the block was not closed."""
         body: list[ast.Stmt] = []
-        while not (self.tok.kind == Kind.KEYWORD and self.tok.text in ends):
-            if not self.can_start_statement():
-                raise self.error(
-                    f"expected 'end' to close '{what}' at {opener.line}:{opener.col}, "
-                    f"found {self.tok.describe()}"
-                )
-            body.append(self.parse_stmt())
+        with self.nested_block(opener):
+            while not (self.tok.kind == Kind.KEYWORD and self.tok.text in ends):
+                if not self.can_start_statement():
+                    raise self.error(
+                        f"expected 'end' to close '{what}' at {opener.line}:{opener.col}, "
+                        f"found {self.tok.describe()}"
+                    )
+                body.append(self.parse_stmt())
         return body
+
+    @contextmanager
+    def nested_block(self, opener: Token) -> Iterator[None]:
+        """One more level of statement nesting, at most `MAX_BLOCK_NESTING`."""
+        self.block_nesting += 1
+        if self.block_nesting > MAX_BLOCK_NESTING:
+            raise self.error(f"nesting too deep (limit {MAX_BLOCK_NESTING})", opener)
+        try:
+            yield
+        finally:
+            self.block_nesting -= 1
+
+    @contextmanager
+    def nested_expr(self) -> Iterator[None]:
+        """One more level of expression nesting, at most `MAX_EXPR_DEPTH`."""
+        self.expr_nesting += 1
+        if self.expr_nesting > MAX_EXPR_DEPTH:
+            raise self.error(f"expression nested too deep (limit {MAX_EXPR_DEPTH})")
+        try:
+            yield
+        finally:
+            self.expr_nesting -= 1
 
     def can_start_statement(self) -> bool:
         """Whether the current token can begin a statement."""
@@ -331,7 +377,8 @@ class Parser:
         else_body: list[ast.Stmt] | None = None
         if self.at_keyword("elif"):
             elif_token = self.advance()
-            nested = self.parse_if_rest(elif_token)
+            with self.nested_block(elif_token):
+                nested = self.parse_if_rest(elif_token)
             return ast.If(pos_of(start), cond, then_body, [nested])
         if self.accept_keyword("else"):
             else_body = self.parse_block(start, start.text, BLOCK_ENDS[:1])
@@ -395,7 +442,17 @@ class Parser:
     # -- expressions -------------------------------------------------------------
 
     def parse_expr(self) -> ast.Expr:
-        """An expression (lowest precedence: `or`, `xor`)."""
+        """An expression (lowest precedence: `or`, `xor`); a whole one (not nested
+        in another) is at most `MAX_EXPR_DEPTH` deep."""
+        start = self.tok
+        with self.nested_expr():
+            expr = self.parse_or()
+        if self.expr_nesting == 0 and ast.expr_depth(expr) > MAX_EXPR_DEPTH:
+            raise self.error(f"expression nested too deep (limit {MAX_EXPR_DEPTH})", start)
+        return expr
+
+    def parse_or(self) -> ast.Expr:
+        """`a or b`, `a xor b`."""
         left = self.parse_and()
         while self.at_keyword("or") or self.at_keyword("xor"):
             op = self.advance()
@@ -414,7 +471,8 @@ class Parser:
         """`not a`."""
         if self.at_keyword("not"):
             op = self.advance()
-            return ast.Unary(pos_of(op), "not", self.parse_not())
+            with self.nested_expr():
+                return ast.Unary(pos_of(op), "not", self.parse_not())
         return self.parse_comparison()
 
     def parse_comparison(self) -> ast.Expr:
@@ -445,7 +503,8 @@ class Parser:
         """`-a`."""
         if self.at_punct("-"):
             op = self.advance()
-            return ast.Unary(pos_of(op), "-", self.parse_unary())
+            with self.nested_expr():
+                return ast.Unary(pos_of(op), "-", self.parse_unary())
         return self.parse_postfix()
 
     def parse_postfix(self) -> ast.Expr:

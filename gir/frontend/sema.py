@@ -751,7 +751,26 @@ class Checker:
         if index not in allowed:
             expected = " or ".join(str(t) for t in allowed)
             raise self.error(expr.index.pos, f"vector index must be {expected}, found {index}")
+        self.check_constant_index(expr, vector)
         return vector.elem
+
+    def check_constant_index(self, expr: ast.Index, vector: VectorTy) -> None:
+        """A literal index must lie inside the vector: `[0, N)` for `vector[N]`,
+        non-negative for a per-vertex vector (its size is known at run time)."""
+        value = literal_int(expr.index)
+        if value is None:
+            return
+        assert isinstance(expr.base, ast.Name)
+        if value < 0:
+            raise self.error(
+                expr.index.pos, f"index {value} is negative: '{expr.base.name}' starts at 0"
+            )
+        if vector.size is not None and value >= vector.size:
+            raise self.error(
+                expr.index.pos,
+                f"index {value} is past the end of '{expr.base.name}' "
+                f"({vector}: indices 0 to {vector.size - 1})",
+            )
 
     def check_unary(self, expr: ast.Expr) -> Ty:
         """`-x` (numeric) and `not x` (bool)."""
@@ -1145,6 +1164,15 @@ class Checker:
             raise self.error(
                 expr.args[6].pos, f"the start vertex must be a Vertex or int, found {start}"
             )
+
+
+def literal_int(expr: ast.Expr) -> int | None:
+    """The value of an int literal, possibly negated (`-1`), else None."""
+    sign = 1
+    while isinstance(expr, ast.Unary) and expr.op == "-":
+        sign = -sign
+        expr = expr.operand
+    return sign * expr.value if isinstance(expr, ast.IntLit) else None
 
 
 def vector_writes(body: list[ast.Stmt]) -> set[str]:

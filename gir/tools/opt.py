@@ -26,7 +26,7 @@ from xdsl.utils.exceptions import (
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gir.dialects import register_dialects
-from gir.diagnostics import UserError
+from gir.diagnostics import SourceError, UserError
 from gir.passes.registry import (
     PIPELINES,
     available_passes,
@@ -90,9 +90,31 @@ class GirOptMain(xDSLOptMain):
         def parse_graphit(io: IO[bytes]) -> ModuleOp:
             from gir.frontend import parse_graphit_source
 
-            return parse_graphit_source(io.read().decode(), self.get_input_name())
+            return parse_graphit_source(io.read(), self.get_input_name())
 
         self.available_frontends["gt"] = parse_graphit
+
+    def parse_chunk(
+        self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
+    ) -> ModuleOp | None:
+        if file_extension != "mlir":
+            return super().parse_chunk(chunk, file_extension, start_offset)
+        from gir.ir_input import parse_module_text
+
+        try:
+            return parse_module_text(
+                chunk.read(),
+                self.get_input_name(),
+                self.ctx,
+                verify=not (self.args.verify_diagnostics or self.args.disable_verify),
+                implicit_module=not self.args.no_implicit_module,
+                line_offset=start_offset,
+            )
+        except SourceError as error:
+            if not self.args.parsing_diagnostics:
+                raise
+            print(error)
+            return None
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)

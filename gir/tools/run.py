@@ -26,10 +26,10 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerType, ModuleOp
-from xdsl.parser import Parser
 
 from gir.dialects import graph, register_dialects
 from gir.diagnostics import UserError
+from gir.ir_input import parse_module_text
 from gir.tools.opt import report_user_errors
 from gir.tools.output import check_writable, open_output, write_npz
 
@@ -41,7 +41,7 @@ def _progress(message: str) -> None:
 def parse_program(path: str) -> ModuleOp:
     """The module of a `.gt` program or of an `.mlir` file at any level."""
     try:
-        with open(path) as stream:
+        with open(path, "rb") as stream:
             source = stream.read()
     except OSError as error:
         raise UserError(f"error: cannot read program '{path}': {error.strerror}") from None
@@ -51,9 +51,7 @@ def parse_program(path: str) -> ModuleOp:
         return parse_graphit_source(source, path)
     ctx = Context()
     register_dialects(ctx)
-    module = Parser(ctx, source, path).parse_module()
-    module.verify()
-    return module
+    return parse_module_text(source, path, ctx)
 
 
 def _build_parser() -> argparse.ArgumentParser:

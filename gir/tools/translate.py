@@ -27,10 +27,10 @@ from collections.abc import Sequence
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 
 from gir.dialects import register_dialects
 from gir.diagnostics import UserError
+from gir.ir_input import parse_module_text
 from gir.tools.opt import report_user_errors
 from gir.tools.output import write_text
 
@@ -65,9 +65,9 @@ def _build_parser() -> argparse.ArgumentParser:
 def read_module(path: str) -> ModuleOp:
     """The module of a `.gt` program or of an `.mlir` file (`-`: stdin), verified."""
     if path == "-":
-        source, name = sys.stdin.read(), "<stdin>"
+        source, name = sys.stdin.buffer.read(), "<stdin>"
     else:
-        with open(path) as stream:
+        with open(path, "rb") as stream:
             source, name = stream.read(), path
     if name.endswith(".gt"):
         from gir.frontend import parse_graphit_source
@@ -76,7 +76,7 @@ def read_module(path: str) -> ModuleOp:
     else:
         ctx = Context()
         register_dialects(ctx)
-        module = Parser(ctx, source, name).parse_module()
+        module = parse_module_text(source, name, ctx)
     module.verify()
     return module
 
