@@ -14,19 +14,22 @@ Frontiers are *values*: an op that changes a frontier (`frontier.add`,
 the operand it was given is not used afterwards. A value and the values made
 from it share one storage, released by `frontier.free`.
 
-Representations (one type each; a bitmap or boolmap is one more type and one more
-lowering in `gir/passes/frontier_to_gpu/`):
+Representations (one subclass of `FrontierType` each; a bitmap or boolmap is one
+more type here and one more lowering in `gir/passes/representations/`):
 - `!frontier.queue`: a sparse queue of vertex ids with a size (G2's FUSED output).
 - `!frontier.all`: every vertex of the graph (`edges.getVertices()`); no storage.
 
 Ops, from the highest to the lowest within this level:
 - traversal: `frontier.edge_traverse` (one `edgeset.apply`, schedule axes as
-  properties); a load-balance pass (`frontier-lb-*`) rewrites it into
+  properties); its load-balance strategy's pass (`frontier-lb-*`) rewrites it into
 - `frontier.vertex_map` (one thread per vertex of a frontier, optionally filling an
-  output frontier with `frontier.enqueue`) and the layout ops
+  output frontier with `frontier.enqueue`; VERTEX_BASED, vertex applies and
+  filters) or `frontier.edge_map` (the work of one edge, threads mapped to edges
+  by the strategy that forms its kernels; EDGE_ONLY), and the layout ops
   `frontier.edge_range`, `frontier.neighbor`, `frontier.edge_weight`;
-- host ops on frontiers: `frontier.new`, `frontier.all_vertices`, `frontier.size`,
-  `frontier.add`, `frontier.clear`, `frontier.free`.
+- host ops on frontiers: `frontier.new`, `frontier.all_vertices`,
+  `frontier.convert`, `frontier.size`, `frontier.add`, `frontier.clear`,
+  `frontier.free`.
 
 ```mlir
 %out = frontier.edge_traverse PUSH VERTEX_BASED CSR %edges : !graph.edgeset
