@@ -16,7 +16,6 @@ from gir.dialects.schedule import (
     DedupStrategy,
     Direction,
     EdgeBlocking,
-    FrontierCreation,
     HybridScheduleAttr,
     SimpleScheduleAttr,
     Toggle,
@@ -27,13 +26,13 @@ from gir.passes.ir_utils import statement
 SUPPORTED: dict[str, set[str]] = {
     "direction": {Direction.PUSH},
     "edge_blocking": {EdgeBlocking.UNBLOCKED},
-    "frontier_creation": {FrontierCreation.FUSED},
     "deduplication": {Toggle.DISABLED, Toggle.ENABLED},
     "dedup_strategy": {DedupStrategy.FUSED},
     "kernel_fusion": {Toggle.DISABLED},
 }
 """Values of the enum-valued schedule options that the GPU lowering realizes.
-`load_balance` is checked against the registered strategies (`LOAD_BALANCES`); `delta`
+`load_balance` is checked against the registered strategies (`LOAD_BALANCES`),
+`frontier_creation` against the registered frontier representations; `delta`
 only matters to priority queues (not lowered yet); `pull_frontier` only to PULL;
 `dedup_strategy` only when deduplication is ENABLED."""
 
@@ -46,7 +45,7 @@ def _option_value(value: Attribute) -> str:
 def check_schedule(schedule: SimpleScheduleAttr, where: str) -> None:
     """Raises a user error naming the first option of `schedule` (of `where`, a
     statement) that the lowering does not realize."""
-    from gir.passes import load_balance
+    from gir.passes import load_balance, representations
 
     def reject(option: str, value: Attribute) -> None:
         raise UserError(
@@ -60,6 +59,8 @@ def check_schedule(schedule: SimpleScheduleAttr, where: str) -> None:
             continue
         if value.data not in allowed:
             reject(option, value)
+    if representations.output_type(schedule.frontier_creation.data) is None:
+        reject("frontier_creation", schedule.frontier_creation)
     if schedule.load_balance.data not in load_balance.LOAD_BALANCES:
         reject("load_balance", schedule.load_balance)
     reason = load_balance.load_balance(schedule.load_balance.data).unsupported(schedule)
