@@ -74,6 +74,7 @@ from typing import Any
 import numpy as np
 
 from gir.diagnostics import UserError
+from gir.runtime.graph import check_device_memory, format_bytes
 from gir.runtime.protocol import DType, GraphArray, Launch
 
 DTYPES: dict[DType, np.dtype] = {dtype: dtype.numpy for dtype in DType}
@@ -420,13 +421,26 @@ class OpenCLDevice(Device):
         flags = self._cl.mem_flags
         if array.nbytes == 0:
             return self.allocate(array.itemsize)
+        self._check_allocation(array.nbytes)
         return self._cl.Buffer(self.context, flags.READ_WRITE | flags.COPY_HOST_PTR, hostbuf=array)
 
     def release(self, buffer: Any) -> None:
         buffer.release()
 
     def allocate(self, nbytes: int) -> Any:
+        self._check_allocation(nbytes)
         return self._cl.Buffer(self.context, self._cl.mem_flags.READ_WRITE, size=nbytes)
+
+    def _check_allocation(self, nbytes: int) -> None:
+        """OpenCL allocates lazily and reports no free memory: a buffer larger than
+        the device allows, or than its whole memory, is refused here instead of
+        failing at its first use."""
+        limit = min(self.device.max_mem_alloc_size, self.device.global_mem_size)
+        if nbytes > limit:
+            raise UserError(
+                f"error: the program allocates a buffer of {format_bytes(nbytes)}, more "
+                f"than {self.name} allows in one allocation ({format_bytes(limit)})"
+            )
 
     def to_host(self, buffer: Any, count: int, dtype: DType) -> np.ndarray:
         array = np.empty(count, DTYPES[dtype])
@@ -601,7 +615,15 @@ class CudaDevice(Device):
         self._cuda.Context.synchronize()
 
     def allocate(self, nbytes: int) -> int:
-        allocation = self._cuda.mem_alloc(nbytes)
+        try:
+            allocation = self._cuda.mem_alloc(nbytes)
+        except self._cuda.MemoryError:
+            free, _ = self._cuda.mem_get_info()
+            check_device_memory(nbytes, free, self.name)
+            raise UserError(
+                f"error: cannot allocate {format_bytes(nbytes)} on {self.name} "
+                f"({format_bytes(free)} free, fragmented)"
+            ) from None
         pointer = int(allocation)
         self._allocations[pointer] = allocation
         return pointer

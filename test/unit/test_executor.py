@@ -434,3 +434,18 @@ def test_non_ascii_name_hints_are_not_python_identifiers():
     assert names.fresh("a\ufb01") == "v"
     assert names.fresh("d\u00b2") == "v_1"
     assert names.fresh("print") == "print_"
+
+
+def test_an_allocation_the_device_cannot_hold_is_one_user_error(devices):
+    module = parse(
+        "builtin.module {\n  func.func @main() {\n"
+        "    %n = arith.constant 2000000000 : i32\n"
+        "    %b = host.alloc %n : i32 -> memref<?xf64>\n"
+        "    func.return\n  }\n}"
+    )
+    device = devices("opencl")
+    if min(device.device.max_mem_alloc_size, device.device.global_mem_size) >= 16e9:
+        pytest.skip(f"{device.name} can allocate 16 GB at once")
+    program = compile_program(module, "opencl")
+    with pytest.raises(UserError, match=r"allocates a buffer of 14\.9 GB, more than .* allows"):
+        program.run(device, ["big"], io.StringIO())
