@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -71,6 +73,23 @@ def test_a_negative_computed_index_names_its_loop(tmp_path: Path, capsys: pytest
         r"element -[123] of vector 'x', which has 16 elements; the access was skipped and the run stopped",
         error,
     ), error
+
+
+@needs_opencl
+def test_a_loop_whose_exit_a_skipped_store_broke_still_stops(tmp_path: Path) -> None:
+    program = tmp_path / "loop.gt"
+    program.write_text(
+        OOB.read_text()
+        .replace("x[v + 1000000] = v;", "x[v + 1000000] = 1;")
+        .replace("#poking# vertices.apply(poke);", "#waiting# while (x[0] == 0)\n        vertices.apply(poke);\n    end")
+    )
+    command = [sys.executable, "-m", "gir.tools.run", str(program), "road:4:4", "--target", "opencl", "--check-bounds"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == (
+        "error: out-of-bounds access: kernel @map_poke (statement 'waiting') stores element "
+        "1000000 of vector 'x', which has 16 elements; the access was skipped and the run stopped"
+    )
 
 
 def test_without_the_flag_the_program_still_compiles() -> None:
