@@ -365,19 +365,20 @@ class _Guard:
 
     def wrap(self, access: Operation, site: int) -> None:
         """Puts `access` under `scf.if index in [0, count)`; the else branch records
-        the miss and yields zeros for the access's results."""
+        the miss and yields zeros for the access's used results."""
         buffer = access.memref if isinstance(access, memref.StoreOp) else access.operands[0]
         index = _index(access)
         count = self._count(buffer)
         inside = arith.CmpiOp(index, self._count_as(count, index.type), "ult")  # a negative index is a huge unsigned one
         inside.result.name_hint = "in_bounds"
-        result_types = [result.type for result in access.results]
+        used = [result for result in access.results if result.uses]  # an atomic's old value often is not
+        result_types = [result.type for result in used]
         guarded = scf.IfOp(inside, result_types, Region(Block()), Region(Block()))
         Rewriter.insert_op([inside, guarded], InsertPoint.before(access))
-        for old, new in zip(access.results, guarded.results, strict=True):
+        for old, new in zip(used, guarded.results, strict=True):
             old.replace_all_uses_with(new)
         access.detach()
-        guarded.true_region.block.add_ops([access, scf.YieldOp(*access.results)])
+        guarded.true_region.block.add_ops([access, scf.YieldOp(*used)])
         else_block = guarded.false_region.block
         self._record(else_block, site, index, count)
         zeros = [_zero(type_) for type_ in result_types]

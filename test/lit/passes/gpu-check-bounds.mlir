@@ -78,10 +78,12 @@ builtin.module {
 // CHECK-NEXT:   } else {
 // CHECK-NEXT:     arith.constant 3 : i32
 
-// An atomic's i32 index is compared with the i32 count.
+// An atomic's i32 index is compared with the i32 count; an unused old value is
+// not yielded.
 // CHECK:        %[[ATOMIC_OK:.*]] = arith.cmpi ult, %begin, %items_size : i32
-// CHECK-NEXT:   %old = scf.if %[[ATOMIC_OK]] -> (i32) {
-// CHECK-NEXT:     gir_gpu.atomic_rmw add %c1, %items[%begin]
+// CHECK-NEXT:   scf.if %[[ATOMIC_OK]] {
+// CHECK-NEXT:     %old = gir_gpu.atomic_rmw add %c1, %items[%begin]
+// CHECK-NEXT:   } else {
 // CHECK:          arith.constant 4 : i32
 
 // Main makes the zeroed record, bound as the global the runtime checks; a graph
