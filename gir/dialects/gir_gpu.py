@@ -37,10 +37,13 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
     AnyFloatConstr,
+    ArrayAttr,
+    DictionaryAttr,
     FunctionType,
     IndexType,
     IntegerType,
     MemRefType,
+    ModuleOp,
     NoneAttr,
     StringAttr,
     SymbolNameConstraint,
@@ -80,6 +83,8 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
+
+from gir.diagnostics import UserError
 
 Scalar = base(IntegerType) | AnyFloatConstr
 Index = base(IndexType) | base(IntegerType)
@@ -785,6 +790,77 @@ class ExclusiveScanOp(IRDLOperation):
                     f"{self.name} is called by the host, not inside kernel @{parent.sym_name.data}"
                 )
             parent = parent.parent_op()
+
+
+# ---------------------------------------------------------------------------
+# Bounds checking
+# ---------------------------------------------------------------------------
+
+BOUNDS_RECORD = "gir.bounds"
+"""The global name under which `gpu-check-bounds` binds the program's bounds
+record, three i32s: the first out-of-range access's site + 1 (0: none yet), its
+index, and the element count of the buffer it missed."""
+
+BOUNDS_SITES = "gir_gpu.bounds_sites"
+"""The module attribute in which `gpu-check-bounds` lists the accesses it guarded:
+site `i` is entry `i`, a `BoundsSite` as a dictionary."""
+
+
+@dataclass(frozen=True)
+class BoundsSite:
+    """One device-side buffer access guarded by `gpu-check-bounds`: enough to say
+    which access of which kernel missed which buffer."""
+
+    kernel: str
+    access: str
+    """What the access does: "loads", "stores", "atomically updates"."""
+    buffer: str
+    """What the buffer holds for the user: "vector 'x'", "graph array 'col_idx'",
+    "frontier storage", "a work-group array"."""
+    label: str = ""
+    """The labels of the statements around the kernel's launches, or ""."""
+
+    def to_attribute(self) -> DictionaryAttr:
+        """The site as an entry of the `BOUNDS_SITES` attribute."""
+        fields = {"kernel": self.kernel, "access": self.access, "buffer": self.buffer}
+        if self.label:
+            fields["label"] = self.label
+        return DictionaryAttr({key: StringAttr(value) for key, value in fields.items()})
+
+    @staticmethod
+    def from_attribute(attribute: Attribute) -> BoundsSite | None:
+        """The site an entry of `BOUNDS_SITES` describes, or None if it is malformed."""
+        if not isinstance(attribute, DictionaryAttr):
+            return None
+        fields = {key: value.data for key, value in attribute.data.items() if isinstance(value, StringAttr)}
+        if not {"kernel", "access", "buffer"} <= fields.keys():
+            return None
+        return BoundsSite(fields["kernel"], fields["access"], fields["buffer"], fields.get("label", ""))
+
+    def describe(self, index: int, size: int) -> str:
+        """The one-line report of an access at `index` into a buffer of `size` elements."""
+        where = f" (statement '{self.label}')" if self.label else ""
+        return (
+            f"error: out-of-bounds access: kernel @{self.kernel}{where} {self.access} "
+            f"element {index} of {self.buffer}, which has {size} elements; "
+            "the access was skipped and the run stopped"
+        )
+
+
+def bounds_sites(module: ModuleOp) -> tuple[BoundsSite, ...] | None:
+    """The guarded sites of a module `gpu-check-bounds` ran on, or None if it did
+    not; a module whose `BOUNDS_SITES` attribute is malformed is a UserError."""
+    attribute = module.attributes.get(BOUNDS_SITES)
+    if attribute is None:
+        return None
+    entries = attribute.data if isinstance(attribute, ArrayAttr) else (None,)
+    sites = tuple(BoundsSite.from_attribute(entry) for entry in entries)
+    if any(site is None for site in sites):
+        raise UserError(
+            f"error: the module's {BOUNDS_SITES} attribute is not a list of "
+            "{kernel, access, buffer[, label]} dictionaries of strings"
+        )
+    return sites  # type: ignore[return-value]
 
 
 HOST_PRIMITIVES: tuple[type[Operation], ...] = (ExclusiveScanOp,)

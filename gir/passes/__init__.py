@@ -53,6 +53,7 @@ register_pass("gpu-hoist-constants", "gpu_hoist_constants", "GpuHoistConstants")
 
 # GPU-level rewrites.
 register_pass("gpu-expand-scan", "gpu_expand_scan", "GpuExpandScan")
+register_pass("gpu-check-bounds", "gpu_check_bounds", "GpuCheckBounds")
 
 # Named pipelines.
 PIPELINES["frontier-to-gpu"] = Pipeline(

@@ -78,6 +78,7 @@ def compile_program(module: ModuleOp, target: str, source_name: str = "<module>"
         kernel_signatures(module),
         namespace["run"],
         host.constants,
+        gir_gpu.bounds_sites(module),
     )
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from gir.diagnostics import UserError
+from gir.dialects.gir_gpu import BoundsSite
 from gir.runtime.device import Device, KernelSignatures
 from gir.runtime.protocol import HostRuntime
 from gir.runtime.run import Run, RunResult
@@ -33,6 +34,8 @@ class CompiledProgram:
     signatures: KernelSignatures
     host_run: HostFunction
     constants: tuple[Any, ...]
+    bounds_sites: tuple[BoundsSite, ...] | None = None
+    """The accesses `gpu-check-bounds` guarded, or None when it did not run."""
 
     def kernels(self, device: Device) -> Any:
         """The program's kernels built on `device` (once per device and source)."""
@@ -45,7 +48,7 @@ class CompiledProgram:
     def run(self, device: Device, argv: list[str], stdout: TextIO) -> RunResult:
         """Runs the program on `device` with the program's `argv` (argv[0] is its
         name, argv[1] usually the graph) printing to `stdout`."""
-        run = Run(device, self.kernels(device), argv, stdout)
+        run = Run(device, self.kernels(device), argv, stdout, self.bounds_sites)
         try:
             self.host_run(run, self.constants)
             return run.finish()

@@ -21,8 +21,14 @@ from typing import Any, TextIO
 import numpy as np
 
 from gir.diagnostics import UserError
+from gir.dialects.gir_gpu import BOUNDS_RECORD, BoundsSite
 from gir.runtime.device import DTYPES, Device, DeviceGraph
 from gir.runtime.protocol import Buffer, DType, GraphArray, GraphSize, Launch
+
+
+BOUNDS_CHECK_INTERVAL = 0.1
+"""Seconds between two looks at the bounds record during a run: one look costs a
+blocking read (~30-50 us on PoCL), as much as a BFS level on a small graph."""
 
 
 @dataclass(frozen=True)
@@ -59,8 +65,16 @@ class _Binding:
 class Run:
     """One execution of a built program on a device (a `HostRuntime`)."""
 
-    def __init__(self, device: Device, kernels: Any, argv: Sequence[str], stdout: TextIO):
-        """`kernels` is what `device.load_program` built; argv[0] is the program's name."""
+    def __init__(
+        self,
+        device: Device,
+        kernels: Any,
+        argv: Sequence[str],
+        stdout: TextIO,
+        bounds_sites: Sequence[BoundsSite] | None = None,
+    ):
+        """`kernels` is what `device.load_program` built; argv[0] is the program's
+        name; `bounds_sites` the accesses `gpu-check-bounds` guarded, if it ran."""
         self.device = device
         self.kernels = kernels
         self.argv = list(argv)
@@ -71,6 +85,9 @@ class Run:
         self._allocations: dict[Any, _Allocation] = {}
         self._bindings: dict[Any, _Binding] = {}
         self._globals: dict[str, np.ndarray] = {}
+        self._bounds_sites = bounds_sites
+        self._bounds_record: Buffer | None = None
+        self._next_bounds_check = 0.0
         self._load_seconds_before = device.load_seconds
         self._started = time.perf_counter()
 
@@ -80,6 +97,7 @@ class Run:
         """Waits for the device, copies every bound global vector to the host, frees
         the run's buffers and returns the result."""
         self.device.synchronize()
+        self._check_bounds()
         for key in list(self._bindings):
             self._snapshot(key)
         self._release_all()
@@ -148,13 +166,20 @@ class Run:
 
     def read(self, buffer: Buffer, index: int, dtype: DType) -> Any:
         self._check_index(buffer, index)
-        return self.device.read_element(buffer, index, dtype)
+        value = self.device.read_element(buffer, index, dtype)
+        if self._bounds_record is not None and time.perf_counter() >= self._next_bounds_check:
+            self._check_bounds()
+            self._next_bounds_check = time.perf_counter() + BOUNDS_CHECK_INTERVAL
+        return value
 
     def write(self, buffer: Buffer, index: int, value: Any, dtype: DType) -> None:
         self._check_index(buffer, index)
         self.device.write_element(buffer, index, value, dtype)
 
     def bind_global(self, name: str, buffer: Buffer, dtype: DType, count: int | None) -> None:
+        if name == BOUNDS_RECORD and self._bounds_sites is not None:
+            self._bounds_record = buffer
+            return
         self._bindings[self.device.key(buffer)] = _Binding(name, buffer, dtype, count)
 
     def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
@@ -187,6 +212,26 @@ class Run:
             allocation = self._allocations.get(key)
             count = allocation.count if allocation is not None else 0
         self._globals[binding.name] = self.device.to_host(binding.buffer, count, binding.dtype)
+
+    def _check_bounds(self) -> None:
+        """Stops the run with its description when a guarded device access missed
+        its buffer (`gpu-check-bounds`). Called at the end of the run, and after a
+        host read (where the host waits for the device anyway) at most every
+        `BOUNDS_CHECK_INTERVAL` seconds, so that a loop whose exit the skipped
+        accesses broke still stops, without a second read per loop iteration."""
+        record = self._bounds_record
+        if record is None:
+            return
+        mark = self.device.read_element(record, 0, DType.INT32)
+        if mark == 0:
+            return
+        sites = self._bounds_sites
+        assert sites is not None
+        index = self.device.read_element(record, 1, DType.INT32)
+        size = self.device.read_element(record, 2, DType.INT32)
+        if not 0 < mark <= len(sites):
+            raise UserError(f"error: out-of-bounds access at unknown site {mark - 1}, index {index}")
+        raise UserError(sites[mark - 1].describe(index, size))
 
     def _check_index(self, buffer: Buffer, index: int) -> None:
         """Host-side accesses come from the program's own values, often a vertex

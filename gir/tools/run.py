@@ -3,7 +3,7 @@
 ```
 gir-run PROGRAM.gt|IR.mlir GRAPH [ARGS...] [--target auto|cuda|opencl]
         [--device N] [--trials N] [--dump FILE.npz] [--validate]
-        [--max-memory BYTES|auto]
+        [--check-bounds | --no-check-bounds] [--max-memory BYTES|auto]
 ```
 
 GRAPH is the program's `argv[1]` (a graph file or a generator spec such as
@@ -12,6 +12,10 @@ goes to stdout; progress and timings go to stderr. Timings follow G2 and Gunrock
 the graph is loaded and copied to the device once, before the first trial, and is
 excluded; each trial reports the program's `startTimer()`..`stopTimer()` interval
 when it has one, else the time of its whole `main` without the graph load.
+
+`--check-bounds` (the default with `--validate`) compiles with `gpu-check-bounds`:
+a device access outside its vector is skipped and the run stops with one line
+naming the kernel, the vector and the statement.
 """
 
 from __future__ import annotations
@@ -88,6 +92,14 @@ def _build_parser() -> argparse.ArgumentParser:
         "an error when gir cannot tell which reference applies",
     )
     parser.add_argument(
+        "--check-bounds",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="guard every device-side vector and frontier access: an index out of "
+        "range stops the run with one line naming the kernel and the vector "
+        "[on with --validate, else off]",
+    )
+    parser.add_argument(
         "--max-memory",
         metavar="BYTES|auto",
         type=_memory_size,
@@ -138,15 +150,25 @@ def check_int_arguments(program: ModuleOp, argv: Sequence[str]) -> None:
             )
 
 
-def _lower(module: ModuleOp) -> ModuleOp:
+def _lower(module: ModuleOp, check_bounds: bool = False) -> ModuleOp:
+    """`module` lowered to the GPU level (if it is above it), with every device
+    access guarded (`gpu-check-bounds`) when `check_bounds`."""
     from gir.passes.registry import parse_pipeline
     from gir.dialects.levels import Level, level_of
 
-    if level_of(module) in (Level.GRAPH, Level.FRONTIER):
+    passes = ["lower-to-gpu"] if level_of(module) in (Level.GRAPH, Level.FRONTIER) else []
+    if check_bounds:
+        passes.append("gpu-check-bounds")
+    if passes:
         ctx = Context()
         register_dialects(ctx)
-        parse_pipeline("lower-to-gpu").apply(ctx, module)
+        parse_pipeline(",".join(passes)).apply(ctx, module)
     return module
+
+
+def checks_bounds(options: argparse.Namespace) -> bool:
+    """Whether the run guards device accesses: `--check-bounds`, else `--validate`."""
+    return options.validate if options.check_bounds is None else options.check_bounds
 
 
 def _choose_target(requested: str) -> str:
@@ -193,7 +215,7 @@ def run(argv: Sequence[str] | None = None) -> None:
 
     target = _choose_target(options.target)
     started = time.perf_counter()
-    compiled = compile_program(_lower(program), target)
+    compiled = compile_program(_lower(program, checks_bounds(options)), target)
     device = open_device(target, options.device)
     device.progress = _progress
     _progress(f"compiled for {device.name} in {time.perf_counter() - started:.2f} s")
