@@ -1,8 +1,9 @@
 """End to end: GraphIt programs compiled with every registered load-balance
 strategy (the rest of the schedule as written), run on every available target
 (OpenCL on each platform found — PoCL in CI, NVIDIA's where present — and CUDA
-where pycuda sees a GPU), checked against the CPU references. A strategy added to
-the registry runs here with no change to this file."""
+where pycuda sees a GPU), checked against the CPU references, with every device
+access bounds-checked (`gpu-check-bounds`). A strategy added to the registry runs
+here with no change to this file."""
 
 from __future__ import annotations
 
@@ -126,7 +127,7 @@ def compiled():
             module = with_load_balance(parse_program(str(PROGRAMS / program)), strategy)
             validator = find_validator(module)
             assert validator is not None, f"no validator recognises {program}"
-            cache[key] = (compile_program(_lower(module), target), validator)
+            cache[key] = (compile_program(_lower(module, check_bounds=True), target), validator)
         return cache[key]
 
     return get
