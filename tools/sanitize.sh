@@ -39,6 +39,10 @@ if ! python3 -c "import gir" 2>/dev/null; then
   exit 1
 fi
 
+# gir-run as installed, or through python where only PYTHONPATH is set (the GPU machine).
+gir_run=(gir-run)
+command -v gir-run >/dev/null || gir_run=(python3 -m gir.tools.run)
+
 problems=()
 command -v compute-sanitizer >/dev/null || problems+=("compute-sanitizer is not on PATH (it comes with the CUDA toolkit, e.g. /usr/local/cuda/bin)")
 cuda_reason=$(python3 -c "from gir.runtime.executor import cuda_unavailable_reason as r; print(r() or '')")
@@ -90,7 +94,7 @@ while read -r program strategy file spec start; do
   [[ " ${strategies[*]} " == *" $strategy "* ]] || strategies+=("$strategy")
   for tool in ${tools//,/ }; do
     log="$out/$program.$strategy.$tool.log"
-    command=(compute-sanitizer --tool "$tool" --print-limit 20 gir-run "$file" "$spec" "$start" --target cuda --no-check-bounds)
+    command=(compute-sanitizer --tool "$tool" --print-limit 20 "${gir_run[@]}" "$file" "$spec" "$start" --target cuda --no-check-bounds)
     if [ $dry_run -eq 1 ]; then
       echo "${command[*]} > $log"
       result["$program,$strategy,$tool"]="(dry run)"
