@@ -548,18 +548,19 @@ class KernelPrinter(StructuredPrinter):
             return
         self._define(op.result, self.flavour.bitcast(self.expr(op.input), source, target))
 
+    def _element(self, buffer: SSAValue, indices: Sequence[SSAValue]) -> str:
+        """`buffer[index]`: an element of a one-dimensional buffer."""
+        if len(indices) != 1:
+            raise UserError("error: GPU kernels index one-dimensional buffers only")
+        return f"{self.expr(buffer)}[{self.expr(indices[0])}]"
+
     @emit.register
     def _(self, op: memref.LoadOp) -> None:
-        self._define(op.res, f"{self.expr(op.memref)}[{self._index(op.indices)}]")
+        self._define(op.res, self._element(op.memref, op.indices))
 
     @emit.register
     def _(self, op: memref.StoreOp) -> None:
-        self._line(f"{self.expr(op.memref)}[{self._index(op.indices)}] = {self.expr(op.value)};")
-
-    def _index(self, indices: Sequence[SSAValue]) -> str:
-        if len(indices) != 1:
-            raise UserError("error: GPU kernels index one-dimensional buffers only")
-        return self.expr(indices[0])
+        self._statement(f"{self._element(op.memref, op.indices)} = {self.expr(op.value)}")
 
     @emit.register
     def _(self, op: IdOp) -> None:
@@ -594,7 +595,7 @@ class KernelPrinter(StructuredPrinter):
 
     @emit.register
     def _(self, op: AtomicRMWOp) -> None:
-        address = f"&{self.expr(op.buffer)}[{self.expr(op.index)}]"
+        address = f"&{self._element(op.buffer, [op.index])}"
         call = self.flavour.atomic_rmw(
             op.kind.data.value, scalar_of(op.value.type), address, self.expr(op.value), self.needs
         )
@@ -602,7 +603,7 @@ class KernelPrinter(StructuredPrinter):
 
     @emit.register
     def _(self, op: AtomicCASOp) -> None:
-        address = f"&{self.expr(op.buffer)}[{self.expr(op.index)}]"
+        address = f"&{self._element(op.buffer, [op.index])}"
         call = self.flavour.atomic_cas(
             scalar_of(op.desired.type),
             address,
