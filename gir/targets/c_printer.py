@@ -492,7 +492,8 @@ class KernelPrinter(StructuredPrinter):
         lhs, rhs = op.operands
         result = op.results[0]
         operator = _UNSIGNED_BINARY[type(op)]
-        self._define(result, f"({self.c_type(result.type)})({self._unsigned(lhs)} {operator} {self._unsigned(rhs)})")
+        expression = f"{self._unsigned(lhs)} {operator} {self._unsigned(rhs)}"
+        self._define(result, f"({self.c_type(result.type)})({expression})")
 
     def _min_max(self, op: Operation) -> None:
         function, unsigned = _MIN_MAX[type(op)]

@@ -528,7 +528,10 @@ class StructuredPrinter(ABC):
                 self._names.bind(result, name)
                 self._names.bind(argument, name)
         else:
-            exits = [self._declare(result, argument) for result, argument in zip(op.res, after.args, strict=True)]
+            exits = [
+                self._declare(result, argument)
+                for result, argument in zip(op.res, after.args, strict=True)
+            ]
         self._open(self.loop_forever)
         self._region(before, exits)
         self._region(after, loop_vars)
