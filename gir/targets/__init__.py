@@ -1,10 +1,14 @@
 """gir's targets: GPU-level IR printed as source code.
 
-- `c_printer`: one walker over `gir_gpu.kernel` bodies that prints C-family code;
-  `cuda` and `opencl` are the two small flavours it is printed in (keywords,
-  builtins, atomics).
-- `host_python`: the host function `@main` printed once as Python source, a
-  function `run(rt, argv)` calling the runtime interface of `gir.runtime.device`.
+- `walker`: what both printers share: value names, literals, dead ops, and
+  `scf.if` / `scf.for` / `scf.while` as structured statements, over small
+  per-language syntax hooks.
+- `c_printer`: the walker in C syntax over `gir_gpu.kernel` bodies; `cuda` and
+  `opencl` are the two small flavours it is printed in (keywords, builtins,
+  atomics).
+- `host_python`: the walker in Python syntax: the host function `@main` printed
+  once as a function `run(rt, K)` calling the runtime protocol of
+  `gir.runtime.protocol`.
 
 `print_kernels(module, "cuda" | "opencl")` is the entry point for kernels.
 """

@@ -1,11 +1,11 @@
-"""The C-family kernel printer: one walker over `gir_gpu.kernel` bodies, printed in
-a `CFlavour` (CUDA or OpenCL C).
+"""The C-family kernel printer: `gir_gpu.kernel` bodies printed in a `CFlavour`
+(CUDA or OpenCL C).
 
-The walker knows the structure every C dialect shares: SSA values become locals
-named after their name hints (`%dst` -> `dst`), constants are inlined as literals,
-`scf.if` / `scf.for` / `scf.while` become `if` / `for` / `while (true)` with their
-results as variables assigned in the branches, `memref.load` / `memref.store` are
-array accesses. The flavour supplies what differs: qualifiers, type names,
+`KernelPrinter` is the C syntax of the shared walker (`walker.StructuredPrinter`:
+value names, literals, `scf.if` / `scf.for` / `scf.while` as `if` / `for` /
+`while (true)` with their results as variables assigned in the branches) plus what
+every C dialect prints alike: typed locals, `memref.load` / `memref.store` as
+array accesses, casts. The flavour supplies what differs: qualifiers, type names,
 thread coordinates, barriers, atomics (with device helpers for the ones a target
 lacks), bit casts and the file's preamble.
 
@@ -24,25 +24,15 @@ Adding an op costs one `emit` method; adding a target costs one `CFlavour`.
 
 from __future__ import annotations
 
-import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import singledispatchmethod
 
 import numpy as np
 from xdsl.dialects import arith, math, memref, scf
-from xdsl.dialects.builtin import (
-    Float32Type,
-    Float64Type,
-    FloatAttr,
-    IndexType,
-    IntegerAttr,
-    IntegerType,
-    MemRefType,
-    ModuleOp,
-)
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from gir.diagnostics import UserError
 from gir.dialects.gir_gpu import (
@@ -61,6 +51,14 @@ from gir.dialects.gir_gpu import (
     VECTOR_TYPES,
     check_kernel_name,
 )
+from gir.targets.walker import (
+    BINARY_OPERATORS,
+    AssignPair,
+    Scalar,
+    StructuredPrinter,
+    ValueNames,
+    scalar_of,
+)
 
 # ---------------------------------------------------------------------------
 # Names
@@ -74,129 +72,6 @@ C_RESERVED = C_KEYWORDS | VECTOR_TYPES | frozenset(
 )
 """Words no C, C++, CUDA or OpenCL local may be called, and the math builtins the
 printer calls (each flavour adds its own builtins)."""
-
-
-class ValueNames:
-    """Source identifiers of SSA values, unique within one printed function.
-
-    A value is named after its name hint (sanitized into an identifier), else `vN`;
-    a clash gets `_1`, `_2`, ... Values can share a name (`bind`), which is how the
-    results of structured control flow map to the variables assigned inside it.
-    Used by the kernel printer and by the host-Python printer.
-    """
-
-    def __init__(self, reserved: Iterable[str]):
-        self._names: dict[SSAValue, str] = {}
-        self._reserved = frozenset(reserved)
-        self._taken: set[str] = set(self._reserved)
-        self._unnamed = 0
-
-    def __getitem__(self, value: SSAValue) -> str:
-        name = self._names.get(value)
-        if name is None:
-            name = self.fresh(value.name_hint) if value.name_hint else self._fresh_unnamed()
-            self._names[value] = name
-        return name
-
-    def __contains__(self, value: SSAValue) -> bool:
-        return value in self._names
-
-    def bind(self, value: SSAValue, name: str) -> None:
-        """Makes `value` print as the existing identifier `name`."""
-        self._names[value] = name
-
-    def fresh(self, base: str) -> str:
-        """A new identifier: `base` when free, `base_` when `base` is a reserved word,
-        else `base_N`."""
-        base = self.sanitize(base)
-        if base in self._reserved and f"{base}_" not in self._taken:
-            base = f"{base}_"
-        candidate, suffix = base, 0
-        while candidate in self._taken:
-            suffix += 1
-            candidate = f"{base}_{suffix}"
-        self._taken.add(candidate)
-        return candidate
-
-    def _fresh_unnamed(self) -> str:
-        while True:
-            self._unnamed += 1
-            candidate = f"v{self._unnamed}"
-            if candidate not in self._taken:
-                self._taken.add(candidate)
-                return candidate
-
-    @staticmethod
-    def sanitize(hint: str) -> str:
-        """`hint` as an identifier that is neither reserved by C/C++ (`__x`) nor gir's
-        helper namespace (`gir_`)."""
-        name = re.sub(r"\W", "_", hint)
-        if not name or name[0].isdigit() or name.startswith("gir_"):
-            name = f"v{name}" if name and name[0].isdigit() else f"v_{name}"
-        while name.startswith("__"):
-            name = name[1:]
-        return name
-
-
-def dead_ops(root: Operation, removable: Callable[[Operation], bool]) -> set[Operation]:
-    """The ops under `root` that need not be printed: `removable` ones (no side
-    effects) whose results only feed other dead ops, transitively."""
-    dead: set[Operation] = set()
-    # Users come after their operands' definitions, so a reverse walk sees every
-    # user of a result before the op that defines it.
-    for op in root.walk(reverse=True):
-        if op is root or not op.results or not removable(op):
-            continue
-        if all(use.operation in dead for result in op.results for use in result.uses):
-            dead.add(op)
-    return dead
-
-
-# ---------------------------------------------------------------------------
-# Scalar types
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Scalar:
-    """A GPU-level scalar type reduced to what printing needs: `kind` is "int"
-    (`index` is a 32-bit int, `i1` a 1-bit int) or "float"; `width` in bits."""
-
-    kind: str
-    width: int
-
-    @property
-    def is_bool(self) -> bool:
-        """Whether this is `i1`."""
-        return self.kind == "int" and self.width == 1
-
-    @property
-    def suffix(self) -> str:
-        """A short name for helper functions: i32, f32, ..."""
-        return f"{self.kind[0]}{self.width}"
-
-
-def scalar_of(type_: Attribute) -> Scalar:
-    """The `Scalar` of an integer, index or float type; a UserError otherwise."""
-    if isinstance(type_, IndexType):
-        return Scalar("int", 32)
-    if isinstance(type_, IntegerType):
-        if type_.width.data not in (1, 8, 16, 32, 64):
-            raise UserError(f"error: GPU targets have no {type_} type")
-        return Scalar("int", type_.width.data)
-    if isinstance(type_, Float32Type):
-        return Scalar("float", 32)
-    if isinstance(type_, Float64Type):
-        return Scalar("float", 64)
-    raise UserError(f"error: GPU kernels cannot hold values of type {type_}")
-
-
-def signed_value(value: int, width: int) -> int:
-    """`value` read as a two's-complement `width`-bit integer."""
-    if width == 1:
-        return 1 if value & 1 else 0
-    value &= (1 << width) - 1
-    return value - (1 << width) if value >> (width - 1) else value
 
 
 # ---------------------------------------------------------------------------
@@ -408,25 +283,10 @@ def cas_loop_helper(name: str, kind: str, spelling: CasSpelling) -> str:
 
 
 # ---------------------------------------------------------------------------
-# The walker
+# The kernel printer
 # ---------------------------------------------------------------------------
 
-_BINARY = {
-    arith.AddiOp: "+",
-    arith.SubiOp: "-",
-    arith.MuliOp: "*",
-    arith.DivSIOp: "/",
-    arith.RemSIOp: "%",
-    arith.AndIOp: "&",
-    arith.OrIOp: "|",
-    arith.XOrIOp: "^",
-    arith.ShLIOp: "<<",
-    arith.ShRSIOp: ">>",
-    arith.AddfOp: "+",
-    arith.SubfOp: "-",
-    arith.MulfOp: "*",
-    arith.DivfOp: "/",
-}
+_BINARY = {**BINARY_OPERATORS, arith.DivSIOp: "/", arith.RemSIOp: "%"}
 _UNSIGNED_BINARY = {arith.DivUIOp: "/", arith.RemUIOp: "%", arith.ShRUIOp: ">>"}
 _BOOL_BINARY = {arith.AndIOp: "&&", arith.OrIOp: "||", arith.XOrIOp: "!="}
 _MIN_MAX = {
@@ -439,18 +299,6 @@ _MIN_MAX = {
     arith.MaximumfOp: ("fmax", False),
     arith.MaxnumfOp: ("fmax", False),
 }
-INTEGER_COMPARISONS = {  # arith.cmpi predicate -> operator, the same in C and Python
-    "eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=",
-    "ult": "<", "ule": "<=", "ugt": ">", "uge": ">=",
-}  # fmt: skip
-_CMPF = {
-    "oeq": "{a} == {b}", "ogt": "{a} > {b}", "oge": "{a} >= {b}", "olt": "{a} < {b}",
-    "ole": "{a} <= {b}", "one": "({a} < {b} || {a} > {b})",
-    "ord": "({a} == {a} && {b} == {b})", "ueq": "!({a} < {b} || {a} > {b})",
-    "ugt": "!({a} <= {b})", "uge": "!({a} < {b})", "ult": "!({a} >= {b})",
-    "ule": "!({a} > {b})", "une": "{a} != {b}", "uno": "({a} != {a} || {b} != {b})",
-    "false": "false", "true": "true",
-}  # fmt: skip
 _MATH_CALLS = {
     math.AbsFOp: "fabs",
     math.AbsIOp: "abs",
@@ -487,38 +335,32 @@ _CASTS = (
 )
 _UNSIGNED_CASTS = (arith.ExtUIOp, arith.UIToFPOp, arith.FPToUIOp)
 
-_C_INDENT = "  "
 
-
-@dataclass
-class _Branch:
-    """Where the `scf.yield` of the region being printed assigns its operands."""
-
-    targets: list[str]
-    types: list[str]
-
-
-@dataclass
-class _Condition:
-    """Where the `scf.condition` of a `scf.while` assigns its forwarded values (None
-    when they are the loop's own variables)."""
-
-    targets: list[str] | None
-
-
-class KernelPrinter:
+class KernelPrinter(StructuredPrinter):
     """Prints the `gir_gpu.kernel`s of a module as one C-family source file in the
     given flavour (the host function `@main` is left to `host_python`)."""
 
+    indent = "  "
+    statement_end = ";"
+    block_open = " {"
+    block_else = "} else {"
+    block_close = "}"
+    loop_forever = "while (true)"
+    logical_not = "!"
+    logical_and = "&&"
+    logical_or = "||"
+    pure_ops = (memref.LoadOp, IdOp)
+    scope = "a kernel"
+    holder = "kernels"
+
     def __init__(self, flavour: CFlavour):
+        super().__init__()
         self.flavour = flavour
         self.needs = Needs()
-        self._lines: list[str] = []
-        self._depth = 0
-        self._names = ValueNames(C_RESERVED | flavour.reserved)
-        self._literals: dict[SSAValue, str] = {}
-        self._frames: list[_Branch | _Condition] = []
-        self._dead: set[Operation] = set()
+
+    @property
+    def printer_name(self) -> str:
+        return self.flavour.name
 
     # -- output -------------------------------------------------------------
 
@@ -545,12 +387,7 @@ class KernelPrinter:
         if name is not None:
             raise UserError(f"error: {name}")
         self.needs.kernel_arrays = {}
-        self._lines = []
-        self._depth = 1
-        self._names = ValueNames(C_RESERVED | self.flavour.reserved)
-        self._literals = {}
-        self._frames = []
-        self._dead = dead_ops(kernel, _is_removable)
+        self.reset(kernel, ValueNames(C_RESERVED | self.flavour.reserved), depth=1)
         parameters = [self._parameter(arg) for arg in kernel.body.block.args]
         head = f"{self.flavour.kernel_head(kernel.sym_name.data)}("
         if len(head) + sum(len(p) + 2 for p in parameters) > 90:
@@ -558,7 +395,7 @@ class KernelPrinter:
         else:
             signature = f"{head}{', '.join(parameters)}) {{"
         self._print_block_ops(kernel.body.block)
-        scratch = [_C_INDENT + line for line in self.needs.kernel_arrays.values()]
+        scratch = [self.indent + line for line in self.needs.kernel_arrays.values()]
         return "\n".join([signature, *scratch, *self._lines, "}"])
 
     def _parameter(self, arg: BlockArgument) -> str:
@@ -569,28 +406,7 @@ class KernelPrinter:
             return f"{self.flavour.pointer_type(element, read_only=read_only)} {name}"
         return f"{self.flavour.parameter_type(scalar_of(arg.type), self.needs)} {name}"
 
-    def _line(self, text: str) -> None:
-        self._lines.append(_C_INDENT * self._depth + text)
-
-    def _print_block_ops(self, block: Block) -> None:
-        for op in block.ops:
-            if op not in self._dead:
-                self.emit(op)
-
     # -- values -------------------------------------------------------------
-
-    def expr(self, value: SSAValue) -> str:
-        """The C expression for `value`: its literal or its variable."""
-        literal = self._literals.get(value)
-        if literal is None and isinstance(value.owner, arith.ConstantOp):
-            self.emit(value.owner)  # a constant used before its op was reached
-            literal = self._literals[value]
-        return literal if literal is not None else self._names[value]
-
-    def _operand(self, value: SSAValue) -> str:
-        """`expr`, parenthesized when it is a negative literal (`a - (-1)`)."""
-        text = self.expr(value)
-        return f"({text})" if text.startswith("-") else text
 
     def c_type(self, type_: Attribute) -> str:
         """The C type of a local of `type_` (a scalar or a buffer pointer)."""
@@ -604,49 +420,60 @@ class KernelPrinter:
         scalar = scalar_of(value.type)
         return f"({self.flavour.int_type(max(scalar.width, 8), unsigned=True)}){self._operand(value)}"
 
+    def _int_literal(self, value: int, width: int) -> str:
+        return self.flavour.int_literal(value, width)
+
+    def _float_literal(self, value: float, width: int) -> str:
+        return self.flavour.float_literal(value, width, self.needs)
+
     def _define(self, result: SSAValue, expression: str) -> None:
-        self._line(f"{self.c_type(result.type)} {self._names[result]} = {expression};")
+        self._statement(f"{self.c_type(result.type)} {self._names[result]} = {expression}")
 
-    def _define_or_discard(self, result: SSAValue, expression: str) -> None:
-        if result.uses:
-            self._define(result, expression)
-        else:
-            self._line(f"{expression};")
+    def _declare_variable(self, result: SSAValue, name: str) -> None:
+        self._statement(f"{self.c_type(result.type)} {name}")
 
-    def _declare(self, result: SSAValue, *also: SSAValue) -> str:
-        """Declares an uninitialized variable for `result`; `also` print as it too."""
-        name = self._names[result]
-        for value in also:
-            self._names.bind(value, name)
-        self._line(f"{self.c_type(result.type)} {name};")
-        return name
+    def _initialize(self, names: Sequence[str], values: Sequence[SSAValue]) -> None:
+        for name, value in zip(names, values, strict=True):
+            self._statement(f"{self.c_type(value.type)} {name} = {self.expr(value)}")
 
-    def _assign_all(self, targets: Sequence[str], types: Sequence[str], sources: Sequence[SSAValue]) -> None:
-        """`targets = sources` as one parallel assignment: a source that is also an
-        earlier-assigned target is saved in a temporary first (a swap)."""
-        pending = [
-            (target, type_, self.expr(source))
-            for target, type_, source in zip(targets, types, sources, strict=True)
-            if self.expr(source) != target
-        ]
-        overwritten = {target for target, _, _ in pending}
+    def _assign_pairs(self, pairs: Sequence[AssignPair]) -> None:
+        """C assigns one at a time: a source that is also an earlier-assigned
+        target is saved in a temporary first (a swap)."""
+        overwritten = {target for target, _, _ in pairs}
         staged = []
-        for target, type_, source in pending:
-            if source in overwritten:
+        for target, text, source in pairs:
+            if text in overwritten:
                 temporary = self._names.fresh(f"next_{target}")
-                self._line(f"{type_} {temporary} = {source};")
-                source = temporary
-            staged.append((target, source))
-        for target, source in staged:
-            self._line(f"{target} = {source};")
+                self._statement(f"{self.c_type(source.type)} {temporary} = {text}")
+                text = temporary
+            staged.append((target, text))
+        for target, text in staged:
+            self._statement(f"{target} = {text}")
+
+    def _if_header(self, condition: str) -> str:
+        return f"if ({condition})"
+
+    def _for_header(self, op: scf.ForOp, index: str) -> str:
+        index_type = self.c_type(op.body.block.args[0].type)
+        return (
+            f"for ({index_type} {index} = {self.expr(op.lb)}; {index} < {self.expr(op.ub)}; "
+            f"{index} += {self.expr(op.step)})"
+        )
+
+    def _select(self, condition: SSAValue, true_value: SSAValue, false_value: SSAValue) -> str:
+        return f"{self._operand(condition)} ? {self._operand(true_value)} : {self._operand(false_value)}"
 
     # -- ops ----------------------------------------------------------------
 
     @singledispatchmethod
     def emit(self, op: Operation) -> None:
-        """Prints one op of a kernel body."""
-        if type(op) in _BINARY or type(op) in _UNSIGNED_BINARY:
-            self._binary(op)
+        """Prints one op of a kernel body; the walker prints the ops C shares with
+        the host's Python."""
+        if type(op) in _UNSIGNED_BINARY:
+            self._unsigned_binary(op)
+        elif type(op) in _BINARY:
+            bool_operator = type(op) in _BOOL_BINARY and scalar_of(op.results[0].type).is_bool
+            self._binary(op, _BOOL_BINARY if bool_operator else _BINARY)
         elif type(op) in _MIN_MAX:
             self._min_max(op)
         elif type(op) in _MATH_CALLS:
@@ -655,43 +482,18 @@ class KernelPrinter:
         elif isinstance(op, _CASTS + _UNSIGNED_CASTS):
             self._cast(op)
         else:
-            raise UserError(
-                f"error: the {self.flavour.name} printer cannot print '{op.name}' in a kernel"
-            )
+            super().emit(op)
 
     @emit.register
     def _(self, op: ReturnOp) -> None:
         pass
 
-    @emit.register
-    def _(self, op: arith.ConstantOp) -> None:
-        value = op.value
-        if isinstance(value, IntegerAttr):
-            width = scalar_of(op.result.type).width
-            literal = self.flavour.int_literal(signed_value(value.value.data, width), width)
-        elif isinstance(value, FloatAttr):
-            literal = self.flavour.float_literal(
-                value.value.data, scalar_of(op.result.type).width, self.needs
-            )
-        else:
-            raise UserError(f"error: kernels cannot hold the constant {value}")
-        self._literals[op.result] = literal
-
-    def _binary(self, op: Operation) -> None:
+    def _unsigned_binary(self, op: Operation) -> None:
         lhs, rhs = op.operands
         result = op.results[0]
-        if scalar_of(result.type).is_bool and type(op) in _BOOL_BINARY:
-            if isinstance(op, arith.XOrIOp) and self.expr(rhs) == "true":
-                self._define(result, f"!{self._operand(lhs)}")
-                return
-            self._define(result, f"{self._operand(lhs)} {_BOOL_BINARY[type(op)]} {self._operand(rhs)}")
-            return
-        if type(op) in _UNSIGNED_BINARY:
-            operator = _UNSIGNED_BINARY[type(op)]
-            expression = f"({self.c_type(result.type)})({self._unsigned(lhs)} {operator} {self._unsigned(rhs)})"
-            self._define(result, expression)
-            return
-        self._define(result, f"{self._operand(lhs)} {_BINARY[type(op)]} {self._operand(rhs)}")
+        operator = _UNSIGNED_BINARY[type(op)]
+        expression = f"{self._unsigned(lhs)} {operator} {self._unsigned(rhs)}"
+        self._define(result, f"({self.c_type(result.type)})({expression})")
 
     def _min_max(self, op: Operation) -> None:
         function, unsigned = _MIN_MAX[type(op)]
@@ -714,46 +516,12 @@ class KernelPrinter:
         self._define(op.result, f"{a} / {b} + ({a} % {b} != 0 && (({a} < 0) == ({b} < 0)))")
 
     @emit.register
-    def _(self, op: arith.NegfOp) -> None:
-        self._define(op.result, f"-{self._operand(op.operand)}")
-
-    @emit.register
-    def _(self, op: arith.CmpiOp) -> None:
-        predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
-        if predicate.startswith("u"):
-            lhs, rhs = self._unsigned(op.lhs), self._unsigned(op.rhs)
-        else:
-            lhs, rhs = self.expr(op.lhs), self.expr(op.rhs)
-        self._define(op.result, f"{lhs} {INTEGER_COMPARISONS[predicate]} {rhs}")
-
-    @emit.register
-    def _(self, op: arith.CmpfOp) -> None:
-        predicate = arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]
-        template = _CMPF[predicate]
-        self._define(
-            op.result, template.format(a=self.expr(op.lhs), b=self.expr(op.rhs))
-        )
-
-    @emit.register
-    def _(self, op: arith.SelectOp) -> None:
-        condition, true_value, false_value = (self._operand(v) for v in op.operands)
-        self._define(op.result, f"{condition} ? {true_value} : {false_value}")
-
-    @emit.register
     def _(self, op: arith.IndexCastOp) -> None:
         if self.c_type(op.input.type) == self.c_type(op.result.type):
             # i32 <-> index is the same C int: no new variable, just another name.
             self._alias(op.result, op.input)
             return
         self._define(op.result, f"({self.c_type(op.result.type)}){self._operand(op.input)}")
-
-    def _alias(self, result: SSAValue, source: SSAValue) -> None:
-        """Makes `result` print exactly as `source` does."""
-        text = self.expr(source)
-        if source in self._literals:
-            self._literals[result] = text
-        else:
-            self._names.bind(result, text)
 
     def _cast(self, op: Operation) -> None:
         (source,) = op.operands
@@ -781,18 +549,19 @@ class KernelPrinter:
             return
         self._define(op.result, self.flavour.bitcast(self.expr(op.input), source, target))
 
+    def _element(self, buffer: SSAValue, indices: Sequence[SSAValue]) -> str:
+        """`buffer[index]`: an element of a one-dimensional buffer."""
+        if len(indices) != 1:
+            raise UserError("error: GPU kernels index one-dimensional buffers only")
+        return f"{self.expr(buffer)}[{self.expr(indices[0])}]"
+
     @emit.register
     def _(self, op: memref.LoadOp) -> None:
-        self._define(op.res, f"{self.expr(op.memref)}[{self._index(op.indices)}]")
+        self._define(op.res, self._element(op.memref, op.indices))
 
     @emit.register
     def _(self, op: memref.StoreOp) -> None:
-        self._line(f"{self.expr(op.memref)}[{self._index(op.indices)}] = {self.expr(op.value)};")
-
-    def _index(self, indices: Sequence[SSAValue]) -> str:
-        if len(indices) != 1:
-            raise UserError("error: GPU kernels index one-dimensional buffers only")
-        return self.expr(indices[0])
+        self._statement(f"{self._element(op.memref, op.indices)} = {self.expr(op.value)}")
 
     @emit.register
     def _(self, op: IdOp) -> None:
@@ -827,7 +596,7 @@ class KernelPrinter:
 
     @emit.register
     def _(self, op: AtomicRMWOp) -> None:
-        address = f"&{self.expr(op.buffer)}[{self.expr(op.index)}]"
+        address = f"&{self._element(op.buffer, [op.index])}"
         call = self.flavour.atomic_rmw(
             op.kind.data.value, scalar_of(op.value.type), address, self.expr(op.value), self.needs
         )
@@ -835,7 +604,7 @@ class KernelPrinter:
 
     @emit.register
     def _(self, op: AtomicCASOp) -> None:
-        address = f"&{self.expr(op.buffer)}[{self.expr(op.index)}]"
+        address = f"&{self._element(op.buffer, [op.index])}"
         call = self.flavour.atomic_cas(
             scalar_of(op.desired.type),
             address,
@@ -844,98 +613,3 @@ class KernelPrinter:
             self.needs,
         )
         self._define_or_discard(op.old, call)
-
-    # -- structured control flow --------------------------------------------
-
-    def _region(self, block: Block, frame: _Branch | _Condition) -> None:
-        self._frames.append(frame)
-        self._depth += 1
-        self._print_block_ops(block)
-        self._depth -= 1
-        self._frames.pop()
-
-    @emit.register
-    def _(self, op: scf.YieldOp) -> None:
-        frame = self._frames[-1]
-        assert isinstance(frame, _Branch)
-        self._assign_all(frame.targets, frame.types, op.operands)
-
-    @emit.register
-    def _(self, op: scf.IfOp) -> None:
-        targets = [self._declare(result) for result in op.output]
-        types = [self.c_type(result.type) for result in op.output]
-        self._line(f"if ({self.expr(op.cond)}) {{")
-        self._region(op.true_region.block, _Branch(targets, types))
-        else_block = op.false_region.blocks.first
-        if else_block is not None and _has_work(else_block):
-            self._line("} else {")
-            self._region(else_block, _Branch(targets, types))
-        self._line("}")
-
-    @emit.register
-    def _(self, op: scf.ForOp) -> None:
-        body = op.body.block
-        induction, *carried = body.args
-        targets = []
-        for init, argument, result in zip(op.iter_args, carried, op.res, strict=True):
-            name = self._names.fresh(result.name_hint or argument.name_hint or "acc")
-            self._names.bind(result, name)
-            self._names.bind(argument, name)
-            self._line(f"{self.c_type(result.type)} {name} = {self.expr(init)};")
-            targets.append(name)
-        types = [self.c_type(result.type) for result in op.res]
-        index = self._names[induction]
-        index_type = self.c_type(induction.type)
-        self._line(
-            f"for ({index_type} {index} = {self.expr(op.lb)}; {index} < {self.expr(op.ub)}; "
-            f"{index} += {self.expr(op.step)}) {{"
-        )
-        self._region(body, _Branch(targets, types))
-        self._line("}")
-
-    @emit.register
-    def _(self, op: scf.WhileOp) -> None:
-        before, after = op.before_region.block, op.after_region.block
-        condition = before.last_op
-        assert isinstance(condition, scf.ConditionOp)
-        loop_vars = []
-        for init, argument in zip(op.arguments, before.args, strict=True):
-            name = self._names[argument]
-            self._line(f"{self.c_type(argument.type)} {name} = {self.expr(init)};")
-            loop_vars.append(name)
-        forwards_own_vars = list(condition.args) == list(before.args)
-        if forwards_own_vars:
-            for result, argument, name in zip(op.res, after.args, loop_vars, strict=True):
-                self._names.bind(result, name)
-                self._names.bind(argument, name)
-            condition_frame = _Condition(None)
-        else:
-            exits = [self._declare(result, argument) for result, argument in zip(op.res, after.args, strict=True)]
-            condition_frame = _Condition(exits)
-        self._line("while (true) {")
-        self._region(before, condition_frame)
-        types = [self.c_type(argument.type) for argument in before.args]
-        self._region(after, _Branch(loop_vars, types))
-        self._line("}")
-
-    @emit.register
-    def _(self, op: scf.ConditionOp) -> None:
-        frame = self._frames[-1]
-        assert isinstance(frame, _Condition)
-        if frame.targets is not None:
-            types = [self.c_type(value.type) for value in op.args]
-            self._assign_all(frame.targets, types, op.args)
-        self._line(f"if (!{self._operand(op.condition)}) {{")
-        self._line(f"{_C_INDENT}break;")
-        self._line("}")
-
-
-def _is_removable(op: Operation) -> bool:
-    """Whether a kernel op has no effect but its results."""
-    return op.dialect_name() in ("arith", "math") or isinstance(op, memref.LoadOp | IdOp)
-
-
-def _has_work(block: Block) -> bool:
-    """Whether a region's block does more than an empty `scf.yield`."""
-    ops = list(block.ops)
-    return len(ops) > 1 or bool(ops and ops[-1].operands)

@@ -17,10 +17,10 @@ from gir.targets.c_printer import (
     CasSpelling,
     CFlavour,
     Needs,
-    Scalar,
     cas_loop_helper,
     unsupported_atomic,
 )
+from gir.targets.walker import Scalar
 
 _NATIVE_ATOMICS = {"add": "atomicAdd", "min": "atomicMin", "max": "atomicMax", "exch": "atomicExch", "or": "atomicOr"}
 

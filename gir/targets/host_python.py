@@ -36,28 +36,18 @@ import builtins
 import keyword
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import singledispatchmethod
 
 import numpy as np
 from xdsl.dialects import arith, func, math, scf
-from xdsl.dialects.builtin import (
-    FloatAttr,
-    IntegerAttr,
-    ModuleOp,
-)
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from gir.diagnostics import UserError
 from gir.dialects import host
 from gir.runtime.protocol import DType
-from gir.targets.c_printer import (
-    INTEGER_COMPARISONS,
-    ValueNames,
-    dead_ops,
-    scalar_of,
-    signed_value,
-)
+from gir.targets.walker import BINARY_OPERATORS, AssignPair, StructuredPrinter, ValueNames
 
 PYTHON_RESERVED = frozenset(keyword.kwlist) | frozenset(dir(builtins)) | frozenset(
     {"rt", "K", "math", "_divsi", "_remsi", "_wrap", "_bitcast", "np", "DType", "GraphArray", "GraphSize"}
@@ -120,21 +110,7 @@ _HELPERS = {
     return np.array([value], dtype=source).view(target).item()''',
 }
 
-_BINARY = {
-    arith.AddiOp: "+",
-    arith.SubiOp: "-",
-    arith.MuliOp: "*",
-    arith.AndIOp: "&",
-    arith.OrIOp: "|",
-    arith.XOrIOp: "^",
-    arith.ShLIOp: "<<",
-    arith.ShRSIOp: ">>",
-    arith.AddfOp: "+",
-    arith.SubfOp: "-",
-    arith.MulfOp: "*",
-    arith.DivfOp: "/",
-    arith.FloorDivSIOp: "//",
-}
+_BINARY = {**BINARY_OPERATORS, arith.FloorDivSIOp: "//"}
 _MIN_MAX = {
     arith.MinSIOp: "<",
     arith.MinUIOp: "<",
@@ -146,14 +122,6 @@ _MIN_MAX = {
     arith.MaxnumfOp: ">",
 }
 _UNSIGNED = (arith.MinUIOp, arith.MaxUIOp)
-_CMPF = {
-    "oeq": "{a} == {b}", "ogt": "{a} > {b}", "oge": "{a} >= {b}", "olt": "{a} < {b}",
-    "ole": "{a} <= {b}", "one": "({a} < {b} or {a} > {b})",
-    "ord": "({a} == {a} and {b} == {b})", "ueq": "not ({a} < {b} or {a} > {b})",
-    "ugt": "not ({a} <= {b})", "uge": "not ({a} < {b})", "ult": "not ({a} >= {b})",
-    "ule": "not ({a} > {b})", "une": "{a} != {b}", "uno": "({a} != {a} or {b} != {b})",
-    "false": "False", "true": "True",
-}  # fmt: skip
 _MATH = {
     math.AbsFOp: "abs({0})",
     math.AbsIOp: "abs({0})",
@@ -169,8 +137,6 @@ _MATH = {
     math.PowFOp: "{0} ** {1}",
 }
 
-_INDENT = "    "
-
 
 @dataclass
 class _LaunchSite:
@@ -182,37 +148,39 @@ class _LaunchSite:
     variable: str = ""
 
 
-@dataclass
-class _Frame:
-    """Where the terminator of the region being printed sends its operands: the
-    targets of a `scf.yield`, or of a `scf.condition` (None: the loop's own
-    variables)."""
-
-    targets: list[str] | None
-
-
-@dataclass
-class HostPrinter:
+class HostPrinter(StructuredPrinter):
     """Prints a GPU-level module's `func.func @main` as the Python function
-    `run(rt, K)`."""
+    `run(rt, K)`: the Python syntax of the shared walker, and one protocol call
+    per host op."""
 
-    _lines: list[str] = field(default_factory=list)
-    _depth: int = 1
-    _names: ValueNames = field(default_factory=lambda: HostNames(PYTHON_RESERVED))
-    _constants: dict[str, int] = field(default_factory=dict)
-    _literals: dict[SSAValue, str] = field(default_factory=dict)
-    _frames: list[_Frame] = field(default_factory=list)
-    _helpers: set[str] = field(default_factory=set)
-    _uses_math: bool = False
-    _sites: dict[host.LaunchOp, _LaunchSite] = field(default_factory=dict)
-    _launchers_before: dict[Operation, list[_LaunchSite]] = field(default_factory=dict)
-    _dead: set[Operation] = field(default_factory=set)
+    indent = "    "
+    statement_end = ""
+    block_open = ":"
+    block_else = "else:"
+    block_close = None
+    loop_forever = "while True"
+    logical_not = "not "
+    logical_and = "and"
+    logical_or = "or"
+    pure_ops = (host.GraphSizeOp, host.GraphArrayOp, host.ArgvIntOp, host.ReadOp)
+    """An unused graph array is not even copied to the device."""
+    printer_name = "host"
+    scope = "@main"
+    holder = "the host program"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._constants: dict[str, int] = {}
+        self._helpers: set[str] = set()
+        self._uses_math = False
+        self._sites: dict[host.LaunchOp, _LaunchSite] = {}
+        self._launchers_before: dict[Operation, list[_LaunchSite]] = {}
 
     def print_module(self, module: ModuleOp) -> HostProgram:
         """The Python module (imports, helpers used, and `run(rt, K)`) and the
         constants table `K`."""
         main = find_main(module)
-        self._dead = dead_ops(main, _is_removable)
+        self.reset(main, HostNames(PYTHON_RESERVED), depth=1)
         self._plan_launchers(main)
         self._print_block_ops(main.body.block)
         imports = ["from gir.runtime.protocol import DType, GraphArray, GraphSize"]
@@ -229,7 +197,7 @@ class HostPrinter:
         ]
         sections = ["\n".join(header), "\n".join(imports)]
         sections.extend(_HELPERS[name] for name in sorted(self._helpers))
-        body = self._lines or [f"{_INDENT}pass"]
+        body = self._lines or [f"{self.indent}pass"]
         sections.append("\n".join(["def run(rt, K):", *body]))
         constants = tuple(sorted(self._constants, key=self._constants.__getitem__))
         return HostProgram("\n\n\n".join(sections) + "\n", constants)
@@ -271,65 +239,45 @@ class HostPrinter:
 
     # -- output -------------------------------------------------------------
 
-    def _line(self, text: str) -> None:
-        self._lines.append(_INDENT * self._depth + text)
+    def _before_op(self, op: Operation) -> None:
+        for plan in self._launchers_before.get(op, ()):
+            self._make_launcher(plan)
 
-    def _print_block_ops(self, block: Block) -> None:
-        printed = False
-        for op in block.ops:
-            for plan in self._launchers_before.get(op, ()):
-                self._make_launcher(plan)
-                printed = True
-            if op in self._dead or isinstance(op, scf.YieldOp) and not op.operands:
-                continue
-            if isinstance(op, func.ReturnOp) and op is block.last_op and self._depth == 1:
-                continue
-            before = len(self._lines)
-            self.emit(op)
-            printed = printed or len(self._lines) > before
-        if not printed:
-            self._line("pass")
+    def _skips(self, op: Operation) -> bool:
+        # The function's final `return` is implied.
+        final_return = isinstance(op, func.ReturnOp) and op is op.parent_block().last_op and self._depth == 1
+        return super()._skips(op) or final_return
 
-    def _region(self, block: Block, frame: _Frame) -> None:
-        self._frames.append(frame)
-        self._depth += 1
-        self._print_block_ops(block)
-        self._depth -= 1
-        self._frames.pop()
+    def _empty_block(self) -> None:
+        self._line("pass")
 
     # -- values -------------------------------------------------------------
-
-    def expr(self, value: SSAValue) -> str:
-        """The Python expression of `value`: its literal or its variable."""
-        literal = self._literals.get(value)
-        if literal is None and isinstance(value.owner, arith.ConstantOp):
-            self.emit(value.owner)  # a constant used before its op was reached
-            literal = self._literals[value]
-        return literal if literal is not None else self._names[value]
-
-    def _operand(self, value: SSAValue) -> str:
-        text = self.expr(value)
-        return f"({text})" if text.startswith("-") else text
 
     def _define(self, result: SSAValue, expression: str) -> None:
         self._line(f"{self._names[result]} = {expression}")
 
-    def _alias(self, result: SSAValue, source: SSAValue) -> None:
-        literal = self._literals.get(source)
-        if literal is not None:
-            self._literals[result] = literal
-        else:
-            self._names.bind(result, self._names[source])
+    def _declare_variable(self, result: SSAValue, name: str) -> None:
+        pass  # Python variables need no declaration
 
-    def _assign(self, targets: Sequence[str], sources: Sequence[SSAValue]) -> None:
-        pairs = [(t, self.expr(s)) for t, s in zip(targets, sources, strict=True) if self.expr(s) != t]
-        if pairs:
-            left = ", ".join(t for t, _ in pairs)
-            right = ", ".join(s for _, s in pairs)
-            self._line(f"{left} = {right}")
+    def _initialize(self, names: Sequence[str], values: Sequence[SSAValue]) -> None:
+        self._assign(names, values)
 
-    def _width(self, value: SSAValue) -> int:
-        return scalar_of(value.type).width
+    def _assign_pairs(self, pairs: Sequence[AssignPair]) -> None:
+        left = ", ".join(target for target, _, _ in pairs)
+        right = ", ".join(text for _, text, _ in pairs)
+        self._line(f"{left} = {right}")
+
+    def _if_header(self, condition: str) -> str:
+        return f"if {condition}"
+
+    def _for_header(self, op: scf.ForOp, index: str) -> str:
+        bounds = [self.expr(op.lb), self.expr(op.ub)]
+        if self.expr(op.step) != "1":
+            bounds.append(self.expr(op.step))
+        return f"for {index} in range({', '.join(bounds)})"
+
+    def _select(self, condition: SSAValue, true_value: SSAValue, false_value: SSAValue) -> str:
+        return f"{self.expr(true_value)} if {self.expr(condition)} else {self.expr(false_value)}"
 
     def _helper(self, name: str) -> str:
         self._helpers.add(name)
@@ -339,15 +287,11 @@ class HostPrinter:
 
     @singledispatchmethod
     def emit(self, op: Operation) -> None:
-        """Prints one op of the host function."""
+        """Prints one op of the host function; the walker prints the ops Python
+        shares with C."""
         kind = type(op)
         if kind in _BINARY:
-            lhs, rhs = op.operands
-            result = op.results[0]
-            if isinstance(op, arith.XOrIOp) and self._width(result) == 1 and self.expr(rhs) == "True":
-                self._define(result, f"not {self._operand(lhs)}")
-            else:
-                self._define(result, f"{self._operand(lhs)} {_BINARY[kind]} {self._operand(rhs)}")
+            self._binary(op, _BINARY)
         elif kind in _MIN_MAX:
             lhs, rhs = (self._unsigned(v) if kind in _UNSIGNED else self.expr(v) for v in op.operands)
             self._define(op.results[0], f"{lhs} if {lhs} {_MIN_MAX[kind]} {rhs} else {rhs}")
@@ -355,19 +299,10 @@ class HostPrinter:
             self._uses_math = self._uses_math or "math." in _MATH[kind]
             self._define(op.results[0], _MATH[kind].format(*(self._operand(v) for v in op.operands)))
         else:
-            raise UserError(f"error: the host printer cannot print '{op.name}' in @main")
+            super().emit(op)
 
-    @emit.register
-    def _(self, op: arith.ConstantOp) -> None:
-        value = op.value
-        if isinstance(value, IntegerAttr):
-            width = self._width(op.result)
-            number = signed_value(value.value.data, width)
-            self._literals[op.result] = ("True" if number else "False") if width == 1 else str(number)
-        elif isinstance(value, FloatAttr):
-            self._literals[op.result] = self._float_literal(value.value.data, self._width(op.result))
-        else:
-            raise UserError(f"error: the host program cannot hold the constant {value}")
+    def _int_literal(self, number: int, width: int) -> str:
+        return ("True" if number else "False") if width == 1 else str(number)
 
     def _float_literal(self, number: float, width: int) -> str:
         if np.isnan(number) or np.isinf(number):
@@ -406,29 +341,6 @@ class HostPrinter:
     @emit.register
     def _(self, op: arith.ShRUIOp) -> None:
         self._define(op.result, f"{self._unsigned(op.lhs)} >> {self._operand(op.rhs)}")
-
-    @emit.register
-    def _(self, op: arith.NegfOp) -> None:
-        self._define(op.result, f"-{self._operand(op.operand)}")
-
-    @emit.register
-    def _(self, op: arith.CmpiOp) -> None:
-        predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
-        if predicate.startswith("u"):
-            lhs, rhs = self._unsigned(op.lhs), self._unsigned(op.rhs)
-        else:
-            lhs, rhs = self.expr(op.lhs), self.expr(op.rhs)
-        self._define(op.result, f"{lhs} {INTEGER_COMPARISONS[predicate]} {rhs}")
-
-    @emit.register
-    def _(self, op: arith.CmpfOp) -> None:
-        predicate = arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]
-        self._define(op.result, _CMPF[predicate].format(a=self.expr(op.lhs), b=self.expr(op.rhs)))
-
-    @emit.register
-    def _(self, op: arith.SelectOp) -> None:
-        condition, true_value, false_value = (self.expr(v) for v in op.operands)
-        self._define(op.result, f"{true_value} if {condition} else {false_value}")
 
     @emit.register(arith.IndexCastOp)
     @emit.register(arith.ExtFOp)
@@ -568,71 +480,6 @@ class HostPrinter:
     def _(self, op: func.ReturnOp) -> None:
         self._line("return")
 
-    # structured control flow
-
-    @emit.register
-    def _(self, op: scf.YieldOp) -> None:
-        targets = self._frames[-1].targets
-        assert targets is not None
-        self._assign(targets, op.operands)
-
-    @emit.register
-    def _(self, op: scf.IfOp) -> None:
-        targets = [self._names[result] for result in op.output]
-        self._line(f"if {self.expr(op.cond)}:")
-        self._region(op.true_region.block, _Frame(targets))
-        else_block = op.false_region.blocks.first
-        if else_block is not None and (len(else_block.ops) > 1 or targets):
-            self._line("else:")
-            self._region(else_block, _Frame(targets))
-
-    @emit.register
-    def _(self, op: scf.ForOp) -> None:
-        body = op.body.block
-        induction, *carried = body.args
-        targets = []
-        for result, argument in zip(op.res, carried, strict=True):
-            name = self._names.fresh(result.name_hint or argument.name_hint or "acc")
-            self._names.bind(result, name)
-            self._names.bind(argument, name)
-            targets.append(name)
-        self._assign(targets, op.iter_args)
-        bounds = [self.expr(op.lb), self.expr(op.ub)]
-        if self.expr(op.step) != "1":
-            bounds.append(self.expr(op.step))
-        self._line(f"for {self._names[induction]} in range({', '.join(bounds)}):")
-        self._region(body, _Frame(targets))
-
-    @emit.register
-    def _(self, op: scf.WhileOp) -> None:
-        before, after = op.before_region.block, op.after_region.block
-        condition = before.last_op
-        assert isinstance(condition, scf.ConditionOp)
-        loop_vars = [self._names[argument] for argument in before.args]
-        self._assign(loop_vars, op.arguments)
-        if list(condition.args) == list(before.args):
-            for result, argument, name in zip(op.res, after.args, loop_vars, strict=True):
-                self._names.bind(result, name)
-                self._names.bind(argument, name)
-            frame = _Frame(None)
-        else:
-            exits = []
-            for result, argument in zip(op.res, after.args, strict=True):
-                exits.append(self._names[result])
-                self._names.bind(argument, exits[-1])
-            frame = _Frame(exits)
-        self._line("while True:")
-        self._region(before, frame)
-        self._region(after, _Frame(loop_vars))
-
-    @emit.register
-    def _(self, op: scf.ConditionOp) -> None:
-        targets = self._frames[-1].targets
-        if targets is not None:
-            self._assign(targets, op.args)
-        self._line(f"if not {self._operand(op.condition)}:")
-        self._line(f"{_INDENT}break")
-
 
 def find_main(module: ModuleOp) -> func.FuncOp:
     """The host function `@main` of a GPU-level module."""
@@ -666,14 +513,6 @@ def _earliest_point(block: Block, values: Sequence[SSAValue], limit: Operation) 
         if isinstance(owner, Operation) and not _is_constant(value) and owner.parent_block() is block:
             position = max(position, ops.index(owner) + 1)
     return ops[min(position, ops.index(limit))]
-
-
-def _is_removable(op: Operation) -> bool:
-    """Whether a host op has no effect but its results (an unused graph array is
-    not even copied to the device)."""
-    return op.dialect_name() in ("arith", "math") or isinstance(
-        op, host.GraphSizeOp | host.GraphArrayOp | host.ArgvIntOp | host.ReadOp
-    )
 
 
 def host_program(module: ModuleOp) -> HostProgram:

@@ -28,10 +28,10 @@ from gir.targets.c_printer import (
     CasSpelling,
     CFlavour,
     Needs,
-    Scalar,
     cas_loop_helper,
     unsupported_atomic,
 )
+from gir.targets.walker import Scalar
 
 FP64 = "cl_khr_fp64"
 INT64_BASE_ATOMICS = "cl_khr_int64_base_atomics"
