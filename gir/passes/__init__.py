@@ -18,7 +18,7 @@ A schedule axis value is one strategy file plus one line here:
 from gir.dialects.frontier import AllVerticesType, Layout, SparseQueueType
 from gir.dialects.schedule import LoadBalance
 from gir.passes.layouts import register_layout
-from gir.passes.load_balance import LOAD_BALANCES, register_load_balance
+from gir.passes.load_balance import LOAD_BALANCES, REWRITE_PASSES, register_load_balance
 from gir.passes.registry import PASSES, PIPELINES, Pipeline, register_pass
 from gir.passes.representations import register_representation
 
@@ -78,7 +78,7 @@ PIPELINES["lower-to-gpu"] = Pipeline(
             "graph-to-frontier",
             "frontier-track-changes",
             "frontier-double-buffer",
-            *(entry.pass_name for entry in LOAD_BALANCES.values()),
+            *(REWRITE_PASSES[value] for value in LOAD_BALANCES),
             "graph-to-host-io",
             "frontier-to-gpu",
             "gpu-expand-scan",

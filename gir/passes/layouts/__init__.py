@@ -9,9 +9,7 @@ strategies read a vertex's edge range through it.
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.builder import Builder
@@ -19,6 +17,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from gir.diagnostics import UserError
 from gir.dialects.frontier import Layout
+from gir.passes.registry import StrategyRegistry
 
 if TYPE_CHECKING:
     from gir.passes.gpu_kernels import GpuContext
@@ -46,29 +45,17 @@ class LayoutStrategy(ABC):
         """The weight of the edge at `position` (index)."""
 
 
-@dataclass(frozen=True)
-class _Entry:
-    module: str
-    cls: str
-
-
-LAYOUTS: dict[Layout, _Entry] = {}
+LAYOUTS: StrategyRegistry[Layout, LayoutStrategy] = StrategyRegistry(
+    "gir.passes.layouts", lambda value: f"error: layout {value.value} has no GPU lowering yet"
+)
 """Registered layouts by value."""
-
-_instances: dict[Layout, LayoutStrategy] = {}
 
 
 def register_layout(value: Layout, module: str, cls: str) -> None:
     """Registers `gir.passes.layouts.<module>.<cls>` for `value`."""
-    LAYOUTS[value] = _Entry(module, cls)
+    LAYOUTS.register(value, module, cls)
 
 
 def layout(value: Layout) -> LayoutStrategy:
     """The strategy registered for `value`."""
-    if value not in _instances:
-        entry = LAYOUTS.get(value)
-        if entry is None:
-            raise UserError(f"error: layout {value.value} has no GPU lowering yet")
-        module = importlib.import_module(f"gir.passes.layouts.{entry.module}")
-        _instances[value] = getattr(module, entry.cls)()
-    return _instances[value]
+    return LAYOUTS.get(value)

@@ -9,7 +9,8 @@ of the `frontier-lb-*` passes that `lower-to-gpu` runs. A strategy says
   whether an element indexed by the vertex a thread iterates is private;
 - which schedules it can lower (`unsupported`);
 - its frontier-level rewrite (`rewrite`): a `frontier.edge_traverse` with its load
-  balance becomes the map op(s) whose kernel the strategy forms;
+  balance becomes the map op(s) whose kernel the strategy forms; it runs as the
+  pass named in the registry line (`frontier-lb-...`);
 - its kernel former (`form_kernel`), called by `frontier-maps-to-kernels` for each
   `frontier.edge_map` carrying its value, with a `KernelBuilder` (outlining, the
   kernel skeleton, launches, frontier representations and layouts).
@@ -21,7 +22,6 @@ rewrite of every strategy that forms its own kernels.
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,7 +38,7 @@ from gir.diagnostics import UserError
 from gir.dialects import frontier, graph
 from gir.dialects.schedule import Direction, LoadBalance, SimpleScheduleAttr
 from gir.passes.ir_utils import statement
-from gir.passes.registry import PASSES
+from gir.passes.registry import PASSES, StrategyRegistry
 
 if TYPE_CHECKING:
     from gir.passes.gpu_kernels import KernelBuilder
@@ -50,8 +50,6 @@ class LoadBalanceStrategy(ABC):
 
     value: ClassVar[LoadBalance]
     """The schedule value this strategy realizes."""
-    pass_name: ClassVar[str]
-    """The name of its frontier-level rewrite pass (`frontier-lb-...`)."""
 
     @abstractmethod
     def owns_iterated_vertex(self) -> bool:
@@ -80,35 +78,27 @@ class LoadBalanceStrategy(ABC):
         )
 
 
-@dataclass(frozen=True)
-class _Entry:
-    pass_name: str
-    module: str
-    cls: str
-
-
-LOAD_BALANCES: dict[LoadBalance, _Entry] = {}
+LOAD_BALANCES: StrategyRegistry[LoadBalance, LoadBalanceStrategy] = StrategyRegistry(
+    "gir.passes.load_balance",
+    lambda value: f"error: load balance {value.value} has no registered strategy",
+)
 """Registered strategies by schedule value, in registration order."""
 
-_instances: dict[LoadBalance, LoadBalanceStrategy] = {}
+REWRITE_PASSES: dict[LoadBalance, str] = {}
+"""The name of each registered strategy's frontier-level rewrite pass."""
 
 
 def register_load_balance(value: LoadBalance, pass_name: str, module: str, cls: str) -> None:
     """Registers `gir.passes.load_balance.<module>.<cls>` as the strategy for `value`,
-    whose frontier-level rewrite runs as the pass `pass_name`."""
-    LOAD_BALANCES[value] = _Entry(pass_name, module, cls)
+    whose frontier-level rewrite runs as the pass `pass_name` (`frontier-lb-...`)."""
+    LOAD_BALANCES.register(value, module, cls)
+    REWRITE_PASSES[value] = pass_name
     PASSES[pass_name] = rewrite_pass(value)
 
 
 def load_balance(value: LoadBalance) -> LoadBalanceStrategy:
     """The strategy registered for `value` (a UserError if there is none)."""
-    if value not in _instances:
-        entry = LOAD_BALANCES.get(value)
-        if entry is None:
-            raise UserError(f"error: load balance {value.value} has no registered strategy")
-        module = importlib.import_module(f"gir.passes.load_balance.{entry.module}")
-        _instances[value] = getattr(module, entry.cls)()
-    return _instances[value]
+    return LOAD_BALANCES.get(value)
 
 
 def rewrite_pass(value: LoadBalance) -> Callable[[], type[ModulePass]]:
@@ -116,7 +106,7 @@ def rewrite_pass(value: LoadBalance) -> Callable[[], type[ModulePass]]:
 
     def make() -> type[ModulePass]:
         strategy = load_balance(value)
-        pass_name = LOAD_BALANCES[value].pass_name
+        pass_name = REWRITE_PASSES[value]
 
         @dataclass(frozen=True)
         class FrontierLoadBalance(ModulePass):

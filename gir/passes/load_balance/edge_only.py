@@ -57,7 +57,6 @@ class EdgeOnly(LoadBalanceStrategy):
     """
 
     value = LoadBalance.EDGE_ONLY
-    pass_name = "frontier-lb-edge-only"
 
     def owns_iterated_vertex(self) -> bool:
         return False

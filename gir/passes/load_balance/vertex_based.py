@@ -55,7 +55,6 @@ class VertexBased(LoadBalanceStrategy):
     """
 
     value = LoadBalance.VERTEX_BASED
-    pass_name = "frontier-lb-vertex-based"
 
     def owns_iterated_vertex(self) -> bool:
         return True

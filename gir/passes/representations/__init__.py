@@ -13,9 +13,7 @@ device-side iteration and enqueueing. `frontier-to-host-values` and
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.builder import Builder
@@ -24,6 +22,7 @@ from xdsl.ir import Attribute, SSAValue
 from gir.diagnostics import UserError
 from gir.dialects.frontier import FrontierType
 from gir.dialects.schedule import FrontierCreation
+from gir.passes.registry import StrategyRegistry
 
 if TYPE_CHECKING:
     from gir.passes.gpu_kernels import GpuContext
@@ -115,33 +114,24 @@ class FrontierRepresentation(ABC):
         raise UserError(f"error: a {self.type.name} cannot be an output")
 
 
-@dataclass(frozen=True)
-class _Entry:
-    module: str
-    cls: str
-
-
-REPRESENTATIONS: dict[type[FrontierType], _Entry] = {}
+REPRESENTATIONS: StrategyRegistry[type[FrontierType], FrontierRepresentation] = (
+    StrategyRegistry(
+        "gir.passes.representations",
+        lambda cls: f"error: frontier type {cls.name} has no GPU lowering",
+    )
+)
 """Registered representations by frontier type, in registration order."""
-
-_instances: dict[type[FrontierType], FrontierRepresentation] = {}
 
 
 def register_representation(frontier_type: type[FrontierType], module: str, cls: str) -> None:
     """Registers `gir.passes.representations.<module>.<cls>` for `frontier_type`."""
-    REPRESENTATIONS[frontier_type] = _Entry(module, cls)
+    REPRESENTATIONS.register(frontier_type, module, cls)
 
 
 def representation(frontier_type: Attribute | type[FrontierType]) -> FrontierRepresentation:
     """The representation of a frontier type (or of its class)."""
     cls = frontier_type if isinstance(frontier_type, type) else type(frontier_type)
-    if cls not in _instances:
-        entry = REPRESENTATIONS.get(cls)  # type: ignore[arg-type]
-        if entry is None:
-            raise UserError(f"error: frontier type {frontier_type} has no GPU lowering")
-        module = importlib.import_module(f"gir.passes.representations.{entry.module}")
-        _instances[cls] = getattr(module, entry.cls)()  # type: ignore[index]
-    return _instances[cls]  # type: ignore[index]
+    return REPRESENTATIONS.get(cls)  # type: ignore[arg-type]
 
 
 def is_frontier(value_type: Attribute) -> bool:
