@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, ClassVar
 from xdsl.builder import Builder
 from xdsl.ir import Attribute, SSAValue
 
-from gir.diagnostics import UserError
 from gir.dialects.frontier import Layout
 from gir.passes.registry import StrategyRegistry
 
