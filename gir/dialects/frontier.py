@@ -57,6 +57,7 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     FlatSymbolRefAttrConstr,
     IndexType,
+    IntegerAttr,
     IntegerType,
     StringAttr,
     SymbolRefAttr,
@@ -99,10 +100,12 @@ from xdsl.utils.str_enum import StrEnum
 
 from gir.dialects.graph import EdgeSetType, VertexType
 from gir.dialects.schedule import (
+    DEFAULT_BLOCK_SIZE,
     Direction,
     DirectionAttr,
     LoadBalance,
     LoadBalanceAttr,
+    block_size_error,
 )
 
 # ---------------------------------------------------------------------------
@@ -172,7 +175,25 @@ def _arg_types(region: Region) -> tuple[Attribute, ...]:
     return tuple(arg.type for arg in region.block.args)
 
 
-def _verify_output(op: Operation, output: SSAValue | None, result: SSAValue | None):
+def _block_size_attr(size: int | None) -> IntegerAttr | None:
+    if size is None or size == DEFAULT_BLOCK_SIZE:
+        return None
+    return IntegerAttr(size, i32)
+
+
+def block_size_of(op: EdgeTraverseOp | VertexMapOp | EdgeMapOp) -> int:
+    """The threads per block of the kernels `op` becomes: its `block_size` property
+    (the schedule's `configBlockSize`), else the default."""
+    return DEFAULT_BLOCK_SIZE if op.block_size is None else op.block_size.value.data
+
+
+def _verify_map_op(op: Operation, output: SSAValue | None, result: SSAValue | None):
+    """What traversals and map ops share: a valid `block_size`, and a result exactly
+    when there is an output frontier, of its type."""
+    if isinstance(size := op.properties.get("block_size"), IntegerAttr):
+        reason = block_size_error(size.value.data)
+        if reason is not None:
+            raise VerifyException(reason)
     if (output is None) != (result is None):
         raise VerifyException(f"{op.name} returns a frontier exactly when it has an output")
     if output is not None and result is not None and output.type != result.type:
@@ -335,7 +356,9 @@ class EdgeTraverseOp(IRDLOperation):
     filter (re-checked against the current state of the vectors).
 
     The schedule's axes are properties: `direction`, `load_balance` (which
-    `frontier-lb-*` pass lowers it), `layout` (where edges are read from). With an
+    `frontier-lb-*` pass lowers it), `layout` (where edges are read from),
+    `block_size` (threads per block of its kernels; absent: 256). Map ops keep the
+    `block_size` of the traversal they come from. With an
     output frontier (G2's FUSED frontier creation, into a `!frontier.queue`),
     `frontier.enqueue` in `apply` adds vertices to it (`dedup`: each at most once)
     and the filled frontier is the result. `tracked = @v` says that the enqueues
@@ -354,6 +377,7 @@ class EdgeTraverseOp(IRDLOperation):
     tracked = opt_prop_def(FlatSymbolRefAttrConstr)
     dedup = opt_prop_def(UnitAttr)
     label = opt_prop_def(StringAttr)
+    block_size = opt_prop_def(IntegerAttr)
     to_filter = opt_region_def("single_block")
     body = region_def("single_block")
     result = opt_result_def(MutableFrontierType)
@@ -380,6 +404,7 @@ class EdgeTraverseOp(IRDLOperation):
         tracked: SymbolRefAttr | None = None,
         dedup: bool = False,
         label: str | None = None,
+        block_size: int | None = None,
     ):
         super().__init__(
             operands=[edges, input, [] if output is None else [output]],
@@ -390,6 +415,7 @@ class EdgeTraverseOp(IRDLOperation):
                 "tracked": tracked,
                 "dedup": UnitAttr() if dedup else None,
                 "label": None if label is None else StringAttr(label),
+                "block_size": _block_size_attr(block_size),
             },
             regions=[[] if to_filter is None else to_filter, body],
             result_types=[[] if output is None else [SSAValue.get(output).type]],
@@ -402,7 +428,7 @@ class EdgeTraverseOp(IRDLOperation):
         return self.edges.type
 
     def verify_(self) -> None:
-        _verify_output(self, self.output, self.result)
+        _verify_map_op(self, self.output, self.result)
         vertex = VertexType()
         expected = [vertex, vertex]
         if self.edgeset_type.is_weighted:
@@ -440,6 +466,7 @@ class VertexMapOp(IRDLOperation):
     output = opt_operand_def(MutableFrontierType)
     dedup = opt_prop_def(UnitAttr)
     label = opt_prop_def(StringAttr)
+    block_size = opt_prop_def(IntegerAttr)
     body = region_def("single_block")
     result = opt_result_def(MutableFrontierType)
 
@@ -457,19 +484,21 @@ class VertexMapOp(IRDLOperation):
         output: SSAValue | Operation | None = None,
         dedup: bool = False,
         label: str | None = None,
+        block_size: int | None = None,
     ):
         super().__init__(
             operands=[input, [] if output is None else [output]],
             properties={
                 "dedup": UnitAttr() if dedup else None,
                 "label": None if label is None else StringAttr(label),
+                "block_size": _block_size_attr(block_size),
             },
             regions=[body],
             result_types=[[] if output is None else [SSAValue.get(output).type]],
         )
 
     def verify_(self) -> None:
-        _verify_output(self, self.output, self.result)
+        _verify_map_op(self, self.output, self.result)
         if self.dedup is not None and self.output is None:
             raise VerifyException("dedup needs an output frontier")
         if _arg_types(self.body) != (VertexType(),):
@@ -507,6 +536,7 @@ class EdgeMapOp(IRDLOperation):
     layout = prop_def(LayoutAttr)
     dedup = opt_prop_def(UnitAttr)
     label = opt_prop_def(StringAttr)
+    block_size = opt_prop_def(IntegerAttr)
     body = region_def("single_block")
     result = opt_result_def(MutableFrontierType)
 
@@ -528,6 +558,7 @@ class EdgeMapOp(IRDLOperation):
         output: SSAValue | Operation | None = None,
         dedup: bool = False,
         label: str | None = None,
+        block_size: int | None = None,
     ):
         super().__init__(
             operands=[edges, input, [] if output is None else [output]],
@@ -536,13 +567,14 @@ class EdgeMapOp(IRDLOperation):
                 "layout": LayoutAttr(layout),
                 "dedup": UnitAttr() if dedup else None,
                 "label": None if label is None else StringAttr(label),
+                "block_size": _block_size_attr(block_size),
             },
             regions=[body],
             result_types=[[] if output is None else [SSAValue.get(output).type]],
         )
 
     def verify_(self) -> None:
-        _verify_output(self, self.output, self.result)
+        _verify_map_op(self, self.output, self.result)
         if self.dedup is not None and self.output is None:
             raise VerifyException("dedup needs an output frontier")
         if _arg_types(self.body) != (VertexType(), IndexType()):

@@ -9,13 +9,14 @@ realized by exactly one lowering pass or strategy.
 #graph.simple_schedule<direction = PUSH, pull_frontier = BOOLMAP,
     load_balance = TWCE, edge_blocking = UNBLOCKED, blocking_size = 0,
     frontier_creation = FUSED, deduplication = DISABLED, dedup_strategy = FUSED,
-    delta = 1, kernel_fusion = DISABLED>
+    delta = 1, kernel_fusion = DISABLED, block_size = 256>
 #graph.hybrid_schedule<INPUT_VERTEXSET_SIZE, threshold = #graph.argv<3>,
     #graph.simple_schedule<...>, #graph.simple_schedule<...>>
 ```
 
 Defaults are G2's: PUSH, VERTEX_BASED, FUSED frontier creation, deduplication
-off, no kernel fusion, delta 1.
+off, no kernel fusion, delta 1; and blocks of 256 threads (`block_size`, a gir
+extension set by `configBlockSize(N)`).
 """
 
 from __future__ import annotations
@@ -180,6 +181,25 @@ class ArgvAttr(ParametrizedAttribute):
             raise VerifyException("argv index must be non-negative")
 
 
+DEFAULT_BLOCK_SIZE = 256
+"""Threads per block (CTA, work-group) of a traversal's kernels unless the schedule
+says otherwise with `configBlockSize(N)` (a gir extension, GRAssembler's CTA size)."""
+
+MIN_BLOCK_SIZE, MAX_BLOCK_SIZE = 32, 1024
+"""The block sizes a schedule may ask for: powers of two in this range (a whole
+number of 32-wide sub-groups, and no more than CUDA and most OpenCL devices run)."""
+
+
+def block_size_error(size: int) -> str | None:
+    """Why `size` is not a valid block size (None: it is)."""
+    if MIN_BLOCK_SIZE <= size <= MAX_BLOCK_SIZE and size & (size - 1) == 0:
+        return None
+    return (
+        f"block size must be a power of two in [{MIN_BLOCK_SIZE}, {MAX_BLOCK_SIZE}], "
+        f"got {size}"
+    )
+
+
 def _parse_int_or_argv(parser: AttrParser) -> Attribute:
     if parser.parse_optional_characters("#graph.argv") is not None:
         return ArgvAttr(ArgvAttr.parse_parameters(parser)[0].value.data)
@@ -235,6 +255,11 @@ SIMPLE_SCHEDULE_FIELDS: tuple[_Field, ...] = (
     _enum_field("dedup_strategy", DedupStrategyAttr, DedupStrategy.FUSED),
     _Field("delta", lambda: IntegerAttr(1, i64), _parse_int_or_argv),
     _enum_field("kernel_fusion", ToggleAttr, Toggle.DISABLED),
+    _Field(
+        "block_size",
+        lambda: IntegerAttr(DEFAULT_BLOCK_SIZE, i64),
+        lambda parser: IntegerAttr(parser.parse_integer(allow_boolean=False), i64),
+    ),
 )
 """The fields of `#graph.simple_schedule`, in printing order, with G2's defaults."""
 
@@ -256,6 +281,7 @@ class SimpleScheduleAttr(ParametrizedAttribute):
     dedup_strategy: DedupStrategyAttr
     delta: IntegerAttr | ArgvAttr
     kernel_fusion: ToggleAttr
+    block_size: IntegerAttr
 
     @staticmethod
     def default() -> SimpleScheduleAttr:
@@ -331,6 +357,9 @@ class SimpleScheduleAttr(ParametrizedAttribute):
                 raise VerifyException("edge blocking (BLOCKED) needs a positive size")
         if self.blocking_size.value.data < 0:
             raise VerifyException("blocking size must be non-negative")
+        reason = block_size_error(self.block_size.value.data)
+        if reason is not None:
+            raise VerifyException(reason)
         if isinstance(self.delta, IntegerAttr) and self.delta.value.data < 1:
             raise VerifyException(
                 f"delta must be a positive integer, got {self.delta.value.data}"

@@ -42,6 +42,7 @@ from gir.dialects.schedule import (
     HybridScheduleAttr,
     LoadBalance,
     LoadBalanceAttr,
+    block_size_error,
     PullFrontier,
     PullFrontierAttr,
     SimpleScheduleAttr,
@@ -123,6 +124,7 @@ class ScheduleEvaluator:
             "configKernelFusion": [
                 OptionArg("kernel_fusion", self.enum_reader(Toggle, ToggleAttr, "kernel fusion"))
             ],
+            "configBlockSize": [OptionArg("block_size", self.read_block_size)],
         }
 
     def error(self, pos: Pos, message: str) -> SourceError:
@@ -163,6 +165,15 @@ class ScheduleEvaluator:
         if not isinstance(arg.value, int) or arg.kind != "int":
             raise self.error(arg.pos, "expected an integer")
         return IntegerAttr(arg.value, i64)
+
+    def read_block_size(self, arg: ast.SchedArg) -> Attribute:
+        """A block size: a power of two in [32, 1024]."""
+        size = self.read_int(arg)
+        assert isinstance(size, IntegerAttr)
+        reason = block_size_error(size.value.data)
+        if reason is not None:
+            raise self.error(arg.pos, reason)
+        return size
 
     def read_argv(self, arg: ast.SchedArg) -> ArgvAttr | None:
         """`"argv[N]"` as an `ArgvAttr`; None if `arg` is not a string."""

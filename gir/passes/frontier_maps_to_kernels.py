@@ -87,10 +87,8 @@ class FrontierMapsToKernels(ModulePass):
 
     name = "frontier-maps-to-kernels"
 
-    block_size: int = 256
-
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        kernels = KernelBuilder(GpuContext.of(op, self.block_size))
+        kernels = KernelBuilder(GpuContext.of(op))
         main = main_function(op)
         for map_op in [child for child in main.walk() if type(child) in KERNEL_FORMERS]:
             KERNEL_FORMERS[type(map_op)](map_op, kernels)

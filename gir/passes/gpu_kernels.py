@@ -44,6 +44,7 @@ from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu, host
 from gir.dialects.graph import EdgeSetType, GlobalOp, ReduceKind, VectorType, VertexType
 from gir.dialects.host import GraphArray, GraphSize, buffer_type
+from gir.dialects.schedule import DEFAULT_BLOCK_SIZE
 from gir.passes.ir_utils import main_function
 from gir.passes.representations import FrontierRepresentation, representation
 
@@ -140,11 +141,10 @@ class GpuContext:
     """The number of vertices V (host i32)."""
     edges: SSAValue
     """The number of edges E (host i32)."""
-    block_size: int = 256
     _names: set[str] = field(default_factory=set)
 
     @staticmethod
-    def of(module: ModuleOp, block_size: int = 256) -> GpuContext:
+    def of(module: ModuleOp) -> GpuContext:
         """The context of `module`, whose `@main` loads the graph with
         `host.load_graph` at its top level (made by `frontier-host-setup`)."""
         main = main_function(module)
@@ -170,7 +170,6 @@ class GpuContext:
             handle,
             sizes[GraphSize.VERTICES],
             sizes[GraphSize.EDGES],
-            block_size=block_size,
         )
 
     # -- program-wide setup ---------------------------------------------------
@@ -282,12 +281,17 @@ class GpuContext:
         return name
 
     def launch(
-        self, b: Builder, kernel: str, count: SSAValue, args: Sequence[SSAValue]
+        self,
+        b: Builder,
+        kernel: str,
+        count: SSAValue,
+        args: Sequence[SSAValue],
+        block_size: int = DEFAULT_BLOCK_SIZE,
     ) -> None:
-        """Launches `kernel` with at least `count` threads (at least one block, so
-        an empty frontier is a valid launch)."""
-        block = constant(b, self.block_size)
-        rounding = constant(b, self.block_size - 1)
+        """Launches `kernel` in blocks of `block_size` threads, with at least `count`
+        threads (at least one block, so an empty frontier is a valid launch)."""
+        block = constant(b, block_size)
+        rounding = constant(b, block_size - 1)
         padded = b.insert(arith.AddiOp(count, rounding)).result
         blocks = b.insert(arith.DivSIOp(padded, block)).result
         grid = b.insert(arith.MaxSIOp(blocks, constant(b, 1))).result
@@ -492,18 +496,44 @@ class KernelBuilder:
         count: SSAValue,
         host_builder: Builder,
         build: Callable[[Builder, SSAValue], None],
+        block_size: int = DEFAULT_BLOCK_SIZE,
     ) -> None:
         """Builds a kernel named after `name` in which each thread with `gid <
         count` (a host i32) runs what `build(b, gid)` inserts, and launches it
-        from `host_builder` with the host values it uses as arguments."""
+        from `host_builder`, in blocks of `block_size`, with the host values it
+        uses as arguments."""
         block = Block()
         inner, gid = kernel_skeleton(block, count)
         build(inner, gid)
+        self._outline_and_launch(name, block, count, host_builder, block_size)
+
+    def launch_blocks(
+        self,
+        name: str,
+        threads: SSAValue,
+        host_builder: Builder,
+        build: Callable[[Builder], None],
+        block_size: int = DEFAULT_BLOCK_SIZE,
+    ) -> None:
+        """As `launch_threads`, for cooperative kernels: `build(b)` fills the whole
+        kernel body (`b` at its top level, where `gir_gpu.shared_alloc`s go), with
+        no `gid < threads` guard, so that barriers and sub-group operations are
+        reached by whole blocks; it checks the bounds of its work itself. The launch
+        has at least `threads` threads, rounded up to whole blocks."""
+        block = Block()
+        b = Builder(InsertPoint.at_end(block))
+        build(b)
+        b.insert(gir_gpu.ReturnOp())
+        self._outline_and_launch(name, block, threads, host_builder, block_size)
+
+    def _outline_and_launch(
+        self, name: str, block: Block, threads: SSAValue, host_builder: Builder, block_size: int
+    ) -> None:
         fold_casts(block)
         unique = self.ctx.unique_name(name)
         kernel, kernel_args = outline(unique, block, host_builder)
         self.ctx.add_kernel(kernel)
-        self.ctx.launch(host_builder, unique, count, kernel_args)
+        self.ctx.launch(host_builder, unique, threads, kernel_args, block_size)
 
     def thread_kernel(
         self,
@@ -516,6 +546,31 @@ class KernelBuilder:
         launch: each thread with `gid < count` runs `thread(b, gid)`, which returns
         the body's arguments (its vertices as i32 ids), then the map's body; the
         body's enqueues fill the map's output frontier."""
+
+        def build(b: Builder, body: MapBody) -> None:
+            inner, gid = kernel_skeleton(b.insertion_point.block, count)
+            body(inner, thread(inner, gid))
+
+        self.map_kernel(map_op, count, build, host_builder, cooperative=False)
+
+    def map_kernel(
+        self,
+        map_op: frontier.VertexMapOp | frontier.EdgeMapOp,
+        threads: SSAValue,
+        build: Callable[[Builder, MapBody], None],
+        host_builder: Builder,
+        *,
+        cooperative: bool = True,
+    ) -> None:
+        """Replaces `map_op` by one kernel of at least `threads` threads (a host
+        i32, rounded up to whole blocks of the map's `block_size`) and its launch.
+        `build(b, body)` fills the kernel body (`b` at its top level); it calls
+        `body(at, args)` wherever one instance of the map's body runs (any number
+        of times: each call inserts a copy at `at` with `args`, the body's
+        arguments, vertices as i32 ids). The copies' enqueues fill the map's
+        output frontier. `cooperative` kernels (barriers, shared arrays, sub-group
+        operations) are launched with `launch_blocks`; others are expected to
+        guard themselves as `kernel_skeleton` does."""
         ctx, b = self.ctx, host_builder
         output = None
         if map_op.output is not None:
@@ -523,26 +578,32 @@ class KernelBuilder:
             target.begin_output(ctx, b, target_values)
             output = (target, target_values, map_op.dedup is not None)
 
-        def build(inner: Builder, gid: SSAValue) -> None:
+        def body(at: Builder, values: Sequence[SSAValue]) -> None:
             args = [
-                as_vertex(inner, arg) if isinstance(param.type, VertexType) else arg
-                for param, arg in zip(map_op.body.block.args, thread(inner, gid), strict=True)
+                as_vertex(at, arg) if isinstance(param.type, VertexType) else arg
+                for param, arg in zip(map_op.body.block.args, values, strict=True)
             ]
-            body = map_op.body.block
-            terminator = body.last_op
+            copy = map_op.body.clone().block
+            terminator = copy.last_op
             assert terminator is not None
-            body.erase_op(terminator)
-            enqueues = [op for op in body.walk() if isinstance(op, frontier.EnqueueOp)]
-            Rewriter.inline_block(body, inner.insertion_point, args)
+            copy.erase_op(terminator)
+            enqueues = [op for op in copy.walk() if isinstance(op, frontier.EnqueueOp)]
+            Rewriter.inline_block(copy, at.insertion_point, args)
             for enqueue in enqueues:
                 assert output is not None
                 target, target_values, dedup = output
-                at = Builder(InsertPoint.before(enqueue))
-                target.enqueue(ctx, at, target_values, as_i32(at, enqueue.vertex), dedup)
+                here = Builder(InsertPoint.before(enqueue))
+                target.enqueue(ctx, here, target_values, as_i32(here, enqueue.vertex), dedup)
                 Rewriter.erase_op(enqueue)
 
         label = map_op.label.data if map_op.label is not None else "vertices"
-        self.launch_threads(f"map_{label}", count, b, build)
+        block_size = frontier.block_size_of(map_op)
+        if cooperative:
+            self.launch_blocks(f"map_{label}", threads, b, lambda at: build(at, body), block_size)
+        else:
+            kernel = Block()
+            build(Builder(InsertPoint.at_end(kernel)), body)
+            self._outline_and_launch(f"map_{label}", kernel, threads, b, block_size)
         if output is not None:
             target, target_values, dedup = output
             filled = target.end_output(ctx, b, target_values, dedup)
@@ -550,3 +611,8 @@ class KernelBuilder:
                 frontier_value(b, filled, map_op.results[0].type)
             )
         Rewriter.erase_op(map_op)
+
+
+MapBody = Callable[[Builder, Sequence[SSAValue]], None]
+"""Inserts one copy of a map op's body at a builder's point, with the given
+arguments (see `KernelBuilder.map_kernel`)."""

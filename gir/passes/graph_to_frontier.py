@@ -203,6 +203,7 @@ def _traversal(op: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) -> None:
         tracked=op.tracked,
         dedup=dedup,
         label=_label(op, udf_name),
+        block_size=schedule.block_size.value.data,
     )
     Rewriter.replace_op(op, traverse, new_results=list(traverse.results))
 

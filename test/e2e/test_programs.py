@@ -11,9 +11,16 @@ import io
 from pathlib import Path
 
 import pytest
+from xdsl.dialects.builtin import IntegerAttr, i64
 
 from gir.dialects import graph as graph_dialect
-from gir.dialects.schedule import LoadBalance, LoadBalanceAttr, SimpleScheduleAttr
+from gir.dialects.schedule import (
+    MAX_BLOCK_SIZE,
+    MIN_BLOCK_SIZE,
+    LoadBalance,
+    LoadBalanceAttr,
+    SimpleScheduleAttr,
+)
 from gir.passes.load_balance import LOAD_BALANCES
 from gir.runtime.graph import load_graph
 from gir.tools.run import _lower, parse_program
@@ -59,6 +66,11 @@ def _write_el(path: Path, edges: list[tuple[int, int]], weights: list[int] | Non
     return str(path)
 
 
+HUB_DEGREE = 4 * 1024 + 3
+"""The out-degree of the hand-made hub graph's vertex 0: more than four blocks of
+the largest block size, and not a multiple of a sub-group."""
+
+
 def hand_made_graphs(tmp: Path, weighted: bool) -> dict[str, tuple[str, int]]:
     """Small graphs with the corner cases, as (spec, start vertex)."""
     ext = ".wel" if weighted else ".el"
@@ -66,6 +78,9 @@ def hand_made_graphs(tmp: Path, weighted: bool) -> dict[str, tuple[str, int]]:
     def weights(count: int) -> list[int] | None:
         return [1 + (7 * i) % 5 for i in range(count)] if weighted else None
 
+    hub_edges = [(0, leaf) for leaf in range(1, HUB_DEGREE + 1)]
+    hub_edges += [(leaf, 0) for leaf in range(1, HUB_DEGREE + 1, 7)]
+    hub_edges += [(HUB_DEGREE, HUB_DEGREE + 1), (HUB_DEGREE + 1, HUB_DEGREE + 2)]
     path_edges = [(0, 1), (1, 2), (2, 3), (3, 4)]
     path_edges += [(b, a) for a, b in path_edges]
     graphs = {
@@ -88,6 +103,9 @@ def hand_made_graphs(tmp: Path, weighted: bool) -> dict[str, tuple[str, int]]:
             ),
             2,
         ),
+        # a hub whose degree is many times the largest block size, so the
+        # cooperative (warp and block) paths of the strategies run, with a tail
+        "hub": (_write_el(tmp / f"hub{ext}", hub_edges, weights(len(hub_edges))), 0),
     }
     return graphs
 
@@ -100,15 +118,17 @@ def generated_graphs(weighted: bool) -> dict[str, tuple[str, int]]:
     }
 
 
-def with_load_balance(module, strategy: LoadBalance):
-    """`module` with every edgeset apply scheduled with `strategy`."""
+def with_load_balance(module, strategy: LoadBalance, block_size: int | None = None):
+    """`module` with every edgeset apply scheduled with `strategy` (and `block_size`
+    threads per block, if given)."""
+    options = {"load_balance": LoadBalanceAttr(strategy)}
+    if block_size is not None:
+        options["block_size"] = IntegerAttr(block_size, i64)
     for op in module.walk():
         if isinstance(op, graph_dialect.EdgeSetApplyOp):
             schedule = op.schedule or SimpleScheduleAttr.default()
             assert isinstance(schedule, SimpleScheduleAttr)
-            op.properties["schedule"] = schedule.with_options(
-                load_balance=LoadBalanceAttr(strategy)
-            )
+            op.properties["schedule"] = schedule.with_options(**options)
     return module
 
 
@@ -119,12 +139,12 @@ STRATEGIES = [pytest.param(value, id=value.value.lower()) for value in LOAD_BALA
 def compiled():
     from gir.runtime.executor import compile_program
 
-    cache: dict[tuple[str, str, LoadBalance], tuple[object, object]] = {}
+    cache: dict[tuple[str, str, LoadBalance, int | None], tuple[object, object]] = {}
 
-    def get(program: str, target: str, strategy: LoadBalance):
-        key = (program, target, strategy)
+    def get(program: str, target: str, strategy: LoadBalance, block_size: int | None = None):
+        key = (program, target, strategy, block_size)
         if key not in cache:
-            module = with_load_balance(parse_program(str(PROGRAMS / program)), strategy)
+            module = with_load_balance(parse_program(str(PROGRAMS / program)), strategy, block_size)
             validator = find_validator(module)
             assert validator is not None, f"no validator recognises {program}"
             cache[key] = (compile_program(_lower(module, check_bounds=True), target), validator)
@@ -162,10 +182,27 @@ PROGRAM_CASES = [
 def test_program_matches_reference(
     program, weighted, strategy, target, compiled, devices, tmp_path
 ):
-    target_name, index = target
-    executable, validator = compiled(program, target_name, strategy)
-    device = devices(target_name, index)
     graphs = {**hand_made_graphs(tmp_path, weighted), **generated_graphs(weighted)}
+    check_program(compiled, devices, program, strategy, target, graphs)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("block_size", [MIN_BLOCK_SIZE, MAX_BLOCK_SIZE])
+def test_block_size_matches_reference(block_size, strategy, target, compiled, devices, tmp_path):
+    """`configBlockSize` at both ends of its range, with every strategy (BFS)."""
+    graphs = hand_made_graphs(tmp_path, weighted=False)
+    check_program(compiled, devices, "bfs.gt", strategy, target, graphs, block_size)
+
+
+def check_program(
+    compiled, devices, program, strategy, target, graphs, block_size: int | None = None
+) -> None:
+    """Runs `program` compiled with `strategy` (and `block_size`) on `target` on every
+    graph of `graphs`, and checks each result against the CPU reference."""
+    target_name, index = target
+    executable, validator = compiled(program, target_name, strategy, block_size)
+    device = devices(target_name, index)
     failures = []
     for name, (spec, start) in graphs.items():
         argv = [program, spec, str(start)]

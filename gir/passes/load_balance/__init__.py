@@ -190,6 +190,7 @@ def to_edge_map(traverse: frontier.EdgeTraverseOp) -> frontier.EdgeMapOp:
         output=traverse.output,
         dedup=traverse.dedup is not None,
         label=None if traverse.label is None else traverse.label.data,
+        block_size=frontier.block_size_of(traverse),
     )
     Rewriter.replace_op(traverse, edge_map, new_results=list(edge_map.results))
     return edge_map

@@ -80,7 +80,13 @@ class EdgeOnly(LoadBalanceStrategy):
             degree = as_i32(inner, inner.insert(arith.SubiOp(end, begin)).result)
             inner.insert(memref.StoreOp.get(degree, degrees, [as_index(inner, gid)]))
 
-        kernels.launch_threads(f"edge_only_degrees_{label}", count, b, count_degree)
+        kernels.launch_threads(
+            f"edge_only_degrees_{label}",
+            count,
+            b,
+            count_degree,
+            frontier.block_size_of(edge_map),
+        )
         b.insert(host.WriteOp(constant(b, 0), degrees, count))
         slots = b.insert(arith.AddiOp(count, constant(b, 1))).result
         b.insert(gir_gpu.ExclusiveScanOp(degrees, offsets, slots))

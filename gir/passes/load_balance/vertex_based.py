@@ -80,5 +80,6 @@ class VertexBased(LoadBalanceStrategy):
             output=traverse.output,
             dedup=traverse.dedup is not None,
             label=None if traverse.label is None else traverse.label.data,
+            block_size=frontier.block_size_of(traverse),
         )
         Rewriter.replace_op(traverse, vertex_map, new_results=list(vertex_map.results))

@@ -21,5 +21,5 @@ builtin.module {
   }
 }
 
-// CHECK:      graph.edgeset_apply %e from %f apply_modified @updateEdge {tracked = @parent, label = "s1", schedule = #graph.simple_schedule<direction = PUSH, pull_frontier = BOOLMAP, load_balance = VERTEX_BASED, edge_blocking = UNBLOCKED, blocking_size = 0, frontier_creation = FUSED, deduplication = DISABLED, dedup_strategy = FUSED, delta = 1, kernel_fusion = DISABLED>}
-// CHECK-NEXT: graph.edgeset_apply %e from %f apply_modified @updateEdge {tracked = @parent, label = "s2", schedule = #graph.simple_schedule<direction = PUSH, pull_frontier = BOOLMAP, load_balance = VERTEX_BASED, edge_blocking = UNBLOCKED, blocking_size = 0, frontier_creation = FUSED, deduplication = ENABLED, dedup_strategy = FUSED, delta = 1, kernel_fusion = DISABLED>}
+// CHECK:      graph.edgeset_apply %e from %f apply_modified @updateEdge {tracked = @parent, label = "s1", schedule = #graph.simple_schedule<direction = PUSH, pull_frontier = BOOLMAP, load_balance = VERTEX_BASED, edge_blocking = UNBLOCKED, blocking_size = 0, frontier_creation = FUSED, deduplication = DISABLED, dedup_strategy = FUSED, delta = 1, kernel_fusion = DISABLED, block_size = 256>}
+// CHECK-NEXT: graph.edgeset_apply %e from %f apply_modified @updateEdge {tracked = @parent, label = "s2", schedule = #graph.simple_schedule<direction = PUSH, pull_frontier = BOOLMAP, load_balance = VERTEX_BASED, edge_blocking = UNBLOCKED, blocking_size = 0, frontier_creation = FUSED, deduplication = ENABLED, dedup_strategy = FUSED, delta = 1, kernel_fusion = DISABLED, block_size = 256>}

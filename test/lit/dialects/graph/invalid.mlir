@@ -78,7 +78,7 @@ builtin.module {
   }
   func.func @main() {
     %e = graph.global_load @edges : !graph.edgeset
-    graph.edgeset_apply %e apply @u {schedule = #graph.simple_schedule<kernel_fusion = ENABLED>} : !graph.edgeset
+    graph.edgeset_apply %e apply @u {schedule = #graph.simple_schedule<kernel_fusion = ENABLED, block_size = 256>} : !graph.edgeset
     func.return
   }
 }

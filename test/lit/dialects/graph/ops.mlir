@@ -107,12 +107,12 @@ builtin.module {
   // CHECK:       graph.add_vertex %{{.*}}, %{{.*}} : i32
   // CHECK:       graph.vertexset_apply %{{.*}}, @touch
   // CHECK:       graph.vertexset_filter %{{.*}}, @keep {label = "s2"}
-  // CHECK:       graph.edgeset_apply %{{.*}} from %{{.*}} apply_modified @relax {tracked = @dist, dedup, label = "s1", schedule = #graph.simple_schedule<direction = PUSH, pull_frontier = BOOLMAP, load_balance = CM, edge_blocking = UNBLOCKED, blocking_size = 0, frontier_creation = UNFUSED_BITMAP, deduplication = DISABLED, dedup_strategy = FUSED, delta = 1, kernel_fusion = DISABLED>} : !graph.edgeset<i32> -> !graph.vertexset
+  // CHECK:       graph.edgeset_apply %{{.*}} from %{{.*}} apply_modified @relax {tracked = @dist, dedup, label = "s1", schedule = #graph.simple_schedule<direction = PUSH, pull_frontier = BOOLMAP, load_balance = CM, edge_blocking = UNBLOCKED, blocking_size = 0, frontier_creation = UNFUSED_BITMAP, deduplication = DISABLED, dedup_strategy = FUSED, delta = 1, kernel_fusion = DISABLED, block_size = 256>} : !graph.edgeset<i32> -> !graph.vertexset
   // CHECK:       graph.edgeset_apply %{{.*}} apply @relax {src_filter = @keep, dst_filter = @keep} : !graph.edgeset<i32>
   // CHECK:       graph.pq_new @dist, %{{.*}} : i32 -> !graph.priority_queue<i32>
   // CHECK:       graph.pq_finished
   // CHECK:       graph.pq_dequeue_ready_set
-  // CHECK:       apply_update_priority @relax {schedule = #graph.simple_schedule<{{.*}}delta = #graph.argv<3>, kernel_fusion = DISABLED>}
+  // CHECK:       apply_update_priority @relax {schedule = #graph.simple_schedule<{{.*}}delta = #graph.argv<3>, kernel_fusion = DISABLED, block_size = 256>}
   // CHECK:       graph.pq_current_priority %{{.*}} : !graph.priority_queue<i32> -> i32
   // CHECK:       graph.delete %{{.*}} : !graph.vertexset
   // CHECK:       graph.delete %{{.*}} : !graph.priority_queue<i32>

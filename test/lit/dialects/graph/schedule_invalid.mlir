@@ -25,7 +25,7 @@ builtin.module attributes {s = #graph.simple_schedule<edge_blocking = BLOCKED, l
 
 // -----
 
-builtin.module attributes {s = #graph.hybrid_schedule<INPUT_VERTEXSET_SIZE, threshold = 0.1, #graph.simple_schedule<kernel_fusion = ENABLED>, #graph.simple_schedule>} {
+builtin.module attributes {s = #graph.hybrid_schedule<INPUT_VERTEXSET_SIZE, threshold = 0.1, #graph.simple_schedule<kernel_fusion = ENABLED, block_size = 256>, #graph.simple_schedule>} {
 }
 // CHECK: kernel fusion cannot be part of a hybrid schedule
 

@@ -38,7 +38,7 @@ builtin.module {
       %o = graph.edgeset_apply %e2 from %fr2 apply_modified @updateEdge {to_filter = @toFilter, tracked = @parent, dedup, label = "s1"} : !graph.edgeset -> !graph.vertexset
       graph.delete %fr2 : !graph.vertexset
       scf.yield %o : !graph.vertexset
-    } attributes {graph.label = "s0", graph.schedule = #graph.simple_schedule<kernel_fusion = ENABLED>}
+    } attributes {graph.label = "s0", graph.schedule = #graph.simple_schedule<kernel_fusion = ENABLED, block_size = 256>}
     graph.delete %r : !graph.vertexset
     %t = graph.stop_timer : f32
     graph.print %t : f32
