@@ -1,0 +1,599 @@
+"""`gir-bench`: time gir's benchmark programs cell by cell and compare with G2.
+
+```
+gir-bench [--target auto|cuda|opencl] [--device N] [--algorithms bfs,sssp,pr,cc,bc]
+          [--graphs rmat:22,road:2048:2048] [--schedules g2,default] [--trials N]
+          [--warmup N] [--programs DIR] [--csv FILE] [--plot FILE.png]
+          [--compare FILE.csv]
+```
+
+A cell is one algorithm on one graph under one schedule class. Its program is
+`<algorithm>_<schedule>_<class>.gt` or else `<algorithm>_<schedule>.gt` in the
+programs folder (`test/programs/bench`), where the class is `road` for `road:`
+graphs and `social` for every other graph. Each program is compiled once (the
+compile time covers parsing, lowering, printing and building the kernels) and run
+`--warmup` + `--trials` times through gir-run's runtime: the graph is loaded and
+copied to the device once and is not timed. A program prints, as its last line,
+the seconds its own timer measured around the algorithm's loop (PageRank: per
+iteration); a cell reports the median, min and max over the trials, and GTEPS =
+the graph's directed edges / the median time. The last trial's result is checked
+against gir's CPU reference (`gir.validate`, else the algorithm's own check).
+
+A program gir cannot lower yet becomes a `not lowered: <gir's error>` cell and the
+run goes on. Ratios (gir / reference) come from `--compare FILE.csv` (default:
+`bench/g2_h200.csv`, G2's times on an H200); a CSV written by `--csv` is a valid
+reference too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import math
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+
+from gir.diagnostics import UserError
+from gir.runtime import reference
+from gir.runtime.graph import Graph, load_graph
+from gir.tools.opt import describe_diagnostic, report_user_errors
+from gir.tools.output import check_writable, open_output
+from gir.tools.run import _lower, parse_program
+
+ROOT = Path(__file__).resolve().parents[2]
+"""The repository root (gir-bench runs from a source checkout or editable install)."""
+PROGRAMS = ROOT / "test" / "programs" / "bench"
+G2_REFERENCE = ROOT / "bench" / "g2_h200.csv"
+
+HYBRID_THRESHOLD = "0.01"
+"""BENCHMARKS.md: the hybrid schedules switch to pull at 0.01 * V active vertices."""
+DELTAS = {"social": 250, "road": 80000}
+"""BENCHMARKS.md: G2's best delta-stepping bucket width per graph class."""
+
+Check = Callable[[Graph, int, dict[str, np.ndarray]], str | None]
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """One benchmarked algorithm: how its programs are called and checked.
+
+    `arguments(graph_class)` gives the program's argv after the graph (and the
+    start vertex, when `rooted`). `fallback` checks a result when `gir.validate`
+    does not recognise the program."""
+
+    name: str
+    title: str
+    rooted: bool
+    weighted: bool = False
+    arguments: Callable[[str], list[str]] = lambda graph_class: []
+    fallback: Check | None = None
+
+
+ALGORITHMS = {
+    algorithm.name: algorithm
+    for algorithm in (
+        Algorithm("bfs", "BFS", rooted=True, arguments=lambda _: [HYBRID_THRESHOLD]),
+        Algorithm(
+            "sssp",
+            "SSSP",
+            rooted=True,
+            weighted=True,
+            arguments=lambda graph_class: [str(DELTAS[graph_class])],
+            fallback=lambda g, start, vectors: reference.check_sssp(g, start, vectors["dist"]),
+        ),
+        Algorithm("pr", "PageRank / iteration", rooted=False),
+        Algorithm("cc", "CC", rooted=False),
+        Algorithm(
+            "bc",
+            "BC (one source)",
+            rooted=True,
+            arguments=lambda _: [HYBRID_THRESHOLD],
+            fallback=lambda g, start, vectors: reference.check_bc(g, start, vectors["credit"]),
+        ),
+    )
+}
+
+STATUS_OK = "ok"
+
+
+@dataclass
+class Cell:
+    """One measured (or refused) combination of algorithm, graph and schedule."""
+
+    algorithm: str
+    graph: str
+    schedule: str
+    program: str = ""
+    status: str = STATUS_OK
+    """`ok`, `no program`, `not lowered`, `failed` or `invalid`."""
+    detail: str = ""
+    """One line: why the cell did not run, or the validation's outcome."""
+    vertices: int = 0
+    edges: int = 0
+    times_ms: list[float] = field(default_factory=list)
+    compile_s: float | None = None
+    reference_ms: float | None = None
+
+    @property
+    def median_ms(self) -> float | None:
+        return statistics.median(self.times_ms) if self.times_ms else None
+
+    @property
+    def gteps(self) -> float | None:
+        median = self.median_ms
+        return self.edges / (median * 1e6) if median else None
+
+    @property
+    def ratio(self) -> float | None:
+        median = self.median_ms
+        if self.status != STATUS_OK or median is None or not self.reference_ms:
+            return None
+        return median / self.reference_ms
+
+
+# --------------------------------------------------------------------------------------
+# Command line
+# --------------------------------------------------------------------------------------
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gir-bench",
+        description="Time gir's benchmark programs (algorithm x graph x schedule), "
+        "validate every cell and compare with reference times (G2 on an H200).",
+        epilog="example: gir-bench --target cuda --trials 10",
+    )
+    parser.add_argument("--target", choices=("auto", "cuda", "opencl"), default="auto")
+    parser.add_argument("--device", type=int, default=None, help="device index")
+    parser.add_argument(
+        "--algorithms", default=",".join(ALGORITHMS), help="comma-separated [%(default)s]"
+    )
+    parser.add_argument(
+        "--graphs",
+        default="rmat:22,road:2048:2048",
+        help="comma-separated generator specs or graph files [%(default)s]",
+    )
+    parser.add_argument(
+        "--schedules",
+        default="g2,default",
+        help="schedule classes: program <algorithm>_<schedule>[_<social|road>].gt [%(default)s]",
+    )
+    parser.add_argument("--trials", type=int, default=10, help="timed runs per cell [10]")
+    parser.add_argument("--warmup", type=int, default=1, help="untimed runs first [1]")
+    parser.add_argument(
+        "--programs", type=Path, default=PROGRAMS, help="folder of the benchmark programs"
+    )
+    parser.add_argument("--csv", metavar="FILE", help="write every cell as a CSV row")
+    parser.add_argument(
+        "--plot", metavar="FILE.png", help="bar chart of gir vs the reference (matplotlib)"
+    )
+    parser.add_argument(
+        "--compare",
+        metavar="FILE.csv",
+        type=Path,
+        default=G2_REFERENCE,
+        help="reference times: columns algorithm, graph, median_ms[, schedule, gpu] "
+        "(a --csv output works) [bench/g2_h200.csv]",
+    )
+    return parser
+
+
+def _split(text: str) -> list[str]:
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
+def _graph_list(text: str) -> list[str]:
+    """Graph specs from `--graphs`: a `,w` or `,seed=N` belongs to the spec before it."""
+    graphs: list[str] = []
+    for item in _split(text):
+        if graphs and (item == "w" or item.startswith("seed=")):
+            graphs[-1] += f",{item}"
+        else:
+            graphs.append(item)
+    return graphs
+
+
+def graph_class(spec: str) -> str:
+    """`road` for road-grid graphs, `social` for every other graph."""
+    return "road" if spec.startswith("road:") else "social"
+
+
+def _plain_spec(spec: str) -> str:
+    """A graph spec without the weights option, as cells and references name graphs."""
+    return ",".join(part for part in spec.split(",") if part != "w")
+
+
+def find_program(folder: Path, algorithm: str, schedule: str, klass: str) -> Path | None:
+    """The program of a cell: the graph class's own file first, else the shared one."""
+    for name in (f"{algorithm}_{schedule}_{klass}.gt", f"{algorithm}_{schedule}.gt"):
+        if (folder / name).is_file():
+            return folder / name
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# Compiling and running cells
+# --------------------------------------------------------------------------------------
+
+
+def one_line(error: BaseException) -> str:
+    """gir's message for `error` as one line, without a leading `error: `."""
+    if isinstance(error, UserError):
+        text = str(error)
+    elif type(error).__module__.startswith("xdsl"):
+        text = describe_diagnostic(error)
+    else:
+        text = f"internal error: {type(error).__name__}: {error}"
+    line = next((line.strip() for line in text.splitlines() if line.strip()), text)
+    return line.removeprefix("error: ")
+
+
+@dataclass
+class _Compiled:
+    """A program compiled once for every graph: the compiled program or why not."""
+
+    program: object | None
+    validator: object | None
+    seconds: float
+    error: str = ""
+
+
+def _compile(path: Path, target: str, device: object) -> _Compiled:
+    """Parses, lowers, prints and builds `path`; never raises for a program gir
+    cannot lower."""
+    from gir.runtime.executor import compile_program
+    from gir.validate import find_validator
+
+    started = time.perf_counter()
+    try:
+        module = parse_program(str(path))
+        validator = find_validator(module)
+        compiled = compile_program(_lower(module), target, str(path))
+        compiled.kernels(device)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as error:  # a half-landed strategy must not end the run
+        return _Compiled(None, None, time.perf_counter() - started, one_line(error))
+    return _Compiled(compiled, validator, time.perf_counter() - started)
+
+
+def trial_seconds(printed: str, elapsed: float | None, wall: float) -> float:
+    """A trial's time: the last number the program printed (its timer, per
+    iteration where it reports so), else its timer interval, else its whole run."""
+    lines = printed.split()
+    if lines:
+        try:
+            return float(lines[-1])
+        except ValueError:
+            pass
+    return elapsed if elapsed is not None else wall
+
+
+def _check(cell: Cell, compiled: _Compiled, algorithm: Algorithm, g: Graph, argv: list[str],
+           start: int, vectors: dict[str, np.ndarray]) -> None:
+    """Validates the last trial's vectors: `cell.status` becomes `invalid` on a mismatch."""
+    validator = compiled.validator
+    if validator is not None:
+        problem = validator.check(g, argv, vectors)  # type: ignore[attr-defined]
+    elif algorithm.fallback is not None:
+        try:
+            problem = algorithm.fallback(g, start, vectors)
+        except KeyError as missing:
+            problem = f"the program has no result vector {missing}"
+    else:
+        cell.detail = "not validated: gir has no CPU reference for this program"
+        return
+    if problem is None:
+        cell.detail = "validated"
+    else:
+        cell.status, cell.detail = "invalid", problem
+
+
+def run_cell(cell: Cell, compiled: _Compiled, algorithm: Algorithm, g: Graph, spec: str,
+             device: object, trials: int, warmup: int) -> None:
+    """Runs a compiled cell `warmup + trials` times, times and validates it."""
+    start = (0 if graph_class(spec) == "road" else g.largest_degree_vertex()) if algorithm.rooted else None
+    argv = [cell.program, spec, *([str(start)] if start is not None else [])]
+    argv += algorithm.arguments(graph_class(spec))
+    result = None
+    try:
+        for trial in range(warmup + trials):
+            printed = io.StringIO()
+            result = compiled.program.run(device, argv, printed)  # type: ignore[attr-defined]
+            if trial >= warmup:
+                seconds = trial_seconds(printed.getvalue(), result.elapsed, result.wall)
+                cell.times_ms.append(seconds * 1e3)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as error:
+        cell.status, cell.detail, cell.times_ms = "failed", one_line(error), []
+        return
+    assert result is not None
+    _check(cell, compiled, algorithm, g, argv, start or 0, result.globals)
+
+
+def _reference_graph(spec: str, weighted: bool, progress: Callable[[str], None]) -> Graph:
+    """The host graph of `spec` for start vertices, edge counts and validation,
+    built without the cache as gir-run's `--validate` does."""
+    generated = not Path(spec).exists()  # a generator spec (else load_graph reports it)
+    return load_graph(
+        spec, weighted=True if weighted and generated else None, cache=False, progress=progress
+    )
+
+
+def run_cells(options: argparse.Namespace, progress: Callable[[str], None]) -> tuple[list[Cell], str]:
+    """Every cell of the command line, measured; and the device's name."""
+    from gir.runtime.executor import open_device
+    from gir.tools.run import _choose_target
+
+    algorithms = [_algorithm(name) for name in _split(options.algorithms)]
+    schedules, graphs = _split(options.schedules), _graph_list(options.graphs)
+    if not algorithms or not schedules or not graphs:
+        raise UserError("error: --algorithms, --graphs and --schedules must each name something")
+    if not options.programs.is_dir():
+        raise UserError(f"error: no benchmark programs folder '{options.programs}'")
+    target = _choose_target(options.target)
+    device = open_device(target, options.device)
+    compiled: dict[Path, _Compiled] = {}
+    cells: list[Cell] = []
+    total = len(algorithms) * len(schedules) * len(graphs)
+    for spec in graphs:
+        progress(f"loading {spec} for start vertices and validation...")
+        g = _reference_graph(spec, any(a.weighted for a in algorithms), progress)
+        for algorithm in algorithms:
+            for schedule in schedules:
+                cell = Cell(algorithm.name, _plain_spec(spec), schedule,
+                            vertices=g.num_vertices, edges=g.num_edges)
+                cells.append(cell)
+                progress(f"[{len(cells)}/{total}] {algorithm.name} {spec} {schedule}")
+                path = find_program(options.programs, algorithm.name, schedule, graph_class(spec))
+                if path is None:
+                    cell.status = "no program"
+                    cell.detail = f"no {algorithm.name}_{schedule}[_{graph_class(spec)}].gt"
+                    continue
+                cell.program = path.name
+                if path not in compiled:
+                    compiled[path] = _compile(path, target, device)
+                program = compiled[path]
+                if program.program is None:
+                    cell.status, cell.detail = "not lowered", program.error
+                    continue
+                cell.compile_s = program.seconds
+                run_cell(cell, program, algorithm, g, spec, device, options.trials, options.warmup)
+                outcome = f"median {cell.median_ms:.3f} ms, " if cell.times_ms else ""
+                progress(f"  {outcome}{cell.status}: {cell.detail}")
+        del g
+        device.clear_graphs()
+    return cells, device.name
+
+
+def _algorithm(name: str) -> Algorithm:
+    algorithm = ALGORITHMS.get(name)
+    if algorithm is None:
+        raise UserError(
+            f"error: unknown algorithm '{name}' (expected {', '.join(ALGORITHMS)})"
+        )
+    return algorithm
+
+
+# --------------------------------------------------------------------------------------
+# References and ratios
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reference:
+    """Reference times by (algorithm, graph[, schedule]) and where they were measured."""
+
+    times: dict[tuple[str, str, str], float]
+    gpu: str
+    source: str
+
+    def lookup(self, cell: Cell) -> float | None:
+        """The cell's own schedule's time, else the reference's only time for the pair."""
+        exact = self.times.get((cell.algorithm, cell.graph, cell.schedule))
+        if exact is not None:
+            return exact
+        matches = [ms for (a, g, _), ms in self.times.items() if (a, g) == (cell.algorithm, cell.graph)]
+        return matches[0] if len(matches) == 1 else None
+
+
+def read_reference(path: Path) -> Reference:
+    """Reads a reference CSV (`#` lines are comments); a UserError on a bad file."""
+    try:
+        text = path.read_text()
+    except OSError as error:
+        raise UserError(f"error: cannot read reference '{path}': {error.strerror}") from None
+    rows = list(csv.DictReader(line for line in text.splitlines() if not line.startswith("#")))
+    missing = {"algorithm", "graph", "median_ms"} - set(rows[0] if rows else {})
+    if missing:
+        raise UserError(
+            f"error: reference '{path}' lacks the column(s) {', '.join(sorted(missing))}"
+        )
+    times: dict[tuple[str, str, str], float] = {}
+    for line, row in enumerate(rows, start=2):
+        try:
+            value = float(row["median_ms"])
+        except ValueError:
+            continue  # a cell that did not run in a gir-bench CSV
+        key = (row["algorithm"], _plain_spec(row["graph"]), row.get("schedule") or "")
+        times[key] = value
+    gpus = sorted({row.get("gpu") or "" for row in rows} - {""})
+    return Reference(times, ", ".join(gpus) or "unknown GPU", str(path))
+
+
+def geometric_mean(values: Sequence[float]) -> float | None:
+    """The geometric mean of positive `values`, None when there are none."""
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else None
+
+
+# --------------------------------------------------------------------------------------
+# Output
+# --------------------------------------------------------------------------------------
+
+CSV_COLUMNS = (
+    "algorithm", "graph", "schedule", "program", "status", "detail", "vertices", "edges",
+    "trials", "median_ms", "min_ms", "max_ms", "gteps", "compile_s", "reference_ms", "ratio",
+    "gpu", "target", "date",
+)  # fmt: skip
+
+
+def _number(value: float | None, digits: int = 3) -> str:
+    return "" if value is None else f"{value:.{digits}f}"
+
+
+def csv_rows(cells: Sequence[Cell], gpu: str, target: str) -> list[dict[str, str]]:
+    """The CSV rows of `cells`, one per cell, in `CSV_COLUMNS`."""
+    today = date.today().isoformat()
+    return [
+        {
+            "algorithm": cell.algorithm, "graph": cell.graph, "schedule": cell.schedule,
+            "program": cell.program, "status": cell.status, "detail": cell.detail,
+            "vertices": str(cell.vertices), "edges": str(cell.edges),
+            "trials": str(len(cell.times_ms)),
+            "median_ms": _number(cell.median_ms, 4),
+            "min_ms": _number(min(cell.times_ms) if cell.times_ms else None, 4),
+            "max_ms": _number(max(cell.times_ms) if cell.times_ms else None, 4),
+            "gteps": _number(cell.gteps), "compile_s": _number(cell.compile_s, 2),
+            "reference_ms": _number(cell.reference_ms, 4), "ratio": _number(cell.ratio),
+            "gpu": gpu, "target": target, "date": today,
+        }  # fmt: skip
+        for cell in cells
+    ]
+
+
+def format_table(cells: Sequence[Cell], gpu: str, reference: Reference) -> str:
+    """The human-readable table: one line per cell, then the ratios' geometric mean."""
+    header = ("algorithm", "graph", "schedule", "median ms", "min-max ms", "GTEPS",
+              "compile s", "ref ms", "gir/ref", "status")  # fmt: skip
+    rows = [header]
+    for cell in cells:
+        spread = (
+            f"{min(cell.times_ms):.3f}-{max(cell.times_ms):.3f}" if cell.times_ms else ""
+        )
+        status = cell.status if not cell.detail else f"{cell.status}: {cell.detail}"
+        rows.append((
+            ALGORITHMS[cell.algorithm].title, cell.graph, cell.schedule,
+            _number(cell.median_ms), spread, _number(cell.gteps), _number(cell.compile_s, 2),
+            _number(cell.reference_ms), _number(cell.ratio, 2), status,
+        ))  # fmt: skip
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header) - 1)]
+    lines = [
+        "  ".join(text.ljust(width) for text, width in zip(row, widths)) + "  " + row[-1]
+        for row in rows
+    ]
+    ratios = [cell.ratio for cell in cells if cell.ratio is not None]
+    mean = geometric_mean(ratios)
+    lines += [
+        "",
+        f"GPU: {gpu}. Times: median of the trials of each program's own timer around the "
+        "algorithm's loop (graph load and upload excluded; PageRank per iteration).",
+        "GTEPS: the graph's directed edges / the median time.",
+        f"Reference: {reference.source} (measured on {reference.gpu}); gir/ref < 1: gir is faster.",
+    ]
+    if mean is not None:
+        lines.append(f"Geometric mean of gir/ref over {len(ratios)} cell(s): {mean:.2f}")
+    if reference.times and mean is not None and gpu not in reference.gpu:
+        lines.append(
+            f"Note: the reference ran on {reference.gpu}, this run on {gpu}: the ratios "
+            "compare different GPUs."
+        )
+    return "\n".join(lines)
+
+
+def write_csv(path: str, cells: Sequence[Cell], gpu: str, target: str) -> None:
+    """Writes one CSV row per cell (through a temporary file, as gir's other outputs)."""
+    with open_output(path) as stream:
+        writer = csv.DictWriter(stream, fieldnames=CSV_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(csv_rows(cells, gpu, target))
+
+
+def _pyplot():  # type: ignore[no-untyped-def]
+    """matplotlib's pyplot (non-interactive), or a UserError saying how to get it."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise UserError(
+            "error: --plot needs matplotlib, which is not installed "
+            "(pip install 'gir[plot]' or pip install matplotlib)"
+        ) from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as pyplot
+
+    return pyplot
+
+
+def write_plot(path: str, cells: Sequence[Cell], gpu: str, reference: Reference) -> None:
+    """A bar chart of gir's median time next to the reference's, per measured cell (log scale)."""
+    pyplot = _pyplot()
+    measured = [cell for cell in cells if cell.status == STATUS_OK]
+    labels = [f"{cell.algorithm}\n{cell.graph}\n{cell.schedule}" for cell in measured]
+    positions = np.arange(len(measured))
+    figure, axes = pyplot.subplots(figsize=(max(6.0, 1.1 * len(measured) + 2), 4.5))
+    axes.bar(positions - 0.2, [cell.median_ms for cell in measured], 0.4, label=f"gir ({gpu})")
+    axes.bar(
+        positions + 0.2,
+        [cell.reference_ms or 0.0 for cell in measured],
+        0.4,
+        label=f"reference ({reference.gpu})",
+    )
+    axes.set_xticks(positions, labels, fontsize=7)
+    axes.set_yscale("log")
+    axes.set_ylabel("median ms (PageRank: per iteration)")
+    axes.legend()
+    figure.tight_layout()
+    with open_output(path, binary=True) as stream:
+        figure.savefig(stream, format="png")
+    pyplot.close(figure)
+
+
+# --------------------------------------------------------------------------------------
+# Entry point
+# --------------------------------------------------------------------------------------
+
+
+def _progress(message: str) -> None:
+    print(f"gir-bench: {message}", file=sys.stderr, flush=True)
+
+
+def bench(argv: Sequence[str] | None = None) -> None:
+    """Parses the command line, runs every cell, prints the table and writes the files."""
+    options = _build_parser().parse_args(argv)
+    if options.trials < 1 or options.warmup < 0:
+        raise UserError("error: --trials must be at least 1 and --warmup at least 0")
+    for path in (options.csv, options.plot):
+        if path:
+            check_writable(path)
+    if options.plot:
+        _pyplot()
+    reference = read_reference(options.compare)
+    cells, gpu = run_cells(options, _progress)
+    for cell in cells:
+        cell.reference_ms = reference.lookup(cell)
+    print(format_table(cells, gpu, reference))
+    from gir.tools.run import _choose_target
+
+    if options.csv:
+        write_csv(options.csv, cells, gpu, _choose_target(options.target))
+        _progress(f"wrote {options.csv}")
+    if options.plot:
+        write_plot(options.plot, cells, gpu, reference)
+        _progress(f"wrote {options.plot}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of `gir-bench`."""
+    return report_user_errors(lambda: bench(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
