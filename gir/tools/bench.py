@@ -43,10 +43,13 @@ import numpy as np
 
 from gir.diagnostics import UserError
 from gir.runtime import reference
+from gir.runtime.device import Device
 from gir.runtime.graph import Graph, load_graph
+from gir.runtime.program import CompiledProgram
 from gir.tools.opt import describe_diagnostic, report_user_errors
 from gir.tools.output import check_writable, open_output
-from gir.tools.run import _lower, parse_program
+from gir.tools.run import _choose_target, _lower, parse_program
+from gir.validate import Validator, find_validator
 
 ROOT = Path(__file__).resolve().parents[2]
 """The repository root (gir-bench runs from a source checkout or editable install)."""
@@ -240,17 +243,16 @@ def one_line(error: BaseException) -> str:
 class _Compiled:
     """A program compiled once for every graph: the compiled program or why not."""
 
-    program: object | None
-    validator: object | None
+    program: CompiledProgram | None
+    validator: Validator | None
     seconds: float
     error: str = ""
 
 
-def _compile(path: Path, target: str, device: object) -> _Compiled:
+def _compile(path: Path, target: str, device: Device) -> _Compiled:
     """Parses, lowers, prints and builds `path`; never raises for a program gir
     cannot lower."""
     from gir.runtime.executor import compile_program
-    from gir.validate import find_validator
 
     started = time.perf_counter()
     try:
@@ -277,12 +279,19 @@ def trial_seconds(printed: str, elapsed: float | None, wall: float) -> float:
     return elapsed if elapsed is not None else wall
 
 
-def _check(cell: Cell, compiled: _Compiled, algorithm: Algorithm, g: Graph, argv: list[str],
-           start: int, vectors: dict[str, np.ndarray]) -> None:
+def _check(
+    cell: Cell,
+    compiled: _Compiled,
+    algorithm: Algorithm,
+    g: Graph,
+    argv: list[str],
+    start: int,
+    vectors: dict[str, np.ndarray],
+) -> None:
     """Validates the last trial's vectors: `cell.status` becomes `invalid` on a mismatch."""
     validator = compiled.validator
     if validator is not None:
-        problem = validator.check(g, argv, vectors)  # type: ignore[attr-defined]
+        problem = validator.check(g, argv, vectors)
     elif algorithm.fallback is not None:
         try:
             problem = algorithm.fallback(g, start, vectors)
@@ -297,17 +306,32 @@ def _check(cell: Cell, compiled: _Compiled, algorithm: Algorithm, g: Graph, argv
         cell.status, cell.detail = "invalid", problem
 
 
-def run_cell(cell: Cell, compiled: _Compiled, algorithm: Algorithm, g: Graph, spec: str,
-             device: object, trials: int, warmup: int) -> None:
+def start_vertex(spec: str, g: Graph) -> int:
+    """BENCHMARKS.md's start vertex: 0 (a corner) on road grids, else the vertex of
+    largest degree."""
+    return 0 if graph_class(spec) == "road" else g.largest_degree_vertex()
+
+
+def run_cell(
+    cell: Cell,
+    compiled: _Compiled,
+    algorithm: Algorithm,
+    g: Graph,
+    spec: str,
+    device: Device,
+    trials: int,
+    warmup: int,
+) -> None:
     """Runs a compiled cell `warmup + trials` times, times and validates it."""
-    start = (0 if graph_class(spec) == "road" else g.largest_degree_vertex()) if algorithm.rooted else None
+    assert compiled.program is not None
+    start = start_vertex(spec, g) if algorithm.rooted else None
     argv = [cell.program, spec, *([str(start)] if start is not None else [])]
     argv += algorithm.arguments(graph_class(spec))
     result = None
     try:
         for trial in range(warmup + trials):
             printed = io.StringIO()
-            result = compiled.program.run(device, argv, printed)  # type: ignore[attr-defined]
+            result = compiled.program.run(device, argv, printed)
             if trial >= warmup:
                 seconds = trial_seconds(printed.getvalue(), result.elapsed, result.wall)
                 cell.times_ms.append(seconds * 1e3)
@@ -329,10 +353,11 @@ def _reference_graph(spec: str, weighted: bool, progress: Callable[[str], None])
     )
 
 
-def run_cells(options: argparse.Namespace, progress: Callable[[str], None]) -> tuple[list[Cell], str]:
+def run_cells(
+    options: argparse.Namespace, progress: Callable[[str], None]
+) -> tuple[list[Cell], str]:
     """Every cell of the command line, measured; and the device's name."""
     from gir.runtime.executor import open_device
-    from gir.tools.run import _choose_target
 
     algorithms = [_algorithm(name) for name in _split(options.algorithms)]
     schedules, graphs = _split(options.schedules), _graph_list(options.graphs)
@@ -350,8 +375,13 @@ def run_cells(options: argparse.Namespace, progress: Callable[[str], None]) -> t
         g = _reference_graph(spec, any(a.weighted for a in algorithms), progress)
         for algorithm in algorithms:
             for schedule in schedules:
-                cell = Cell(algorithm.name, _plain_spec(spec), schedule,
-                            vertices=g.num_vertices, edges=g.num_edges)
+                cell = Cell(
+                    algorithm.name,
+                    _plain_spec(spec),
+                    schedule,
+                    vertices=g.num_vertices,
+                    edges=g.num_edges,
+                )
                 cells.append(cell)
                 progress(f"[{len(cells)}/{total}] {algorithm.name} {spec} {schedule}")
                 path = find_program(options.programs, algorithm.name, schedule, graph_class(spec))
@@ -402,7 +432,8 @@ class Reference:
         exact = self.times.get((cell.algorithm, cell.graph, cell.schedule))
         if exact is not None:
             return exact
-        matches = [ms for (a, g, _), ms in self.times.items() if (a, g) == (cell.algorithm, cell.graph)]
+        pair = (cell.algorithm, cell.graph)
+        matches = [ms for (a, g, _), ms in self.times.items() if (a, g) == pair]
         return matches[0] if len(matches) == 1 else None
 
 
@@ -419,7 +450,7 @@ def read_reference(path: Path) -> Reference:
             f"error: reference '{path}' lacks the column(s) {', '.join(sorted(missing))}"
         )
     times: dict[tuple[str, str, str], float] = {}
-    for line, row in enumerate(rows, start=2):
+    for row in rows:
         try:
             value = float(row["median_ms"])
         except ValueError:
@@ -450,6 +481,10 @@ def _number(value: float | None, digits: int = 3) -> str:
     return "" if value is None else f"{value:.{digits}f}"
 
 
+def _precise(value: float | None) -> str:
+    return "" if value is None else f"{value:.6g}"
+
+
 def csv_rows(cells: Sequence[Cell], gpu: str, target: str) -> list[dict[str, str]]:
     """The CSV rows of `cells`, one per cell, in `CSV_COLUMNS`."""
     today = date.today().isoformat()
@@ -459,11 +494,11 @@ def csv_rows(cells: Sequence[Cell], gpu: str, target: str) -> list[dict[str, str
             "program": cell.program, "status": cell.status, "detail": cell.detail,
             "vertices": str(cell.vertices), "edges": str(cell.edges),
             "trials": str(len(cell.times_ms)),
-            "median_ms": _number(cell.median_ms, 4),
-            "min_ms": _number(min(cell.times_ms) if cell.times_ms else None, 4),
-            "max_ms": _number(max(cell.times_ms) if cell.times_ms else None, 4),
-            "gteps": _number(cell.gteps), "compile_s": _number(cell.compile_s, 2),
-            "reference_ms": _number(cell.reference_ms, 4), "ratio": _number(cell.ratio),
+            "median_ms": _precise(cell.median_ms),
+            "min_ms": _precise(min(cell.times_ms) if cell.times_ms else None),
+            "max_ms": _precise(max(cell.times_ms) if cell.times_ms else None),
+            "gteps": _precise(cell.gteps), "compile_s": _precise(cell.compile_s),
+            "reference_ms": _precise(cell.reference_ms), "ratio": _precise(cell.ratio),
             "gpu": gpu, "target": target, "date": today,
         }  # fmt: skip
         for cell in cells
@@ -580,8 +615,6 @@ def bench(argv: Sequence[str] | None = None) -> None:
     for cell in cells:
         cell.reference_ms = reference.lookup(cell)
     print(format_table(cells, gpu, reference))
-    from gir.tools.run import _choose_target
-
     if options.csv:
         write_csv(options.csv, cells, gpu, _choose_target(options.target))
         _progress(f"wrote {options.csv}")
