@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i1, i32
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -354,9 +354,7 @@ def _while(queue: _Queue, handle: SSAValue, op: scf.WhileOp) -> None:
         _carry(queue, region.block)
         _thread(queue, handle, _block_ops(region.block))
         _terminate(queue, region.block)
-    loop.attributes.update(op.attributes)
-    Rewriter.replace_op(op, loop, new_results=list(loop.results[: len(op.results)]))
-    queue.window, queue.pending = loop.results[-2:]
+    _replace_loop(queue, op, loop)
 
 
 def _for(queue: _Queue, handle: SSAValue, op: scf.ForOp) -> None:
@@ -367,6 +365,12 @@ def _for(queue: _Queue, handle: SSAValue, op: scf.ForOp) -> None:
     _carry(queue, body.block)
     _thread(queue, handle, _block_ops(body.block))
     _terminate(queue, body.block)
-    loop.attributes.update(op.attributes)
-    Rewriter.replace_op(op, loop, new_results=list(loop.results[: len(op.results)]))
+    _replace_loop(queue, op, loop)
+
+
+def _replace_loop(queue: _Queue, old: scf.WhileOp | scf.ForOp, loop: scf.WhileOp | scf.ForOp) -> None:
+    """Puts `loop` (`old` carrying the queue's state too) in `old`'s place; the
+    queue's state is its last two results afterwards."""
+    loop.attributes.update(old.attributes)
+    Rewriter.replace_op(old, loop, new_results=list(loop.results[: len(old.results)]))
     queue.window, queue.pending = loop.results[-2:]
