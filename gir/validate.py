@@ -7,6 +7,9 @@ its name, gir looks at the shape of its edge traversals:
   tracked vector (`parent[dst] = src`), guarded by a `to` filter;
 - SSSP: an `apply_modified` on a weighted edgeset whose edge function does
   `dist[dst] min= ...`;
+- SSSP (delta-stepping): an `apply_update_priority` on a weighted edgeset whose
+  edge function does `updatePriorityMin` on a queue over the distance vector,
+  started from a `graph.argv_int`;
 - CC: an `apply_modified` on an unweighted edgeset whose edge function does
   `IDs[...] min= IDs[...]` (label propagation);
 - PageRank: an `apply` whose edge function does a float `+=` into an accumulator,
@@ -95,6 +98,22 @@ def _start_argv(module: ModuleOp) -> int | None:
     return None
 
 
+def _min_queue_start(module: ModuleOp, udf: func.FuncOp) -> tuple[str, int] | None:
+    """(priority vector, argv index of the start vertex) of the queue a program
+    makes, when `udf` does `updatePriorityMin` on a queue."""
+    if not any(
+        isinstance(op, graph.UpdatePriorityOp) and op.kind.data == graph.ReduceKind.MIN
+        for op in udf.walk()
+    ):
+        return None
+    for op in module.walk():
+        if isinstance(op, graph.PriorityQueueNewOp):
+            start = _through_casts(op.start)
+            if isinstance(start.owner, graph.ArgvIntOp):
+                return op.priorities.root_reference.data, start.owner.index.value.data
+    return None
+
+
 def _through_casts(value: SSAValue) -> SSAValue:
     while isinstance(value.owner, graph.ToVertexOp | graph.VertexIdOp):
         value = value.owner.operands[0]
@@ -148,6 +167,10 @@ def find_validator(module: ModuleOp) -> Validator | None:
                     return _sssp_validator(tracked, start_index)
                 if not weighted:
                     return _cc_validator(tracked)
+        if apply.kind.data == graph.ApplyKind.APPLY_UPDATE_PRIORITY and weighted:
+            found = _min_queue_start(module, udf)
+            if found is not None:
+                return _sssp_validator(*found)
         if apply.kind.data == graph.ApplyKind.APPLY:
             accumulator = _float_add_vector(udf)
             iterations = _enclosing_for_trip_count(apply)

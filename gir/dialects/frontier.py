@@ -29,7 +29,11 @@ Ops, from the highest to the lowest within this level:
   `frontier.edge_range`, `frontier.neighbor`, `frontier.edge_weight`;
 - host ops on frontiers: `frontier.new`, `frontier.all_vertices`,
   `frontier.convert`, `frontier.size`, `frontier.add`, `frontier.clear`,
-  `frontier.free`.
+  `frontier.free`;
+- priority queues (`!frontier.priority_queue`, a handle whose state the ops change):
+  `frontier.pq_new`, `pq_finished`, `pq_dequeue`, `pq_update_min` (in a
+  traversal), `pq_current_priority`, `pq_free`; `frontier-lower-priority-queues`
+  lowers them to the ops above.
 
 ```mlir
 %out = frontier.edge_traverse PUSH VERTEX_BASED CSR %edges : !graph.edgeset
@@ -704,6 +708,145 @@ class EdgeWeightOp(IRDLOperation):
             )
 
 
+
+# ---------------------------------------------------------------------------
+# Priority queues (G2's bucketed queue for ordered algorithms)
+# ---------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class PriorityQueueType(ParametrizedAttribute, TypeAttribute):
+    """A bucketed priority queue of vertices ordered by an i32 per-vertex priority
+    vector, buckets `delta` wide (G2's lazy two-bucket queue). A handle: the ops
+    below change its state in place; `frontier-lower-priority-queues` turns that
+    state into values (the current bucket's end and the pending frontier)."""
+
+    name = "frontier.priority_queue"
+
+
+@irdl_op_definition
+class PriorityQueueNewOp(IRDLOperation):
+    """`new priority_queue{Vertex}(int)(..., priorities, ..., start)`: a queue over
+    the vector `priorities` whose buckets are `delta` wide, holding `start` in its
+    first bucket `[0, delta)`."""
+
+    name = "frontier.pq_new"
+
+    priorities = prop_def(FlatSymbolRefAttrConstr)
+    delta = operand_def(i32)
+    start = operand_def(i32)
+    result = result_def(PriorityQueueType)
+
+    assembly_format = "$priorities `,` $delta `,` $start attr-dict"
+
+    def __init__(self, priorities: str, delta: SSAValue | Operation, start: SSAValue | Operation):
+        super().__init__(
+            operands=[delta, start],
+            properties={"priorities": SymbolRefAttr(priorities)},
+            result_types=[PriorityQueueType()],
+        )
+
+
+@irdl_op_definition
+class PriorityQueueFinishedOp(IRDLOperation):
+    """`pq.finished()`: true when no vertex is waiting in any bucket. When the
+    current bucket is empty it first moves the queue to the next non-empty one."""
+
+    name = "frontier.pq_finished"
+
+    queue = operand_def(PriorityQueueType)
+    result = result_def(i1)
+
+    assembly_format = "$queue attr-dict"
+
+    def __init__(self, queue: SSAValue | Operation):
+        super().__init__(operands=[queue], result_types=[i1])
+
+
+@irdl_op_definition
+class PriorityQueueDequeueOp(IRDLOperation):
+    """`pq.dequeue_ready_set()`: the vertices waiting in the current bucket, as a
+    fresh queue; the bucket is empty afterwards."""
+
+    name = "frontier.pq_dequeue"
+
+    queue = operand_def(PriorityQueueType)
+    result = result_def(SparseQueueType)
+
+    assembly_format = "$queue attr-dict `:` type($result)"
+
+    def __init__(self, queue: SSAValue | Operation):
+        super().__init__(operands=[queue], result_types=[SparseQueueType()])
+
+
+@irdl_op_definition
+class PriorityQueueUpdateMinOp(IRDLOperation):
+    """`pq.updatePriorityMin(v, old, new)` in a traversal's apply region: lowers
+    `v`'s priority to `new` atomically if that is smaller, and queues `v` in the
+    current bucket when `new` falls in it (later buckets are found lazily, from
+    the priorities, once the current one is empty); true if the priority changed."""
+
+    name = "frontier.pq_update_min"
+
+    queue = operand_def(PriorityQueueType)
+    vertex = operand_def(VertexType)
+    new = operand_def(i32)
+    changed = result_def(i1)
+
+    assembly_format = "$queue `,` $vertex `,` $new attr-dict"
+
+    def __init__(
+        self, queue: SSAValue | Operation, vertex: SSAValue | Operation, new: SSAValue | Operation
+    ):
+        super().__init__(operands=[queue, vertex, new], result_types=[i1])
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        while parent is not None and not isinstance(parent, EdgeTraverseOp):
+            parent = parent.parent_op()
+        if parent is None:
+            raise VerifyException("frontier.pq_update_min must be inside a frontier.edge_traverse")
+
+
+@irdl_op_definition
+class PriorityQueueCurrentPriorityOp(IRDLOperation):
+    """`pq.get_current_priority()`: the lowest priority of the current bucket."""
+
+    name = "frontier.pq_current_priority"
+
+    queue = operand_def(PriorityQueueType)
+    result = result_def(i32)
+
+    assembly_format = "$queue attr-dict"
+
+    def __init__(self, queue: SSAValue | Operation):
+        super().__init__(operands=[queue], result_types=[i32])
+
+
+@irdl_op_definition
+class PriorityQueueFreeOp(IRDLOperation):
+    """`delete pq`: releases the queue's storage; it is not used afterwards."""
+
+    name = "frontier.pq_free"
+
+    queue = operand_def(PriorityQueueType)
+
+    assembly_format = "$queue attr-dict"
+
+    def __init__(self, queue: SSAValue | Operation):
+        super().__init__(operands=[queue])
+
+
+PriorityQueueOps = (
+    PriorityQueueNewOp,
+    PriorityQueueFinishedOp,
+    PriorityQueueDequeueOp,
+    PriorityQueueUpdateMinOp,
+    PriorityQueueCurrentPriorityOp,
+    PriorityQueueFreeOp,
+)
+
+
 Frontier = Dialect(
     "frontier",
     [
@@ -722,7 +865,8 @@ Frontier = Dialect(
         EdgeRangeOp,
         NeighborOp,
         EdgeWeightOp,
+        *PriorityQueueOps,
     ],
-    [SparseQueueType, AllVerticesType, LayoutAttr],
+    [SparseQueueType, AllVerticesType, LayoutAttr, PriorityQueueType],
 )
 """The frontier/traversal level: frontier representations, traversals, vertex maps."""

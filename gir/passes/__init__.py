@@ -33,6 +33,7 @@ register_pass("graph-to-frontier", "graph_to_frontier", "GraphToFrontier")
 # Frontier-level rewrites.
 register_pass("frontier-track-changes", "frontier_track_changes", "FrontierTrackChanges")
 register_pass("frontier-double-buffer", "frontier_double_buffer", "FrontierDoubleBuffer")
+register_pass("frontier-lower-priority-queues", "frontier_lower_priority_queues", "FrontierLowerPriorityQueues")
 
 # Load-balance strategies (one per G2 option value).
 register_load_balance(LoadBalance.VERTEX_BASED, "frontier-lb-vertex-based", "vertex_based", "VertexBased")
@@ -76,6 +77,7 @@ PIPELINES["lower-to-gpu"] = Pipeline(
             "graph-specialize-udfs",
             "graph-insert-atomics",
             "graph-to-frontier",
+            "frontier-lower-priority-queues",
             "frontier-track-changes",
             "frontier-double-buffer",
             *(REWRITE_PASSES[value] for value in LOAD_BALANCES),

@@ -33,7 +33,8 @@ SUPPORTED: dict[str, set[str]] = {
 """Values of the enum-valued schedule options that the GPU lowering realizes.
 `load_balance` is checked against the registered strategies (`LOAD_BALANCES`),
 `frontier_creation` against the registered frontier representations; `delta`
-only matters to priority queues (not lowered yet); `pull_frontier` only to PULL;
+only matters to priority queues (any positive width; the graph verifier keeps it
+to applyUpdatePriority); `pull_frontier` only to PULL;
 `dedup_strategy` only when deduplication is ENABLED."""
 
 
@@ -69,8 +70,6 @@ def check_schedule(schedule: SimpleScheduleAttr, where: str) -> None:
             f"error: load balance {schedule.load_balance.data.value} of {where} "
             f"cannot lower {reason} yet"
         )
-    if not schedule.has_default_delta:
-        reject("delta", schedule.delta)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from gir.diagnostics import UserError
 from gir.dialects import frontier, graph
 from gir.dialects.frontier import AllVerticesType, Layout, SparseQueueType
 from gir.dialects.schedule import (
+    ArgvAttr,
     Direction,
     FrontierCreation,
     HybridScheduleAttr,
@@ -38,11 +39,6 @@ from gir.passes.ir_utils import (
 )
 
 _UNSUPPORTED = {
-    graph.PriorityQueueNewOp: "priority queues",
-    graph.UpdatePriorityOp: "priority queues",
-    graph.DequeueReadySetOp: "priority queues",
-    graph.PriorityQueueFinishedOp: "priority queues",
-    graph.GetCurrentPriorityOp: "priority queues",
     graph.ListNewOp: "lists of vertexsets",
     graph.ListInsertOp: "lists of vertexsets",
     graph.ListRetrieveOp: "lists of vertexsets",
@@ -105,6 +101,7 @@ class GraphToFrontier(ModulePass):
             if isinstance(child, graph.EdgeSetApplyOp) and child.kind.data not in (
                 graph.ApplyKind.APPLY,
                 graph.ApplyKind.APPLY_MODIFIED,
+                graph.ApplyKind.APPLY_UPDATE_PRIORITY,
             ):
                 raise UserError(
                     f"error: {child.kind.data.value} of {statement(child)} is not "
@@ -113,6 +110,7 @@ class GraphToFrontier(ModulePass):
         main = main_function(op)
         inline_calls_in(main.body, op)
         table = functions(op)
+        delta = _queue_delta(op)
         for child in list(main.walk()):
             if isinstance(child, graph.EdgeSetApplyOp):
                 _traversal(child, table)
@@ -120,7 +118,9 @@ class GraphToFrontier(ModulePass):
                 _vertex_apply(child, table)
             elif isinstance(child, graph.VertexSetFilterOp):
                 _vertex_filter(child, table)
+        _promote_queue_globals(op, main)
         _promote_globals(op, main)
+        _priority_queues(main, delta)
         _frontier_values(main)
         for child in list(op.ops):
             if isinstance(child, func.FuncOp) and child is not main:
@@ -323,6 +323,123 @@ def _promote_globals(module: ModuleOp, main: func.FuncOp) -> None:
                     function = function.parent_op()
                 if function is main:
                     raise UserError(f"error: global '@{name}' could not be promoted")
+
+
+# ---------------------------------------------------------------------------
+# Priority queues
+# ---------------------------------------------------------------------------
+
+
+def _queue_delta(module: ModuleOp) -> IntegerAttr | ArgvAttr:
+    """The bucket width of the program's priority queues: the `delta` of the
+    schedules of its `applyUpdatePriority` traversals, which must agree (G2's
+    default of 1 where there is none)."""
+    deltas = {
+        child.schedule.delta: child
+        for child in module.walk()
+        if isinstance(child, graph.EdgeSetApplyOp)
+        and child.kind.data == graph.ApplyKind.APPLY_UPDATE_PRIORITY
+        and isinstance(child.schedule, SimpleScheduleAttr)
+    }
+    if len(deltas) > 1:
+        raise UserError(
+            "error: the applyUpdatePriority traversals have different deltas "
+            f"({', '.join(str(d) for d in deltas)}), which is not supported yet"
+        )
+    return next(iter(deltas), IntegerAttr(1, 64))
+
+
+def _promote_queue_globals(module: ModuleOp, main: func.FuncOp) -> None:
+    """Replaces reads of priority-queue globals by the value of the store that
+    dominates them (a queue may be made anew inside a loop of `main`)."""
+    names = {
+        child.sym_name.data
+        for child in module.ops
+        if isinstance(child, graph.GlobalOp)
+        and isinstance(child.global_type, graph.PriorityQueueType)
+    }
+    stores: dict[str, list[graph.GlobalStoreOp]] = {name: [] for name in names}
+    for child in list(main.walk()):
+        if isinstance(child, graph.GlobalStoreOp):
+            name = child.global_name.root_reference.data
+            if name in names:
+                stores[name].append(child)
+        elif isinstance(child, graph.GlobalLoadOp):
+            name = child.global_name.root_reference.data
+            if name not in names:
+                continue
+            store = next(
+                (s for s in reversed(stores[name]) if _dominates(s, child)), None
+            )
+            if store is None:
+                raise UserError(f"error: priority queue '@{name}' is used before it is made")
+            child.result.replace_all_uses_with(store.value)
+            Rewriter.erase_op(child)
+    for found in stores.values():
+        for store in found:
+            Rewriter.erase_op(store)
+
+
+def _dominates(store: Operation, user: Operation) -> bool:
+    """Whether `store` runs before `user` on every path (structured control flow)."""
+    block = store.parent_block()
+    assert block is not None
+    ancestor = block.find_ancestor_op_in_block(user)
+    return ancestor is not None and store.is_before_in_block(ancestor)
+
+
+def _priority_queues(main: func.FuncOp, delta: IntegerAttr | ArgvAttr) -> None:
+    """The graph's priority-queue ops as frontier ones; `delta` becomes an operand
+    of each new queue."""
+    for op in list(main.walk()):
+        if isinstance(op, graph.PriorityQueueNewOp):
+            _new_queue(op, delta)
+        elif isinstance(op, graph.UpdatePriorityOp):
+            if op.kind.data != graph.ReduceKind.MIN:
+                raise UserError(
+                    f"error: updatePriority{op.kind.data.value.capitalize()} is not "
+                    "supported on the GPU yet (only updatePriorityMin)"
+                )
+            vertex = op.vertex
+            if not isinstance(vertex.type, graph.VertexType):
+                raise UserError("error: updatePriorityMin of a vertex id is not supported yet")
+            Rewriter.replace_op(op, frontier.PriorityQueueUpdateMinOp(op.queue, vertex, op.new))
+        elif isinstance(op, graph.DequeueReadySetOp):
+            Rewriter.replace_op(op, frontier.PriorityQueueDequeueOp(op.queue))
+        elif isinstance(op, graph.PriorityQueueFinishedOp):
+            Rewriter.replace_op(op, frontier.PriorityQueueFinishedOp(op.queue))
+        elif isinstance(op, graph.GetCurrentPriorityOp):
+            Rewriter.replace_op(op, frontier.PriorityQueueCurrentPriorityOp(op.queue))
+        elif isinstance(op, graph.DeleteOp) and isinstance(
+            op.value.type, graph.PriorityQueueType | frontier.PriorityQueueType
+        ):
+            Rewriter.replace_op(op, frontier.PriorityQueueFreeOp(op.value))
+
+
+def _new_queue(op: graph.PriorityQueueNewOp, delta: IntegerAttr | ArgvAttr) -> None:
+    assert isinstance(op.result.type, graph.PriorityQueueType)
+    if op.result.type.priority_type != i32:
+        raise UserError(
+            f"error: priority queues of {op.result.type.priority_type} priorities are "
+            "not supported yet (only int)"
+        )
+    width: Operation = (
+        graph.ArgvIntOp(delta.index.value.data)
+        if isinstance(delta, ArgvAttr)
+        else arith.ConstantOp(IntegerAttr(delta.value.data, i32))
+    )
+    width.results[0].name_hint = "delta"
+    start = op.start
+    new_ops = [width]
+    if isinstance(start.type, graph.VertexType):
+        to_id = graph.VertexIdOp(start)
+        new_ops.append(to_id)
+        start = to_id.result
+    Rewriter.insert_op(new_ops, InsertPoint.before(op))
+    queue = frontier.PriorityQueueNewOp(
+        op.priorities.root_reference.data, width.results[0], start
+    )
+    Rewriter.replace_op(op, queue)
 
 
 # ---------------------------------------------------------------------------

@@ -91,7 +91,11 @@ def lower_to_gpu(module: ModuleOp) -> ModuleOp:
         return module
     if level is None:
         check_level(module, Level.GPU)  # a module mixing levels cannot be lowered
-    op = level_violation(module, Level.GPU)[0]
+    violation = level_violation(module, Level.GPU)
+    if violation is None:  # only ops every level has: already GPU-level text
+        check_level(module, Level.GPU)
+        return module
+    op = violation[0]
     import gir.passes  # noqa: F401  (fills the registry)
 
     if LOWERING_PIPELINE not in PIPELINES:

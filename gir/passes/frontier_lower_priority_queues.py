@@ -1,0 +1,376 @@
+"""Lowers priority queues to frontiers, vertex maps and a loop-carried bucket end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from gir.diagnostics import UserError
+from gir.dialects import frontier, graph
+from gir.dialects.frontier import (
+    PriorityQueueCurrentPriorityOp,
+    PriorityQueueDequeueOp,
+    PriorityQueueFinishedOp,
+    PriorityQueueFreeOp,
+    PriorityQueueNewOp,
+    PriorityQueueUpdateMinOp,
+    SparseQueueType,
+)
+
+INT_MAX = 2**31 - 1
+"""The priority of a vertex in no bucket (GraphIt's null priority for int)."""
+
+
+@dataclass
+class _Queue:
+    """One queue's lowered state at the current point of the program: `window` is
+    the end of the current bucket `[window - delta, window)`, `pending` the
+    vertices waiting in it."""
+
+    priorities: str
+    scratch: str
+    delta: SSAValue
+    window: SSAValue
+    pending: SSAValue
+
+
+@dataclass(frozen=True)
+class FrontierLowerPriorityQueues(ModulePass):
+    """Lowers priority queues with G2's lazy buckets to frontiers and vertex maps.
+
+    A queue becomes two values threaded through the loops that use it: the end
+    `W` of its current bucket `[W - delta, W)` and the `!frontier.queue` of the
+    vertices waiting in that bucket. `pq_update_min` is an atomic min on the
+    priority vector that enqueues the vertex into the traversal's output (the
+    new pending queue) when the new priority is below `W`; vertices of later
+    buckets are only re-prioritized. `pq_finished` refills an empty bucket: one
+    vertex map finds the lowest priority `m >= W` (an atomic min into a
+    one-element vector), `W` moves to the end of `m`'s bucket and a second vertex
+    map enqueues the vertices whose priority lies in it; the queue is finished
+    when that bucket is empty too. `pq_dequeue` hands the pending queue over and
+    starts an empty one.
+
+    Before:
+    ```mlir
+    %pq = frontier.pq_new @est, %delta, %source
+    scf.while () : () -> () {
+      %done = frontier.pq_finished %pq
+      ...
+    } do {
+      %ready = frontier.pq_dequeue %pq : !frontier.queue
+      frontier.edge_traverse ... from %ready : !frontier.queue apply {
+        %changed = frontier.pq_update_min %pq, %w, %new
+        ...
+      }
+      frontier.free %ready : !frontier.queue
+      scf.yield
+    }
+    ```
+    After:
+    ```mlir
+    %q = frontier.add %source, %empty : i32, !frontier.queue
+    %w_end, %left = scf.while (%w = %delta, %pending = %q) : (i32, !frontier.queue) -> ... {
+      %n = frontier.size %pending : !frontier.queue -> i32
+      %w2, %pending2 = scf.if %n_is_0 -> (i32, !frontier.queue) {
+        ...   // min priority >= %w; the vertices of its bucket into %pending
+      } else { scf.yield %w, %pending : i32, !frontier.queue }
+      ...
+    } do {
+    ^bb0(%w3: i32, %ready: !frontier.queue):
+      %empty2 = frontier.new %c0 : i32 -> !frontier.queue
+      %out = frontier.edge_traverse ... from %ready : !frontier.queue
+          into %empty2 : !frontier.queue apply {
+        %changed = graph.reduce min %new, @est[%w] atomic : !graph.vertex, i32
+        %now = arith.cmpi slt, %new, %w3 : i32
+        ...   // enqueue %w if %changed and %now
+      } -> !frontier.queue
+      frontier.free %ready : !frontier.queue
+      scf.yield %w3, %out : i32, !frontier.queue
+    }
+    ```
+    """
+
+    name = "frontier-lower-priority-queues"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for new in [child for child in op.walk() if isinstance(child, PriorityQueueNewOp)]:
+            _lower(op, new)
+
+
+def _lower(module: ModuleOp, new: PriorityQueueNewOp) -> None:
+    scratch = _scratch_vector(module, new.priorities.root_reference.data)
+    zero = arith.ConstantOp(IntegerAttr(0, i32))
+    empty = frontier.NewOp(zero)
+    start = frontier.AddOp(new.start, empty)
+    start.result.name_hint = "bucket"
+    Rewriter.insert_op([zero, empty, start], InsertPoint.before(new))
+    queue = _Queue(
+        new.priorities.root_reference.data, scratch, new.delta, new.delta, start.result
+    )
+    block = new.parent_block()
+    assert block is not None
+    following = []
+    node = new.next_op
+    while node is not None:
+        following.append(node)
+        node = node.next_op
+    _thread(queue, new.result, following)
+    if new.result.uses:
+        raise UserError("error: a priority queue is used where it cannot be lowered")
+    Rewriter.erase_op(new)
+
+
+def _scratch_vector(module: ModuleOp, priorities: str) -> str:
+    """A fresh one-element i32 vector global for the lowest-priority search."""
+    names = {
+        child.sym_name.data for child in module.ops if isinstance(child, graph.GlobalOp)
+    }
+    index = 0
+    while f"{priorities}_next_priority{index or ''}" in names:
+        index += 1
+    name = f"{priorities}_next_priority{index or ''}"
+    first = module.body.block.first_op
+    scratch = graph.GlobalOp(name, graph.VectorType(i32, 1))
+    if first is None:
+        module.body.block.add_op(scratch)
+    else:
+        Rewriter.insert_op(scratch, InsertPoint.before(first))
+    return name
+
+
+def _uses(op: Operation, handle: SSAValue) -> bool:
+    return any(handle in child.operands for child in op.walk())
+
+
+def _thread(queue: _Queue, handle: SSAValue, ops: list[Operation]) -> None:
+    """Lowers the uses of `handle` in `ops` (in program order), updating `queue`."""
+    for op in ops:
+        if isinstance(op, PriorityQueueFinishedOp) and op.queue == handle:
+            _finished(queue, op)
+        elif isinstance(op, PriorityQueueDequeueOp) and op.queue == handle:
+            _dequeue(queue, op)
+        elif isinstance(op, PriorityQueueCurrentPriorityOp) and op.queue == handle:
+            low = arith.SubiOp(queue.window, queue.delta)
+            Rewriter.replace_op(op, low)
+        elif isinstance(op, PriorityQueueFreeOp) and op.queue == handle:
+            Rewriter.replace_op(op, frontier.FreeOp(queue.pending))
+        elif isinstance(op, frontier.EdgeTraverseOp) and _uses(op, handle):
+            _traversal(queue, handle, op)
+        elif isinstance(op, scf.WhileOp) and _uses(op, handle):
+            _while(queue, handle, op)
+        elif isinstance(op, scf.ForOp) and _uses(op, handle):
+            _for(queue, handle, op)
+        elif _uses(op, handle):
+            raise UserError(
+                f"error: a priority queue used inside '{op.name}' is not supported "
+                "yet (use it in loops and at the top level)"
+            )
+
+
+def _block_ops(block: Block) -> list[Operation]:
+    return list(block.ops)
+
+
+def _dequeue(queue: _Queue, op: PriorityQueueDequeueOp) -> None:
+    zero = arith.ConstantOp(IntegerAttr(0, i32))
+    empty = frontier.NewOp(zero)
+    empty.result.name_hint = "bucket"
+    Rewriter.insert_op([zero, empty], InsertPoint.after(op))
+    op.result.replace_all_uses_with(queue.pending)
+    Rewriter.erase_op(op)
+    queue.pending = empty.result
+
+
+def _finished(queue: _Queue, op: PriorityQueueFinishedOp) -> None:
+    """Moves an empty current bucket to the next non-empty one; finished when none."""
+    zero = arith.ConstantOp(IntegerAttr(0, i32))
+    size = frontier.SizeOp(queue.pending)
+    drained = arith.CmpiOp(size, zero, "eq")
+    refill = Block()
+    window, filled = _refill(queue, refill)
+    refill.add_op(scf.YieldOp(window, filled))
+    keep = Block([scf.YieldOp(queue.window, queue.pending)])
+    choice = scf.IfOp(drained, [i32, SparseQueueType()], Region(refill), Region(keep))
+    choice.results[0].name_hint = "bucket_end"
+    choice.results[1].name_hint = "bucket"
+    left = frontier.SizeOp(choice.results[1])
+    done = arith.CmpiOp(left, zero, "eq")
+    Rewriter.insert_op([zero, size, drained, choice, left, done], InsertPoint.before(op))
+    op.result.replace_all_uses_with(done.result)
+    Rewriter.erase_op(op)
+    queue.window, queue.pending = choice.results
+
+
+def _refill(queue: _Queue, block: Block) -> tuple[SSAValue, SSAValue]:
+    """Ops at the end of `block` that find the next non-empty bucket and fill the
+    (empty) pending queue with it; returns its end and the filled queue."""
+    zero = arith.ConstantOp(IntegerAttr(0, i32))
+    none = arith.ConstantOp(IntegerAttr(INT_MAX, i32))
+    reset = graph.StoreOp(none, queue.scratch, zero)
+    every = frontier.AllVerticesOp()
+    search = frontier.VertexMapOp(
+        every, _vertex_body(lambda b, p: _lowest_body(queue, b, p, none.result, zero.result), queue),
+        label="next_bucket",
+    )
+    lowest = graph.LoadOp(queue.scratch, zero, i32)
+    # the end of the lowest priority's bucket, INT_MAX where it would pass it
+    rem = arith.RemSIOp(lowest, queue.delta)
+    base = arith.SubiOp(lowest, rem)
+    limit = arith.SubiOp(none, queue.delta)
+    past = arith.CmpiOp(base, limit, "sgt")
+    after = arith.AddiOp(base, queue.delta)
+    end = arith.SelectOp(past, none, after)
+    end.result.name_hint = "bucket_end"
+    block.add_ops([zero, none, reset, every, search, lowest, rem, base, limit, past, after, end])
+    old_end = queue.window
+    fill = frontier.VertexMapOp(
+        every,
+        _vertex_body(lambda b, p: _in_bucket_body(b, p, old_end, end.result), queue),
+        output=queue.pending,
+        label="bucket",
+    )
+    block.add_op(fill)
+    assert fill.result is not None
+    return end.result, fill.result
+
+
+def _vertex_body(build, queue: _Queue) -> Region:
+    """A vertex-map body that loads the vertex's priority and lets `build(block,
+    priority)` add the rest."""
+    block = Block(arg_types=[graph.VertexType()])
+    priority = graph.LoadOp(queue.priorities, block.args[0], i32)
+    block.add_op(priority)
+    build(block, priority.result)
+    block.add_op(frontier.YieldOp())
+    return Region(block)
+
+
+def _lowest_body(
+    queue: _Queue, block: Block, priority: SSAValue, none: SSAValue, zero: SSAValue
+) -> None:
+    """Atomic min of the priorities at or above the current bucket's end."""
+    later = arith.CmpiOp(priority, queue.window, "sge")
+    queued = arith.CmpiOp(priority, none, "ne")
+    both = arith.AndIOp(later, queued)
+    body = Block(
+        [graph.ReduceOp(graph.ReduceKind.MIN, priority, queue.scratch, zero, atomic=True), scf.YieldOp()]
+    )
+    block.add_ops([later, queued, both, scf.IfOp(both, [], Region(body))])
+
+
+def _in_bucket_body(block: Block, priority: SSAValue, low: SSAValue, end: SSAValue) -> None:
+    """Enqueues the vertex when `low <= priority < end`."""
+    above = arith.CmpiOp(priority, low, "sge")
+    below = arith.CmpiOp(priority, end, "slt")
+    both = arith.AndIOp(above, below)
+    enqueue = Block([frontier.EnqueueOp(block.args[0]), scf.YieldOp()])
+    block.add_ops([above, below, both, scf.IfOp(both, [], Region(enqueue))])
+
+
+def _traversal(queue: _Queue, handle: SSAValue, op: frontier.EdgeTraverseOp) -> None:
+    """The traversal filling the pending queue: each update an atomic min that
+    enqueues into the current bucket."""
+    if op.output is not None:
+        raise UserError(
+            "error: a traversal that updates a priority queue and fills a frontier "
+            "is not supported yet"
+        )
+    for update in [c for c in op.body.walk() if isinstance(c, PriorityQueueUpdateMinOp)]:
+        if update.queue != handle:
+            continue
+        changed = graph.ReduceOp(
+            graph.ReduceKind.MIN, update.new, queue.priorities, update.vertex, atomic=True
+        )
+        now = arith.CmpiOp(update.new, queue.window, "slt")
+        both = arith.AndIOp(changed, now)
+        enqueue = Block([frontier.EnqueueOp(update.vertex), scf.YieldOp()])
+        Rewriter.replace_op(
+            update,
+            [changed, now, both, scf.IfOp(both, [], Region(enqueue))],
+            new_results=[changed.results[0]],
+        )
+    if _uses(op, handle):
+        raise UserError("error: a priority queue used in a traversal this way is not supported yet")
+    regions = [op.detach_region(region) for region in list(op.regions)]
+    to_filter, body = (None, regions[0]) if len(regions) == 1 else regions
+    if to_filter is not None and not to_filter.blocks:
+        to_filter = None
+    traverse = frontier.EdgeTraverseOp(
+        op.edges,
+        op.input,
+        body,
+        output=queue.pending,
+        to_filter=to_filter,
+        direction=op.direction.data,
+        load_balance=op.load_balance.data,
+        layout=op.layout.data,
+        dedup=op.dedup is not None,
+        label=None if op.label is None else op.label.data,
+        block_size=frontier.block_size_of(op),
+    )
+    Rewriter.replace_op(op, traverse, new_results=[])
+    assert traverse.result is not None
+    traverse.result.name_hint = "bucket"
+    queue.pending = traverse.result
+
+
+def _carry(queue: _Queue, block: Block) -> None:
+    """Appends the queue's state to `block`'s arguments and makes them current."""
+    window = block.insert_arg(i32, len(block.args))
+    window.name_hint = "bucket_end"
+    pending = block.insert_arg(SparseQueueType(), len(block.args))
+    pending.name_hint = "bucket"
+    queue.window, queue.pending = window, pending
+
+
+def _terminate(queue: _Queue, block: Block) -> None:
+    """Appends the queue's state to the operands of `block`'s terminator."""
+    terminator = block.last_op
+    if isinstance(terminator, scf.ConditionOp):
+        replacement = scf.ConditionOp(
+            terminator.condition, *terminator.args, queue.window, queue.pending
+        )
+    else:
+        assert isinstance(terminator, scf.YieldOp)
+        replacement = scf.YieldOp(*terminator.arguments, queue.window, queue.pending)
+    Rewriter.replace_op(terminator, replacement)
+
+
+def _while(queue: _Queue, handle: SSAValue, op: scf.WhileOp) -> None:
+    before, after = [op.detach_region(region) for region in list(op.regions)]
+    loop = scf.WhileOp(
+        [*op.arguments, queue.window, queue.pending],
+        [*op.result_types, i32, SparseQueueType()],
+        before,
+        after,
+    )
+    for region in (before, after):
+        _carry(queue, region.block)
+        _thread(queue, handle, _block_ops(region.block))
+        _terminate(queue, region.block)
+    _replace_loop(queue, op, loop)
+
+
+def _for(queue: _Queue, handle: SSAValue, op: scf.ForOp) -> None:
+    body = op.detach_region(op.body)
+    loop = scf.ForOp(
+        op.lb, op.ub, op.step, [*op.iter_args, queue.window, queue.pending], body
+    )
+    _carry(queue, body.block)
+    _thread(queue, handle, _block_ops(body.block))
+    _terminate(queue, body.block)
+    _replace_loop(queue, op, loop)
+
+
+def _replace_loop(queue: _Queue, old: scf.WhileOp | scf.ForOp, loop: scf.WhileOp | scf.ForOp) -> None:
+    """Puts `loop` (`old` carrying the queue's state too) in `old`'s place; the
+    queue's state is its last two results afterwards."""
+    loop.attributes.update(old.attributes)
+    Rewriter.replace_op(old, loop, new_results=list(loop.results[: len(old.results)]))
+    queue.window, queue.pending = loop.results[-2:]

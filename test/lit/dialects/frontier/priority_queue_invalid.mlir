@@ -1,0 +1,15 @@
+// Invalid priority-queue IR.
+// RUN: gir-opt %s --verify-diagnostics | filecheck %s
+
+builtin.module {
+  graph.global @est : !graph.vector<i32>
+  func.func @main() {
+    %s = arith.constant 0 : i32
+    %pq = frontier.pq_new @est, %s, %s
+    %v = graph.to_vertex %s : i32
+    %c = frontier.pq_update_min %pq, %v, %s
+    func.return
+  }
+}
+
+// CHECK: frontier.pq_update_min must be inside a frontier.edge_traverse

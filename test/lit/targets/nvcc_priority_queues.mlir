@@ -1,0 +1,9 @@
+// REQUIRES: nvcc
+// The delta-stepping programs (priority queues lowered by
+// frontier-lower-priority-queues) print CUDA that compiles with nvcc for sm_90.
+// RUN: gir-translate --to-cuda %S/../../programs/sssp_delta_argv.gt -o %t.argv.cu && nvcc -arch=sm_90 -std=c++17 -c %t.argv.cu -o %t.argv.o
+// RUN: gir-translate --to-cuda %S/../../programs/sssp_delta_timed.gt -o %t.timed.cu && nvcc -arch=sm_90 -std=c++17 -c %t.timed.cu -o %t.timed.o
+// RUN: gir-translate --to-cuda %S/../../programs/sssp_delta_timed.gt | filecheck %s
+
+// CHECK: __global__ void
+// CHECK: atomicMin
