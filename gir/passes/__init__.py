@@ -38,6 +38,8 @@ register_pass("frontier-lower-priority-queues", "frontier_lower_priority_queues"
 # Load-balance strategies (one per G2 option value).
 register_load_balance(LoadBalance.VERTEX_BASED, "frontier-lb-vertex-based", "vertex_based", "VertexBased")
 register_load_balance(LoadBalance.EDGE_ONLY, "frontier-lb-edge-only", "edge_only", "EdgeOnly")
+register_load_balance(LoadBalance.TWC, "frontier-lb-twc", "twc", "Twc")
+register_load_balance(LoadBalance.TWCE, "frontier-lb-twce", "twce", "Twce")
 
 # Frontier representations and topology layouts.
 register_representation(SparseQueueType, "sparse_queue", "SparseQueue")

@@ -1,0 +1,404 @@
+"""G2's TWCE (ETWC) load balance: each block splits its vertices' edges into block,
+warp and thread chunks through shared memory (G2's Algorithm 3).
+
+The block-level pieces (each thread's vertex and edge range, work-group queues of
+edge ranges, the block and warp stages that walk them) are shared with TWC
+(`gir.passes.load_balance.twc`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import i32
+from xdsl.ir import Block, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from gir.dialects import frontier, gir_gpu
+from gir.dialects.gir_gpu import SUBGROUP_SIZE, AtomicKind, Dimension
+from gir.dialects.schedule import LoadBalance
+from gir.passes.gpu_kernels import KernelBuilder, MapBody, as_i32, as_index, constant
+from gir.passes.layouts import layout
+from gir.passes.load_balance import LoadBalanceStrategy, to_edge_map
+from gir.passes.load_balance.edge_only import _last_at_most
+
+
+class Twce(LoadBalanceStrategy):
+    """TWCE (G2's ETWC) load balance: per block, edges split into block / warp / thread chunks.
+
+    The traversal becomes a `frontier.edge_map` whose body is the work of one
+    edge. Its kernel has one thread per frontier item, in blocks of the schedule's
+    block size B, and runs G2's Algorithm 3 inside each block, in work-group
+    memory. A thread cuts its vertex's edges `[begin, end)` into a multiple of B
+    (queued for the whole block), then a multiple of 32 (queued for a warp), then a
+    remainder of fewer than 32 edges. After a barrier the block walks each
+    block-queue entry with all B threads (thread t takes edges t, t + B, ...); the
+    warps share the warp queue (warp w takes entries w, w + B/32, ... and its 32
+    lanes stride the edges); finally the remainders are spread evenly over the
+    block: a block-level exclusive sum of the remainders (a sub-group exclusive
+    sum, the warps' totals in a work-group array, a second sub-group sum of
+    those) numbers the remainder edges 0 .. total-1, and thread t takes numbers t,
+    t + B, ..., finding the owning thread by binary search over the sums. A hub's
+    edges are spread over many threads, so elements indexed by the source are
+    shared (atomics included).
+
+    Barriers and sub-group operations sit at the kernel's top level (reached by
+    the whole block: threads past the frontier carry an empty edge range); the
+    stages' loops hold none. CUDA prints the sub-group sums and broadcasts as
+    `__shfl_up_sync` / `__shfl_sync`; OpenCL prints `sub_group_scan_exclusive_add`
+    / `sub_group_broadcast` where the device has 32-wide sub-groups (decided when
+    the kernel runs), else their local-memory emulation. Work-group arrays: 9 x B
+    + 2 + B/32 i32 (36 KiB at B = 1024).
+
+    Before:
+    ```mlir
+    %o = frontier.edge_traverse PUSH TWCE CSR %e : !graph.edgeset
+        from %in : !frontier.queue into %empty : !frontier.queue to {...} apply {
+    ^bb0(%src : !graph.vertex, %dst : !graph.vertex):
+      ...
+    } -> !frontier.queue
+    ```
+    After `frontier-lb-twce`:
+    ```mlir
+    %o = frontier.edge_map TWCE CSR %e : !graph.edgeset from %in : !frontier.queue
+        into %empty : !frontier.queue -> !frontier.queue {
+    ^bb0(%src : !graph.vertex, %edge : index):
+      %dst = frontier.neighbor CSR %e[%edge] : !graph.edgeset
+      ...                                   // the to filter, then the edge function
+      frontier.yield
+    }
+    ```
+    After `frontier-maps-to-kernels` (one kernel, B = 256):
+    ```mlir
+    gir_gpu.kernel @map_s1(...) {
+      %counts = gir_gpu.shared_alloc : memref<2xi32, #gir_gpu.workgroup>
+      ...                                   // the block and warp queues, remainders
+      %gid = gir_gpu.id global
+      %vertex, %begin, %end = scf.if %active -> (i32, i32, i32) {...}
+      gir_gpu.barrier                       // the queue counts are 0
+      scf.if %has_block_chunk {...}         // enqueue [begin, begin + 256k)
+      scf.if %has_warp_chunk {...}          // enqueue the next 32j edges
+      %rank = gir_gpu.subgroup_exclusive_sum %remainder : i32
+      gir_gpu.barrier                       // warp totals written
+      ...                                   // their sum: %first, %total
+      gir_gpu.barrier                       // queues and remainders complete
+      scf.for %i = %c0 to %block_entries ... // all threads: edges thread, +256, ...
+      scf.for %i = %warp to %warp_entries step %warps ... // lanes: lane, +32, ...
+      scf.for %k = %thread to %total step %c256 ... // binary search, one edge
+      gir_gpu.return
+    }
+    ```
+    """
+
+    value = LoadBalance.TWCE
+
+    def owns_iterated_vertex(self) -> bool:
+        return False
+
+    def rewrite(self, traverse: frontier.EdgeTraverseOp) -> None:
+        to_edge_map(traverse)
+
+    def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
+        block_size = frontier.block_size_of(edge_map)
+        threads, host_b = frontier_threads(kernels, edge_map)
+
+        def build(b: Builder, body: MapBody) -> None:
+            tiers = BlockTiers.allocate(b, block_size)
+            remainders = _Remainders.allocate(b, block_size)
+            mine = ThreadEdges.load(kernels, edge_map, b, threads)
+            tiers.reset(b)
+            size = b.insert(arith.SubiOp(mine.end, mine.begin)).result
+            block_part = _round_down(b, size, block_size)
+            warp_start = b.insert(arith.AddiOp(mine.begin, block_part)).result
+            rest = b.insert(arith.SubiOp(size, block_part)).result
+            warp_part = _round_down(b, rest, SUBGROUP_SIZE)
+            thread_start = b.insert(arith.AddiOp(warp_start, warp_part)).result
+            thread_start.name_hint = "remainder_begin"
+            zero = constant(b, 0)
+            has_block = b.insert(arith.CmpiOp(block_part, zero, "sgt")).result
+            tiers.push(b, BLOCK_QUEUE, has_block, mine.vertex, mine.begin, warp_start)
+            has_warp = b.insert(arith.CmpiOp(warp_part, zero, "sgt")).result
+            tiers.push(b, WARP_QUEUE, has_warp, mine.vertex, warp_start, thread_start)
+            remainders.publish(b, mine, thread_start)
+            b.insert(gir_gpu.BarrierOp())
+            tiers.walk_block_queue(b, body)
+            tiers.walk_warp_queue(b, body)
+            remainders.walk(b, body)
+
+        kernels.map_kernel(edge_map, threads, build, host_b)
+
+
+BLOCK_QUEUE, WARP_QUEUE = 0, 1
+"""The two work-group queues of `BlockTiers`: edge ranges a whole block walks, and
+edge ranges one warp walks."""
+
+
+@dataclass
+class ThreadEdges:
+    """Device code of a cooperative map kernel: the vertex and [begin, end) edge
+    positions (i32) of the thread's frontier item; past the frontier vertex 0 and
+    an empty range, so every thread runs the block's barriers alike."""
+
+    thread: SSAValue
+    vertex: SSAValue
+    begin: SSAValue
+    end: SSAValue
+
+    @staticmethod
+    def load(
+        kernels: KernelBuilder, edge_map: frontier.EdgeMapOp, b: Builder, count: SSAValue
+    ) -> ThreadEdges:
+        """Inserts at `b` (a kernel's top level) the reads of the thread's item of
+        `edge_map`'s input frontier (of `count` items, a host i32) and of its edge
+        range in `edge_map`'s layout."""
+        ctx = kernels.ctx
+        source, values = kernels.frontier(edge_map.input)
+        thread = b.insert(gir_gpu.IdOp(Dimension.THREAD)).result
+        thread.name_hint = "thread"
+        gid = b.insert(gir_gpu.IdOp(Dimension.GLOBAL)).result
+        gid.name_hint = "gid"
+        active = b.insert(arith.CmpiOp(gid, count, "slt")).result
+        active.name_hint = "active"
+        inside = Builder(InsertPoint.at_end(then := Block()))
+        vertex = source.thread_vertex(ctx, inside, values, gid)
+        begin, end = layout(edge_map.layout.data).edge_range(ctx, inside, vertex)
+        inside.insert(scf.YieldOp(vertex, as_i32(inside, begin), as_i32(inside, end)))
+        outside = Builder(InsertPoint.at_end(otherwise := Block()))
+        zero = constant(outside, 0)
+        outside.insert(scf.YieldOp(zero, zero, zero))
+        item = b.insert(scf.IfOp(active, [i32] * 3, Region(then), Region(otherwise)))
+        for result, hint in zip(item.results, ("vertex", "begin", "end"), strict=True):
+            result.name_hint = hint
+        return ThreadEdges(thread, *item.results)
+
+
+@dataclass
+class BlockTiers:
+    """Device code of a cooperative map kernel: two work-group queues of (vertex,
+    begin, end) edge ranges, one walked by the whole block, one shared by its warps
+    (a warp per entry). Each thread queues at most one range in each, so B slots
+    suffice."""
+
+    block_size: int
+    counts: SSAValue
+    """memref<2xi32>: the entries of each queue."""
+    queues: tuple[tuple[SSAValue, SSAValue, SSAValue], ...]
+    """Per queue: its vertex, begin and end arrays of B i32."""
+
+    @staticmethod
+    def allocate(b: Builder, block_size: int) -> BlockTiers:
+        """Declares the queues' work-group arrays at `b` (the kernel's top level)."""
+        counts = _shared(b, 2, "queued")
+        queues = tuple(
+            tuple(_shared(b, block_size, f"{tier}_{part}") for part in ("vertex", "begin", "end"))
+            for tier in ("block", "warp")
+        )
+        return BlockTiers(block_size, counts, queues)  # type: ignore[arg-type]
+
+    def reset(self, b: Builder) -> None:
+        """Thread 0 empties both queues; a barrier makes that visible to the block."""
+        thread = b.insert(gir_gpu.IdOp(Dimension.THREAD)).result
+        first = b.insert(arith.CmpiOp(thread, constant(b, 0), "eq")).result
+        then = Builder(InsertPoint.at_end(block := Block()))
+        for queue in (BLOCK_QUEUE, WARP_QUEUE):
+            then.insert(memref.StoreOp.get(constant(then, 0), self.counts, [_at(then, queue)]))
+        then.insert(scf.YieldOp())
+        b.insert(scf.IfOp(first, [], Region(block)))
+        b.insert(gir_gpu.BarrierOp())
+
+    def push(
+        self,
+        b: Builder,
+        queue: int,
+        condition: SSAValue,
+        vertex: SSAValue,
+        begin: SSAValue,
+        end: SSAValue,
+    ) -> None:
+        """Where `condition` holds, appends the edge range to `queue`."""
+        then = Builder(InsertPoint.at_end(block := Block()))
+        slot = then.insert(
+            gir_gpu.AtomicRMWOp(AtomicKind.ADD, constant(then, 1), self.counts, _at(then, queue))
+        ).old
+        slot.name_hint = "slot"
+        for array, value in zip(self.queues[queue], (vertex, begin, end), strict=True):
+            then.insert(memref.StoreOp.get(value, array, [as_index(then, slot)]))
+        then.insert(scf.YieldOp())
+        b.insert(scf.IfOp(condition, [], Region(block)))
+
+    def walk_block_queue(self, b: Builder, body: MapBody) -> None:
+        """After a barrier: the whole block walks each entry of the block queue,
+        thread t taking edges begin + t, begin + t + B, ..."""
+        entries = self._entries(b, BLOCK_QUEUE)
+        thread = b.insert(gir_gpu.IdOp(Dimension.THREAD)).result
+        self._walk(b, BLOCK_QUEUE, constant(b, 0), entries, constant(b, 1), thread, self.block_size, body)
+
+    def walk_warp_queue(self, b: Builder, body: MapBody) -> None:
+        """After a barrier: warp w walks entries w, w + B/32, ... of the warp queue,
+        lane l taking edges begin + l, begin + l + 32, ..."""
+        entries = self._entries(b, WARP_QUEUE)
+        warp = b.insert(gir_gpu.IdOp(Dimension.SUBGROUP)).result
+        lane = b.insert(gir_gpu.IdOp(Dimension.LANE)).result
+        warps = constant(b, max(1, self.block_size // SUBGROUP_SIZE))
+        self._walk(b, WARP_QUEUE, warp, entries, warps, lane, SUBGROUP_SIZE, body)
+
+    def _entries(self, b: Builder, queue: int) -> SSAValue:
+        entries = b.insert(memref.LoadOp.get(self.counts, [_at(b, queue)])).res
+        entries.name_hint = ("block_entries", "warp_entries")[queue]
+        return entries
+
+    def _walk(
+        self,
+        b: Builder,
+        queue: int,
+        first: SSAValue,
+        entries: SSAValue,
+        step: SSAValue,
+        offset: SSAValue,
+        stride: int,
+        body: MapBody,
+    ) -> None:
+        def entry(inner: Builder, i: SSAValue) -> None:
+            vertex, begin, end = (
+                inner.insert(memref.LoadOp.get(array, [as_index(inner, i)])).res
+                for array in self.queues[queue]
+            )
+            start = inner.insert(arith.AddiOp(begin, offset)).result
+
+            def edge(at: Builder, position: SSAValue) -> None:
+                body(at, [vertex, as_index(at, position)])
+
+            strided_loop(inner, start, end, constant(inner, stride), edge)
+
+        strided_loop(b, first, entries, step, entry)
+
+
+@dataclass
+class _Remainders:
+    """Device code of TWCE's thread stage: each thread's remainder (fewer than 32
+    edges) numbered block-wide by an exclusive sum, and walked evenly by the block."""
+
+    block_size: int
+    vertex: SSAValue
+    begin: SSAValue
+    first: SSAValue
+    """Work-group array: the block-wide number of each thread's first remainder edge."""
+    warp_totals: SSAValue
+    total: SSAValue | None = None
+
+    @staticmethod
+    def allocate(b: Builder, block_size: int) -> _Remainders:
+        return _Remainders(
+            block_size,
+            _shared(b, block_size, "remainder_vertex"),
+            _shared(b, block_size, "remainder_begin"),
+            _shared(b, block_size, "remainder_first"),
+            _shared(b, max(1, block_size // SUBGROUP_SIZE), "warp_totals"),
+        )
+
+    def publish(self, b: Builder, mine: ThreadEdges, begin: SSAValue) -> None:
+        """Stores the thread's remainder `[begin, mine.end)` and its block-wide
+        number (a barrier inside; the caller's next barrier makes them visible)."""
+        count = b.insert(arith.SubiOp(mine.end, begin)).result
+        count.name_hint = "remainder"
+        thread = as_index(b, mine.thread)
+        b.insert(memref.StoreOp.get(mine.vertex, self.vertex, [thread]))
+        b.insert(memref.StoreOp.get(begin, self.begin, [thread]))
+        first, self.total = block_exclusive_sum(b, count, self.warp_totals, self.block_size)
+        b.insert(memref.StoreOp.get(first, self.first, [thread]))
+
+    def walk(self, b: Builder, body: MapBody) -> None:
+        """After a barrier: thread t takes remainder edges t, t + B, ... of the
+        block, each found by binary search over the numbers."""
+        assert self.total is not None, "publish first"
+        thread = b.insert(gir_gpu.IdOp(Dimension.THREAD)).result
+        size = constant(b, self.block_size)
+
+        def edge(at: Builder, k: SSAValue) -> None:
+            owner = as_index(at, _last_at_most(at, self.first, size, k))
+            vertex = at.insert(memref.LoadOp.get(self.vertex, [owner])).res
+            begin = at.insert(memref.LoadOp.get(self.begin, [owner])).res
+            first = at.insert(memref.LoadOp.get(self.first, [owner])).res
+            rank = at.insert(arith.SubiOp(k, first)).result
+            position = at.insert(arith.AddiOp(begin, rank)).result
+            body(at, [vertex, as_index(at, position)])
+
+        strided_loop(b, thread, self.total, size, edge)
+
+
+def block_exclusive_sum(
+    b: Builder, value: SSAValue, warp_totals: SSAValue, block_size: int
+) -> tuple[SSAValue, SSAValue]:
+    """Device code at a kernel's top level: the sum of `value` (i32) over the
+    block's threads below this one, and over the whole block. A sub-group exclusive
+    sum, each warp's total in `warp_totals` (B/32 slots), a barrier, then a second
+    sub-group sum of those totals gives each warp its base."""
+    rank = b.insert(gir_gpu.SubgroupExclusiveSumOp(value)).result
+    rank.name_hint = "rank"
+    lane = b.insert(gir_gpu.IdOp(Dimension.LANE)).result
+    warp = b.insert(gir_gpu.IdOp(Dimension.SUBGROUP)).result
+    last = b.insert(arith.CmpiOp(lane, constant(b, SUBGROUP_SIZE - 1), "eq")).result
+    then = Builder(InsertPoint.at_end(block := Block()))
+    warp_total = then.insert(arith.AddiOp(rank, value)).result
+    then.insert(memref.StoreOp.get(warp_total, warp_totals, [as_index(then, warp)]))
+    then.insert(scf.YieldOp())
+    b.insert(scf.IfOp(last, [], Region(block)))
+    b.insert(gir_gpu.BarrierOp())
+    warps = max(1, block_size // SUBGROUP_SIZE)
+    has_total = b.insert(arith.CmpiOp(lane, constant(b, warps), "slt")).result
+    load = Builder(InsertPoint.at_end(loaded := Block()))
+    load.insert(scf.YieldOp(load.insert(memref.LoadOp.get(warp_totals, [as_index(load, lane)])).res))
+    none = Builder(InsertPoint.at_end(zero := Block()))
+    none.insert(scf.YieldOp(constant(none, 0)))
+    total_of_lane = b.insert(scf.IfOp(has_total, [i32], Region(loaded), Region(zero))).results[0]
+    base_of_lane = b.insert(gir_gpu.SubgroupExclusiveSumOp(total_of_lane)).result
+    base = b.insert(gir_gpu.SubgroupBroadcastOp(base_of_lane, warp)).result
+    through_lane = b.insert(arith.AddiOp(base_of_lane, total_of_lane)).result
+    total = b.insert(gir_gpu.SubgroupBroadcastOp(through_lane, constant(b, warps - 1))).result
+    total.name_hint = "total"
+    first = b.insert(arith.AddiOp(base, rank)).result
+    first.name_hint = "first"
+    return first, total
+
+
+def strided_loop(
+    b: Builder,
+    start: SSAValue,
+    stop: SSAValue,
+    step: SSAValue,
+    build: Callable[[Builder, SSAValue], None],
+) -> None:
+    """`for (i = start; i < stop; i += step)` over i32, its body by `build(b, i)`."""
+    body = Block(arg_types=[i32])
+    inner = Builder(InsertPoint.at_end(body))
+    build(inner, body.args[0])
+    inner.insert(scf.YieldOp())
+    b.insert(scf.ForOp(start, stop, step, [], body))
+
+
+def frontier_threads(
+    kernels: KernelBuilder, edge_map: frontier.EdgeMapOp
+) -> tuple[SSAValue, Builder]:
+    """The number of items of `edge_map`'s input frontier (a host i32, one thread
+    each), and a host builder before `edge_map`."""
+    host_b = Builder(InsertPoint.before(edge_map))
+    source, values = kernels.frontier(edge_map.input)
+    return source.thread_count(kernels.ctx, host_b, values), host_b
+
+
+def _round_down(b: Builder, value: SSAValue, multiple: int) -> SSAValue:
+    """`value` (>= 0) rounded down to a multiple of `multiple` (a power of two)."""
+    return b.insert(arith.AndIOp(value, constant(b, -multiple))).result
+
+
+def _shared(b: Builder, size: int, name: str) -> SSAValue:
+    array = b.insert(gir_gpu.SharedAllocOp(i32, size)).result
+    array.name_hint = name
+    return array
+
+
+def _at(b: Builder, position: int) -> SSAValue:
+    return as_index(b, constant(b, position))
