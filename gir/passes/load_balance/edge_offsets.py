@@ -1,6 +1,10 @@
 """Frontier edge offsets: what the strategies that cut a frontier's edges evenly
 (EDGE_ONLY, STRICT, MERGE_PATH) build before their map kernel (not a pass).
 
+Such a strategy subclasses `EdgeOffsetsStrategy`: its rewrite is `to_edge_map`
+(the body of the edge map is the work of one edge), and its kernel former gets
+the frontier's edge offsets built and forms only the map kernel.
+
 `frontier_edge_offsets` launches a kernel that writes the degree of each item of
 an edge map's input frontier, turns the degrees into edge offsets with a
 device-wide exclusive scan, and reads the total back: item `i`'s edges are the
@@ -11,6 +15,7 @@ to its vertex and edge position in the layout (`edge_of`).
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
@@ -22,6 +27,7 @@ from xdsl.rewriter import InsertPoint
 from gir.dialects import frontier, gir_gpu, host
 from gir.passes.gpu_kernels import GpuContext, KernelBuilder, as_i32, as_index, constant
 from gir.passes.layouts import LayoutStrategy, layout
+from gir.passes.load_balance import LoadBalanceStrategy, to_edge_map
 from gir.passes.representations import FrontierRepresentation
 
 
@@ -65,6 +71,32 @@ class FrontierEdges:
         rank = b.insert(arith.SubiOp(target, first)).result
         edge = b.insert(arith.AddiOp(begin, as_index(b, rank))).result
         return [vertex, edge]
+
+
+class EdgeOffsetsStrategy(LoadBalanceStrategy):
+    """A strategy that spreads a hub's edges over many threads, found through the
+    frontier's scanned edge offsets: an element indexed by the source is shared."""
+
+    kernel_prefix: str
+    """The prefix of the degree kernel's name (`<prefix>_degrees_<label>`)."""
+
+    def owns_iterated_vertex(self) -> bool:
+        return False
+
+    def rewrite(self, traverse: frontier.EdgeTraverseOp) -> None:
+        to_edge_map(traverse)
+
+    def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
+        b = Builder(InsertPoint.before(edge_map))
+        edges = frontier_edge_offsets(edge_map, kernels, b, self.kernel_prefix)
+        self.form_map_kernel(edge_map, kernels, b, edges)
+
+    @abstractmethod
+    def form_map_kernel(
+        self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder, b: Builder, edges: FrontierEdges
+    ) -> None:
+        """Replaces `edge_map` by its kernel and launch (host code with `b`), the
+        frontier's `edges` offsets built."""
 
 
 def frontier_edge_offsets(

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from xdsl.builder import Builder
 from xdsl.ir import SSAValue
-from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier
 from gir.dialects.schedule import LoadBalance
 from gir.passes.gpu_kernels import KernelBuilder
-from gir.passes.load_balance import LoadBalanceStrategy, to_edge_map
-from gir.passes.load_balance.edge_offsets import frontier_edge_offsets
+from gir.passes.load_balance.edge_offsets import EdgeOffsetsStrategy, FrontierEdges
 
 
-class EdgeOnly(LoadBalanceStrategy):
+class EdgeOnly(EdgeOffsetsStrategy):
     """EDGE_ONLY load balance: one thread per edge of the frontier (degree scan, then a search per thread).
 
     The traversal becomes a `frontier.edge_map` whose body is the work of one
@@ -54,17 +52,11 @@ class EdgeOnly(LoadBalanceStrategy):
     """
 
     value = LoadBalance.EDGE_ONLY
+    kernel_prefix = "edge_only"
 
-    def owns_iterated_vertex(self) -> bool:
-        return False
-
-    def rewrite(self, traverse: frontier.EdgeTraverseOp) -> None:
-        to_edge_map(traverse)
-
-    def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
-        b = Builder(InsertPoint.before(edge_map))
-        edges = frontier_edge_offsets(edge_map, kernels, b, "edge_only")
-
+    def form_map_kernel(
+        self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder, b: Builder, edges: FrontierEdges
+    ) -> None:
         def thread(inner: Builder, gid: SSAValue) -> list[SSAValue]:
             return edges.edge_of(inner, edges.item_of(inner, gid), gid)
 

@@ -5,20 +5,19 @@ from __future__ import annotations
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IndexType, i32
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import Block
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier, gir_gpu
 from gir.dialects.schedule import LoadBalance
 from gir.passes.gpu_kernels import KernelBuilder, MapBody, constant
-from gir.passes.load_balance import LoadBalanceStrategy, to_edge_map
-from gir.passes.load_balance.edge_offsets import frontier_edge_offsets, when
+from gir.passes.load_balance.edge_offsets import EdgeOffsetsStrategy, FrontierEdges, when
 
 EDGES_PER_THREAD = 4
 """How many frontier edges each thread walks (the last block's threads: at most this)."""
 
 
-class Strict(LoadBalanceStrategy):
+class Strict(EdgeOffsetsStrategy):
     """STRICT load balance: every thread walks exactly EDGES_PER_THREAD frontier edges, its block's item range found once.
 
     G2 defines STRICT per thread ("each thread in the GPU processes the same
@@ -76,16 +75,11 @@ class Strict(LoadBalanceStrategy):
     """
 
     value = LoadBalance.STRICT
+    kernel_prefix = "strict"
 
-    def owns_iterated_vertex(self) -> bool:
-        return False
-
-    def rewrite(self, traverse: frontier.EdgeTraverseOp) -> None:
-        to_edge_map(traverse)
-
-    def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
-        b = Builder(InsertPoint.before(edge_map))
-        edges = frontier_edge_offsets(edge_map, kernels, b, "strict")
+    def form_map_kernel(
+        self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder, b: Builder, edges: FrontierEdges
+    ) -> None:
         block_size = frontier.block_size_of(edge_map)
         chunk = block_size * EDGES_PER_THREAD
 
