@@ -58,6 +58,7 @@ class LoadBalance(StrEnum):
     WM = "WM"
     CM = "CM"
     STRICT = "STRICT"
+    MERGE_PATH = "MERGE_PATH"
 
 
 class EdgeBlocking(StrEnum):

@@ -40,6 +40,8 @@ register_load_balance(LoadBalance.VERTEX_BASED, "frontier-lb-vertex-based", "ver
 register_load_balance(LoadBalance.EDGE_ONLY, "frontier-lb-edge-only", "edge_only", "EdgeOnly")
 register_load_balance(LoadBalance.TWC, "frontier-lb-twc", "twc", "Twc")
 register_load_balance(LoadBalance.TWCE, "frontier-lb-twce", "twce", "Twce")
+register_load_balance(LoadBalance.STRICT, "frontier-lb-strict", "strict", "Strict")
+register_load_balance(LoadBalance.MERGE_PATH, "frontier-lb-merge-path", "merge_path", "MergePath")
 
 # Frontier representations and topology layouts.
 register_representation(SparseQueueType, "sparse_queue", "SparseQueue")

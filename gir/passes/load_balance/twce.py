@@ -23,7 +23,7 @@ from gir.dialects.schedule import LoadBalance
 from gir.passes.gpu_kernels import KernelBuilder, MapBody, as_i32, as_index, constant
 from gir.passes.layouts import layout
 from gir.passes.load_balance import LoadBalanceStrategy, to_edge_map
-from gir.passes.load_balance.edge_only import _last_at_most
+from gir.passes.load_balance.edge_offsets import last_at_most
 
 
 class Twce(LoadBalanceStrategy):
@@ -318,7 +318,7 @@ class _Remainders:
         size = constant(b, self.block_size)
 
         def edge(at: Builder, k: SSAValue) -> None:
-            owner = as_index(at, _last_at_most(at, self.first, size, k))
+            owner = as_index(at, last_at_most(at, self.first, constant(at, 0), size, k))
             vertex = at.insert(memref.LoadOp.get(self.vertex, [owner])).res
             begin = at.insert(memref.LoadOp.get(self.begin, [owner])).res
             first = at.insert(memref.LoadOp.get(self.first, [owner])).res

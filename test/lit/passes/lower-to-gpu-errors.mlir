@@ -10,7 +10,7 @@
 // What the GPU lowering does not realize yet is one line on stderr naming the
 // option and the statement, exit status 1, no traceback.
 
-// CHECK:          error: schedule option load_balance = STRICT of statement 's0:s1' is not supported yet
+// CHECK:          error: load balance TWC of statement 's0:s1' cannot lower direction PULL yet
 // CHECK-NOT:      Traceback
 // HYBRID:         error: hybrid schedule of statement 's0:s1' is not supported yet
 // PULL:           error: schedule option direction = PULL of statement 's0:s1' is not supported yet
@@ -55,7 +55,7 @@ builtin.module {
     } do {
     ^bb0(%fr2 : !graph.vertexset):
       %e2 = graph.global_load @edges : !graph.edgeset
-      %o = graph.edgeset_apply %e2 from %fr2 apply_modified @updateEdge {to_filter = @toFilter, tracked = @parent, dedup, label = "s0:s1", schedule = #graph.simple_schedule<load_balance = STRICT>} : !graph.edgeset -> !graph.vertexset
+      %o = graph.edgeset_apply %e2 from %fr2 apply_modified @updateEdge {to_filter = @toFilter, tracked = @parent, dedup, label = "s0:s1", schedule = #graph.simple_schedule<direction = PULL, load_balance = TWC>} : !graph.edgeset -> !graph.vertexset
       graph.delete %fr2 : !graph.vertexset
       scf.yield %o : !graph.vertexset
     } attributes {graph.label = "s0"}

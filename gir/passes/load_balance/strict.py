@@ -1,0 +1,134 @@
+"""G2's STRICT load balance: exactly the same number of frontier edges per thread."""
+
+from __future__ import annotations
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import IndexType, i32
+from xdsl.ir import Block
+from xdsl.rewriter import InsertPoint
+
+from gir.dialects import frontier, gir_gpu
+from gir.dialects.schedule import LoadBalance
+from gir.passes.gpu_kernels import KernelBuilder, MapBody, constant
+from gir.passes.load_balance.edge_offsets import EdgeOffsetsStrategy, FrontierEdges, when
+
+EDGES_PER_THREAD = 4
+"""How many frontier edges each thread walks (the last block's threads: at most this)."""
+
+
+class Strict(EdgeOffsetsStrategy):
+    """STRICT load balance: every thread walks exactly EDGES_PER_THREAD frontier edges, its block's item range found once.
+
+    G2 defines STRICT per thread ("each thread in the GPU processes the same
+    number of edges"); here the frontier's edges (numbered by the degree scan
+    that EDGE_ONLY also builds) are cut into equal chunks of `block_size *
+    EDGES_PER_THREAD` consecutive edges, one per block, and thread `t` of a
+    block walks the chunk's edges `t`, `t + block_size`, ... (a sub-group reads
+    consecutive edges). As in Gunrock's output-frontier load balance, the block
+    first finds the frontier items its chunk spans (thread 0: two binary searches
+    over the offsets, shared through a work-group array and one barrier); each
+    thread then finds the item of each of its edges by a binary search within
+    that range only. A hub's edges are spread over many threads, so an element
+    indexed by the source is shared (atomics included).
+
+    The kernel uses a work-group array and a barrier, no sub-group operation: CUDA
+    prints `__shared__` and `__syncthreads()`, OpenCL `__local` and
+    `barrier(...)`, the same code on every device. The barrier is
+    at the kernel's top level, reached by every thread.
+
+    Before:
+    ```mlir
+    %o = frontier.edge_traverse PUSH STRICT CSR %e : !graph.edgeset
+        from %in : !frontier.queue into %empty : !frontier.queue to {...} apply {
+    ^bb0(%src : !graph.vertex, %dst : !graph.vertex):
+      ...
+    } -> !frontier.queue
+    ```
+    After `frontier-lb-strict` (as EDGE_ONLY's: the body is the work of one edge):
+    ```mlir
+    %o = frontier.edge_map STRICT CSR %e : !graph.edgeset from %in : !frontier.queue
+        into %empty : !frontier.queue -> !frontier.queue {
+    ^bb0(%src : !graph.vertex, %edge : index):
+      %dst = frontier.neighbor CSR %e[%edge] : !graph.edgeset
+      ...                                   // the to filter, then the edge function
+      frontier.yield
+    }
+    ```
+    After `frontier-maps-to-kernels`: the degree kernel, scan and read-back of
+    EDGE_ONLY, then `ceil(%frontier_edges / EDGES_PER_THREAD)` threads of
+    ```mlir
+    gir_gpu.kernel @map_s1(%frontier_edges : i32, %offsets : memref<?xi32>, ...) {
+      %span = gir_gpu.shared_alloc : memref<2xi32, #gir_gpu.workgroup>
+      %chunk_start = arith.muli %block, %c1024 : i32   // block_size * EDGES_PER_THREAD
+      scf.if %thread_is_0 {                             // the chunk's first and last items
+        ...  memref.store %first, %span[%c0]  ...  memref.store %stop, %span[%c1]
+      }
+      gir_gpu.barrier
+      scf.if %chunk_start_in_range {
+        scf.for %k = %c0 to %c4 step %c1 : i32 {
+          %target = ...                                 // chunk_start + thread + k * block_size
+          scf.if %target_in_range {
+            %item, %hi = scf.while ... // binary search in [%first, %stop)
+            ...                        // the edge's vertex and position, the map's body
+    ```
+    """
+
+    value = LoadBalance.STRICT
+    kernel_prefix = "strict"
+
+    def form_map_kernel(
+        self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder, b: Builder, edges: FrontierEdges
+    ) -> None:
+        block_size = frontier.block_size_of(edge_map)
+        chunk = block_size * EDGES_PER_THREAD
+
+        def build(k: Builder, body: MapBody) -> None:
+            span = k.insert(gir_gpu.SharedAllocOp(i32, 2)).result
+            span.name_hint = "span"
+            thread = k.insert(gir_gpu.IdOp(gir_gpu.Dimension.THREAD)).result
+            thread.name_hint = "thread"
+            block = k.insert(gir_gpu.IdOp(gir_gpu.Dimension.BLOCK)).result
+            block.name_hint = "block"
+            start = k.insert(arith.MuliOp(block, constant(k, chunk))).result
+            start.name_hint = "chunk_start"
+            in_range = k.insert(arith.CmpiOp(start, edges.total, "slt")).result
+            is_first = k.insert(arith.CmpiOp(thread, constant(k, 0), "eq")).result
+            leader = when(k, k.insert(arith.AndIOp(is_first, in_range)).result)
+            end = leader.insert(arith.AddiOp(start, constant(leader, chunk))).result
+            last_edge = leader.insert(arith.MinSIOp(end, edges.total)).result
+            last_edge = leader.insert(arith.SubiOp(last_edge, constant(leader, 1))).result
+            first = edges.item_of(leader, start)
+            last = edges.item_of(leader, last_edge, low=first)
+            stop = leader.insert(arith.AddiOp(last, constant(leader, 1))).result
+            for slot, value in enumerate((first, stop)):
+                leader.insert(memref.StoreOp.get(value, span, [constant(leader, slot, IndexType())]))
+            k.insert(gir_gpu.BarrierOp())
+            walk = when(k, in_range)
+            first, stop = (
+                walk.insert(memref.LoadOp.get(span, [constant(walk, slot, IndexType())])).res
+                for slot in (0, 1)
+            )
+            first.name_hint, stop.name_hint = "first", "stop"
+            own = walk.insert(arith.AddiOp(start, thread)).result
+            step_end = scf.YieldOp()
+            step_body = Block([step_end], arg_types=[i32])
+            bounds = (constant(walk, 0), constant(walk, EDGES_PER_THREAD), constant(walk, 1))
+            walk.insert(scf.ForOp(*bounds, [], step_body))
+            step = step_body.args[0]
+            step.name_hint = "step"
+            s = Builder(InsertPoint.before(step_end))
+            stride = s.insert(arith.MuliOp(step, constant(s, block_size))).result
+            target = s.insert(arith.AddiOp(own, stride)).result
+            target.name_hint = "target"
+            each = when(s, s.insert(arith.CmpiOp(target, edges.total, "slt")).result)
+            item = edges.item_of(each, target, low=first, high=stop)
+            body(each, edges.edge_of(each, item, target))
+
+        threads = b.insert(
+            arith.DivSIOp(
+                b.insert(arith.AddiOp(edges.total, constant(b, EDGES_PER_THREAD - 1))).result,
+                constant(b, EDGES_PER_THREAD),
+            )
+        ).result
+        kernels.map_kernel(edge_map, threads, build, b)
