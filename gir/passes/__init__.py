@@ -37,6 +37,7 @@ register_pass("frontier-double-buffer", "frontier_double_buffer", "FrontierDoubl
 # Load-balance strategies (one per G2 option value).
 register_load_balance(LoadBalance.VERTEX_BASED, "frontier-lb-vertex-based", "vertex_based", "VertexBased")
 register_load_balance(LoadBalance.EDGE_ONLY, "frontier-lb-edge-only", "edge_only", "EdgeOnly")
+register_load_balance(LoadBalance.WM, "frontier-lb-wm", "warp_mapped", "WarpMapped")
 
 # Frontier representations and topology layouts.
 register_representation(SparseQueueType, "sparse_queue", "SparseQueue")
