@@ -38,6 +38,7 @@ register_pass("frontier-double-buffer", "frontier_double_buffer", "FrontierDoubl
 register_load_balance(LoadBalance.VERTEX_BASED, "frontier-lb-vertex-based", "vertex_based", "VertexBased")
 register_load_balance(LoadBalance.EDGE_ONLY, "frontier-lb-edge-only", "edge_only", "EdgeOnly")
 register_load_balance(LoadBalance.WM, "frontier-lb-wm", "warp_mapped", "WarpMapped")
+register_load_balance(LoadBalance.CM, "frontier-lb-cm", "cta_mapped", "CtaMapped")
 
 # Frontier representations and topology layouts.
 register_representation(SparseQueueType, "sparse_queue", "SparseQueue")

@@ -22,7 +22,10 @@ from gir.runtime.executor import compile_program, open_device
 from gir.tools.run import _lower, parse_program
 from gir.validate import find_validator
 
-GROUP_MAPPED = [pytest.param(LoadBalance.WM, id="wm")]
+GROUP_MAPPED = [
+    pytest.param(LoadBalance.WM, id="wm"),
+    pytest.param(LoadBalance.CM, id="cm"),
+]
 
 CAP_THREADS = 64
 """Two warps, or two blocks of 32 threads: far fewer groups than items."""
