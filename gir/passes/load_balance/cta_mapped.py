@@ -7,22 +7,10 @@ from xdsl.ir import SSAValue
 
 from gir.dialects import frontier, gir_gpu
 from gir.dialects.schedule import LoadBalance
-from gir.passes.gpu_kernels import KernelBuilder
-from gir.passes.load_balance import LoadBalanceStrategy, to_edge_map
-from gir.passes.load_balance.warp_mapped import form_group_kernel
+from gir.passes.load_balance.warp_mapped import GroupMapped
 
 
-def _block_coordinates(b: Builder) -> tuple[SSAValue, SSAValue, SSAValue]:
-    block = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.BLOCK)).result
-    block.name_hint = "block"
-    thread = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.THREAD)).result
-    thread.name_hint = "thread"
-    blocks = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.GRID_DIM)).result
-    blocks.name_hint = "blocks"
-    return block, thread, blocks
-
-
-class CtaMapped(LoadBalanceStrategy):
+class CtaMapped(GroupMapped):
     """CM load balance: a block per frontier vertex, its threads striding over the vertex's edges.
 
     The traversal becomes a `frontier.edge_map` (as for EDGE_ONLY) whose body is
@@ -80,12 +68,16 @@ class CtaMapped(LoadBalanceStrategy):
 
     value = LoadBalance.CM
 
-    def owns_iterated_vertex(self) -> bool:
-        return False
+    def width(self, edge_map: frontier.EdgeMapOp) -> int:
+        return frontier.block_size_of(edge_map)
 
-    def rewrite(self, traverse: frontier.EdgeTraverseOp) -> None:
-        to_edge_map(traverse)
-
-    def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
-        block_size = frontier.block_size_of(edge_map)
-        form_group_kernel(edge_map, kernels, block_size, _block_coordinates)
+    def coordinates(
+        self, b: Builder, edge_map: frontier.EdgeMapOp
+    ) -> tuple[SSAValue, SSAValue, SSAValue]:
+        block = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.BLOCK)).result
+        block.name_hint = "block"
+        thread = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.THREAD)).result
+        thread.name_hint = "thread"
+        blocks = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.GRID_DIM)).result
+        blocks.name_hint = "blocks"
+        return block, thread, blocks

@@ -1,12 +1,12 @@
 """G2's WM load balance: one warp (a sub-group of 32 threads) per frontier vertex.
 
-Also the kernel former shared with CM (`cta_mapped.py`), which maps a whole block
-to a vertex: `form_group_kernel`.
+Also the strategy base shared with CM (`cta_mapped.py`), which maps a whole block
+to a vertex: `GroupMapped`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from abc import abstractmethod
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf
@@ -16,89 +16,84 @@ from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier, gir_gpu
 from gir.dialects.schedule import LoadBalance
-from gir.passes.gpu_kernels import KernelBuilder, MapBody, constant
+from gir.passes.gpu_kernels import KernelBuilder, MapBody, as_index, constant
 from gir.passes.layouts import layout
 from gir.passes.load_balance import LoadBalanceStrategy, to_edge_map
 
 MAX_THREADS = 1 << 26
-"""The most threads a group-mapped kernel launches. Above `MAX_THREADS / width`
+"""The most threads a `GroupMapped` kernel launches. Above `MAX_THREADS / width`
 frontier items the groups stride over the items, so that the thread count stays
 far from i32 overflow (a full frontier of 4M vertices at 1024 threads per item
 would need 2^32) and the grid within every target's limits."""
 
-GroupCoordinates = Callable[[Builder], tuple[SSAValue, SSAValue, SSAValue]]
-"""Device code: (the thread's group, its rank in the group, the number of groups
-in the launch), all i32."""
+
+class GroupMapped(LoadBalanceStrategy):
+    """A group of threads per frontier vertex (WM: a warp, CM: a block), its
+    threads striding over the vertex's edges.
+
+    The traversal becomes a `frontier.edge_map` (`to_edge_map`). Its kernel: a
+    group of `width` threads takes one frontier item at a time and its threads
+    walk the item's edges together, rank `r` taking edges `begin + r, begin + r
+    + width, ...`. Groups take items `group, group + groups, ...`: one item each
+    unless the frontier exceeds `MAX_THREADS / width` items. Every loop bound is
+    uniform per group and no barrier or sub-group operation is used, so the
+    kernel is a plain one. A vertex's edges are spread over its group, so an
+    element indexed by the source is shared (atomics included)."""
+
+    @abstractmethod
+    def width(self, edge_map: frontier.EdgeMapOp) -> int:
+        """Threads per group."""
+
+    @abstractmethod
+    def coordinates(
+        self, b: Builder, edge_map: frontier.EdgeMapOp
+    ) -> tuple[SSAValue, SSAValue, SSAValue]:
+        """Device code: (the thread's group, its rank in the group, the number of
+        groups in the launch), all i32."""
+
+    def owns_iterated_vertex(self) -> bool:
+        return False
+
+    def rewrite(self, traverse: frontier.EdgeTraverseOp) -> None:
+        to_edge_map(traverse)
+
+    def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
+        ctx = kernels.ctx
+        width = self.width(edge_map)
+        host = Builder(InsertPoint.before(edge_map))
+        source, values = kernels.frontier(edge_map.input)
+        edges = layout(edge_map.layout.data)
+        count = source.thread_count(ctx, host, values)
+        cap = constant(host, max(1, MAX_THREADS // width))
+        groups = host.insert(arith.MinSIOp(count, cap)).result
+        threads = host.insert(arith.MuliOp(groups, constant(host, width))).result
+        threads.name_hint = "threads"
+
+        def build(b: Builder, body: MapBody) -> None:
+            group, rank, stride = self.coordinates(b, edge_map)
+            item_loop = Block(arg_types=[i32])
+            item = item_loop.args[0]
+            item.name_hint = "item"
+            b.insert(scf.ForOp(group, count, stride, [], item_loop))
+            b.insert(gir_gpu.ReturnOp())
+            at_item = Builder(InsertPoint.at_end(item_loop))
+            vertex = source.thread_vertex(ctx, at_item, values, item)
+            begin, end = edges.edge_range(ctx, at_item, vertex)
+            first = at_item.insert(arith.AddiOp(begin, as_index(at_item, rank))).result
+            step = at_item.insert(arith.ConstantOp(IntegerAttr(width, IndexType()))).result
+            edge_loop = Block(arg_types=[IndexType()])
+            edge = edge_loop.args[0]
+            edge.name_hint = "edge"
+            at_item.insert(scf.ForOp(first, end, step, [], edge_loop))
+            at_item.insert(scf.YieldOp())
+            end_edge = scf.YieldOp()
+            edge_loop.add_op(end_edge)
+            body(Builder(InsertPoint.before(end_edge)), [vertex, edge])
+
+        kernels.map_kernel(edge_map, threads, build, host, cooperative=False)
 
 
-def form_group_kernel(
-    edge_map: frontier.EdgeMapOp,
-    kernels: KernelBuilder,
-    width: int,
-    coordinates: GroupCoordinates,
-) -> None:
-    """Replaces `edge_map` by a kernel in which a group of `width` threads takes
-    one frontier item at a time and its threads walk the item's edges together,
-    rank `r` taking edges `begin + r, begin + r + width, ...`. Groups take items
-    `group, group + groups, ...`: one item each unless the frontier exceeds
-    `MAX_THREADS / width` items. Every loop bound is uniform per group and no
-    barrier or sub-group operation is used, so the kernel is a plain one."""
-    ctx = kernels.ctx
-    host = Builder(InsertPoint.before(edge_map))
-    source, values = kernels.frontier(edge_map.input)
-    edges = layout(edge_map.layout.data)
-    count = source.thread_count(ctx, host, values)
-    groups = host.insert(arith.MinSIOp(count, constant(host, max(1, MAX_THREADS // width)))).result
-    threads = host.insert(arith.MuliOp(groups, constant(host, width))).result
-    threads.name_hint = "threads"
-
-    def build(b: Builder, body: MapBody) -> None:
-        group, rank, stride = coordinates(b)
-        item_loop = Block(arg_types=[i32])
-        item = item_loop.args[0]
-        item.name_hint = "item"
-        b.insert(scf.ForOp(group, count, stride, [], item_loop))
-        b.insert(gir_gpu.ReturnOp())
-        at_item = Builder(InsertPoint.at_end(item_loop))
-        vertex = source.thread_vertex(ctx, at_item, values, item)
-        begin, end = edges.edge_range(ctx, at_item, vertex)
-        first = at_item.insert(arith.AddiOp(begin, _to_index(at_item, rank))).result
-        step = at_item.insert(arith.ConstantOp(IntegerAttr(width, IndexType()))).result
-        edge_loop = Block(arg_types=[IndexType()])
-        edge = edge_loop.args[0]
-        edge.name_hint = "edge"
-        at_item.insert(scf.ForOp(first, end, step, [], edge_loop))
-        at_item.insert(scf.YieldOp())
-        end_edge = scf.YieldOp()
-        edge_loop.add_op(end_edge)
-        body(Builder(InsertPoint.before(end_edge)), [vertex, edge])
-
-    kernels.map_kernel(edge_map, threads, build, host, cooperative=False)
-
-
-def _to_index(b: Builder, value: SSAValue) -> SSAValue:
-    return b.insert(arith.IndexCastOp(value, IndexType())).result
-
-
-def _warp_coordinates(block_size: int) -> GroupCoordinates:
-    def coordinates(b: Builder) -> tuple[SSAValue, SSAValue, SSAValue]:
-        width = constant(b, gir_gpu.SUBGROUP_SIZE)
-        gid = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.GLOBAL)).result
-        gid.name_hint = "gid"
-        warp = b.insert(arith.DivUIOp(gid, width)).result
-        warp.name_hint = "warp"
-        lane = b.insert(arith.RemUIOp(gid, width)).result
-        lane.name_hint = "lane"
-        grid = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.GRID_DIM)).result
-        per_block = constant(b, block_size // gir_gpu.SUBGROUP_SIZE)
-        warps = b.insert(arith.MuliOp(grid, per_block)).result
-        warps.name_hint = "warps"
-        return warp, lane, warps
-
-    return coordinates
-
-
-class WarpMapped(LoadBalanceStrategy):
+class WarpMapped(GroupMapped):
     """WM load balance: a warp of 32 threads per frontier vertex, its lanes striding over the vertex's edges.
 
     The traversal becomes a `frontier.edge_map` (as for EDGE_ONLY) whose body is
@@ -154,12 +149,21 @@ class WarpMapped(LoadBalanceStrategy):
 
     value = LoadBalance.WM
 
-    def owns_iterated_vertex(self) -> bool:
-        return False
+    def width(self, edge_map: frontier.EdgeMapOp) -> int:
+        return gir_gpu.SUBGROUP_SIZE
 
-    def rewrite(self, traverse: frontier.EdgeTraverseOp) -> None:
-        to_edge_map(traverse)
-
-    def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
-        coordinates = _warp_coordinates(frontier.block_size_of(edge_map))
-        form_group_kernel(edge_map, kernels, gir_gpu.SUBGROUP_SIZE, coordinates)
+    def coordinates(
+        self, b: Builder, edge_map: frontier.EdgeMapOp
+    ) -> tuple[SSAValue, SSAValue, SSAValue]:
+        width = constant(b, gir_gpu.SUBGROUP_SIZE)
+        gid = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.GLOBAL)).result
+        gid.name_hint = "gid"
+        warp = b.insert(arith.DivUIOp(gid, width)).result
+        warp.name_hint = "warp"
+        lane = b.insert(arith.RemUIOp(gid, width)).result
+        lane.name_hint = "lane"
+        grid = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.GRID_DIM)).result
+        per_block = frontier.block_size_of(edge_map) // gir_gpu.SUBGROUP_SIZE
+        warps = b.insert(arith.MuliOp(grid, constant(b, per_block))).result
+        warps.name_hint = "warps"
+        return warp, lane, warps
