@@ -42,6 +42,8 @@ register_load_balance(LoadBalance.TWC, "frontier-lb-twc", "twc", "Twc")
 register_load_balance(LoadBalance.TWCE, "frontier-lb-twce", "twce", "Twce")
 register_load_balance(LoadBalance.STRICT, "frontier-lb-strict", "strict", "Strict")
 register_load_balance(LoadBalance.MERGE_PATH, "frontier-lb-merge-path", "merge_path", "MergePath")
+register_load_balance(LoadBalance.WM, "frontier-lb-wm", "warp_mapped", "WarpMapped")
+register_load_balance(LoadBalance.CM, "frontier-lb-cm", "cta_mapped", "CtaMapped")
 
 # Frontier representations and topology layouts.
 register_representation(SparseQueueType, "sparse_queue", "SparseQueue")
