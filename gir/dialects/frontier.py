@@ -18,6 +18,8 @@ Representations (one subclass of `FrontierType` each; a bitmap or boolmap is one
 more type here and one more lowering in `gir/passes/representations/`):
 - `!frontier.queue`: a sparse queue of vertex ids with a size (G2's FUSED output).
 - `!frontier.all`: every vertex of the graph (`edges.getVertices()`); no storage.
+- `!frontier.boolmap` / `!frontier.bitmap`: one byte / one bit per vertex (G2's
+  UNFUSED_BOOLMAP / UNFUSED_BITMAP outputs and PULL inputs).
 
 Ops, from the highest to the lowest within this level:
 - traversal: `frontier.edge_traverse` (one `edgeset.apply`, schedule axes as
@@ -34,6 +36,8 @@ Ops, from the highest to the lowest within this level:
   `frontier.pq_new`, `pq_finished`, `pq_dequeue`, `pq_update_min` (in a
   traversal), `pq_current_priority`, `pq_free`; `frontier-lower-priority-queues`
   lowers them to the ops above.
+- device-side membership: `frontier.contains` (a PULL traversal asking whether a
+  source is in its input).
 
 ```mlir
 %out = frontier.edge_traverse PUSH VERTEX_BASED CSR %edges : !graph.edgeset
@@ -619,6 +623,55 @@ MapOps = VertexMapOp | EdgeMapOp | EdgeTraverseOp
 
 
 # ---------------------------------------------------------------------------
+# Dense representations (bitmap, boolmap) and membership
+# ---------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class BoolmapType(MutableFrontierType):
+    """A boolmap: one byte per vertex of the graph, nonzero for its members (G2's
+    BOOLMAP). Any number of threads may add vertices at once; a vertex is never
+    held twice."""
+
+    name = "frontier.boolmap"
+
+
+@irdl_attr_definition
+class BitmapType(MutableFrontierType):
+    """A bitmap: one bit per vertex of the graph in 32-bit words, vertex v at bit
+    v % 32 of word v / 32 (G2's BITMAP). A vertex is never held twice."""
+
+    name = "frontier.bitmap"
+
+
+@irdl_op_definition
+class ContainsOp(IRDLOperation):
+    """Whether `vertex` is in `frontier`, in device code (the body of a map op):
+    O(1) for the dense representations; a PULL traversal asks it of its input."""
+
+    name = "frontier.contains"
+
+    frontier = operand_def(FrontierType)
+    vertex = operand_def(VertexType)
+    result = result_def(i1)
+
+    assembly_format = "$frontier `[` $vertex `]` attr-dict `:` type($frontier)"
+
+    def __init__(self, frontier: SSAValue | Operation, vertex: SSAValue | Operation):
+        super().__init__(operands=[frontier, vertex], result_types=[i1])
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        while parent is not None and not isinstance(parent, MapOps):
+            parent = parent.parent_op()
+        if parent is None:
+            raise VerifyException(
+                "frontier.contains must be inside a frontier.vertex_map, "
+                "frontier.edge_map or frontier.edge_traverse"
+            )
+
+
+# ---------------------------------------------------------------------------
 # Layout ops (device side)
 # ---------------------------------------------------------------------------
 
@@ -865,8 +918,9 @@ Frontier = Dialect(
         EdgeRangeOp,
         NeighborOp,
         EdgeWeightOp,
+        ContainsOp,
         *PriorityQueueOps,
     ],
-    [SparseQueueType, AllVerticesType, LayoutAttr, PriorityQueueType],
+    [SparseQueueType, AllVerticesType, BoolmapType, BitmapType, LayoutAttr, PriorityQueueType],
 )
 """The frontier/traversal level: frontier representations, traversals, vertex maps."""

@@ -15,7 +15,13 @@ A schedule axis value is one strategy file plus one line here:
   ops that read it.
 """
 
-from gir.dialects.frontier import AllVerticesType, Layout, SparseQueueType
+from gir.dialects.frontier import (
+    AllVerticesType,
+    BitmapType,
+    BoolmapType,
+    Layout,
+    SparseQueueType,
+)
 from gir.dialects.schedule import LoadBalance
 from gir.passes.layouts import register_layout
 from gir.passes.load_balance import LOAD_BALANCES, REWRITE_PASSES, register_load_balance
@@ -31,6 +37,7 @@ register_pass("graph-insert-atomics", "graph_insert_atomics", "GraphInsertAtomic
 register_pass("graph-to-frontier", "graph_to_frontier", "GraphToFrontier")
 
 # Frontier-level rewrites.
+register_pass("frontier-insert-conversions", "frontier_insert_conversions", "FrontierInsertConversions")
 register_pass("frontier-track-changes", "frontier_track_changes", "FrontierTrackChanges")
 register_pass("frontier-double-buffer", "frontier_double_buffer", "FrontierDoubleBuffer")
 register_pass("frontier-lower-priority-queues", "frontier_lower_priority_queues", "FrontierLowerPriorityQueues")
@@ -48,6 +55,8 @@ register_load_balance(LoadBalance.CM, "frontier-lb-cm", "cta_mapped", "CtaMapped
 # Frontier representations and topology layouts.
 register_representation(SparseQueueType, "sparse_queue", "SparseQueue")
 register_representation(AllVerticesType, "all_vertices", "AllVertices")
+register_representation(BoolmapType, "boolmap", "Boolmap")
+register_representation(BitmapType, "bitmap", "Bitmap")
 register_layout(Layout.CSR, "csr", "Csr")
 
 # Frontier level -> GPU level.
@@ -84,9 +93,11 @@ PIPELINES["lower-to-gpu"] = Pipeline(
             "graph-insert-atomics",
             "graph-to-frontier",
             "frontier-lower-priority-queues",
+            "frontier-insert-conversions",
             "frontier-track-changes",
             "frontier-double-buffer",
             *(REWRITE_PASSES[value] for value in LOAD_BALANCES),
+            "frontier-insert-conversions",
             "graph-to-host-io",
             "frontier-to-gpu",
             "gpu-expand-scan",

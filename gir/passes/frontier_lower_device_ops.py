@@ -131,8 +131,10 @@ def _check_bodies(module: ModuleOp) -> None:
         if not isinstance(op, frontier.MapOps):
             continue
         for inner in op.walk():
-            if inner is op or isinstance(inner, frontier.EnqueueOp | frontier.YieldOp):
-                continue
+            if inner is op or isinstance(
+                inner, frontier.EnqueueOp | frontier.YieldOp | frontier.ContainsOp
+            ):
+                continue  # lowered with the frontier's representation
             if inner.dialect_name() not in _DEVICE_DIALECTS:
                 raise UserError(f"error: '{inner.name}' has no lowering to device code")
 

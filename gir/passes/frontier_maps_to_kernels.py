@@ -14,22 +14,35 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
 from gir.dialects import frontier, graph
-from gir.passes.gpu_kernels import SETUP_ATTR, GpuContext, KernelBuilder, fold_casts
+from gir.passes.gpu_kernels import (
+    SETUP_ATTR,
+    GpuContext,
+    KernelBuilder,
+    MapBody,
+    fold_casts,
+    kernel_skeleton,
+)
 from gir.passes.ir_utils import main_function
 from gir.passes.load_balance import load_balance
+from gir.passes.representations.dense import guarded
 
 
 def _vertex_map_kernel(op: frontier.VertexMapOp, kernels: KernelBuilder) -> None:
-    """One thread per vertex of the input frontier."""
+    """One thread per item of the input frontier; threads holding no vertex (a
+    non-member of a bitmap or boolmap) skip the body."""
     b = Builder(InsertPoint.before(op))
+    ctx = kernels.ctx
     source, values = kernels.frontier(op.input)
-    count = source.thread_count(kernels.ctx, b, values)
-    kernels.thread_kernel(
-        op,
-        count,
-        lambda inner, gid: [source.thread_vertex(kernels.ctx, inner, values, gid)],
-        b,
-    )
+    count = source.thread_count(ctx, b, values)
+
+    def build(at: Builder, body: MapBody) -> None:
+        inner, gid = kernel_skeleton(at.insertion_point.block, count)
+        member = source.thread_member(ctx, inner, values, gid)
+        if member is not None:
+            inner = guarded(inner, member)
+        body(inner, [source.thread_vertex(ctx, inner, values, gid)])
+
+    kernels.map_kernel(op, count, build, b, cooperative=False)
 
 
 def _edge_map_kernel(op: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:

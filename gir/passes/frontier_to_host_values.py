@@ -16,6 +16,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gir.dialects import frontier
 from gir.passes.gpu_kernels import (
     GpuContext,
+    as_i32,
     fold_casts,
     frontier_value,
     host_values,
@@ -31,8 +32,8 @@ class FrontierToHostValues(ModulePass):
     """Replaces each frontier value of main by its representation's host values (1:N).
 
     Every host op on frontiers (`frontier.new`, `all_vertices`, `convert`, `size`,
-    `add`, `clear`, `free`) is lowered by the registered representation of its
-    frontier type, and every `scf.while` / `scf.for` / `scf.if` that carries
+    `add`, `clear`, `free`, and the device-side `contains` in map bodies) is
+    lowered by the registered representation of its frontier type, and every `scf.while` / `scf.for` / `scf.if` that carries
     frontiers carries their host values instead (a queue: its items buffer and
     its size). Map ops keep frontier-typed operands and results, bridged to the
     host values by `builtin.unrealized_conversion_cast`s that
@@ -66,6 +67,7 @@ class FrontierToHostValues(ModulePass):
 def _lower_block(gpu: GpuContext, block: Block) -> None:
     for op in list(block.ops):
         if isinstance(op, frontier.MapOps):
+            _lower_membership_tests(gpu, op)
             continue
         if isinstance(op, scf.WhileOp | scf.ForOp | scf.IfOp) and _carries_frontiers(op):
             op = _expand_scf(op)
@@ -104,6 +106,16 @@ def _lower_frontier_op(gpu: GpuContext, op: Operation) -> None:
     elif isinstance(op, frontier.FreeOp):
         representation(op.frontier.type).free(gpu, b, host_values(op.frontier))
         Rewriter.erase_op(op)
+
+
+def _lower_membership_tests(gpu: GpuContext, map_op: Operation) -> None:
+    """`frontier.contains` in a map body becomes its representation's device test
+    of the frontier's host values (kernel arguments once the map is outlined)."""
+    for op in [child for child in map_op.walk() if isinstance(child, frontier.ContainsOp)]:
+        b = Builder(InsertPoint.before(op))
+        rep = representation(op.frontier.type)
+        held = rep.contains(gpu, b, host_values(op.frontier), as_i32(b, op.vertex))
+        replace(op, [held])
 
 
 def _carries_frontiers(op: Operation) -> bool:

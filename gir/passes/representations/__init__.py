@@ -7,8 +7,15 @@ one frontier value becomes in `main`), its capacity and whether its outputs must
 be deduplicated to stay within it, which frontier creation of the schedule it
 realizes as a traversal's output (`graph-to-frontier` chooses output types by
 that), its conversions from other representations, and its host operations and
-device-side iteration and enqueueing. `frontier-to-host-values` and
+device-side iteration, membership and enqueueing. `frontier-to-host-values` and
 `frontier-maps-to-kernels` call nothing else.
+
+Iteration: a map over a frontier launches `thread_count` threads; thread t takes
+`thread_vertex(t)` when `thread_member(t)` holds (a dense representation, a
+bitmap or boolmap, launches a thread per vertex of the graph and skips the
+non-members). A kernel that indexes the items of its input (an edge map's load
+balance) needs `every_thread_holds_a_vertex`; `frontier-insert-conversions`
+converts other inputs of edge maps to a queue.
 """
 
 from __future__ import annotations
@@ -39,6 +46,10 @@ class FrontierRepresentation(ABC):
     dedup_for_capacity: ClassVar[bool] = False
     """Whether an output whose updates can add one vertex twice must be
     deduplicated to stay within the capacity (a queue, not a bitmap)."""
+
+    every_thread_holds_a_vertex: ClassVar[bool] = True
+    """Whether every thread of a map over it holds a vertex (`thread_member` is
+    None); False for the dense representations."""
 
     host_names: ClassVar[tuple[str, ...]] = ()
     """Suffixes naming its host values in printed IR (`%frontier_items`)."""
@@ -91,6 +102,22 @@ class FrontierRepresentation(ABC):
         self, ctx: GpuContext, b: Builder, values: list[SSAValue], thread: SSAValue
     ) -> SSAValue:
         """Device code: the vertex (i32) of item `thread` (< thread_count)."""
+
+    def thread_member(
+        self, ctx: GpuContext, b: Builder, values: list[SSAValue], thread: SSAValue
+    ) -> SSAValue | None:
+        """Device code: whether thread `thread` (< thread_count) holds a vertex (an
+        i1), or None when every thread does."""
+        return None
+
+    def contains(
+        self, ctx: GpuContext, b: Builder, values: list[SSAValue], vertex: SSAValue
+    ) -> SSAValue:
+        """Device code: whether `vertex` (i32) is in the frontier (an i1;
+        `frontier.contains`)."""
+        raise UserError(
+            f"error: a {self.type.name} has no membership test: use a bitmap or boolmap"
+        )
 
     def begin_output(self, ctx: GpuContext, b: Builder, values: list[SSAValue]) -> None:
         """Host code before a map fills this frontier."""

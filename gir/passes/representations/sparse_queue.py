@@ -11,7 +11,8 @@ counter with an atomic add; the host writes the queue's size into the counter
 before the vertex map and reads it back after (the only read-back per traversal).
 With `dedup`, a program-wide per-vertex flag array (all zero between vertex maps)
 lets only the first thread that enqueues a vertex append it; the flags of the
-appended vertices are reset afterwards by a small kernel.
+appended vertices are reset afterwards by a small kernel. A bitmap or boolmap
+becomes a queue by compaction (a prefix sum of its membership, then a scatter).
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ from gir.dialects import gir_gpu, host
 from gir.dialects.gir_gpu import AtomicKind, buffer_type
 from gir.dialects.frontier import AllVerticesType, SparseQueueType
 from gir.dialects.schedule import FrontierCreation
-from gir.passes.gpu_kernels import GpuContext, as_i32, as_index, constant
+from gir.passes.gpu_kernels import GpuContext, KernelBuilder, as_i32, as_index, constant
 from gir.passes.representations import FrontierRepresentation
+from gir.passes.representations.dense import guarded
 from gir.passes.ir_utils import constant_value
 
 
@@ -68,6 +70,18 @@ def _dedup_flags(ctx: GpuContext) -> SSAValue:
     return ctx.shared("enqueued", make)
 
 
+def _compaction_scratch(ctx: GpuContext, source: FrontierRepresentation, what: str) -> SSAValue:
+    """A program-wide i32 buffer with one slot per thread of a map over `source`, plus one."""
+
+    def make(b: Builder) -> SSAValue:
+        slots = b.insert(arith.AddiOp(source.capacity(ctx), constant(b, 1))).result
+        buffer = b.insert(host.AllocOp(slots, i32)).result
+        buffer.name_hint = what
+        return buffer
+
+    return ctx.shared(f"compact_{what}_{source.type.name}", make)
+
+
 def _iota(b: Builder, args: Sequence[SSAValue], gid: SSAValue) -> None:
     """items[gid] = gid."""
     b.insert(memref.StoreOp.get(gid, args[0], [as_index(b, gid)]))
@@ -98,9 +112,49 @@ class SparseQueue(FrontierRepresentation):
     def convert_from(
         self, source: FrontierRepresentation, ctx: GpuContext, b: Builder, values: list[SSAValue]
     ) -> list[SSAValue]:
-        if source.type is not AllVerticesType:
+        if source.type is AllVerticesType:
+            return self.new(ctx, b, ctx.vertices)
+        if source.every_thread_holds_a_vertex:
             return super().convert_from(source, ctx, b, values)
-        return self.new(ctx, b, ctx.vertices)
+        return self._compact(source, ctx, b, values)
+
+    def _compact(
+        self, source: FrontierRepresentation, ctx: GpuContext, b: Builder, values: list[SSAValue]
+    ) -> list[SSAValue]:
+        """Compaction of a frontier whose threads may hold no vertex (a bitmap or
+        boolmap): a kernel writes 1 for each member thread, an exclusive prefix sum
+        gives each member its position, a second kernel scatters the vertices."""
+        count = source.thread_count(ctx, b, values)
+        marks = _compaction_scratch(ctx, source, "marks")
+        positions = _compaction_scratch(ctx, source, "positions")
+        kernels = KernelBuilder(ctx)
+        name = source.type.name.split(".")[-1]
+
+        def mark(inner: Builder, gid: SSAValue) -> None:
+            member = source.thread_member(ctx, inner, values, gid)
+            assert member is not None
+            flag = inner.insert(arith.ExtUIOp(member, i32)).result
+            inner.insert(memref.StoreOp.get(flag, marks, [as_index(inner, gid)]))
+
+        kernels.launch_threads(f"compact_{name}_marks", count, b, mark)
+        b.insert(host.WriteOp(constant(b, 0), marks, count))
+        slots = b.insert(arith.AddiOp(count, constant(b, 1))).result
+        b.insert(gir_gpu.ExclusiveScanOp(marks, positions, slots))
+        size = b.insert(host.ReadOp(positions, count)).result
+        size.name_hint = "size"
+        items = b.insert(host.AllocOp(_capacity(ctx), i32)).result
+        items.name_hint = "queue"
+
+        def scatter(inner: Builder, gid: SSAValue) -> None:
+            member = source.thread_member(ctx, inner, values, gid)
+            assert member is not None
+            at = guarded(inner, member)
+            position = at.insert(memref.LoadOp.get(positions, [as_index(at, gid)])).res
+            vertex = source.thread_vertex(ctx, at, values, gid)
+            at.insert(memref.StoreOp.get(vertex, items, [as_index(at, position)]))
+
+        kernels.launch_threads(f"compact_{name}_scatter", count, b, scatter)
+        return [items, size]
 
     def new(self, ctx: GpuContext, b: Builder, count: SSAValue) -> list[SSAValue]:
         items = b.insert(host.AllocOp(_capacity(ctx), i32)).result

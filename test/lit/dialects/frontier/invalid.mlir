@@ -124,3 +124,27 @@ builtin.module {
   }
 }
 // CHECK: !frontier.all should be of attribute subclassing `MutableFrontierType`
+
+// -----
+
+builtin.module {
+  func.func @main(%v : !graph.vertex) {
+    %z = arith.constant 0 : i32
+    %bits = frontier.new %z : i32 -> !frontier.bitmap
+    %in = frontier.contains %bits[%v] : !frontier.bitmap
+    func.return
+  }
+}
+// CHECK: frontier.contains must be inside a frontier.vertex_map, frontier.edge_map or frontier.edge_traverse
+
+// -----
+
+builtin.module {
+  func.func @main() {
+    %z = arith.constant 0 : i32
+    %bits = frontier.new %z : i32 -> !frontier.bitmap
+    %same = frontier.convert %bits : !frontier.bitmap -> !frontier.bitmap
+    func.return
+  }
+}
+// CHECK: frontier.convert from !frontier.bitmap to itself

@@ -1,0 +1,45 @@
+// RUN: gir-opt %S/Inputs/dense_frontier.mlir -p frontier-to-gpu | filecheck %s
+
+// The bitmap and boolmap representations (gir/passes/representations/bitmap.py,
+// boolmap.py) as frontier-to-gpu lowers them.
+
+// addVertex on a bitmap: a one-thread kernel sets the vertex's bit atomically.
+// CHECK-LABEL: gir_gpu.kernel @frontier_bitmap_add(%storage: memref<?xi32>, %vertex: i32, %count: i32)
+// CHECK:         arith.shrsi %vertex
+// CHECK:         gir_gpu.atomic_rmw or %{{.*}}, %storage[%{{.*}}] : i32, memref<?xi32>, index
+
+// The size of a boolmap: its members counted atomically.
+// CHECK-LABEL: gir_gpu.kernel @frontier_boolmap_size(%storage: memref<?xi8>, %members: memref<?xi32>, %count: i32)
+// CHECK:         gir_gpu.atomic_rmw add %{{.*}}, %members
+
+// boolmap -> queue: a mark per member, an exclusive scan, a scatter.
+// CHECK-LABEL: gir_gpu.kernel @compact_boolmap_marks(
+// CHECK:         arith.extui %{{.*}} : i1 to i32
+// CHECK-LABEL: gir_gpu.kernel @compact_boolmap_scatter(
+// CHECK:         memref.store %gid, %queue[%{{.*}}] : memref<?xi32>
+
+// queue -> bitmap: a thread per queue item sets its bit.
+// CHECK-LABEL: gir_gpu.kernel @convert_queue_to_bitmap(%size: i32, %queue: memref<?xi32>, %words: memref<?xi32>)
+// CHECK:         %vertex = memref.load %queue
+// CHECK:         gir_gpu.atomic_rmw or
+
+// A vertex map over a bitmap: a thread per vertex, non-members skip the body;
+// frontier.contains tests the bit; enqueueing into a boolmap stores a 1.
+// CHECK-LABEL: gir_gpu.kernel @map_step(%num_vertices: i32, %words: memref<?xi32>, %seen: memref<?xi32>, %flags: memref<?xi8>)
+// CHECK:         %[[HELD:.*]] = arith.cmpi ne, %{{.*}}, %z : i32
+// CHECK-NEXT:    scf.if %[[HELD]] {
+// CHECK:           %in = arith.cmpi ne
+// CHECK:           memref.store %{{.*}}, %flags[%{{.*}}] : memref<?xi8>
+
+// CHECK-LABEL: func.func @main()
+// CHECK:         %bitmap_words = arith.divsi
+// CHECK:         %words = host.alloc %bitmap_words : i32 -> memref<?xi32>
+// CHECK-NEXT:    host.fill %words, %{{.*}}, %bitmap_words
+// CHECK:         %flags = host.alloc %num_vertices : i32 -> memref<?xi8>
+// CHECK:         host.launch @map_step
+// CHECK:         %size = host.read %members
+// CHECK:         gir_gpu.exclusive_scan %marks, %positions
+// CHECK:         %size_1 = host.read %positions[%num_vertices]
+// CHECK:         host.launch @convert_queue_to_bitmap
+// CHECK:         host.free %words : memref<?xi32>
+// CHECK-NEXT:    host.free %flags : memref<?xi8>
