@@ -42,6 +42,7 @@ register_load_balance(LoadBalance.EDGE_ONLY, "frontier-lb-edge-only", "edge_only
 register_representation(SparseQueueType, "sparse_queue", "SparseQueue")
 register_representation(AllVerticesType, "all_vertices", "AllVertices")
 register_layout(Layout.CSR, "csr", "Csr")
+register_layout(Layout.CSC, "csc", "Csc")
 
 # Frontier level -> GPU level.
 register_pass("graph-to-host-io", "graph_to_host_io", "GraphToHostIo")
