@@ -11,12 +11,15 @@ A schedule axis value is one strategy file plus one line here:
 - a frontier representation (`register_representation`,
   `gir/passes/representations/`) lowers its frontier type, and realizes the
   schedule's frontier creation it declares;
+- a direction (`register_direction`, `gir/passes/directions/`) is then accepted
+  by `graph-default-schedule` and sets its traversals' layout;
 - a topology layout (`register_layout`, `gir/passes/layouts/`) lowers the layout
   ops that read it.
 """
 
 from gir.dialects.frontier import AllVerticesType, Layout, SparseQueueType
-from gir.dialects.schedule import LoadBalance
+from gir.dialects.schedule import Direction, LoadBalance
+from gir.passes.directions import register_direction
 from gir.passes.layouts import register_layout
 from gir.passes.load_balance import LOAD_BALANCES, REWRITE_PASSES, register_load_balance
 from gir.passes.registry import PASSES, PIPELINES, Pipeline, register_pass
@@ -33,6 +36,10 @@ register_pass("graph-to-frontier", "graph_to_frontier", "GraphToFrontier")
 # Frontier-level rewrites.
 register_pass("frontier-track-changes", "frontier_track_changes", "FrontierTrackChanges")
 register_pass("frontier-double-buffer", "frontier_double_buffer", "FrontierDoubleBuffer")
+
+# Directions.
+register_direction(Direction.PUSH, "push", "Push")
+register_direction(Direction.PULL, "pull", "Pull")
 
 # Load-balance strategies (one per G2 option value).
 register_load_balance(LoadBalance.VERTEX_BASED, "frontier-lb-vertex-based", "vertex_based", "VertexBased")
