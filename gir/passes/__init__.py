@@ -27,6 +27,7 @@ from gir.passes.representations import register_representation
 
 # Graph-level rewrites.
 register_pass("graph-default-schedule", "graph_default_schedule", "GraphDefaultSchedule")
+register_pass("graph-split-hybrid", "graph_split_hybrid", "GraphSplitHybrid")
 register_pass("graph-specialize-udfs", "graph_specialize_udfs", "GraphSpecializeUdfs")
 register_pass("graph-insert-atomics", "graph_insert_atomics", "GraphInsertAtomics")
 
@@ -81,6 +82,7 @@ PIPELINES["lower-to-gpu"] = Pipeline(
     ",".join(
         [
             "graph-default-schedule",
+            "graph-split-hybrid",
             "graph-specialize-udfs",
             "graph-insert-atomics",
             "graph-to-frontier",

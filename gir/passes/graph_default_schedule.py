@@ -79,8 +79,9 @@ class GraphDefaultSchedule(ModulePass):
     """Makes every edgeset apply's schedule explicit (G2 defaults) and rejects options not lowered yet.
 
     Every `graph.edgeset_apply` gets a `schedule` property (G2's defaults where the
-    program gave none); a schedule option, hybrid schedule or kernel fusion that no
-    pass realizes yet is a user error naming the option and the statement.
+    program gave none); a schedule option (of a simple schedule or of either part
+    of a hybrid one) or kernel fusion that no pass realizes yet is a user error
+    naming the option and the statement.
 
     Before:
     ```mlir
@@ -115,7 +116,9 @@ def _complete(apply: graph.EdgeSetApplyOp) -> None:
         schedule = SimpleScheduleAttr.default()
         apply.properties["schedule"] = schedule
     if isinstance(schedule, HybridScheduleAttr):
-        raise UserError(f"error: hybrid schedule of {where} is not supported yet")
+        check_schedule(schedule.first, f"{where} (first schedule of its hybrid)")
+        check_schedule(schedule.second, f"{where} (second schedule of its hybrid)")
+        return
     check_schedule(schedule, where)
 
 

@@ -165,7 +165,9 @@ def _empty_output(before: Operation, creation: FrontierCreation) -> SSAValue:
 def _traversal(op: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) -> None:
     schedule = op.schedule or SimpleScheduleAttr.default()
     if isinstance(schedule, HybridScheduleAttr):
-        raise UserError(f"error: hybrid schedule of {statement(op)} is not supported yet")
+        raise UserError(
+            f"error: hybrid schedule of {statement(op)}: run graph-split-hybrid first"
+        )
     udf_name = op.udf.root_reference.data
     body = body_region(table[udf_name], frontier.YieldOp)
     guards = [

@@ -46,3 +46,35 @@ PULL_CASES = [("pagerank_pull.gt", False)]
 def test_pull_matches_reference(program, weighted, target, as_written, devices, tmp_path):
     graphs = {**hand_made_graphs(tmp_path, weighted), **generated_graphs(weighted)}
     check_program(as_written, devices, program, None, target, graphs)
+
+
+HYBRID_CASES = [
+    pytest.param("bfs_hybrid_fixed.gt", [], id="fixed"),
+    # 0 and a huge threshold pin one branch for every level; 0.01 switches (rmat)
+    pytest.param("bfs_hybrid_argv.gt", ["0"], id="argv-second"),
+    pytest.param("bfs_hybrid_argv.gt", ["0.01"], id="argv-switching"),
+    pytest.param("bfs_hybrid_argv.gt", ["1e9"], id="argv-first"),
+]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(("program", "extra"), HYBRID_CASES)
+def test_hybrid_matches_reference(program, extra, target, as_written, devices, tmp_path):
+    """Hybrid BFS: both schedules compiled, chosen per level at run time by the
+    input frontier's size against a threshold (a number, or argv[3])."""
+    import io
+
+    from gir.runtime.graph import load_graph
+
+    target_name, index = target
+    executable, validator = as_written(program, target_name, None)
+    device = devices(target_name, index)
+    graphs = {**hand_made_graphs(tmp_path, False), **generated_graphs(False)}
+    failures = []
+    for name, (spec, start) in graphs.items():
+        argv = [program, spec, str(start), *extra]
+        result = executable.run(device, argv, io.StringIO())
+        problem = validator.check(load_graph(spec, cache=False), argv, result.globals)
+        if problem is not None:
+            failures.append(f"{name}: {problem}")
+    assert not failures, "\n".join(failures)

@@ -12,7 +12,7 @@
 
 // CHECK:          error: schedule option load_balance = TWCE of statement 's0:s1' is not supported yet
 // CHECK-NOT:      Traceback
-// HYBRID:         error: hybrid schedule of statement 's0:s1' is not supported yet
+// HYBRID:         error: schedule option load_balance = TWCE of statement 's0:s1' (first schedule of its hybrid) is not supported yet
 // PULL:           error: PULL traversal of statement 's0:s1' cannot lower a pull from a !frontier.queue input frontier (its membership test needs a bitmap or boolmap representation) yet
 // BITMAP:         error: schedule option frontier_creation = UNFUSED_BITMAP of statement 's1' is not supported yet
 // DEDUP:          error: schedule option dedup_strategy = UNFUSED of statement 's1' is not supported yet
