@@ -373,12 +373,13 @@ def _verify_global_access(
 
 @irdl_op_definition
 class ArgvIntOp(IRDLOperation):
-    """`atoi(argv[N])`: the program's N-th command-line argument as an integer."""
+    """`atoi(argv[N])`: the program's N-th command-line argument as an integer
+    (`atof` for a float result: a hybrid schedule's `"argv[N]"` threshold)."""
 
     name = "graph.argv_int"
 
     index = prop_def(IntegerAttr[I64])
-    result = result_def(IntegerType)
+    result = result_def(base(IntegerType) | AnyFloatConstr)
 
     assembly_format = "`argv` `[` $index `]` attr-dict `:` type($result)"
 

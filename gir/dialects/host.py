@@ -37,6 +37,7 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     I64,
     AnyFloat,
+    AnyFloatConstr,
     FlatSymbolRefAttrConstr,
     IntegerAttr,
     IntegerType,
@@ -117,14 +118,15 @@ def _verify_argv_index(op: Operation, index: IntegerAttr | None) -> None:
 
 @irdl_op_definition
 class ArgvIntOp(IRDLOperation):
-    """The program's N-th command-line argument as an integer (`atoi(argv[N])`)."""
+    """The program's N-th command-line argument as an integer (`atoi(argv[N])`), or
+    as a float for a float result (`atof(argv[N])`)."""
 
     name = "host.argv_int"
 
     traits = traits_def(HostSide())
 
     index = prop_def(IntegerAttr[I64])
-    result = result_def(IntegerType)
+    result = result_def(base(IntegerType) | AnyFloatConstr)
 
     assembly_format = "`argv` `[` $index `]` attr-dict `:` type($result)"
 

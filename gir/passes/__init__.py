@@ -11,6 +11,8 @@ A schedule axis value is one strategy file plus one line here:
 - a frontier representation (`register_representation`,
   `gir/passes/representations/`) lowers its frontier type, and realizes the
   schedule's frontier creation it declares;
+- a direction (`register_direction`, `gir/passes/directions/`) is then accepted
+  by `graph-default-schedule` and sets its traversals' layout;
 - a topology layout (`register_layout`, `gir/passes/layouts/`) lowers the layout
   ops that read it.
 """
@@ -22,7 +24,8 @@ from gir.dialects.frontier import (
     Layout,
     SparseQueueType,
 )
-from gir.dialects.schedule import LoadBalance
+from gir.dialects.schedule import Direction, LoadBalance
+from gir.passes.directions import register_direction
 from gir.passes.layouts import register_layout
 from gir.passes.load_balance import LOAD_BALANCES, REWRITE_PASSES, register_load_balance
 from gir.passes.registry import PASSES, PIPELINES, Pipeline, register_pass
@@ -30,6 +33,7 @@ from gir.passes.representations import register_representation
 
 # Graph-level rewrites.
 register_pass("graph-default-schedule", "graph_default_schedule", "GraphDefaultSchedule")
+register_pass("graph-split-hybrid", "graph_split_hybrid", "GraphSplitHybrid")
 register_pass("graph-specialize-udfs", "graph_specialize_udfs", "GraphSpecializeUdfs")
 register_pass("graph-insert-atomics", "graph_insert_atomics", "GraphInsertAtomics")
 
@@ -41,6 +45,10 @@ register_pass("frontier-insert-conversions", "frontier_insert_conversions", "Fro
 register_pass("frontier-track-changes", "frontier_track_changes", "FrontierTrackChanges")
 register_pass("frontier-double-buffer", "frontier_double_buffer", "FrontierDoubleBuffer")
 register_pass("frontier-lower-priority-queues", "frontier_lower_priority_queues", "FrontierLowerPriorityQueues")
+
+# Directions.
+register_direction(Direction.PUSH, "push", "Push")
+register_direction(Direction.PULL, "pull", "Pull")
 
 # Load-balance strategies (one per G2 option value).
 register_load_balance(LoadBalance.VERTEX_BASED, "frontier-lb-vertex-based", "vertex_based", "VertexBased")
@@ -58,6 +66,7 @@ register_representation(AllVerticesType, "all_vertices", "AllVertices")
 register_representation(BoolmapType, "boolmap", "Boolmap")
 register_representation(BitmapType, "bitmap", "Bitmap")
 register_layout(Layout.CSR, "csr", "Csr")
+register_layout(Layout.CSC, "csc", "Csc")
 
 # Frontier level -> GPU level.
 register_pass("graph-to-host-io", "graph_to_host_io", "GraphToHostIo")
@@ -89,6 +98,7 @@ PIPELINES["lower-to-gpu"] = Pipeline(
     ",".join(
         [
             "graph-default-schedule",
+            "graph-split-hybrid",
             "graph-specialize-udfs",
             "graph-insert-atomics",
             "graph-to-frontier",

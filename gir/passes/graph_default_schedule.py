@@ -14,7 +14,6 @@ from gir.diagnostics import UserError
 from gir.dialects import graph
 from gir.dialects.schedule import (
     DedupStrategy,
-    Direction,
     EdgeBlocking,
     HybridScheduleAttr,
     SimpleScheduleAttr,
@@ -24,14 +23,14 @@ from gir.passes.ir_utils import statement
 
 
 SUPPORTED: dict[str, set[str]] = {
-    "direction": {Direction.PUSH},
     "edge_blocking": {EdgeBlocking.UNBLOCKED},
     "deduplication": {Toggle.DISABLED, Toggle.ENABLED},
     "dedup_strategy": {DedupStrategy.FUSED},
     "kernel_fusion": {Toggle.DISABLED},
 }
 """Values of the enum-valued schedule options that the GPU lowering realizes.
-`load_balance` is checked against the registered strategies (`LOAD_BALANCES`),
+`direction` and `load_balance` are checked against the registered strategies
+(`DIRECTIONS`, `LOAD_BALANCES`),
 `frontier_creation` against the registered frontier representations; `delta`
 only matters to priority queues (any positive width; the graph verifier keeps it
 to applyUpdatePriority); `pull_frontier` only to PULL;
@@ -46,7 +45,7 @@ def _option_value(value: Attribute) -> str:
 def check_schedule(schedule: SimpleScheduleAttr, where: str) -> None:
     """Raises a user error naming the first option of `schedule` (of `where`, a
     statement) that the lowering does not realize."""
-    from gir.passes import load_balance, representations
+    from gir.passes import directions, load_balance, representations
 
     def reject(option: str, value: Attribute) -> None:
         raise UserError(
@@ -60,6 +59,8 @@ def check_schedule(schedule: SimpleScheduleAttr, where: str) -> None:
             continue
         if value.data not in allowed:
             reject(option, value)
+    if schedule.direction.data not in directions.DIRECTIONS:
+        reject("direction", schedule.direction)
     if representations.output_type(schedule.frontier_creation.data) is None:
         reject("frontier_creation", schedule.frontier_creation)
     if schedule.load_balance.data not in load_balance.LOAD_BALANCES:
@@ -77,8 +78,9 @@ class GraphDefaultSchedule(ModulePass):
     """Makes every edgeset apply's schedule explicit (G2 defaults) and rejects options not lowered yet.
 
     Every `graph.edgeset_apply` gets a `schedule` property (G2's defaults where the
-    program gave none); a schedule option, hybrid schedule or kernel fusion that no
-    pass realizes yet is a user error naming the option and the statement.
+    program gave none); a schedule option (of a simple schedule or of either part
+    of a hybrid one) or kernel fusion that no pass realizes yet is a user error
+    naming the option and the statement.
 
     Before:
     ```mlir
@@ -113,7 +115,9 @@ def _complete(apply: graph.EdgeSetApplyOp) -> None:
         schedule = SimpleScheduleAttr.default()
         apply.properties["schedule"] = schedule
     if isinstance(schedule, HybridScheduleAttr):
-        raise UserError(f"error: hybrid schedule of {where} is not supported yet")
+        check_schedule(schedule.first, f"{where} (first schedule of its hybrid)")
+        check_schedule(schedule.second, f"{where} (second schedule of its hybrid)")
+        return
     check_schedule(schedule, where)
 
 

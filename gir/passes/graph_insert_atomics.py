@@ -13,6 +13,7 @@ from xdsl.rewriter import Rewriter
 
 from gir.dialects import graph
 from gir.dialects.schedule import Direction, LoadBalance, SimpleScheduleAttr
+from gir.passes.directions import direction as direction_strategy
 from gir.passes.load_balance import load_balance as load_balance_strategy
 from gir.passes.ir_utils import constant_value, functions, parameter_index
 
@@ -79,7 +80,7 @@ def _edge_function(site: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) ->
         else Direction.PUSH
     )
     # The vertex a thread iterates: the source in PUSH, the destination in PULL.
-    own = 0 if direction == Direction.PUSH else 1
+    own = direction_strategy(direction).iterated
     load_balance = (
         schedule.load_balance.data
         if isinstance(schedule, SimpleScheduleAttr)

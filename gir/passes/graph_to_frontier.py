@@ -19,16 +19,15 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
 from gir.dialects import frontier, graph
-from gir.dialects.frontier import AllVerticesType, Layout, SparseQueueType
+from gir.dialects.frontier import AllVerticesType, SparseQueueType
 from gir.dialects.schedule import (
     ArgvAttr,
-    Direction,
     FrontierCreation,
     HybridScheduleAttr,
     SimpleScheduleAttr,
     Toggle,
 )
-from gir.passes import representations
+from gir.passes import directions, representations
 from gir.passes.ir_utils import (
     body_region,
     functions,
@@ -122,6 +121,7 @@ class GraphToFrontier(ModulePass):
         _promote_globals(op, main)
         _priority_queues(main, delta)
         _frontier_values(main)
+        _check_inputs(main)
         for child in list(op.ops):
             if isinstance(child, func.FuncOp) and child is not main:
                 op.body.block.erase_op(child)
@@ -165,7 +165,9 @@ def _empty_output(before: Operation, creation: FrontierCreation) -> SSAValue:
 def _traversal(op: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) -> None:
     schedule = op.schedule or SimpleScheduleAttr.default()
     if isinstance(schedule, HybridScheduleAttr):
-        raise UserError(f"error: hybrid schedule of {statement(op)} is not supported yet")
+        raise UserError(
+            f"error: hybrid schedule of {statement(op)}: run graph-split-hybrid first"
+        )
     udf_name = op.udf.root_reference.data
     body = body_region(table[udf_name], frontier.YieldOp)
     guards = [
@@ -191,6 +193,7 @@ def _traversal(op: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) -> None:
         op.dedup is not None or schedule.deduplication.data == Toggle.ENABLED
     )
     direction = schedule.direction.data
+    direction_strategy = directions.direction(direction)
     traverse = frontier.EdgeTraverseOp(
         op.edges,
         source,
@@ -199,7 +202,7 @@ def _traversal(op: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) -> None:
         to_filter=to_filter,
         direction=direction,
         load_balance=schedule.load_balance.data,
-        layout=Layout.CSR if direction == Direction.PUSH else Layout.CSC,
+        layout=direction_strategy.layout,
         tracked=op.tracked,
         dedup=dedup,
         label=_label(op, udf_name),
@@ -264,6 +267,19 @@ def _vertex_filter(op: graph.VertexSetFilterOp, table: dict[str, func.FuncOp]) -
         op.set, body, output=_empty_output(op, FrontierCreation.FUSED), label=_label(op, name)
     )
     Rewriter.replace_op(op, vertex_map)
+
+
+def _check_inputs(main: func.FuncOp) -> None:
+    """Rejects traversals whose direction cannot start from their input frontier."""
+    for op in main.walk():
+        if isinstance(op, frontier.EdgeTraverseOp):
+            value = op.direction.data
+            reason = directions.direction(value).unsupported_input(op.input.type)
+            if reason is not None:
+                raise UserError(
+                    f"error: {value.value} traversal of {statement(op)} cannot lower "
+                    f"{reason} yet"
+                )
 
 
 # ---------------------------------------------------------------------------

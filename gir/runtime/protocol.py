@@ -87,6 +87,10 @@ class HostRuntime(Protocol):
         """The program's `argv[index]` as an integer."""
         ...
 
+    def argv_float(self, index: int) -> float:
+        """The program's `argv[index]` as a float."""
+        ...
+
     def argv_str(self, index: int) -> str:
         """The program's `argv[index]`."""
         ...

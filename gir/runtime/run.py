@@ -126,6 +126,13 @@ class Run:
         except ValueError:
             raise UserError(f"error: argv[{index}] must be an integer, not '{text}'") from None
 
+    def argv_float(self, index: int) -> float:
+        text = self.argv_str(index)
+        try:
+            return float(text)
+        except ValueError:
+            raise UserError(f"error: argv[{index}] must be a number, not '{text}'") from None
+
     def argv_str(self, index: int) -> str:
         if index >= len(self.argv):
             raise UserError(

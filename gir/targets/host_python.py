@@ -41,7 +41,7 @@ from functools import singledispatchmethod
 
 import numpy as np
 from xdsl.dialects import arith, func, math, scf
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IntegerType, ModuleOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from gir.diagnostics import UserError
@@ -393,7 +393,8 @@ class HostPrinter(StructuredPrinter):
 
     @emit.register
     def _(self, op: host.ArgvIntOp) -> None:
-        self._define(op.result, f"rt.argv_int({op.index.value.data})")
+        read = "argv_int" if isinstance(op.result.type, IntegerType) else "argv_float"
+        self._define(op.result, f"rt.{read}({op.index.value.data})")
 
     @emit.register
     def _(self, op: host.PrintOp) -> None:

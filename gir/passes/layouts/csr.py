@@ -3,6 +3,8 @@ row_ptr[v] .. row_ptr[v+1]-1 of col_idx (destinations) and weights."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import IndexType, IntegerAttr
@@ -19,23 +21,30 @@ class Csr(LayoutStrategy):
 
     value = Layout.CSR
 
+    offsets: ClassVar[GraphArray] = GraphArray.ROW_PTR
+    """The V+1 offsets of each vertex's edges."""
+    others: ClassVar[GraphArray] = GraphArray.COL_IDX
+    """The other endpoint of each edge."""
+    weights: ClassVar[GraphArray] = GraphArray.WEIGHTS
+    """The weight of each edge, in the same order."""
+
     def edge_range(
         self, ctx: GpuContext, b: Builder, vertex: SSAValue
     ) -> tuple[SSAValue, SSAValue]:
-        row_ptr = ctx.graph_array(GraphArray.ROW_PTR)
+        offsets = ctx.graph_array(self.offsets)
         row = as_index(b, vertex)
         one = b.insert(arith.ConstantOp(IntegerAttr(1, IndexType()))).result
         next_row = b.insert(arith.AddiOp(row, one)).result
-        begin = b.insert(memref.LoadOp.get(row_ptr, [row])).res
-        end = b.insert(memref.LoadOp.get(row_ptr, [next_row])).res
+        begin = b.insert(memref.LoadOp.get(offsets, [row])).res
+        end = b.insert(memref.LoadOp.get(offsets, [next_row])).res
         return as_index(b, begin), as_index(b, end)
 
     def neighbor(self, ctx: GpuContext, b: Builder, position: SSAValue) -> SSAValue:
-        col_idx = ctx.graph_array(GraphArray.COL_IDX)
-        return b.insert(memref.LoadOp.get(col_idx, [position])).res
+        others = ctx.graph_array(self.others)
+        return b.insert(memref.LoadOp.get(others, [position])).res
 
     def weight(
         self, ctx: GpuContext, b: Builder, position: SSAValue, weight_type: Attribute
     ) -> SSAValue:
-        weights = ctx.graph_array(GraphArray.WEIGHTS, weight_type)
+        weights = ctx.graph_array(self.weights, weight_type)
         return b.insert(memref.LoadOp.get(weights, [position])).res

@@ -136,7 +136,7 @@ def _check_tracked(traverse: frontier.EdgeTraverseOp) -> None:
         )
 
 
-def _inline(region: Region, args: list[SSAValue], point: InsertPoint) -> list[SSAValue]:
+def inline_region(region: Region, args: list[SSAValue], point: InsertPoint) -> list[SSAValue]:
     """Moves `region`'s block before `point` with `args`; the values it yielded."""
     block = region.block
     terminator = block.last_op
@@ -165,11 +165,11 @@ def per_edge_body(
         Rewriter.insert_op(weight, point)
         edge_args.append(weight.result)
     if traverse.to_filter is not None and traverse.to_filter.blocks:
-        (passes,) = _inline(traverse.to_filter, [neighbor.result], point)
+        (passes,) = inline_region(traverse.to_filter, [neighbor.result], point)
         then_end = scf.YieldOp()
         Rewriter.insert_op(scf.IfOp(passes, [], Region(Block([then_end]))), point)
         point = InsertPoint.before(then_end)
-    _inline(traverse.body, edge_args, point)
+    inline_region(traverse.body, edge_args, point)
 
 
 def to_edge_map(traverse: frontier.EdgeTraverseOp) -> frontier.EdgeMapOp:

@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr
-from xdsl.ir import Block, Region
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import Rewriter
 
-from gir.dialects import frontier, graph
-from gir.dialects.schedule import LoadBalance
-from gir.passes.load_balance import LoadBalanceStrategy, per_edge_body
+from gir.dialects import frontier
+from gir.dialects.schedule import LoadBalance, SimpleScheduleAttr
+from gir.passes.directions import direction
+from gir.passes.load_balance import LoadBalanceStrategy
 
 
 class VertexBased(LoadBalanceStrategy):
     """VERTEX_BASED load balance: one thread per frontier vertex walking its edges in the layout.
 
     Rewrites every `frontier.edge_traverse` whose load balance is VERTEX_BASED
-    (PUSH: the thread's vertex is the source, its out-edges are read from the
-    traversal's layout) into a `frontier.vertex_map` over the input frontier whose
-    body loops over the vertex's edges, checks the `to` filter on the neighbor and
-    runs the edge function (whose `frontier.enqueue`s now fill the map's output).
-    The vertex map becomes one kernel with one thread per frontier vertex.
+    into the `frontier.vertex_map` of its direction (`gir/passes/directions/`).
+    PUSH: one thread per input-frontier vertex (the source) whose body loops over
+    its out-edges, checks the `to` filter on the neighbor and runs the edge
+    function (whose `frontier.enqueue`s now fill the map's output); PULL: one
+    thread per destination over its in-edges, leaving early once the `to` filter
+    fails. The vertex map becomes one kernel with one thread per vertex.
 
     Before:
     ```mlir
@@ -59,27 +58,9 @@ class VertexBased(LoadBalanceStrategy):
     def owns_iterated_vertex(self) -> bool:
         return True
 
+    def unsupported(self, schedule: SimpleScheduleAttr) -> str | None:
+        return None
+
     def rewrite(self, traverse: frontier.EdgeTraverseOp) -> None:
-        body = Block(arg_types=[graph.VertexType()])
-        src = body.args[0]
-        src.name_hint = "src"
-        edge_range = frontier.EdgeRangeOp(traverse.layout.data, traverse.edges, src)
-        edge_range.begin.name_hint, edge_range.end.name_hint = "begin", "end"
-        one = arith.ConstantOp(IntegerAttr(1, IndexType()))
-        loop_body = Block(arg_types=[IndexType()])
-        loop = scf.ForOp(edge_range.begin, edge_range.end, one.result, [], loop_body)
-        body.add_ops([edge_range, one, loop, frontier.YieldOp()])
-        position = loop_body.args[0]
-        position.name_hint = "edge"
-        loop_end = scf.YieldOp()
-        loop_body.add_op(loop_end)
-        per_edge_body(traverse, src, position, InsertPoint.before(loop_end))
-        vertex_map = frontier.VertexMapOp(
-            traverse.input,
-            Region(body),
-            output=traverse.output,
-            dedup=traverse.dedup is not None,
-            label=None if traverse.label is None else traverse.label.data,
-            block_size=frontier.block_size_of(traverse),
-        )
+        vertex_map = direction(traverse.direction.data).vertex_map(traverse)
         Rewriter.replace_op(traverse, vertex_map, new_results=list(vertex_map.results))

@@ -11,8 +11,8 @@
 
 // CHECK:          error: load balance TWC of statement 's0:s1' cannot lower direction PULL yet
 // CHECK-NOT:      Traceback
-// HYBRID:         error: hybrid schedule of statement 's0:s1' is not supported yet
-// PULL:           error: schedule option direction = PULL of statement 's0:s1' is not supported yet
+// HYBRID:         error: PULL traversal of statement 's0:s1:second' cannot lower a pull from a !frontier.queue input frontier (its membership test needs a bitmap or boolmap representation) yet
+// PULL:           error: PULL traversal of statement 's0:s1' cannot lower a pull from a !frontier.queue input frontier (its membership test needs a bitmap or boolmap representation) yet
 // DEDUP:          error: schedule option dedup_strategy = UNFUSED of statement 's1' is not supported yet
 // FUSION:         error: schedule option kernel_fusion = ENABLED of statement 's0' is not supported yet
 // TRANSPOSE:      error: transposed edgesets (edges.transpose()) are not supported on the GPU yet

@@ -1,0 +1,66 @@
+"""The direction axis (G2's `configDirection`): which endpoint of an edge a GPU
+thread iterates, and how it walks that vertex's edges.
+
+A direction is a class in its own module of this package, registered with one
+`register_direction(...)` line in `gir/passes/__init__.py`. The registry is the
+single source of the directions `graph-default-schedule` accepts. A direction says
+
+- which layout its traversals read (`layout`: `graph-to-frontier` sets it);
+- which argument of the edge function is the vertex a thread iterates
+  (`iterated`: `graph-insert-atomics` asks whether that vertex's elements are
+  private to the thread);
+- which input frontiers it can traverse (`unsupported_input`);
+- the per-vertex work of a one-thread-per-vertex traversal (`vertex_map`): the
+  load-balance strategies that map a thread to a whole vertex call it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import ClassVar
+
+from xdsl.ir import Attribute
+
+from gir.dialects import frontier
+from gir.dialects.frontier import Layout
+from gir.dialects.schedule import Direction
+from gir.passes.registry import StrategyRegistry
+
+
+class DirectionStrategy(ABC):
+    """One value of G2's `configDirection`."""
+
+    value: ClassVar[Direction]
+    """The schedule value this strategy realizes."""
+    layout: ClassVar[Layout]
+    """The layout its traversals read the iterated vertex's edges from."""
+    iterated: ClassVar[int]
+    """The edge-function argument a thread iterates: 0 the source, 1 the destination."""
+
+    def unsupported_input(self, input_type: Attribute) -> str | None:
+        """Why a traversal in this direction cannot start from a frontier of
+        `input_type` (None: it can)."""
+        return None
+
+    @abstractmethod
+    def vertex_map(self, traverse: frontier.EdgeTraverseOp) -> frontier.VertexMapOp:
+        """A `frontier.vertex_map` (not inserted) doing the work of `traverse` with
+        one thread per iterated vertex, each walking that vertex's edges. Moves the
+        traversal's regions: call it once."""
+
+
+DIRECTIONS: StrategyRegistry[Direction, DirectionStrategy] = StrategyRegistry(
+    "gir.passes.directions",
+    lambda value: f"error: direction {value.value} has no registered strategy",
+)
+"""Registered directions by schedule value."""
+
+
+def register_direction(value: Direction, module: str, cls: str) -> None:
+    """Registers `gir.passes.directions.<module>.<cls>` as the strategy for `value`."""
+    DIRECTIONS.register(value, module, cls)
+
+
+def direction(value: Direction) -> DirectionStrategy:
+    """The strategy registered for `value` (a UserError if there is none)."""
+    return DIRECTIONS.get(value)

@@ -1,0 +1,137 @@
+"""PULL: a thread iterates a destination and walks its in-edges (CSC), with
+GraphIt's early exit."""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, i1
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from gir.dialects import frontier, graph
+from gir.dialects.frontier import AllVerticesType, Layout
+from gir.dialects.schedule import Direction
+from gir.passes.directions import DirectionStrategy
+from gir.passes.load_balance import inline_region
+
+
+class Pull(DirectionStrategy):
+    """PULL: one thread per destination vertex, walking its in-edges over the transpose.
+
+    Every vertex is a destination (the map runs over `frontier.all_vertices`);
+    the `to` filter is checked on it before each in-edge, so the loop stops as
+    soon as the destination no longer passes it (GraphIt's pull early exit: once
+    BFS has claimed a vertex, its other in-edges are skipped). The edge function
+    runs on each in-edge whose source is in the input frontier; with every
+    vertex as input that test is void.
+
+    Before:
+    ```mlir
+    %o = frontier.edge_traverse PULL VERTEX_BASED CSC %e : !graph.edgeset
+        from %in : !frontier.all into %empty : !frontier.queue to {...} apply {...}
+    ```
+    After:
+    ```mlir
+    %every = frontier.all_vertices : !frontier.all
+    %o = frontier.vertex_map %every : !frontier.all into %empty : !frontier.queue {
+    ^bb0(%dst : !graph.vertex):
+      %begin, %end = frontier.edge_range CSC %e[%dst] : !graph.edgeset
+      %last = scf.while (%edge = %begin) : (index) -> index {
+        %more = arith.cmpi ult, %edge, %end : index
+        %go = scf.if %more -> (i1) { ... scf.yield %to_dst : i1 } else { scf.yield %false : i1 }
+        scf.condition(%go) %edge : index
+      } do {
+      ^bb1(%edge : index):
+        %src = frontier.neighbor CSC %e[%edge] : !graph.edgeset
+        ...  the edge function on %src, %dst
+        scf.yield %next : index
+      }
+      frontier.yield
+    }
+    ```
+    """
+
+    value = Direction.PULL
+    layout = Layout.CSC
+    iterated = 1
+
+    def unsupported_input(self, input_type: Attribute) -> str | None:
+        if isinstance(input_type, AllVerticesType):
+            return None
+        return (
+            f"a pull from a {input_type} input frontier (its membership test needs "
+            "a bitmap or boolmap representation)"
+        )
+
+    def vertex_map(self, traverse: frontier.EdgeTraverseOp) -> frontier.VertexMapOp:
+        body = Block(arg_types=[graph.VertexType()])
+        dst = body.args[0]
+        dst.name_hint = "dst"
+        layout = traverse.layout.data
+        edge_range = frontier.EdgeRangeOp(layout, traverse.edges, dst)
+        edge_range.begin.name_hint, edge_range.end.name_hint = "begin", "end"
+        body.add_op(edge_range)
+        to_filter = traverse.to_filter
+        if to_filter is not None and not to_filter.blocks:
+            to_filter = None
+        step = _in_edge_loop(body, edge_range, to_filter)
+        position = step.args[0]
+        position.name_hint = "edge"
+        end_of_step = step.last_op
+        assert end_of_step is not None
+        point = InsertPoint.before(end_of_step)
+        src = frontier.NeighborOp(layout, traverse.edges, position)
+        src.result.name_hint = "src"
+        Rewriter.insert_op(src, point)
+        edge_args: list[SSAValue] = [src.result, dst]
+        if len(traverse.body.block.args) == 3:
+            weight = frontier.EdgeWeightOp(layout, traverse.edges, position)
+            weight.result.name_hint = "weight"
+            Rewriter.insert_op(weight, point)
+            edge_args.append(weight.result)
+        inline_region(traverse.body, edge_args, point)
+        body.add_op(frontier.YieldOp())
+        every = frontier.AllVerticesOp()
+        Rewriter.insert_op(every, InsertPoint.before(traverse))
+        every.result.name_hint = "every"
+        return frontier.VertexMapOp(
+            every.result,
+            Region(body),
+            output=traverse.output,
+            dedup=traverse.dedup is not None,
+            label=None if traverse.label is None else traverse.label.data,
+            block_size=frontier.block_size_of(traverse),
+        )
+
+
+def _in_edge_loop(
+    body: Block, edge_range: frontier.EdgeRangeOp, to_filter: Region | None
+) -> Block:
+    """Appends to `body` the loop over the in-edges of `edge_range`, leaving while
+    the `to` filter fails on the destination (`body`'s argument); the loop's step
+    block, ending with its yield, into which the per-edge work goes."""
+    dst = body.args[0]
+    one = arith.ConstantOp(IntegerAttr(1, IndexType()))
+    body.add_op(one)
+    step = Block(arg_types=[IndexType()])
+    if to_filter is None:
+        step.add_op(scf.YieldOp())
+        body.add_op(scf.ForOp(edge_range.begin, edge_range.end, one.result, [], step))
+        return step
+    before = Block(arg_types=[IndexType()])
+    edge = before.args[0]
+    edge.name_hint = "edge"
+    more = arith.CmpiOp(edge, edge_range.end, "ult")
+    more.result.name_hint = "more"
+    check = Block([scf.YieldOp()])
+    (passes,) = inline_region(to_filter, [dst], InsertPoint.before(check.first_op))
+    Rewriter.replace_op(check.last_op, scf.YieldOp(passes))
+    stop = arith.ConstantOp(IntegerAttr(0, i1))
+    go = scf.IfOp(more.result, [i1], Region(check), Region(Block([stop, scf.YieldOp(stop)])))
+    go.results[0].name_hint = "go"
+    before.add_ops([more, go, scf.ConditionOp(go.results[0], edge)])
+    next_edge = arith.AddiOp(step.args[0], one.result)
+    step.add_ops([next_edge, scf.YieldOp(next_edge)])
+    loop = scf.WhileOp([edge_range.begin], [IndexType()], Region(before), Region(step))
+    body.add_op(loop)
+    return step

@@ -1,0 +1,68 @@
+"""PUSH: a thread iterates a source and walks its out-edges (CSR)."""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.ir import Block, Region
+from xdsl.rewriter import InsertPoint
+
+from gir.dialects import frontier, graph
+from gir.dialects.frontier import Layout
+from gir.dialects.schedule import Direction
+from gir.passes.directions import DirectionStrategy
+from gir.passes.load_balance import per_edge_body
+
+
+class Push(DirectionStrategy):
+    """PUSH: one thread per input-frontier vertex, walking its out-edges.
+
+    The thread's vertex is the source; for each out-edge the `to` filter is
+    checked on the destination, then the edge function runs.
+
+    Before:
+    ```mlir
+    %o = frontier.edge_traverse PUSH VERTEX_BASED CSR %e : !graph.edgeset
+        from %in : !frontier.queue into %empty : !frontier.queue to {...} apply {...}
+    ```
+    After:
+    ```mlir
+    %o = frontier.vertex_map %in : !frontier.queue into %empty : !frontier.queue {
+    ^bb0(%src : !graph.vertex):
+      %begin, %end = frontier.edge_range CSR %e[%src] : !graph.edgeset
+      scf.for %edge = %begin to %end step %c1 {
+        %dst = frontier.neighbor CSR %e[%edge] : !graph.edgeset
+        scf.if %to_dst { ... the edge function on %src, %dst ... }
+      }
+      frontier.yield
+    }
+    ```
+    """
+
+    value = Direction.PUSH
+    layout = Layout.CSR
+    iterated = 0
+
+    def vertex_map(self, traverse: frontier.EdgeTraverseOp) -> frontier.VertexMapOp:
+        body = Block(arg_types=[graph.VertexType()])
+        src = body.args[0]
+        src.name_hint = "src"
+        edge_range = frontier.EdgeRangeOp(traverse.layout.data, traverse.edges, src)
+        edge_range.begin.name_hint, edge_range.end.name_hint = "begin", "end"
+        one = arith.ConstantOp(IntegerAttr(1, IndexType()))
+        loop_body = Block(arg_types=[IndexType()])
+        loop = scf.ForOp(edge_range.begin, edge_range.end, one.result, [], loop_body)
+        body.add_ops([edge_range, one, loop, frontier.YieldOp()])
+        position = loop_body.args[0]
+        position.name_hint = "edge"
+        loop_end = scf.YieldOp()
+        loop_body.add_op(loop_end)
+        per_edge_body(traverse, src, position, InsertPoint.before(loop_end))
+        return frontier.VertexMapOp(
+            traverse.input,
+            Region(body),
+            output=traverse.output,
+            dedup=traverse.dedup is not None,
+            label=None if traverse.label is None else traverse.label.data,
+            block_size=frontier.block_size_of(traverse),
+        )

@@ -1,0 +1,80 @@
+"""End to end: the direction axis (PULL over the transpose) and hybrid schedules,
+programs compiled with the schedules they are written with, run on every
+available target against the CPU references, bounds-checked."""
+
+from __future__ import annotations
+
+import pytest
+
+from test_programs import (  # noqa: F401  (devices is a fixture)
+    PROGRAMS,
+    TARGETS,
+    check_program,
+    devices,
+    generated_graphs,
+    hand_made_graphs,
+)
+from gir.tools.run import _lower, parse_program
+from gir.validate import find_validator
+
+
+@pytest.fixture(scope="module")
+def as_written():
+    """`compiled` of `check_program` for programs with their own schedules (the
+    strategy and block size arguments are not used)."""
+    from gir.runtime.executor import compile_program
+
+    cache: dict[tuple[str, str], tuple[object, object]] = {}
+
+    def get(program: str, target: str, strategy: object, block_size: int | None = None):
+        key = (program, target)
+        if key not in cache:
+            module = parse_program(str(PROGRAMS / program))
+            validator = find_validator(module)
+            assert validator is not None, f"no validator recognises {program}"
+            cache[key] = (compile_program(_lower(module, check_bounds=True), target), validator)
+        return cache[key]
+
+    return get
+
+
+PULL_CASES = [("pagerank_pull.gt", False)]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(("program", "weighted"), PULL_CASES)
+def test_pull_matches_reference(program, weighted, target, as_written, devices, tmp_path):
+    graphs = {**hand_made_graphs(tmp_path, weighted), **generated_graphs(weighted)}
+    check_program(as_written, devices, program, None, target, graphs)
+
+
+HYBRID_CASES = [
+    pytest.param("bfs_hybrid_fixed.gt", [], id="fixed"),
+    # 0 and a huge threshold pin one branch for every level; 0.01 switches (rmat)
+    pytest.param("bfs_hybrid_argv.gt", ["0"], id="argv-second"),
+    pytest.param("bfs_hybrid_argv.gt", ["0.01"], id="argv-switching"),
+    pytest.param("bfs_hybrid_argv.gt", ["1e9"], id="argv-first"),
+]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(("program", "extra"), HYBRID_CASES)
+def test_hybrid_matches_reference(program, extra, target, as_written, devices, tmp_path):
+    """Hybrid BFS: both schedules compiled, chosen per level at run time by the
+    input frontier's size against a threshold (a number, or argv[3])."""
+    import io
+
+    from gir.runtime.graph import load_graph
+
+    target_name, index = target
+    executable, validator = as_written(program, target_name, None)
+    device = devices(target_name, index)
+    graphs = {**hand_made_graphs(tmp_path, False), **generated_graphs(False)}
+    failures = []
+    for name, (spec, start) in graphs.items():
+        argv = [program, spec, str(start), *extra]
+        result = executable.run(device, argv, io.StringIO())
+        problem = validator.check(load_graph(spec, cache=False), argv, result.globals)
+        if problem is not None:
+            failures.append(f"{name}: {problem}")
+    assert not failures, "\n".join(failures)
