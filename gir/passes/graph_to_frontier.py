@@ -22,6 +22,7 @@ from gir.dialects import frontier, graph
 from gir.dialects.frontier import AllVerticesType, Layout, SparseQueueType
 from gir.dialects.schedule import (
     Direction,
+    EdgeBlocking,
     FrontierCreation,
     HybridScheduleAttr,
     SimpleScheduleAttr,
@@ -36,6 +37,7 @@ from gir.passes.ir_utils import (
     main_function,
     statement,
 )
+from gir.passes.layouts.blocked import BLOCKING_SIZE_ATTR
 
 _UNSUPPORTED = {
     graph.PriorityQueueNewOp: "priority queues",
@@ -55,7 +57,8 @@ class GraphToFrontier(ModulePass):
     """Lowers applies to frontier traversals and vertex maps with the functions inlined.
 
     - `graph.edgeset_apply` becomes `frontier.edge_traverse` carrying its schedule's
-      direction and load balance, the layout its direction reads (CSR for PUSH), its
+      direction and load balance, the layout its direction reads (CSR for PUSH;
+      under edge blocking the BLOCKED edge list, with a `blocking_size`), its
       `to` filter and edge function as regions (source and destination filters
       folded into the edge function as a guard), and, for `apply_modified`, a fresh
       empty queue to fill, the tracked vector and `dedup` (from the statement or
@@ -199,13 +202,24 @@ def _traversal(op: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) -> None:
         to_filter=to_filter,
         direction=direction,
         load_balance=schedule.load_balance.data,
-        layout=Layout.CSR if direction == Direction.PUSH else Layout.CSC,
+        layout=_layout(schedule),
         tracked=op.tracked,
         dedup=dedup,
         label=_label(op, udf_name),
         block_size=schedule.block_size.value.data,
     )
+    if schedule.edge_blocking.data == EdgeBlocking.BLOCKED:
+        traverse.attributes[BLOCKING_SIZE_ATTR] = schedule.blocking_size
     Rewriter.replace_op(op, traverse, new_results=list(traverse.results))
+
+
+def _layout(schedule: SimpleScheduleAttr) -> Layout:
+    """The layout a traversal with `schedule` reads: the blocked edge list under
+    edge blocking (its size goes along as the `blocking_size` attribute), else
+    the one its direction reads (CSR for PUSH)."""
+    if schedule.edge_blocking.data == EdgeBlocking.BLOCKED:
+        return Layout.BLOCKED
+    return Layout.CSR if schedule.direction.data == Direction.PUSH else Layout.CSC
 
 
 def _guarded(body: Region, guards: list[tuple[func.FuncOp, int]]) -> Region:
