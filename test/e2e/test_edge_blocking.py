@@ -18,7 +18,13 @@ from gir.dialects.schedule import MAX_BLOCK_SIZE, MIN_BLOCK_SIZE, EdgeBlocking, 
 from gir.runtime.graph import load_graph
 from gir.tools.run import _lower, parse_program
 from gir.validate import find_validator
-from test_programs import PROGRAMS, TARGETS, generated_graphs, hand_made_graphs
+from test_programs import (  # noqa: F401 (devices: a fixture)
+    PROGRAMS,
+    TARGETS,
+    devices,
+    generated_graphs,
+    hand_made_graphs,
+)
 
 PROGRAM = "pagerank_blocked.gt"
 
@@ -39,20 +45,6 @@ def with_blocking(module, blocking_size: int, block_size: int | None):
                 blocked += 1
     assert blocked, f"{PROGRAM} blocks no traversal"
     return module
-
-
-@pytest.fixture(scope="module")
-def devices():
-    from gir.runtime.executor import open_device
-
-    opened: dict[tuple[str, int | None], object] = {}
-
-    def get(target: str, index: int | None):
-        if (target, index) not in opened:
-            opened[(target, index)] = open_device(target, index)
-        return opened[(target, index)]
-
-    return get
 
 
 def check_blocked(target, devices, graphs, blocking_size: int, block_size: int | None = None):

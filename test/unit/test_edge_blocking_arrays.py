@@ -10,17 +10,9 @@ import pytest
 
 import gir.runtime.graph as graph_module
 from gir.runtime.graph import Graph, GraphError, block_count, from_edges, load_graph
+from test_cache import cache_dir  # noqa: F401 (an autouse fixture: a cache per test)
 
 SPEC = "rmat:10,w,seed=3"
-
-
-@pytest.fixture(autouse=True)
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets its own cache; generated graphs from 2^10 vertices are cached."""
-    directory = tmp_path / "cache"
-    monkeypatch.setenv("GIR_CACHE_DIR", str(directory))
-    monkeypatch.setattr(graph_module, "_GENERATOR_CACHE_MIN_VERTICES", 1 << 10)
-    return directory
 
 
 def expected_order(graph: Graph, size: int) -> list[tuple[int, int, int, int]]:
