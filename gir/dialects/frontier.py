@@ -158,6 +158,10 @@ class Layout(StrEnum):
     """In-edges by destination: column offsets and sources."""
     COO = "COO"
     """Edge list: a source and a destination per edge."""
+    BLOCKED = "BLOCKED"
+    """Edge list tiled by destination range (G2's EdgeBlocking): block k holds the
+    edges into [k*size, (k+1)*size) in source order; a traversal over it walks
+    block after block. Its `size` is the traversal's `blocking_size` attribute."""
 
 
 @irdl_attr_definition

@@ -282,6 +282,29 @@ class GraphArray(StrEnum):
     """Sources of the CSR-ordered edges (COO), E entries."""
     OUT_DEGREES = "out_degrees"
     """Out-degree of each vertex, V entries."""
+    # The edges tiled by destination range (G2's EdgeBlocking, the BLOCKED layout):
+    # block k holds the edges into [k*size, (k+1)*size), in source order. These
+    # arrays take the blocking size (`host.graph_array`'s `blocking_size`).
+    BLOCK_OFFSETS = "block_offsets"
+    """Where each block's edges begin, ceil(V/size)+1 entries (the last one E)."""
+    BLOCKED_SRC = "blocked_src"
+    """Sources of the blocked edges, E entries."""
+    BLOCKED_DST = "blocked_dst"
+    """Destinations of the blocked edges, E entries."""
+    BLOCKED_WEIGHTS = "blocked_weights"
+    """Weights of the blocked edges, E entries."""
+
+
+BLOCKED_ARRAYS = (
+    GraphArray.BLOCK_OFFSETS,
+    GraphArray.BLOCKED_SRC,
+    GraphArray.BLOCKED_DST,
+    GraphArray.BLOCKED_WEIGHTS,
+)
+"""The graph arrays that exist per blocking size."""
+
+WEIGHT_ARRAYS = (GraphArray.WEIGHTS, GraphArray.CSC_WEIGHTS, GraphArray.BLOCKED_WEIGHTS)
+"""The graph arrays of edge weights (of the edgeset's weight type, not always i32)."""
 
 
 @irdl_attr_definition
@@ -329,7 +352,13 @@ class LoadGraphOp(IRDLOperation):
 
 @irdl_op_definition
 class GraphArrayOp(IRDLOperation):
-    """One device array of the loaded graph (see `GraphArray`)."""
+    """One device array of the loaded graph (see `GraphArray`). The blocked arrays
+    (`BLOCKED_ARRAYS`) take the `blocking_size` they are tiled by, the others none:
+
+    ```mlir
+    %src = host.graph_array %g blocked_src {blocking_size = 1024 : i64} : memref<?xi32>
+    ```
+    """
 
     name = "host.graph_array"
 
@@ -337,21 +366,35 @@ class GraphArrayOp(IRDLOperation):
 
     graph = operand_def(GraphType)
     array = prop_def(GraphArrayAttr)
+    blocking_size = opt_prop_def(IntegerAttr[I64])
     result = result_def(MemRefType)
 
+    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$graph $array attr-dict `:` type($result)"
 
-    def __init__(self, graph: SSAValue | Operation, array: GraphArray):
+    def __init__(
+        self, graph: SSAValue | Operation, array: GraphArray, blocking_size: int | None = None
+    ):
         super().__init__(
             operands=[graph],
-            properties={"array": GraphArrayAttr(array)},
+            properties={
+                "array": GraphArrayAttr(array),
+                "blocking_size": None if blocking_size is None else IntegerAttr(blocking_size, i64),
+            },
             result_types=[buffer_type(i32)],
         )
 
     def verify_(self) -> None:
         _verify_buffer_type(self, self.result)
-        weights = (GraphArray.WEIGHTS, GraphArray.CSC_WEIGHTS)
-        if self.array.data not in weights and self.result.type != buffer_type(i32):
+        blocked = self.array.data in BLOCKED_ARRAYS
+        if blocked != (self.blocking_size is not None):
+            raise VerifyException(
+                f"host.graph_array: {self.array.data} "
+                + ("needs a blocking_size" if blocked else "takes no blocking_size")
+            )
+        if self.blocking_size is not None and not 0 < self.blocking_size.value.data <= 2**31 - 1:
+            raise VerifyException("host.graph_array: blocking_size must be in [1, 2^31-1]")
+        if self.array.data not in WEIGHT_ARRAYS and self.result.type != buffer_type(i32):
             raise VerifyException(
                 f"host.graph_array: {self.array.data} is memref<?xi32>, not {self.result.type}"
             )

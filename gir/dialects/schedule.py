@@ -186,6 +186,9 @@ DEFAULT_BLOCK_SIZE = 256
 """Threads per block (CTA, work-group) of a traversal's kernels unless the schedule
 says otherwise with `configBlockSize(N)` (a gir extension, GRAssembler's CTA size)."""
 
+MAX_BLOCKING_SIZE = 2**31 - 1
+"""The largest edge-blocking size (vertices per block): vertex ids are int32."""
+
 MIN_BLOCK_SIZE, MAX_BLOCK_SIZE = 32, 1024
 """The block sizes a schedule may ask for: powers of two in this range (a whole
 number of 32-wide sub-groups, and no more than CUDA and most OpenCL devices run)."""
@@ -349,15 +352,21 @@ class SimpleScheduleAttr(ParametrizedAttribute):
 
     def verify(self) -> None:
         if self.edge_blocking.data == EdgeBlocking.BLOCKED:
+            # The other strategies walk a vertex's edges together; blocking spreads
+            # them over the blocks, so only one thread per edge composes with it.
             if self.load_balance.data != LoadBalance.EDGE_ONLY:
                 raise VerifyException(
-                    "edge blocking (BLOCKED) requires load balance EDGE_ONLY, "
-                    f"got {self.load_balance.data.value}"
+                    "edge blocking (BLOCKED) requires load balance EDGE_ONLY, got "
+                    f"{self.load_balance.data.value} (blocking spreads a vertex's edges "
+                    "over blocks; only one thread per edge walks them)"
                 )
             if self.blocking_size.value.data <= 0:
                 raise VerifyException("edge blocking (BLOCKED) needs a positive size")
-        if self.blocking_size.value.data < 0:
-            raise VerifyException("blocking size must be non-negative")
+        if not 0 <= self.blocking_size.value.data <= MAX_BLOCKING_SIZE:
+            raise VerifyException(
+                f"blocking size must be in [0, {MAX_BLOCKING_SIZE}], "
+                f"got {self.blocking_size.value.data}"
+            )
         reason = block_size_error(self.block_size.value.data)
         if reason is not None:
             raise VerifyException(reason)

@@ -19,11 +19,12 @@ from gir.dialects.schedule import (
     SimpleScheduleAttr,
     Toggle,
 )
+from gir.passes.frontier_edge_blocking import blocking_unsupported
 from gir.passes.ir_utils import statement
 
 
 SUPPORTED: dict[str, set[str]] = {
-    "edge_blocking": {EdgeBlocking.UNBLOCKED},
+    "edge_blocking": {EdgeBlocking.UNBLOCKED, EdgeBlocking.BLOCKED},
     "deduplication": {Toggle.DISABLED, Toggle.ENABLED},
     "dedup_strategy": {DedupStrategy.FUSED},
     "kernel_fusion": {Toggle.DISABLED},
@@ -101,9 +102,11 @@ class GraphDefaultSchedule(ModulePass):
     name = "graph-default-schedule"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        blocked: dict[int, str] = {}
         for child in op.walk():
             if isinstance(child, graph.EdgeSetApplyOp):
                 _complete(child)
+                _check_blocking(child, blocked)
             else:
                 _check_other(child)
 
@@ -119,6 +122,28 @@ def _complete(apply: graph.EdgeSetApplyOp) -> None:
         check_schedule(schedule.second, f"{where} (second schedule of its hybrid)")
         return
     check_schedule(schedule, where)
+
+
+def _check_blocking(apply: graph.EdgeSetApplyOp, blocked: dict[int, str]) -> None:
+    """Edge blocking where it can be lowered (`frontier-edge-blocking`), and by one
+    size per program (the edges are reordered once, at load); `blocked` maps the
+    sizes seen so far to their statements."""
+    schedule = apply.schedule
+    assert isinstance(schedule, SimpleScheduleAttr)
+    where = statement(apply)
+    reason = blocking_unsupported(schedule, over_all_vertices=apply.frontier is None)
+    if reason is not None:
+        raise UserError(f"error: edge blocking (BLOCKED) of {where} {reason}")
+    if schedule.edge_blocking.data != EdgeBlocking.BLOCKED:
+        return
+    size = schedule.blocking_size.value.data
+    for other_size, other in blocked.items():
+        if other_size != size:
+            raise UserError(
+                f"error: edge blocking of {where} by {size} vertices, but {other} "
+                f"blocks by {other_size}: a program's edges are blocked once, by one size"
+            )
+    blocked[size] = where
 
 
 def _check_other(op: Operation) -> None:

@@ -19,9 +19,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
 from gir.dialects import frontier, graph
-from gir.dialects.frontier import AllVerticesType, SparseQueueType
+from gir.dialects.frontier import AllVerticesType, Layout, SparseQueueType
 from gir.dialects.schedule import (
     ArgvAttr,
+    EdgeBlocking,
     FrontierCreation,
     HybridScheduleAttr,
     SimpleScheduleAttr,
@@ -36,6 +37,7 @@ from gir.passes.ir_utils import (
     main_function,
     statement,
 )
+from gir.passes.layouts.blocked import BLOCKING_SIZE_ATTR
 
 _UNSUPPORTED = {
     graph.ListNewOp: "lists of vertexsets",
@@ -50,7 +52,8 @@ class GraphToFrontier(ModulePass):
     """Lowers applies to frontier traversals and vertex maps with the functions inlined.
 
     - `graph.edgeset_apply` becomes `frontier.edge_traverse` carrying its schedule's
-      direction and load balance, the layout its direction reads (CSR for PUSH), its
+      direction and load balance, the layout its direction reads (CSR for PUSH;
+      under edge blocking the BLOCKED edge list, with a `blocking_size`), its
       `to` filter and edge function as regions (source and destination filters
       folded into the edge function as a guard), and, for `apply_modified`, a fresh
       empty queue to fill, the tracked vector and `dedup` (from the statement or
@@ -202,13 +205,24 @@ def _traversal(op: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) -> None:
         to_filter=to_filter,
         direction=direction,
         load_balance=schedule.load_balance.data,
-        layout=direction_strategy.layout,
+        layout=_layout(schedule, direction_strategy.layout),
         tracked=op.tracked,
         dedup=dedup,
         label=_label(op, udf_name),
         block_size=schedule.block_size.value.data,
     )
+    if schedule.edge_blocking.data == EdgeBlocking.BLOCKED:
+        traverse.attributes[BLOCKING_SIZE_ATTR] = schedule.blocking_size
     Rewriter.replace_op(op, traverse, new_results=list(traverse.results))
+
+
+def _layout(schedule: SimpleScheduleAttr, direction_layout: Layout) -> Layout:
+    """The layout a traversal with `schedule` reads: the blocked edge list under
+    edge blocking (its size goes along as the `blocking_size` attribute), else
+    the one its direction reads (CSR for PUSH, CSC for PULL)."""
+    if schedule.edge_blocking.data == EdgeBlocking.BLOCKED:
+        return Layout.BLOCKED
+    return direction_layout
 
 
 def _guarded(body: Region, guards: list[tuple[func.FuncOp, int]]) -> Region:

@@ -75,6 +75,7 @@ import numpy as np
 
 from gir.diagnostics import UserError
 from gir.runtime.graph import check_device_memory, format_bytes
+from gir.dialects.host import BLOCKED_ARRAYS
 from gir.runtime.protocol import DType, GraphArray, Launch
 
 DTYPES: dict[DType, np.dtype] = {dtype: dtype.numpy for dtype in DType}
@@ -147,21 +148,31 @@ class DeviceGraph:
         self._device = device
         self._spec = spec
         self._host = host_graph
-        self._arrays: dict[tuple[GraphArray, DType], Any] = {}
+        self._arrays: dict[tuple[GraphArray, DType, int | None], Any] = {}
 
-    def array(self, kind: GraphArray, dtype: DType) -> Any:
-        """The device buffer of the graph array `kind` with `dtype` elements."""
-        buffer = self._arrays.get((kind, dtype))
+    def array(self, kind: GraphArray, dtype: DType, blocking_size: int | None = None) -> Any:
+        """The device buffer of the graph array `kind` with `dtype` elements (a
+        blocked array: of the edges tiled by `blocking_size`)."""
+        buffer = self._arrays.get((kind, dtype, blocking_size))
         if buffer is None:
             started = time.perf_counter()
-            buffer = self._device.upload(self._host_array(kind, dtype))
+            buffer = self._device.upload(self._host_array(kind, dtype, blocking_size))
             self._device.load_seconds += time.perf_counter() - started
-            self._arrays[(kind, dtype)] = buffer
+            self._arrays[(kind, dtype, blocking_size)] = buffer
         return buffer
 
-    def _host_array(self, kind: GraphArray, dtype: DType) -> np.ndarray:
+    def _host_array(self, kind: GraphArray, dtype: DType, blocking_size: int | None) -> np.ndarray:
         graph = self._host
-        if kind in (GraphArray.ROW_PTR, GraphArray.COL_IDX, GraphArray.WEIGHTS):
+        if kind in BLOCKED_ARRAYS:
+            assert blocking_size is not None, "the IR verifier requires a blocking size"
+            blocked = graph.blocked(blocking_size)
+            array = {
+                GraphArray.BLOCK_OFFSETS: blocked.offsets,
+                GraphArray.BLOCKED_SRC: blocked.src,
+                GraphArray.BLOCKED_DST: blocked.dst,
+                GraphArray.BLOCKED_WEIGHTS: blocked.weights,
+            }[kind]
+        elif kind in (GraphArray.ROW_PTR, GraphArray.COL_IDX, GraphArray.WEIGHTS):
             row_ptr, col_idx, weights = graph.csr()
             array = {GraphArray.ROW_PTR: row_ptr, GraphArray.COL_IDX: col_idx, GraphArray.WEIGHTS: weights}[kind]
         elif kind in (GraphArray.CSC_PTR, GraphArray.CSC_IDX, GraphArray.CSC_WEIGHTS):

@@ -166,6 +166,77 @@ class Graph:
             raise GraphError("the graph has no vertices")
         return int(np.argmax(self.out_degrees()))
 
+    def blocked(self, size: int) -> BlockedEdges:
+        """The edges tiled by destination range `size` (G2's EdgeBlocking); made once
+        per size, and cached on disk beside the graph when the graph came from the
+        cache."""
+        key = f"blocked:{size}"
+        cached = self._derived.get(key)
+        if cached is None:
+            entry = self._derived.get(_CACHE_ENTRY)
+            cache_entry = entry.blocked(size, self.weights is not None) if entry else None
+            cached = cache_entry.read_blocked(self, size) if cache_entry else None
+            if cached is None:
+                cached = _blocked_edges(self, size)
+                if cache_entry:
+                    cache_entry.write_arrays(cached.arrays(), _ignore_progress)
+            self._derived[key] = cached
+        return cached  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class BlockedEdges:
+    """A graph's edges tiled by destination for G2's EdgeBlocking: block `k` holds
+    the edges whose destination lies in [k*size, (k+1)*size), in (src, dst) order,
+    at positions offsets[k] .. offsets[k+1]-1 of `src`, `dst` and `weights`."""
+
+    size: int
+    offsets: np.ndarray
+    """int32, one entry per block plus one (ceil(V / size) + 1 entries)."""
+    src: np.ndarray
+    dst: np.ndarray
+    weights: np.ndarray | None
+
+    @property
+    def num_blocks(self) -> int:
+        """How many destination ranges tile the vertices."""
+        return int(self.offsets.size) - 1
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The arrays as the cache stores them."""
+        return {
+            "offsets": self.offsets,
+            "src": self.src,
+            "dst": self.dst,
+            "weights": np.empty(0, np.int32) if self.weights is None else self.weights,
+        }
+
+
+def block_count(num_vertices: int, size: int) -> int:
+    """How many destination ranges of `size` vertices tile `num_vertices` (at least one)."""
+    return max(1, -(-num_vertices // size))
+
+
+def _blocked_edges(graph: Graph, size: int) -> BlockedEdges:
+    """`graph`'s edges ordered by (dst // size, src, dst): a stable sort by block of
+    the (src, dst)-sorted edges (a radix sort while the block ids fit in 16 bits)."""
+    if size <= 0:
+        raise GraphError(f"edge blocking needs a positive blocking size, got {size}")
+    count = block_count(graph.num_vertices, size)
+    blocks = (graph.dst // size).astype(np.uint16 if count <= 1 << 16 else np.int32)
+    order = np.argsort(blocks, kind="stable")
+    offsets = np.zeros(count + 1, dtype=np.int32)
+    np.cumsum(np.bincount(blocks, minlength=count), out=offsets[1:])
+
+    def reordered(column: np.ndarray) -> np.ndarray:
+        array = column[order]
+        array.setflags(write=False)
+        return array
+
+    offsets.setflags(write=False)
+    weights = None if graph.weights is None else reordered(graph.weights)
+    return BlockedEdges(size, offsets, reordered(graph.src), reordered(graph.dst), weights)
+
 
 def _checked_vertex_count(num_vertices: int) -> int:
     """`num_vertices` as a Python int, checked to be a valid int32 vertex count."""
@@ -453,7 +524,7 @@ def _load_file(path: Path, weighted: bool | None, cache: bool, report: ProgressC
         graph = parser(path, data)
         if cache_entry:
             cache_entry.write(graph, report)
-    return _with_weight_request(graph, weighted, path)
+    return _remember_entry(_with_weight_request(graph, weighted, path), cache_entry)
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -1082,7 +1153,7 @@ def _load_generated(spec: _GeneratorSpec, cache: bool, report: ProgressCallback)
         graph = _generate(spec)
         if cache_entry:
             cache_entry.write(graph, report)
-    return _mark_symmetric(graph)
+    return _remember_entry(_mark_symmetric(graph), cache_entry)
 
 
 def _generate(spec: _GeneratorSpec) -> Graph:
@@ -1228,6 +1299,64 @@ class _CacheEntry:
 
         Temporary files that killed writers left in the cache directory are removed.
         """
+        arrays = self.read_arrays(_CACHED_ARRAYS, f"reading cached graph {self.file.name}...", report)
+        if arrays is None:
+            return None
+        try:
+            weights = arrays["weights"] if bool(arrays["weighted"]) else None
+            return Graph(int(arrays["num_vertices"]), arrays["src"], arrays["dst"], weights)
+        except GraphError:
+            return self._rebuild("is corrupt or truncated")
+
+    def write(self, graph: Graph, report: ProgressCallback) -> None:
+        """Store `graph` atomically (temp file + rename); a failure only loses the cache."""
+        self.write_arrays(
+            {
+                "num_vertices": np.array(graph.num_vertices, dtype=np.int64),
+                "src": graph.src,
+                "dst": graph.dst,
+                "weighted": np.array(graph.weights is not None),
+                "weights": np.empty(0, np.int32) if graph.weights is None else graph.weights,
+            },
+            report,
+        )
+
+    def blocked(self, size: int, weighted: bool) -> _CacheEntry:
+        """The entry of the blocked edges (`Graph.blocked(size)`) of this entry's graph,
+        with or without its weights."""
+        label = f"blocked{size}{'w' if weighted else ''}"
+        file = self.file.with_name(f"{self.file.stem}-{label}.npz")
+        return _CacheEntry(file, f"{self.key}|{label} v{_BLOCKED_FORMAT_VERSION}")
+
+    def read_blocked(self, graph: Graph, size: int) -> BlockedEdges | None:
+        """The cached blocked edges of `graph`, or None (as `read`); checked to be a
+        permutation-sized tiling of `graph` by `size`."""
+        arrays = self.read_arrays(("offsets", "src", "dst", "weights"), "", _ignore_progress)
+        if arrays is None:
+            return None
+        offsets = arrays["offsets"]
+        edges = graph.num_edges
+        if (
+            offsets.size != block_count(graph.num_vertices, size) + 1
+            or offsets[-1] != edges
+            or arrays["src"].size != edges
+            or arrays["dst"].size != edges
+        ):
+            return self._rebuild("does not fit its graph")
+        weights = arrays["weights"] if graph.weights is not None else None
+        if weights is not None and weights.size != edges:
+            return self._rebuild("does not fit its graph")
+        for array in (offsets, arrays["src"], arrays["dst"], weights):
+            if array is not None:
+                array.setflags(write=False)
+        return BlockedEdges(size, offsets, arrays["src"], arrays["dst"], weights)
+
+    def read_arrays(
+        self, names: tuple[str, ...], message: str, report: ProgressCallback
+    ) -> dict[str, np.ndarray] | None:
+        """The arrays `names` of the entry, or None when it is missing, made from
+        another key, corrupt or does not match its checksum (noted on stderr).
+        `message` goes to `report` once the key matched."""
         remove_stale_temporaries(self.file.parent)
         if not self.file.exists():
             return None
@@ -1235,24 +1364,18 @@ class _CacheEntry:
             with np.load(self.file, allow_pickle=False) as stored:
                 if str(stored["key"]) != self.key:
                     return self._rebuild("was made from another source or version")
-                report(f"reading cached graph {self.file.name}...")
-                arrays = {name: stored[name] for name in _CACHED_ARRAYS}
+                if message:
+                    report(message)
+                arrays = {name: stored[name] for name in names}
                 if str(stored["checksum"]) != _checksum(arrays):
                     return self._rebuild("does not match its checksum")
-                weights = arrays["weights"] if bool(arrays["weighted"]) else None
-                return Graph(int(arrays["num_vertices"]), arrays["src"], arrays["dst"], weights)
-        except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile, GraphError):
+                return arrays
+        except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile):
             return self._rebuild("is corrupt or truncated")
 
-    def write(self, graph: Graph, report: ProgressCallback) -> None:
-        """Store `graph` atomically (temp file + rename); a failure only loses the cache."""
-        arrays = {
-            "num_vertices": np.array(graph.num_vertices, dtype=np.int64),
-            "src": graph.src,
-            "dst": graph.dst,
-            "weighted": np.array(graph.weights is not None),
-            "weights": np.empty(0, np.int32) if graph.weights is None else graph.weights,
-        }
+    def write_arrays(self, arrays: dict[str, np.ndarray], report: ProgressCallback) -> None:
+        """Store `arrays` with the key and their checksum, atomically (temp file +
+        rename); a failure only loses the cache."""
         try:
             self.file.parent.mkdir(parents=True, exist_ok=True)
             with open_output(self.file, binary=True) as stream:
@@ -1270,6 +1393,17 @@ class _CacheEntry:
 
 
 _CACHED_ARRAYS = ("num_vertices", "src", "dst", "weighted", "weights")
+_BLOCKED_FORMAT_VERSION = 1
+_CACHE_ENTRY = "cache_entry"
+"""The key of `Graph._derived` naming the cache entry a graph was loaded through."""
+
+
+def _remember_entry(graph: Graph, entry: _CacheEntry | None) -> Graph:
+    """`graph`, noting the cache `entry` it came through (derived data such as its
+    blocked edges is cached beside it)."""
+    if entry is not None:
+        graph._derived[_CACHE_ENTRY] = entry
+    return graph
 _FILE_DIGEST_WHOLE_LIMIT = 64 << 20
 _FILE_DIGEST_SAMPLE = 1 << 20
 

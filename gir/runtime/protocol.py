@@ -11,7 +11,7 @@ name spelled again in the printed text:
 | `host.argv_int argv[i]` | `rt.argv_int(i)`                                  |
 | `host.load_graph`       | `rt.load_graph(rt.argv_str(i) or K[j], weighted)` |
 | `host.graph_size`       | `rt.graph_size(g, GraphSize.VERTICES)`            |
-| `host.graph_array`      | `rt.graph_array(g, GraphArray.ROW_PTR, DType.INT32)` |
+| `host.graph_array`      | `rt.graph_array(g, GraphArray.ROW_PTR, DType.INT32)`, blocked arrays `rt.graph_array(g, GraphArray.BLOCKED_SRC, DType.INT32, size)` |
 | `host.alloc` / `free`   | `rt.alloc(n, DType.INT32)` / `rt.free(b)`         |
 | `host.fill` / `copy`    | `rt.fill(b, v, n, DType.F32)` / `rt.copy(a, b, n, dtype)` |
 | `host.read` / `write`   | `rt.read(b, i, dtype)` / `rt.write(b, i, v, dtype)` |
@@ -103,8 +103,11 @@ class HostRuntime(Protocol):
         """The number of vertices or edges of a loaded graph."""
         ...
 
-    def graph_array(self, graph: Any, array: GraphArray, dtype: DType) -> Buffer:
-        """A device array of a loaded graph, with `dtype` elements."""
+    def graph_array(
+        self, graph: Any, array: GraphArray, dtype: DType, blocking_size: int | None = None
+    ) -> Buffer:
+        """A device array of a loaded graph, with `dtype` elements (the blocked
+        arrays: of the edges tiled by `blocking_size`)."""
         ...
 
     def alloc(self, count: int, dtype: DType) -> Buffer:

@@ -147,8 +147,10 @@ class Run:
     def graph_size(self, graph: DeviceGraph, what: GraphSize) -> int:
         return graph.num_vertices if what == GraphSize.VERTICES else graph.num_edges
 
-    def graph_array(self, graph: DeviceGraph, array: GraphArray, dtype: DType) -> Buffer:
-        return graph.array(array, dtype)
+    def graph_array(
+        self, graph: DeviceGraph, array: GraphArray, dtype: DType, blocking_size: int | None = None
+    ) -> Buffer:
+        return graph.array(array, dtype, blocking_size)
 
     def alloc(self, count: int, dtype: DType) -> Buffer:
         if count < 0:

@@ -433,7 +433,11 @@ class HostPrinter(StructuredPrinter):
     @emit.register
     def _(self, op: host.GraphArrayOp) -> None:
         array = f"GraphArray.{op.array.data.name}"
-        self._define(op.result, f"rt.graph_array({self.expr(op.graph)}, {array}, {_element_dtype(op.result)})")
+        blocking = "" if op.blocking_size is None else f", {op.blocking_size.value.data}"
+        self._define(
+            op.result,
+            f"rt.graph_array({self.expr(op.graph)}, {array}, {_element_dtype(op.result)}{blocking})",
+        )
 
     @emit.register
     def _(self, op: host.AllocOp) -> None:

@@ -192,5 +192,6 @@ def to_edge_map(traverse: frontier.EdgeTraverseOp) -> frontier.EdgeMapOp:
         label=None if traverse.label is None else traverse.label.data,
         block_size=frontier.block_size_of(traverse),
     )
+    edge_map.attributes.update(traverse.attributes)  # e.g. the layout's blocking_size
     Rewriter.replace_op(traverse, edge_map, new_results=list(edge_map.results))
     return edge_map

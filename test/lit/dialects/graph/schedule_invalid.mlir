@@ -34,3 +34,9 @@ builtin.module attributes {s = #graph.hybrid_schedule<INPUT_VERTEXSET_SIZE, thre
 builtin.module attributes {s = #graph.simple_schedule<direction = PUSH, direction = PULL>} {
 }
 // CHECK: schedule field 'direction' given twice
+
+// -----
+
+builtin.module attributes {s = #graph.simple_schedule<edge_blocking = BLOCKED, load_balance = EDGE_ONLY, blocking_size = 2147483648>} {
+}
+// CHECK: blocking size must be in [0, 2147483647], got 2147483648

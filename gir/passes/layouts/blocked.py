@@ -1,0 +1,111 @@
+"""The BLOCKED layout on the GPU (G2's EdgeBlocking): the edges as an edge list
+tiled by destination range. Block k holds the edges into [k*size, (k+1)*size), in
+source order, at positions block_offsets[k] .. block_offsets[k+1]-1 of
+blocked_src, blocked_dst and blocked_weights, made by the runtime when the graph
+is loaded (`Graph.blocked`). A vertex's edges are spread over the blocks, so the
+layout has no per-vertex edge range: `frontier-edge-blocking` walks it block
+after block. A program blocks its edges by one size (the traversals'
+`blocking_size` attribute), as they are reordered once, at load."""
+
+from __future__ import annotations
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import Attribute, SSAValue
+
+from gir.diagnostics import UserError
+from gir.dialects import frontier, host
+from gir.dialects.frontier import Layout
+from gir.dialects.host import GraphArray, buffer_type
+from gir.passes.gpu_kernels import GpuContext, constant
+from gir.passes.layouts import LayoutStrategy
+
+BLOCKING_SIZE_ATTR = "blocking_size"
+"""The discardable attribute (an i64) of a traversal or edge map over the BLOCKED
+layout: how many destination vertices one block covers."""
+
+
+class Blocked(LayoutStrategy):
+    """An edge list tiled by destination range, each block in source order."""
+
+    value = Layout.BLOCKED
+
+    def edge_range(
+        self, ctx: GpuContext, b: Builder, vertex: SSAValue
+    ) -> tuple[SSAValue, SSAValue]:
+        raise UserError(
+            "error: the BLOCKED layout spreads a vertex's edges over its blocks and "
+            "has no per-vertex edge range: only frontier-edge-blocking walks it"
+        )
+
+    def neighbor(self, ctx: GpuContext, b: Builder, position: SSAValue) -> SSAValue:
+        destinations = blocked_array(ctx, GraphArray.BLOCKED_DST)
+        return b.insert(memref.LoadOp.get(destinations, [position])).res
+
+    def weight(
+        self, ctx: GpuContext, b: Builder, position: SSAValue, weight_type: Attribute
+    ) -> SSAValue:
+        weights = blocked_array(ctx, GraphArray.BLOCKED_WEIGHTS, weight_type)
+        return b.insert(memref.LoadOp.get(weights, [position])).res
+
+
+def blocking_size_of(op: frontier.EdgeTraverseOp | frontier.EdgeMapOp) -> int:
+    """The blocking size of a traversal or edge map over the BLOCKED layout."""
+    size = op.attributes.get(BLOCKING_SIZE_ATTR)
+    if not isinstance(size, IntegerAttr) or size.value.data <= 0:
+        raise UserError(
+            f"error: a {op.name} over the BLOCKED layout needs a positive "
+            f"'{BLOCKING_SIZE_ATTR}' attribute"
+        )
+    return size.value.data
+
+
+def program_blocking_size(ctx: GpuContext) -> int:
+    """The one size by which the program's edges are blocked: that of its BLOCKED
+    traversals and edge maps, and of the blocked graph arrays already made."""
+    sizes = {
+        blocking_size_of(op)
+        for op in ctx.main.walk()
+        if isinstance(op, frontier.EdgeTraverseOp | frontier.EdgeMapOp)
+        and op.layout.data == Layout.BLOCKED
+    }
+    sizes |= {
+        use.operation.blocking_size.value.data
+        for use in ctx.graph.uses
+        if isinstance(use.operation, host.GraphArrayOp) and use.operation.blocking_size is not None
+    }
+    if len(sizes) != 1:
+        raise UserError(
+            "error: the program's edges are blocked once, by one size; found "
+            + (", ".join(map(str, sorted(sizes))) if sizes else "none")
+        )
+    return sizes.pop()
+
+
+def blocked_array(ctx: GpuContext, kind: GraphArray, element: Attribute | None = None) -> SSAValue:
+    """The device array `kind` (one of `host.BLOCKED_ARRAYS`) of the program's
+    blocked edges (made once, at setup)."""
+    size = program_blocking_size(ctx)
+    for use in ctx.graph.uses:
+        op = use.operation
+        if isinstance(op, host.GraphArrayOp) and op.array.data == kind:
+            return op.result
+    op = host.GraphArrayOp(ctx.graph, kind, size)
+    if element is not None:
+        op = host.GraphArrayOp.create(
+            operands=[ctx.graph], properties=dict(op.properties), result_types=[buffer_type(element)]
+        )
+    op.result.name_hint = kind.value
+    return ctx.setup_builder().insert(op).result
+
+
+def block_count(ctx: GpuContext, b: Builder) -> SSAValue:
+    """Host code: how many blocks tile the vertices, max(1, ceil(V / size)) =
+    (V - 1) / size + 1."""
+    size = constant(b, program_blocking_size(ctx))
+    last = b.insert(arith.SubiOp(ctx.vertices, constant(b, 1))).result
+    blocks = b.insert(arith.DivSIOp(last, size)).result
+    count = b.insert(arith.AddiOp(blocks, constant(b, 1))).result
+    count.name_hint = "blocks"
+    return count
