@@ -129,21 +129,27 @@ def _check_blocking(apply: graph.EdgeSetApplyOp, blocked: dict[int, str]) -> Non
     size per program (the edges are reordered once, at load); `blocked` maps the
     sizes seen so far to their statements."""
     schedule = apply.schedule
-    assert isinstance(schedule, SimpleScheduleAttr)
     where = statement(apply)
-    reason = blocking_unsupported(schedule, over_all_vertices=apply.frontier is None)
-    if reason is not None:
-        raise UserError(f"error: edge blocking (BLOCKED) of {where} {reason}")
-    if schedule.edge_blocking.data != EdgeBlocking.BLOCKED:
-        return
-    size = schedule.blocking_size.value.data
-    for other_size, other in blocked.items():
-        if other_size != size:
-            raise UserError(
-                f"error: edge blocking of {where} by {size} vertices, but {other} "
-                f"blocks by {other_size}: a program's edges are blocked once, by one size"
-            )
-    blocked[size] = where
+    parts = (
+        [schedule.first, schedule.second]
+        if isinstance(schedule, HybridScheduleAttr)
+        else [schedule]
+    )
+    for part in parts:
+        assert isinstance(part, SimpleScheduleAttr)
+        reason = blocking_unsupported(part, over_all_vertices=apply.frontier is None)
+        if reason is not None:
+            raise UserError(f"error: edge blocking (BLOCKED) of {where} {reason}")
+        if part.edge_blocking.data != EdgeBlocking.BLOCKED:
+            continue
+        size = part.blocking_size.value.data
+        for other_size, other in blocked.items():
+            if other_size != size:
+                raise UserError(
+                    f"error: edge blocking of {where} by {size} vertices, but {other} "
+                    f"blocks by {other_size}: a program's edges are blocked once, by one size"
+                )
+        blocked[size] = where
 
 
 def _check_other(op: Operation) -> None:
