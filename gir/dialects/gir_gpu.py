@@ -461,6 +461,84 @@ class BarrierOp(IRDLOperation):
         super().__init__()
 
 
+PERSISTENT = "gir_gpu.persistent"
+"""The unit attribute that marks a kernel as persistent: launched once on a grid of
+co-resident blocks (`host.resident_blocks`), it may synchronize the whole grid
+with `gir_gpu.grid_barrier`."""
+
+
+def is_persistent(kernel: KernelOp) -> bool:
+    """Whether `kernel` is a persistent kernel (a fused loop)."""
+    return PERSISTENT in kernel.attributes
+
+
+@irdl_op_definition
+class GridBarrierOp(IRDLOperation):
+    """Waits until every thread of the grid reached it, and makes the memory writes
+    before it visible to every thread after it. `sync` is two zeroed words of
+    global memory the barrier counts arrivals and generations in.
+
+    Only a persistent kernel may hold one (its grid is sized so that every block is
+    resident at once, which the barrier needs to make progress), and every thread
+    must reach it: it is never under thread-dependent control flow
+    (`WorkgroupUniform`), nor under control flow depending on the block id.
+
+    ```mlir
+    gir_gpu.grid_barrier %sync : memref<?xi32>
+    ```
+    """
+
+    name = "gir_gpu.grid_barrier"
+
+    sync = operand_def(MemRefType)
+
+    traits = traits_def(WorkgroupUniform())
+
+    assembly_format = "$sync attr-dict `:` type($sync)"
+
+    def __init__(self, sync: SSAValue | Operation):
+        super().__init__(operands=[sync])
+
+    def verify_(self) -> None:
+        sync_type = self.sync.type
+        assert isinstance(sync_type, MemRefType)
+        if sync_type.element_type != IntegerType(32) or is_shared_array(sync_type):
+            raise VerifyException("a grid barrier counts in a device buffer of i32")
+        kernel = self.parent_op()
+        while kernel is not None and not isinstance(kernel, KernelOp):
+            kernel = kernel.parent_op()
+        if kernel is None or not is_persistent(kernel):
+            raise VerifyException(
+                "gir_gpu.grid_barrier is only valid in a persistent kernel "
+                f"(a gir_gpu.kernel with the {PERSISTENT} attribute)"
+            )
+        block_ids = {
+            op.result
+            for op in kernel.walk()
+            if isinstance(op, IdOp) and op.dimension.data == Dimension.BLOCK
+        }
+        culprit = divergent_ancestor(self, _dependents(kernel, block_ids))
+        if culprit is not None:
+            raise VerifyException(
+                f"gir_gpu.grid_barrier must be reached by every block, but it is under "
+                f"an '{culprit.name}' that depends on the block id"
+            )
+
+
+def _dependents(kernel: KernelOp, sources: set[SSAValue]) -> set[SSAValue]:
+    """`sources` and the values of `kernel` computed from them."""
+    found = set(sources)
+    changed = True
+    while changed:
+        changed = False
+        for op in kernel.body.walk():
+            if any(operand in found for operand in op.operands):
+                new = [result for result in op.results if result not in found]
+                found.update(new)
+                changed |= bool(new)
+    return found
+
+
 class AtomicKind(StrEnum):
     """Read-modify-write operators every target provides (float add and 64-bit
     operations may be emulated with compare-and-swap loops by a printer)."""
@@ -875,6 +953,7 @@ GirGpu = Dialect(
         ReturnOp,
         IdOp,
         BarrierOp,
+        GridBarrierOp,
         AtomicRMWOp,
         AtomicCASOp,
         SharedAllocOp,

@@ -78,7 +78,14 @@ from xdsl.traits import OpTrait, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from gir.dialects.gir_gpu import KernelOp, Scalar, buffer_type, element_type, verify_element
+from gir.dialects.gir_gpu import (
+    KernelOp,
+    Scalar,
+    buffer_type,
+    element_type,
+    is_persistent,
+    verify_element,
+)
 
 
 class HostSide(OpTrait):
@@ -248,6 +255,42 @@ class LaunchOp(IRDLOperation):
             raise VerifyException(
                 f"launch of '@{kernel.sym_name.data}' passes ({', '.join(map(str, actual))}), "
                 f"kernel takes ({', '.join(map(str, expected))})"
+            )
+
+
+@irdl_op_definition
+class ResidentBlocksOp(IRDLOperation):
+    """The largest grid of `block`-thread blocks of `kernel` whose blocks are all
+    resident on the device at once (blocks per multiprocessor, by occupancy, times
+    the multiprocessors), queried when the program runs: a persistent kernel
+    launched on it can synchronize its grid without deadlock. 0 where the target
+    has no grid-wide synchronization (OpenCL).
+
+    ```mlir
+    %grid = host.resident_blocks @fused_s0 block %b
+    ```
+    """
+
+    name = "host.resident_blocks"
+
+    traits = traits_def(HostSide())
+
+    kernel = prop_def(FlatSymbolRefAttrConstr)
+    block = operand_def(i32)
+    result = result_def(i32)
+
+    assembly_format = "$kernel `block` $block attr-dict"
+
+    def __init__(self, kernel: str, block: SSAValue | Operation):
+        super().__init__(
+            operands=[block], result_types=[i32], properties={"kernel": SymbolRefAttr(kernel)}
+        )
+
+    def verify_(self) -> None:
+        kernel = SymbolTable.lookup_symbol(self, self.kernel)
+        if not isinstance(kernel, KernelOp) or not is_persistent(kernel):
+            raise VerifyException(
+                f"'@{self.kernel.root_reference.data}' is not a persistent gir_gpu.kernel"
             )
 
 
@@ -624,6 +667,7 @@ Host = Dialect(
         StartTimerOp,
         StopTimerOp,
         LaunchOp,
+        ResidentBlocksOp,
         LoadGraphOp,
         GraphArrayOp,
         GraphSizeOp,

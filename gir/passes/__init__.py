@@ -81,6 +81,7 @@ register_pass("gpu-hoist-constants", "gpu_hoist_constants", "GpuHoistConstants")
 # GPU-level rewrites.
 register_pass("gpu-expand-scan", "gpu_expand_scan", "GpuExpandScan")
 register_pass("gpu-check-bounds", "gpu_check_bounds", "GpuCheckBounds")
+register_pass("gpu-fuse-loops", "gpu_fuse_loops", "GpuFuseLoops")
 
 # Named pipelines.
 PIPELINES["frontier-to-gpu"] = Pipeline(
@@ -114,6 +115,7 @@ PIPELINES["lower-to-gpu"] = Pipeline(
             "graph-to-host-io",
             "frontier-to-gpu",
             "gpu-expand-scan",
+            "gpu-fuse-loops",
         ]
     ),
 )

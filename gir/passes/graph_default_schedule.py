@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
@@ -160,6 +161,8 @@ def _check_other(op: Operation) -> None:
                 f"error: hybrid schedule of {statement(op)} is not supported yet"
             )
         if isinstance(value, SimpleScheduleAttr):
+            if isinstance(op, scf.WhileOp) and value.kernel_fusion.data == Toggle.ENABLED:
+                continue  # realized by gpu-fuse-loops
             if value.kernel_fusion.data != Toggle.DISABLED:
                 raise UserError(
                     f"error: schedule option kernel_fusion = "

@@ -237,6 +237,12 @@ class Device(ABC):
 
     # -- graphs -------------------------------------------------------------
 
+    def resident_blocks(self, program: Any, kernel: str, block: int) -> int:
+        """How many `block`-thread blocks of `kernel` (of `program`) are resident on
+        the device at once, so that a persistent kernel on that grid can wait for
+        all of its blocks; 0 where the target has no grid-wide synchronization."""
+        return 0
+
     def load_graph(self, spec: str, weighted: bool) -> DeviceGraph:
         """The graph `spec` (a file or generator spec), resident on this device."""
         key = (spec, bool(weighted))
@@ -716,6 +722,32 @@ class CudaDevice(Device):
                 body.append(f"pack{position}(parameters, {offset}, a{position})")
         body.append("launch_kernel((grid, 1, 1), (block, 1, 1), parameters, 0, None)")
         return _generate_launch(varying, body, namespace)
+
+    def resident_blocks(self, program: _CudaProgram, kernel: str, block: int) -> int:
+        # pycuda has no occupancy query, so this is CUDA's occupancy rule over the
+        # kernel's registers and threads, rounded down wherever the
+        # hardware rounds up: fewer blocks than fit are still all resident, more
+        # could deadlock the grid barrier.
+        cuda = self._cuda
+        function = program.kernels[kernel].function
+        attribute, device = cuda.function_attribute, self.device
+        if block > function.get_attribute(attribute.MAX_THREADS_PER_BLOCK):
+            return 0
+        warps = -(-block // 32)
+        registers = max(function.get_attribute(attribute.NUM_REGS), 1)
+        warp_registers = -(-registers * 32 // 256) * 256
+        by_registers = (
+            device.get_attribute(cuda.device_attribute.MAX_REGISTERS_PER_MULTIPROCESSOR)
+            // warp_registers // warps
+        )
+        by_threads = (
+            device.get_attribute(cuda.device_attribute.MAX_THREADS_PER_MULTIPROCESSOR) // (warps * 32)
+        )
+        # Persistent kernels hold no work-group arrays (gpu-fuse-loops), so
+        # shared memory never limits them.
+        by_blocks = device.get_attribute(cuda.device_attribute.MAX_BLOCKS_PER_MULTIPROCESSOR)
+        per_multiprocessor = min(by_registers, by_threads, by_blocks)
+        return per_multiprocessor * device.get_attribute(cuda.device_attribute.MULTIPROCESSOR_COUNT)
 
     def _prepared_call_launcher(
         self, prepared: _CudaKernel, fixed: Mapping[int, Any], varying: list[int]

@@ -17,6 +17,7 @@ name spelled again in the printed text:
 | `host.read` / `write`   | `rt.read(b, i, dtype)` / `rt.write(b, i, v, dtype)` |
 | `host.bind_global`      | `rt.bind_global(K[j], b, dtype, n)`               |
 | `host.launch`           | `launch = rt.launcher(K[j], site, {0: b, ...})`, then `launch(grid, block, *others)` |
+| `host.resident_blocks`  | `rt.resident_blocks(K[j], block)`                 |
 | `host.start_timer` / `stop_timer` | `rt.start_timer()` / `rt.stop_timer()`  |
 | `host.print`            | `rt.print(x)` / `rt.print_text(K[j])`             |
 """
@@ -141,6 +142,11 @@ class HostRuntime(Protocol):
     def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
         """A prepared launch of `kernel` at launch site `site`, with the arguments at
         the positions of `fixed` bound once."""
+        ...
+
+    def resident_blocks(self, kernel: str, block: int) -> int:
+        """How many `block`-thread blocks of `kernel` the device keeps resident at
+        once (0: the target cannot synchronize a grid)."""
         ...
 
     def start_timer(self) -> None:

@@ -194,6 +194,9 @@ class Run:
     def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
         return self.device.launcher(self.kernels, kernel, site, fixed)
 
+    def resident_blocks(self, kernel: str, block: int) -> int:
+        return self.device.resident_blocks(self.kernels, kernel, block)
+
     def start_timer(self) -> None:
         self.device.synchronize()
         self._timer_started = time.perf_counter()

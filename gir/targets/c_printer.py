@@ -24,6 +24,7 @@ Adding an op costs one `emit` method; adding a target costs one `CFlavour`.
 
 from __future__ import annotations
 
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -39,9 +40,11 @@ from gir.dialects.gir_gpu import (
     AtomicCASOp,
     AtomicRMWOp,
     BarrierOp,
+    GridBarrierOp,
     ExclusiveScanOp,
     IdOp,
     KernelOp,
+    is_persistent,
     ReturnOp,
     SharedAllocOp,
     SubgroupBallotOp,
@@ -111,6 +114,14 @@ class CFlavour(ABC):
     """Builtin identifiers that locals must not shadow."""
     helper_qualifier: str
     """How a device helper function is declared: `__device__ __forceinline__`."""
+    grid_sync: bool = False
+    """Whether the target can synchronize a whole grid (`gir_gpu.grid_barrier`);
+    without it, persistent kernels are left out and their loops run on the host."""
+
+    def grid_barrier(self, sync: str, needs: Needs) -> str:
+        """The statement that waits for every thread of the grid, counting in the
+        two words at `sync` (only called where `grid_sync` holds)."""
+        raise UserError(f"error: {self.name} has no grid-wide synchronization")
 
     @abstractmethod
     def header(self) -> list[str]:
@@ -372,7 +383,12 @@ class KernelPrinter(StructuredPrinter):
                     f"error: {op.name} has no kernels yet; expand it first with "
                     "gir-opt -p gpu-expand-scan (the end of lower-to-gpu)"
                 )
-        kernels = [self.print_kernel(op) for op in module.ops if isinstance(op, KernelOp)]
+        kernels = [
+            self.print_kernel(op)
+            for op in module.ops
+            if isinstance(op, KernelOp) and (self.flavour.grid_sync or not is_persistent(op))
+        ]
+        self._note_host_fallback(module)
         sections = ["\n".join(self.flavour.header())]
         preamble = self.flavour.preamble(self.needs)
         if preamble:
@@ -380,6 +396,21 @@ class KernelPrinter(StructuredPrinter):
         sections.extend(self.needs.helpers.values())
         sections.extend(kernels)
         return "\n\n".join(sections) + "\n"
+
+    def _note_host_fallback(self, module: ModuleOp) -> None:
+        """Says on stderr (once per module) that the fused loops run on the host,
+        where the target cannot synchronize a grid and persistent kernels are left
+        out: the host program then takes their loops' fallback branch."""
+        persistent = [
+            op.sym_name.data for op in module.ops if isinstance(op, KernelOp) and is_persistent(op)
+        ]
+        if persistent and not self.flavour.grid_sync:
+            print(
+                f"note: {self.flavour.name} has no grid-wide synchronization: kernel fusion "
+                f"falls back to a host loop ({', '.join('@' + name for name in persistent)} "
+                "left out)",
+                file=sys.stderr,
+            )
 
     def print_kernel(self, kernel: KernelOp) -> str:
         """One kernel as a C function definition."""
@@ -570,6 +601,10 @@ class KernelPrinter(StructuredPrinter):
     @emit.register
     def _(self, op: BarrierOp) -> None:
         self._line(self.flavour.barrier())
+
+    @emit.register
+    def _(self, op: GridBarrierOp) -> None:
+        self._line(self.flavour.grid_barrier(self.expr(op.sync), self.needs))
 
     @emit.register
     def _(self, op: SharedAllocOp) -> None:

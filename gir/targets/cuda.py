@@ -90,6 +90,35 @@ class CudaFlavour(CFlavour):
     def barrier(self) -> str:
         return "__syncthreads();"
 
+    grid_sync = True
+
+    def grid_barrier(self, sync: str, needs: Needs) -> str:
+        # sync[0] counts the blocks that arrived, sync[1] is the generation: the
+        # last block to arrive resets the count and starts the next generation,
+        # the others spin until it does. Progress needs every block resident,
+        # which the persistent kernel's grid size guarantees.
+        source = "\n".join([
+            f"{self.helper_qualifier} void gir_grid_barrier(int* sync) {{",
+            "  __syncthreads();",
+            "  if (threadIdx.x == 0) {",
+            "    volatile int* generation = sync + 1;",
+            "    int seen = *generation;",
+            "    __threadfence();",
+            "    if (atomicAdd(sync, 1) == (int)gridDim.x - 1) {",
+            "      atomicExch(sync, 0);",
+            "      __threadfence();",
+            "      atomicAdd(sync + 1, 1);",
+            "    } else {",
+            "      while (*generation == seen) {",
+            "      }",
+            "    }",
+            "    __threadfence();",
+            "  }",
+            "  __syncthreads();",
+            "}",
+        ])  # fmt: skip
+        return f"{needs.helper('gir_grid_barrier', source)}({sync});"
+
     def shared_array(self, element: str, name: str, size: int) -> str:
         return f"__shared__ {element} {name}[{size}];"
 

@@ -482,6 +482,11 @@ class HostPrinter(StructuredPrinter):
         self._line(f"{plan.variable}({arguments})")
 
     @emit.register
+    def _(self, op: host.ResidentBlocksOp) -> None:
+        kernel = self._constant(op.kernel.root_reference.data)
+        self._define(op.result, f"rt.resident_blocks({kernel}, {self.expr(op.block)})")
+
+    @emit.register
     def _(self, op: func.ReturnOp) -> None:
         self._line("return")
 
