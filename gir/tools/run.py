@@ -150,9 +150,33 @@ def check_int_arguments(program: ModuleOp, argv: Sequence[str]) -> None:
             )
 
 
+def _lower(module: ModuleOp, check_bounds: bool = False) -> ModuleOp:
+    """`module` lowered to the GPU level (if it is above it), with every device
+    access guarded (`gpu-check-bounds`) when `check_bounds`."""
+    from gir.passes.registry import parse_pipeline
+    from gir.dialects.levels import Level, level_of
+
+    passes = ["lower-to-gpu"] if level_of(module) in (Level.GRAPH, Level.FRONTIER) else []
+    if check_bounds:
+        passes.append("gpu-check-bounds")
+    if passes:
+        ctx = Context()
+        register_dialects(ctx)
+        parse_pipeline(",".join(passes)).apply(ctx, module)
+    return module
+
+
 def checks_bounds(options: argparse.Namespace) -> bool:
     """Whether the run guards device accesses: `--check-bounds`, else `--validate`."""
     return options.validate if options.check_bounds is None else options.check_bounds
+
+
+def _choose_target(requested: str) -> str:
+    if requested != "auto":
+        return requested
+    from gir.runtime.executor import cuda_unavailable_reason
+
+    return "opencl" if cuda_unavailable_reason() else "cuda"
 
 
 def _write_dump(path: str, vectors: dict[str, np.ndarray]) -> None:
@@ -162,7 +186,6 @@ def _write_dump(path: str, vectors: dict[str, np.ndarray]) -> None:
 
 def run(argv: Sequence[str] | None = None) -> None:
     """Parses the command line, compiles, runs, times, dumps and validates."""
-    from gir.api import choose_target, lower_for_run
     from gir.runtime.executor import compile_program, open_device
     from gir.runtime.graph import load_graph, set_max_memory
 
@@ -190,9 +213,9 @@ def run(argv: Sequence[str] | None = None) -> None:
                 "edge traversals); run it without --validate"
             )
 
-    target = choose_target(options.target)
+    target = _choose_target(options.target)
     started = time.perf_counter()
-    compiled = compile_program(lower_for_run(program, checks_bounds(options)), target)
+    compiled = compile_program(_lower(program, checks_bounds(options)), target)
     device = open_device(target, options.device)
     device.progress = _progress
     _progress(f"compiled for {device.name} in {time.perf_counter() - started:.2f} s")
