@@ -84,6 +84,12 @@ class GirOptMain(xDSLOptMain):
         for name, factory in available_passes().items():
             self.register_pass(name, factory)
 
+    def register_all_targets(self) -> None:
+        super().register_all_targets()
+        from gir.universe import TARGETS
+
+        self.available_targets.update(TARGETS)
+
     def register_all_frontends(self) -> None:
         super().register_all_frontends()
 

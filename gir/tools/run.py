@@ -31,7 +31,7 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerType, ModuleOp
 
-from gir.dialects import graph, register_dialects
+from gir.dialects import graph, host, register_dialects
 from gir.diagnostics import UserError
 from gir.ir_input import parse_module_text
 from gir.tools.opt import report_user_errors
@@ -132,7 +132,7 @@ def check_int_arguments(program: ModuleOp, argv: Sequence[str]) -> None:
     that are not integers, are left to the run to report.
     """
     for op in program.walk():
-        if not isinstance(op, graph.ArgvIntOp) or not isinstance(op.result.type, IntegerType):
+        if not isinstance(op, (graph.ArgvIntOp, host.ArgvIntOp)) or not isinstance(op.result.type, IntegerType):
             continue
         index = op.index.value.data
         if index >= len(argv):

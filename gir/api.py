@@ -1,0 +1,492 @@
+"""gir from Python: compile a GraphIt program once, run it on in-memory graphs.
+
+```python
+import gir, scipy.sparse as sp
+prog = gir.compile("bfs.gt")                # a path, GraphIt or IR text, or a ModuleOp
+out = prog.run(sp.load_npz("g.npz"), 0)     # the graph is argv[1], then argv[2..]
+out["parent"], out.times, out.stdout        # numpy arrays by vector name, seconds, prints
+g = prog.load_graph(G)                      # upload once, run many times
+prog.run(g, 0); prog.run(g, 7)
+```
+
+A graph is a path (`.el`, `.wel`, `.mtx`), a generator spec (`rmat:10`,
+`road:16:12,w`), a scipy.sparse matrix, a NetworkX graph, `(src, dst[, weight])`
+numpy arrays, a `gir.runtime.graph.Graph`, or a `LoadedGraph`; in-memory graphs are
+converted in memory, never written to a text file. Errors in what the user gives
+(source, schedule, graph, arguments) are `gir.diagnostics.UserError`s carrying the
+message the command-line tools print (`file:line:col: error: ...` where there is a
+location).
+
+`lower_for_run` and `choose_target` are what `gir-run` does before running; the
+API and the tool share them.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import statistics
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import DiagnosticException, PassFailedException
+
+from gir.diagnostics import UserError
+from gir.runtime.device import Device, DeviceGraph
+from gir.runtime.graph import Graph, GraphError, from_edges, from_networkx, from_scipy
+from gir.runtime.program import CompiledProgram
+from gir.runtime.run import Run
+from gir.validate import Validator
+
+__all__ = [
+    "GraphLike",
+    "LoadedGraph",
+    "Program",
+    "Result",
+    "choose_target",
+    "compile",
+    "load_graph",
+    "lower_for_run",
+    "to_graph",
+]
+
+GraphLike = Any
+"""What `Program.run` accepts as a graph: see the module docstring."""
+
+_MLIR_START = re.compile(r'\s*(?://[^\n]*\n\s*)*(?:"|builtin\.module\b|module\b|[a-z_]+\.[a-z_]+\b)')
+"""IR text starts with an op (`builtin.module`, `"op"`, `dialect.op`) after `//` comments."""
+
+
+# ---------------------------------------------------------------------------
+# Compiling
+# ---------------------------------------------------------------------------
+
+
+def compile(
+    program: str | os.PathLike[str] | ModuleOp,
+    schedule: str | None = None,
+    *,
+    check_bounds: bool = False,
+    name: str | None = None,
+) -> Program:
+    """Compiles a GraphIt program (or IR at any level) to a `Program`.
+
+    `program` is a path to a `.gt` or `.mlir` file, GraphIt source text, IR text,
+    or an xDSL `ModuleOp` (it is lowered in place: pass a clone to keep it).
+    `schedule` is the text of a `schedule:` section (the `schedule:` line itself is
+    optional); it replaces the program's own. `check_bounds` guards every device
+    access (`gpu-check-bounds`): an index out of range stops the run with a
+    `UserError` naming the kernel and the vector. `name` is the program's `argv[0]`.
+    """
+    from gir.validate import find_validator
+
+    module, label = _parse(program, schedule, name)
+    validator = find_validator(module)
+    return Program(lower_for_run(module, check_bounds), label, validator)
+
+
+def _parse(
+    program: str | os.PathLike[str] | ModuleOp, schedule: str | None, name: str | None
+) -> tuple[ModuleOp, str]:
+    """The module of `program` and the name it runs under."""
+    if isinstance(program, ModuleOp):
+        if schedule is not None:
+            raise UserError("error: schedule= applies to GraphIt source, not to an IR module")
+        return program, name or "<module>"
+    if isinstance(program, os.PathLike) or _looks_like_path(program):
+        path = os.fspath(program)
+        try:
+            with open(path, "rb") as stream:
+                source = stream.read()
+        except OSError as error:
+            raise UserError(f"error: cannot read program '{path}': {error.strerror}") from None
+        label = name or os.path.splitext(os.path.basename(path))[0]
+        if path.endswith(".gt"):
+            return _parse_graphit(source, path, schedule), label
+        return _parse_ir(source, path, schedule), label
+    if _MLIR_START.match(program):
+        return _parse_ir(program, "<string>", schedule), name or "<module>"
+    return _parse_graphit(program, "<string>", schedule), name or "<program>"
+
+
+def _looks_like_path(text: str) -> bool:
+    """A one-line string naming a program file (source text has several lines)."""
+    return "\n" not in text and (text.endswith((".gt", ".mlir")) or os.path.isfile(text))
+
+
+def _parse_ir(source: bytes | str, filename: str, schedule: str | None) -> ModuleOp:
+    from gir.dialects import register_dialects
+    from gir.ir_input import parse_module_text
+
+    if schedule is not None:
+        raise UserError("error: schedule= applies to GraphIt source, not to IR")
+    ctx = Context()
+    register_dialects(ctx)
+    return parse_module_text(source, filename, ctx)
+
+
+def _parse_graphit(source: bytes | str, filename: str, schedule: str | None) -> ModuleOp:
+    """The graph-dialect module of GraphIt `source`, under `schedule` when given
+    (its errors are located in the schedule text, named `<schedule>`)."""
+    from gir.frontend import parse_graphit_source
+
+    if schedule is None:
+        return parse_graphit_source(source, filename)
+    from gir.frontend import ast
+    from gir.frontend.deletes import check_deletes
+    from gir.frontend.irgen import IRGen
+    from gir.frontend.parser import parse_program
+    from gir.frontend.schedule import resolve_schedules
+    from gir.frontend.sema import check_program
+    from gir.frontend.source import decode_source, ensure_recursion_headroom
+
+    ensure_recursion_headroom()
+    parsed = parse_program(decode_source(source, filename), filename)
+    program = ast.Program(parsed.decls, _parse_schedule(schedule))
+    sema = check_program(program, filename)
+    check_deletes(program, filename)
+    bindings = resolve_schedules(program, sema, "<schedule>")
+    return IRGen(program, sema, bindings).build()
+
+
+def _parse_schedule(text: str) -> list[Any]:
+    """The statements of a schedule section given on its own."""
+    from gir.frontend.lexer import Kind, tokenize
+    from gir.frontend.parser import Parser
+
+    parser = Parser(tokenize(text, "<schedule>"), "<schedule>")
+    if parser.tok.kind == Kind.IDENT and parser.tok.text == "schedule" and parser.peek().is_punct(":"):
+        parser.advance()
+        parser.advance()
+    return parser.parse_schedule_section()
+
+
+def lower_for_run(module: ModuleOp, check_bounds: bool = False) -> ModuleOp:
+    """`module` lowered to the GPU level (if it is above it), with every device
+    access guarded (`gpu-check-bounds`) when `check_bounds`; a pass failure is a
+    `UserError` with the message gir-opt prints."""
+    from gir.dialects import register_dialects
+    from gir.dialects.levels import Level, level_of
+    from gir.passes.registry import parse_pipeline
+    from gir.tools.opt import describe_diagnostic
+
+    passes = ["lower-to-gpu"] if level_of(module) in (Level.GRAPH, Level.FRONTIER) else []
+    if check_bounds:
+        passes.append("gpu-check-bounds")
+    if passes:
+        ctx = Context()
+        register_dialects(ctx)
+        try:
+            parse_pipeline(",".join(passes)).apply(ctx, module)
+        except (DiagnosticException, PassFailedException) as error:
+            raise UserError(describe_diagnostic(error)) from None
+    return module
+
+
+def choose_target(requested: str | None) -> str:
+    """`requested` ("cuda" or "opencl"), or for None / "auto": CUDA where it can
+    run, else OpenCL."""
+    if requested not in (None, "auto"):
+        if requested not in ("cuda", "opencl"):
+            raise UserError(f"error: unknown target '{requested}' (expected cuda or opencl)")
+        return requested
+    from gir.runtime.executor import cuda_unavailable_reason
+
+    return "opencl" if cuda_unavailable_reason() else "cuda"
+
+
+# ---------------------------------------------------------------------------
+# Devices and graphs
+# ---------------------------------------------------------------------------
+
+_devices: dict[tuple[str, int | None], Device] = {}
+
+
+def _device(target: str | None, index: int | None) -> Device:
+    """The device of `target` and `index`, opened once per process, so that
+    programs share it (and the graphs loaded on it)."""
+    from gir.runtime.executor import open_device
+
+    key = (choose_target(target), index)
+    device = _devices.get(key)
+    if device is None:
+        device = _devices[key] = open_device(*key)
+    return device
+
+
+def to_graph(graph: GraphLike) -> Graph | str:
+    """`graph` as a host `Graph`, or a path or generator spec left for the loader
+    (which loads it with or without weights as the program asks)."""
+    if isinstance(graph, Graph):
+        return graph
+    if isinstance(graph, (str, os.PathLike)):
+        return os.fspath(graph)
+    if isinstance(graph, tuple):
+        return _edge_arrays_graph(graph)
+    module = type(graph).__module__.split(".")[0]
+    if module == "scipy":
+        return from_scipy(graph)
+    if module == "networkx":
+        return from_networkx(graph)
+    raise GraphError(
+        f"cannot use a {type(graph).__name__} as a graph (expected a path, a generator "
+        "spec, a scipy.sparse matrix, a networkx graph or (src, dst[, weight]) arrays)"
+    )
+
+
+def _edge_arrays_graph(arrays: tuple[Any, ...]) -> Graph:
+    """The graph of `(src, dst[, weight])` arrays, with vertices 0..max id."""
+    if len(arrays) not in (2, 3):
+        raise GraphError(f"expected (src, dst) or (src, dst, weight) arrays, got {len(arrays)}")
+    src, dst = np.asarray(arrays[0]), np.asarray(arrays[1])
+    num_vertices = int(max(src.max(initial=-1), dst.max(initial=-1))) + 1
+    weights = np.asarray(arrays[2]) if len(arrays) == 3 else None
+    return from_edges(num_vertices, src, dst, weights)
+
+
+class LoadedGraph:
+    """A graph resident on one device: its arrays are copied there on first use and
+    kept for every later run, by any program, until `release`."""
+
+    def __init__(self, graph: GraphLike, device: Device):
+        """`graph` is anything `Program.run` accepts but a LoadedGraph."""
+        self.device = device
+        self.source = to_graph(graph)
+        self.spec = self.source if isinstance(self.source, str) else f"<{_kind(graph)} graph>"
+        """The program's argv[1] for this graph."""
+        self._on_device: dict[bool, DeviceGraph] = {}
+
+    @property
+    def host_graph(self) -> Graph:
+        """The graph on the host (loaded with weights where it has them)."""
+        if isinstance(self.source, Graph):
+            return self.source
+        from gir.runtime.graph import load_graph as load_host_graph
+
+        return load_host_graph(self.source)
+
+    def on_device(self, weighted: bool) -> DeviceGraph:
+        """The graph's device arrays, with weights when `weighted` (the program
+        reads them: a graph without weights is then an error)."""
+        if isinstance(self.source, str):
+            return self.device.load_graph(self.source, weighted)
+        resident = self._on_device.get(weighted)
+        if resident is None:
+            graph = self.source
+            if weighted and graph.weights is None:
+                raise GraphError(f"the program reads edge weights, but {self.spec} has none")
+            if not weighted and graph.weights is not None:
+                graph = Graph(graph.num_vertices, graph.src, graph.dst, None)
+            resident = self._on_device[weighted] = DeviceGraph(self.device, self.spec, graph)
+        return resident
+
+    def release(self) -> None:
+        """Frees the device arrays (a later run copies them again)."""
+        for resident in self._on_device.values():
+            resident.release()
+        self._on_device.clear()
+
+    def __repr__(self) -> str:
+        return f"LoadedGraph({self.spec} on {self.device.name})"
+
+
+def _kind(graph: GraphLike) -> str:
+    """A short description of an in-memory graph's type, for argv[1] and messages."""
+    if isinstance(graph, tuple):
+        return "edge array"
+    return f"{type(graph).__module__.split('.')[0]}.{type(graph).__name__}"
+
+
+def load_graph(graph: GraphLike, *, target: str | None = None, device: int | None = None) -> LoadedGraph:
+    """`graph` made resident on the device of `target` and `device` (the defaults
+    of `Program.run`), for reuse across runs and programs."""
+    if isinstance(graph, LoadedGraph):
+        return graph
+    return LoadedGraph(graph, _device(target, device))
+
+
+class _GraphRun(Run):
+    """A run whose program loads `graph` when it loads the graph named `graph.spec`."""
+
+    def __init__(self, graph: LoadedGraph, *args: Any):
+        super().__init__(*args)
+        self._graph = graph
+
+    def load_graph(self, spec: str, weighted: bool) -> DeviceGraph:
+        if spec == self._graph.spec:
+            return self._graph.on_device(weighted)
+        return super().load_graph(spec, weighted)
+
+
+# ---------------------------------------------------------------------------
+# Running
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Result(Mapping[str, np.ndarray]):
+    """What `Program.run` returns: the global vectors by name (a read-only mapping
+    to numpy arrays, indexed by vertex), plus the trials' times and printed text."""
+
+    vectors: dict[str, np.ndarray]
+    """The program's global vectors after the last trial."""
+    times: tuple[float, ...]
+    """Seconds of each trial: the program's startTimer()..stopTimer() interval when
+    it has one, else its whole `main` without loading the graph."""
+    timer: bool
+    """Whether `times` are the program's own timer intervals."""
+    stdout: str = ""
+    """What the program printed in its last trial (empty when it printed to a stream)."""
+    device: str = field(default="")
+    """The device it ran on."""
+
+    @property
+    def median(self) -> float:
+        """The median of `times`, in seconds."""
+        return statistics.median(self.times)
+
+    def __repr__(self) -> str:
+        vectors = ", ".join(f"{name}: {array.dtype}[{array.size}]" for name, array in self.vectors.items())
+        return f"Result({{{vectors}}}, median {self.median * 1e3:.3f} ms over {len(self.times)} trial(s))"
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        try:
+            return self.vectors[name]
+        except KeyError:
+            raise KeyError(
+                f"the program has no global vector '{name}' (it has: {', '.join(sorted(self.vectors))})"
+            ) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.vectors)
+
+    def __len__(self) -> int:
+        return len(self.vectors)
+
+
+class Program:
+    """A program lowered to the GPU level, printed and built per target on first use."""
+
+    def __init__(self, module: ModuleOp, name: str = "<program>", validator: Validator | None = None):
+        """`module` is at the GPU level (see `lower_for_run`); `name` is argv[0];
+        `validator` checks results (`gir.validate.find_validator` of the module
+        before lowering), if gir knows the algorithm."""
+        self.module = module
+        self.name = name
+        self.validator = validator
+        self._compiled: dict[str, CompiledProgram] = {}
+
+    def compiled(self, target: str | None = None) -> CompiledProgram:
+        """The program printed for `target` (kernels and host code), once."""
+        from gir.runtime.executor import compile_program
+
+        chosen = choose_target(target)
+        program = self._compiled.get(chosen)
+        if program is None:
+            program = self._compiled[chosen] = compile_program(self.module, chosen, self.name)
+        return program
+
+    def source(self, target: str | None = None) -> str:
+        """The kernel source for `target` (CUDA or OpenCL C)."""
+        return self.compiled(target).kernel_source
+
+    def load_graph(
+        self, graph: GraphLike, *, target: str | None = None, device: int | None = None
+    ) -> LoadedGraph:
+        """`graph` resident on the device a run with the same `target` and `device`
+        uses: pass the result to `run` to skip converting and copying it again."""
+        return load_graph(graph, target=target, device=device)
+
+    def run(
+        self,
+        graph: GraphLike,
+        *args: Any,
+        target: str | None = None,
+        device: int | None = None,
+        trials: int = 1,
+        stdout: TextIO | None = None,
+    ) -> Result:
+        """Runs the program `trials` times on `graph` (its argv[1]) with `args` as
+        argv[2..] (numbers or strings) and returns its vectors and times.
+
+        `target` is "cuda", "opencl" or None (CUDA where available, else OpenCL);
+        `device` a device index (OpenCL: across platforms). The program's prints go
+        to `stdout` when given, else into `Result.stdout`. A graph that is not a
+        `LoadedGraph` is loaded for this call and released after it.
+        """
+        if trials < 1:
+            raise UserError("error: trials must be at least 1")
+        loaded = load_graph(graph, target=target, device=device)
+        if loaded is graph and (target, device) != (None, None) and loaded.device is not _device(target, device):
+            raise UserError(f"error: the graph is loaded on {loaded.device.name}, not on the requested device")
+        argv = [self.name, loaded.spec, *(_argument(value) for value in args)]
+        from gir.tools.run import check_int_arguments
+
+        check_int_arguments(self.module, argv)
+        compiled = self.compiled(loaded.device.target)
+        times: list[float] = []
+        try:
+            for _ in range(trials):
+                output = stdout if stdout is not None else io.StringIO()
+                result, elapsed = self._run_once(compiled, loaded, argv, output)
+                times.append(elapsed)
+        finally:
+            if loaded is not graph:
+                loaded.release()
+        printed = output.getvalue() if isinstance(output, io.StringIO) and stdout is None else ""
+        return Result(dict(result.globals), tuple(times), result.elapsed is not None, printed, loaded.device.name)
+
+    def _run_once(
+        self, compiled: CompiledProgram, graph: LoadedGraph, argv: list[str], output: TextIO
+    ) -> tuple[Any, float]:
+        """One run of `compiled` on `graph`: its RunResult and its time."""
+        device = graph.device
+        run = _GraphRun(graph, device, compiled.kernels(device), argv, output, compiled.bounds_sites)
+        try:
+            compiled.host_run(run, compiled.constants)
+            result = run.finish()
+        except BaseException:
+            run.abort()
+            raise
+        return result, result.elapsed if result.elapsed is not None else result.wall
+
+    def validate(self, graph: GraphLike, result: Mapping[str, np.ndarray], *args: Any) -> None:
+        """Checks `result` of a run on `graph` with `args` against gir's CPU
+        reference (BFS, SSSP, CC, PageRank); a `UserError` says what differs, or
+        that gir cannot tell which reference applies."""
+        validator = self.validator
+        if validator is None:
+            raise UserError(
+                f"error: cannot tell which CPU reference applies to '{self.name}' (gir "
+                "recognises BFS, SSSP, CC and PageRank by their edge traversals)"
+            )
+        host = graph.host_graph if isinstance(graph, LoadedGraph) else to_graph(graph)
+        if isinstance(host, str):
+            from gir.runtime.graph import load_graph as load_host_graph
+
+            host = load_host_graph(host, weighted=True if validator.weighted else None)
+        argv = [self.name, "<graph>", *(_argument(value) for value in args)]
+        problem = validator.check(host, argv, dict(result))
+        if problem is not None:
+            raise UserError(f"error: validation of {validator.algorithm} failed: {problem}")
+
+    def __repr__(self) -> str:
+        return f"Program({self.name})"
+
+
+def _argument(value: Any) -> str:
+    """A run argument as the program's argv text."""
+    if isinstance(value, (bool, np.bool_)):
+        raise UserError("error: program arguments are numbers or strings, not booleans")
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        return repr(float(value))
+    if isinstance(value, str):
+        return value
+    raise UserError(f"error: cannot pass a {type(value).__name__} as a program argument")

@@ -1,0 +1,212 @@
+"""The Python API (`gir.compile`, `Program.run`, `gir.load_graph`) on OpenCL:
+every kind of program input and graph input, graphs kept on the device across
+runs, schedules given from Python, located errors, and the snippets of
+docs/python.md, executed as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from xdsl.printer import Printer
+
+import gir
+from gir.frontend import parse_graphit_source
+from gir.runtime.reference import check_bfs_parent
+from gir.runtime.graph import from_networkx
+from gir.tools.run import parse_program
+from gpu_testing import opencl_device_count
+
+pytestmark = pytest.mark.skipif(opencl_device_count() == 0, reason="no OpenCL device")
+
+ROOT = Path(__file__).parents[2]
+PROGRAMS = ROOT / "test" / "programs"
+BFS = PROGRAMS / "bfs.gt"
+SSSP = PROGRAMS / "sssp_bf.gt"
+TWCE = """schedule:
+    SimpleGPUSchedule s1;
+    s1.configLoadBalance(TWCE);
+    program->applyGPUSchedule("search:expand", s1);
+"""
+
+
+@pytest.fixture(scope="module")
+def bfs() -> gir.Program:
+    return gir.compile(BFS)
+
+
+def _random_graph(seed: int, n: int = 60, m: int = 240) -> nx.DiGraph:
+    return nx.gnm_random_graph(n, m, seed=seed, directed=True)
+
+
+def _assert_bfs(graph: nx.DiGraph, root: int, parent: np.ndarray) -> None:
+    problem = check_bfs_parent(from_networkx(graph), root, parent)
+    assert problem is None, problem
+
+
+# -- program inputs ----------------------------------------------------------
+
+
+def test_compile_path_string_and_source_text_agree(bfs: gir.Program) -> None:
+    G = _random_graph(1)
+    from_text = gir.compile(BFS.read_text())
+    from_str = gir.compile(str(BFS))
+    expected = bfs.run(G, 3)["pred"]
+    assert np.array_equal(from_text.run(G, 3)["pred"], expected)
+    assert np.array_equal(from_str.run(G, 3)["pred"], expected)
+    _assert_bfs(G, 3, expected)
+    assert bfs.name == "bfs" and from_text.name == "<program>"
+
+
+def _ir_text(path: Path) -> str:
+    import io
+
+    stream = io.StringIO()
+    Printer(stream).print_op(parse_graphit_source(path.read_bytes(), str(path)))
+    return stream.getvalue()
+
+
+def test_compile_ir_text_and_module() -> None:
+    G = _random_graph(2)
+    from_ir = gir.compile(_ir_text(BFS))
+    from_module = gir.compile(parse_program(str(BFS)))
+    _assert_bfs(G, 0, from_ir.run(G, 0)["pred"])
+    _assert_bfs(G, 0, from_module.run(G, 0)["pred"])
+    assert from_ir.validator is not None and from_ir.validator.algorithm.startswith("BFS")
+
+
+def test_schedule_replaces_the_programs() -> None:
+    twce = gir.compile(BFS, schedule=TWCE)
+    plain = gir.compile(BFS)
+    assert "__local" in twce.source("opencl") and "__local" not in plain.source("opencl")
+    hub = nx.star_graph(300).to_directed()
+    _assert_bfs(hub, 0, twce.run(hub, 0)["pred"])
+
+
+def test_schedule_errors_are_located_in_the_schedule() -> None:
+    with pytest.raises(gir.UserError, match=r"^<schedule>:2:24: error: unknown load balance 'FOO'"):
+        gir.compile(BFS, schedule="SimpleGPUSchedule s1;\n  s1.configLoadBalance(FOO);")
+    with pytest.raises(gir.UserError, match=r"not to an IR module"):
+        gir.compile(parse_program(str(BFS)), schedule=TWCE)
+
+
+def test_program_errors_are_located() -> None:
+    with pytest.raises(gir.UserError, match=r"^<string>:3:5: error: undefined name 'x'"):
+        gir.compile("element Vertex end\nfunc main()\n    x = 1;\nend\n")
+    with pytest.raises(gir.UserError, match=r"^<string>:1:\d+: error: "):
+        gir.compile('builtin.module { "nope.op"() : () -> () }')
+    with pytest.raises(gir.UserError, match=r"cannot read program 'missing\.gt'"):
+        gir.compile("missing.gt")
+
+
+# -- graph inputs ------------------------------------------------------------
+
+
+def test_every_graph_form_gives_the_same_tree(bfs: gir.Program, tmp_path: Path) -> None:
+    G = _random_graph(3, n=80, m=400)
+    matrix = nx.to_scipy_sparse_array(G, nodelist=range(80), format="csr")
+    src, dst = matrix.nonzero()
+    el = tmp_path / "g.el"
+    el.write_text("".join(f"{u} {v}\n" for u, v in zip(src, dst)))
+    reference = bfs.run(G, 5)["pred"]
+    _assert_bfs(G, 5, reference)
+    for graph in (matrix, sp.coo_matrix(matrix), (src, dst), from_networkx(G), el, str(el)):
+        parent = bfs.run(graph, 5)["pred"]
+        _assert_bfs(G, 5, parent)
+        assert np.array_equal(parent, reference), type(graph)
+
+
+def test_generator_spec_and_trials(bfs: gir.Program) -> None:
+    out = bfs.run("rmat:8", 0, trials=3)
+    assert len(out.times) == 3 and all(t > 0 for t in out.times) and not out.timer
+    assert out.median == sorted(out.times)[1]
+    reached, depth = (int(line) for line in out.stdout.split())
+    assert reached == int((out["pred"] != -1).sum()) and depth >= 1
+    assert list(out) == ["pred"] and len(out) == 1 and "OpenCL" in out.device
+    bfs.validate("rmat:8", out, 0)
+
+
+def test_weighted_graphs() -> None:
+    sssp = gir.compile(SSSP)
+    G = _random_graph(4)
+    for u, v in G.edges:
+        G[u][v]["weight"] = 1 + (u * 7 + v) % 13
+    out = sssp.run(G, 0)
+    expected = nx.single_source_dijkstra_path_length(G, 0)
+    dist = out["est"]
+    assert {v: int(dist[v]) for v in expected} == expected
+    sssp.validate(G, out, 0)
+    src, dst = np.array([0, 1, 0]), np.array([1, 2, 2])
+    assert sssp.run((src, dst, np.array([1, 1, 5])), 0)["est"].tolist() == [0, 1, 2]
+    with pytest.raises(gir.UserError, match="reads edge weights, but <edge array graph> has none"):
+        sssp.run((src, dst), 0)
+
+
+def test_loaded_graph_is_copied_once(bfs: gir.Program) -> None:
+    G = _random_graph(5)
+    g = bfs.load_graph(G)
+    bfs.run(g, 0)
+    loaded = g.device.load_seconds
+    for root in range(1, 5):
+        out = bfs.run(g, root)
+        _assert_bfs(G, root, out["pred"])
+        bfs.validate(g, out, root)
+    assert g.device.load_seconds == loaded
+    assert gir.load_graph(g) is g
+    other = gir.compile(BFS, schedule=TWCE)
+    assert np.array_equal(other.run(g, 2)["pred"], bfs.run(g, 2)["pred"])
+    g.release()
+    _assert_bfs(G, 1, bfs.run(g, 1)["pred"])
+
+
+def test_networkx_node_labels_are_numbered_in_order(bfs: gir.Program) -> None:
+    G = nx.relabel_nodes(nx.path_graph(5, create_using=nx.DiGraph), {i: f"v{i}" for i in range(5)})
+    assert bfs.run(G, 0)["pred"].tolist() == [0, 0, 1, 2, 3]
+
+
+# -- errors at run time ------------------------------------------------------
+
+
+def test_run_errors(bfs: gir.Program) -> None:
+    G = _random_graph(6)
+    with pytest.raises(gir.UserError, match=r"element 60 of vector 'pred', which has 60"):
+        bfs.run(G, 60)
+    with pytest.raises(gir.UserError, match=r"argv\[2\] is 4294967296, which does not fit"):
+        bfs.run(G, 1 << 32)
+    with pytest.raises(gir.UserError, match=r"only 1 argument\(s\) were given"):
+        bfs.run(G)
+    with pytest.raises(gir.UserError, match="trials must be at least 1"):
+        bfs.run(G, 0, trials=0)
+    with pytest.raises(gir.UserError, match="unknown target 'metal'"):
+        bfs.run(G, 0, target="metal")
+    with pytest.raises(gir.UserError, match="cannot use a list as a graph"):
+        bfs.run([1, 2], 0)
+    with pytest.raises(gir.UserError, match="graph file not found"):
+        bfs.run("nope.el", 0)
+    with pytest.raises(KeyError, match="no global vector 'parent' .it has: pred."):
+        bfs.run(G, 0)["parent"]
+    with pytest.raises(gir.UserError, match="validation of BFS .* failed"):
+        bfs.validate(G, {"pred": np.zeros(60, np.int32)}, 0)
+
+
+# -- docs/python.md ----------------------------------------------------------
+
+
+def _python_blocks(path: Path) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", path.read_text(), re.DOTALL)
+
+
+def test_docs_python_snippets_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    blocks = _python_blocks(ROOT / "docs" / "python.md")
+    assert len(blocks) == 2
+    (tmp_path / "test").symlink_to(ROOT / "test")
+    monkeypatch.chdir(tmp_path)
+    for block in blocks:
+        exec(compile(block, "docs/python.md", "exec"), {})
+    printed = capsys.readouterr().out
+    assert "<string>:3:5: error: undefined name 'x'" in printed
+    assert (tmp_path / "g.npz").is_file()
