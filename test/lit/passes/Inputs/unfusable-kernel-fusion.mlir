@@ -1,4 +1,5 @@
-// BFS whose while loop asks for kernel fusion (one cooperative kernel).
+// BFS whose while loop asks for kernel fusion over a TWCE traversal, whose
+// kernel cooperates through work-group memory: it cannot be fused (yet).
 builtin.module {
   graph.global @edges : !graph.edgeset
   graph.global @vertices : !graph.vertexset
@@ -35,7 +36,7 @@ builtin.module {
     } do {
     ^bb0(%fr2 : !graph.vertexset):
       %e2 = graph.global_load @edges : !graph.edgeset
-      %o = graph.edgeset_apply %e2 from %fr2 apply_modified @updateEdge {to_filter = @toFilter, tracked = @parent, dedup, label = "s1"} : !graph.edgeset -> !graph.vertexset
+      %o = graph.edgeset_apply %e2 from %fr2 apply_modified @updateEdge {to_filter = @toFilter, tracked = @parent, dedup, label = "s1", schedule = #graph.simple_schedule<load_balance = TWCE>} : !graph.edgeset -> !graph.vertexset
       graph.delete %fr2 : !graph.vertexset
       scf.yield %o : !graph.vertexset
     } attributes {graph.label = "s0", graph.schedule = #graph.simple_schedule<kernel_fusion = ENABLED, block_size = 256>}
