@@ -60,6 +60,9 @@ class GraphToFrontier(ModulePass):
       from the schedule's deduplication);
     - `graph.vertexset_apply` / `graph.vertexset_filter` become `frontier.vertex_map`
       (a filter enqueues the vertices it keeps);
+    - a traversal's input is converted to the representation its direction needs
+      (PULL from a frontier: the schedule's pull frontier, a bitmap or boolmap)
+      and the converted copy freed after it;
     - an `apply_modified` fills a fresh frontier of the representation registered
       for the schedule's frontier creation (FUSED: `!frontier.queue`);
     - vertexsets become frontier values: `new vertexset(n)` a `!frontier.queue`,
@@ -113,9 +116,11 @@ class GraphToFrontier(ModulePass):
         inline_calls_in(main.body, op)
         table = functions(op)
         delta = _queue_delta(op)
+        schedules: dict[frontier.EdgeTraverseOp, SimpleScheduleAttr] = {}
         for child in list(main.walk()):
             if isinstance(child, graph.EdgeSetApplyOp):
-                _traversal(child, table)
+                traverse, schedule = _traversal(child, table)
+                schedules[traverse] = schedule
             elif isinstance(child, graph.VertexSetApplyOp):
                 _vertex_apply(child, table)
             elif isinstance(child, graph.VertexSetFilterOp):
@@ -124,7 +129,7 @@ class GraphToFrontier(ModulePass):
         _promote_globals(op, main)
         _priority_queues(main, delta)
         _frontier_values(main)
-        _check_inputs(main)
+        _direction_inputs(schedules)
         for child in list(op.ops):
             if isinstance(child, func.FuncOp) and child is not main:
                 op.body.block.erase_op(child)
@@ -165,7 +170,9 @@ def _empty_output(before: Operation, creation: FrontierCreation) -> SSAValue:
     return new.result
 
 
-def _traversal(op: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) -> None:
+def _traversal(
+    op: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]
+) -> tuple[frontier.EdgeTraverseOp, SimpleScheduleAttr]:
     schedule = op.schedule or SimpleScheduleAttr.default()
     if isinstance(schedule, HybridScheduleAttr):
         raise UserError(
@@ -214,6 +221,7 @@ def _traversal(op: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) -> None:
     if schedule.edge_blocking.data == EdgeBlocking.BLOCKED:
         traverse.attributes[BLOCKING_SIZE_ATTR] = schedule.blocking_size
     Rewriter.replace_op(op, traverse, new_results=list(traverse.results))
+    return traverse, schedule
 
 
 def _layout(schedule: SimpleScheduleAttr, direction_layout: Layout) -> Layout:
@@ -283,17 +291,18 @@ def _vertex_filter(op: graph.VertexSetFilterOp, table: dict[str, func.FuncOp]) -
     Rewriter.replace_op(op, vertex_map)
 
 
-def _check_inputs(main: func.FuncOp) -> None:
-    """Rejects traversals whose direction cannot start from their input frontier."""
-    for op in main.walk():
-        if isinstance(op, frontier.EdgeTraverseOp):
-            value = op.direction.data
-            reason = directions.direction(value).unsupported_input(op.input.type)
-            if reason is not None:
-                raise UserError(
-                    f"error: {value.value} traversal of {statement(op)} cannot lower "
-                    f"{reason} yet"
-                )
+def _direction_inputs(schedules: dict[frontier.EdgeTraverseOp, SimpleScheduleAttr]) -> None:
+    """Converts each traversal's input to the representation its direction needs
+    (PULL: the schedule's pull frontier), freed after the traversal."""
+    for traverse, schedule in schedules.items():
+        strategy = directions.direction(traverse.direction.data)
+        needed = strategy.input_type(traverse.input.type, schedule)
+        if needed is not None:
+            convert = frontier.ConvertOp(traverse.input, needed)
+            convert.result.name_hint = f"{traverse.direction.data.value.lower()}_input"
+            Rewriter.insert_op(convert, InsertPoint.before(traverse))
+            traverse.operands[1] = convert.result
+            Rewriter.insert_op(frontier.FreeOp(convert.result), InsertPoint.after(traverse))
 
 
 # ---------------------------------------------------------------------------

@@ -38,7 +38,12 @@ def as_written():
     return get
 
 
-PULL_CASES = [("pagerank_pull.gt", False)]
+PULL_CASES = [
+    ("pagerank_pull.gt", False),
+    # BFS pulling from its wave, tested as a bitmap / a boolmap
+    ("bfs_pull_bitmap.gt", False),
+    ("bfs_pull_boolmap.gt", False),
+]
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -50,10 +55,16 @@ def test_pull_matches_reference(program, weighted, target, as_written, devices, 
 
 HYBRID_CASES = [
     pytest.param("bfs_hybrid_fixed.gt", [], id="fixed"),
+    pytest.param("bfs_hybrid_boolmap.gt", [], id="fixed-pull-boolmap"),
     # 0 and a huge threshold pin one branch for every level; 0.01 switches (rmat)
     pytest.param("bfs_hybrid_argv.gt", ["0"], id="argv-second"),
     pytest.param("bfs_hybrid_argv.gt", ["0.01"], id="argv-switching"),
     pytest.param("bfs_hybrid_argv.gt", ["1e9"], id="argv-first"),
+    # G2's schedule: TWCE push for small waves, VERTEX_BASED pull over a bitmap
+    # for large ones (its output an unfused bitmap, converted to the loop's queue)
+    pytest.param("bfs_hybrid.gt", ["0"], id="g2-pull"),
+    pytest.param("bfs_hybrid.gt", ["0.01"], id="g2-switching"),
+    pytest.param("bfs_hybrid.gt", ["1e9"], id="g2-push"),
 ]
 
 

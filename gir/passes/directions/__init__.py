@@ -9,7 +9,8 @@ single source of the directions `graph-default-schedule` accepts. A direction sa
 - which argument of the edge function is the vertex a thread iterates
   (`iterated`: `graph-insert-atomics` asks whether that vertex's elements are
   private to the thread);
-- which input frontiers it can traverse (`unsupported_input`);
+- which representation its input frontier must have (`input_type`:
+  `graph-to-frontier` converts the input to it);
 - the per-vertex work of a one-thread-per-vertex traversal (`vertex_map`): the
   load-balance strategies that map a thread to a whole vertex call it.
 """
@@ -23,7 +24,7 @@ from xdsl.ir import Attribute
 
 from gir.dialects import frontier
 from gir.dialects.frontier import Layout
-from gir.dialects.schedule import Direction
+from gir.dialects.schedule import Direction, SimpleScheduleAttr
 from gir.passes.registry import StrategyRegistry
 
 
@@ -37,9 +38,11 @@ class DirectionStrategy(ABC):
     iterated: ClassVar[int]
     """The edge-function argument a thread iterates: 0 the source, 1 the destination."""
 
-    def unsupported_input(self, input_type: Attribute) -> str | None:
-        """Why a traversal in this direction cannot start from a frontier of
-        `input_type` (None: it can)."""
+    def input_type(
+        self, input_type: Attribute, schedule: SimpleScheduleAttr
+    ) -> Attribute | None:
+        """The frontier type a traversal with `schedule` needs its input of
+        `input_type` converted to (None: it traverses it as it is)."""
         return None
 
     @abstractmethod

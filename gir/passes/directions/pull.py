@@ -9,8 +9,14 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.dialects import frontier, graph
-from gir.dialects.frontier import AllVerticesType, Layout
-from gir.dialects.schedule import Direction
+from gir.dialects.frontier import (
+    AllVerticesType,
+    BitmapType,
+    BoolmapType,
+    FrontierType,
+    Layout,
+)
+from gir.dialects.schedule import Direction, PullFrontier, SimpleScheduleAttr
 from gir.passes.directions import DirectionStrategy
 from gir.passes.load_balance import inline_region
 
@@ -22,8 +28,11 @@ class Pull(DirectionStrategy):
     the `to` filter is checked on it before each in-edge, so the loop stops as
     soon as the destination no longer passes it (GraphIt's pull early exit: once
     BFS has claimed a vertex, its other in-edges are skipped). The edge function
-    runs on each in-edge whose source is in the input frontier; with every
-    vertex as input that test is void.
+    runs on each in-edge whose source is in the input frontier
+    (`frontier.contains`); with every vertex as input that test is void. An
+    input that is neither every vertex nor a bitmap or boolmap is converted to
+    the schedule's pull frontier (`configDirection(PULL, BITMAP|BOOLMAP)`) by
+    `graph-to-frontier` (`input_type`).
 
     Before:
     ```mlir
@@ -55,13 +64,12 @@ class Pull(DirectionStrategy):
     layout = Layout.CSC
     iterated = 1
 
-    def unsupported_input(self, input_type: Attribute) -> str | None:
-        if isinstance(input_type, AllVerticesType):
+    def input_type(
+        self, input_type: Attribute, schedule: SimpleScheduleAttr
+    ) -> Attribute | None:
+        if isinstance(input_type, _TESTABLE):
             return None
-        return (
-            f"a pull from a {input_type} input frontier (its membership test needs "
-            "a bitmap or boolmap representation)"
-        )
+        return _PULL_FRONTIERS[schedule.pull_frontier.data]()
 
     def vertex_map(self, traverse: frontier.EdgeTraverseOp) -> frontier.VertexMapOp:
         body = Block(arg_types=[graph.VertexType()])
@@ -83,6 +91,8 @@ class Pull(DirectionStrategy):
         src = frontier.NeighborOp(layout, traverse.edges, position)
         src.result.name_hint = "src"
         Rewriter.insert_op(src, point)
+        if not isinstance(traverse.input.type, AllVerticesType):
+            point = _if_member(traverse.input, src.result, point)
         edge_args: list[SSAValue] = [src.result, dst]
         if len(traverse.body.block.args) == 3:
             weight = frontier.EdgeWeightOp(layout, traverse.edges, position)
@@ -102,6 +112,25 @@ class Pull(DirectionStrategy):
             label=None if traverse.label is None else traverse.label.data,
             block_size=frontier.block_size_of(traverse),
         )
+
+
+_TESTABLE = (AllVerticesType, BitmapType, BoolmapType)
+"""Input frontier types a pull traverses as they are (membership is O(1))."""
+
+_PULL_FRONTIERS: dict[PullFrontier, type[FrontierType]] = {
+    PullFrontier.BITMAP: BitmapType,
+    PullFrontier.BOOLMAP: BoolmapType,
+}
+"""The frontier type of each `configDirection(PULL, ...)` input representation."""
+
+
+def _if_member(input: SSAValue, src: SSAValue, point: InsertPoint) -> InsertPoint:
+    """Inserts at `point` an `scf.if` on `src` being in `input`; the point inside it."""
+    member = frontier.ContainsOp(input, src)
+    member.result.name_hint = "active"
+    end = scf.YieldOp()
+    Rewriter.insert_op([member, scf.IfOp(member.result, [], Region(Block([end])))], point)
+    return InsertPoint.before(end)
 
 
 def _in_edge_loop(

@@ -29,6 +29,14 @@ builtin.module {
       %s = graph.reduce add %w, @sum[%dst] : !graph.vertex, i32
       frontier.yield
     }
+    %wave = frontier.new %z : i32 -> !frontier.bitmap
+    %next = frontier.new %z : i32 -> !frontier.bitmap
+    %out2 = frontier.edge_traverse PULL VERTEX_BASED CSC %e : !graph.edgeset<i32> from %wave : !frontier.bitmap into %next : !frontier.bitmap {label = "expand"} apply {
+    ^bb0(%src : !graph.vertex, %dst : !graph.vertex, %w : i32):
+      %s = graph.reduce add %w, @sum[%dst] : !graph.vertex, i32
+      frontier.enqueue %dst
+      frontier.yield
+    } -> !frontier.bitmap
     func.return
   }
 }
@@ -71,3 +79,21 @@ builtin.module {
 // CHECK-NEXT:     %src_1 = frontier.neighbor CSC %e[%edge_2] : !graph.edgeset<i32>
 // CHECK-NEXT:     %weight = frontier.edge_weight CSC %e[%edge_2] : !graph.edgeset<i32> -> i32
 // CHECK-NEXT:     %s = graph.reduce add %weight, @sum[%dst_1] : !graph.vertex, i32
+
+// From a bitmap: still every vertex a destination; an in-edge's work runs only
+// when its source is in the input (tested before its weight is read).
+// CHECK:      %out2 = frontier.vertex_map %{{.*}} : !frontier.all into %next : !frontier.bitmap -> !frontier.bitmap attributes {label = "expand"} {
+// CHECK-NEXT: ^bb0(%dst_2: !graph.vertex):
+// CHECK-NEXT:   %begin_2, %end_2 = frontier.edge_range CSC %e[%dst_2] : !graph.edgeset<i32>
+// CHECK-NEXT:   %{{.*}} = arith.constant 1 : index
+// CHECK-NEXT:   scf.for %edge_3 = %begin_2 to %end_2 step %{{.*}} {
+// CHECK-NEXT:     %src_2 = frontier.neighbor CSC %e[%edge_3] : !graph.edgeset<i32>
+// CHECK-NEXT:     %active = frontier.contains %wave[%src_2] : !frontier.bitmap
+// CHECK-NEXT:     scf.if %active {
+// CHECK-NEXT:       %weight_1 = frontier.edge_weight CSC %e[%edge_3] : !graph.edgeset<i32> -> i32
+// CHECK-NEXT:       %s_1 = graph.reduce add %weight_1, @sum[%dst_2] : !graph.vertex, i32
+// CHECK-NEXT:       frontier.enqueue %dst_2
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT:   frontier.yield
+// CHECK-NEXT: }

@@ -1,4 +1,7 @@
-// BFS with a schedule option the GPU lowering does not realize yet: PULL direction.
+// RUN: gir-opt %s -p graph-to-frontier | filecheck %s
+
+// PULL from a frontier (BFS's queue): the input is converted to the schedule's
+// pull frontier (BITMAP) before the traversal, and the copy freed after it.
 builtin.module {
   graph.global @edges : !graph.edgeset
   graph.global @vertices : !graph.vertexset
@@ -45,3 +48,12 @@ builtin.module {
     func.return
   }
 }
+
+// CHECK:      ^bb0(%fr2: !frontier.queue):
+// CHECK:        %empty = frontier.new %{{.*}} : i32 -> !frontier.queue
+// CHECK-NEXT:   %pull_input = frontier.convert %fr2 : !frontier.queue -> !frontier.bitmap
+// CHECK-NEXT:   %o = frontier.edge_traverse PULL VERTEX_BASED CSC %e : !graph.edgeset from %pull_input : !frontier.bitmap into %empty : !frontier.queue tracked @parent dedup {label = "s0:s1"} to {
+// CHECK:        } -> !frontier.queue
+// CHECK-NEXT:   frontier.free %pull_input : !frontier.bitmap
+// CHECK-NEXT:   frontier.free %fr2 : !frontier.queue
+// CHECK-NEXT:   scf.yield %o : !frontier.queue
