@@ -1,7 +1,6 @@
 // RUN: not gir-opt %s -p lower-to-gpu 2>&1 | filecheck %s
 // RUN: not gir-opt %S/Inputs/unsupported-hybrid.mlir -p lower-to-gpu 2>&1 | filecheck %s --check-prefix=HYBRID
 // RUN: not gir-opt %S/Inputs/unsupported-pull.mlir -p lower-to-gpu 2>&1 | filecheck %s --check-prefix=PULL
-// RUN: not gir-opt %S/Inputs/unsupported-dedup-unfused.mlir -p lower-to-gpu 2>&1 | filecheck %s --check-prefix=DEDUP
 // RUN: not gir-opt %S/Inputs/unsupported-kernel-fusion.mlir -p lower-to-gpu 2>&1 | filecheck %s --check-prefix=FUSION
 // RUN: not gir-opt %S/Inputs/unsupported-transpose.mlir -p lower-to-gpu 2>&1 | filecheck %s --check-prefix=TRANSPOSE
 // RUN: not gir-opt %s -p graph-default-schedule 2>&1 | filecheck %s
@@ -13,7 +12,6 @@
 // CHECK-NOT:      Traceback
 // HYBRID:         error: PULL traversal of statement 's0:s1:second' cannot lower a pull from a !frontier.queue input frontier (its membership test needs a bitmap or boolmap representation) yet
 // PULL:           error: PULL traversal of statement 's0:s1' cannot lower a pull from a !frontier.queue input frontier (its membership test needs a bitmap or boolmap representation) yet
-// DEDUP:          error: schedule option dedup_strategy = UNFUSED of statement 's1' is not supported yet
 // FUSION:         error: schedule option kernel_fusion = ENABLED of statement 's0' is not supported yet
 // TRANSPOSE:      error: transposed edgesets (edges.transpose()) are not supported on the GPU yet
 
