@@ -10,9 +10,9 @@ inlined as regions. Globals other than vectors are gone: scalars are SSA values 
 the regions use unchanged).
 
 Frontiers are *values*: an op that changes a frontier (`frontier.add`,
-`frontier.clear`, a traversal filling its output) returns the changed frontier, and
-the operand it was given is not used afterwards. A value and the values made
-from it share one storage, released by `frontier.free`.
+`frontier.clear`, `frontier.dedup`, a traversal filling its output) returns the
+changed frontier, and the operand it was given is not used afterwards. A value
+and the values made from it share one storage, released by `frontier.free`.
 
 Representations (one subclass of `FrontierType` each; a bitmap or boolmap is one
 more type here and one more lowering in `gir/passes/representations/`):
@@ -31,7 +31,7 @@ Ops, from the highest to the lowest within this level:
   `frontier.edge_range`, `frontier.neighbor`, `frontier.edge_weight`;
 - host ops on frontiers: `frontier.new`, `frontier.all_vertices`,
   `frontier.convert`, `frontier.size`, `frontier.add`, `frontier.clear`,
-  `frontier.free`;
+  `frontier.dedup` (unfused deduplication), `frontier.free`;
 - priority queues (`!frontier.priority_queue`, a handle whose state the ops change):
   `frontier.pq_new`, `pq_finished`, `pq_dequeue`, `pq_update_min` (in a
   traversal), `pq_current_priority`, `pq_free`; `frontier-lower-priority-queues`
@@ -313,6 +313,24 @@ class ClearOp(IRDLOperation):
     operand frontier is not used afterwards."""
 
     name = "frontier.clear"
+
+    T: ClassVar = VarConstraint("T", base(MutableFrontierType))
+    frontier = operand_def(T)
+    result = result_def(T)
+
+    assembly_format = "$frontier attr-dict `:` type($frontier)"
+
+    def __init__(self, frontier: SSAValue | Operation):
+        super().__init__(operands=[frontier], result_types=[SSAValue.get(frontier).type])
+
+
+@irdl_op_definition
+class DedupOp(IRDLOperation):
+    """The frontier with each vertex kept once: G2's unfused deduplication, a
+    separate step after the traversal that filled the frontier. The operand
+    frontier is not used afterwards (the result shares its storage)."""
+
+    name = "frontier.dedup"
 
     T: ClassVar = VarConstraint("T", base(MutableFrontierType))
     frontier = operand_def(T)
@@ -913,6 +931,7 @@ Frontier = Dialect(
         SizeOp,
         AddOp,
         ClearOp,
+        DedupOp,
         FreeOp,
         YieldOp,
         EdgeTraverseOp,

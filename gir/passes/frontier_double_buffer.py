@@ -7,24 +7,27 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.dialects import frontier
-from gir.dialects.frontier import SparseQueueType
 from gir.passes.ir_utils import constant_value
 
 
 @dataclass(frozen=True)
 class FrontierDoubleBuffer(ModulePass):
-    """Double-buffers loop frontiers: the frontier freed in an iteration is the next one's output.
+    """Double-buffers loop frontiers: storage freed in an iteration is the next one's output.
 
     In a `scf.while` whose body frees a queue it received (`delete frontier`) and
     yields a queue filled into a fresh empty one (`frontier = output`), the fresh
     queue becomes the cleared spare carried by the loop, and the freed one the
     next spare: two storages swap roles instead of one allocation and one release
-    per iteration. The spare is allocated before the loop and freed after it.
+    per iteration. A fresh empty frontier freed in the same iteration (a bitmap
+    or boolmap output converted to the loop's queue, UNFUSED_BITMAP/BOOLMAP
+    creation) becomes a spare too, yielded where it was freed. Any mutable
+    representation qualifies. The spare is allocated before the loop and freed
+    after it.
 
     Before:
     ```mlir
@@ -58,11 +61,14 @@ class FrontierDoubleBuffer(ModulePass):
                 current = _double_buffer(current)
 
 
-_SAME_STORAGE = (frontier.AddOp, frontier.ClearOp)
+_SAME_STORAGE = (frontier.AddOp, frontier.ClearOp, frontier.DedupOp)
 
 
-def _yielded_fresh_queue(new: frontier.NewOp, yield_op: scf.YieldOp) -> bool:
-    """Whether the storage `new` allocates ends up (only) in `yield_op`."""
+def _storage_end(new: frontier.NewOp, body: Block) -> Operation | None:
+    """What ends the storage `new` allocates: the loop body's `scf.yield` (it is
+    the next iteration's frontier) or a `frontier.free` in the body (a scratch
+    frontier of one iteration), when that storage passes only through ops of
+    `body` that keep it (add, clear, dedup, filling a map's output); else None."""
     value: SSAValue = new.result
     while True:
         storage_users = [
@@ -76,15 +82,35 @@ def _yielded_fresh_queue(new: frontier.NewOp, yield_op: scf.YieldOp) -> bool:
             or isinstance(use.operation, frontier.FreeOp | scf.YieldOp)
         ]
         if len(storage_users) != 1:
-            return False
+            return None
         (user,) = storage_users
-        if user is yield_op:
-            return True
-        if user.parent_block() is not yield_op.parent_block() or isinstance(
-            user, frontier.FreeOp | scf.YieldOp
-        ):
-            return False
+        if user.parent_block() is not body:
+            return None
+        if isinstance(user, frontier.FreeOp | scf.YieldOp):
+            return user
         value = user.results[0]
+
+
+def _reused_storage(
+    body: Block, yield_op: scf.YieldOp
+) -> tuple[frontier.NewOp, frontier.FreeOp] | None:
+    """A fresh empty frontier of the body and the free whose storage can serve as
+    the next iteration's one: the free of a frontier the body received when the
+    fresh one is yielded, or the fresh one's own free when it is a scratch."""
+    received = {
+        op.frontier.type: op
+        for op in reversed(list(body.ops))
+        if isinstance(op, frontier.FreeOp) and op.frontier in body.args
+    }
+    for new in body.ops:
+        if not isinstance(new, frontier.NewOp) or not _is_zero(new.count):
+            continue
+        end = _storage_end(new, body)
+        if isinstance(end, frontier.FreeOp):
+            return new, end
+        if end is yield_op and new.result.type in received:
+            return new, received[new.result.type]
+    return None
 
 
 def _double_buffer(loop: scf.WhileOp) -> scf.WhileOp | None:
@@ -92,40 +118,27 @@ def _double_buffer(loop: scf.WhileOp) -> scf.WhileOp | None:
     yield_op = body.last_op
     if not isinstance(yield_op, scf.YieldOp):
         return None
-    frees = [
-        op
-        for op in body.ops
-        if isinstance(op, frontier.FreeOp)
-        and op.frontier in body.args
-        and isinstance(op.frontier.type, SparseQueueType)
-    ]
-    fresh = [
-        op
-        for op in body.ops
-        if isinstance(op, frontier.NewOp)
-        and _is_zero(op.count)
-        and _yielded_fresh_queue(op, yield_op)
-    ]
-    if not frees or not fresh:
+    reuse = _reused_storage(body, yield_op)
+    if reuse is None:
         return None
-    free, new = frees[0], fresh[0]
+    new, free = reuse
     freed = free.frontier
+    spare_type = new.result.type
 
     zero = arith.ConstantOp(IntegerAttr(0, i32))
-    spare = frontier.NewOp(zero.result)
+    spare = frontier.NewOp(zero.result, spare_type)
     spare.result.name_hint = "spare"
-    Rewriter.insert_op([zero, spare], _spare_insertion_point(loop, freed))
+    Rewriter.insert_op([zero, spare], _spare_insertion_point(loop))
 
-    queue = SparseQueueType()
     before = loop.before_region.block
     condition = before.last_op
     assert isinstance(condition, scf.ConditionOp)
-    before_spare = before.insert_arg(queue, len(before.args))
+    before_spare = before.insert_arg(spare_type, len(before.args))
     before_spare.name_hint = "spare"
     Rewriter.replace_op(
         condition, scf.ConditionOp(condition.condition, *condition.args, before_spare)
     )
-    body_spare = body.insert_arg(queue, len(body.args))
+    body_spare = body.insert_arg(spare_type, len(body.args))
     body_spare.name_hint = "spare"
     clear = frontier.ClearOp(body_spare)
     Rewriter.replace_op(new, clear)
@@ -134,7 +147,7 @@ def _double_buffer(loop: scf.WhileOp) -> scf.WhileOp | None:
 
     new_loop = scf.WhileOp(
         [*loop.arguments, spare.result],
-        [*loop.result_types, queue],
+        [*loop.result_types, spare_type],
         Rewriter.move_region_contents_to_new_regions(loop.before_region),
         Rewriter.move_region_contents_to_new_regions(loop.after_region),
     )
@@ -144,16 +157,17 @@ def _double_buffer(loop: scf.WhileOp) -> scf.WhileOp | None:
     return new_loop
 
 
-def _spare_insertion_point(loop: scf.WhileOp, freed: SSAValue) -> InsertPoint:
-    """Right after the loop's initial frontier is made, so that the spare's
-    allocation happens with the first one's (outside a timed region that starts
+def _spare_insertion_point(loop: scf.WhileOp) -> InsertPoint:
+    """Right after the op that makes the loop's first initial frontier, so that
+    the spare's allocation happens with it (outside a timed region that starts
     between them and the loop), else just before the loop."""
-    condition = loop.before_region.block.last_op
-    assert isinstance(freed, BlockArgument) and isinstance(condition, scf.ConditionOp)
-    forwarded = condition.args[freed.index]
-    if isinstance(forwarded, BlockArgument) and forwarded.block is loop.before_region.block:
-        owner = loop.arguments[forwarded.index].owner
-        if isinstance(owner, Operation) and owner.parent_block() is loop.parent_block():
+    for initial in loop.arguments:
+        owner = initial.owner
+        if (
+            isinstance(initial.type, frontier.FrontierType)
+            and isinstance(owner, Operation)
+            and owner.parent_block() is loop.parent_block()
+        ):
             return InsertPoint.after(owner)
     return InsertPoint.before(loop)
 

@@ -32,7 +32,7 @@ class FrontierToHostValues(ModulePass):
     """Replaces each frontier value of main by its representation's host values (1:N).
 
     Every host op on frontiers (`frontier.new`, `all_vertices`, `convert`, `size`,
-    `add`, `clear`, `free`, and the device-side `contains` in map bodies) is
+    `add`, `clear`, `dedup`, `free`, and the device-side `contains` in map bodies) is
     lowered by the registered representation of its frontier type, and every `scf.while` / `scf.for` / `scf.if` that carries
     frontiers carries their host values instead (a queue: its items buffer and
     its size). Map ops keep frontier-typed operands and results, bridged to the
@@ -102,6 +102,10 @@ def _lower_frontier_op(gpu: GpuContext, op: Operation) -> None:
     elif isinstance(op, frontier.ClearOp):
         rep = representation(op.frontier.type)
         values = rep.clear(gpu, b, host_values(op.frontier))
+        replace(op, [frontier_value(b, values, op.result.type)])
+    elif isinstance(op, frontier.DedupOp):
+        rep = representation(op.frontier.type)
+        values = rep.deduplicate(gpu, b, host_values(op.frontier))
         replace(op, [frontier_value(b, values, op.result.type)])
     elif isinstance(op, frontier.FreeOp):
         representation(op.frontier.type).free(gpu, b, host_values(op.frontier))

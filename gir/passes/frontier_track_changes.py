@@ -30,9 +30,12 @@ class FrontierTrackChanges(ModulePass):
     At its end the destination is enqueued when the flag is set (at most once per
     edge). The `tracked` property goes. `dedup` goes too when the updates make it
     redundant: when they are all `compare_and_swap(v[dst], C, id)` with C < 0 and
-    `id` a vertex id, each destination's swap succeeds once (BFS). Otherwise (`min=`,
+    `id` a vertex id, each destination's swap succeeds once (BFS), and so does a
+    `frontier.dedup` of the output (unfused deduplication). Otherwise (`min=`,
     `+=`, plain stores) the output is deduplicated whatever the program asked, so
-    no frontier ever repeats a vertex and sparse queues cannot overflow.
+    no frontier ever repeats a vertex and sparse queues cannot overflow: while
+    enqueueing (`dedup`) unless a `frontier.dedup` follows the traversal (its
+    output then holds at most one entry per edge visited, within the capacity).
 
     Before:
     ```mlir
@@ -77,15 +80,27 @@ def _track(traverse: frontier.EdgeTraverseOp) -> None:
         Rewriter.insert_op(
             scf.IfOp(changed, [], Region(enqueue)), InsertPoint.before(terminator)
         )
+    unfused = _unfused_dedup(traverse)
     if _succeeds_once_per_destination(block, tracked):
         traverse.properties.pop("dedup", None)
-    else:
+        if unfused is not None:
+            unfused.result.replace_all_uses_with(unfused.frontier)
+            Rewriter.erase_op(unfused)
+    elif unfused is None:
         # An update that can take effect several times per destination (min=, +=)
         # would enqueue a vertex several times; the next traversal would then visit
         # its edges more than once and its output could outgrow any fixed
         # capacity. Deduplicating keeps every queue within the vertex count.
         traverse.properties["dedup"] = UnitAttr()
     del traverse.properties["tracked"]
+
+
+def _unfused_dedup(traverse: frontier.EdgeTraverseOp) -> frontier.DedupOp | None:
+    """The `frontier.dedup` of the traversal's output (unfused deduplication), if any."""
+    for use in traverse.results[0].uses if traverse.results else ():
+        if isinstance(use.operation, frontier.DedupOp):
+            return use.operation
+    return None
 
 
 def _succeeds_once_per_destination(block: Block, tracked: SymbolRefAttr) -> bool:

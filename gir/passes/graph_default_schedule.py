@@ -27,7 +27,7 @@ from gir.passes.ir_utils import statement
 SUPPORTED: dict[str, set[str]] = {
     "edge_blocking": {EdgeBlocking.UNBLOCKED, EdgeBlocking.BLOCKED},
     "deduplication": {Toggle.DISABLED, Toggle.ENABLED},
-    "dedup_strategy": {DedupStrategy.FUSED},
+    "dedup_strategy": {DedupStrategy.FUSED, DedupStrategy.UNFUSED},
     "kernel_fusion": {Toggle.DISABLED},
 }
 """Values of the enum-valued schedule options that the GPU lowering realizes.

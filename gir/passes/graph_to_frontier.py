@@ -22,6 +22,7 @@ from gir.dialects import frontier, graph
 from gir.dialects.frontier import AllVerticesType, Layout, SparseQueueType
 from gir.dialects.schedule import (
     ArgvAttr,
+    DedupStrategy,
     EdgeBlocking,
     FrontierCreation,
     HybridScheduleAttr,
@@ -57,7 +58,8 @@ class GraphToFrontier(ModulePass):
       `to` filter and edge function as regions (source and destination filters
       folded into the edge function as a guard), and, for `apply_modified`, a fresh
       empty queue to fill, the tracked vector and `dedup` (from the statement or
-      from the schedule's deduplication);
+      from the schedule's deduplication; with `dedup_strategy = UNFUSED` a
+      separate `frontier.dedup` of the traversal's result instead);
     - `graph.vertexset_apply` / `graph.vertexset_filter` become `frontier.vertex_map`
       (a filter enqueues the vertices it keeps);
     - a traversal's input is converted to the representation its direction needs
@@ -202,6 +204,7 @@ def _traversal(
     dedup = modified and (
         op.dedup is not None or schedule.deduplication.data == Toggle.ENABLED
     )
+    unfused_dedup = dedup and schedule.dedup_strategy.data == DedupStrategy.UNFUSED
     direction = schedule.direction.data
     direction_strategy = directions.direction(direction)
     traverse = frontier.EdgeTraverseOp(
@@ -214,12 +217,17 @@ def _traversal(
         load_balance=schedule.load_balance.data,
         layout=_layout(schedule, direction_strategy.layout),
         tracked=op.tracked,
-        dedup=dedup,
+        dedup=dedup and not unfused_dedup,
         label=_label(op, udf_name),
         block_size=schedule.block_size.value.data,
     )
     if schedule.edge_blocking.data == EdgeBlocking.BLOCKED:
         traverse.attributes[BLOCKING_SIZE_ATTR] = schedule.blocking_size
+    if unfused_dedup:
+        deduplicated = frontier.DedupOp(traverse.results[0])
+        Rewriter.insert_op(traverse, InsertPoint.before(op))
+        Rewriter.replace_op(op, deduplicated)
+        return
     Rewriter.replace_op(op, traverse, new_results=list(traverse.results))
     return traverse, schedule
 

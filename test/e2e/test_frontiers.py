@@ -1,7 +1,8 @@
-"""End to end: the frontier-creation x deduplication axes (bitmap and boolmap
-outputs, fused and unfused deduplication) on BFS and CC, with VERTEX_BASED and
-EDGE_ONLY load balance, on every available target, checked against the CPU
-references with every device access bounds-checked."""
+"""End to end: the frontier-creation x deduplication axes (queue, bitmap and
+boolmap outputs; no, fused and unfused deduplication) on BFS and CC, with
+VERTEX_BASED and EDGE_ONLY load balance, and CC under G2's own schedule
+(cc.gt), on every available target, checked against the CPU references on the
+hand-made and generated graphs with every device access bounds-checked."""
 
 from __future__ import annotations
 
@@ -28,7 +29,11 @@ from test_programs import PROGRAMS, TARGETS, devices, generated_graphs, hand_mad
 
 __all__ = ["devices"]  # the fixture, shared with test_programs
 
-DEDUPS = {"no_dedup": None, "dedup_fused": DedupStrategy.FUSED}
+DEDUPS = {
+    "no_dedup": None,
+    "dedup_fused": DedupStrategy.FUSED,
+    "dedup_unfused": DedupStrategy.UNFUSED,
+}
 CASES = [
     pytest.param(
         program, creation, dedup, LoadBalance.VERTEX_BASED,
@@ -68,10 +73,22 @@ def scheduled(module, creation: FrontierCreation, dedup: DedupStrategy | None, l
 def test_frontier_creation_matches_reference(
     program, creation, dedup, lb, target, devices, tmp_path
 ):
+    module = scheduled(parse_program(str(PROGRAMS / program)), creation, dedup, lb)
+    _check_on_every_graph(module, program, target, devices, tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_cc_with_g2_schedule_matches_reference(target, devices, tmp_path):
+    """cc.gt as written: G2's CC schedule (CM, deduplication, UNFUSED_BITMAP)."""
+    _check_on_every_graph(parse_program(str(PROGRAMS / "cc.gt")), "cc.gt", target, devices, tmp_path)
+
+
+def _check_on_every_graph(module, program: str, target, devices, tmp_path) -> None:
+    """Runs `module` (bounds-checked) on the hand-made and generated graphs and
+    checks each result against the CPU reference."""
     from gir.runtime.executor import compile_program
 
     target_name, index = target
-    module = scheduled(parse_program(str(PROGRAMS / program)), creation, dedup, lb)
     validator = find_validator(module)
     assert validator is not None
     executable = compile_program(_lower(module, check_bounds=True), target_name)

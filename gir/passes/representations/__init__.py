@@ -90,6 +90,14 @@ class FrontierRepresentation(ABC):
         """`frontier.clear`: empty, same storage."""
         raise UserError(f"error: a {self.type.name} cannot be cleared")
 
+    def deduplicate(
+        self, ctx: GpuContext, b: Builder, values: list[SSAValue]
+    ) -> list[SSAValue]:
+        """`frontier.dedup` (unfused deduplication): each vertex kept once, same
+        storage. The default suits a representation that never holds a vertex
+        twice (a bitmap or boolmap)."""
+        return values
+
     def free(self, ctx: GpuContext, b: Builder, values: list[SSAValue]) -> None:
         """`frontier.free`: releases the storage."""
 

@@ -3,7 +3,7 @@ array indexed by vertex id, one thread per vertex when a map iterates it.
 
 Host values: the membership array (`memref<?xi8>` or `memref<?xi32>`), all zero
 for the empty set; no size is kept (`frontier.size` counts the members with one
-kernel and one read-back). Enqueueing marks the vertex (no duplicates, so an
+kernel, one atomic per block, and one read-back). Enqueueing marks the vertex (no duplicates, so an
 output never needs deduplicating to stay within its capacity, V). A map over a
 dense frontier launches V threads and skips the non-members (`thread_member`).
 A subclass says how a vertex is tested and marked in device code.
@@ -16,27 +16,21 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.builder import Builder
-from xdsl.dialects import scf
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, i32
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import gir_gpu, host
-from gir.dialects.gir_gpu import AtomicKind, buffer_type
+from gir.dialects.gir_gpu import SUBGROUP_SIZE, AtomicKind, Dimension, buffer_type
 from gir.passes.gpu_kernels import GpuContext, KernelBuilder, as_i32, as_index, constant
 from gir.passes.ir_utils import constant_value
+from gir.passes.load_balance.twce import block_exclusive_sum
 from gir.passes.representations import FrontierRepresentation
+from gir.passes.representations.buffers import counter
 
-
-def _count_buffer(ctx: GpuContext) -> SSAValue:
-    """A one-element device buffer counting the members of a dense frontier."""
-
-    def make(b: Builder) -> SSAValue:
-        counter = b.insert(host.AllocOp(constant(b, 1), i32)).result
-        counter.name_hint = "members"
-        return counter
-
-    return ctx.shared("dense_members", make)
+SIZE_BLOCK = 256
+"""Threads per block of the kernel counting a dense frontier's members."""
 
 
 def guarded(b: Builder, condition: SSAValue) -> Builder:
@@ -121,25 +115,41 @@ class DenseFrontier(FrontierRepresentation):
         return [storage]
 
     def size(self, ctx: GpuContext, b: Builder, values: list[SSAValue]) -> SSAValue:
-        counter = _count_buffer(ctx)
+        """One thread per vertex tests its membership; a block-level sum (sub-group
+        sums, then one over the warps' totals) lets one thread per block add the
+        block's count to a device counter, which the host reads back."""
+        members = counter(ctx, "members")
         zero = constant(b, 0)
-        b.insert(host.WriteOp(zero, counter, zero))
+        b.insert(host.WriteOp(zero, members, zero))
+        storage = values[0]
 
-        def build(inner: Builder, args: Sequence[SSAValue], gid: SSAValue) -> None:
-            member = guarded(inner, self.test(inner, args[0], gid))
-            member.insert(
-                gir_gpu.AtomicRMWOp(
-                    AtomicKind.ADD, constant(member, 1), args[1], as_index(member, constant(member, 0))
-                )
+        def build(inner: Builder) -> None:
+            warp_totals = inner.insert(
+                gir_gpu.SharedAllocOp(i32, max(1, SIZE_BLOCK // SUBGROUP_SIZE))
+            ).result
+            warp_totals.name_hint = "warp_totals"
+            vertex = inner.insert(gir_gpu.IdOp(Dimension.GLOBAL)).result
+            inside = inner.insert(arith.CmpiOp(vertex, ctx.vertices, "slt")).result
+            test = Builder(InsertPoint.at_end(tested := Block()))
+            held = test.insert(arith.ExtUIOp(self.test(test, storage, vertex), i32)).result
+            test.insert(scf.YieldOp(held))
+            outside = Builder(InsertPoint.at_end(skipped := Block()))
+            outside.insert(scf.YieldOp(constant(outside, 0)))
+            member = inner.insert(
+                scf.IfOp(inside, [i32], Region(tested), Region(skipped))
+            ).results[0]
+            _, total = block_exclusive_sum(inner, member, warp_totals, SIZE_BLOCK)
+            thread = inner.insert(gir_gpu.IdOp(Dimension.THREAD)).result
+            first = inner.insert(arith.CmpiOp(thread, constant(inner, 0), "eq")).result
+            some = inner.insert(arith.CmpiOp(total, constant(inner, 0), "sgt")).result
+            adds = guarded(inner, inner.insert(arith.AndIOp(first, some)).result)
+            adds.insert(
+                gir_gpu.AtomicRMWOp(AtomicKind.ADD, total, members, as_index(adds, constant(adds, 0)))
             )
 
-        kernel = ctx.helper_kernel(
-            f"frontier_{self.type.name.split('.')[-1]}_size",
-            [("storage", buffer_type(self.element)), ("members", buffer_type(i32)), ("count", i32)],
-            build,
-        )
-        ctx.launch(b, kernel, ctx.vertices, [values[0], counter, ctx.vertices])
-        size = b.insert(host.ReadOp(counter, zero)).result
+        name = f"frontier_{self.type.name.split('.')[-1]}_size"
+        KernelBuilder(ctx).launch_blocks(name, ctx.vertices, b, build, SIZE_BLOCK)
+        size = b.insert(host.ReadOp(members, zero)).result
         size.name_hint = "size"
         return size
 

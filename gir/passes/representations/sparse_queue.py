@@ -31,6 +31,12 @@ from gir.dialects.frontier import AllVerticesType, SparseQueueType
 from gir.dialects.schedule import FrontierCreation
 from gir.passes.gpu_kernels import GpuContext, KernelBuilder, as_i32, as_index, constant
 from gir.passes.representations import FrontierRepresentation
+from gir.passes.representations.buffers import (
+    counter,
+    item_scratch,
+    program_buffer,
+    vertex_flags,
+)
 from gir.passes.representations.dense import guarded
 from gir.passes.ir_utils import constant_value
 
@@ -49,37 +55,33 @@ def _capacity(ctx: GpuContext) -> SSAValue:
 
 def _counter(ctx: GpuContext) -> SSAValue:
     """A one-element device buffer: the size of the queue being filled."""
-
-    def make(b: Builder) -> SSAValue:
-        counter = b.insert(host.AllocOp(constant(b, 1), i32)).result
-        counter.name_hint = "queue_size"
-        return counter
-
-    return ctx.shared("queue_size", make)
+    return counter(ctx, "queue_size")
 
 
 def _dedup_flags(ctx: GpuContext) -> SSAValue:
     """Per-vertex i32 flags: 1 while the vertex is in the queue being filled."""
-
-    def make(b: Builder) -> SSAValue:
-        flags = b.insert(host.AllocOp(ctx.vertices, i32)).result
-        flags.name_hint = "enqueued"
-        b.insert(host.FillOp(flags, constant(b, 0), ctx.vertices))
-        return flags
-
-    return ctx.shared("enqueued", make)
+    return vertex_flags(ctx, "enqueued")
 
 
-def _compaction_scratch(ctx: GpuContext, source: FrontierRepresentation, what: str) -> SSAValue:
-    """A program-wide i32 buffer with one slot per thread of a map over `source`, plus one."""
+def _dedup_keep_first(b: Builder, args: Sequence[SSAValue], gid: SSAValue) -> None:
+    """The first thread to flag items[gid] appends it to `kept`."""
+    items, flags, kept, tally = args[0], args[1], args[2], args[3]
+    vertex = b.insert(memref.LoadOp.get(items, [as_index(b, gid)])).res
+    zero = constant(b, 0)
+    old = b.insert(gir_gpu.AtomicCASOp(flags, as_index(b, vertex), zero, constant(b, 1))).old
+    first = guarded(b, b.insert(arith.CmpiOp(old, zero, "eq")).result)
+    position = first.insert(
+        gir_gpu.AtomicRMWOp(AtomicKind.ADD, constant(first, 1), tally, as_index(first, zero))
+    ).old
+    first.insert(memref.StoreOp.get(vertex, kept, [as_index(first, position)]))
 
-    def make(b: Builder) -> SSAValue:
-        slots = b.insert(arith.AddiOp(source.capacity(ctx), constant(b, 1))).result
-        buffer = b.insert(host.AllocOp(slots, i32)).result
-        buffer.name_hint = what
-        return buffer
 
-    return ctx.shared(f"compact_{what}_{source.type.name}", make)
+def _dedup_copy_back(b: Builder, args: Sequence[SSAValue], gid: SSAValue) -> None:
+    """items[gid] = kept[gid], and that vertex's flag back to zero."""
+    kept, items, flags = args[0], args[1], args[2]
+    vertex = b.insert(memref.LoadOp.get(kept, [as_index(b, gid)])).res
+    b.insert(memref.StoreOp.get(vertex, items, [as_index(b, gid)]))
+    b.insert(memref.StoreOp.get(constant(b, 0), flags, [as_index(b, vertex)]))
 
 
 def _iota(b: Builder, args: Sequence[SSAValue], gid: SSAValue) -> None:
@@ -125,8 +127,8 @@ class SparseQueue(FrontierRepresentation):
         boolmap): a kernel writes 1 for each member thread, an exclusive prefix sum
         gives each member its position, a second kernel scatters the vertices."""
         count = source.thread_count(ctx, b, values)
-        marks = _compaction_scratch(ctx, source, "marks")
-        positions = _compaction_scratch(ctx, source, "positions")
+        marks = item_scratch(ctx, source, "marks", "compact")
+        positions = item_scratch(ctx, source, "positions", "compact")
         kernels = KernelBuilder(ctx)
         name = source.type.name.split(".")[-1]
 
@@ -181,6 +183,46 @@ class SparseQueue(FrontierRepresentation):
 
     def clear(self, ctx: GpuContext, b: Builder, values: list[SSAValue]) -> list[SSAValue]:
         return [values[0], constant(b, 0)]
+
+    def deduplicate(
+        self, ctx: GpuContext, b: Builder, values: list[SSAValue]
+    ) -> list[SSAValue]:
+        """Unfused deduplication in two kernels: one thread per item flags its
+        vertex (the dedup flags of fused enqueueing) and the first to flag it
+        appends it to a scratch list of at most V vertices; a second kernel
+        copies that list back over the items and clears the flags."""
+        items, size = values
+        flags = _dedup_flags(ctx)
+        kept = program_buffer(ctx, "dedup_kept", "kept", lambda _: ctx.vertices)
+        tally = _counter(ctx)
+        zero = constant(b, 0)
+        b.insert(host.WriteOp(zero, tally, zero))
+        keep = ctx.helper_kernel(
+            "frontier_queue_dedup_keep",
+            [
+                ("items", buffer_type(i32)),
+                ("enqueued", buffer_type(i32)),
+                ("kept", buffer_type(i32)),
+                ("tally", buffer_type(i32)),
+                ("count", i32),
+            ],
+            _dedup_keep_first,
+        )
+        ctx.launch(b, keep, size, [items, flags, kept, tally, size])
+        unique = b.insert(host.ReadOp(tally, zero)).result
+        unique.name_hint = "size"
+        copy_back = ctx.helper_kernel(
+            "frontier_queue_dedup_copy_back",
+            [
+                ("kept", buffer_type(i32)),
+                ("items", buffer_type(i32)),
+                ("enqueued", buffer_type(i32)),
+                ("count", i32),
+            ],
+            _dedup_copy_back,
+        )
+        ctx.launch(b, copy_back, unique, [kept, items, flags, unique])
+        return [items, unique]
 
     def free(self, ctx: GpuContext, b: Builder, values: list[SSAValue]) -> None:
         b.insert(host.FreeOp(values[0]))

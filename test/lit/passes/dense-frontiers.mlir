@@ -8,9 +8,22 @@
 // CHECK:         arith.shrsi %vertex
 // CHECK:         gir_gpu.atomic_rmw or %{{.*}}, %storage[%{{.*}}] : i32, memref<?xi32>, index
 
-// The size of a boolmap: its members counted atomically.
-// CHECK-LABEL: gir_gpu.kernel @frontier_boolmap_size(%storage: memref<?xi8>, %members: memref<?xi32>, %count: i32)
-// CHECK:         gir_gpu.atomic_rmw add %{{.*}}, %members
+// The size of a boolmap: a thread per vertex tests its membership, a block-level
+// sum (sub-group sums, the warps' totals in work-group memory, a barrier), and
+// one atomic add per block.
+// CHECK-LABEL: gir_gpu.kernel @frontier_boolmap_size(%num_vertices: i32, %{{.*}}: memref<?xi8>, %members: memref<?xi32>)
+// CHECK:         %warp_totals = gir_gpu.shared_alloc : memref<8xi32, #gir_gpu.workgroup>
+// CHECK:         %[[MEMBER:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK:           arith.extui
+// CHECK:         gir_gpu.subgroup_exclusive_sum %[[MEMBER]] : i32
+// CHECK:         gir_gpu.barrier
+// CHECK:         %total = gir_gpu.subgroup_broadcast
+// CHECK:         %[[THREAD:.*]] = gir_gpu.id thread
+// CHECK:         scf.if
+// CHECK-NEXT:      arith.index_cast
+// CHECK-NEXT:      gir_gpu.atomic_rmw add %total, %members
+// CHECK-NOT:     gir_gpu.atomic_rmw
+// CHECK:         gir_gpu.return
 
 // boolmap -> queue: a mark per member, an exclusive scan, a scatter.
 // CHECK-LABEL: gir_gpu.kernel @compact_boolmap_marks(

@@ -1,4 +1,4 @@
-// RUN: gir-opt %s -p frontier-double-buffer | filecheck %s
+// RUN: gir-opt %s --split-input-file -p frontier-double-buffer | filecheck %s
 
 builtin.module {
   graph.global @parent : !graph.vector<i32>
@@ -46,5 +46,62 @@ builtin.module {
 // CHECK-NEXT:   scf.yield %out, %in : !frontier.queue, !frontier.queue
 // CHECK-NEXT: }
 // CHECK-NEXT: frontier.free %[[LAST]] : !frontier.queue
+// CHECK-NEXT: frontier.free %r : !frontier.queue
+// CHECK-NOT:  frontier.new
+// CHECK:      {{//}} -----
+
+// -----
+
+// A bitmap output converted to the loop's next queue and freed in the same
+// iteration (UNFUSED_BITMAP creation) is a scratch: one bitmap, allocated
+// before the loop, is cleared each iteration and freed after it. The queue the
+// conversion makes is yielded, not a fresh empty one: it keeps its allocation.
+builtin.module {
+  func.func @main() {
+    %e = graph.load_edges {argv = 1 : i64} : !graph.edgeset
+    %z = arith.constant 0 : i32
+    %n = graph.argv_int argv[2] : i32
+    %start = frontier.new %n : i32 -> !frontier.queue
+    graph.start_timer
+    %r = scf.while (%fr = %start) : (!frontier.queue) -> !frontier.queue {
+      %size = frontier.size %fr : !frontier.queue -> i32
+      %c = arith.cmpi ne, %size, %z : i32
+      scf.condition(%c) %fr : !frontier.queue
+    } do {
+    ^bb0(%in : !frontier.queue):
+      %empty = frontier.new %z : i32 -> !frontier.bitmap
+      %out = frontier.vertex_map %in : !frontier.queue into %empty : !frontier.bitmap -> !frontier.bitmap {
+      ^bb0(%v : !graph.vertex):
+        frontier.enqueue %v
+        frontier.yield
+      }
+      %once = frontier.dedup %out : !frontier.bitmap
+      frontier.free %in : !frontier.queue
+      %next = frontier.convert %once : !frontier.bitmap -> !frontier.queue
+      frontier.free %once : !frontier.bitmap
+      scf.yield %next : !frontier.queue
+    }
+    frontier.free %r : !frontier.queue
+    func.return
+  }
+}
+
+// CHECK:      %start = frontier.new %n : i32 -> !frontier.queue
+// CHECK-NEXT: %{{.*}} = arith.constant 0 : i32
+// CHECK-NEXT: %spare = frontier.new %{{.*}} : i32 -> !frontier.bitmap
+// CHECK-NEXT: graph.start_timer
+// CHECK-NEXT: %r, %[[LAST:.*]] = scf.while (%fr = %start, %[[B:.*]] = %spare) : (!frontier.queue, !frontier.bitmap) -> (!frontier.queue, !frontier.bitmap) {
+// CHECK:        scf.condition(%c) %fr, %[[B]] : !frontier.queue, !frontier.bitmap
+// CHECK-NEXT: } do {
+// CHECK-NEXT: ^bb0(%in: !frontier.queue, %[[S:.*]]: !frontier.bitmap):
+// CHECK-NEXT:   %empty = frontier.clear %[[S]] : !frontier.bitmap
+// CHECK-NEXT:   %out = frontier.vertex_map %in : !frontier.queue into %empty : !frontier.bitmap -> !frontier.bitmap {
+// CHECK:        }
+// CHECK-NEXT:   %once = frontier.dedup %out : !frontier.bitmap
+// CHECK-NEXT:   frontier.free %in : !frontier.queue
+// CHECK-NEXT:   %next = frontier.convert %once : !frontier.bitmap -> !frontier.queue
+// CHECK-NEXT:   scf.yield %next, %once : !frontier.queue, !frontier.bitmap
+// CHECK-NEXT: }
+// CHECK-NEXT: frontier.free %[[LAST]] : !frontier.bitmap
 // CHECK-NEXT: frontier.free %r : !frontier.queue
 // CHECK-NOT:  frontier.new

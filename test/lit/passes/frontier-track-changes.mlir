@@ -77,6 +77,40 @@ builtin.module {
     // CHECK-NEXT:      scf.if %c {
     // CHECK-NEXT:        frontier.enqueue %dst
 
+    // The same update with unfused deduplication (a frontier.dedup follows): the
+    // traversal enqueues without deduplicating; the separate step removes repeats.
+    %cc_raw = frontier.edge_traverse PUSH VERTEX_BASED CSR %e : !graph.edgeset from %in : !frontier.queue into %empty : !frontier.queue tracked @dist {label = "cc_unfused"} apply {
+    ^bb0(%src : !graph.vertex, %dst : !graph.vertex):
+      %l = graph.load @dist[%src] : !graph.vertex -> i32
+      %c = graph.reduce min %l, @dist[%dst] atomic : !graph.vertex, i32
+      frontier.yield
+    } -> !frontier.queue
+    %cc_unfused = frontier.dedup %cc_raw : !frontier.queue
+    frontier.free %cc_unfused : !frontier.queue
+
+    // CHECK-LABEL: %cc_raw = frontier.edge_traverse
+    // CHECK-NOT:     dedup
+    // CHECK-SAME:    {label = "cc_unfused"} apply {
+    // CHECK:         %cc_unfused = frontier.dedup %cc_raw : !frontier.queue
+    // CHECK-NEXT:    frontier.free %cc_unfused : !frontier.queue
+
+    // BFS with unfused deduplication: its CAS succeeds once per destination, so
+    // the separate step is redundant and goes.
+    %bfs_raw = frontier.edge_traverse PUSH VERTEX_BASED CSR %e : !graph.edgeset from %in : !frontier.queue into %empty : !frontier.queue tracked @parent {label = "bfs_unfused"} apply {
+    ^bb0(%src : !graph.vertex, %dst : !graph.vertex):
+      %id = graph.vertex_id %src : i32
+      %m1 = arith.constant -1 : i32
+      %won = graph.compare_and_swap @parent[%dst], %m1, %id : !graph.vertex, i32
+      frontier.yield
+    } -> !frontier.queue
+    %bfs_unfused = frontier.dedup %bfs_raw : !frontier.queue
+    frontier.free %bfs_unfused : !frontier.queue
+
+    // CHECK-LABEL: %bfs_raw = frontier.edge_traverse
+    // CHECK-SAME:    {label = "bfs_unfused"} apply {
+    // CHECK:         } -> !frontier.queue
+    // CHECK-NEXT:    frontier.free %bfs_raw : !frontier.queue
+
     func.return
   }
 }
