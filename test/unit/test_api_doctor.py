@@ -6,7 +6,6 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import xdsl  # noqa: F401  (its version is what the report must name)
 from importlib.metadata import version
 
 from gir.__main__ import doctor
