@@ -227,7 +227,7 @@ def _traversal(
         deduplicated = frontier.DedupOp(traverse.results[0])
         Rewriter.insert_op(traverse, InsertPoint.before(op))
         Rewriter.replace_op(op, deduplicated)
-        return
+        return traverse, schedule
     Rewriter.replace_op(op, traverse, new_results=list(traverse.results))
     return traverse, schedule
 
