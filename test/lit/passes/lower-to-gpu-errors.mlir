@@ -1,7 +1,6 @@
 // RUN: not gir-opt %s -p lower-to-gpu 2>&1 | filecheck %s
 // RUN: not gir-opt %S/Inputs/unsupported-dedup-unfused.mlir -p lower-to-gpu 2>&1 | filecheck %s --check-prefix=DEDUP
 // RUN: not gir-opt %S/Inputs/unsupported-kernel-fusion.mlir -p lower-to-gpu 2>&1 | filecheck %s --check-prefix=FUSION
-// RUN: not gir-opt %S/Inputs/unsupported-transpose.mlir -p lower-to-gpu 2>&1 | filecheck %s --check-prefix=TRANSPOSE
 // RUN: not gir-opt %s -p graph-default-schedule 2>&1 | filecheck %s
 
 // What the GPU lowering does not realize yet is one line on stderr naming the
@@ -11,7 +10,6 @@
 // CHECK-NOT:      Traceback
 // DEDUP:          error: schedule option dedup_strategy = UNFUSED of statement 's1' is not supported yet
 // FUSION:         error: schedule option kernel_fusion = ENABLED of statement 's0' is not supported yet
-// TRANSPOSE:      error: transposed edgesets (edges.transpose()) are not supported on the GPU yet
 
 builtin.module {
   graph.global @edges : !graph.edgeset
