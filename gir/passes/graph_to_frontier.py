@@ -44,7 +44,6 @@ _UNSUPPORTED = {
     graph.ListNewOp: "lists of vertexsets",
     graph.ListInsertOp: "lists of vertexsets",
     graph.ListRetrieveOp: "lists of vertexsets",
-    graph.TransposeOp: "transposed edgesets (edges.transpose())",
 }
 
 
@@ -62,6 +61,8 @@ class GraphToFrontier(ModulePass):
       separate `frontier.dedup` of the traversal's result instead);
     - `graph.vertexset_apply` / `graph.vertexset_filter` become `frontier.vertex_map`
       (a filter enqueues the vertices it keeps);
+    - a traversal over `edges.transpose()` reads `edges` in the opposite layout
+      (PUSH: CSC, PULL: CSR), and the transpose goes;
     - a traversal's input is converted to the representation its direction needs
       (PULL from a frontier: the schedule's pull frontier, a bitmap or boolmap)
       and the converted copy freed after it;
@@ -132,6 +133,7 @@ class GraphToFrontier(ModulePass):
         _priority_queues(main, delta)
         _frontier_values(main)
         _direction_inputs(schedules)
+        _drop_transposes(main)
         for child in list(op.ops):
             if isinstance(child, func.FuncOp) and child is not main:
                 op.body.block.erase_op(child)
@@ -207,15 +209,16 @@ def _traversal(
     unfused_dedup = dedup and schedule.dedup_strategy.data == DedupStrategy.UNFUSED
     direction = schedule.direction.data
     direction_strategy = directions.direction(direction)
+    edges, layout = _edges_and_layout(op, schedule, direction_strategy.layout)
     traverse = frontier.EdgeTraverseOp(
-        op.edges,
+        edges,
         source,
         body,
         output=output,
         to_filter=to_filter,
         direction=direction,
         load_balance=schedule.load_balance.data,
-        layout=_layout(schedule, direction_strategy.layout),
+        layout=layout,
         tracked=op.tracked,
         dedup=dedup and not unfused_dedup,
         label=_label(op, udf_name),
@@ -230,6 +233,28 @@ def _traversal(
         return traverse, schedule
     Rewriter.replace_op(op, traverse, new_results=list(traverse.results))
     return traverse, schedule
+
+
+_TRANSPOSED: dict[Layout, Layout] = {Layout.CSR: Layout.CSC, Layout.CSC: Layout.CSR}
+"""The layout of a graph that holds the edges of its transpose in another."""
+
+
+def _edges_and_layout(
+    op: graph.EdgeSetApplyOp, schedule: SimpleScheduleAttr, direction_layout: Layout
+) -> tuple[SSAValue, Layout]:
+    """The edgeset a traversal reads and its layout: over `edges.transpose()`,
+    the original edges in the opposite layout (a vertex's out-edges in the
+    transpose are its in-edges, CSC, and the other way round)."""
+    layout = _layout(schedule, direction_layout)
+    transpose = op.edges.owner
+    if not isinstance(transpose, graph.TransposeOp):
+        return op.edges, layout
+    if layout not in _TRANSPOSED:
+        raise UserError(
+            f"error: {layout.value} layout of {statement(op)} over a transposed "
+            "edgeset is not supported yet"
+        )
+    return transpose.edges, _TRANSPOSED[layout]
 
 
 def _layout(schedule: SimpleScheduleAttr, direction_layout: Layout) -> Layout:
@@ -311,6 +336,18 @@ def _direction_inputs(schedules: dict[frontier.EdgeTraverseOp, SimpleScheduleAtt
             Rewriter.insert_op(convert, InsertPoint.before(traverse))
             traverse.operands[1] = convert.result
             Rewriter.insert_op(frontier.FreeOp(convert.result), InsertPoint.after(traverse))
+
+
+def _drop_transposes(main: func.FuncOp) -> None:
+    """Erases the `edges.transpose()` values the traversals no longer read."""
+    for op in list(main.walk()):
+        if isinstance(op, graph.TransposeOp):
+            if op.result.uses:
+                raise UserError(
+                    "error: a transposed edgeset used other than by edgeset applies "
+                    "is not supported yet"
+                )
+            Rewriter.erase_op(op)
 
 
 # ---------------------------------------------------------------------------

@@ -89,3 +89,28 @@ def test_hybrid_matches_reference(program, extra, target, as_written, devices, t
         if problem is not None:
             failures.append(f"{name}: {problem}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_transposed_matches_reference(target, devices, tmp_path):
+    """BFS over `links.transpose()`: a BFS tree of the transposed graph."""
+    import io
+
+    from gir.runtime.executor import compile_program
+    from gir.runtime.graph import load_graph
+    from gir.runtime.reference import check_bfs_parent
+
+    target_name, index = target
+    program = "bfs_transposed.gt"
+    module = parse_program(str(PROGRAMS / program))
+    executable = compile_program(_lower(module, check_bounds=True), target_name)
+    device = devices(target_name, index)
+    graphs = {**hand_made_graphs(tmp_path, False), **generated_graphs(False)}
+    failures = []
+    for name, (spec, start) in graphs.items():
+        result = executable.run(device, [program, spec, str(start)], io.StringIO())
+        reversed_graph = load_graph(spec, cache=False).transpose()
+        problem = check_bfs_parent(reversed_graph, start, result.globals["pred"])
+        if problem is not None:
+            failures.append(f"{name}: {problem}")
+    assert not failures, "\n".join(failures)

@@ -1,4 +1,7 @@
-// BFS that also builds the transposed edgeset.
+// RUN: gir-opt %s -p graph-to-frontier | filecheck %s
+
+// BFS over the transposed edgeset: the traversal reads the original edges in
+// the opposite layout (PUSH: in-edges, CSC), and the transpose goes.
 builtin.module {
   graph.global @edges : !graph.edgeset
   graph.global @vertices : !graph.vertexset
@@ -35,8 +38,7 @@ builtin.module {
       scf.condition(%c) %fr : !graph.vertexset
     } do {
     ^bb0(%fr2 : !graph.vertexset):
-      %e2 = graph.global_load @edges : !graph.edgeset
-      %o = graph.edgeset_apply %e2 from %fr2 apply_modified @updateEdge {to_filter = @toFilter, tracked = @parent, dedup, label = "s1"} : !graph.edgeset -> !graph.vertexset
+      %o = graph.edgeset_apply %rev from %fr2 apply_modified @updateEdge {to_filter = @toFilter, tracked = @parent, dedup, label = "s1"} : !graph.edgeset -> !graph.vertexset
       graph.delete %fr2 : !graph.vertexset
       scf.yield %o : !graph.vertexset
     } attributes {graph.label = "s0"}
@@ -46,3 +48,6 @@ builtin.module {
     func.return
   }
 }
+
+// CHECK-NOT:  graph.transpose
+// CHECK:      %o = frontier.edge_traverse PUSH VERTEX_BASED CSC %e : !graph.edgeset from %fr2 : !frontier.queue
