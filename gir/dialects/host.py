@@ -323,6 +323,8 @@ class GraphArray(StrEnum):
     """CSC-ordered edge weights, E entries."""
     COO_SRC = "coo_src"
     """Sources of the CSR-ordered edges (COO), E entries."""
+    CSC_DST = "csc_dst"
+    """Destinations of the CSC-ordered edges (COO of the transpose), E entries."""
     OUT_DEGREES = "out_degrees"
     """Out-degree of each vertex, V entries."""
     # The edges tiled by destination range (G2's EdgeBlocking, the BLOCKED layout):

@@ -38,7 +38,13 @@ def blocking_unsupported(schedule: SimpleScheduleAttr, over_all_vertices: bool) 
     if schedule.load_balance.data != LoadBalance.EDGE_ONLY:
         return f"needs load balance EDGE_ONLY, not {schedule.load_balance.data.value}"
     if schedule.direction.data != Direction.PUSH:
-        return f"is lowered for PUSH traversals only, not {schedule.direction.data.value}"
+        # Pulling, the endpoint read at random is the source: its blocks would be
+        # source ranges of the transpose, which the runtime does not build.
+        return (
+            f"is lowered for PUSH traversals only, not {schedule.direction.data.value} "
+            "(pull blocking would tile the transpose by source range); use PUSH with "
+            "BLOCKED, or PULL with EDGE_ONLY unblocked"
+        )
     if not over_all_vertices:
         return (
             "walks every edge of the graph, so it needs a traversal over all vertices "

@@ -31,9 +31,10 @@ class GraphInsertAtomics(ModulePass):
     vertex twice). In a vertexset apply or filter the vertex's own element is
     private. Then:
     - a reduction (`min=`, `max=`, `+=`) of a shared element becomes atomic;
-    - a plain store `v[dst] = x` whose statement has a `to` filter testing
-      `v[dst] == C` becomes `compare_and_swap(v[dst], C, x)`, so exactly one
-      thread wins (BFS's parent update);
+    - a plain store `v[dst] = x` to a shared element whose statement has a `to`
+      filter testing `v[dst] == C` becomes `compare_and_swap(v[dst], C, x)`, so
+      exactly one thread wins (BFS's parent update; in PULL only where the
+      strategy spreads a destination's in-edges over threads, as EDGE_ONLY does);
     - other plain stores stay plain (the last writer wins, as in GraphIt).
     Functions must be specialized per statement first (`graph-specialize-udfs`).
 
@@ -104,11 +105,11 @@ def _edge_function(site: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) ->
             child.properties["atomic"] = UnitAttr()
         elif (
             isinstance(child, graph.StoreOp)
-            and direction == Direction.PUSH
             and guard is not None
             and guard[0] == child.vector.root_reference.data
             and len(stores[guard[0]]) == 1
             and parameter_index(child.index, entry) == 1
+            and shared(child.index)
         ):
             _store_to_cas(child, guard[1])
 

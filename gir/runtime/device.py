@@ -178,8 +178,10 @@ class DeviceGraph:
         elif kind in (GraphArray.CSC_PTR, GraphArray.CSC_IDX, GraphArray.CSC_WEIGHTS):
             csc_ptr, csc_idx, csc_weights = graph.csc()
             array = {GraphArray.CSC_PTR: csc_ptr, GraphArray.CSC_IDX: csc_idx, GraphArray.CSC_WEIGHTS: csc_weights}[kind]
-        elif kind == GraphArray.COO_SRC:
-            array = np.repeat(np.arange(self.num_vertices, dtype=np.int32), np.diff(graph.csr()[0]))
+        elif kind in (GraphArray.COO_SRC, GraphArray.CSC_DST):
+            # the vertex whose edge range holds each position: row v repeated degree(v) times
+            pointers = (graph.csr() if kind == GraphArray.COO_SRC else graph.csc())[0]
+            array = np.repeat(np.arange(self.num_vertices, dtype=np.int32), np.diff(pointers))
         else:
             array = graph.out_degrees()
         if array is None:

@@ -3,7 +3,7 @@ every available target, bounds-checked, against the CPU reference: G2's PageRank
 schedule (pushing) with blocking sizes from one vertex per block to one block for
 the whole graph, on the hand-made corner-case graphs and on rmat and road graphs,
 and at both ends of the thread-block-size range (the blocked kernel has a barrier
-per block of edges)."""
+per block of edges); and G2's schedule unblocked (pulling, EDGE_ONLY)."""
 
 from __future__ import annotations
 
@@ -50,17 +50,23 @@ def with_blocking(module, blocking_size: int, block_size: int | None):
 def check_blocked(target, devices, graphs, blocking_size: int, block_size: int | None = None):
     """Runs PROGRAM blocked by `blocking_size` on every graph of `graphs` and checks
     each result against the reference."""
+    module = with_blocking(parse_program(str(PROGRAMS / PROGRAM)), blocking_size, block_size)
+    check_module(target, devices, graphs, module, PROGRAM)
+
+
+def check_module(target, devices, graphs, module, program: str):
+    """Runs `module` (parsed from `program`) on every graph of `graphs` and checks
+    each result against the reference."""
     from gir.runtime.executor import compile_program
 
     target_name, index = target
-    module = with_blocking(parse_program(str(PROGRAMS / PROGRAM)), blocking_size, block_size)
     validator = find_validator(module)
-    assert validator is not None, f"no validator recognises {PROGRAM}"
+    assert validator is not None, f"no validator recognises {program}"
     executable = compile_program(_lower(module, check_bounds=True), target_name)
     device = devices(target_name, index)
     failures = []
     for name, (spec, _) in graphs.items():
-        argv = [PROGRAM, spec]
+        argv = [program, spec]
         result = executable.run(device, argv, io.StringIO())
         problem = validator.check(load_graph(spec, cache=False), argv, result.globals)
         if problem is not None:
@@ -80,3 +86,15 @@ def test_blocked_pagerank_matches_reference(blocking_size, target, devices, tmp_
 def test_blocked_pagerank_at_both_block_sizes(block_size, target, devices, tmp_path: Path):
     graphs = {"hub": hand_made_graphs(tmp_path, weighted=False)["hub"]}
     check_blocked(target, devices, graphs, 64, block_size)
+
+
+PULL_PROGRAM = "pagerank_pull_edge_only.gt"
+"""G2's PageRank schedule without its blocking (PULL, EDGE_ONLY): one thread per
+in-edge, each reading its destination from the per-edge `csc_dst` array."""
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_pull_edge_only_pagerank_matches_reference(target, devices, tmp_path: Path):
+    graphs = {**hand_made_graphs(tmp_path, weighted=False), **generated_graphs(weighted=False)}
+    module = parse_program(str(PROGRAMS / PULL_PROGRAM))
+    check_module(target, devices, graphs, module, PULL_PROGRAM)

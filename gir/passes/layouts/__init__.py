@@ -43,6 +43,11 @@ class LayoutStrategy(ABC):
     ) -> SSAValue:
         """The weight of the edge at `position` (index)."""
 
+    @abstractmethod
+    def owner(self, ctx: GpuContext, b: Builder, position: SSAValue) -> SSAValue:
+        """The vertex (i32) a thread walking the edge at `position` (index) iterates:
+        the endpoint the layout groups edges by, read from an array made at load."""
+
 
 LAYOUTS: StrategyRegistry[Layout, LayoutStrategy] = StrategyRegistry(
     "gir.passes.layouts", lambda value: f"error: layout {value.value} has no GPU lowering yet"

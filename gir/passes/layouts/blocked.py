@@ -50,6 +50,11 @@ class Blocked(LayoutStrategy):
         return b.insert(memref.LoadOp.get(weights, [position])).res
 
 
+    def owner(self, ctx: GpuContext, b: Builder, position: SSAValue) -> SSAValue:
+        sources = blocked_array(ctx, GraphArray.BLOCKED_SRC)
+        return b.insert(memref.LoadOp.get(sources, [position])).res
+
+
 def blocking_size_of(op: frontier.EdgeTraverseOp | frontier.EdgeMapOp) -> int:
     """The blocking size of a traversal or edge map over the BLOCKED layout."""
     size = op.attributes.get(BLOCKING_SIZE_ATTR)

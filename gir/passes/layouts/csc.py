@@ -17,3 +17,4 @@ class Csc(Csr):
     offsets = GraphArray.CSC_PTR
     others = GraphArray.CSC_IDX
     weights = GraphArray.CSC_WEIGHTS
+    owners = GraphArray.CSC_DST

@@ -27,6 +27,8 @@ class Csr(LayoutStrategy):
     """The other endpoint of each edge."""
     weights: ClassVar[GraphArray] = GraphArray.WEIGHTS
     """The weight of each edge, in the same order."""
+    owners: ClassVar[GraphArray] = GraphArray.COO_SRC
+    """The vertex whose edge range holds each edge position (COO of the layout)."""
 
     def edge_range(
         self, ctx: GpuContext, b: Builder, vertex: SSAValue
@@ -48,3 +50,7 @@ class Csr(LayoutStrategy):
     ) -> SSAValue:
         weights = ctx.graph_array(self.weights, weight_type)
         return b.insert(memref.LoadOp.get(weights, [position])).res
+
+    def owner(self, ctx: GpuContext, b: Builder, position: SSAValue) -> SSAValue:
+        owners = ctx.graph_array(self.owners)
+        return b.insert(memref.LoadOp.get(owners, [position])).res

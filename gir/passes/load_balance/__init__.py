@@ -37,6 +37,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gir.diagnostics import UserError
 from gir.dialects import frontier, graph
 from gir.dialects.schedule import Direction, LoadBalance, SimpleScheduleAttr
+from gir.passes.directions import direction
 from gir.passes.ir_utils import statement
 from gir.passes.registry import PASSES, StrategyRegistry
 
@@ -148,24 +149,29 @@ def inline_region(region: Region, args: list[SSAValue], point: InsertPoint) -> l
 
 
 def per_edge_body(
-    traverse: frontier.EdgeTraverseOp, src: SSAValue, position: SSAValue, point: InsertPoint
+    traverse: frontier.EdgeTraverseOp, vertex: SSAValue, position: SSAValue, point: InsertPoint
 ) -> None:
     """Inserts at `point` the work of one edge of `traverse`: read the neighbor (and
-    weight) of the edge at `position` of `src`, check the `to` filter on it, and
-    run the edge function. Moves the traversal's regions: call it once."""
+    weight) of the edge at `position` of the iterated `vertex` (the source in
+    PUSH, the destination in PULL), check the `to` filter on the destination,
+    and run the edge function. Moves the traversal's regions: call it once."""
     layout = traverse.layout.data
     edges = traverse.edges
     neighbor = frontier.NeighborOp(layout, edges, position)
-    neighbor.result.name_hint = "dst"
     Rewriter.insert_op(neighbor, point)
-    edge_args: list[SSAValue] = [src, neighbor.result]
+    if direction(traverse.direction.data).iterated == 0:
+        src, dst = vertex, neighbor.result
+    else:
+        src, dst = neighbor.result, vertex
+    neighbor.result.name_hint = "dst" if dst is neighbor.result else "src"
+    edge_args: list[SSAValue] = [src, dst]
     if len(traverse.body.block.args) == 3:
         weight = frontier.EdgeWeightOp(layout, edges, position)
         weight.result.name_hint = "weight"
         Rewriter.insert_op(weight, point)
         edge_args.append(weight.result)
     if traverse.to_filter is not None and traverse.to_filter.blocks:
-        (passes,) = inline_region(traverse.to_filter, [neighbor.result], point)
+        (passes,) = inline_region(traverse.to_filter, [dst], point)
         then_end = scf.YieldOp()
         Rewriter.insert_op(scf.IfOp(passes, [], Region(Block([then_end]))), point)
         point = InsertPoint.before(then_end)
@@ -176,11 +182,12 @@ def to_edge_map(traverse: frontier.EdgeTraverseOp) -> frontier.EdgeMapOp:
     """Replaces `traverse` by a `frontier.edge_map` with its load balance whose body
     is the work of one edge: the rewrite of strategies that form their own kernels."""
     body = Block(arg_types=[graph.VertexType(), IndexType()])
-    src, position = body.args
-    src.name_hint, position.name_hint = "src", "edge"
+    vertex, position = body.args
+    vertex.name_hint = ("src", "dst")[direction(traverse.direction.data).iterated]
+    position.name_hint = "edge"
     end = frontier.YieldOp()
     body.add_op(end)
-    per_edge_body(traverse, src, position, InsertPoint.before(end))
+    per_edge_body(traverse, vertex, position, InsertPoint.before(end))
     edge_map = frontier.EdgeMapOp(
         traverse.edges,
         traverse.input,

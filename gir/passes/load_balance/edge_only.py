@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from xdsl.builder import Builder
 from xdsl.ir import SSAValue
+from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier
-from gir.dialects.schedule import LoadBalance
-from gir.passes.gpu_kernels import KernelBuilder
+from gir.dialects.schedule import LoadBalance, SimpleScheduleAttr
+from gir.passes.gpu_kernels import KernelBuilder, as_index
+from gir.passes.layouts import layout
 from gir.passes.load_balance.edge_offsets import EdgeOffsetsStrategy, FrontierEdges
 
 
@@ -49,10 +51,35 @@ class EdgeOnly(EdgeOffsetsStrategy):
     %total = host.read %offsets[%in_size] : memref<?xi32>, i32 -> i32
     host.launch @map_s1 ... // %total threads
     ```
+
+    Over all vertices (a `!frontier.all` input, e.g. PageRank's `edges.apply`)
+    the frontier's edges are the layout's own edges in layout order, so there is
+    no degree kernel, scan or read-back: thread `t` < E takes edge position `t`
+    and reads the vertex it iterates from the layout's per-edge array made at
+    load (`coo_src` for CSR, `csc_dst` for CSC) instead of searching for it:
+    ```mlir
+    %t = gir_gpu.id global
+    scf.if %t < %num_edges {
+      %src = memref.load %coo_src[%t] : memref<?xi32>
+      ...                                   // the body on %src, edge %t
+    }
+    host.launch @map_s1 ...                 // %num_edges threads
+    ```
     """
 
     value = LoadBalance.EDGE_ONLY
     kernel_prefix = "edge_only"
+
+    def unsupported(self, schedule: SimpleScheduleAttr) -> str | None:
+        # PULL too: its traversals run over all vertices (the direction checks
+        # the input), the iterated vertex is the destination, read over CSC.
+        return None
+
+    def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
+        if isinstance(edge_map.input.type, frontier.AllVerticesType):
+            _form_every_edge_kernel(edge_map, kernels)
+        else:
+            super().form_kernel(edge_map, kernels)
 
     def form_map_kernel(
         self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder, b: Builder, edges: FrontierEdges
@@ -61,3 +88,18 @@ class EdgeOnly(EdgeOffsetsStrategy):
             return edges.edge_of(inner, edges.item_of(inner, gid), gid)
 
         kernels.thread_kernel(edge_map, edges.total, thread, b)
+
+
+def _form_every_edge_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
+    """Replaces `edge_map`, over all vertices, by a kernel of one thread per edge
+    position of its layout, each reading its iterated vertex from the layout."""
+    ctx = kernels.ctx
+    edges = layout(edge_map.layout.data)
+
+    def thread(inner: Builder, gid: SSAValue) -> list[SSAValue]:
+        position = as_index(inner, gid)
+        vertex = edges.owner(ctx, inner, position)
+        vertex.name_hint = "vertex"
+        return [vertex, position]
+
+    kernels.thread_kernel(edge_map, ctx.edges, thread, Builder(InsertPoint.before(edge_map)))

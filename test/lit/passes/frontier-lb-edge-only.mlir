@@ -34,6 +34,17 @@
 // GPU-NEXT:      %edge = arith.addi %{{.*}}, %[[RANK_INDEX]] : index
 // GPU-NEXT:      %dst = memref.load %col_idx[%edge] : memref<?xi32>
 
+// Over all vertices, thread t walks edge position t of the layout and reads
+// the vertex it iterates from the per-edge source array: no search.
+// GPU-LABEL: gir_gpu.kernel @map_vertices(%num_edges: i32, %coo_src: memref<?xi32>, %col_idx: memref<?xi32>, %parent: memref<?xi32>) {
+// GPU:         %[[IN:.*]] = arith.cmpi slt, %gid, %num_edges : i32
+// GPU-NEXT:    scf.if %[[IN]] {
+// GPU-NEXT:      %edge = arith.index_cast %gid : i32 to index
+// GPU-NEXT:      %vertex = memref.load %coo_src[%edge] : memref<?xi32>
+// GPU-NEXT:      %dst = memref.load %col_idx[%edge] : memref<?xi32>
+// GPU-NEXT:      %[[DST:.*]] = arith.index_cast %dst : i32 to index
+// GPU-NEXT:      memref.store %vertex, %parent[%[[DST]]] : memref<?xi32>
+
 // Host: degrees, a 0 in the extra slot, the scan, the total, the edge kernel.
 // GPU-LABEL: func.func @main() {
 // GPU:         host.launch @edge_only_degrees_s1
@@ -42,5 +53,9 @@
 // GPU-NEXT:    gir_gpu.exclusive_scan %degrees, %offsets, %[[SLOTS]] : memref<?xi32>, memref<?xi32>, i32
 // GPU-NEXT:    %frontier_edges = host.read %offsets[%[[COUNT]]] : memref<?xi32>, i32 -> i32
 // GPU:         host.launch @map_s1 grid %{{.*}} block %{{.*}} (%frontier_edges, %offsets,
-// GPU:         host.launch @edge_only_degrees_edges grid %{{.*}} block %{{.*}} (%num_vertices,
-// GPU:         host.launch @map_vertices grid
+// Over all vertices: no degrees, no scan, no read-back; E threads.
+// GPU-NOT:     edge_only_degrees
+// GPU-NOT:     gir_gpu.exclusive_scan
+// GPU:         %[[THREADS:.*]] = arith.addi %num_edges,
+// GPU:         host.launch @map_vertices grid %{{.*}} block %{{.*}} (%num_edges, %coo_src, %col_idx, %parent)
+// GPU-NEXT:    func.return
