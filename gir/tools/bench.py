@@ -48,7 +48,8 @@ from gir.runtime.graph import Graph, load_graph
 from gir.runtime.program import CompiledProgram
 from gir.tools.opt import describe_diagnostic, report_user_errors
 from gir.tools.output import check_writable, open_output
-from gir.tools.run import _choose_target, _lower, parse_program
+from gir.api import choose_target, lower_for_run
+from gir.tools.run import parse_program
 from gir.validate import Validator, find_validator
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -258,7 +259,7 @@ def _compile(path: Path, target: str, device: Device) -> _Compiled:
     try:
         module = parse_program(str(path))
         validator = find_validator(module)
-        compiled = compile_program(_lower(module), target, str(path))
+        compiled = compile_program(lower_for_run(module), target, str(path))
         compiled.kernels(device)
     except (KeyboardInterrupt, SystemExit):
         raise
@@ -365,7 +366,7 @@ def run_cells(
         raise UserError("error: --algorithms, --graphs and --schedules must each name something")
     if not options.programs.is_dir():
         raise UserError(f"error: no benchmark programs folder '{options.programs}'")
-    target = _choose_target(options.target)
+    target = choose_target(options.target)
     device = open_device(target, options.device)
     compiled: dict[Path, _Compiled] = {}
     cells: list[Cell] = []
@@ -616,7 +617,7 @@ def bench(argv: Sequence[str] | None = None) -> None:
         cell.reference_ms = reference.lookup(cell)
     print(format_table(cells, gpu, reference))
     if options.csv:
-        write_csv(options.csv, cells, gpu, _choose_target(options.target))
+        write_csv(options.csv, cells, gpu, choose_target(options.target))
         _progress(f"wrote {options.csv}")
     if options.plot:
         write_plot(options.plot, cells, gpu, reference)

@@ -36,6 +36,7 @@ from gir.diagnostics import UserError
 from gir.ir_input import parse_module_text
 from gir.tools.opt import report_user_errors
 from gir.tools.output import check_writable, open_output, write_npz
+from gir.api import choose_target, lower_for_run
 
 
 def _progress(message: str) -> None:
@@ -150,33 +151,9 @@ def check_int_arguments(program: ModuleOp, argv: Sequence[str]) -> None:
             )
 
 
-def _lower(module: ModuleOp, check_bounds: bool = False) -> ModuleOp:
-    """`module` lowered to the GPU level (if it is above it), with every device
-    access guarded (`gpu-check-bounds`) when `check_bounds`."""
-    from gir.passes.registry import parse_pipeline
-    from gir.dialects.levels import Level, level_of
-
-    passes = ["lower-to-gpu"] if level_of(module) in (Level.GRAPH, Level.FRONTIER) else []
-    if check_bounds:
-        passes.append("gpu-check-bounds")
-    if passes:
-        ctx = Context()
-        register_dialects(ctx)
-        parse_pipeline(",".join(passes)).apply(ctx, module)
-    return module
-
-
 def checks_bounds(options: argparse.Namespace) -> bool:
     """Whether the run guards device accesses: `--check-bounds`, else `--validate`."""
     return options.validate if options.check_bounds is None else options.check_bounds
-
-
-def _choose_target(requested: str) -> str:
-    if requested != "auto":
-        return requested
-    from gir.runtime.executor import cuda_unavailable_reason
-
-    return "opencl" if cuda_unavailable_reason() else "cuda"
 
 
 def _write_dump(path: str, vectors: dict[str, np.ndarray]) -> None:
@@ -213,9 +190,9 @@ def run(argv: Sequence[str] | None = None) -> None:
                 "edge traversals); run it without --validate"
             )
 
-    target = _choose_target(options.target)
+    target = choose_target(options.target)
     started = time.perf_counter()
-    compiled = compile_program(_lower(program, checks_bounds(options)), target)
+    compiled = compile_program(lower_for_run(program, checks_bounds(options)), target)
     device = open_device(target, options.device)
     device.progress = _progress
     _progress(f"compiled for {device.name} in {time.perf_counter() - started:.2f} s")

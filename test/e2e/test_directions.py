@@ -14,7 +14,8 @@ from test_programs import (  # noqa: F401  (devices is a fixture)
     generated_graphs,
     hand_made_graphs,
 )
-from gir.tools.run import _lower, parse_program
+from gir.api import lower_for_run
+from gir.tools.run import parse_program
 from gir.validate import find_validator
 
 
@@ -32,7 +33,7 @@ def as_written():
             module = parse_program(str(PROGRAMS / program))
             validator = find_validator(module)
             assert validator is not None, f"no validator recognises {program}"
-            cache[key] = (compile_program(_lower(module, check_bounds=True), target), validator)
+            cache[key] = (compile_program(lower_for_run(module, check_bounds=True), target), validator)
         return cache[key]
 
     return get
@@ -103,7 +104,7 @@ def test_transposed_matches_reference(target, devices, tmp_path):
     target_name, index = target
     program = "bfs_transposed.gt"
     module = parse_program(str(PROGRAMS / program))
-    executable = compile_program(_lower(module, check_bounds=True), target_name)
+    executable = compile_program(lower_for_run(module, check_bounds=True), target_name)
     device = devices(target_name, index)
     graphs = {**hand_made_graphs(tmp_path, False), **generated_graphs(False)}
     failures = []

@@ -16,7 +16,8 @@ from xdsl.dialects.builtin import IntegerAttr, i64
 from gir.dialects import graph as graph_dialect
 from gir.dialects.schedule import MAX_BLOCK_SIZE, MIN_BLOCK_SIZE, EdgeBlocking, SimpleScheduleAttr
 from gir.runtime.graph import load_graph
-from gir.tools.run import _lower, parse_program
+from gir.api import lower_for_run
+from gir.tools.run import parse_program
 from gir.validate import find_validator
 from test_programs import (  # noqa: F401 (devices: a fixture)
     PROGRAMS,
@@ -62,7 +63,7 @@ def check_module(target, devices, graphs, module, program: str):
     target_name, index = target
     validator = find_validator(module)
     assert validator is not None, f"no validator recognises {program}"
-    executable = compile_program(_lower(module, check_bounds=True), target_name)
+    executable = compile_program(lower_for_run(module, check_bounds=True), target_name)
     device = devices(target_name, index)
     failures = []
     for name, (spec, _) in graphs.items():

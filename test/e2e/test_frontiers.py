@@ -23,7 +23,8 @@ from gir.dialects.schedule import (
     ToggleAttr,
 )
 from gir.runtime.graph import load_graph
-from gir.tools.run import _lower, parse_program
+from gir.api import lower_for_run
+from gir.tools.run import parse_program
 from gir.validate import find_validator
 from test_programs import PROGRAMS, TARGETS, devices, generated_graphs, hand_made_graphs
 
@@ -91,7 +92,7 @@ def _check_on_every_graph(module, program: str, target, devices, tmp_path) -> No
     target_name, index = target
     validator = find_validator(module)
     assert validator is not None
-    executable = compile_program(_lower(module, check_bounds=True), target_name)
+    executable = compile_program(lower_for_run(module, check_bounds=True), target_name)
     device = devices(target_name, index)
     graphs = {**hand_made_graphs(tmp_path, weighted=False), **generated_graphs(weighted=False)}
     failures = []

@@ -9,7 +9,8 @@ import io
 import pytest
 
 from gir.runtime.graph import load_graph
-from gir.tools.run import _lower, parse_program
+from gir.api import lower_for_run
+from gir.tools.run import parse_program
 from gir.validate import find_validator
 from test_programs import (  # noqa: F401  (devices: fixture)
     PROGRAMS,
@@ -28,7 +29,7 @@ def test_fused_bfs_matches_reference(target, devices, tmp_path):
     module = parse_program(str(PROGRAMS / "bfs_fused.gt"))
     validator = find_validator(module)
     assert validator is not None
-    executable = compile_program(_lower(module, check_bounds=True), target_name)
+    executable = compile_program(lower_for_run(module, check_bounds=True), target_name)
     assert "fused_search" in executable.kernel_source or target_name == "opencl"
     device = devices(target_name, index)
     graphs = {**hand_made_graphs(tmp_path, weighted=False), **generated_graphs(weighted=False)}

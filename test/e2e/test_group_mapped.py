@@ -19,7 +19,8 @@ from test_programs import (
 from gir.dialects.schedule import LoadBalance
 from gir.passes.load_balance import warp_mapped
 from gir.runtime.executor import compile_program, open_device
-from gir.tools.run import _lower, parse_program
+from gir.api import lower_for_run
+from gir.tools.run import parse_program
 from gir.validate import find_validator
 
 GROUP_MAPPED = [
@@ -48,7 +49,7 @@ def test_groups_stride_over_items(program, weighted, strategy, target, few_group
         module = with_load_balance(parse_program(str(PROGRAMS / program)), strategy, block_size)
         validator = find_validator(module)
         assert validator is not None
-        return compile_program(_lower(module, check_bounds=True), target_name), validator
+        return compile_program(lower_for_run(module, check_bounds=True), target_name), validator
 
     graphs = {**hand_made_graphs(tmp_path, weighted), **generated_graphs(weighted)}
     check_program(compiled, open_device, program, strategy, target, graphs, BLOCK_SIZE)

@@ -23,7 +23,8 @@ from gir.dialects.schedule import (
 )
 from gir.passes.load_balance import LOAD_BALANCES
 from gir.runtime.graph import load_graph
-from gir.tools.run import _lower, parse_program
+from gir.api import lower_for_run
+from gir.tools.run import parse_program
 from gir.validate import find_validator
 
 PROGRAMS = Path(__file__).parents[1] / "programs"
@@ -147,7 +148,7 @@ def compiled():
             module = with_load_balance(parse_program(str(PROGRAMS / program)), strategy, block_size)
             validator = find_validator(module)
             assert validator is not None, f"no validator recognises {program}"
-            cache[key] = (compile_program(_lower(module, check_bounds=True), target), validator)
+            cache[key] = (compile_program(lower_for_run(module, check_bounds=True), target), validator)
         return cache[key]
 
     return get

@@ -117,7 +117,7 @@ def test_cells_gir_cannot_lower_are_one_line_and_the_run_goes_on(
         raise AssertionError("a strategy half landed")
 
     lowerings = iter([refuse, crash])
-    monkeypatch.setattr(bench, "_lower", lambda module: next(lowerings)(module))
+    monkeypatch.setattr(bench, "lower_for_run", lambda module: next(lowerings)(module))
     status = bench.main([
         "--target", "opencl", "--algorithms", "bfs,pr", "--graphs", "road:4:4",
         "--schedules", "g2", "--trials", "1", "--programs", str(programs),

@@ -15,7 +15,8 @@ from xdsl.dialects.builtin import ArrayAttr, StringAttr
 
 from gir.diagnostics import UserError
 from gir.dialects.gir_gpu import BOUNDS_RECORD, BOUNDS_SITES, bounds_sites
-from gir.tools.run import _build_parser, _lower, checks_bounds, main, parse_program
+from gir.api import lower_for_run
+from gir.tools.run import _build_parser, checks_bounds, main, parse_program
 
 PROGRAMS = Path(__file__).parents[1] / "programs"
 OOB = PROGRAMS / "oob_computed_index.gt"
@@ -95,7 +96,7 @@ def test_a_loop_whose_exit_a_skipped_store_broke_still_stops(tmp_path: Path) -> 
 def test_without_the_flag_the_program_still_compiles() -> None:
     from gir.runtime.executor import compile_program
 
-    module = _lower(parse_program(str(OOB)))
+    module = lower_for_run(parse_program(str(OOB)))
     assert bounds_sites(module) is None
     program = compile_program(module, "opencl")
     assert "x[" in program.kernel_source and "bounds" not in program.kernel_source
@@ -103,7 +104,7 @@ def test_without_the_flag_the_program_still_compiles() -> None:
 
 
 def test_with_the_flag_every_access_is_a_site() -> None:
-    module = _lower(parse_program(str(PROGRAMS / "bfs.gt")), check_bounds=True)
+    module = lower_for_run(parse_program(str(PROGRAMS / "bfs.gt")), check_bounds=True)
     sites = bounds_sites(module)
     assert sites is not None
     buffers = {site.buffer for site in sites}
@@ -134,13 +135,13 @@ def test_guarded_programs_validate(program: str, graph: str, capsys: pytest.Capt
 def test_the_record_is_not_a_result_vector() -> None:
     from gir.runtime.executor import compile_program, open_device
 
-    program = compile_program(_lower(parse_program(str(PROGRAMS / "bfs.gt")), check_bounds=True), "opencl")
+    program = compile_program(lower_for_run(parse_program(str(PROGRAMS / "bfs.gt")), check_bounds=True), "opencl")
     result = program.run(open_device("opencl"), ["bfs", "road:4:4", "0"], io.StringIO())
     assert BOUNDS_RECORD not in result.globals and "pred" in result.globals
 
 
 def test_a_malformed_site_list_is_a_user_error() -> None:
-    module = _lower(parse_program(str(OOB)))
+    module = lower_for_run(parse_program(str(OOB)))
     module.attributes[BOUNDS_SITES] = ArrayAttr([StringAttr("not a site")])
     with pytest.raises(UserError, match="is not a list of"):
         bounds_sites(module)
