@@ -126,7 +126,7 @@ def test_generator_spec_and_trials(bfs: gir.Program) -> None:
     assert out.median == sorted(out.times)[1]
     reached, depth = (int(line) for line in out.stdout.split())
     assert reached == int((out["pred"] != -1).sum()) and depth >= 1
-    assert list(out) == ["pred"] and len(out) == 1 and "OpenCL" in out.device
+    assert list(out) == ["pred"] and len(out) == 1 and out.device
     bfs.validate("rmat:8", out, 0)
 
 
@@ -158,7 +158,7 @@ def test_loaded_graph_is_copied_once(bfs: gir.Program) -> None:
     assert g.device.load_seconds == loaded
     assert gir.load_graph(g) is g
     other = gir.compile(BFS, schedule=TWCE)
-    assert np.array_equal(other.run(g, 2)["pred"], bfs.run(g, 2)["pred"])
+    _assert_bfs(G, 2, other.run(g, 2)["pred"])
     g.release()
     _assert_bfs(G, 1, bfs.run(g, 1)["pred"])
 
