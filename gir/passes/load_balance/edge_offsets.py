@@ -29,6 +29,7 @@ from gir.passes.gpu_kernels import GpuContext, KernelBuilder, as_i32, as_index, 
 from gir.passes.layouts import LayoutStrategy, layout
 from gir.passes.load_balance import LoadBalanceStrategy, to_edge_map
 from gir.passes.representations import FrontierRepresentation
+from gir.passes.representations.buffers import item_scratch
 
 
 @dataclass
@@ -110,8 +111,8 @@ def frontier_edge_offsets(
     source, values = kernels.frontier(edge_map.input)
     edges = layout(edge_map.layout.data)
     count = source.thread_count(ctx, b, values)
-    degrees = _scratch(ctx, source, "degrees")
-    offsets = _scratch(ctx, source, "offsets")
+    degrees = item_scratch(ctx, source, "degrees", "edge_offsets")
+    offsets = item_scratch(ctx, source, "offsets", "edge_offsets")
     label = edge_map.label.data if edge_map.label is not None else "edges"
 
     def count_degree(inner: Builder, gid: SSAValue) -> None:
@@ -129,18 +130,6 @@ def frontier_edge_offsets(
     total = b.insert(host.ReadOp(offsets, count)).result
     total.name_hint = "frontier_edges"
     return FrontierEdges(ctx, source, values, edges, count, offsets, total)
-
-
-def _scratch(ctx: GpuContext, source: FrontierRepresentation, what: str) -> SSAValue:
-    """A program-wide i32 buffer with one slot per item of a `source` frontier, plus one."""
-
-    def make(b: Builder) -> SSAValue:
-        slots = b.insert(arith.AddiOp(source.capacity(ctx), constant(b, 1))).result
-        buffer = b.insert(host.AllocOp(slots, i32)).result
-        buffer.name_hint = what
-        return buffer
-
-    return ctx.shared(f"edge_offsets_{what}_{source.type.name}", make)
 
 
 def last_at_most(
