@@ -83,6 +83,11 @@ class Run:
         """Seconds between the last `start_timer` and `stop_timer`."""
         self._timer_started: float | None = None
         self._allocations: dict[Any, _Allocation] = {}
+        self._spare: dict[int, list[Buffer]] = {}
+        """Freed buffers by size in bytes, reused by later `alloc`s of that size:
+        programs allocate and free their frontiers every iteration, and a device
+        free (cuMemFree) waits for the whole device, which serialises the host
+        loop with the kernels it launched."""
         self._bindings: dict[Any, _Binding] = {}
         self._globals: dict[str, np.ndarray] = {}
         self._bounds_sites = bounds_sites
@@ -116,6 +121,13 @@ class Run:
         allocations, self._allocations = self._allocations, {}
         for allocation in allocations.values():
             self.device.release(allocation.buffer)
+        self._release_spare()
+
+    def _release_spare(self) -> None:
+        spare, self._spare = self._spare, {}
+        for buffers in spare.values():
+            for buffer in buffers:
+                self.device.release(buffer)
 
     # -- HostRuntime --------------------------------------------------------
 
@@ -155,9 +167,22 @@ class Run:
     def alloc(self, count: int, dtype: DType) -> Buffer:
         if count < 0:
             raise UserError(f"error: the program allocates {count} elements")
-        buffer = self.device.allocate(max(count, 1) * DTYPES[dtype].itemsize)
+        nbytes = max(count, 1) * DTYPES[dtype].itemsize
+        buffer = self._allocate(nbytes)
         self._allocations[self.device.key(buffer)] = _Allocation(buffer, count, dtype)
         return buffer
+
+    def _allocate(self, nbytes: int) -> Buffer:
+        spare = self._spare.get(nbytes)
+        if spare:
+            return spare.pop()
+        try:
+            return self.device.allocate(nbytes)
+        except UserError:
+            if not self._spare:
+                raise
+            self._release_spare()
+            return self.device.allocate(nbytes)
 
     def free(self, buffer: Buffer) -> None:
         key = self.device.key(buffer)
@@ -165,7 +190,8 @@ class Run:
             self._snapshot(key)
         allocation = self._allocations.pop(key, None)
         if allocation is not None:
-            self.device.release(allocation.buffer)
+            nbytes = max(allocation.count, 1) * DTYPES[allocation.dtype].itemsize
+            self._spare.setdefault(nbytes, []).append(allocation.buffer)
 
     def fill(self, buffer: Buffer, value: Any, count: int, dtype: DType) -> None:
         self.device.fill(buffer, value, count, dtype)
