@@ -12,12 +12,13 @@ before the vertex map and reads it back after (the only read-back per traversal)
 With `dedup`, a program-wide per-vertex flag array (all zero between vertex maps)
 lets only the first thread that enqueues a vertex append it; the flags of the
 appended vertices are reset afterwards by a small kernel. A bitmap or boolmap
-becomes a queue by compaction (a prefix sum of its membership, then a scatter).
+becomes a queue by compaction: sub-groups rank their members and reserve
+slots with one atomic add each.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref, scf
@@ -33,7 +34,6 @@ from gir.passes.gpu_kernels import GpuContext, KernelBuilder, as_i32, as_index, 
 from gir.passes.representations import FrontierRepresentation
 from gir.passes.representations.buffers import (
     counter,
-    item_scratch,
     program_buffer,
     vertex_flags,
 )
@@ -97,6 +97,40 @@ def _reset_flags(b: Builder, args: Sequence[SSAValue], gid: SSAValue) -> None:
     b.insert(memref.StoreOp.get(constant(b, 0), flags, [as_index(b, vertex)]))
 
 
+def _if_else(
+    b: Builder,
+    condition: SSAValue,
+    then: Callable[[Builder], SSAValue],
+    otherwise: Callable[[Builder], SSAValue],
+) -> SSAValue:
+    """`condition ? then() : otherwise()` as an `scf.if` with one result, so that
+    what `then` reads is only read when `condition` holds."""
+    blocks: list[Block] = []
+    results: list[SSAValue] = []
+    for make in (then, otherwise):
+        block = Block()
+        at = Builder(InsertPoint.at_end(block))
+        results.append(make(at))
+        at.insert(scf.YieldOp(results[-1]))
+        blocks.append(block)
+    return b.insert(
+        scf.IfOp(condition, [results[0].type], Region(blocks[0]), Region(blocks[1]))
+    ).results[0]
+
+
+def _member_or_false(
+    b: Builder, in_range: SSAValue, member: Callable[[Builder], SSAValue | None]
+) -> SSAValue:
+    """Whether an in-range thread holds a vertex; false past the frontier's end."""
+
+    def holds(at: Builder) -> SSAValue:
+        value = member(at)
+        assert value is not None
+        return value
+
+    return _if_else(b, in_range, holds, lambda at: at.insert(arith.ConstantOp(IntegerAttr(0, 1))).result)
+
+
 class SparseQueue(FrontierRepresentation):
     """`!frontier.queue` as (items buffer, host size)."""
 
@@ -124,38 +158,50 @@ class SparseQueue(FrontierRepresentation):
         self, source: FrontierRepresentation, ctx: GpuContext, b: Builder, values: list[SSAValue]
     ) -> list[SSAValue]:
         """Compaction of a frontier whose threads may hold no vertex (a bitmap or
-        boolmap): a kernel writes 1 for each member thread, an exclusive prefix sum
-        gives each member its position, a second kernel scatters the vertices."""
+        boolmap) in one kernel: each sub-group ranks its members (an exclusive sum
+        of their flags), one lane reserves the sub-group's slots with one atomic add
+        on a counter, and each member writes its vertex at the reserved base plus
+        its rank. One atomic per 32 threads instead of a prefix sum over all of
+        them (five launches and a read-back); the queue's order is the order in
+        which sub-groups reserve, which no consumer relies on."""
         count = source.thread_count(ctx, b, values)
-        marks = item_scratch(ctx, source, "marks", "compact")
-        positions = item_scratch(ctx, source, "positions", "compact")
-        kernels = KernelBuilder(ctx)
-        name = source.type.name.split(".")[-1]
-
-        def mark(inner: Builder, gid: SSAValue) -> None:
-            member = source.thread_member(ctx, inner, values, gid)
-            assert member is not None
-            flag = inner.insert(arith.ExtUIOp(member, i32)).result
-            inner.insert(memref.StoreOp.get(flag, marks, [as_index(inner, gid)]))
-
-        kernels.launch_threads(f"compact_{name}_marks", count, b, mark)
-        b.insert(host.WriteOp(constant(b, 0), marks, count))
-        slots = b.insert(arith.AddiOp(count, constant(b, 1))).result
-        b.insert(gir_gpu.ExclusiveScanOp(marks, positions, slots))
-        size = b.insert(host.ReadOp(positions, count)).result
-        size.name_hint = "size"
+        tally = counter(ctx, "compact_size")
+        b.insert(host.WriteOp(constant(b, 0), tally, constant(b, 0)))
         items = b.insert(host.AllocOp(_capacity(ctx), i32)).result
         items.name_hint = "queue"
+        name = source.type.name.split(".")[-1]
 
-        def scatter(inner: Builder, gid: SSAValue) -> None:
-            member = source.thread_member(ctx, inner, values, gid)
-            assert member is not None
+        def build(inner: Builder) -> None:
+            gid = inner.insert(gir_gpu.IdOp(gir_gpu.Dimension.GLOBAL)).result
+            gid.name_hint = "gid"
+            in_range = inner.insert(arith.CmpiOp(gid, count, "slt")).result
+            member = _member_or_false(inner, in_range, lambda at: source.thread_member(ctx, at, values, gid))
+            flag = inner.insert(arith.ExtUIOp(member, i32)).result
+            rank = inner.insert(gir_gpu.SubgroupExclusiveSumOp(flag)).result
+            through = inner.insert(arith.AddiOp(rank, flag)).result
+            last_lane = constant(inner, gir_gpu.SUBGROUP_SIZE - 1)
+            total = inner.insert(gir_gpu.SubgroupBroadcastOp(through, last_lane)).result
+            lane = inner.insert(gir_gpu.IdOp(gir_gpu.Dimension.LANE)).result
+            zero = constant(inner, 0)
+            leads = inner.insert(arith.CmpiOp(lane, zero, "eq")).result
+            reserved = _if_else(
+                inner,
+                leads,
+                lambda at: at.insert(
+                    gir_gpu.AtomicRMWOp(AtomicKind.ADD, total, tally, as_index(at, constant(at, 0)))
+                ).old,
+                lambda at: constant(at, 0),
+            )
+            base = inner.insert(gir_gpu.SubgroupBroadcastOp(reserved, zero)).result
+            base.name_hint = "base"
             at = guarded(inner, member)
-            position = at.insert(memref.LoadOp.get(positions, [as_index(at, gid)])).res
+            position = at.insert(arith.AddiOp(base, rank)).result
             vertex = source.thread_vertex(ctx, at, values, gid)
             at.insert(memref.StoreOp.get(vertex, items, [as_index(at, position)]))
 
-        kernels.launch_threads(f"compact_{name}_scatter", count, b, scatter)
+        KernelBuilder(ctx).launch_blocks(f"compact_{name}", count, b, build)
+        size = b.insert(host.ReadOp(tally, constant(b, 0))).result
+        size.name_hint = "size"
         return [items, size]
 
     def new(self, ctx: GpuContext, b: Builder, count: SSAValue) -> list[SSAValue]:

@@ -25,11 +25,18 @@
 // CHECK-NOT:     gir_gpu.atomic_rmw
 // CHECK:         gir_gpu.return
 
-// boolmap -> queue: a mark per member, an exclusive scan, a scatter.
-// CHECK-LABEL: gir_gpu.kernel @compact_boolmap_marks(
-// CHECK:         arith.extui %{{.*}} : i1 to i32
-// CHECK-LABEL: gir_gpu.kernel @compact_boolmap_scatter(
-// CHECK:         memref.store %gid, %queue[%{{.*}}] : memref<?xi32>
+// boolmap -> queue in one kernel: sub-groups rank their members, lane 0
+// reserves the sub-group's slots with one atomic add, members store at base + rank.
+// CHECK-LABEL: gir_gpu.kernel @compact_boolmap(
+// CHECK:         %[[FLAG:.*]] = arith.extui %{{.*}} : i1 to i32
+// CHECK:         %[[RANK:.*]] = gir_gpu.subgroup_exclusive_sum %[[FLAG]] : i32
+// CHECK:         gir_gpu.id lane
+// CHECK:         scf.if %{{.*}} -> (i32) {
+// CHECK:           gir_gpu.atomic_rmw add %{{.*}}, %compact_size
+// CHECK:         %base = gir_gpu.subgroup_broadcast
+// CHECK:         scf.if
+// CHECK:           arith.addi %base, %[[RANK]] : i32
+// CHECK:           memref.store %gid, %queue[%{{.*}}] : memref<?xi32>
 
 // queue -> bitmap: a thread per queue item sets its bit.
 // CHECK-LABEL: gir_gpu.kernel @convert_queue_to_bitmap(%size: i32, %queue: memref<?xi32>, %words: memref<?xi32>)
@@ -51,8 +58,9 @@
 // CHECK:         %flags = host.alloc %num_vertices : i32 -> memref<?xi8>
 // CHECK:         host.launch @map_step
 // CHECK:         %size = host.read %members
-// CHECK:         gir_gpu.exclusive_scan %marks, %positions
-// CHECK:         %size_1 = host.read %positions[%num_vertices]
+// CHECK:         host.write %{{.*}}, %compact_size
+// CHECK:         host.launch @compact_boolmap
+// CHECK:         %size_1 = host.read %compact_size
 // CHECK:         host.launch @convert_queue_to_bitmap
 // CHECK:         host.free %words : memref<?xi32>
 // CHECK-NEXT:    host.free %flags : memref<?xi8>
