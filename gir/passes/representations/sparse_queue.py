@@ -12,7 +12,7 @@ before the vertex map and reads it back after (the only read-back per traversal)
 With `dedup`, a program-wide per-vertex flag array (all zero between vertex maps)
 lets only the first thread that enqueues a vertex append it; the flags of the
 appended vertices are reset afterwards by a small kernel. A bitmap or boolmap
-becomes a queue by compaction: sub-groups rank their members and reserve
+becomes a queue by compaction: blocks rank their members and reserve their
 slots with one atomic add each.
 """
 
@@ -37,7 +37,8 @@ from gir.passes.representations.buffers import (
     program_buffer,
     vertex_flags,
 )
-from gir.passes.representations.dense import guarded
+from gir.passes.load_balance.twce import block_exclusive_sum
+from gir.passes.representations.dense import SIZE_BLOCK, guarded
 from gir.passes.ir_utils import constant_value
 
 
@@ -158,12 +159,13 @@ class SparseQueue(FrontierRepresentation):
         self, source: FrontierRepresentation, ctx: GpuContext, b: Builder, values: list[SSAValue]
     ) -> list[SSAValue]:
         """Compaction of a frontier whose threads may hold no vertex (a bitmap or
-        boolmap) in one kernel: each sub-group ranks its members (an exclusive sum
-        of their flags), one lane reserves the sub-group's slots with one atomic add
-        on a counter, and each member writes its vertex at the reserved base plus
-        its rank. One atomic per 32 threads instead of a prefix sum over all of
-        them (five launches and a read-back); the queue's order is the order in
-        which sub-groups reserve, which no consumer relies on."""
+        boolmap) in one kernel: each block ranks its members (a block-level
+        exclusive sum of their flags), its first thread reserves the block's slots
+        with one atomic add on a counter and shares the base through work-group
+        memory, and each member writes its vertex at base + rank. One atomic per
+        block instead of a prefix sum over all threads (five launches and a
+        read-back); the queue's order is the order in which blocks reserve, which
+        no consumer relies on."""
         count = source.thread_count(ctx, b, values)
         tally = counter(ctx, "compact_size")
         b.insert(host.WriteOp(constant(b, 0), tally, constant(b, 0)))
@@ -172,34 +174,36 @@ class SparseQueue(FrontierRepresentation):
         name = source.type.name.split(".")[-1]
 
         def build(inner: Builder) -> None:
+            warp_totals = inner.insert(
+                gir_gpu.SharedAllocOp(i32, SIZE_BLOCK // gir_gpu.SUBGROUP_SIZE)
+            ).result
+            warp_totals.name_hint = "warp_totals"
+            block_base = inner.insert(gir_gpu.SharedAllocOp(i32, 1)).result
+            block_base.name_hint = "block_base"
             gid = inner.insert(gir_gpu.IdOp(gir_gpu.Dimension.GLOBAL)).result
             gid.name_hint = "gid"
             in_range = inner.insert(arith.CmpiOp(gid, count, "slt")).result
             member = _member_or_false(inner, in_range, lambda at: source.thread_member(ctx, at, values, gid))
             flag = inner.insert(arith.ExtUIOp(member, i32)).result
-            rank = inner.insert(gir_gpu.SubgroupExclusiveSumOp(flag)).result
-            through = inner.insert(arith.AddiOp(rank, flag)).result
-            last_lane = constant(inner, gir_gpu.SUBGROUP_SIZE - 1)
-            total = inner.insert(gir_gpu.SubgroupBroadcastOp(through, last_lane)).result
-            lane = inner.insert(gir_gpu.IdOp(gir_gpu.Dimension.LANE)).result
+            rank, total = block_exclusive_sum(inner, flag, warp_totals, SIZE_BLOCK)
+            thread = inner.insert(gir_gpu.IdOp(gir_gpu.Dimension.THREAD)).result
             zero = constant(inner, 0)
-            leads = inner.insert(arith.CmpiOp(lane, zero, "eq")).result
-            reserved = _if_else(
-                inner,
-                leads,
-                lambda at: at.insert(
-                    gir_gpu.AtomicRMWOp(AtomicKind.ADD, total, tally, as_index(at, constant(at, 0)))
-                ).old,
-                lambda at: constant(at, 0),
-            )
-            base = inner.insert(gir_gpu.SubgroupBroadcastOp(reserved, zero)).result
-            base.name_hint = "base"
+            first = inner.insert(arith.CmpiOp(thread, zero, "eq")).result
+            some = inner.insert(arith.CmpiOp(total, zero, "sgt")).result
+            reserves = guarded(inner, inner.insert(arith.AndIOp(first, some)).result)
+            reserved = reserves.insert(
+                gir_gpu.AtomicRMWOp(AtomicKind.ADD, total, tally, as_index(reserves, constant(reserves, 0)))
+            ).old
+            reserves.insert(memref.StoreOp.get(reserved, block_base, [as_index(reserves, constant(reserves, 0))]))
+            inner.insert(gir_gpu.BarrierOp())
             at = guarded(inner, member)
+            base = at.insert(memref.LoadOp.get(block_base, [as_index(at, constant(at, 0))])).res
+            base.name_hint = "base"
             position = at.insert(arith.AddiOp(base, rank)).result
             vertex = source.thread_vertex(ctx, at, values, gid)
             at.insert(memref.StoreOp.get(vertex, items, [as_index(at, position)]))
 
-        KernelBuilder(ctx).launch_blocks(f"compact_{name}", count, b, build)
+        KernelBuilder(ctx).launch_blocks(f"compact_{name}", count, b, build, SIZE_BLOCK)
         size = b.insert(host.ReadOp(tally, constant(b, 0))).result
         size.name_hint = "size"
         return [items, size]

@@ -25,17 +25,23 @@
 // CHECK-NOT:     gir_gpu.atomic_rmw
 // CHECK:         gir_gpu.return
 
-// boolmap -> queue in one kernel: sub-groups rank their members, lane 0
-// reserves the sub-group's slots with one atomic add, members store at base + rank.
+// boolmap -> queue in one kernel: a block-level exclusive sum ranks the
+// members, thread 0 reserves the block's slots with one atomic add and shares
+// the base through work-group memory, members store at base + rank.
 // CHECK-LABEL: gir_gpu.kernel @compact_boolmap(
+// CHECK:         %block_base = gir_gpu.shared_alloc : memref<1xi32, #gir_gpu.workgroup>
 // CHECK:         %[[FLAG:.*]] = arith.extui %{{.*}} : i1 to i32
-// CHECK:         %[[RANK:.*]] = gir_gpu.subgroup_exclusive_sum %[[FLAG]] : i32
-// CHECK:         gir_gpu.id lane
-// CHECK:         scf.if %{{.*}} -> (i32) {
-// CHECK:           gir_gpu.atomic_rmw add %{{.*}}, %compact_size
-// CHECK:         %base = gir_gpu.subgroup_broadcast
+// CHECK:         gir_gpu.subgroup_exclusive_sum %[[FLAG]] : i32
+// CHECK:         gir_gpu.barrier
+// CHECK:         %total = gir_gpu.subgroup_broadcast
+// CHECK:         %first = arith.addi
 // CHECK:         scf.if
-// CHECK:           arith.addi %base, %[[RANK]] : i32
+// CHECK:           %[[BASE:.*]] = gir_gpu.atomic_rmw add %total, %compact_size
+// CHECK:           memref.store %[[BASE]], %block_base
+// CHECK:         gir_gpu.barrier
+// CHECK:         scf.if
+// CHECK:           %base = memref.load %block_base
+// CHECK:           arith.addi %base, %first : i32
 // CHECK:           memref.store %gid, %queue[%{{.*}}] : memref<?xi32>
 
 // queue -> bitmap: a thread per queue item sets its bit.
