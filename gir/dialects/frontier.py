@@ -907,8 +907,24 @@ class _PriorityUpdate(IRDLOperation):
             raise VerifyException(f"{self.name} must be inside a frontier.edge_traverse")
 
 
+class _PriorityBound(_PriorityUpdate):
+    """An update of a vertex's priority towards a bound `new` (min or max)."""
+
+    queue = operand_def(PriorityQueueType)
+    vertex = operand_def(VertexType)
+    new = operand_def(i32)
+    changed = result_def(i1)
+
+    assembly_format = "$queue `,` $vertex `,` $new attr-dict"
+
+    def __init__(
+        self, queue: SSAValue | Operation, vertex: SSAValue | Operation, new: SSAValue | Operation
+    ):
+        super().__init__(operands=[queue, vertex, new], result_types=[i1])
+
+
 @irdl_op_definition
-class PriorityQueueUpdateMinOp(_PriorityUpdate):
+class PriorityQueueUpdateMinOp(_PriorityBound):
     """`pq.updatePriorityMin(v, old, new)` in a traversal's apply region: lowers
     `v`'s priority to `new` atomically if that is smaller, and queues `v` in the
     current bucket when `new` falls in it (later buckets are found lazily, from
@@ -916,39 +932,15 @@ class PriorityQueueUpdateMinOp(_PriorityUpdate):
 
     name = "frontier.pq_update_min"
 
-    queue = operand_def(PriorityQueueType)
-    vertex = operand_def(VertexType)
-    new = operand_def(i32)
-    changed = result_def(i1)
-
-    assembly_format = "$queue `,` $vertex `,` $new attr-dict"
-
-    def __init__(
-        self, queue: SSAValue | Operation, vertex: SSAValue | Operation, new: SSAValue | Operation
-    ):
-        super().__init__(operands=[queue, vertex, new], result_types=[i1])
-
 
 @irdl_op_definition
-class PriorityQueueUpdateMaxOp(_PriorityUpdate):
+class PriorityQueueUpdateMaxOp(_PriorityBound):
     """`pq.updatePriorityMax(v, old, new)` in a traversal's apply region: raises
     `v`'s priority to `new` atomically if that is larger, and queues `v` in the
     current round when the new priority lies below the current bucket's end (a
     vertex raised past it is found lazily with its bucket); true if it changed."""
 
     name = "frontier.pq_update_max"
-
-    queue = operand_def(PriorityQueueType)
-    vertex = operand_def(VertexType)
-    new = operand_def(i32)
-    changed = result_def(i1)
-
-    assembly_format = "$queue `,` $vertex `,` $new attr-dict"
-
-    def __init__(
-        self, queue: SSAValue | Operation, vertex: SSAValue | Operation, new: SSAValue | Operation
-    ):
-        super().__init__(operands=[queue, vertex, new], result_types=[i1])
 
 
 @irdl_op_definition
