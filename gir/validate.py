@@ -10,6 +10,9 @@ its name, gir looks at the shape of its edge traversals:
 - SSSP (delta-stepping): an `apply_update_priority` on a weighted edgeset whose
   edge function does `updatePriorityMin` on a queue over the distance vector,
   started from a `graph.argv_int`;
+- k-core: an `apply_update_priority` whose edge function does
+  `updatePrioritySum` on a queue that starts with every vertex bucketed
+  (`init_bucket`); the queue's priority vector holds the core numbers;
 - CC: an `apply_modified` on an unweighted edgeset whose edge function does
   `IDs[...] min= IDs[...]` (label propagation);
 - PageRank: an `apply` whose edge function does a float `+=` into an accumulator,
@@ -114,6 +117,17 @@ def _min_queue_start(module: ModuleOp, udf: func.FuncOp) -> tuple[str, int] | No
     return None
 
 
+def _peeled_priorities(module: ModuleOp, udf: func.FuncOp) -> str | None:
+    """The priority vector of a k-core peeling: `udf` does `updatePrioritySum` and
+    the program's queue starts with every vertex in its bucket."""
+    if not any(isinstance(op, graph.UpdatePrioritySumOp) for op in udf.walk()):
+        return None
+    for op in module.walk():
+        if isinstance(op, graph.PriorityQueueNewOp) and op.init_bucket.value.data:
+            return op.priorities.root_reference.data
+    return None
+
+
 def _through_casts(value: SSAValue) -> SSAValue:
     while isinstance(value.owner, graph.ToVertexOp | graph.VertexIdOp):
         value = value.owner.operands[0]
@@ -171,6 +185,10 @@ def find_validator(module: ModuleOp) -> Validator | None:
             found = _min_queue_start(module, udf)
             if found is not None:
                 return _sssp_validator(*found)
+        if apply.kind.data == graph.ApplyKind.APPLY_UPDATE_PRIORITY:
+            core = _peeled_priorities(module, udf)
+            if core is not None:
+                return _kcore_validator(core)
         if apply.kind.data == graph.ApplyKind.APPLY:
             accumulator = _float_add_vector(udf)
             iterations = _enclosing_for_trip_count(apply)
@@ -264,6 +282,13 @@ def _sssp_validator(dist: str, start_index: int) -> Validator:
         return reference.check_sssp(g, _start_vertex(argv, start_index), vectors[dist])
 
     return Validator(f"SSSP (distances in '{dist}')", check, weighted=True)
+
+
+def _kcore_validator(core: str) -> Validator:
+    def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
+        return reference.check_kcore(g, vectors[core])
+
+    return Validator(f"k-core (core numbers in '{core}')", check)
 
 
 def _cc_validator(labels: str) -> Validator:

@@ -72,6 +72,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i1,
     i32,
+    i64,
 )
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import (
@@ -803,21 +804,39 @@ class PriorityQueueType(ParametrizedAttribute, TypeAttribute):
 class PriorityQueueNewOp(IRDLOperation):
     """`new priority_queue{Vertex}(int)(..., priorities, ..., start)`: a queue over
     the vector `priorities` whose buckets are `delta` wide, holding `start` in its
-    first bucket `[0, delta)`."""
+    first bucket `[0, delta)`. Without `start` (GraphIt's `init_bucket`), every
+    vertex starts in the bucket of its priority."""
 
     name = "frontier.pq_new"
 
     priorities = prop_def(FlatSymbolRefAttrConstr)
     delta = operand_def(i32)
-    start = operand_def(i32)
+    start = opt_operand_def(i32)
+    fusion_threshold = opt_prop_def(IntegerAttr)
+    """With bucket fusion: rounds whose bucket holds fewer vertices than this are
+    run again without leaving the traversal (`frontier-bucket-fusion`)."""
     result = result_def(PriorityQueueType)
 
-    assembly_format = "$priorities `,` $delta `,` $start attr-dict"
+    assembly_format = (
+        "$priorities `,` $delta (`,` $start^)? (`fusion` `threshold` $fusion_threshold^)? "
+        "attr-dict"
+    )
 
-    def __init__(self, priorities: str, delta: SSAValue | Operation, start: SSAValue | Operation):
+    def __init__(
+        self,
+        priorities: str,
+        delta: SSAValue | Operation,
+        start: SSAValue | Operation | None,
+        fusion_threshold: int | None = None,
+    ):
         super().__init__(
-            operands=[delta, start],
-            properties={"priorities": SymbolRefAttr(priorities)},
+            operands=[delta, [] if start is None else [start]],
+            properties={
+                "priorities": SymbolRefAttr(priorities),
+                "fusion_threshold": None
+                if fusion_threshold is None
+                else IntegerAttr(fusion_threshold, i64),
+            },
             result_types=[PriorityQueueType()],
         )
 
@@ -841,27 +860,55 @@ class PriorityQueueFinishedOp(IRDLOperation):
 @irdl_op_definition
 class PriorityQueueDequeueOp(IRDLOperation):
     """`pq.dequeue_ready_set()`: the vertices waiting in the current bucket, as a
-    fresh queue; the bucket is empty afterwards."""
+    fresh queue; the bucket is empty afterwards. An empty current bucket is first
+    moved to the next non-empty one, unless `current` (then the result may be
+    empty: the next round of the current bucket, as bucket fusion runs it)."""
 
     name = "frontier.pq_dequeue"
 
     queue = operand_def(PriorityQueueType)
+    current = opt_prop_def(UnitAttr)
     result = result_def(SparseQueueType)
 
-    assembly_format = "$queue attr-dict `:` type($result)"
+    assembly_format = "$queue (`current` $current^)? attr-dict `:` type($result)"
 
-    def __init__(self, queue: SSAValue | Operation):
-        super().__init__(operands=[queue], result_types=[SparseQueueType()])
+    def __init__(self, queue: SSAValue | Operation, current: bool = False):
+        super().__init__(
+            operands=[queue],
+            properties={"current": UnitAttr() if current else None},
+            result_types=[SparseQueueType()],
+        )
 
 
 @irdl_op_definition
-class PriorityQueueUpdateMinOp(IRDLOperation):
-    """`pq.updatePriorityMin(v, old, new)` in a traversal's apply region: lowers
-    `v`'s priority to `new` atomically if that is smaller, and queues `v` in the
-    current bucket when `new` falls in it (later buckets are found lazily, from
-    the priorities, once the current one is empty); true if the priority changed."""
+class PriorityQueueBucketSizeOp(IRDLOperation):
+    """The number of vertices waiting in the current bucket (never moving to the
+    next one): what bucket fusion compares with its threshold."""
 
-    name = "frontier.pq_update_min"
+    name = "frontier.pq_bucket_size"
+
+    queue = operand_def(PriorityQueueType)
+    result = result_def(i32)
+
+    assembly_format = "$queue attr-dict"
+
+    def __init__(self, queue: SSAValue | Operation):
+        super().__init__(operands=[queue], result_types=[i32])
+
+
+class _PriorityUpdate(IRDLOperation):
+    """An update of a vertex's priority; only inside a traversal's apply region."""
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        while parent is not None and not isinstance(parent, EdgeTraverseOp):
+            parent = parent.parent_op()
+        if parent is None:
+            raise VerifyException(f"{self.name} must be inside a frontier.edge_traverse")
+
+
+class _PriorityBound(_PriorityUpdate):
+    """An update of a vertex's priority towards a bound `new` (min or max)."""
 
     queue = operand_def(PriorityQueueType)
     vertex = operand_def(VertexType)
@@ -875,12 +922,53 @@ class PriorityQueueUpdateMinOp(IRDLOperation):
     ):
         super().__init__(operands=[queue, vertex, new], result_types=[i1])
 
-    def verify_(self) -> None:
-        parent = self.parent_op()
-        while parent is not None and not isinstance(parent, EdgeTraverseOp):
-            parent = parent.parent_op()
-        if parent is None:
-            raise VerifyException("frontier.pq_update_min must be inside a frontier.edge_traverse")
+
+@irdl_op_definition
+class PriorityQueueUpdateMinOp(_PriorityBound):
+    """`pq.updatePriorityMin(v, old, new)` in a traversal's apply region: lowers
+    `v`'s priority to `new` atomically if that is smaller, and queues `v` in the
+    current bucket when `new` falls in it (later buckets are found lazily, from
+    the priorities, once the current one is empty); true if the priority changed."""
+
+    name = "frontier.pq_update_min"
+
+
+@irdl_op_definition
+class PriorityQueueUpdateMaxOp(_PriorityBound):
+    """`pq.updatePriorityMax(v, old, new)` in a traversal's apply region: raises
+    `v`'s priority to `new` atomically if that is larger, and queues `v` in the
+    current round when the new priority lies below the current bucket's end (a
+    vertex raised past it is found lazily with its bucket); true if it changed."""
+
+    name = "frontier.pq_update_max"
+
+
+@irdl_op_definition
+class PriorityQueueUpdateSumOp(_PriorityUpdate):
+    """`pq.updatePrioritySum(v, diff, threshold)` in a traversal's apply region
+    (GraphIt's k-core): when `v`'s priority is above `threshold`, adds `diff` to it
+    atomically, never going below `threshold`, and queues `v` in the current
+    bucket when the update moves it into that bucket from a later one (so a vertex
+    is queued once per bucket however many updates it gets); true if it changed."""
+
+    name = "frontier.pq_update_sum"
+
+    queue = operand_def(PriorityQueueType)
+    vertex = operand_def(VertexType)
+    diff = operand_def(i32)
+    threshold = operand_def(i32)
+    changed = result_def(i1)
+
+    assembly_format = "$queue `,` $vertex `,` $diff `,` $threshold attr-dict"
+
+    def __init__(
+        self,
+        queue: SSAValue | Operation,
+        vertex: SSAValue | Operation,
+        diff: SSAValue | Operation,
+        threshold: SSAValue | Operation,
+    ):
+        super().__init__(operands=[queue, vertex, diff, threshold], result_types=[i1])
 
 
 @irdl_op_definition
@@ -916,10 +1004,20 @@ PriorityQueueOps = (
     PriorityQueueNewOp,
     PriorityQueueFinishedOp,
     PriorityQueueDequeueOp,
+    PriorityQueueBucketSizeOp,
     PriorityQueueUpdateMinOp,
+    PriorityQueueUpdateMaxOp,
+    PriorityQueueUpdateSumOp,
     PriorityQueueCurrentPriorityOp,
     PriorityQueueFreeOp,
 )
+
+PriorityQueueUpdates = (
+    PriorityQueueUpdateMinOp,
+    PriorityQueueUpdateMaxOp,
+    PriorityQueueUpdateSumOp,
+)
+"""The priority updates of a traversal's apply region."""
 
 
 Frontier = Dialect(

@@ -1079,6 +1079,44 @@ class UpdatePriorityOp(IRDLOperation):
 
 
 @irdl_op_definition
+class UpdatePrioritySumOp(IRDLOperation):
+    """`pq.updatePrioritySum(v, diff, threshold)`: when `v`'s priority is above
+    `threshold`, adds `diff` to it without going below `threshold` and moves `v`
+    to its new bucket (GraphIt's k-core); true if the priority changed."""
+
+    name = "graph.update_priority_sum"
+
+    queue = operand_def(PriorityQueueType)
+    vertex = operand_def(IndexValue)
+    T: ClassVar = VarConstraint("T", base(IntegerType))
+    diff = operand_def(T)
+    threshold = operand_def(T)
+    changed = result_def(i1)
+
+    assembly_format = (
+        "$queue `,` $vertex `,` $diff `,` $threshold attr-dict "
+        "`:` type($queue) `,` type($vertex) `,` type($diff)"
+    )
+
+    def __init__(
+        self,
+        queue: SSAValue | Operation,
+        vertex: SSAValue | Operation,
+        diff: SSAValue | Operation,
+        threshold: SSAValue | Operation,
+    ):
+        super().__init__(operands=[queue, vertex, diff, threshold], result_types=[i1])
+
+    def verify_(self) -> None:
+        assert isinstance(self.queue.type, PriorityQueueType)
+        if self.diff.type != self.queue.type.priority_type:
+            raise VerifyException(
+                f"priority values must be {self.queue.type.priority_type}, "
+                f"got {self.diff.type}"
+            )
+
+
+@irdl_op_definition
 class DequeueReadySetOp(IRDLOperation):
     """`pq.dequeue_ready_set()`: removes and returns the vertices of the lowest
     non-empty bucket."""
@@ -1247,6 +1285,7 @@ Graph = Dialect(
         EdgeSetApplyOp,
         PriorityQueueNewOp,
         UpdatePriorityOp,
+        UpdatePrioritySumOp,
         DequeueReadySetOp,
         PriorityQueueFinishedOp,
         GetCurrentPriorityOp,

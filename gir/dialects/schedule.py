@@ -16,7 +16,9 @@ realized by exactly one lowering pass or strategy.
 
 Defaults are G2's: PUSH, VERTEX_BASED, FUSED frontier creation, deduplication
 off, no kernel fusion, delta 1; and blocks of 256 threads (`block_size`, a gir
-extension set by `configBlockSize(N)`).
+extension set by `configBlockSize(N)`). Bucket fusion (`bucket_fusion`,
+`bucket_fusion_threshold`: `configBucketFusion(ENABLED[, N])`, a gir extension
+for `applyUpdatePriority`) is off by default and printed only when on.
 """
 
 from __future__ import annotations
@@ -194,6 +196,10 @@ MIN_BLOCK_SIZE, MAX_BLOCK_SIZE = 32, 1024
 number of 32-wide sub-groups, and no more than CUDA and most OpenCL devices run)."""
 
 
+DEFAULT_BUCKET_FUSION_THRESHOLD = 1024
+"""Bucket fusion reruns a bucket inside the traversal while it holds fewer vertices."""
+
+
 def block_size_error(size: int) -> str | None:
     """Why `size` is not a valid block size (None: it is)."""
     if MIN_BLOCK_SIZE <= size <= MAX_BLOCK_SIZE and size & (size - 1) == 0:
@@ -264,8 +270,18 @@ SIMPLE_SCHEDULE_FIELDS: tuple[_Field, ...] = (
         lambda: IntegerAttr(DEFAULT_BLOCK_SIZE, i64),
         lambda parser: IntegerAttr(parser.parse_integer(allow_boolean=False), i64),
     ),
+    _enum_field("bucket_fusion", ToggleAttr, Toggle.DISABLED),
+    _Field(
+        "bucket_fusion_threshold",
+        lambda: IntegerAttr(DEFAULT_BUCKET_FUSION_THRESHOLD, i64),
+        lambda parser: IntegerAttr(parser.parse_integer(allow_boolean=False), i64),
+    ),
 )
 """The fields of `#graph.simple_schedule`, in printing order, with G2's defaults."""
+
+BUCKET_FUSION_FIELDS = ("bucket_fusion", "bucket_fusion_threshold")
+"""gir's bucket-fusion extension (`configBucketFusion(ENABLED[, threshold])`):
+printed only when enabled, so schedules without it read as G2's."""
 
 
 @irdl_attr_definition
@@ -286,6 +302,8 @@ class SimpleScheduleAttr(ParametrizedAttribute):
     delta: IntegerAttr | ArgvAttr
     kernel_fusion: ToggleAttr
     block_size: IntegerAttr
+    bucket_fusion: ToggleAttr
+    bucket_fusion_threshold: IntegerAttr
 
     @staticmethod
     def default() -> SimpleScheduleAttr:
@@ -337,13 +355,15 @@ class SimpleScheduleAttr(ParametrizedAttribute):
         ]
 
     def print_parameters(self, printer: Printer) -> None:
-        entries = [
-            f"{field.key} = " for field in SIMPLE_SCHEDULE_FIELDS
+        fields = [
+            field
+            for field in SIMPLE_SCHEDULE_FIELDS
+            if field.key not in BUCKET_FUSION_FIELDS
+            or self.bucket_fusion.data == Toggle.ENABLED
         ]
+        entries = [f"{field.key} = " for field in fields]
         printer.print_string("<")
-        for index, (field, prefix) in enumerate(
-            zip(SIMPLE_SCHEDULE_FIELDS, entries, strict=True)
-        ):
+        for index, (field, prefix) in enumerate(zip(fields, entries, strict=True)):
             if index:
                 printer.print_string(", ")
             printer.print_string(prefix)
@@ -373,6 +393,11 @@ class SimpleScheduleAttr(ParametrizedAttribute):
         if isinstance(self.delta, IntegerAttr) and self.delta.value.data < 1:
             raise VerifyException(
                 f"delta must be a positive integer, got {self.delta.value.data}"
+            )
+        if self.bucket_fusion_threshold.value.data < 1:
+            raise VerifyException(
+                "bucket fusion threshold must be a positive integer, got "
+                f"{self.bucket_fusion_threshold.value.data}"
             )
 
 

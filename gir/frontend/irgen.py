@@ -670,6 +670,8 @@ class IRGen:
             return self.value(graph.VertexSetFilterOp(receiver, info.udf, self.stmt_label))
         if info.op in ("pq_update_min", "pq_update_max"):
             return self.update_priority(expr, info.op, receiver)
+        if info.op == "pq_update_sum":
+            return self.update_priority_sum(expr, receiver)
         if info.op in ("add_vertex", "list_insert", "list_retrieve"):
             op_class = {
                 "add_vertex": graph.AddVertexOp,
@@ -699,6 +701,13 @@ class IRGen:
         old = self.expr_as(expr.args[1], priority)
         new = self.expr_as(expr.args[2], priority)
         return self.value(graph.UpdatePriorityOp(kind, queue, vertex, old, new))
+
+    def update_priority_sum(self, expr: ast.MethodCall, queue: SSAValue) -> SSAValue:
+        """`pq.updatePrioritySum(v, diff, threshold)`."""
+        vertex = self.expr(expr.args[0])
+        diff = self.expr_as(expr.args[1], INT)
+        threshold = self.expr_as(expr.args[2], INT)
+        return self.value(graph.UpdatePrioritySumOp(queue, vertex, diff, threshold))
 
     def edge_apply(self, info: EdgeApplyInfo) -> SSAValue | None:
         """`graph.edgeset_apply`, with the statement's label and schedule."""

@@ -28,6 +28,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from gir.diagnostics import SourceError
 from gir.dialects.schedule import (
+    DEFAULT_BUCKET_FUSION_THRESHOLD,
     ArgvAttr,
     DedupStrategy,
     DedupStrategyAttr,
@@ -125,6 +126,7 @@ class ScheduleEvaluator:
                 OptionArg("kernel_fusion", self.enum_reader(Toggle, ToggleAttr, "kernel fusion"))
             ],
             "configBlockSize": [OptionArg("block_size", self.read_block_size)],
+            "configBucketFusion": self.bucket_fusion_options(),
         }
 
     def error(self, pos: Pos, message: str) -> SourceError:
@@ -165,6 +167,25 @@ class ScheduleEvaluator:
         if not isinstance(arg.value, int) or arg.kind != "int":
             raise self.error(arg.pos, "expected an integer")
         return IntegerAttr(arg.value, i64)
+
+    def bucket_fusion_options(self) -> list[OptionArg]:
+        """`configBucketFusion(ENABLED[, threshold])` (a gir extension)."""
+
+        def read_threshold(arg: ast.SchedArg) -> Attribute:
+            threshold = self.read_int(arg)
+            assert isinstance(threshold, IntegerAttr)
+            if threshold.value.data < 1:
+                raise self.error(arg.pos, "the bucket fusion threshold must be positive")
+            return threshold
+
+        return [
+            OptionArg("bucket_fusion", self.enum_reader(Toggle, ToggleAttr, "bucket fusion")),
+            OptionArg(
+                "bucket_fusion_threshold",
+                read_threshold,
+                lambda: IntegerAttr(DEFAULT_BUCKET_FUSION_THRESHOLD, i64),
+            ),
+        ]
 
     def read_block_size(self, arg: ast.SchedArg) -> Attribute:
         """A block size: a power of two in [32, 1024]."""
@@ -368,11 +389,13 @@ class ScheduleEvaluator:
                 raise self.error(
                     pos, f"kernel fusion applies to while loops, but '{path}' is an edgeset apply"
                 )
-            if not part.has_default_delta and any(
+            fuses_buckets = part.bucket_fusion.data == Toggle.ENABLED
+            if (not part.has_default_delta or fuses_buckets) and any(
                 a.kind != "apply_update_priority" for a in applies
             ):
+                what = "bucket fusion" if fuses_buckets else "delta"
                 raise self.error(
-                    pos, f"delta applies only to applyUpdatePriority, which '{path}' is not"
+                    pos, f"{what} applies only to applyUpdatePriority, which '{path}' is not"
                 )
 
 

@@ -968,6 +968,8 @@ class Checker:
     def check_queue_method(self, expr: ast.MethodCall, queue: PriorityQueueTy) -> Ty:
         """`updatePriorityMin/Max(v, old, new)`, `dequeue_ready_set()`, `finished()`,
         `get_current_priority()`."""
+        if expr.method == "updatePrioritySum":
+            return self.check_priority_sum(expr, queue)
         if expr.method in ("updatePriorityMin", "updatePriorityMax"):
             self.check_arity(expr, 3)
             vertex = self.check_value(expr.args[0], "the vertex")
@@ -994,6 +996,25 @@ class Checker:
             expr.info = MethodInfo(op)
             return ty
         raise self.error(expr.method_pos, f"priority_queue has no method '{expr.method}'")
+
+    def check_priority_sum(self, expr: ast.MethodCall, queue: PriorityQueueTy) -> Ty:
+        """`updatePrioritySum(v, diff, threshold)` on a queue of int priorities."""
+        self.check_arity(expr, 3)
+        vertex = self.check_value(expr.args[0], "the vertex")
+        if vertex not in (INT, VERTEX):
+            raise self.error(
+                expr.args[0].pos, f"the vertex must be a Vertex or int, found {vertex}"
+            )
+        if queue.priority != INT:
+            raise self.error(
+                expr.method_pos, f"updatePrioritySum needs int priorities, not {queue.priority}"
+            )
+        for arg in expr.args[1:]:
+            ty = self.check_value(arg, "the priority change")
+            if ty != INT:
+                raise self.error(arg.pos, f"priority changes are int, found {ty}")
+        expr.info = MethodInfo("pq_update_sum")
+        return BOOL
 
     def check_list_method(self, expr: ast.MethodCall) -> Ty:
         """`insert(set)` and `retrieve(set)`."""

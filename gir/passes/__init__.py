@@ -44,6 +44,7 @@ register_pass("graph-to-frontier", "graph_to_frontier", "GraphToFrontier")
 register_pass("frontier-insert-conversions", "frontier_insert_conversions", "FrontierInsertConversions")
 register_pass("frontier-track-changes", "frontier_track_changes", "FrontierTrackChanges")
 register_pass("frontier-double-buffer", "frontier_double_buffer", "FrontierDoubleBuffer")
+register_pass("frontier-bucket-fusion", "frontier_bucket_fusion", "FrontierBucketFusion")
 register_pass("frontier-lower-priority-queues", "frontier_lower_priority_queues", "FrontierLowerPriorityQueues")
 
 # Directions.
@@ -106,6 +107,7 @@ PIPELINES["lower-to-gpu"] = Pipeline(
             "graph-specialize-udfs",
             "graph-insert-atomics",
             "graph-to-frontier",
+            "frontier-bucket-fusion",
             "frontier-lower-priority-queues",
             "frontier-insert-conversions",
             "frontier-track-changes",

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i1, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -14,12 +14,16 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gir.diagnostics import UserError
 from gir.dialects import frontier, graph
 from gir.dialects.frontier import (
+    PriorityQueueBucketSizeOp,
     PriorityQueueCurrentPriorityOp,
     PriorityQueueDequeueOp,
     PriorityQueueFinishedOp,
     PriorityQueueFreeOp,
     PriorityQueueNewOp,
+    PriorityQueueUpdateMaxOp,
     PriorityQueueUpdateMinOp,
+    PriorityQueueUpdates,
+    PriorityQueueUpdateSumOp,
     SparseQueueType,
 )
 
@@ -38,6 +42,8 @@ class _Queue:
     delta: SSAValue
     window: SSAValue
     pending: SSAValue
+    refilled: bool = False
+    """Whether `pending` was just refilled (a dequeue then need not look again)."""
 
 
 @dataclass(frozen=True)
@@ -107,12 +113,18 @@ def _lower(module: ModuleOp, new: PriorityQueueNewOp) -> None:
     scratch = _scratch_vector(module, new.priorities.root_reference.data)
     zero = arith.ConstantOp(IntegerAttr(0, i32))
     empty = frontier.NewOp(zero)
-    start = frontier.AddOp(new.start, empty)
-    start.result.name_hint = "bucket"
-    Rewriter.insert_op([zero, empty, start], InsertPoint.before(new))
-    queue = _Queue(
-        new.priorities.root_reference.data, scratch, new.delta, new.delta, start.result
-    )
+    empty.result.name_hint = "bucket"
+    Rewriter.insert_op([zero, empty], InsertPoint.before(new))
+    priorities = new.priorities.root_reference.data
+    if new.start is None:
+        # every vertex is in the bucket of its priority: the first refill finds
+        # the lowest one at or above 0
+        queue = _Queue(priorities, scratch, new.delta, zero.result, empty.result)
+    else:
+        start = frontier.AddOp(new.start, empty)
+        start.result.name_hint = "bucket"
+        Rewriter.insert_op(start, InsertPoint.before(new))
+        queue = _Queue(priorities, scratch, new.delta, new.delta, start.result)
     block = new.parent_block()
     assert block is not None
     following = []
@@ -155,6 +167,8 @@ def _thread(queue: _Queue, handle: SSAValue, ops: list[Operation]) -> None:
             _finished(queue, op)
         elif isinstance(op, PriorityQueueDequeueOp) and op.queue == handle:
             _dequeue(queue, op)
+        elif isinstance(op, PriorityQueueBucketSizeOp) and op.queue == handle:
+            Rewriter.replace_op(op, frontier.SizeOp(queue.pending))
         elif isinstance(op, PriorityQueueCurrentPriorityOp) and op.queue == handle:
             low = arith.SubiOp(queue.window, queue.delta)
             Rewriter.replace_op(op, low)
@@ -178,6 +192,11 @@ def _block_ops(block: Block) -> list[Operation]:
 
 
 def _dequeue(queue: _Queue, op: PriorityQueueDequeueOp) -> None:
+    """Hands the current bucket over (moving to the next non-empty bucket first
+    when it is empty and `pq_finished` did not just do so)."""
+    if not queue.refilled and op.current is None:
+        _ensure_filled(queue, op)
+    queue.refilled = False
     zero = arith.ConstantOp(IntegerAttr(0, i32))
     empty = frontier.NewOp(zero)
     empty.result.name_hint = "bucket"
@@ -189,6 +208,19 @@ def _dequeue(queue: _Queue, op: PriorityQueueDequeueOp) -> None:
 
 def _finished(queue: _Queue, op: PriorityQueueFinishedOp) -> None:
     """Moves an empty current bucket to the next non-empty one; finished when none."""
+    _ensure_filled(queue, op)
+    zero = arith.ConstantOp(IntegerAttr(0, i32))
+    left = frontier.SizeOp(queue.pending)
+    done = arith.CmpiOp(left, zero, "eq")
+    Rewriter.insert_op([zero, left, done], InsertPoint.before(op))
+    op.result.replace_all_uses_with(done.result)
+    Rewriter.erase_op(op)
+    queue.refilled = True
+
+
+def _ensure_filled(queue: _Queue, before: Operation) -> None:
+    """Ops before `before` that move an empty current bucket to the next
+    non-empty one (which stays empty when there is none)."""
     zero = arith.ConstantOp(IntegerAttr(0, i32))
     size = frontier.SizeOp(queue.pending)
     drained = arith.CmpiOp(size, zero, "eq")
@@ -199,11 +231,7 @@ def _finished(queue: _Queue, op: PriorityQueueFinishedOp) -> None:
     choice = scf.IfOp(drained, [i32, SparseQueueType()], Region(refill), Region(keep))
     choice.results[0].name_hint = "bucket_end"
     choice.results[1].name_hint = "bucket"
-    left = frontier.SizeOp(choice.results[1])
-    done = arith.CmpiOp(left, zero, "eq")
-    Rewriter.insert_op([zero, size, drained, choice, left, done], InsertPoint.before(op))
-    op.result.replace_all_uses_with(done.result)
-    Rewriter.erase_op(op)
+    Rewriter.insert_op([zero, size, drained, choice], InsertPoint.before(before))
     queue.window, queue.pending = choice.results
 
 
@@ -281,20 +309,11 @@ def _traversal(queue: _Queue, handle: SSAValue, op: frontier.EdgeTraverseOp) -> 
             "error: a traversal that updates a priority queue and fills a frontier "
             "is not supported yet"
         )
-    for update in [c for c in op.body.walk() if isinstance(c, PriorityQueueUpdateMinOp)]:
-        if update.queue != handle:
-            continue
-        changed = graph.ReduceOp(
-            graph.ReduceKind.MIN, update.new, queue.priorities, update.vertex, atomic=True
-        )
-        now = arith.CmpiOp(update.new, queue.window, "slt")
-        both = arith.AndIOp(changed, now)
-        enqueue = Block([frontier.EnqueueOp(update.vertex), scf.YieldOp()])
-        Rewriter.replace_op(
-            update,
-            [changed, now, both, scf.IfOp(both, [], Region(enqueue))],
-            new_results=[changed.results[0]],
-        )
+    for child in list(op.body.walk()):
+        if isinstance(child, PriorityQueueUpdates) and child.queue == handle:
+            _update(queue, child)
+        elif isinstance(child, PriorityQueueCurrentPriorityOp) and child.queue == handle:
+            Rewriter.replace_op(child, arith.SubiOp(queue.window, queue.delta))
     if _uses(op, handle):
         raise UserError("error: a priority queue used in a traversal this way is not supported yet")
     regions = [op.detach_region(region) for region in list(op.regions)]
@@ -320,6 +339,65 @@ def _traversal(queue: _Queue, handle: SSAValue, op: frontier.EdgeTraverseOp) -> 
     queue.pending = traverse.result
 
 
+def _update(
+    queue: _Queue,
+    update: PriorityQueueUpdateMinOp | PriorityQueueUpdateMaxOp | PriorityQueueUpdateSumOp,
+) -> None:
+    """One priority update as an atomic update of the priority vector that
+    enqueues the vertex into the current bucket's next round when it lands there."""
+    if isinstance(update, PriorityQueueUpdateSumOp):
+        ops, changed, landed = _sum_update(queue, update)
+    else:
+        kind = (
+            graph.ReduceKind.MIN
+            if isinstance(update, PriorityQueueUpdateMinOp)
+            else graph.ReduceKind.MAX
+        )
+        reduce = graph.ReduceOp(kind, update.new, queue.priorities, update.vertex, atomic=True)
+        # below the bucket's end: now or never (later buckets are found from the
+        # priorities, which never look below it again)
+        now = arith.CmpiOp(update.new, queue.window, "slt")
+        ops, changed, landed = [reduce, now], reduce.changed, now.result
+    both = arith.AndIOp(changed, landed)
+    enqueue = Block([frontier.EnqueueOp(update.vertex), scf.YieldOp()])
+    Rewriter.replace_op(
+        update, [*ops, both, scf.IfOp(both, [], Region(enqueue))], new_results=[changed]
+    )
+
+
+def _sum_update(
+    queue: _Queue, update: PriorityQueueUpdateSumOp
+) -> tuple[list[Operation], SSAValue, SSAValue]:
+    """A compare-and-swap loop adding `diff` to a priority above `threshold`
+    (clamped to it); returns the ops, whether it changed and whether it moved the
+    vertex into the current bucket from a later one (true for one update only)."""
+    before = Block()
+    old = graph.LoadOp(queue.priorities, update.vertex, i32)
+    above = arith.CmpiOp(old, update.threshold, "sgt")
+    summed = arith.AddiOp(old, update.diff)
+    clamped = arith.MaxSIOp(summed, update.threshold)
+    swap = Block()
+    swapped = graph.CompareAndSwapOp(queue.priorities, update.vertex, old, clamped)
+    swap.add_ops([swapped, scf.YieldOp(swapped)])
+    false = arith.ConstantOp(IntegerAttr(0, i1))
+    skip = Block([false, scf.YieldOp(false)])
+    won = scf.IfOp(above, [i1], Region(swap), Region(skip))
+    true = arith.ConstantOp(IntegerAttr(1, i1))
+    lost = arith.XOrIOp(won, true)
+    retry = arith.AndIOp(above, lost)
+    before.add_ops([old, above, summed, clamped, won, true, lost, retry])
+    before.add_op(scf.ConditionOp(retry, won, old, clamped))
+    after = Block(arg_types=[i1, i32, i32])
+    after.add_op(scf.YieldOp())
+    loop = scf.WhileOp([], [i1, i32, i32], Region(before), Region(after))
+    changed, was, now = loop.results
+    changed.name_hint = "changed"
+    from_later = arith.CmpiOp(was, queue.window, "sge")
+    into_current = arith.CmpiOp(now, queue.window, "slt")
+    landed = arith.AndIOp(from_later, into_current)
+    return [loop, from_later, into_current, landed], changed, landed.result
+
+
 def _carry(queue: _Queue, block: Block) -> None:
     """Appends the queue's state to `block`'s arguments and makes them current."""
     window = block.insert_arg(i32, len(block.args))
@@ -327,6 +405,7 @@ def _carry(queue: _Queue, block: Block) -> None:
     pending = block.insert_arg(SparseQueueType(), len(block.args))
     pending.name_hint = "bucket"
     queue.window, queue.pending = window, pending
+    queue.refilled = False
 
 
 def _terminate(queue: _Queue, block: Block) -> None:
@@ -350,11 +429,17 @@ def _while(queue: _Queue, handle: SSAValue, op: scf.WhileOp) -> None:
         before,
         after,
     )
-    for region in (before, after):
-        _carry(queue, region.block)
-        _thread(queue, handle, _block_ops(region.block))
-        _terminate(queue, region.block)
+    _carry(queue, before.block)
+    _thread(queue, handle, _block_ops(before.block))
+    _terminate(queue, before.block)
+    # the body and the code after the loop start where the condition left off
+    refilled = queue.refilled
+    _carry(queue, after.block)
+    queue.refilled = refilled
+    _thread(queue, handle, _block_ops(after.block))
+    _terminate(queue, after.block)
     _replace_loop(queue, op, loop)
+    queue.refilled = refilled
 
 
 def _for(queue: _Queue, handle: SSAValue, op: scf.ForOp) -> None:
@@ -374,3 +459,4 @@ def _replace_loop(queue: _Queue, old: scf.WhileOp | scf.ForOp, loop: scf.WhileOp
     loop.attributes.update(old.attributes)
     Rewriter.replace_op(old, loop, new_results=list(loop.results[: len(old.results)]))
     queue.window, queue.pending = loop.results[-2:]
+    queue.refilled = False

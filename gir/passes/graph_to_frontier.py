@@ -119,6 +119,7 @@ class GraphToFrontier(ModulePass):
         inline_calls_in(main.body, op)
         table = functions(op)
         delta = _queue_delta(op)
+        fusion = _queue_fusion_threshold(op)
         schedules: dict[frontier.EdgeTraverseOp, SimpleScheduleAttr] = {}
         for child in list(main.walk()):
             if isinstance(child, graph.EdgeSetApplyOp):
@@ -130,7 +131,7 @@ class GraphToFrontier(ModulePass):
                 _vertex_filter(child, table)
         _promote_queue_globals(op, main)
         _promote_globals(op, main)
-        _priority_queues(main, delta)
+        _priority_queues(main, delta, fusion)
         _frontier_values(main)
         _direction_inputs(schedules)
         _drop_transposes(main)
@@ -433,6 +434,26 @@ def _queue_delta(module: ModuleOp) -> IntegerAttr | ArgvAttr:
     return next(iter(deltas), IntegerAttr(1, 64))
 
 
+def _queue_fusion_threshold(module: ModuleOp) -> int | None:
+    """The bucket-fusion threshold of the program's priority queues: that of the
+    `applyUpdatePriority` traversals scheduled with `configBucketFusion(ENABLED)`
+    (None when none is), which must agree."""
+    thresholds = {
+        child.schedule.bucket_fusion_threshold.value.data
+        for child in module.walk()
+        if isinstance(child, graph.EdgeSetApplyOp)
+        and child.kind.data == graph.ApplyKind.APPLY_UPDATE_PRIORITY
+        and isinstance(child.schedule, SimpleScheduleAttr)
+        and child.schedule.bucket_fusion.data == Toggle.ENABLED
+    }
+    if len(thresholds) > 1:
+        raise UserError(
+            "error: the applyUpdatePriority traversals have different bucket fusion "
+            f"thresholds ({', '.join(map(str, sorted(thresholds)))}), which is not supported yet"
+        )
+    return next(iter(thresholds), None)
+
+
 def _promote_queue_globals(module: ModuleOp, main: func.FuncOp) -> None:
     """Replaces reads of priority-queue globals by the value of the store that
     dominates them (a queue may be made anew inside a loop of `main`)."""
@@ -472,22 +493,16 @@ def _dominates(store: Operation, user: Operation) -> bool:
     return ancestor is not None and store.is_before_in_block(ancestor)
 
 
-def _priority_queues(main: func.FuncOp, delta: IntegerAttr | ArgvAttr) -> None:
+def _priority_queues(
+    main: func.FuncOp, delta: IntegerAttr | ArgvAttr, fusion: int | None
+) -> None:
     """The graph's priority-queue ops as frontier ones; `delta` becomes an operand
-    of each new queue."""
+    of each new queue, `fusion` its bucket-fusion threshold."""
     for op in list(main.walk()):
         if isinstance(op, graph.PriorityQueueNewOp):
-            _new_queue(op, delta)
-        elif isinstance(op, graph.UpdatePriorityOp):
-            if op.kind.data != graph.ReduceKind.MIN:
-                raise UserError(
-                    f"error: updatePriority{op.kind.data.value.capitalize()} is not "
-                    "supported on the GPU yet (only updatePriorityMin)"
-                )
-            vertex = op.vertex
-            if not isinstance(vertex.type, graph.VertexType):
-                raise UserError("error: updatePriorityMin of a vertex id is not supported yet")
-            Rewriter.replace_op(op, frontier.PriorityQueueUpdateMinOp(op.queue, vertex, op.new))
+            _new_queue(op, delta, fusion)
+        elif isinstance(op, graph.UpdatePriorityOp | graph.UpdatePrioritySumOp):
+            _priority_update(op)
         elif isinstance(op, graph.DequeueReadySetOp):
             Rewriter.replace_op(op, frontier.PriorityQueueDequeueOp(op.queue))
         elif isinstance(op, graph.PriorityQueueFinishedOp):
@@ -500,7 +515,23 @@ def _priority_queues(main: func.FuncOp, delta: IntegerAttr | ArgvAttr) -> None:
             Rewriter.replace_op(op, frontier.PriorityQueueFreeOp(op.value))
 
 
-def _new_queue(op: graph.PriorityQueueNewOp, delta: IntegerAttr | ArgvAttr) -> None:
+def _priority_update(op: graph.UpdatePriorityOp | graph.UpdatePrioritySumOp) -> None:
+    """`updatePriorityMin/Max/Sum` as the frontier op of the same name."""
+    if not isinstance(op.vertex.type, graph.VertexType):
+        raise UserError("error: updating the priority of a vertex id is not supported yet")
+    update: Operation
+    if isinstance(op, graph.UpdatePrioritySumOp):
+        update = frontier.PriorityQueueUpdateSumOp(op.queue, op.vertex, op.diff, op.threshold)
+    elif op.kind.data == graph.ReduceKind.MIN:
+        update = frontier.PriorityQueueUpdateMinOp(op.queue, op.vertex, op.new)
+    else:
+        update = frontier.PriorityQueueUpdateMaxOp(op.queue, op.vertex, op.new)
+    Rewriter.replace_op(op, update)
+
+
+def _new_queue(
+    op: graph.PriorityQueueNewOp, delta: IntegerAttr | ArgvAttr, fusion: int | None
+) -> None:
     assert isinstance(op.result.type, graph.PriorityQueueType)
     if op.result.type.priority_type != i32:
         raise UserError(
@@ -513,15 +544,18 @@ def _new_queue(op: graph.PriorityQueueNewOp, delta: IntegerAttr | ArgvAttr) -> N
         else arith.ConstantOp(IntegerAttr(delta.value.data, i32))
     )
     width.results[0].name_hint = "delta"
-    start = op.start
+    start: SSAValue | None = op.start
     new_ops = [width]
-    if isinstance(start.type, graph.VertexType):
+    if op.init_bucket.value.data:
+        # every vertex starts in the bucket of its priority: no start vertex
+        start = None
+    elif isinstance(start.type, graph.VertexType):
         to_id = graph.VertexIdOp(start)
         new_ops.append(to_id)
         start = to_id.result
     Rewriter.insert_op(new_ops, InsertPoint.before(op))
     queue = frontier.PriorityQueueNewOp(
-        op.priorities.root_reference.data, width.results[0], start
+        op.priorities.root_reference.data, width.results[0], start, fusion
     )
     Rewriter.replace_op(op, queue)
 

@@ -8,6 +8,7 @@ that names how many vertices are wrong and explains the first of them.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
 
 import numpy as np
@@ -285,6 +286,105 @@ def check_bc(
 ) -> str | None:
     """Check one-source Brandes dependencies against `betweenness_one_source`, with tolerance."""
     return _check_close(dependencies, betweenness_one_source(g, source), "dependency", rtol, atol)
+
+
+# --------------------------------------------------------------------------------------
+# k-core (GraphIt's kcore app)
+# --------------------------------------------------------------------------------------
+
+
+def core_numbers(g: Graph) -> np.ndarray:
+    """GraphIt's k-core peeling along out-edges (int64): D starts as the out-degree;
+    the lowest k still held by an unpeeled vertex peels every vertex with D == k,
+    and each peeled vertex takes one from D of its out-neighbours above k (never
+    below k). The result, D at the end, is the core number on a symmetric graph."""
+    row_ptr, col_idx, _ = g.csr()
+    degree = np.diff(row_ptr).astype(np.int64)
+    peeled = np.zeros(g.num_vertices, dtype=bool)
+    waiting = [(int(d), v) for v, d in enumerate(degree)]
+    heapq.heapify(waiting)
+    while waiting:
+        k, v = heapq.heappop(waiting)
+        if peeled[v] or degree[v] != k:
+            continue
+        stack = [v]
+        peeled[v] = True
+        while stack:
+            u = stack.pop()
+            for w in col_idx[row_ptr[u] : row_ptr[u + 1]]:
+                if degree[w] > k:
+                    degree[w] -= 1
+                    if degree[w] == k:
+                        peeled[w] = True
+                        stack.append(int(w))
+                    else:
+                        heapq.heappush(waiting, (int(degree[w]), int(w)))
+    return degree
+
+
+def check_kcore(g: Graph, core: np.ndarray) -> str | None:
+    """Check the k-core priorities exactly against `core_numbers`."""
+    problem = _shape_problem(core, g.num_vertices, "core number", integers=True)
+    if problem:
+        return problem
+    core = np.asarray(core, dtype=np.int64)
+    expected = core_numbers(g)
+
+    def describe(v: int) -> str:
+        return f"has core number {core[v]}, expected {expected[v]}"
+
+    return _first_problem(
+        [(core != expected, describe)],
+        "vertex has a wrong core number",
+        "vertices have a wrong core number",
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Widest paths (maximum bottleneck)
+# --------------------------------------------------------------------------------------
+
+
+def widest_paths(g: Graph, source: int, width: int) -> np.ndarray:
+    """The widest-path width of every vertex from `source` (int64): the largest,
+    over paths, of the smallest edge weight on the path, capped by `width` (the
+    source's own width); 0 when unreachable."""
+    _check_source(g, source)
+    row_ptr, col_idx, weights = g.csr()
+    if weights is None:
+        weights = np.ones(g.num_edges, dtype=np.int32)
+    best = np.zeros(g.num_vertices, dtype=np.int64)
+    best[source] = width
+    done = np.zeros(g.num_vertices, dtype=bool)
+    waiting = [(-width, source)]
+    while waiting:
+        negative, u = heapq.heappop(waiting)
+        if done[u]:
+            continue
+        done[u] = True
+        for edge in range(row_ptr[u], row_ptr[u + 1]):
+            w = col_idx[edge]
+            through = min(-negative, int(weights[edge]))
+            if through > best[w]:
+                best[w] = through
+                heapq.heappush(waiting, (-through, int(w)))
+    return best
+
+
+def check_widest(g: Graph, source: int, width: int, got: np.ndarray) -> str | None:
+    """Check widest-path widths exactly against `widest_paths`."""
+    problem = _shape_problem(got, g.num_vertices, "width", integers=True)
+    if problem:
+        return problem
+    got = np.asarray(got, dtype=np.int64)
+    expected = widest_paths(g, source, width)
+
+    def describe(v: int) -> str:
+        return f"has width {got[v]}, expected {expected[v]}"
+
+    return _first_problem(
+        [(got != expected, describe)], "vertex has a wrong width", "vertices have a wrong width"
+    )
 
 
 # --------------------------------------------------------------------------------------

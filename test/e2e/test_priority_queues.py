@@ -1,7 +1,10 @@
-"""End to end: delta-stepping SSSP through the priority-queue lowering, with every
-registered load-balance strategy and bucket widths of 1, a middle value and one
-wider than the largest edge weight (every bucket then holds all pending
-vertices), on the hand-made and generated weighted graphs, against the CPU SSSP."""
+"""End to end: ordered programs through the priority-queue lowering, with every
+registered load-balance strategy, on the hand-made and generated graphs, against
+the CPU references: delta-stepping SSSP (`updatePriorityMin`) with bucket widths of
+1, a middle value and one wider than the largest edge weight (every bucket then
+holds all pending vertices), also with bucket fusion, and k-core (`updatePrioritySum`, every vertex
+bucketed at the start), and widest paths (`updatePriorityMax`) over the same
+deltas as SSSP."""
 
 from __future__ import annotations
 
@@ -9,15 +12,24 @@ import io
 
 import pytest
 
+from gir.api import lower_for_run
+from gir.runtime import reference
 from gir.runtime.graph import load_graph
+from gir.tools.run import parse_program
 from test_programs import (  # noqa: F401  (compiled, devices: fixtures)
+    PROGRAMS,
     STRATEGIES,
     TARGETS,
+    check_program,
     compiled,
     devices,
     generated_graphs,
     hand_made_graphs,
+    with_load_balance,
 )
+
+SOURCE_WIDTH = 1000000
+"""The width `widest_path.gt` gives its source."""
 
 
 def _deltas(spec: str) -> list[int]:
@@ -30,8 +42,11 @@ def _deltas(spec: str) -> list[int]:
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("strategy", STRATEGIES)
-def test_delta_stepping_matches_reference(strategy, target, compiled, devices, tmp_path):
-    program = "sssp_delta_argv.gt"
+@pytest.mark.parametrize(
+    "program", ["sssp_delta_argv.gt", "sssp_delta_bucket_fused.gt"], ids=["plain", "bucket_fused"]
+)
+def test_delta_stepping_matches_reference(program, strategy, target, compiled, devices, tmp_path):
+    """Plain, and with bucket fusion (small rounds of a bucket rerun at once)."""
     graphs = {**hand_made_graphs(tmp_path, weighted=True), **generated_graphs(weighted=True)}
     target_name, index = target
     executable, validator = compiled(program, target_name, strategy)
@@ -64,4 +79,39 @@ def test_default_delta_matches_reference(target, compiled, devices, tmp_path):
         problem = validator.check(load_graph(spec, cache=False), argv, result.globals)
         if problem is not None:
             failures.append(f"{name}: {problem}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_kcore_matches_reference(strategy, target, compiled, devices, tmp_path):
+    """k-core peeling: the core numbers left in the priority vector."""
+    graphs = {**hand_made_graphs(tmp_path, weighted=False), **generated_graphs(weighted=False)}
+    _, validator = compiled("kcore.gt", target[0], strategy)
+    assert validator.algorithm.startswith("k-core")
+    check_program(compiled, devices, "kcore.gt", strategy, target, graphs)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_widest_path_matches_reference(strategy, target, devices, tmp_path):
+    """updatePriorityMax: every raise below the bucket's end is processed now,
+    every later one with its bucket, so the widths reach the widest-path values."""
+    from gir.runtime.executor import compile_program
+
+    program = "widest_path.gt"
+    module = with_load_balance(parse_program(str(PROGRAMS / program)), strategy)
+    target_name, index = target
+    executable = compile_program(lower_for_run(module, check_bounds=True), target_name)
+    device = devices(target_name, index)
+    graphs = {**hand_made_graphs(tmp_path, weighted=True), **generated_graphs(weighted=True)}
+    failures = []
+    for name, (spec, start) in graphs.items():
+        graph = load_graph(spec, cache=False)
+        for delta in _deltas(spec):
+            argv = [program, spec, str(start), str(delta)]
+            result = executable.run(device, argv, io.StringIO())
+            problem = reference.check_widest(graph, start, SOURCE_WIDTH, result.globals["width"])
+            if problem is not None:
+                failures.append(f"{name}, delta {delta}: {problem}")
     assert not failures, "\n".join(failures)

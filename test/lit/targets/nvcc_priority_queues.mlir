@@ -7,3 +7,9 @@
 
 // CHECK: __global__ void
 // CHECK: atomicMin
+
+// k-core (updatePrioritySum: a compare-and-swap loop in the traversal kernel).
+// RUN: gir-translate --to-cuda %S/../../programs/kcore.gt -o %t.kcore.cu && nvcc -arch=sm_90 -std=c++17 -c %t.kcore.cu -o %t.kcore.o
+// RUN: gir-translate --to-cuda %S/../../programs/kcore.gt | filecheck %s --check-prefix=KCORE
+// KCORE: __global__ void
+// KCORE: atomicCAS
