@@ -1,5 +1,5 @@
-"""Makes a traversal's change tracking explicit: the destination of an edge is
-enqueued when the edge function changed the tracked vector."""
+"""Makes a traversal's change tracking explicit: a vertex is enqueued when the edge
+function changed its entry of the tracked vector."""
 
 from __future__ import annotations
 
@@ -21,9 +21,11 @@ from gir.passes.ir_utils import constant_value, index_source, parameter_index, s
 class FrontierTrackChanges(ModulePass):
     """Makes applyModified explicit: enqueue the destination when an update of the tracked vector took effect.
 
-    GraphIt's `applyModified(f, v)` (push) adds an edge's destination to the output
-    when `f` modified `v` on that edge. The edge function gets a flag that is the
-    or of its updates of `v` that took effect: the `changed` result of a
+    GraphIt's `applyModified(f, v)` (push) adds to the output the vertices whose
+    entry of `v` `f` modified; an update of another vertex's entry (CC hooks
+    `v[v[dst]]`) enqueues that vertex right after it took effect, as G2 does.
+    For the destination's own entry the edge function gets a flag that is the
+    or of its updates of `v[dst]` that took effect: the `changed` result of a
     `graph.reduce` (`min=` lowered the value), the `success` of a
     `graph.compare_and_swap` (BFS: only the thread that set the parent), `true` for
     a plain store; updates inside `scf.if` pass theirs out as one more i1 result.
@@ -129,6 +131,17 @@ def _writes(op: Operation, tracked: SymbolRefAttr) -> bool:
     )
 
 
+def _other_vertex_written(op: graph.StoreOp | graph.ReduceOp | graph.CompareAndSwapOp, traverse: Operation) -> SSAValue | None:
+    """The vertex whose entry `op` updates when that is a vertex other than the
+    edge's destination (G2 enqueues the index of each tracked update: CC's hooks
+    update the labels of the ends' roots); None for the destination itself, whose
+    updates are or-ed into one enqueue per edge, and for an index that is no vertex."""
+    assert isinstance(traverse, frontier.EdgeTraverseOp)
+    if parameter_index(op.index, traverse.body.block) == 1:
+        return None
+    return op.index if isinstance(op.index.type, graph.VertexType) else None
+
+
 def _false_before(op: Operation) -> SSAValue:
     false = arith.ConstantOp(IntegerAttr(0, i1))
     Rewriter.insert_op(false, InsertPoint.before(op))
@@ -151,6 +164,11 @@ def _changed_in(block: Block, tracked: SymbolRefAttr, where: Operation) -> SSAVa
                 true = arith.ConstantOp(IntegerAttr(1, i1))
                 Rewriter.insert_op(true, InsertPoint.after(op))
                 changed, after = true.result, true
+            written = _other_vertex_written(op, where)
+            if written is not None:
+                enqueue = Block([frontier.EnqueueOp(written), scf.YieldOp()])
+                Rewriter.insert_op(scf.IfOp(changed, [], Region(enqueue)), InsertPoint.after(after))
+                continue
         elif isinstance(op, scf.IfOp) and any(_writes(c, tracked) for c in op.walk()):
             new_if = _if_with_changed(op, tracked, where)
             changed, after = new_if.results[-1], new_if

@@ -30,7 +30,8 @@ builtin.module {
     // CHECK-NEXT:      }
     // CHECK-NEXT:      frontier.yield
 
-    // Several updates (one inside an scf.if, one plain store): their or.
+    // Several updates of the destination's entry (one inside an scf.if, one
+    // plain store): one enqueue, on their or.
     %sssp = frontier.edge_traverse PUSH VERTEX_BASED CSR %w : !graph.edgeset<i32> from %in : !frontier.queue into %empty : !frontier.queue tracked @dist dedup {label = "sssp"} apply {
     ^bb0(%src : !graph.vertex, %dst : !graph.vertex, %weight : i32):
       %d = graph.load @dist[%src] : !graph.vertex -> i32
@@ -40,7 +41,7 @@ builtin.module {
         %lowered = graph.reduce min %new, @dist[%dst] atomic : !graph.vertex, i32
       }
       graph.store %new, @seen[%dst] : !graph.vertex, i32
-      graph.store %new, @dist[%src] : !graph.vertex, i32
+      graph.store %new, @dist[%dst] : !graph.vertex, i32
       frontier.yield
     } -> !frontier.queue
 
@@ -54,7 +55,7 @@ builtin.module {
     // CHECK-NEXT:        scf.yield %[[FALSE]] : i1
     // CHECK-NEXT:      }
     // CHECK-NEXT:      graph.store %new, @seen[%dst_1] : !graph.vertex, i32
-    // CHECK-NEXT:      graph.store %new, @dist[%src_1] : !graph.vertex, i32
+    // CHECK-NEXT:      graph.store %new, @dist[%dst_1] : !graph.vertex, i32
     // CHECK-NEXT:      %[[TRUE:.*]] = arith.constant true
     // CHECK-NEXT:      %[[EITHER:.*]] = arith.ori %[[IF]], %[[TRUE]] : i1
     // CHECK-NEXT:      scf.if %[[EITHER]] {
@@ -64,14 +65,14 @@ builtin.module {
     // A min= update can lower one destination's value several times in one
     // traversal: the output is deduplicated even though the program did not ask,
     // so no frontier repeats a vertex and the queue cannot overflow.
-    %cc = frontier.edge_traverse PUSH VERTEX_BASED CSR %e : !graph.edgeset from %in : !frontier.queue into %empty : !frontier.queue tracked @dist {label = "cc"} apply {
+    %hook = frontier.edge_traverse PUSH VERTEX_BASED CSR %e : !graph.edgeset from %in : !frontier.queue into %empty : !frontier.queue tracked @dist {label = "cc"} apply {
     ^bb0(%src : !graph.vertex, %dst : !graph.vertex):
       %l = graph.load @dist[%src] : !graph.vertex -> i32
       %c = graph.reduce min %l, @dist[%dst] atomic : !graph.vertex, i32
       frontier.yield
     } -> !frontier.queue
 
-    // CHECK-LABEL: %cc = frontier.edge_traverse
+    // CHECK-LABEL: %hook = frontier.edge_traverse
     // CHECK-SAME:    dedup {label = "cc"} apply {
     // CHECK:           %c = graph.reduce min %l, @dist[%dst{{.*}}] atomic
     // CHECK-NEXT:      scf.if %c {
@@ -110,6 +111,28 @@ builtin.module {
     // CHECK-SAME:    {label = "bfs_unfused"} apply {
     // CHECK:         } -> !frontier.queue
     // CHECK-NEXT:    frontier.free %bfs_raw : !frontier.queue
+
+    // CC's hook: an update of another vertex's entry (the root of each end)
+    // enqueues that vertex right after it took effect, as G2 enqueues the index
+    // of every tracked update; nothing is or-ed into a destination flag.
+    %roots = frontier.edge_traverse PUSH VERTEX_BASED CSR %e : !graph.edgeset from %in : !frontier.queue into %empty : !frontier.queue tracked @parent {label = "cc_roots"} apply {
+    ^bb0(%src : !graph.vertex, %dst : !graph.vertex):
+      %ls = graph.load @parent[%src] : !graph.vertex -> i32
+      %lu = graph.to_vertex %ls : i32
+      %ld = graph.load @parent[%dst] : !graph.vertex -> i32
+      %lw = graph.to_vertex %ld : i32
+      %hooked = graph.reduce min %ls, @parent[%lw] atomic : !graph.vertex, i32
+      frontier.yield
+    } -> !frontier.queue
+    frontier.free %hook : !frontier.queue
+
+    // CHECK-LABEL: %roots = frontier.edge_traverse
+    // CHECK-SAME:    dedup {label = "cc_roots"} apply {
+    // CHECK:           %hooked = graph.reduce min %ls, @parent[%lw] atomic : !graph.vertex, i32
+    // CHECK-NEXT:      scf.if %hooked {
+    // CHECK-NEXT:        frontier.enqueue %lw
+    // CHECK-NEXT:      }
+    // CHECK-NEXT:      frontier.yield
 
     func.return
   }

@@ -18,15 +18,18 @@
 // SSSP:         scf.while (%fr_items = %queue, %fr_size = %{{.*}}, %rounds = %z, %spare_items = %queue_1, %spare_size = %z)
 
 // Connected components: every vertex starts in the frontier (a queue filled with 0..V-1), hooking
-// updates roots atomically, pointer jumping runs over every vertex until the
+// updates roots atomically and enqueues each root whose label went down (G2
+// enqueues the index of every tracked update), pointer jumping runs over every vertex until the
 // update flag (a one-element buffer) stays 0, and the roots are counted.
 // CC-LABEL: gir_gpu.kernel @frontier_queue_iota(%items: memref<?xi32>, %count: i32)
 // CC-LABEL: gir_gpu.kernel @map_init(%num_vertices: i32, %IDs: memref<?xi32>)
 // CC-LABEL: gir_gpu.kernel @map_s1(
+// CC:         %[[OLD1:.*]] = gir_gpu.atomic_rmw min %[[NEW1:.*]], %IDs[%[[ROOT1:.*]]] : i32, memref<?xi32>, index
+// CC-NEXT:    %[[LOWER1:.*]] = arith.cmpi sgt, %[[OLD1]], %[[NEW1]] : i32
+// CC-NEXT:    scf.if %[[LOWER1]] {
 // CC:         gir_gpu.atomic_rmw min %{{.*}}, %IDs[%{{.*}}] : i32, memref<?xi32>, index
-// CC:         gir_gpu.atomic_rmw min %{{.*}}, %IDs[%{{.*}}] : i32, memref<?xi32>, index
-// CC:         %[[EITHER:.*]] = arith.ori %{{.*}}, %{{.*}} : i1
-// CC-NEXT:    scf.if %[[EITHER]] {
+// CC-NEXT:    arith.cmpi sgt
+// CC-NEXT:    scf.if
 // CC-LABEL: gir_gpu.kernel @map_s2(%num_vertices: i32, %IDs: memref<?xi32>, %update: memref<?xi32>)
 // CC:         memref.store %one, %update[%{{.*}}] : memref<?xi32>
 // CC-LABEL: gir_gpu.kernel @map_isRoot(
