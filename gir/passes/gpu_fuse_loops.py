@@ -85,6 +85,11 @@ class GpuFuseLoops(ModulePass):
         scf.for %t = %gid to %threads step %grid_threads { ...body of @map_s1... }
         gir_gpu.grid_barrier %sync : memref<?xi32>
         %s2 = memref.load %size[...]
+        // were @map_s1 cooperative (e.g. TWCE), its launch would instead be
+        // scf.for %vb = %block_id to %blocks step %grid_dim {
+        //   ...body of @map_s1, %vb its block id...
+        //   gir_gpu.barrier
+        // }
         scf.yield ...
       }
       scf.if %is_thread_0 { memref.store %r#1, %state[...] ... }
@@ -214,7 +219,8 @@ class _Fusion:
 
     def captured(self) -> list[SSAValue]:
         """The values the loop uses from outside it, in first-use order (the
-        loop's initial values first)."""
+        loop's initial values first), but for constants, which the kernel makes
+        itself (so its compiler sees them, and no i1 travels as an argument)."""
         seen: dict[SSAValue, None] = dict.fromkeys(self.loop.arguments)
         for op in self.loop.walk():
             if op is self.loop:
@@ -225,7 +231,7 @@ class _Fusion:
                 inside = parent is self.loop or (parent is not None and self.loop.is_ancestor(parent))
                 if not inside:
                     seen.setdefault(operand, None)
-        return list(seen)
+        return [v for v in seen if not isinstance(v.owner, arith.ConstantOp)]
 
     def run(self) -> None:
         self.check()
@@ -259,7 +265,7 @@ class _Fusion:
         body.first = body.emit(arith.CmpiOp(gid, _const(b, 0), "eq")).results[0]
         slots = {v: i for i, v in enumerate(candidates)}
         initial = [
-            _const(b, slots[v]) if isinstance(v.type, MemRefType) else outer[v]
+            _const(b, slots[v]) if isinstance(v.type, MemRefType) else body.value(v)
             for v in self.loop.arguments
         ]
         loop = self.device_loop(body, initial)
@@ -386,7 +392,15 @@ class _KernelBody:
         return op
 
     def value(self, old: SSAValue) -> SSAValue:
-        return self.values.get(old) or self.outer[old]
+        """The kernel's value for the loop's (or the host's) `old`."""
+        new = self.values.get(old) or self.outer.get(old)
+        if new is None:
+            constant = old.owner
+            assert isinstance(constant, arith.ConstantOp)
+            copy = constant.clone()
+            self.top.insert_op_before(copy, self.top.first_op)  # type: ignore[arg-type]
+            new = self.values[old] = copy.result
+        return new
 
     def index(self, value: SSAValue) -> SSAValue:
         return self.emit(arith.IndexCastOp(value, IndexType())).results[0]
