@@ -1,6 +1,9 @@
-"""End to end: BFS with its level loop fused (`configKernelFusion(ENABLED)`). On
-CUDA the loop runs as one persistent kernel on the resident grid; on OpenCL (PoCL
-in CI) the host takes the fallback loop. Both must match the CPU BFS."""
+"""End to end: loops fused into one persistent kernel (`configKernelFusion(ENABLED)`):
+BFS with thread-mapped (VERTEX_BASED) and cooperative (TWCE, G2's road schedule)
+traversals, and delta-stepping SSSP whose bucket loop computes its condition (CM,
+G2's road schedule). On CUDA the loop runs as one persistent kernel on the
+resident grid; on OpenCL (PoCL in CI) the host takes the fallback loop. Both must
+match the CPU reference."""
 
 from __future__ import annotations
 
@@ -20,24 +23,33 @@ from test_programs import (  # noqa: F401  (devices: fixture)
     hand_made_graphs,
 )
 
+FUSED_CASES = [
+    pytest.param("bfs_fused.gt", "fused_search", False, [[]], id="bfs-vertex-based"),
+    pytest.param("bench/bfs_g2_road.gt", "fused_search", False, [[]], id="bfs-twce"),
+    # deltas: 1, one inside the hand-made weights' range (1..5), one above every weight
+    pytest.param("bench/sssp_g2_road.gt", "fused_steps", True, [["1"], ["3"], ["100"]], id="sssp-cm"),
+]
 
+
+@pytest.mark.parametrize("program, kernel, weighted, extra_argvs", FUSED_CASES)
 @pytest.mark.parametrize("target", TARGETS)
-def test_fused_bfs_matches_reference(target, devices, tmp_path):
+def test_fused_loop_matches_reference(program, kernel, weighted, extra_argvs, target, devices, tmp_path):
     from gir.runtime.executor import compile_program
 
     target_name, index = target
-    module = parse_program(str(PROGRAMS / "bfs_fused.gt"))
+    module = parse_program(str(PROGRAMS / program))
     validator = find_validator(module)
     assert validator is not None
     executable = compile_program(lower_for_run(module, check_bounds=True), target_name)
-    assert "fused_search" in executable.kernel_source or target_name == "opencl"
+    assert (kernel in executable.kernel_source) == (target_name == "cuda")
     device = devices(target_name, index)
-    graphs = {**hand_made_graphs(tmp_path, weighted=False), **generated_graphs(weighted=False)}
+    graphs = {**hand_made_graphs(tmp_path, weighted=weighted), **generated_graphs(weighted=weighted)}
     failures = []
     for name, (spec, start) in graphs.items():
-        argv = ["bfs_fused.gt", spec, str(start)]
-        result = executable.run(device, argv, io.StringIO())
-        problem = validator.check(load_graph(spec, cache=False), argv, result.globals)
-        if problem is not None:
-            failures.append(f"{name}: {problem}")
+        for extra in extra_argvs:
+            argv = [program, spec, str(start), *extra]
+            result = executable.run(device, argv, io.StringIO())
+            problem = validator.check(load_graph(spec, cache=False), argv, result.globals)
+            if problem is not None:
+                failures.append(f"{name} {extra}: {problem}")
     assert not failures, "\n".join(failures)

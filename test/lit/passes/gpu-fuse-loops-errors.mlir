@@ -1,0 +1,11 @@
+// RUN: not gir-opt %S/Inputs/fused-block-sizes.gt -p lower-to-gpu 2>&1 | filecheck %s --check-prefix=SIZES
+// RUN: not gir-opt %S/Inputs/fused-edge-only.gt -p lower-to-gpu 2>&1 | filecheck %s --check-prefix=SCAN
+
+// What kernel fusion cannot fuse is one line on stderr naming the statement and
+// the reason, exit status 1, no traceback: a cooperative kernel whose blocks are
+// not the fused kernel's, and a host-side scan's per-iteration scratch buffer.
+
+// SIZES:      error: kernel fusion of statement 'search': kernel @map_search_expand has threads that cooperate ('gir_gpu.shared_alloc') on 128-thread blocks, but the fused kernel runs blocks of 256 threads; give both schedules the same block size
+// SIZES-NOT:  Traceback
+// SCAN:       error: kernel fusion of statement 'search': 'host.alloc' in the loop body cannot run inside a kernel (a scratch buffer per iteration, as the device-wide scans of EDGE_ONLY, STRICT and MERGE_PATH make; fusion takes the other load balances)
+// SCAN-NOT:   Traceback
