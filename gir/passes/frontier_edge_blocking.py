@@ -20,7 +20,7 @@ from gir.dialects.schedule import EdgeBlocking, LoadBalance, SimpleScheduleAttr
 from gir.passes.gpu_kernels import GpuContext, KernelBuilder, MapBody, as_index, constant
 from gir.passes.ir_utils import main_function, statement
 from gir.passes.layouts import layout
-from gir.passes.layouts.blocked import BLOCKED_LAYOUTS, Blocked, block_count
+from gir.passes.layouts.blocked import BLOCKED_LAYOUTS, Blocked, block_count, blocked_array
 
 BLOCKED_THREADS = 4 * 132 * 2048
 """The most threads a blocked traversal launches: four times as many as an H100
@@ -113,6 +113,7 @@ def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
     tiling = layout(edge_map.layout.data)
     assert isinstance(tiling, Blocked)
     offsets = tiling.block_offsets(ctx)
+    owners = blocked_array(ctx, tiling.owners)
     threads = ctx.shared("edge_blocking_threads", _thread_count(ctx))
 
     def build(at: Builder, body: MapBody) -> None:
@@ -136,7 +137,7 @@ def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
         edge.name_hint = "edge"
         edges.add_op(scf.YieldOp())
         walk = Builder(InsertPoint.before(edges.last_op))
-        vertex = tiling.owner(ctx, walk, edge)
+        vertex = walk.insert(memref.LoadOp.get(owners, [edge])).res
         vertex.name_hint = tiling.owner_name
         body(walk, [vertex, edge])
         inner.insert(scf.ForOp(first, end, width, [], Region(edges)))
