@@ -163,6 +163,9 @@ class Layout(StrEnum):
     """Edge list tiled by destination range (G2's EdgeBlocking): block k holds the
     edges into [k*size, (k+1)*size) in source order; a traversal over it walks
     block after block. Its `size` is the traversal's `blocking_size` attribute."""
+    BLOCKED_CSC = "BLOCKED_CSC"
+    """The transpose's BLOCKED layout (G2's EdgeBlocking pulling): block k holds
+    the edges out of [k*size, (k+1)*size) in destination order."""
 
 
 @irdl_attr_definition

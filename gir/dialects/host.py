@@ -338,17 +338,47 @@ class GraphArray(StrEnum):
     """Destinations of the blocked edges, E entries."""
     BLOCKED_WEIGHTS = "blocked_weights"
     """Weights of the blocked edges, E entries."""
+    # The same tiling of the transpose (G2's EdgeBlocking pulling, the BLOCKED_CSC
+    # layout): block k holds the edges out of [k*size, (k+1)*size), in
+    # destination order.
+    CSC_BLOCK_OFFSETS = "csc_block_offsets"
+    """Where each block of the transpose's tiling begins, ceil(V/size)+1 entries."""
+    CSC_BLOCKED_SRC = "csc_blocked_src"
+    """Sources of the edges tiled by source, E entries."""
+    CSC_BLOCKED_DST = "csc_blocked_dst"
+    """Destinations of the edges tiled by source, E entries."""
+    CSC_BLOCKED_WEIGHTS = "csc_blocked_weights"
+    """Weights of the edges tiled by source, E entries."""
 
 
-BLOCKED_ARRAYS = (
+BY_DESTINATION_ARRAYS = (
     GraphArray.BLOCK_OFFSETS,
     GraphArray.BLOCKED_SRC,
     GraphArray.BLOCKED_DST,
     GraphArray.BLOCKED_WEIGHTS,
 )
+"""The edges tiled by destination range: offsets, sources, destinations, weights."""
+
+BY_SOURCE_ARRAYS = (
+    GraphArray.CSC_BLOCK_OFFSETS,
+    GraphArray.CSC_BLOCKED_SRC,
+    GraphArray.CSC_BLOCKED_DST,
+    GraphArray.CSC_BLOCKED_WEIGHTS,
+)
+"""The edges tiled by source range: offsets, sources, destinations, weights."""
+
+BLOCKED_ARRAYS = BY_DESTINATION_ARRAYS + BY_SOURCE_ARRAYS
 """The graph arrays that exist per blocking size."""
 
-WEIGHT_ARRAYS = (GraphArray.WEIGHTS, GraphArray.CSC_WEIGHTS, GraphArray.BLOCKED_WEIGHTS)
+BLOCK_OFFSET_ARRAYS = (GraphArray.BLOCK_OFFSETS, GraphArray.CSC_BLOCK_OFFSETS)
+"""The blocked arrays with one entry per block plus one (the others: per edge)."""
+
+WEIGHT_ARRAYS = (
+    GraphArray.WEIGHTS,
+    GraphArray.CSC_WEIGHTS,
+    GraphArray.BLOCKED_WEIGHTS,
+    GraphArray.CSC_BLOCKED_WEIGHTS,
+)
 """The graph arrays of edge weights (of the edgeset's weight type, not always i32)."""
 
 

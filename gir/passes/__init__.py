@@ -69,6 +69,7 @@ register_representation(BitmapType, "bitmap", "Bitmap")
 register_layout(Layout.CSR, "csr", "Csr")
 register_layout(Layout.CSC, "csc", "Csc")
 register_layout(Layout.BLOCKED, "blocked", "Blocked")
+register_layout(Layout.BLOCKED_CSC, "blocked", "BlockedCsc")
 
 # Frontier level -> GPU level.
 register_pass("graph-to-host-io", "graph_to_host_io", "GraphToHostIo")

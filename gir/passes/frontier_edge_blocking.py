@@ -16,11 +16,11 @@ from xdsl.rewriter import InsertPoint
 from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu
 from gir.dialects.frontier import Layout
-from gir.dialects.host import GraphArray
-from gir.dialects.schedule import Direction, EdgeBlocking, LoadBalance, SimpleScheduleAttr
+from gir.dialects.schedule import EdgeBlocking, LoadBalance, SimpleScheduleAttr
 from gir.passes.gpu_kernels import GpuContext, KernelBuilder, MapBody, as_index, constant
 from gir.passes.ir_utils import main_function, statement
-from gir.passes.layouts.blocked import block_count, blocked_array
+from gir.passes.layouts import layout
+from gir.passes.layouts.blocked import BLOCKED_LAYOUTS, Blocked, block_count, blocked_array
 
 BLOCKED_THREADS = 4 * 132 * 2048
 """The most threads a blocked traversal launches: four times as many as an H100
@@ -37,14 +37,6 @@ def blocking_unsupported(schedule: SimpleScheduleAttr, over_all_vertices: bool) 
         return None
     if schedule.load_balance.data != LoadBalance.EDGE_ONLY:
         return f"needs load balance EDGE_ONLY, not {schedule.load_balance.data.value}"
-    if schedule.direction.data != Direction.PUSH:
-        # Pulling, the endpoint read at random is the source: its blocks would be
-        # source ranges of the transpose, which the runtime does not build.
-        return (
-            f"is lowered for PUSH traversals only, not {schedule.direction.data.value} "
-            "(pull blocking would tile the transpose by source range); use PUSH with "
-            "BLOCKED, or PULL with EDGE_ONLY unblocked"
-        )
     if not over_all_vertices:
         return (
             "walks every edge of the graph, so it needs a traversal over all vertices "
@@ -57,13 +49,15 @@ def blocking_unsupported(schedule: SimpleScheduleAttr, over_all_vertices: bool) 
 class FrontierEdgeBlocking(ModulePass):
     """Forms the kernel of each edge map over the BLOCKED layout: every thread walks block after block (G2's EdgeBlocking).
 
-    The graph's edges were tiled at load by destination range (`host.graph_array
-    ... blocked_*`, one program-wide blocking size), so the destinations a block
-    writes fit in L2. The kernel is G2's Algorithm 2: a fixed grid of
+    The graph's edges were tiled at load by the range of the endpoint read at
+    random (`host.graph_array ... blocked_*`, one program-wide blocking size):
+    PUSH (BLOCKED) by destination, so the destinations a block writes fit in
+    L2; PULL (BLOCKED_CSC, G2's PageRank schedule) the transpose by source, each
+    tile in destination order, so the sources a block reads fit in L2. The kernel is G2's Algorithm 2: a fixed grid of
     min(E, BLOCKED_THREADS) threads loops over the blocks; within a block the
     threads stride over its edges (thread `gid` takes edges begin+gid, begin+gid+
-    width, ...), the source of an edge is read from `blocked_src`, and a barrier
-    ends each block. Only edge maps over all vertices are blocked (each edge is
+    width, ...), the iterated vertex of an edge is read from the layout
+    (`blocked_src`; pulling `csc_blocked_dst`), and a barrier ends each block. Only edge maps over all vertices are blocked (each edge is
     visited once, whatever its source), as `graph-default-schedule` checks.
 
     Before (after `frontier-to-host-values`):
@@ -98,7 +92,7 @@ class FrontierEdgeBlocking(ModulePass):
         maps = [
             child
             for child in main_function(op).walk()
-            if isinstance(child, frontier.EdgeMapOp) and child.layout.data == Layout.BLOCKED
+            if isinstance(child, frontier.EdgeMapOp) and child.layout.data in BLOCKED_LAYOUTS
         ]
         if maps:
             kernels = KernelBuilder(GpuContext.of(op))
@@ -116,8 +110,10 @@ def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
     ctx = kernels.ctx
     b = Builder(InsertPoint.before(edge_map))
     blocks = ctx.shared("edge_blocking_blocks", lambda setup: block_count(ctx, setup))
-    offsets = blocked_array(ctx, GraphArray.BLOCK_OFFSETS)
-    sources = blocked_array(ctx, GraphArray.BLOCKED_SRC)
+    tiling = layout(edge_map.layout.data)
+    assert isinstance(tiling, Blocked)
+    offsets = tiling.block_offsets(ctx)
+    owners = blocked_array(ctx, tiling.owners)
     threads = ctx.shared("edge_blocking_threads", _thread_count(ctx))
 
     def build(at: Builder, body: MapBody) -> None:
@@ -141,9 +137,9 @@ def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
         edge.name_hint = "edge"
         edges.add_op(scf.YieldOp())
         walk = Builder(InsertPoint.before(edges.last_op))
-        source = walk.insert(memref.LoadOp.get(sources, [edge])).res
-        source.name_hint = "src"
-        body(walk, [source, edge])
+        vertex = walk.insert(memref.LoadOp.get(owners, [edge])).res
+        vertex.name_hint = tiling.owner_name
+        body(walk, [vertex, edge])
         inner.insert(scf.ForOp(first, end, width, [], Region(edges)))
         inner.insert(gir_gpu.BarrierOp())
         inner.insert(scf.YieldOp())

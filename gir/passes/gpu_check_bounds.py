@@ -31,7 +31,7 @@ _ACCESS_OPS = (memref.LoadOp, memref.StoreOp, gir_gpu.AtomicRMWOp, gir_gpu.Atomi
 _RECORD_SLOTS = 3  # site + 1, index, element count
 
 _POINTER_ARRAYS = (host.GraphArray.ROW_PTR, host.GraphArray.CSC_PTR)
-_VERTEX_ARRAYS = (host.GraphArray.OUT_DEGREES, host.GraphArray.BLOCK_OFFSETS)
+_VERTEX_ARRAYS = (host.GraphArray.OUT_DEGREES, *host.BLOCK_OFFSET_ARRAYS)
 
 
 @dataclass(frozen=True)
@@ -177,7 +177,7 @@ def _graph_array_count(array: host.GraphArrayOp) -> SSAValue:
     if kind in _POINTER_ARRAYS:
         one = arith.ConstantOp(IntegerAttr(1, i32))
         ops += [one, arith.AddiOp(size, one)]
-    elif kind == host.GraphArray.BLOCK_OFFSETS:
+    elif kind in host.BLOCK_OFFSET_ARRAYS:
         # max(1, ceil(V / size)) blocks, plus one: (V - 1) / size + 2
         assert array.blocking_size is not None
         one, two = arith.ConstantOp(IntegerAttr(1, i32)), arith.ConstantOp(IntegerAttr(2, i32))

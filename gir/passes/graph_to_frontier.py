@@ -30,6 +30,7 @@ from gir.dialects.schedule import (
     Toggle,
 )
 from gir.passes import directions, representations
+from gir.passes.directions import DirectionStrategy
 from gir.passes.ir_utils import (
     body_region,
     functions,
@@ -210,7 +211,7 @@ def _traversal(
     unfused_dedup = dedup and schedule.dedup_strategy.data == DedupStrategy.UNFUSED
     direction = schedule.direction.data
     direction_strategy = directions.direction(direction)
-    edges, layout = _edges_and_layout(op, schedule, direction_strategy.layout)
+    edges, layout = _edges_and_layout(op, schedule, direction_strategy)
     traverse = frontier.EdgeTraverseOp(
         edges,
         source,
@@ -241,12 +242,12 @@ _TRANSPOSED: dict[Layout, Layout] = {Layout.CSR: Layout.CSC, Layout.CSC: Layout.
 
 
 def _edges_and_layout(
-    op: graph.EdgeSetApplyOp, schedule: SimpleScheduleAttr, direction_layout: Layout
+    op: graph.EdgeSetApplyOp, schedule: SimpleScheduleAttr, direction: DirectionStrategy
 ) -> tuple[SSAValue, Layout]:
     """The edgeset a traversal reads and its layout: over `edges.transpose()`,
     the original edges in the opposite layout (a vertex's out-edges in the
     transpose are its in-edges, CSC, and the other way round)."""
-    layout = _layout(schedule, direction_layout)
+    layout = _layout(schedule, direction)
     transpose = op.edges.owner
     if not isinstance(transpose, graph.TransposeOp):
         return op.edges, layout
@@ -258,13 +259,13 @@ def _edges_and_layout(
     return transpose.edges, _TRANSPOSED[layout]
 
 
-def _layout(schedule: SimpleScheduleAttr, direction_layout: Layout) -> Layout:
-    """The layout a traversal with `schedule` reads: the blocked edge list under
-    edge blocking (its size goes along as the `blocking_size` attribute), else
-    the one its direction reads (CSR for PUSH, CSC for PULL)."""
+def _layout(schedule: SimpleScheduleAttr, direction: DirectionStrategy) -> Layout:
+    """The layout a traversal with `schedule` reads: the one its direction reads
+    (CSR for PUSH, CSC for PULL), under edge blocking its blocked edge list
+    (BLOCKED, BLOCKED_CSC; the size goes along as the `blocking_size` attribute)."""
     if schedule.edge_blocking.data == EdgeBlocking.BLOCKED:
-        return Layout.BLOCKED
-    return direction_layout
+        return direction.blocked_layout
+    return direction.layout
 
 
 def _guarded(body: Region, guards: list[tuple[func.FuncOp, int]]) -> Region:

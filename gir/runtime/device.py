@@ -75,7 +75,7 @@ import numpy as np
 
 from gir.diagnostics import UserError
 from gir.runtime.graph import check_device_memory, format_bytes
-from gir.dialects.host import BLOCKED_ARRAYS
+from gir.dialects.host import BLOCKED_ARRAYS, BY_DESTINATION_ARRAYS, BY_SOURCE_ARRAYS
 from gir.runtime.protocol import DType, GraphArray, Launch
 
 DTYPES: dict[DType, np.dtype] = {dtype: dtype.numpy for dtype in DType}
@@ -165,13 +165,11 @@ class DeviceGraph:
         graph = self._host
         if kind in BLOCKED_ARRAYS:
             assert blocking_size is not None, "the IR verifier requires a blocking size"
-            blocked = graph.blocked(blocking_size)
-            array = {
-                GraphArray.BLOCK_OFFSETS: blocked.offsets,
-                GraphArray.BLOCKED_SRC: blocked.src,
-                GraphArray.BLOCKED_DST: blocked.dst,
-                GraphArray.BLOCKED_WEIGHTS: blocked.weights,
-            }[kind]
+            by_source = kind in BY_SOURCE_ARRAYS
+            blocked = graph.blocked(blocking_size, by_source)
+            kinds = BY_SOURCE_ARRAYS if by_source else BY_DESTINATION_ARRAYS
+            parts = (blocked.offsets, blocked.src, blocked.dst, blocked.weights)
+            array = dict(zip(kinds, parts, strict=True))[kind]
         elif kind in (GraphArray.ROW_PTR, GraphArray.COL_IDX, GraphArray.WEIGHTS):
             row_ptr, col_idx, weights = graph.csr()
             array = {GraphArray.ROW_PTR: row_ptr, GraphArray.COL_IDX: col_idx, GraphArray.WEIGHTS: weights}[kind]

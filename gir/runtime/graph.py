@@ -166,18 +166,20 @@ class Graph:
             raise GraphError("the graph has no vertices")
         return int(np.argmax(self.out_degrees()))
 
-    def blocked(self, size: int) -> BlockedEdges:
-        """The edges tiled by destination range `size` (G2's EdgeBlocking); made once
-        per size, and cached on disk beside the graph when the graph came from the
-        cache."""
-        key = f"blocked:{size}"
+    def blocked(self, size: int, by_source: bool = False) -> BlockedEdges:
+        """The edges tiled by destination range `size` (G2's EdgeBlocking for
+        PUSH), or with `by_source` by source range, each block in destination
+        order (PULL: the transpose's tiling); made once per size, and cached on
+        disk beside the graph when the graph came from the cache."""
+        key = f"blocked:{size}:{'src' if by_source else 'dst'}"
         cached = self._derived.get(key)
         if cached is None:
             entry = self._derived.get(_CACHE_ENTRY)
-            cache_entry = entry.blocked(size, self.weights is not None) if entry else None
+            weighted = self.weights is not None
+            cache_entry = entry.blocked(size, weighted, by_source) if entry else None
             cached = cache_entry.read_blocked(self, size) if cache_entry else None
             if cached is None:
-                cached = _blocked_edges(self, size)
+                cached = _blocked_edges(self, size, by_source)
                 if cache_entry:
                     cache_entry.write_arrays(cached.arrays(), _ignore_progress)
             self._derived[key] = cached
@@ -186,9 +188,10 @@ class Graph:
 
 @dataclass(frozen=True)
 class BlockedEdges:
-    """A graph's edges tiled by destination for G2's EdgeBlocking: block `k` holds
-    the edges whose destination lies in [k*size, (k+1)*size), in (src, dst) order,
-    at positions offsets[k] .. offsets[k+1]-1 of `src`, `dst` and `weights`."""
+    """A graph's edges tiled for G2's EdgeBlocking: block `k` holds the edges
+    whose destination (by source: source) lies in [k*size, (k+1)*size), in (src,
+    dst) (by source: (dst, src)) order, at positions offsets[k] .. offsets[k+1]-1
+    of `src`, `dst` and `weights`."""
 
     size: int
     offsets: np.ndarray
@@ -217,14 +220,22 @@ def block_count(num_vertices: int, size: int) -> int:
     return max(1, -(-num_vertices // size))
 
 
-def _blocked_edges(graph: Graph, size: int) -> BlockedEdges:
+def _blocked_edges(graph: Graph, size: int, by_source: bool = False) -> BlockedEdges:
     """`graph`'s edges ordered by (dst // size, src, dst): a stable sort by block of
-    the (src, dst)-sorted edges (a radix sort while the block ids fit in 16 bits)."""
+    the (src, dst)-sorted edges (a radix sort while the block ids fit in 16 bits);
+    `by_source`: by (src // size, dst, src), the same of the (dst, src)-sorted ones."""
     if size <= 0:
         raise GraphError(f"edge blocking needs a positive blocking size, got {size}")
     count = block_count(graph.num_vertices, size)
-    blocks = (graph.dst // size).astype(np.uint16 if count <= 1 << 16 else np.int32)
+    within: np.ndarray | None = None
+    tiled = graph.dst
+    if by_source:
+        within = np.lexsort((graph.src, graph.dst))  # the transpose's (CSC) order
+        tiled = graph.src[within]
+    blocks = (tiled // size).astype(np.uint16 if count <= 1 << 16 else np.int32)
     order = np.argsort(blocks, kind="stable")
+    if within is not None:
+        order = within[order]
     offsets = np.zeros(count + 1, dtype=np.int32)
     np.cumsum(np.bincount(blocks, minlength=count), out=offsets[1:])
 
@@ -1321,10 +1332,10 @@ class _CacheEntry:
             report,
         )
 
-    def blocked(self, size: int, weighted: bool) -> _CacheEntry:
-        """The entry of the blocked edges (`Graph.blocked(size)`) of this entry's graph,
-        with or without its weights."""
-        label = f"blocked{size}{'w' if weighted else ''}"
+    def blocked(self, size: int, weighted: bool, by_source: bool = False) -> _CacheEntry:
+        """The entry of the blocked edges (`Graph.blocked(size, by_source)`) of this
+        entry's graph, with or without its weights."""
+        label = f"blocked{'src' if by_source else ''}{size}{'w' if weighted else ''}"
         file = self.file.with_name(f"{self.file.stem}-{label}.npz")
         return _CacheEntry(file, f"{self.key}|{label} v{_BLOCKED_FORMAT_VERSION}")
 

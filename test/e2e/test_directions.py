@@ -8,13 +8,28 @@ import pytest
 
 from test_programs import (  # noqa: F401  (devices is a fixture)
     PROGRAMS,
+    STRATEGIES,
     TARGETS,
     check_program,
     devices,
     generated_graphs,
     hand_made_graphs,
 )
+
 from gir.api import lower_for_run
+from gir.diagnostics import UserError
+from gir.dialects import graph as graph_dialect
+from gir.dialects.schedule import (
+    Direction,
+    DirectionAttr,
+    LoadBalance,
+    LoadBalanceAttr,
+    PullFrontier,
+    PullFrontierAttr,
+    SimpleScheduleAttr,
+)
+from gir.passes.directions import DIRECTIONS
+from gir.passes.load_balance import load_balance
 from gir.tools.run import parse_program
 from gir.validate import find_validator
 
@@ -37,6 +52,94 @@ def as_written():
         return cache[key]
 
     return get
+
+
+def with_schedule(module, **options):
+    """`module` with every edgeset apply's schedule given `options` (attributes of
+    `SimpleScheduleAttr.with_options`)."""
+    for op in module.walk():
+        if isinstance(op, graph_dialect.EdgeSetApplyOp):
+            schedule = op.schedule or SimpleScheduleAttr.default()
+            assert isinstance(schedule, SimpleScheduleAttr)
+            op.properties["schedule"] = schedule.with_options(**options)
+    return module
+
+
+@pytest.fixture(scope="module")
+def rescheduled():
+    """`compiled` of `check_program` for a program whose traversals all take the
+    direction, load balance and pull frontier given as the strategy argument, a
+    (Direction, LoadBalance, PullFrontier | None) triple."""
+    from gir.runtime.executor import compile_program
+
+    cache: dict[tuple[str, str, object], tuple[object, object]] = {}
+
+    def get(program: str, target: str, strategy: tuple, block_size: int | None = None):
+        key = (program, target, strategy)
+        if key not in cache:
+            direction, balance, pull_frontier = strategy
+            options = {
+                "direction": DirectionAttr(direction),
+                "load_balance": LoadBalanceAttr(balance),
+            }
+            if pull_frontier is not None:
+                options["pull_frontier"] = PullFrontierAttr(pull_frontier)
+            module = with_schedule(parse_program(str(PROGRAMS / program)), **options)
+            validator = find_validator(module)
+            assert validator is not None, f"no validator recognises {program}"
+            cache[key] = (compile_program(lower_for_run(module, check_bounds=True), target), validator)
+        return cache[key]
+
+    return get
+
+
+DIRECTION_CASES = [
+    ("bfs.gt", False),  # a to filter and a claimed parent: pull exits early, CAS if shared
+    ("sssp_bf.gt", True),  # min= over weighted edges, from a frontier
+    ("pagerank_default.gt", False),  # += over every vertex
+]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("direction", [pytest.param(d, id=d.value.lower()) for d in DIRECTIONS])
+@pytest.mark.parametrize(("program", "weighted"), DIRECTION_CASES)
+def test_direction_matches_reference(
+    program, weighted, direction, strategy, target, rescheduled, devices, tmp_path
+):
+    """Every registered direction with every registered load balance: a strategy
+    that accepts the pair runs against the reference; one that rejects it (its
+    `unsupported`) is a located error naming the reason, not a crash."""
+    schedule = SimpleScheduleAttr.default().with_options(
+        direction=DirectionAttr(direction), load_balance=LoadBalanceAttr(strategy)
+    )
+    reason = load_balance(strategy).unsupported(schedule)
+    if reason is not None:
+        with pytest.raises(UserError, match=reason):
+            rescheduled(program, target[0], (direction, strategy, None))
+        return
+    graphs = {**hand_made_graphs(tmp_path, weighted), **generated_graphs(weighted)}
+    check_program(rescheduled, devices, program, (direction, strategy, None), target, graphs)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("pull_frontier", [pytest.param(f, id=f.value.lower()) for f in PullFrontier])
+def test_pull_frontier_matches_reference(
+    pull_frontier, strategy, target, rescheduled, devices, tmp_path
+):
+    """BFS pulling from its wave, tested as a bitmap or a boolmap, with every load
+    balance (the edge-map strategies iterate every destination and test the
+    source's membership per in-edge)."""
+    graphs = {**hand_made_graphs(tmp_path, False), **generated_graphs(False)}
+    check_program(
+        rescheduled,
+        devices,
+        "bfs_pull_bitmap.gt",
+        (Direction.PULL, strategy, pull_frontier),
+        target,
+        graphs,
+    )
 
 
 PULL_CASES = [

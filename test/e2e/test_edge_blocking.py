@@ -1,6 +1,7 @@
 """End to end: edge blocking (`configLoadBalance(EDGE_ONLY, BLOCKED, size)`) on
-every available target, bounds-checked, against the CPU reference: G2's PageRank
-schedule (pushing) with blocking sizes from one vertex per block to one block for
+every available target, bounds-checked, against the CPU reference: PageRank
+pushing (tiles by destination) and G2's PageRank schedule (pulling: tiles of the
+transpose by source) with blocking sizes from one vertex per block to one block for
 the whole graph, on the hand-made corner-case graphs and on rmat and road graphs,
 and at both ends of the thread-block-size range (the blocked kernel has a barrier
 per block of edges); and G2's schedule unblocked (pulling, EDGE_ONLY)."""
@@ -27,10 +28,13 @@ from test_programs import (  # noqa: F401 (devices: a fixture)
     hand_made_graphs,
 )
 
-PROGRAM = "pagerank_blocked.gt"
+BLOCKED_PROGRAMS = [
+    pytest.param("pagerank_blocked.gt", id="push"),
+    pytest.param("pagerank_pull_blocked.gt", id="pull"),
+]
 
 
-def with_blocking(module, blocking_size: int, block_size: int | None):
+def with_blocking(module, program: str, blocking_size: int, block_size: int | None):
     """`module` with every blocked edgeset apply blocked by `blocking_size` (and run
     in blocks of `block_size` threads, if given)."""
     options = {"blocking_size": IntegerAttr(blocking_size, i64)}
@@ -44,15 +48,18 @@ def with_blocking(module, blocking_size: int, block_size: int | None):
             if schedule.edge_blocking.data == EdgeBlocking.BLOCKED:
                 op.properties["schedule"] = schedule.with_options(**options)
                 blocked += 1
-    assert blocked, f"{PROGRAM} blocks no traversal"
+    assert blocked, f"{program} blocks no traversal"
     return module
 
 
-def check_blocked(target, devices, graphs, blocking_size: int, block_size: int | None = None):
-    """Runs PROGRAM blocked by `blocking_size` on every graph of `graphs` and checks
+def check_blocked(
+    program: str, target, devices, graphs, blocking_size: int, block_size: int | None = None
+):
+    """Runs `program` blocked by `blocking_size` on every graph of `graphs` and checks
     each result against the reference."""
-    module = with_blocking(parse_program(str(PROGRAMS / PROGRAM)), blocking_size, block_size)
-    check_module(target, devices, graphs, module, PROGRAM)
+    module = parse_program(str(PROGRAMS / program))
+    module = with_blocking(module, program, blocking_size, block_size)
+    check_module(target, devices, graphs, module, program)
 
 
 def check_module(target, devices, graphs, module, program: str):
@@ -77,16 +84,22 @@ def check_module(target, devices, graphs, module, program: str):
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("blocking_size", [1, 100, 0x42000])
-def test_blocked_pagerank_matches_reference(blocking_size, target, devices, tmp_path: Path):
+@pytest.mark.parametrize("program", BLOCKED_PROGRAMS)
+def test_blocked_pagerank_matches_reference(
+    program, blocking_size, target, devices, tmp_path: Path
+):
     graphs = {**hand_made_graphs(tmp_path, weighted=False), **generated_graphs(weighted=False)}
-    check_blocked(target, devices, graphs, blocking_size)
+    check_blocked(program, target, devices, graphs, blocking_size)
 
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("block_size", [MIN_BLOCK_SIZE, MAX_BLOCK_SIZE])
-def test_blocked_pagerank_at_both_block_sizes(block_size, target, devices, tmp_path: Path):
+@pytest.mark.parametrize("program", BLOCKED_PROGRAMS)
+def test_blocked_pagerank_at_both_block_sizes(
+    program, block_size, target, devices, tmp_path: Path
+):
     graphs = {"hub": hand_made_graphs(tmp_path, weighted=False)["hub"]}
-    check_blocked(target, devices, graphs, 64, block_size)
+    check_blocked(program, target, devices, graphs, 64, block_size)
 
 
 PULL_PROGRAM = "pagerank_pull_edge_only.gt"

@@ -5,14 +5,18 @@ A direction is a class in its own module of this package, registered with one
 `register_direction(...)` line in `gir/passes/__init__.py`. The registry is the
 single source of the directions `graph-default-schedule` accepts. A direction says
 
-- which layout its traversals read (`layout`: `graph-to-frontier` sets it);
+- which layout its traversals read (`layout`, and `blocked_layout` under edge
+  blocking: `graph-to-frontier` sets it);
 - which argument of the edge function is the vertex a thread iterates
   (`iterated`: `graph-insert-atomics` asks whether that vertex's elements are
   private to the thread);
 - which representation its input frontier must have (`input_type`:
   `graph-to-frontier` converts the input to it);
 - the per-vertex work of a one-thread-per-vertex traversal (`vertex_map`): the
-  load-balance strategies that map a thread to a whole vertex call it.
+  load-balance strategies that map a thread to a whole vertex call it;
+- the work of one edge (`edge_body`) and the frontier whose vertices an edge
+  map iterates (`edge_map_input`): the strategies that spread edges over
+  threads (`to_edge_map`) call them.
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import ClassVar
 
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
+from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier
 from gir.dialects.frontier import Layout
@@ -35,6 +40,8 @@ class DirectionStrategy(ABC):
     """The schedule value this strategy realizes."""
     layout: ClassVar[Layout]
     """The layout its traversals read the iterated vertex's edges from."""
+    blocked_layout: ClassVar[Layout]
+    """The layout its edge-blocked traversals read: tiled by the neighbor's range."""
     iterated: ClassVar[int]
     """The edge-function argument a thread iterates: 0 the source, 1 the destination."""
 
@@ -50,6 +57,23 @@ class DirectionStrategy(ABC):
         """A `frontier.vertex_map` (not inserted) doing the work of `traverse` with
         one thread per iterated vertex, each walking that vertex's edges. Moves the
         traversal's regions: call it once."""
+
+    @abstractmethod
+    def edge_body(
+        self,
+        traverse: frontier.EdgeTraverseOp,
+        vertex: SSAValue,
+        position: SSAValue,
+        point: InsertPoint,
+    ) -> None:
+        """Inserts at `point` the work of one edge of `traverse`: the edge at
+        `position` of the iterated `vertex`, its `to` filter, its edge function.
+        Moves the traversal's regions: call it once."""
+
+    def edge_map_input(self, traverse: frontier.EdgeTraverseOp) -> SSAValue:
+        """The frontier whose vertices the edge map replacing `traverse` iterates
+        (inserting what makes it before `traverse`): by default its input."""
+        return traverse.input
 
 
 DIRECTIONS: StrategyRegistry[Direction, DirectionStrategy] = StrategyRegistry(

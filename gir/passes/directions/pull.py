@@ -34,6 +34,17 @@ class Pull(DirectionStrategy):
     the schedule's pull frontier (`configDirection(PULL, BITMAP|BOOLMAP)`) by
     `graph-to-frontier` (`input_type`).
 
+    The strategies that spread edges over threads (`to_edge_map`: EDGE_ONLY,
+    TWC, TWCE, WM, CM, STRICT, MERGE_PATH) get the same shape per in-edge
+    (`edge_body`): the edge map iterates every vertex as a destination, checks
+    the `to` filter on it first and only where it passes reads the source and
+    tests its membership. Their loops are shared by several threads (or cut
+    into chunks), so they do not exit early: a destination that no longer
+    passes costs its remaining in-edges one read of the filter's data each.
+    Several threads share a destination there, so `graph-insert-atomics` keeps
+    its updates atomic (a CAS for a filtered claim). Under edge blocking the
+    traversal reads BLOCKED_CSC (the transpose tiled by source range).
+
     Before:
     ```mlir
     %o = frontier.edge_traverse PULL VERTEX_BASED CSC %e : !graph.edgeset
@@ -62,6 +73,7 @@ class Pull(DirectionStrategy):
 
     value = Direction.PULL
     layout = Layout.CSC
+    blocked_layout = Layout.BLOCKED_CSC
     iterated = 1
 
     def input_type(
@@ -87,31 +99,67 @@ class Pull(DirectionStrategy):
         position.name_hint = "edge"
         end_of_step = step.last_op
         assert end_of_step is not None
-        point = InsertPoint.before(end_of_step)
-        src = frontier.NeighborOp(layout, traverse.edges, position)
-        src.result.name_hint = "src"
-        Rewriter.insert_op(src, point)
-        if not isinstance(traverse.input.type, AllVerticesType):
-            point = _if_member(traverse.input, src.result, point)
-        edge_args: list[SSAValue] = [src.result, dst]
-        if len(traverse.body.block.args) == 3:
-            weight = frontier.EdgeWeightOp(layout, traverse.edges, position)
-            weight.result.name_hint = "weight"
-            Rewriter.insert_op(weight, point)
-            edge_args.append(weight.result)
-        inline_region(traverse.body, edge_args, point)
+        _gather(traverse, dst, position, InsertPoint.before(end_of_step))
         body.add_op(frontier.YieldOp())
-        every = frontier.AllVerticesOp()
-        Rewriter.insert_op(every, InsertPoint.before(traverse))
-        every.result.name_hint = "every"
         return frontier.VertexMapOp(
-            every.result,
+            self.edge_map_input(traverse),
             Region(body),
             output=traverse.output,
             dedup=traverse.dedup is not None,
             label=None if traverse.label is None else traverse.label.data,
             block_size=frontier.block_size_of(traverse),
         )
+
+    def edge_body(
+        self,
+        traverse: frontier.EdgeTraverseOp,
+        vertex: SSAValue,
+        position: SSAValue,
+        point: InsertPoint,
+    ) -> None:
+        """Checks the `to` filter on the destination `vertex` first, and only
+        where it passes reads the source of the in-edge at `position`, tests it
+        against the input frontier and runs the edge function: a destination
+        that no longer passes costs its remaining in-edges one read of the
+        filter's data each, no read of a source."""
+        to_filter = traverse.to_filter
+        if to_filter is not None and to_filter.blocks:
+            (passes,) = inline_region(to_filter, [vertex], point)
+            then_end = scf.YieldOp()
+            Rewriter.insert_op(scf.IfOp(passes, [], Region(Block([then_end]))), point)
+            point = InsertPoint.before(then_end)
+        _gather(traverse, vertex, position, point)
+
+    def edge_map_input(self, traverse: frontier.EdgeTraverseOp) -> SSAValue:
+        """Every vertex is a destination: the input if it holds every vertex, else
+        a `frontier.all_vertices`."""
+        if isinstance(traverse.input.type, AllVerticesType):
+            return traverse.input
+        every = frontier.AllVerticesOp()
+        Rewriter.insert_op(every, InsertPoint.before(traverse))
+        every.result.name_hint = "every"
+        return every.result
+
+
+def _gather(
+    traverse: frontier.EdgeTraverseOp, dst: SSAValue, position: SSAValue, point: InsertPoint
+) -> None:
+    """Inserts at `point` the work of the in-edge at `position` of `dst` past its
+    `to` filter: read its source (and weight), and where the source is in the
+    input frontier (always, over every vertex) run the edge function."""
+    layout = traverse.layout.data
+    src = frontier.NeighborOp(layout, traverse.edges, position)
+    src.result.name_hint = "src"
+    Rewriter.insert_op(src, point)
+    if not isinstance(traverse.input.type, AllVerticesType):
+        point = _if_member(traverse.input, src.result, point)
+    edge_args: list[SSAValue] = [src.result, dst]
+    if len(traverse.body.block.args) == 3:
+        weight = frontier.EdgeWeightOp(layout, traverse.edges, position)
+        weight.result.name_hint = "weight"
+        Rewriter.insert_op(weight, point)
+        edge_args.append(weight.result)
+    inline_region(traverse.body, edge_args, point)
 
 
 _TESTABLE = (AllVerticesType, BitmapType, BoolmapType)

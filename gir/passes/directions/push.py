@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr
-from xdsl.ir import Block, Region
-from xdsl.rewriter import InsertPoint
+from xdsl.ir import Block, Region, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.dialects import frontier, graph
 from gir.dialects.frontier import Layout
 from gir.dialects.schedule import Direction
 from gir.passes.directions import DirectionStrategy
-from gir.passes.load_balance import per_edge_body
+from gir.passes.load_balance import inline_region
 
 
 class Push(DirectionStrategy):
@@ -41,6 +41,7 @@ class Push(DirectionStrategy):
 
     value = Direction.PUSH
     layout = Layout.CSR
+    blocked_layout = Layout.BLOCKED
     iterated = 0
 
     def vertex_map(self, traverse: frontier.EdgeTraverseOp) -> frontier.VertexMapOp:
@@ -57,7 +58,7 @@ class Push(DirectionStrategy):
         position.name_hint = "edge"
         loop_end = scf.YieldOp()
         loop_body.add_op(loop_end)
-        per_edge_body(traverse, src, position, InsertPoint.before(loop_end))
+        self.edge_body(traverse, src, position, InsertPoint.before(loop_end))
         return frontier.VertexMapOp(
             traverse.input,
             Region(body),
@@ -66,3 +67,29 @@ class Push(DirectionStrategy):
             label=None if traverse.label is None else traverse.label.data,
             block_size=frontier.block_size_of(traverse),
         )
+
+    def edge_body(
+        self,
+        traverse: frontier.EdgeTraverseOp,
+        vertex: SSAValue,
+        position: SSAValue,
+        point: InsertPoint,
+    ) -> None:
+        """Reads the destination (and weight) of the out-edge at `position` of
+        the source `vertex`, checks the `to` filter on it, runs the edge function."""
+        layout = traverse.layout.data
+        dst = frontier.NeighborOp(layout, traverse.edges, position)
+        dst.result.name_hint = "dst"
+        Rewriter.insert_op(dst, point)
+        edge_args: list[SSAValue] = [vertex, dst.result]
+        if len(traverse.body.block.args) == 3:
+            weight = frontier.EdgeWeightOp(layout, traverse.edges, position)
+            weight.result.name_hint = "weight"
+            Rewriter.insert_op(weight, point)
+            edge_args.append(weight.result)
+        if traverse.to_filter is not None and traverse.to_filter.blocks:
+            (passes,) = inline_region(traverse.to_filter, [dst.result], point)
+            then_end = scf.YieldOp()
+            Rewriter.insert_op(scf.IfOp(passes, [], Region(Block([then_end]))), point)
+            point = InsertPoint.before(then_end)
+        inline_region(traverse.body, edge_args, point)

@@ -1,13 +1,20 @@
-"""The BLOCKED layout on the GPU (G2's EdgeBlocking): the edges as an edge list
-tiled by destination range. Block k holds the edges into [k*size, (k+1)*size), in
-source order, at positions block_offsets[k] .. block_offsets[k+1]-1 of
-blocked_src, blocked_dst and blocked_weights, made by the runtime when the graph
-is loaded (`Graph.blocked`). A vertex's edges are spread over the blocks, so the
-layout has no per-vertex edge range: `frontier-edge-blocking` walks it block
-after block. A program blocks its edges by one size (the traversals'
-`blocking_size` attribute), as they are reordered once, at load."""
+"""The BLOCKED and BLOCKED_CSC layouts on the GPU (G2's EdgeBlocking): the edges as
+an edge list tiled by the range of the endpoint read at random, the neighbor.
+
+BLOCKED (PUSH): block k holds the edges into [k*size, (k+1)*size), in source
+order, at positions block_offsets[k] .. block_offsets[k+1]-1 of blocked_src,
+blocked_dst and blocked_weights. BLOCKED_CSC (PULL), the same of the transpose:
+block k holds the edges out of [k*size, (k+1)*size), in destination order, in
+the csc_block_offsets and csc_blocked_* arrays. The runtime makes them when the
+graph is loaded (`Graph.blocked`) and caches them. A vertex's edges are spread
+over the blocks, so neither layout has a per-vertex edge range:
+`frontier-edge-blocking` walks it block after block. A program blocks its edges
+by one size (the traversals' `blocking_size` attribute), as they are reordered
+once, at load."""
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref
@@ -27,32 +34,64 @@ layout: how many destination vertices one block covers."""
 
 
 class Blocked(LayoutStrategy):
-    """An edge list tiled by destination range, each block in source order."""
+    """An edge list tiled by destination range, each block in source order: a
+    thread iterates sources (PUSH) and reads destinations at random."""
 
     value = Layout.BLOCKED
+
+    offsets: ClassVar[GraphArray] = GraphArray.BLOCK_OFFSETS
+    """Where each block's edges begin (one entry per block, plus one)."""
+    owners: ClassVar[GraphArray] = GraphArray.BLOCKED_SRC
+    """The vertex a thread iterates, per edge."""
+    owner_name: ClassVar[str] = "src"
+    """What the iterated vertex is called in printed IR."""
+    others: ClassVar[GraphArray] = GraphArray.BLOCKED_DST
+    """The neighbor, per edge: the endpoint the blocks tile."""
+    weights: ClassVar[GraphArray] = GraphArray.BLOCKED_WEIGHTS
 
     def edge_range(
         self, ctx: GpuContext, b: Builder, vertex: SSAValue
     ) -> tuple[SSAValue, SSAValue]:
         raise UserError(
-            "error: the BLOCKED layout spreads a vertex's edges over its blocks and "
-            "has no per-vertex edge range: only frontier-edge-blocking walks it"
+            f"error: the {self.value.value} layout spreads a vertex's edges over its "
+            "blocks and has no per-vertex edge range: only frontier-edge-blocking walks it"
         )
 
     def neighbor(self, ctx: GpuContext, b: Builder, position: SSAValue) -> SSAValue:
-        destinations = blocked_array(ctx, GraphArray.BLOCKED_DST)
-        return b.insert(memref.LoadOp.get(destinations, [position])).res
+        neighbors = blocked_array(ctx, self.others)
+        return b.insert(memref.LoadOp.get(neighbors, [position])).res
 
     def weight(
         self, ctx: GpuContext, b: Builder, position: SSAValue, weight_type: Attribute
     ) -> SSAValue:
-        weights = blocked_array(ctx, GraphArray.BLOCKED_WEIGHTS, weight_type)
+        weights = blocked_array(ctx, self.weights, weight_type)
         return b.insert(memref.LoadOp.get(weights, [position])).res
 
-
     def owner(self, ctx: GpuContext, b: Builder, position: SSAValue) -> SSAValue:
-        sources = blocked_array(ctx, GraphArray.BLOCKED_SRC)
-        return b.insert(memref.LoadOp.get(sources, [position])).res
+        owners = blocked_array(ctx, self.owners)
+        return b.insert(memref.LoadOp.get(owners, [position])).res
+
+    def block_offsets(self, ctx: GpuContext) -> SSAValue:
+        """The device array of where each block's edges begin."""
+        return blocked_array(ctx, self.offsets)
+
+
+class BlockedCsc(Blocked):
+    """The transpose's BLOCKED layout: an edge list tiled by source range, each
+    block in destination order: a thread iterates destinations (PULL) and reads
+    sources at random."""
+
+    value = Layout.BLOCKED_CSC
+
+    offsets = GraphArray.CSC_BLOCK_OFFSETS
+    owners = GraphArray.CSC_BLOCKED_DST
+    owner_name = "dst"
+    others = GraphArray.CSC_BLOCKED_SRC
+    weights = GraphArray.CSC_BLOCKED_WEIGHTS
+
+
+BLOCKED_LAYOUTS = (Layout.BLOCKED, Layout.BLOCKED_CSC)
+"""The layouts `frontier-edge-blocking` walks."""
 
 
 def blocking_size_of(op: frontier.EdgeTraverseOp | frontier.EdgeMapOp) -> int:
@@ -73,7 +112,7 @@ def program_blocking_size(ctx: GpuContext) -> int:
         blocking_size_of(op)
         for op in ctx.main.walk()
         if isinstance(op, frontier.EdgeTraverseOp | frontier.EdgeMapOp)
-        and op.layout.data == Layout.BLOCKED
+        and op.layout.data in BLOCKED_LAYOUTS
     }
     sizes |= {
         use.operation.blocking_size.value.data

@@ -36,7 +36,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
 from gir.dialects import frontier, graph
-from gir.dialects.schedule import Direction, LoadBalance, SimpleScheduleAttr
+from gir.dialects.schedule import LoadBalance, SimpleScheduleAttr
 from gir.passes.directions import direction
 from gir.passes.ir_utils import statement
 from gir.passes.registry import PASSES, StrategyRegistry
@@ -60,9 +60,8 @@ class LoadBalanceStrategy(ABC):
 
     def unsupported(self, schedule: SimpleScheduleAttr) -> str | None:
         """Why this strategy cannot lower a traversal with `schedule` (None: it can).
-        By default only PUSH traversals are lowered."""
-        if schedule.direction.data != Direction.PUSH:
-            return f"direction {schedule.direction.data.value}"
+        By default every direction is lowered: the direction decides what an edge
+        map iterates and the work of one edge (`to_edge_map`)."""
         return None
 
     @abstractmethod
@@ -151,46 +150,30 @@ def inline_region(region: Region, args: list[SSAValue], point: InsertPoint) -> l
 def per_edge_body(
     traverse: frontier.EdgeTraverseOp, vertex: SSAValue, position: SSAValue, point: InsertPoint
 ) -> None:
-    """Inserts at `point` the work of one edge of `traverse`: read the neighbor (and
-    weight) of the edge at `position` of the iterated `vertex` (the source in
-    PUSH, the destination in PULL), check the `to` filter on the destination,
-    and run the edge function. Moves the traversal's regions: call it once."""
-    layout = traverse.layout.data
-    edges = traverse.edges
-    neighbor = frontier.NeighborOp(layout, edges, position)
-    Rewriter.insert_op(neighbor, point)
-    if direction(traverse.direction.data).iterated == 0:
-        src, dst = vertex, neighbor.result
-    else:
-        src, dst = neighbor.result, vertex
-    neighbor.result.name_hint = "dst" if dst is neighbor.result else "src"
-    edge_args: list[SSAValue] = [src, dst]
-    if len(traverse.body.block.args) == 3:
-        weight = frontier.EdgeWeightOp(layout, edges, position)
-        weight.result.name_hint = "weight"
-        Rewriter.insert_op(weight, point)
-        edge_args.append(weight.result)
-    if traverse.to_filter is not None and traverse.to_filter.blocks:
-        (passes,) = inline_region(traverse.to_filter, [dst], point)
-        then_end = scf.YieldOp()
-        Rewriter.insert_op(scf.IfOp(passes, [], Region(Block([then_end]))), point)
-        point = InsertPoint.before(then_end)
-    inline_region(traverse.body, edge_args, point)
+    """Inserts at `point` the work of one edge of `traverse`, the edge at
+    `position` of the iterated `vertex` (the source in PUSH, the destination in
+    PULL), as its direction orders it (`DirectionStrategy.edge_body`: the `to`
+    filter, the neighbor, the edge function). Moves the traversal's regions:
+    call it once."""
+    direction(traverse.direction.data).edge_body(traverse, vertex, position, point)
 
 
 def to_edge_map(traverse: frontier.EdgeTraverseOp) -> frontier.EdgeMapOp:
     """Replaces `traverse` by a `frontier.edge_map` with its load balance whose body
-    is the work of one edge: the rewrite of strategies that form their own kernels."""
+    is the work of one edge: the rewrite of strategies that form their own kernels.
+    The map iterates what the direction says (`edge_map_input`: PULL iterates
+    every destination and tests its sources against the input frontier)."""
+    strategy = direction(traverse.direction.data)
     body = Block(arg_types=[graph.VertexType(), IndexType()])
     vertex, position = body.args
-    vertex.name_hint = ("src", "dst")[direction(traverse.direction.data).iterated]
+    vertex.name_hint = ("src", "dst")[strategy.iterated]
     position.name_hint = "edge"
     end = frontier.YieldOp()
     body.add_op(end)
     per_edge_body(traverse, vertex, position, InsertPoint.before(end))
     edge_map = frontier.EdgeMapOp(
         traverse.edges,
-        traverse.input,
+        strategy.edge_map_input(traverse),
         Region(body),
         load_balance=traverse.load_balance.data,
         layout=traverse.layout.data,

@@ -7,7 +7,7 @@ from xdsl.ir import SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier
-from gir.dialects.schedule import LoadBalance, SimpleScheduleAttr
+from gir.dialects.schedule import LoadBalance
 from gir.passes.gpu_kernels import KernelBuilder, as_index
 from gir.passes.layouts import layout
 from gir.passes.load_balance.edge_offsets import EdgeOffsetsStrategy, FrontierEdges
@@ -69,11 +69,6 @@ class EdgeOnly(EdgeOffsetsStrategy):
 
     value = LoadBalance.EDGE_ONLY
     kernel_prefix = "edge_only"
-
-    def unsupported(self, schedule: SimpleScheduleAttr) -> str | None:
-        # PULL too: its traversals run over all vertices (the direction checks
-        # the input), the iterated vertex is the destination, read over CSC.
-        return None
 
     def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
         if isinstance(edge_map.input.type, frontier.AllVerticesType):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from xdsl.rewriter import Rewriter
 
 from gir.dialects import frontier
-from gir.dialects.schedule import LoadBalance, SimpleScheduleAttr
+from gir.dialects.schedule import LoadBalance
 from gir.passes.directions import direction
 from gir.passes.load_balance import LoadBalanceStrategy
 
@@ -57,9 +57,6 @@ class VertexBased(LoadBalanceStrategy):
 
     def owns_iterated_vertex(self) -> bool:
         return True
-
-    def unsupported(self, schedule: SimpleScheduleAttr) -> str | None:
-        return None
 
     def rewrite(self, traverse: frontier.EdgeTraverseOp) -> None:
         vertex_map = direction(traverse.direction.data).vertex_map(traverse)

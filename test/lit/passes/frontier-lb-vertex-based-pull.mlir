@@ -41,8 +41,8 @@ builtin.module {
   }
 }
 
-// CHECK:      %every = frontier.all_vertices : !frontier.all
-// CHECK-NEXT: %out = frontier.vertex_map %every : !frontier.all into %empty : !frontier.queue -> !frontier.queue attributes {label = "claim"} {
+// Over every vertex the input is the map's own.
+// CHECK:      %out = frontier.vertex_map %all : !frontier.all into %empty : !frontier.queue -> !frontier.queue attributes {label = "claim"} {
 // CHECK-NEXT: ^bb0(%dst: !graph.vertex):
 // CHECK-NEXT:   %begin, %end = frontier.edge_range CSC %e[%dst] : !graph.edgeset<i32>
 // CHECK-NEXT:   %[[ONE:.*]] = arith.constant 1 : index
@@ -82,7 +82,8 @@ builtin.module {
 
 // From a bitmap: still every vertex a destination; an in-edge's work runs only
 // when its source is in the input (tested before its weight is read).
-// CHECK:      %out2 = frontier.vertex_map %{{.*}} : !frontier.all into %next : !frontier.bitmap -> !frontier.bitmap attributes {label = "expand"} {
+// CHECK:      %every = frontier.all_vertices : !frontier.all
+// CHECK-NEXT: %out2 = frontier.vertex_map %every : !frontier.all into %next : !frontier.bitmap -> !frontier.bitmap attributes {label = "expand"} {
 // CHECK-NEXT: ^bb0(%dst_2: !graph.vertex):
 // CHECK-NEXT:   %begin_2, %end_2 = frontier.edge_range CSC %e[%dst_2] : !graph.edgeset<i32>
 // CHECK-NEXT:   %{{.*}} = arith.constant 1 : index

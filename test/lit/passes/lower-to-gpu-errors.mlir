@@ -4,7 +4,7 @@
 // What the GPU lowering does not realize yet is one line on stderr naming the
 // option and the statement, exit status 1, no traceback.
 
-// CHECK:          error: load balance TWC of statement 's0:s1' cannot lower direction PULL yet
+// CHECK:          error: edge blocking (BLOCKED) of statement 's0:s1' walks every edge of the graph, so it needs a traversal over all vertices (edges.apply), not one from a frontier
 // CHECK-NOT:      Traceback
 
 builtin.module {
@@ -43,7 +43,7 @@ builtin.module {
     } do {
     ^bb0(%fr2 : !graph.vertexset):
       %e2 = graph.global_load @edges : !graph.edgeset
-      %o = graph.edgeset_apply %e2 from %fr2 apply_modified @updateEdge {to_filter = @toFilter, tracked = @parent, dedup, label = "s0:s1", schedule = #graph.simple_schedule<direction = PULL, load_balance = TWC>} : !graph.edgeset -> !graph.vertexset
+      %o = graph.edgeset_apply %e2 from %fr2 apply_modified @updateEdge {to_filter = @toFilter, tracked = @parent, dedup, label = "s0:s1", schedule = #graph.simple_schedule<direction = PULL, load_balance = EDGE_ONLY, edge_blocking = BLOCKED, blocking_size = 64>} : !graph.edgeset -> !graph.vertexset
       graph.delete %fr2 : !graph.vertexset
       scf.yield %o : !graph.vertexset
     } attributes {graph.label = "s0"}
