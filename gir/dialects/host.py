@@ -667,6 +667,13 @@ class BindGlobalOp(IRDLOperation):
 # ---------------------------------------------------------------------------
 
 
+def _verify_list_buffer(op: Operation, buffer: SSAValue) -> None:
+    """Raises unless `buffer` is an i32 device buffer (what lists hold)."""
+    _verify_buffer_type(op, buffer)
+    if buffer.type != buffer_type(i32):
+        raise VerifyException(f"{op.name}: lists hold i32 arrays, not {buffer.type}")
+
+
 @irdl_attr_definition
 class ListType(ParametrizedAttribute, TypeAttribute):
     """A host-side stack of i32 device arrays: one device buffer holding every
@@ -716,9 +723,7 @@ class ListPushOp(IRDLOperation):
         super().__init__(operands=[stack, buffer, count])
 
     def verify_(self) -> None:
-        _verify_buffer_type(self, self.buffer)
-        if self.buffer.type != buffer_type(i32):
-            raise VerifyException(f"{self.name}: lists hold i32 arrays, not {self.buffer.type}")
+        _verify_list_buffer(self, self.buffer)
 
 
 @irdl_op_definition
@@ -740,9 +745,7 @@ class ListPopOp(IRDLOperation):
         super().__init__(operands=[stack, buffer], result_types=[i32])
 
     def verify_(self) -> None:
-        _verify_buffer_type(self, self.buffer)
-        if self.buffer.type != buffer_type(i32):
-            raise VerifyException(f"{self.name}: lists hold i32 arrays, not {self.buffer.type}")
+        _verify_list_buffer(self, self.buffer)
 
 
 Host = Dialect(
