@@ -163,6 +163,9 @@ def find_validator(module: ModuleOp) -> Validator | None:
     """The check that applies to this graph-level program, or None."""
     functions = _functions(module)
     start_index = _start_argv(module)
+    dependencies = _bc_dependencies(module, functions)
+    if dependencies is not None and start_index is not None:
+        return _bc_validator(dependencies, start_index)
     for apply in _applies(module):
         udf = functions.get(apply.udf.root_reference.data)
         if udf is None:
@@ -296,6 +299,25 @@ def _cc_validator(labels: str) -> Validator:
         return reference.check_cc(g, vectors[labels])
 
     return Validator(f"connected components (labels in '{labels}')", check)
+
+
+def _bc_dependencies(module: ModuleOp, functions: dict[str, func.FuncOp]) -> str | None:
+    """Brandes BC's shape: a list of vertexsets (the levels) and a traversal of
+    the transposed edges that float-adds into a vector (the dependencies)."""
+    if not any(isinstance(op, graph.ListNewOp) for op in module.walk()):
+        return None
+    for apply in _applies(module):
+        udf = functions.get(apply.udf.root_reference.data)
+        if udf is not None and isinstance(apply.edges.owner, graph.TransposeOp):
+            return _float_add_vector(udf)
+    return None
+
+
+def _bc_validator(dependencies: str, start_index: int) -> Validator:
+    def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
+        return reference.check_bc(g, _start_vertex(argv, start_index), vectors[dependencies])
+
+    return Validator(f"betweenness centrality (dependencies in '{dependencies}')", check)
 
 
 def _pagerank_validator(rank: str, iterations: int) -> Validator:

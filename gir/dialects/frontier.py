@@ -36,6 +36,9 @@ Ops, from the highest to the lowest within this level:
   `frontier.pq_new`, `pq_finished`, `pq_dequeue`, `pq_update_min` (in a
   traversal), `pq_current_priority`, `pq_free`; `frontier-lower-priority-queues`
   lowers them to the ops above.
+- lists of queues (`!frontier.list`, a handle): `frontier.list_new`,
+  `list_insert` (pushes a copy), `list_retrieve` (pops into a queue);
+  `frontier-lower-lists` lowers them to host lists.
 - device-side membership: `frontier.contains` (a PULL traversal asking whether a
   source is in its input).
 
@@ -1023,6 +1026,76 @@ PriorityQueueUpdates = (
 """The priority updates of a traversal's apply region."""
 
 
+# ---------------------------------------------------------------------------
+# Lists of frontiers (G2's list{vertexset}: Brandes' levels, kept for a backward pass)
+# ---------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class ListType(ParametrizedAttribute, TypeAttribute):
+    """A stack of sparse queues (`list{vertexset{Vertex}}`). A handle: the list ops
+    change it in place. It owns copies of what was inserted, so a frontier stays
+    the caller's (to free or reuse) after `frontier.list_insert`;
+    `frontier-lower-lists` lowers it."""
+
+    name = "frontier.list"
+
+
+@irdl_op_definition
+class ListNewOp(IRDLOperation):
+    """`new list{vertexset{Vertex}}()`: an empty list."""
+
+    name = "frontier.list_new"
+
+    result = result_def(ListType)
+
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self):
+        super().__init__(result_types=[ListType()])
+
+
+@irdl_op_definition
+class ListInsertOp(IRDLOperation):
+    """`list.insert(set)` / `list.append(set)`: pushes a copy of the queue's
+    vertices; the queue itself is not changed and stays the caller's."""
+
+    name = "frontier.list_insert"
+
+    list = operand_def(ListType)
+    frontier = operand_def(SparseQueueType)
+
+    assembly_format = "$list `,` $frontier attr-dict `:` type($frontier)"
+
+    def __init__(self, stack: SSAValue | Operation, frontier: SSAValue | Operation):
+        super().__init__(operands=[stack, frontier])
+
+
+@irdl_op_definition
+class ListRetrieveOp(IRDLOperation):
+    """`list.retrieve(set)`: pops the last inserted queue into the storage of
+    `into` (which is not used afterwards: the result shares its storage), or,
+    without `into` (`list.pop()`), into fresh storage. Popping an empty list is
+    a run-time error."""
+
+    name = "frontier.list_retrieve"
+
+    list = operand_def(ListType)
+    into = opt_operand_def(SparseQueueType)
+    result = result_def(SparseQueueType)
+
+    assembly_format = "$list (`into` $into^)? attr-dict `:` type($result)"
+
+    def __init__(self, stack: SSAValue | Operation, into: SSAValue | Operation | None = None):
+        super().__init__(
+            operands=[stack, [] if into is None else [into]],
+            result_types=[SparseQueueType()],
+        )
+
+
+ListOps = (ListNewOp, ListInsertOp, ListRetrieveOp)
+
+
 Frontier = Dialect(
     "frontier",
     [
@@ -1044,7 +1117,16 @@ Frontier = Dialect(
         EdgeWeightOp,
         ContainsOp,
         *PriorityQueueOps,
+        *ListOps,
     ],
-    [SparseQueueType, AllVerticesType, BoolmapType, BitmapType, LayoutAttr, PriorityQueueType],
+    [
+        SparseQueueType,
+        AllVerticesType,
+        BoolmapType,
+        BitmapType,
+        LayoutAttr,
+        PriorityQueueType,
+        ListType,
+    ],
 )
 """The frontier/traversal level: frontier representations, traversals, vertex maps."""

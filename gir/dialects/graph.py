@@ -1195,17 +1195,26 @@ class ListInsertOp(IRDLOperation):
 
 @irdl_op_definition
 class ListRetrieveOp(IRDLOperation):
-    """`list.retrieve(set)`: pops the last inserted set into `set`."""
+    """`list.retrieve(set)`: pops the last inserted set into `set`'s storage, and
+    `list.pop()` (no `set`): into a fresh set. The result is the popped set; the
+    frontend makes it the variable's new value, so `set` is not used afterwards
+    (a loop that retrieves carries the variable like any reassigned local)."""
 
     name = "graph.list_retrieve"
 
     list = operand_def(ListType)
-    set = operand_def(VertexSetType)
+    set = opt_operand_def(VertexSetType)
+    result = result_def(VertexSetType)
 
-    assembly_format = "$list `,` $set attr-dict"
+    assembly_format = "$list (`into` $set^)? attr-dict"
 
-    def __init__(self, stack: SSAValue | Operation, vertex_set: SSAValue | Operation):
-        super().__init__(operands=[stack, vertex_set])
+    def __init__(
+        self, stack: SSAValue | Operation, vertex_set: SSAValue | Operation | None = None
+    ):
+        super().__init__(
+            operands=[stack, [] if vertex_set is None else [vertex_set]],
+            result_types=[VertexSetType()],
+        )
 
 
 # ---------------------------------------------------------------------------

@@ -26,7 +26,8 @@ func.func @main() {
 Command line and output: `host.argv_int`, `host.print`, `host.start_timer`,
 `host.stop_timer`. Graph: `host.load_graph`, `host.graph_array`, `host.graph_size`.
 Buffers: `host.alloc`, `host.free`, `host.fill`, `host.copy`, `host.read`,
-`host.write`, `host.bind_global`. Kernels: `host.launch`.
+`host.write`, `host.bind_global`. Kernels: `host.launch`. Lists of device arrays:
+`host.list_new`, `host.list_push`, `host.list_pop`.
 """
 
 from __future__ import annotations
@@ -691,6 +692,92 @@ class BindGlobalOp(IRDLOperation):
         _verify_buffer_type(self, self.buffer)
 
 
+# ---------------------------------------------------------------------------
+# Lists of device arrays (`frontier.list`)
+# ---------------------------------------------------------------------------
+
+
+def _verify_list_buffer(op: Operation, buffer: SSAValue) -> None:
+    """Raises unless `buffer` is an i32 device buffer (what lists hold)."""
+    _verify_buffer_type(op, buffer)
+    if buffer.type != buffer_type(i32):
+        raise VerifyException(f"{op.name}: lists hold i32 arrays, not {buffer.type}")
+
+
+@irdl_attr_definition
+class ListType(ParametrizedAttribute, TypeAttribute):
+    """A host-side stack of i32 device arrays: one device buffer holding every
+    pushed array back to back (grown by doubling when full) and, on the host, the
+    offset where each ends. A handle that the ops below change in place."""
+
+    name = "host.list"
+
+
+@irdl_op_definition
+class ListNewOp(IRDLOperation):
+    """An empty list."""
+
+    name = "host.list_new"
+
+    traits = traits_def(HostSide())
+
+    result = result_def(ListType)
+
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self):
+        super().__init__(result_types=[ListType()])
+
+
+@irdl_op_definition
+class ListPushOp(IRDLOperation):
+    """Copies the first `count` elements of a device buffer onto the end of the
+    list's storage (device to device, queued) as its new last entry."""
+
+    name = "host.list_push"
+
+    traits = traits_def(HostSide())
+
+    list = operand_def(ListType)
+    buffer = operand_def(MemRefType)
+    count = operand_def(IntegerType)
+
+    assembly_format = "$list `,` $buffer `,` $count attr-dict `:` type($buffer) `,` type($count)"
+
+    def __init__(
+        self,
+        stack: SSAValue | Operation,
+        buffer: SSAValue | Operation,
+        count: SSAValue | Operation,
+    ):
+        super().__init__(operands=[stack, buffer, count])
+
+    def verify_(self) -> None:
+        _verify_list_buffer(self, self.buffer)
+
+
+@irdl_op_definition
+class ListPopOp(IRDLOperation):
+    """Copies the list's last entry into the start of a device buffer (queued),
+    drops it from the list and returns its element count (host i32)."""
+
+    name = "host.list_pop"
+
+    traits = traits_def(HostSide())
+
+    list = operand_def(ListType)
+    buffer = operand_def(MemRefType)
+    result = result_def(i32)
+
+    assembly_format = "$list `,` $buffer attr-dict `:` type($buffer)"
+
+    def __init__(self, stack: SSAValue | Operation, buffer: SSAValue | Operation):
+        super().__init__(operands=[stack, buffer], result_types=[i32])
+
+    def verify_(self) -> None:
+        _verify_list_buffer(self, self.buffer)
+
+
 Host = Dialect(
     "host",
     [
@@ -710,8 +797,11 @@ Host = Dialect(
         ReadOp,
         WriteOp,
         BindGlobalOp,
+        ListNewOp,
+        ListPushOp,
+        ListPopOp,
     ],
-    [GraphType, GraphArrayAttr, GraphSizeAttr],
+    [GraphType, GraphArrayAttr, GraphSizeAttr, ListType],
 )
 """The host side of the GPU level: command line, output, timers, the graph, device
 buffers and kernel launches."""

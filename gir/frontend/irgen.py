@@ -127,8 +127,9 @@ def assigned_symbols(body: list[ast.Stmt]) -> list[Symbol]:
     declared = {stmt.symbol for stmt in ast.walk_stmts(body) if isinstance(stmt, ast.VarDecl)}
     result: list[Symbol] = []
     for stmt in ast.walk_stmts(body):
-        if isinstance(stmt, ast.Assign) and isinstance(stmt.target, ast.Name):
-            symbol = stmt.target.symbol
+        target = stmt.target if isinstance(stmt, ast.Assign) else retrieve_target(stmt)
+        if isinstance(target, ast.Name):
+            symbol = target.symbol
             if (
                 symbol is not None
                 and not symbol.is_global
@@ -137,6 +138,16 @@ def assigned_symbols(body: list[ast.Stmt]) -> list[Symbol]:
             ):
                 result.append(symbol)
     return result
+
+
+def retrieve_target(stmt: ast.Stmt) -> ast.Expr | None:
+    """The vertexset `list.retrieve(set)` assigns (a list pops into it), else None."""
+    if not isinstance(stmt, ast.ExprStmt) or not isinstance(stmt.expr, ast.MethodCall):
+        return None
+    info = stmt.expr.info
+    if isinstance(info, MethodInfo) and info.op == "list_retrieve" and stmt.expr.args:
+        return stmt.expr.args[0]
+    return None
 
 
 def mentions(stmt: ast.Stmt, symbol: Symbol) -> bool:
@@ -672,12 +683,12 @@ class IRGen:
             return self.update_priority(expr, info.op, receiver)
         if info.op == "pq_update_sum":
             return self.update_priority_sum(expr, receiver)
-        if info.op in ("add_vertex", "list_insert", "list_retrieve"):
-            op_class = {
-                "add_vertex": graph.AddVertexOp,
-                "list_insert": graph.ListInsertOp,
-                "list_retrieve": graph.ListRetrieveOp,
-            }[info.op]
+        if info.op == "list_retrieve":
+            return self.list_retrieve(expr, receiver)
+        if info.op in ("add_vertex", "list_insert"):
+            op_class = {"add_vertex": graph.AddVertexOp, "list_insert": graph.ListInsertOp}[
+                info.op
+            ]
             self.emit(op_class(receiver, self.expr(expr.args[0])))
             return None
         unary_ops: dict[str, Callable[[SSAValue], Operation]] = {
@@ -689,6 +700,21 @@ class IRGen:
             "pq_current_priority": graph.GetCurrentPriorityOp,
         }
         return self.value(unary_ops[info.op](receiver))
+
+    def list_retrieve(self, expr: ast.MethodCall, stack: SSAValue) -> SSAValue | None:
+        """`list.pop()` (a new set) or `list.retrieve(set)`: the popped set becomes
+        `set`'s new value, as if assigned."""
+        if not expr.args:
+            return self.value(graph.ListRetrieveOp(stack))
+        target = expr.args[0]
+        assert isinstance(target, ast.Name) and target.symbol is not None
+        popped = self.value(graph.ListRetrieveOp(stack, self.expr(target)))
+        if target.symbol.is_global:
+            self.emit(graph.GlobalStoreOp(popped, target.symbol.name))
+        else:
+            popped.name_hint = target.symbol.name
+            self.env[target.symbol] = popped
+        return None
 
     def update_priority(self, expr: ast.MethodCall, op: str, queue: SSAValue) -> SSAValue:
         """`pq.updatePriorityMin(v, old, new)` (or Max)."""

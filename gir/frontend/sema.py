@@ -1017,14 +1017,21 @@ class Checker:
         return BOOL
 
     def check_list_method(self, expr: ast.MethodCall) -> Ty:
-        """`insert(set)` and `retrieve(set)`."""
-        if expr.method not in ("insert", "retrieve"):
+        """`insert(set)` / `append(set)` (push a copy), `retrieve(set)` (pop the
+        last into a vertexset variable) and `pop()` (the last, as a new set)."""
+        if expr.method == "pop":
+            self.check_arity(expr, 0)
+            expr.info = MethodInfo("list_retrieve")
+            return VERTEXSET
+        if expr.method not in ("insert", "append", "retrieve"):
             raise self.error(expr.method_pos, f"list has no method '{expr.method}'")
         self.check_arity(expr, 1)
         ty = self.check_value(expr.args[0], "the argument")
         if ty != VERTEXSET:
             raise self.error(expr.args[0].pos, f"{expr.method} needs a vertexset, found {ty}")
-        expr.info = MethodInfo("list_" + expr.method)
+        if expr.method == "retrieve" and not isinstance(expr.args[0], ast.Name):
+            raise self.error(expr.args[0].pos, "retrieve needs a vertexset variable")
+        expr.info = MethodInfo("list_retrieve" if expr.method == "retrieve" else "list_insert")
         return VOID
 
     # -- edgeset applies -----------------------------------------------------------------

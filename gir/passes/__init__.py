@@ -76,6 +76,7 @@ register_pass("graph-to-host-io", "graph_to_host_io", "GraphToHostIo")
 register_pass("frontier-host-setup", "frontier_host_setup", "FrontierHostSetup")
 register_pass("frontier-lower-device-ops", "frontier_lower_device_ops", "FrontierLowerDeviceOps")
 register_pass("frontier-to-host-values", "frontier_to_host_values", "FrontierToHostValues")
+register_pass("frontier-lower-lists", "frontier_lower_lists", "FrontierLowerLists")
 register_pass("frontier-edge-blocking", "frontier_edge_blocking", "FrontierEdgeBlocking")
 register_pass("frontier-maps-to-kernels", "frontier_maps_to_kernels", "FrontierMapsToKernels")
 register_pass("gpu-hoist-constants", "gpu_hoist_constants", "GpuHoistConstants")
@@ -93,6 +94,7 @@ PIPELINES["frontier-to-gpu"] = Pipeline(
             "frontier-host-setup",
             "frontier-lower-device-ops",
             "frontier-to-host-values",
+            "frontier-lower-lists",
             "frontier-edge-blocking",
             "frontier-maps-to-kernels",
             "gpu-hoist-constants",

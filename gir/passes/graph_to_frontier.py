@@ -41,13 +41,6 @@ from gir.passes.ir_utils import (
 )
 from gir.passes.layouts.blocked import BLOCKING_SIZE_ATTR
 
-_UNSUPPORTED = {
-    graph.ListNewOp: "lists of vertexsets",
-    graph.ListInsertOp: "lists of vertexsets",
-    graph.ListRetrieveOp: "lists of vertexsets",
-}
-
-
 @dataclass(frozen=True)
 class GraphToFrontier(ModulePass):
     """Lowers applies to frontier traversals and vertex maps with the functions inlined.
@@ -72,6 +65,11 @@ class GraphToFrontier(ModulePass):
     - vertexsets become frontier values: `new vertexset(n)` a `!frontier.queue`,
       `getVertices()` `!frontier.all`; `addVertex` returns the changed queue, which
       replaces the set in what follows; `delete` is `frontier.free`;
+    - lists of vertexsets become `!frontier.list`s of queues: `insert` pushes a
+      queue (another representation is converted to a queue first, the copy
+      freed after), `retrieve` pops into the set's queue (into fresh storage
+      where the set has none of its own, a bitmap or `!frontier.all`: that one
+      is freed);
     - globals other than vectors (scalars, the edgeset, vertexsets) become the SSA
       values `main` stores in them, which regions use directly (they are set once,
       at the top level of `main`); calls are inlined; the user functions go.
@@ -104,9 +102,6 @@ class GraphToFrontier(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for child in op.walk():
-            for kind, what in _UNSUPPORTED.items():
-                if isinstance(child, kind):
-                    raise UserError(f"error: {what} are not supported on the GPU yet")
             if isinstance(child, graph.EdgeSetApplyOp) and child.kind.data not in (
                 graph.ApplyKind.APPLY,
                 graph.ApplyKind.APPLY_MODIFIED,
@@ -599,15 +594,17 @@ def _frontier_values(main: func.FuncOp) -> None:
                 Rewriter.replace_op(op, frontier.FreeOp(op.value))
         elif isinstance(op, graph.AddVertexOp):
             _add_vertex(op)
+        elif isinstance(op, graph.ListNewOp | graph.ListInsertOp | graph.ListRetrieveOp):
+            _list_op(op)
         elif isinstance(op, scf.WhileOp | scf.ForOp | scf.IfOp):
             for result in list(op.results):
-                if isinstance(result.type, graph.VertexSetType):
-                    Rewriter.replace_value_with_new_type(result, _queue())
+                if isinstance(result.type, graph.VertexSetType | graph.ListType):
+                    Rewriter.replace_value_with_new_type(result, _frontier_type(result.type))
             for region in op.regions:
                 for block in region.blocks:
                     for arg in list(block.args):
-                        if isinstance(arg.type, graph.VertexSetType):
-                            Rewriter.replace_value_with_new_type(arg, _queue())
+                        if isinstance(arg.type, graph.VertexSetType | graph.ListType):
+                            Rewriter.replace_value_with_new_type(arg, _frontier_type(arg.type))
             if not isinstance(op, scf.IfOp):
                 _as_queues(op)
         elif isinstance(op, scf.YieldOp | scf.ConditionOp):
@@ -618,6 +615,35 @@ def _frontier_values(main: func.FuncOp) -> None:
                 raise UserError(
                     f"error: a vertexset made by '{op.name}' has no frontier lowering yet"
                 )
+
+
+def _frontier_type(value_type: Attribute) -> Attribute:
+    """What a vertexset or list carried by a loop or branch becomes."""
+    return frontier.ListType() if isinstance(value_type, graph.ListType) else _queue()
+
+
+def _list_op(op: graph.ListNewOp | graph.ListInsertOp | graph.ListRetrieveOp) -> None:
+    """A list op as its frontier-level twin over queues."""
+    if isinstance(op, graph.ListNewOp):
+        Rewriter.replace_op(op, frontier.ListNewOp())
+        return
+    if isinstance(op, graph.ListInsertOp):
+        pushed = op.set
+        if not isinstance(pushed.type, SparseQueueType):
+            convert = frontier.ConvertOp(pushed, _queue())
+            Rewriter.insert_op(convert, InsertPoint.before(op))
+            Rewriter.insert_op(frontier.FreeOp(convert.result), InsertPoint.after(op))
+            pushed = convert.result
+        Rewriter.replace_op(op, frontier.ListInsertOp(op.list, pushed))
+        return
+    into = op.set
+    if into is not None and not isinstance(into.type, SparseQueueType):
+        if not isinstance(into.type, AllVerticesType):
+            Rewriter.insert_op(frontier.FreeOp(into), InsertPoint.before(op))
+        into = None
+    retrieve = frontier.ListRetrieveOp(op.list, into)
+    retrieve.result.name_hint = op.result.name_hint
+    Rewriter.replace_op(op, retrieve)
 
 
 def _add_vertex(op: graph.AddVertexOp) -> None:

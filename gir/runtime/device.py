@@ -310,6 +310,12 @@ class Device(ABC):
         """Copies the first `count` elements of `source` into `target` (queued)."""
 
     @abstractmethod
+    def copy_range(
+        self, source: Any, source_index: int, target: Any, target_index: int, count: int, dtype: DType
+    ) -> None:
+        """Copies `source[source_index:+count]` to `target[target_index:]` (queued)."""
+
+    @abstractmethod
     def read_element(self, buffer: Any, index: int, dtype: DType) -> Any:
         """Element `index` of `buffer`, once all queued work is done (unchecked)."""
 
@@ -474,6 +480,20 @@ class OpenCLDevice(Device):
         if count > 0:
             nbytes = count * DTYPES[dtype].itemsize
             self._cl.enqueue_copy(self.queue, target, source, byte_count=nbytes)
+
+    def copy_range(
+        self, source: Any, source_index: int, target: Any, target_index: int, count: int, dtype: DType
+    ) -> None:
+        if count > 0:
+            size = DTYPES[dtype].itemsize
+            self._cl.enqueue_copy(
+                self.queue,
+                target,
+                source,
+                byte_count=count * size,
+                src_offset=source_index * size,
+                dst_offset=target_index * size,
+            )
 
     def read_element(self, buffer: Any, index: int, dtype: DType) -> Any:
         host = self._host_scalars[dtype]
@@ -687,6 +707,15 @@ class CudaDevice(Device):
     def copy(self, source: int, target: int, count: int, dtype: DType) -> None:
         if count > 0:
             self._cuda.memcpy_dtod_async(target, source, count * DTYPES[dtype].itemsize)
+
+    def copy_range(
+        self, source: int, source_index: int, target: int, target_index: int, count: int, dtype: DType
+    ) -> None:
+        if count > 0:
+            size = DTYPES[dtype].itemsize
+            self._cuda.memcpy_dtod_async(
+                target + target_index * size, source + source_index * size, count * size
+            )
 
     def read_element(self, buffer: int, index: int, dtype: DType) -> Any:
         host = self._pinned[dtype]

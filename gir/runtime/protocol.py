@@ -20,6 +20,7 @@ name spelled again in the printed text:
 | `host.resident_blocks`  | `rt.resident_blocks(K[j], block)`                 |
 | `host.start_timer` / `stop_timer` | `rt.start_timer()` / `rt.stop_timer()`  |
 | `host.print`            | `rt.print(x)` / `rt.print_text(K[j])`             |
+| `host.list_new` / `list_push` / `list_pop` | `rt.list_new()` / `rt.list_push(l, b, n)` / `n = rt.list_pop(l, b)` |
 """
 
 from __future__ import annotations
@@ -163,4 +164,16 @@ class HostRuntime(Protocol):
 
     def print_text(self, text: str) -> None:
         """Prints a string and a newline."""
+        ...
+
+    def list_new(self) -> Any:
+        """An empty list of i32 device arrays (`host.list_new`)."""
+        ...
+
+    def list_push(self, stack: Any, buffer: Buffer, count: int) -> None:
+        """Copies `buffer[0:count]` onto the end of the list (queued)."""
+        ...
+
+    def list_pop(self, stack: Any, buffer: Buffer) -> int:
+        """Copies the last entry into `buffer[0:n]` (queued), drops it, returns n."""
         ...

@@ -62,6 +62,16 @@ class _Binding:
     count: int | None
 
 
+@dataclass
+class _List:
+    """A `host.list`: its entries back to back in one i32 device buffer (`storage`,
+    room for `capacity`), and where each entry ends."""
+
+    storage: Buffer | None = None
+    capacity: int = 0
+    ends: list[int] | None = None
+
+
 class Run:
     """One execution of a built program on a device (a `HostRuntime`)."""
 
@@ -219,6 +229,41 @@ class Run:
 
     def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
         return self.device.launcher(self.kernels, kernel, site, fixed)
+
+    def list_new(self) -> _List:
+        return _List(ends=[])
+
+    def list_push(self, stack: _List, buffer: Buffer, count: int) -> None:
+        assert stack.ends is not None
+        start = stack.ends[-1] if stack.ends else 0
+        if start + count > stack.capacity:
+            self._grow(stack, max(2 * stack.capacity, start + count, 1024))
+        self.device.copy_range(buffer, 0, stack.storage, start, count, DType.INT32)
+        stack.ends.append(start + count)
+
+    def _grow(self, stack: _List, capacity: int) -> None:
+        """Moves the list's entries into a buffer of `capacity` elements."""
+        assert stack.ends is not None
+        storage = self.alloc(capacity, DType.INT32)
+        if stack.storage is not None:
+            used = stack.ends[-1] if stack.ends else 0
+            self.device.copy(stack.storage, storage, used, DType.INT32)
+            self.free(stack.storage)
+        stack.storage, stack.capacity = storage, capacity
+
+    def list_pop(self, stack: _List, buffer: Buffer) -> int:
+        if not stack.ends:
+            raise UserError("error: the program retrieves from an empty list")
+        end = stack.ends.pop()
+        start = stack.ends[-1] if stack.ends else 0
+        target = self._allocations.get(self.device.key(buffer))
+        if target is not None and end - start > target.count:
+            raise UserError(
+                f"error: a list entry of {end - start} vertices does not fit in a "
+                f"frontier of {target.count}"
+            )
+        self.device.copy_range(stack.storage, start, buffer, 0, end - start, DType.INT32)
+        return end - start
 
     def resident_blocks(self, kernel: str, block: int) -> int:
         return self.device.resident_blocks(self.kernels, kernel, block)

@@ -487,6 +487,19 @@ class HostPrinter(StructuredPrinter):
         self._define(op.result, f"rt.resident_blocks({kernel}, {self.expr(op.block)})")
 
     @emit.register
+    def _(self, op: host.ListNewOp) -> None:
+        self._define(op.result, "rt.list_new()")
+
+    @emit.register
+    def _(self, op: host.ListPushOp) -> None:
+        arguments = f"{self.expr(op.list)}, {self.expr(op.buffer)}, {self.expr(op.count)}"
+        self._line(f"rt.list_push({arguments})")
+
+    @emit.register
+    def _(self, op: host.ListPopOp) -> None:
+        self._define(op.result, f"rt.list_pop({self.expr(op.list)}, {self.expr(op.buffer)})")
+
+    @emit.register
     def _(self, op: func.ReturnOp) -> None:
         self._line("return")
 

@@ -88,7 +88,8 @@ builtin.module {
     graph.delete %pq : !graph.priority_queue<i32>
     %l = graph.list_new
     graph.list_insert %l, %set
-    graph.list_retrieve %l, %set
+    %popped = graph.list_retrieve %l into %set
+    %fresh = graph.list_retrieve %l
     graph.start_timer
     %secs = graph.stop_timer : f32
     graph.print %secs : f32
@@ -118,7 +119,8 @@ builtin.module {
   // CHECK:       graph.delete %{{.*}} : !graph.priority_queue<i32>
   // CHECK:       graph.list_new
   // CHECK:       graph.list_insert
-  // CHECK:       graph.list_retrieve
+  // CHECK:       %popped = graph.list_retrieve %l into %set
+  // CHECK:       %fresh = graph.list_retrieve %l
   // CHECK:       graph.start_timer
   // CHECK:       graph.stop_timer : f32
   // CHECK:       graph.print %{{.*}} : f32
