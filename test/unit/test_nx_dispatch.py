@@ -9,6 +9,7 @@ whose path holds a distribution declaring only those entry points, as
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -58,6 +59,10 @@ SCRIPT = textwrap.dedent(
 )
 
 
+NX_SNIPPETS = ("docs/python.md", "docs/getting-started.md")
+"""Pages whose Python blocks that use the backend are run here (installed)."""
+
+
 def _declared(group: str) -> dict[str, str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     return project["entry-points"][group]
@@ -68,7 +73,9 @@ def test_pyproject_declares_the_backend() -> None:
     assert _declared("networkx.backend_info") == {"gir": "gir.nx_backend:get_info"}
 
 
-def test_networkx_dispatches_to_gir(tmp_path: Path) -> None:
+def _installed(tmp_path: Path) -> dict[str, str]:
+    """An environment whose path holds a distribution declaring only gir's
+    NetworkX entry points (gir itself is importable from the checkout)."""
     info = tmp_path / "gir_nx_backend_test-0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: gir-nx-backend-test\nVersion: 0\n")
@@ -77,9 +84,29 @@ def test_networkx_dispatches_to_gir(tmp_path: Path) -> None:
         for group in ("networkx.backends", "networkx.backend_info")
     ]
     (info / "entry_points.txt").write_text("\n".join(sections))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+
+
+def test_networkx_dispatches_to_gir(tmp_path: Path) -> None:
+    env = _installed(tmp_path)
     done = subprocess.run(
         [sys.executable, "-c", SCRIPT], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "dispatched"
+
+
+def test_docs_networkx_snippets_run(tmp_path: Path) -> None:
+    blocks = [
+        block
+        for page in NX_SNIPPETS
+        for block in re.findall(r"```python\n(.*?)```", (ROOT / page).read_text(), re.DOTALL)
+        if 'backend="gir"' in block
+    ]
+    assert len(blocks) == len(NX_SNIPPETS)
+    script = "import warnings\nwarnings.simplefilter('ignore')\n" + "\n".join(blocks)
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=_installed(tmp_path), cwd=ROOT,
+        capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
