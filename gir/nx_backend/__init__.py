@@ -1,0 +1,49 @@
+"""gir as a NetworkX backend: `nx.pagerank(G, backend="gir")`.
+
+pyproject.toml declares the entry points NetworkX looks for: `networkx.backends`
+names `interface.BackendInterface` (loaded on first use) and
+`networkx.backend_info` names `get_info` (called when NetworkX is imported, so
+this module imports nothing heavy). The algorithms are GraphIt programs shipped
+under `programs/`, each with a schedule per graph shape.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+DEFAULT_CONFIG: dict[str, Any] = {"schedule": "auto", "target": None, "device": None}
+"""`nx.config.backends.gir`: `schedule` is "auto" (by the graph's shape),
+"power_law" or "high_diameter"; `target` "cuda", "opencl" or None (CUDA where it
+runs); `device` a device index, as `gir.Program.run` takes them."""
+
+FUNCTION_NOTES: dict[str, dict[str, Any]] = {
+    "single_source_shortest_path_length": {
+        "additional_docs": "BFS levels on the GPU; cutoff is applied to the result.",
+    },
+    "single_source_dijkstra_path_length": {
+        "additional_docs": "Delta-stepping on the GPU: weights must be non-negative integers "
+        "(ints or integral floats) summing below 2**31; otherwise NetworkX runs it.",
+    },
+    "connected_components": {
+        "additional_docs": "Label propagation with hooking and shortcutting on the GPU.",
+    },
+    "pagerank": {
+        "additional_docs": "NetworkX's power iteration on the GPU in double precision.",
+        "additional_parameters": {
+            "alpha": "a multiple of 1e-9",
+            "tol": "a multiple of 1e-12 (at most about 2.1e-3)",
+        },
+    },
+}
+
+
+def get_info() -> dict[str, Any]:
+    """What `networkx.backend_info` reports for gir: its functions and defaults."""
+    return {
+        "backend_name": "gir",
+        "project": "gir",
+        "package": "gir",
+        "short_summary": "GraphIt programs compiled by gir, run on a GPU (CUDA or OpenCL).",
+        "functions": FUNCTION_NOTES,
+        "default_config": dict(DEFAULT_CONFIG),
+    }

@@ -1,0 +1,136 @@
+"""NetworkX's algorithms as gir runs them: same signatures, same results.
+
+Each function takes a `GirGraph` (NetworkX's dispatcher converts the user's graph
+first) and NetworkX's own arguments, runs a shipped GraphIt program, and returns
+what NetworkX returns. Arguments that gir does not support are refused by
+`interface.can_run` before conversion, or here with `NotImplementedError` where
+the graph's data decides (NetworkX then runs its own implementation, or says
+that gir does not implement the call when `backend="gir"` was asked for).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+from typing import Any
+
+import numpy as np
+
+from gir.nx_backend.graph import GirGraph
+from gir.nx_backend.programs import program, schedule_shape
+
+UNREACHED = int(np.iinfo(np.int32).max)
+"""The distance the SSSP program leaves on vertices it does not reach."""
+
+PULL_FRACTION = 20
+"""BFS pulls (power-law schedule) once a frontier holds 1/PULL_FRACTION of the vertices."""
+
+ROAD_DELTA_FACTOR = 8
+"""Delta-stepping buckets are this many mean edge weights wide on high-diameter
+graphs (few vertices per bucket otherwise), one mean weight on power-law graphs."""
+
+PPB, PPT = 10**9, 10**12
+"""PageRank's damping and tolerance reach the program as integers in these units."""
+
+
+def single_source_shortest_path_length(
+    G: GirGraph, source: Hashable, cutoff: int | None = None
+) -> dict[Hashable, int]:
+    """Edges on a shortest path from `source` to each node it reaches (at most
+    `cutoff`), nearest first: `nx.single_source_shortest_path_length`."""
+    root = G.node_of(source, f"Source {source} is not in G")
+    threshold = max(1, len(G) // PULL_FRACTION)
+    levels = program("bfs_levels", G).run(G.loaded(), root, threshold)["level"]
+    reached = np.flatnonzero(levels >= 0)
+    if cutoff is not None:
+        reached = reached[levels[reached] <= cutoff]
+    order = reached[np.argsort(levels[reached], kind="stable")]
+    return {G.nodes[vertex]: int(levels[vertex]) for vertex in order}
+
+
+def single_source_dijkstra_path_length(
+    G: GirGraph, source: Hashable, cutoff: float | None = None, weight: str = "weight"
+) -> dict[Hashable, int | float]:
+    """Least total `weight` of a path from `source` to each node it reaches (at
+    most `cutoff`), nearest first: `nx.single_source_dijkstra_path_length`.
+    Weights must be non-negative integers (ints or integral floats)."""
+    root = G.node_of(source, f"Node {source} not found in graph")
+    if not G.integer_weights(weight):
+        raise NotImplementedError("gir's SSSP takes non-negative integer weights whose sum fits in int32")
+    weights = G.attributes[weight]
+    mean = float(weights.mean()) if weights.size else 1.0
+    scale = ROAD_DELTA_FACTOR if schedule_shape(G) == "high_diameter" else 1
+    delta = max(1, round(mean * scale))
+    dist = program("sssp", G).run(G.loaded(weight), root, delta)["dist"]
+    reached = np.flatnonzero(dist != UNREACHED)
+    if cutoff is not None:
+        reached = reached[dist[reached] <= cutoff]
+    order = reached[np.argsort(dist[reached], kind="stable")]
+    number = float if weight in G.float_attributes else int
+    lengths: dict[Hashable, int | float] = {source: 0}  # NetworkX's start: an int whatever the weights
+    lengths.update((G.nodes[vertex], number(dist[vertex])) for vertex in order if vertex != root)
+    return lengths
+
+
+def connected_components(G: GirGraph) -> Iterator[set[Hashable]]:
+    """The node sets of the components of an undirected graph, in the order of
+    their first node in `G`: `nx.connected_components`."""
+    import networkx as nx
+
+    if G.is_directed():
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+    if len(G) == 0:
+        return iter(())
+    comp = program("components", G).run(G.loaded())["comp"]
+    return _components(G, comp)
+
+
+def _components(G: GirGraph, comp: np.ndarray) -> Iterator[set[Hashable]]:
+    """The node sets of equal labels in `comp`, first-seen label first."""
+    labels, first, inverse = np.unique(comp, return_index=True, return_inverse=True)
+    members: list[list[Hashable]] = [[] for _ in labels]
+    for vertex, group in enumerate(inverse):
+        members[group].append(G.nodes[vertex])
+    for group in np.argsort(first, kind="stable"):
+        yield set(members[group])
+
+
+def pagerank(
+    G: GirGraph,
+    alpha: float = 0.85,
+    personalization: Any = None,
+    max_iter: int = 100,
+    tol: float = 1.0e-6,
+    nstart: Any = None,
+    weight: str | None = "weight",
+    dangling: Any = None,
+) -> dict[Hashable, float]:
+    """PageRank by NetworkX's power iteration (uniform teleport, dangling rank
+    spread uniformly, stop when the L1 change is below `len(G) * tol`):
+    `nx.pagerank` without personalization, nstart and dangling, on graphs whose
+    `weight` is absent or the same positive value on every edge."""
+    import networkx as nx
+
+    if weight is not None and not _uniform_positive(G.attributes[weight]):
+        raise NotImplementedError("gir's PageRank takes graphs whose edges all weigh the same")
+    damping, tolerance = _as_units(alpha, PPB, "alpha"), _as_units(tol, PPT, "tol")
+    if len(G) == 0:
+        return {}
+    result = program("pagerank", G).run(G.loaded(), damping, max_iter, tolerance)
+    sums = result["sums"]
+    if not sums[2] < tolerance * 1e-12 * len(G):  # the program's own test
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    return dict(zip(G.nodes, map(float, result["rank"])))
+
+
+def _uniform_positive(values: np.ndarray) -> bool:
+    """Whether every edge has the same positive weight (PageRank's normalisation
+    then makes it the unweighted PageRank)."""
+    return values.size == 0 or bool(values[0] > 0 and np.all(values == values[0]))
+
+
+def _as_units(value: float, units: int, name: str) -> int:
+    """`value` as a whole number of 1/`units`, if it is one (and fits in int32)."""
+    scaled = round(value * units)
+    if not 0 <= scaled <= np.iinfo(np.int32).max or abs(scaled - value * units) > 1e-3:
+        raise NotImplementedError(f"gir's PageRank takes {name} in [0, 2.1e9/{units:.0e}] in steps of {1 / units:.0e}")
+    return scaled

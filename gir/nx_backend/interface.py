@@ -1,0 +1,94 @@
+"""The object NetworkX's `networkx.backends` entry point names: NetworkX's
+dispatcher finds gir's algorithms on it by name and converts graphs through it.
+
+```python
+import networkx as nx
+nx.pagerank(G, backend="gir")                     # this call only
+nx.config.backend_priority.algos = ["gir"]        # every call gir can run, else NetworkX
+```
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from typing import Any
+
+from gir.nx_backend import algorithms
+from gir.nx_backend.graph import GirGraph, from_nx
+
+FUNCTIONS = (
+    "single_source_shortest_path_length",
+    "single_source_dijkstra_path_length",
+    "connected_components",
+    "pagerank",
+)
+"""The NetworkX functions gir implements (`algorithms.<name>`)."""
+
+_UNSUPPORTED_BY_DEFAULT: dict[str, tuple[str, ...]] = {
+    "pagerank": ("personalization", "nstart", "dangling"),
+}
+"""Arguments gir takes only at their default (None)."""
+
+_WEIGHTED = {"single_source_dijkstra_path_length", "pagerank"}
+"""Functions whose results depend on parallel edges, refused on multigraphs."""
+
+
+def _bound(name: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """The call's arguments by parameter name, defaults included."""
+    parameters = inspect.signature(getattr(algorithms, name))
+    bound = parameters.bind(*args, **kwargs)
+    bound.apply_defaults()
+    return dict(bound.arguments)
+
+
+def _refusal(name: str, arguments: Mapping[str, Any]) -> str | None:
+    """Why gir cannot run `name` with `arguments`, or None."""
+    graph = arguments["G"]
+    if name in _WEIGHTED and graph.is_multigraph():
+        return "gir does not run this on multigraphs (parallel edges' weights combine)"
+    for parameter in _UNSUPPORTED_BY_DEFAULT.get(name, ()):
+        if arguments[parameter] is not None:
+            return f"gir does not support the {parameter!r} argument"
+    weight = arguments.get("weight", None)
+    if weight is not None and not isinstance(weight, str):
+        return "gir reads weights from an edge attribute (a name), not from a function"
+    if name == "single_source_dijkstra_path_length" and weight is None:
+        return "gir's SSSP reads the weights of an edge attribute"
+    return None
+
+
+class BackendInterface:
+    """gir's NetworkX backend: the functions of `FUNCTIONS`, plus NetworkX's
+    conversion and dispatch hooks."""
+
+    @staticmethod
+    def convert_from_nx(graph: Any, edge_attrs: Mapping[str, Any] | None = None, **_: Any) -> GirGraph:
+        """`graph` as a `GirGraph` with the edge attributes the algorithm reads
+        (node and graph attributes are not used by gir's algorithms)."""
+        return from_nx(graph, edge_attrs)
+
+    @staticmethod
+    def convert_to_nx(result: Any, **_: Any) -> Any:
+        """gir returns NetworkX's own result types (dicts, sets): nothing to convert."""
+        return result
+
+    @staticmethod
+    def can_run(name: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> bool | str:
+        """True when gir implements `name` for these arguments, else why not."""
+        if name not in FUNCTIONS:
+            return f"gir does not implement {name}"
+        try:
+            arguments = _bound(name, args, kwargs)
+        except TypeError as error:
+            return str(error)
+        return _refusal(name, arguments) or True
+
+    @staticmethod
+    def should_run(name: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> bool | str:
+        """gir runs whatever it can once asked for (by `backend=` or priority)."""
+        return True
+
+
+for _name in FUNCTIONS:  # NetworkX looks the algorithms up on the interface by name
+    setattr(BackendInterface, _name, staticmethod(getattr(algorithms, _name)))

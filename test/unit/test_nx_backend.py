@@ -1,0 +1,183 @@
+"""gir's NetworkX backend on PoCL: each algorithm's result equals NetworkX's own on
+random graphs of both shapes, under both schedules; arguments gir does not
+support are refused the way NetworkX expects (`can_run`, `NotImplementedError`).
+
+The graphs are converted as NetworkX's dispatcher converts them
+(`BackendInterface.convert_from_nx` with the function's edge attributes); the
+dispatch itself, through the entry points pyproject.toml declares, is
+test_nx_dispatch.py's."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import networkx as nx
+import pytest
+
+from gir.nx_backend import programs
+from gir.nx_backend.graph import SHAPES
+from gir.nx_backend.interface import BackendInterface
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+GRAPHS = 20
+
+
+def _random_graph(seed: int, directed: bool) -> nx.Graph:
+    """A small random graph: power-law (preferential attachment), mesh-like
+    (a grid or a long path with chords) or uniform, with isolated nodes, self
+    loops and, for some seeds, string node names in a shuffled order."""
+    rng = random.Random(seed)
+    kind = seed % 3
+    if kind == 0:
+        graph: nx.Graph = nx.barabasi_albert_graph(rng.randint(15, 40), rng.randint(1, 2), seed=seed)
+    elif kind == 1:
+        graph = nx.grid_2d_graph(rng.randint(2, 5), rng.randint(3, 8))
+        graph = nx.convert_node_labels_to_integers(graph)
+    else:
+        n = rng.randint(10, 40)
+        graph = nx.gnm_random_graph(n, rng.randint(0, 3 * n), seed=seed)
+    if directed:
+        graph = nx.DiGraph((u, v) if rng.random() < 0.6 else (v, u) for u, v in graph.edges)
+    graph.add_nodes_from(range(graph.number_of_nodes(), graph.number_of_nodes() + rng.randint(0, 3)))
+    if rng.random() < 0.3 and graph.number_of_nodes():
+        node = rng.choice(list(graph.nodes))
+        graph.add_edge(node, node)
+    if seed % 4 == 3:
+        names = list(graph.nodes)
+        rng.shuffle(names)
+        relabelled = type(graph)()
+        relabelled.add_nodes_from(f"v{node}" for node in names)
+        relabelled.add_edges_from((f"v{u}", f"v{v}") for u, v in graph.edges)
+        graph = relabelled
+    return graph
+
+
+def _weighted(graph: nx.Graph, seed: int, *, floats: bool = False) -> nx.Graph:
+    """`graph` with integer 'weight's in 0..9 (as floats when `floats`)."""
+    rng = random.Random(seed)
+    for _, _, data in graph.edges(data=True):
+        value = rng.randint(0, 9)
+        data["weight"] = float(value) if floats else value
+    return graph
+
+
+@pytest.fixture(params=SHAPES)
+def shape(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Every test runs under each shape's schedule, whatever its graphs' shapes."""
+    config = nx.utils.Config(schedule=request.param, target="opencl", device=None)
+    monkeypatch.setattr(programs, "_config", lambda: config)
+    yield request.param
+
+
+def _gir(graph: nx.Graph, edge_attrs: dict[str, Any] | None = None) -> Any:
+    return BackendInterface.convert_from_nx(graph, edge_attrs=edge_attrs)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_bfs_levels_equal_networkx(shape: str, directed: bool) -> None:
+    for seed in range(GRAPHS):
+        graph = _random_graph(seed, directed)
+        source = random.Random(seed).choice(list(graph.nodes))
+        expected = nx.single_source_shortest_path_length(graph, source)
+        assert BackendInterface.single_source_shortest_path_length(_gir(graph), source) == expected, seed
+        cut = nx.single_source_shortest_path_length(graph, source, cutoff=2)
+        assert BackendInterface.single_source_shortest_path_length(_gir(graph), source, 2) == cut, seed
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_dijkstra_lengths_equal_networkx(shape: str, directed: bool) -> None:
+    for seed in range(GRAPHS):
+        graph = _weighted(_random_graph(seed, directed), seed, floats=seed % 5 == 1)
+        source = random.Random(seed).choice(list(graph.nodes))
+        expected = nx.single_source_dijkstra_path_length(graph, source)
+        got = BackendInterface.single_source_dijkstra_path_length(_gir(graph, {"weight": 1}), source)
+        assert got == expected, seed
+        assert {node: type(value) for node, value in got.items()} == {
+            node: type(value) for node, value in expected.items()
+        }
+        cut = nx.single_source_dijkstra_path_length(graph, source, cutoff=6)
+        assert BackendInterface.single_source_dijkstra_path_length(_gir(graph, {"weight": 1}), source, 6) == cut
+
+
+def test_connected_components_equal_networkx(shape: str) -> None:
+    for seed in range(GRAPHS):
+        graph = _random_graph(seed, directed=False)
+        if seed % 2:
+            graph.remove_edges_from(random.Random(seed).sample(list(graph.edges), graph.number_of_edges() // 2))
+        expected = list(nx.connected_components(graph))
+        assert list(BackendInterface.connected_components(_gir(graph))) == expected, seed
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_pagerank_equals_networkx(shape: str, directed: bool) -> None:
+    for seed in range(GRAPHS):
+        graph = _random_graph(seed, directed)
+        alpha = (0.85, 0.5, 0.99)[seed % 3]
+        try:
+            expected = nx.pagerank(graph, alpha=alpha)
+        except nx.PowerIterationFailedConvergence:
+            with pytest.raises(nx.PowerIterationFailedConvergence):
+                BackendInterface.pagerank(_gir(graph, {"weight": 1}), alpha=alpha)
+            continue
+        got = BackendInterface.pagerank(_gir(graph, {"weight": 1}), alpha=alpha)
+        assert list(got) == list(expected)
+        # the same iterations, summed in another order
+        assert got == pytest.approx(expected, rel=0, abs=1e-8), seed
+
+
+def test_pagerank_fails_to_converge_as_networkx_does(shape: str) -> None:
+    graph = _random_graph(4, directed=True)
+    with pytest.raises(nx.PowerIterationFailedConvergence):
+        nx.pagerank(graph, max_iter=2, tol=1e-12)
+    with pytest.raises(nx.PowerIterationFailedConvergence):
+        BackendInterface.pagerank(_gir(graph, {"weight": 1}), max_iter=2, tol=1e-12)
+
+
+def test_shapes_are_told_apart_by_degrees() -> None:
+    hubs = nx.barabasi_albert_graph(60, 1, seed=1)
+    assert _gir(hubs).shape() == "power_law"
+    assert _gir(nx.grid_2d_graph(6, 6)).shape() == "high_diameter"
+    assert _gir(nx.empty_graph(3)).shape() == "high_diameter"
+
+
+def test_empty_and_edgeless_graphs() -> None:
+    assert BackendInterface.pagerank(_gir(nx.DiGraph(), {"weight": 1})) == {}
+    assert list(BackendInterface.connected_components(_gir(nx.Graph()))) == []
+    lonely = nx.empty_graph(4)
+    assert list(BackendInterface.connected_components(_gir(lonely))) == [{0}, {1}, {2}, {3}]
+    assert BackendInterface.single_source_shortest_path_length(_gir(lonely), 2) == {2: 0}
+
+
+def test_networkx_errors() -> None:
+    graph = nx.path_graph(4)
+    with pytest.raises(nx.NodeNotFound, match="Source 9 is not in G"):
+        BackendInterface.single_source_shortest_path_length(_gir(graph), 9)
+    with pytest.raises(nx.NodeNotFound, match="Node 9 not found in graph"):
+        BackendInterface.single_source_dijkstra_path_length(_gir(graph, {"weight": 1}), 9)
+    with pytest.raises(nx.NetworkXNotImplemented, match="directed"):
+        BackendInterface.connected_components(_gir(nx.DiGraph(graph)))
+
+
+def test_unsupported_arguments_are_refused() -> None:
+    graph, multi = nx.path_graph(4), nx.MultiGraph(nx.path_graph(4))
+    assert BackendInterface.can_run("pagerank", (graph,), {}) is True
+    assert "personalization" in BackendInterface.can_run("pagerank", (graph,), {"personalization": {0: 1}})
+    assert "multigraph" in BackendInterface.can_run("pagerank", (multi,), {})
+    assert BackendInterface.can_run("connected_components", (multi,), {}) is True
+    assert "function" in BackendInterface.can_run("single_source_dijkstra_path_length", (graph, 0), {"weight": len})
+    assert "betweenness_centrality" in BackendInterface.can_run("betweenness_centrality", (graph,), {})
+    negative = _weighted(nx.path_graph(4), 0)
+    negative[0][1]["weight"] = -1
+    with pytest.raises(NotImplementedError, match="non-negative integer"):
+        BackendInterface.single_source_dijkstra_path_length(_gir(negative, {"weight": 1}), 0)
+    fractional = _weighted(nx.path_graph(4), 0)
+    fractional[0][1]["weight"] = 0.5
+    with pytest.raises(NotImplementedError, match="non-negative integer"):
+        BackendInterface.single_source_dijkstra_path_length(_gir(fractional, {"weight": 1}), 0)
+    with pytest.raises(NotImplementedError, match="weigh the same"):
+        BackendInterface.pagerank(_gir(fractional, {"weight": 1}))
+    with pytest.raises(NotImplementedError, match="alpha"):
+        BackendInterface.pagerank(_gir(graph, {"weight": 1}), alpha=0.1234567891234)

@@ -1,0 +1,112 @@
+"""NetworkX finds gir through the entry points pyproject.toml declares
+(`networkx.backends`, `networkx.backend_info`): `backend="gir"` runs gir's
+algorithm on a graph converted once and cached on it, and what gir does not
+support raises NetworkX's NotImplementedError, or falls back to NetworkX when gir
+is only preferred (`nx.config.backend_priority`). Shown in a fresh interpreter
+whose path holds a distribution declaring only those entry points, as
+`pip install gir` would."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).parents[2]
+
+SCRIPT = textwrap.dedent(
+    """
+    import warnings
+    import networkx as nx, pytest
+
+    warnings.simplefilter("ignore")
+    nx.config.backends.gir.target = "opencl"
+    info = nx.utils.backends.backend_info["gir"]
+    assert {"pagerank", "connected_components", "single_source_shortest_path_length",
+            "single_source_dijkstra_path_length"} <= set(info["functions"])
+    assert nx.config.backends.gir.schedule == "auto"
+
+    G = nx.barabasi_albert_graph(50, 1, seed=3)
+    assert nx.pagerank(G, backend="gir") == pytest.approx(nx.pagerank(G), abs=1e-8)
+    assert nx.single_source_shortest_path_length(G, 7, backend="gir") == nx.single_source_shortest_path_length(G, 7)
+    assert list(nx.connected_components(G, backend="gir")) == list(nx.connected_components(G))
+    cached = G.__networkx_cache__["backends"]["gir"]
+    (converted,) = cached.values()  # converted once (with 'weight'), reused by the others
+    assert converted.__networkx_backend__ == "gir" and converted._loaded
+    nx.pagerank(G, backend="gir")
+    assert list(G.__networkx_cache__["backends"]["gir"].values()) == [converted]
+
+    W = nx.DiGraph()
+    W.add_weighted_edges_from([(0, 1, 4), (1, 2, 1), (0, 2, 7), (2, 3, 2)])
+    assert nx.single_source_dijkstra_path_length(W, 0, backend="gir") == {0: 0, 1: 4, 2: 5, 3: 7}
+
+    with pytest.raises(NotImplementedError, match="not implemented by 'gir'"):
+        nx.pagerank(G, personalization={0: 1}, backend="gir")
+    with pytest.raises(NotImplementedError):
+        nx.betweenness_centrality(G, backend="gir")
+
+    nx.config.backend_priority.algos = ["gir"]
+    assert nx.pagerank(G, personalization={0: 1}) == nx.pagerank(G, personalization={0: 1}, backend="networkx")
+    W[0][1]["weight"] = 0.5
+    W.__networkx_cache__.clear()
+    assert nx.single_source_dijkstra_path_length(W, 0) == {0: 0, 1: 0.5, 2: 1.5, 3: 3.5}
+    print("dispatched")
+    """
+)
+
+
+NX_SNIPPETS = ("docs/python.md", "docs/getting-started.md")
+"""Pages whose Python blocks that use the backend are run here (installed)."""
+
+
+def _declared(group: str) -> dict[str, str]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return project["entry-points"][group]
+
+
+def test_pyproject_declares_the_backend() -> None:
+    assert _declared("networkx.backends") == {"gir": "gir.nx_backend.interface:BackendInterface"}
+    assert _declared("networkx.backend_info") == {"gir": "gir.nx_backend:get_info"}
+
+
+def _installed(tmp_path: Path) -> dict[str, str]:
+    """An environment whose path holds a distribution declaring only gir's
+    NetworkX entry points (gir itself is importable from the checkout)."""
+    info = tmp_path / "gir_nx_backend_test-0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: gir-nx-backend-test\nVersion: 0\n")
+    sections = [
+        f"[{group}]\n" + "".join(f"{name} = {value}\n" for name, value in _declared(group).items())
+        for group in ("networkx.backends", "networkx.backend_info")
+    ]
+    (info / "entry_points.txt").write_text("\n".join(sections))
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+
+
+def test_networkx_dispatches_to_gir(tmp_path: Path) -> None:
+    env = _installed(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "dispatched"
+
+
+def test_docs_networkx_snippets_run(tmp_path: Path) -> None:
+    blocks = [
+        block
+        for page in NX_SNIPPETS
+        for block in re.findall(r"```python\n(.*?)```", (ROOT / page).read_text(), re.DOTALL)
+        if 'backend="gir"' in block
+    ]
+    assert len(blocks) == len(NX_SNIPPETS)
+    script = "import warnings\nwarnings.simplefilter('ignore')\n" + "\n".join(blocks)
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=_installed(tmp_path), cwd=ROOT,
+        capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
