@@ -124,7 +124,7 @@ class _Fusion:
         }
 
     def fail(self, why: str) -> UserError:
-        return UserError(f"error: kernel fusion of {self.where}: {why}")
+        return UserError.at(self.loop, f"error: kernel fusion of {self.where}: {why}")
 
     # -- checks ---------------------------------------------------------------
 
