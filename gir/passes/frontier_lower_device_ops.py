@@ -114,7 +114,7 @@ def _drop_edgeset(load: graph.LoadEdgesOp) -> None:
     if not users:
         Rewriter.erase_op(load)
     elif not all(isinstance(user, frontier.EdgeMapOp) for user in users):
-        raise UserError("error: the edgeset is used outside map bodies")
+        raise UserError.at(load, "error: the edgeset is used outside map bodies")
 
 
 def _on_device(op: Operation) -> bool:

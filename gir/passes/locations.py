@@ -62,9 +62,11 @@ class Snapshot:
         return Snapshot(blocks, orders, ops)
 
 
-def _origins(block: Block, ops: Sequence[Operation], before: Snapshot) -> list[Operation | None]:
-    """For each op of `block` (now `ops`), the op whose location it inherits if it
-    is new (see the module docstring), or None."""
+def _origins(
+    block: Block, ops: Sequence[Operation], new: Sequence[bool], before: Snapshot
+) -> list[Operation | None]:
+    """For each op of `block` (now `ops`) that is `new`, the op whose location it
+    inherits (see the module docstring), or None."""
     previous: list[Operation | None] = []
     last: Operation | None = None
     for op in ops:
@@ -80,7 +82,9 @@ def _origins(block: Block, ops: Sequence[Operation], before: Snapshot) -> list[O
     present = set(ops)
     return [
         next(iter(_replaced(block, prev, nxt, present, before) + _located(nxt, prev)), None)
-        for prev, nxt in zip(previous, following, strict=True)
+        if wanted
+        else None
+        for prev, nxt, wanted in zip(previous, following, new, strict=True)
     ]
 
 
@@ -111,13 +115,16 @@ def _inherit_under(parent: Operation, before: Snapshot, deferred: list[Operation
     for region in parent.regions:
         for block in region.blocks:
             ops = list(block.ops)
-            for op, origin in zip(ops, _origins(block, ops, before), strict=True):
-                if op not in before.ops and not is_located(op):
+            new = [op not in before.ops and not is_located(op) for op in ops]
+            origins = _origins(block, ops, new, before) if any(new) else [None] * len(ops)
+            for op, is_new, origin in zip(ops, new, origins, strict=True):
+                if is_new:
                     if isinstance(parent, ModuleOp) and "sym_name" in op.properties:
                         deferred.append(op)
                         continue
                     op.location = (parent if origin is None else origin).location
-                _inherit_under(op, before, deferred)
+                if op.regions:
+                    _inherit_under(op, before, deferred)
 
 
 def _first_users(module: ModuleOp) -> dict[str, Operation]:
