@@ -1,5 +1,13 @@
 """User-facing errors: what the tools print as one line, with no traceback."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the runtime imports this module without xDSL's IR
+    from xdsl.dialects.builtin import FileLineColLoc
+    from xdsl.ir import Attribute, Operation
+
 
 class UserError(Exception):
     """An error in what the user gave gir (a program, IR, schedule, graph or flag).
@@ -7,6 +15,18 @@ class UserError(Exception):
     `str(error)` is the whole message, starting with `file:line:col:` when the error
     has a source location. Tools print it to stderr and exit with status 1.
     """
+
+    @classmethod
+    def at(cls, op: Operation | None, message: str) -> UserError:
+        """The error `message` (`error: ...`, or the text after it) about `op`,
+        located at the source position of `op` or of its nearest located parent
+        (unlocated without one, or without `op`)."""
+        message = message if message.startswith("error: ") else f"error: {message}"
+        found = None if op is None else source_position(op)
+        if found is None:
+            return cls(message)
+        filename, line, column = found
+        return SourceError(filename, line, column, message.removeprefix("error: "))
 
 
 class SourceError(UserError):
@@ -18,3 +38,32 @@ class SourceError(UserError):
         self.line = line
         self.column = column
         self.message = message
+
+
+def file_position(location: Attribute) -> FileLineColLoc | None:
+    """The file position a location attribute names: itself, the position inside
+    a name or call-site location (the callee's), or a fused location's first."""
+    from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
+
+    if isinstance(location, FileLineColLoc):
+        return location
+    if isinstance(location, NameLoc):
+        return file_position(location.location)
+    if isinstance(location, CallSiteLoc):
+        return file_position(location.callee)
+    if isinstance(location, FusedLoc):
+        for inner in location.locations:
+            if (found := file_position(inner)) is not None:
+                return found
+    return None
+
+
+def source_position(op: Operation) -> tuple[str, int, int] | None:
+    """(file, line, column) of `op`, or of its nearest parent with a position."""
+    current: Operation | None = op
+    while current is not None:
+        found = file_position(current.location)
+        if found is not None:
+            return found.filename.data, found.line.data, found.column.data
+        current = current.parent_op()
+    return None

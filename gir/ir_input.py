@@ -14,6 +14,9 @@ linear pre-scan first rejects what xDSL's lexer and parser handle badly:
   `MAX_INT_WIDTH` bits (`i99999999999999999999`);
 * brackets nested deeper than `MAX_NESTING`.
 
+Ops written without a `loc(...)` are located at the position where they start
+in the text, so that later diagnostics about them name it.
+
 The parse then runs with recursion headroom; whatever it raises (ParseError,
 VerifyException, ValueError, OverflowError, ...) becomes one `SourceError` at the
 token where it stopped. The parsed module is verified op by op, so that a verifier
@@ -23,9 +26,10 @@ error names the line and column of the op that fails.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
@@ -215,6 +219,19 @@ def verify_located(
     raise UserError(f"{filename}: error: {_first_line(whole)}")
 
 
+def locate_parsed_ops(
+    op_offsets: dict[Operation, int], text: str, filename: str, line_offset: int = 0
+) -> None:
+    """Gives each parsed op that has no `loc(...)` the position where it starts."""
+    line_starts = [0] + [match.end() for match in re.finditer("\n", text)]
+    name = StringAttr(filename)
+    for op, offset in op_offsets.items():
+        if isinstance(op.location, UnknownLoc):
+            line = bisect_right(line_starts, offset)
+            column = offset - line_starts[line - 1] + 1
+            op.location = FileLineColLoc(name, IntAttr(line + line_offset), IntAttr(column))
+
+
 def parse_module_text(
     data: bytes | str,
     filename: str,
@@ -235,6 +252,7 @@ def parse_module_text(
     prescan(text, filename, line_offset)
     ensure_recursion_headroom()
     module, op_offsets = _parse(ctx, text, filename, line_offset, implicit_module, verify)
+    locate_parsed_ops(op_offsets, text, filename, line_offset)
     if verify:
         verify_located(module, op_offsets, text, filename, line_offset)
     return module

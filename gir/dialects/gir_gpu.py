@@ -897,12 +897,16 @@ class BoundsSite:
     "frontier storage", "a work-group array"."""
     label: str = ""
     """The labels of the statements around the kernel's launches, or ""."""
+    location: str = ""
+    """The source position (`file:line:col`) of the access's statement, or ""."""
 
     def to_attribute(self) -> DictionaryAttr:
         """The site as an entry of the `BOUNDS_SITES` attribute."""
         fields = {"kernel": self.kernel, "access": self.access, "buffer": self.buffer}
         if self.label:
             fields["label"] = self.label
+        if self.location:
+            fields["location"] = self.location
         return DictionaryAttr({key: StringAttr(value) for key, value in fields.items()})
 
     @staticmethod
@@ -913,13 +917,20 @@ class BoundsSite:
         fields = {key: value.data for key, value in attribute.data.items() if isinstance(value, StringAttr)}
         if not {"kernel", "access", "buffer"} <= fields.keys():
             return None
-        return BoundsSite(fields["kernel"], fields["access"], fields["buffer"], fields.get("label", ""))
+        return BoundsSite(
+            fields["kernel"],
+            fields["access"],
+            fields["buffer"],
+            fields.get("label", ""),
+            fields.get("location", ""),
+        )
 
     def describe(self, index: int, size: int) -> str:
         """The one-line report of an access at `index` into a buffer of `size` elements."""
         where = f" (statement '{self.label}')" if self.label else ""
+        located = f"{self.location}: " if self.location else ""
         return (
-            f"error: out-of-bounds access: kernel @{self.kernel}{where} {self.access} "
+            f"{located}error: out-of-bounds access: kernel @{self.kernel}{where} {self.access} "
             f"element {index} of {self.buffer}, which has {size} elements; "
             "the access was skipped and the run stopped"
         )

@@ -14,23 +14,30 @@ schedule section (`schedule`), and builds one `builtin.module`:
   lists and queues are references, so `frontier.addVertex(v)` needs no SSA update;
 * labelled statements get their label path (`label` of edgeset/vertexset applies,
   `graph.label` on loops and ifs) and their schedule (`schedule` of an edgeset
-  apply, `graph.schedule` on a kernel-fused `scf.while`).
+  apply, `graph.schedule` on a kernel-fused `scf.while`);
+* every op is located at the statement (or declaration) it was built for,
+  `loc("prog.gt":LINE:COL)`, by `emit` (see `IRGen.located`).
 """
 
 from __future__ import annotations
 
 import math as math_lib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from xdsl.dialects import arith, func, math, scf
 from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
+    FileLineColLoc,
     FloatAttr,
+    IntAttr,
     IntegerAttr,
     IntegerType,
+    LocationAttr,
     ModuleOp,
     StringAttr,
+    UnknownLoc,
     f32,
     f64,
     i1,
@@ -188,9 +195,17 @@ class IRGen:
     """Builds the module of one checked program."""
 
     def __init__(
-        self, program: ast.Program, sema: SemaInfo, bindings: dict[ast.Stmt, ScheduleBinding]
+        self,
+        program: ast.Program,
+        sema: SemaInfo,
+        bindings: dict[ast.Stmt, ScheduleBinding],
+        filename: str = "",
     ):
         self.program = program
+        self.filename = filename
+        self.location: LocationAttr = UnknownLoc()
+        """Where the ops being built come from: the statement (or declaration)
+        being generated; `emit` gives it to every op it appends."""
         self.sema = sema
         self.bindings = bindings
         self.block = Block()
@@ -201,9 +216,31 @@ class IRGen:
     # -- helpers -----------------------------------------------------------------
 
     def emit(self, op: Operation) -> Operation:
-        """Appends `op` at the insertion point."""
-        self.block.add_op(op)
+        """Appends `op` at the insertion point, located at the current statement."""
+        self.block.add_op(self.stamp(op))
         return op
+
+    def stamp(self, op: Operation) -> Operation:
+        """`op`, located at the current statement unless it has a location."""
+        if isinstance(op.location, UnknownLoc):
+            op.location = self.location
+        return op
+
+    def source_location(self, pos: ast.Pos) -> LocationAttr:
+        """The IR location of a source position (unknown without a file name)."""
+        if not self.filename:
+            return UnknownLoc()
+        return FileLineColLoc(StringAttr(self.filename), IntAttr(pos.line), IntAttr(pos.col))
+
+    @contextmanager
+    def located(self, pos: ast.Pos) -> Iterator[None]:
+        """Locates the ops built inside the `with` at `pos`."""
+        saved = self.location
+        self.location = self.source_location(pos)
+        try:
+            yield
+        finally:
+            self.location = saved
 
     def value(self, op: Operation) -> SSAValue:
         """Appends `op` and returns its single result."""
@@ -238,11 +275,13 @@ class IRGen:
 
     def build(self) -> ModuleOp:
         """The whole module."""
-        ops: list[Operation] = [
-            graph.GlobalOp(symbol.name, ir_type(symbol.ty)) for symbol in self.sema.globals
-        ]
+        ops: list[Operation] = []
+        for symbol in self.sema.globals:
+            with self.located(symbol.pos):
+                ops.append(self.stamp(graph.GlobalOp(symbol.name, ir_type(symbol.ty))))
         for function in self.sema.functions.values():
-            ops.append(self.function(function))
+            with self.located(function.decl.pos):
+                ops.append(self.stamp(self.function(function)))
         return ModuleOp(ops)
 
     def function(self, function: FuncInfo) -> func.FuncOp:
@@ -261,7 +300,8 @@ class IRGen:
             self.env[function.output] = output
         if function.name == "main":
             for decl in self.program.consts:
-                self.global_init(decl)
+                with self.located(decl.pos):
+                    self.global_init(decl)
         self.body(function.decl.body)
         results = [self.env[function.output]] if function.output is not None else []
 
@@ -299,7 +339,8 @@ class IRGen:
     def body(self, stmts: list[ast.Stmt]) -> None:
         """A statement list at the insertion point."""
         for stmt in stmts:
-            self.stmt(stmt)
+            with self.located(stmt.pos):
+                self.stmt(stmt)
 
     def stmt(self, stmt: ast.Stmt) -> None:
         """One statement; simple statements see their label and schedule."""
@@ -764,7 +805,7 @@ def build_module(program: ast.Program, filename: str) -> ModuleOp:
     sema = check_program(program, filename)
     check_deletes(program, filename)
     bindings = resolve_schedules(program, sema, filename)
-    module = IRGen(program, sema, bindings).build()
+    module = IRGen(program, sema, bindings, filename).build()
     try:
         module.verify()
     except VerifyException as error:

@@ -103,7 +103,7 @@ class FrontierEdgeBlocking(ModulePass):
 def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
     """Replaces `edge_map` by its blocked kernel and launch."""
     if not isinstance(edge_map.input.type, frontier.AllVerticesType):
-        raise UserError(
+        raise UserError.at(edge_map,
             f"error: edge blocking of {statement(edge_map)} needs a traversal over all "
             f"vertices, not over a {edge_map.input.type}"
         )

@@ -90,17 +90,17 @@ def _check_input(module: ModuleOp, main: func.FuncOp) -> None:
     vectors = global_vectors(module)
     for op in module.walk():
         if isinstance(op, frontier.EdgeTraverseOp):
-            raise UserError(
+            raise UserError.at(op,
                 f"error: load balance {op.load_balance.data.value} of "
                 f"{statement(op)} was not lowered by any frontier-lb pass"
             )
         if isinstance(op, func.FuncOp) and op is not main:
-            raise UserError(
+            raise UserError.at(op,
                 f"error: function '@{op.sym_name.data}' is left: run "
                 "graph-to-frontier before frontier-to-gpu"
             )
         if isinstance(op, graph.GlobalOp) and op.sym_name.data not in vectors:
-            raise UserError(
+            raise UserError.at(op,
                 f"error: global '@{op.sym_name.data}' is left: run "
                 "graph-to-frontier before frontier-to-gpu"
             )
@@ -150,7 +150,7 @@ def _load_graph(main: func.FuncOp) -> graph.LoadEdgesOp:
         )
     (load,) = loads
     if load.parent_block() is not main.body.block:
-        raise UserError("error: the graph must be loaded at the top level of main")
+        raise UserError.at(load, "error: the graph must be loaded at the top level of main")
     edges_type = load.result.type
     assert isinstance(edges_type, graph.EdgeSetType)
     handle = Builder(InsertPoint.before(load)).insert(
@@ -169,7 +169,7 @@ def _allocate_buffers(gpu: GpuContext, main: func.FuncOp, load: graph.LoadEdgesO
     for name, vector in global_vectors(gpu.module).items():
         first = first_uses.get(name)
         if first is not None and first.is_before_in_block(load):
-            raise UserError(f"error: vector '@{name}' is used before the graph is loaded")
+            raise UserError.at(first, f"error: vector '@{name}' is used before the graph is loaded")
         b = gpu.setup_builder()
         count = gpu.vertices if vector.per_vertex else constant(b, vector.size.value.data)
         buffer = b.insert(host.AllocOp(count, element_type(vector))).result
@@ -216,7 +216,7 @@ def _lower_host_op(gpu: GpuContext, op: Operation) -> None:
     elif isinstance(op, graph.OutDegreesOp):
         buffer, vector = _vector(gpu, op.vector)
         if vector.element_type != i32:
-            raise UserError("error: getOutDegrees() is stored in vectors of int (i32) only")
+            raise UserError.at(op, "error: getOutDegrees() is stored in vectors of int (i32) only")
         degrees = gpu.graph_array(GraphArray.OUT_DEGREES)
         b.insert(host.CopyOp(degrees, buffer, gpu.vertices))
         Rewriter.erase_op(op)

@@ -114,7 +114,7 @@ def _drop_edgeset(load: graph.LoadEdgesOp) -> None:
     if not users:
         Rewriter.erase_op(load)
     elif not all(isinstance(user, frontier.EdgeMapOp) for user in users):
-        raise UserError("error: the edgeset is used outside map bodies")
+        raise UserError.at(load, "error: the edgeset is used outside map bodies")
 
 
 def _on_device(op: Operation) -> bool:
@@ -136,7 +136,7 @@ def _check_bodies(module: ModuleOp) -> None:
             ):
                 continue  # lowered with the frontier's representation
             if inner.dialect_name() not in _DEVICE_DIALECTS:
-                raise UserError(f"error: '{inner.name}' has no lowering to device code")
+                raise UserError.at(inner, f"error: '{inner.name}' has no lowering to device code")
 
 
 @dataclass
@@ -179,7 +179,7 @@ class _Atomics(_VectorPattern):
         elif isinstance(op, graph.CompareAndSwapOp):
             buffer, vector = self.vector(op.vector)
             if vector.element_type == i1:
-                raise UserError("error: compare_and_swap on a bool vector is not supported")
+                raise UserError.at(op, "error: compare_and_swap on a bool vector is not supported")
             index = as_index(rewriter, op.index)
             old = rewriter.insert(
                 gir_gpu.AtomicCASOp(buffer, index, op.expected, op.desired)
@@ -196,7 +196,7 @@ class _Atomics(_VectorPattern):
             b.insert(memref.StoreOp.get(to_element(b, new, vector), buffer, [index]))
             return compare(b, "ne", new, old)
         if vector.element_type == i1:
-            raise UserError("error: atomic reductions of bool vectors are not supported")
+            raise UserError.at(op, "error: atomic reductions of bool vectors are not supported")
         old = b.insert(gir_gpu.AtomicRMWOp(_ATOMIC_KINDS[kind], op.value, buffer, index)).old
         if kind == graph.ReduceKind.MIN:
             return compare(b, "gt", old, op.value)

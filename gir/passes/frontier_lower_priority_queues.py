@@ -134,7 +134,7 @@ def _lower(module: ModuleOp, new: PriorityQueueNewOp) -> None:
         node = node.next_op
     _thread(queue, new.result, following)
     if new.result.uses:
-        raise UserError("error: a priority queue is used where it cannot be lowered")
+        raise UserError.at(new, "error: a priority queue is used where it cannot be lowered")
     Rewriter.erase_op(new)
 
 
@@ -181,7 +181,7 @@ def _thread(queue: _Queue, handle: SSAValue, ops: list[Operation]) -> None:
         elif isinstance(op, scf.ForOp) and _uses(op, handle):
             _for(queue, handle, op)
         elif _uses(op, handle):
-            raise UserError(
+            raise UserError.at(op,
                 f"error: a priority queue used inside '{op.name}' is not supported "
                 "yet (use it in loops and at the top level)"
             )
@@ -305,7 +305,7 @@ def _traversal(queue: _Queue, handle: SSAValue, op: frontier.EdgeTraverseOp) -> 
     """The traversal filling the pending queue: each update an atomic min that
     enqueues into the current bucket."""
     if op.output is not None:
-        raise UserError(
+        raise UserError.at(op,
             "error: a traversal that updates a priority queue and fills a frontier "
             "is not supported yet"
         )
@@ -315,7 +315,7 @@ def _traversal(queue: _Queue, handle: SSAValue, op: frontier.EdgeTraverseOp) -> 
         elif isinstance(child, PriorityQueueCurrentPriorityOp) and child.queue == handle:
             Rewriter.replace_op(child, arith.SubiOp(queue.window, queue.delta))
     if _uses(op, handle):
-        raise UserError("error: a priority queue used in a traversal this way is not supported yet")
+        raise UserError.at(op, "error: a priority queue used in a traversal this way is not supported yet")
     regions = [op.detach_region(region) for region in list(op.regions)]
     to_filter, body = (None, regions[0]) if len(regions) == 1 else regions
     if to_filter is not None and not to_filter.blocks:

@@ -112,7 +112,7 @@ class FrontierMapsToKernels(ModulePass):
                 Rewriter.erase_op(child)
         for child in op.walk():
             if isinstance(child, UnrealizedConversionCastOp):
-                raise UserError(
+                raise UserError.at(child,
                     f"error: a {child.results[0].type} value is left in '@main' "
                     "after kernel formation"
                 )

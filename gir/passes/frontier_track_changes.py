@@ -173,7 +173,7 @@ def _changed_in(block: Block, tracked: SymbolRefAttr, where: Operation) -> SSAVa
             new_if = _if_with_changed(op, tracked, where)
             changed, after = new_if.results[-1], new_if
         elif op.regions and any(_writes(c, tracked) for c in op.walk()):
-            raise UserError(
+            raise UserError.at(op,
                 f"error: {statement(where)} updates the tracked vector inside "
                 f"'{op.name}', which change tracking does not support yet"
             )

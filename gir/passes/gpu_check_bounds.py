@@ -22,7 +22,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from gir.diagnostics import UserError
+from gir.diagnostics import UserError, source_position
 from gir.dialects import gir_gpu, host
 from gir.dialects.gir_gpu import BOUNDS_RECORD, BOUNDS_SITES, BoundsSite
 from gir.passes.ir_utils import main_function
@@ -47,7 +47,7 @@ class GpuCheckBounds(ModulePass):
     number + 1 into the record's first slot; the thread that wins writes the
     index and the count beside it. The module attribute `gir_gpu.bounds_sites`
     says, per site, which kernel accessed which vector, graph array or frontier
-    storage, and how; the runtime reads the record and stops the run with that
+    storage, how, and where in the source (the access's location); the runtime reads the record and stops the run with that
     description (`gir.runtime.run`). Work-group arrays are checked against their
     static size. A module guarded already is left as it is.
 
@@ -284,7 +284,8 @@ def _guard_kernel(kernel: gir_gpu.KernelOp, launches: list[host.LaunchOp], first
         if description is None:
             continue
         guard.wrap(access, first_site + len(sites))
-        sites.append(BoundsSite(kernel.sym_name.data, _access_verb(access), description, label))
+        location = ":".join(map(str, source_position(access) or ()))
+        sites.append(BoundsSite(kernel.sym_name.data, _access_verb(access), description, label, location))
     return sites
 
 
@@ -414,7 +415,7 @@ class _Guard:
 def _index(access: Operation) -> SSAValue:
     if isinstance(access, memref.LoadOp | memref.StoreOp):
         if len(access.indices) != 1:
-            raise UserError("error: gpu-check-bounds: kernels index one-dimensional buffers only")
+            raise UserError.at(access, "error: gpu-check-bounds: kernels index one-dimensional buffers only")
         return access.indices[0]
     assert isinstance(access, gir_gpu.AtomicRMWOp | gir_gpu.AtomicCASOp)
     return access.index

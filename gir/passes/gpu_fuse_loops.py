@@ -167,7 +167,7 @@ class _Fusion:
         self.block_size = schedule.block_size.value.data
 
     def fail(self, why: str) -> UserError:
-        return UserError(f"error: kernel fusion of {self.where}: {why}")
+        return UserError.at(self.loop, f"error: kernel fusion of {self.where}: {why}")
 
     # -- checks ---------------------------------------------------------------
 

@@ -44,13 +44,13 @@ def _option_value(value: Attribute) -> str:
     return str(getattr(data, "value", data))
 
 
-def check_schedule(schedule: SimpleScheduleAttr, where: str) -> None:
+def check_schedule(schedule: SimpleScheduleAttr, where: str, at: Operation | None = None) -> None:
     """Raises a user error naming the first option of `schedule` (of `where`, a
     statement) that the lowering does not realize."""
     from gir.passes import directions, load_balance, representations
 
     def reject(option: str, value: Attribute) -> None:
-        raise UserError(
+        raise UserError.at(at,
             f"error: schedule option {option} = {_option_value(value)} of {where} "
             "is not supported yet"
         )
@@ -69,7 +69,7 @@ def check_schedule(schedule: SimpleScheduleAttr, where: str) -> None:
         reject("load_balance", schedule.load_balance)
     reason = load_balance.load_balance(schedule.load_balance.data).unsupported(schedule)
     if reason is not None:
-        raise UserError(
+        raise UserError.at(at,
             f"error: load balance {schedule.load_balance.data.value} of {where} "
             f"cannot lower {reason} yet"
         )
@@ -119,10 +119,10 @@ def _complete(apply: graph.EdgeSetApplyOp) -> None:
         schedule = SimpleScheduleAttr.default()
         apply.properties["schedule"] = schedule
     if isinstance(schedule, HybridScheduleAttr):
-        check_schedule(schedule.first, f"{where} (first schedule of its hybrid)")
-        check_schedule(schedule.second, f"{where} (second schedule of its hybrid)")
+        check_schedule(schedule.first, f"{where} (first schedule of its hybrid)", apply)
+        check_schedule(schedule.second, f"{where} (second schedule of its hybrid)", apply)
         return
-    check_schedule(schedule, where)
+    check_schedule(schedule, where, apply)
 
 
 def _check_blocking(apply: graph.EdgeSetApplyOp, blocked: dict[int, str]) -> None:
@@ -140,13 +140,13 @@ def _check_blocking(apply: graph.EdgeSetApplyOp, blocked: dict[int, str]) -> Non
         assert isinstance(part, SimpleScheduleAttr)
         reason = blocking_unsupported(part, over_all_vertices=apply.frontier is None)
         if reason is not None:
-            raise UserError(f"error: edge blocking (BLOCKED) of {where} {reason}")
+            raise UserError.at(apply, f"error: edge blocking (BLOCKED) of {where} {reason}")
         if part.edge_blocking.data != EdgeBlocking.BLOCKED:
             continue
         size = part.blocking_size.value.data
         for other_size, other in blocked.items():
             if other_size != size:
-                raise UserError(
+                raise UserError.at(apply,
                     f"error: edge blocking of {where} by {size} vertices, but {other} "
                     f"blocks by {other_size}: a program's edges are blocked once, by one size"
                 )
@@ -157,14 +157,14 @@ def _check_other(op: Operation) -> None:
     """Schedules on other statements (kernel fusion of a while loop)."""
     for value in [*op.properties.values(), *op.attributes.values()]:
         if isinstance(value, HybridScheduleAttr):
-            raise UserError(
+            raise UserError.at(op,
                 f"error: hybrid schedule of {statement(op)} is not supported yet"
             )
         if isinstance(value, SimpleScheduleAttr):
             if isinstance(op, scf.WhileOp) and value.kernel_fusion.data == Toggle.ENABLED:
                 continue  # realized by gpu-fuse-loops
             if value.kernel_fusion.data != Toggle.DISABLED:
-                raise UserError(
+                raise UserError.at(op,
                     f"error: schedule option kernel_fusion = "
                     f"{value.kernel_fusion.data.value} of {statement(op)} "
                     "is not supported yet"

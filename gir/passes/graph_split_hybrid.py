@@ -76,7 +76,7 @@ class GraphSplitHybrid(ModulePass):
 
 def _split(apply: graph.EdgeSetApplyOp, hybrid: HybridScheduleAttr) -> None:
     if hybrid.criterion.data != HybridCriterion.INPUT_VERTEXSET_SIZE:
-        raise UserError(
+        raise UserError.at(apply,
             f"error: hybrid criterion {hybrid.criterion.data.value} of {statement(apply)} "
             "is not supported yet"
         )

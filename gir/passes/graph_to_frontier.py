@@ -107,7 +107,7 @@ class GraphToFrontier(ModulePass):
                 graph.ApplyKind.APPLY_MODIFIED,
                 graph.ApplyKind.APPLY_UPDATE_PRIORITY,
             ):
-                raise UserError(
+                raise UserError.at(child,
                     f"error: {child.kind.data.value} of {statement(child)} is not "
                     "supported on the GPU yet"
                 )
@@ -161,7 +161,7 @@ def _empty_output(before: Operation, creation: FrontierCreation) -> SSAValue:
     schedule's frontier creation; a filter's output is FUSED)."""
     output_type = representations.output_type(creation)
     if output_type is None:
-        raise UserError(
+        raise UserError.at(before,
             f"error: frontier creation {creation.value} of {statement(before)} has no "
             "registered frontier representation"
         )
@@ -176,7 +176,7 @@ def _traversal(
 ) -> tuple[frontier.EdgeTraverseOp, SimpleScheduleAttr]:
     schedule = op.schedule or SimpleScheduleAttr.default()
     if isinstance(schedule, HybridScheduleAttr):
-        raise UserError(
+        raise UserError.at(op,
             f"error: hybrid schedule of {statement(op)}: run graph-split-hybrid first"
         )
     udf_name = op.udf.root_reference.data
@@ -247,7 +247,7 @@ def _edges_and_layout(
     if not isinstance(transpose, graph.TransposeOp):
         return op.edges, layout
     if layout not in _TRANSPOSED:
-        raise UserError(
+        raise UserError.at(op,
             f"error: {layout.value} layout of {statement(op)} over a transposed "
             "edgeset is not supported yet"
         )
@@ -340,7 +340,7 @@ def _drop_transposes(main: func.FuncOp) -> None:
     for op in list(main.walk()):
         if isinstance(op, graph.TransposeOp):
             if op.result.uses:
-                raise UserError(
+                raise UserError.at(op,
                     "error: a transposed edgeset used other than by edgeset applies "
                     "is not supported yet"
                 )
@@ -381,7 +381,7 @@ def _promote_globals(module: ModuleOp, main: func.FuncOp) -> None:
                 if name not in current:
                     zero = _zero_of(child.result.type)
                     if zero is None:
-                        raise UserError(f"error: global '@{name}' is read before it is set")
+                        raise UserError.at(child, f"error: global '@{name}' is read before it is set")
                     Rewriter.insert_op(zero, InsertPoint.at_start(entry))
                     current[name] = zero.results[0]
                 child.result.replace_all_uses_with(current[name])
@@ -389,7 +389,7 @@ def _promote_globals(module: ModuleOp, main: func.FuncOp) -> None:
             elif isinstance(child, graph.GlobalStoreOp):
                 name = child.global_name.root_reference.data
                 if child is not top:
-                    raise UserError(
+                    raise UserError.at(child,
                         f"error: global '@{name}' is set inside control flow, which "
                         "is not supported yet (set it at the top level of main)"
                     )
@@ -403,7 +403,7 @@ def _promote_globals(module: ModuleOp, main: func.FuncOp) -> None:
                 while function is not None and not isinstance(function, func.FuncOp):
                     function = function.parent_op()
                 if function is main:
-                    raise UserError(f"error: global '@{name}' could not be promoted")
+                    raise UserError.at(child, f"error: global '@{name}' could not be promoted")
 
 
 # ---------------------------------------------------------------------------
@@ -423,7 +423,7 @@ def _queue_delta(module: ModuleOp) -> IntegerAttr | ArgvAttr:
         and isinstance(child.schedule, SimpleScheduleAttr)
     }
     if len(deltas) > 1:
-        raise UserError(
+        raise UserError.at(list(deltas.values())[-1],
             "error: the applyUpdatePriority traversals have different deltas "
             f"({', '.join(str(d) for d in deltas)}), which is not supported yet"
         )
@@ -473,7 +473,7 @@ def _promote_queue_globals(module: ModuleOp, main: func.FuncOp) -> None:
                 (s for s in reversed(stores[name]) if _dominates(s, child)), None
             )
             if store is None:
-                raise UserError(f"error: priority queue '@{name}' is used before it is made")
+                raise UserError.at(child, f"error: priority queue '@{name}' is used before it is made")
             child.result.replace_all_uses_with(store.value)
             Rewriter.erase_op(child)
     for found in stores.values():
@@ -514,7 +514,7 @@ def _priority_queues(
 def _priority_update(op: graph.UpdatePriorityOp | graph.UpdatePrioritySumOp) -> None:
     """`updatePriorityMin/Max/Sum` as the frontier op of the same name."""
     if not isinstance(op.vertex.type, graph.VertexType):
-        raise UserError("error: updating the priority of a vertex id is not supported yet")
+        raise UserError.at(op, "error: updating the priority of a vertex id is not supported yet")
     update: Operation
     if isinstance(op, graph.UpdatePrioritySumOp):
         update = frontier.PriorityQueueUpdateSumOp(op.queue, op.vertex, op.diff, op.threshold)
@@ -530,7 +530,7 @@ def _new_queue(
 ) -> None:
     assert isinstance(op.result.type, graph.PriorityQueueType)
     if op.result.type.priority_type != i32:
-        raise UserError(
+        raise UserError.at(op,
             f"error: priority queues of {op.result.type.priority_type} priorities are "
             "not supported yet (only int)"
         )
@@ -612,7 +612,7 @@ def _frontier_values(main: func.FuncOp) -> None:
     for op in main.walk():
         for value in [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]:
             if isinstance(value.type, graph.VertexSetType):
-                raise UserError(
+                raise UserError.at(op,
                     f"error: a vertexset made by '{op.name}' has no frontier lowering yet"
                 )
 
@@ -667,7 +667,7 @@ def _add_vertex(op: graph.AddVertexOp) -> None:
         ancestor = block.find_ancestor_op_in_block(user)
         if ancestor is None:
             if _after(user, op):
-                raise UserError(
+                raise UserError.at(user,
                     "error: a vertexset changed inside control flow and used after "
                     "it is not supported yet"
                 )

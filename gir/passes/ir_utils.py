@@ -67,8 +67,8 @@ def body_region(function: func.FuncOp, yield_op: type[Operation]) -> Region:
     """A copy of `function`'s body whose `func.return` is replaced by `yield_op`
     (built from the returned values)."""
     if len(function.body.blocks) != 1:
-        raise UserError(
-            f"error: function '@{function.sym_name.data}' has more than one block"
+        raise UserError.at(
+            function, f"error: function '@{function.sym_name.data}' has more than one block"
         )
     region = function.body.clone()
     block = region.block
@@ -98,11 +98,12 @@ def inline_calls_in(root: Block | Region | Operation, module: ModuleOp) -> None:
             return
         depth += 1
         if depth > 64:
-            raise UserError("error: recursive function calls are not supported")
+            raise UserError.at(calls[0], "error: recursive function calls are not supported")
         for call in calls:
             callee = table.get(call.callee.root_reference.data)
             if callee is None or not callee.body.blocks:
-                raise UserError(
+                raise UserError.at(
+                    call,
                     f"error: call to '@{call.callee.root_reference.data}', "
                     "which is not a function of the program"
                 )
@@ -121,8 +122,8 @@ def inline_function(
     """Inserts a copy of `function`'s (single-block) body at `point` with `args` for
     its parameters; returns the values it returned."""
     if len(function.body.blocks) != 1:
-        raise UserError(
-            f"error: function '@{function.sym_name.data}' has more than one block"
+        raise UserError.at(
+            function, f"error: function '@{function.sym_name.data}' has more than one block"
         )
     block = function.body.clone().block
     terminator = block.last_op

@@ -94,8 +94,13 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
 
 def parse_pipeline(spec: str) -> PassPipeline:
-    """A runnable pipeline from `a,b{k=v}` or `builtin.module(...)`."""
-    return PassPipeline.parse_spec(available_passes(), strip_module_anchor(spec))
+    """A runnable pipeline from `a,b{k=v}` or `builtin.module(...)`; the ops its
+    passes make inherit source locations (`gir.passes.locations`)."""
+    from gir.passes.locations import LocationInheritance
+
+    return PassPipeline.parse_spec(
+        available_passes(), strip_module_anchor(spec), LocationInheritance()
+    )
 
 
 class StrategyRegistry(Generic[KeyT, StrategyT]):

@@ -17,6 +17,7 @@ from io import StringIO
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import (
     ArgSpecParseError,
     DiagnosticException,
@@ -27,6 +28,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gir.dialects import register_dialects
 from gir.diagnostics import SourceError, UserError
+from gir.passes.locations import LocationInheritance
 from gir.passes.registry import (
     PIPELINES,
     available_passes,
@@ -146,6 +148,9 @@ class GirOptMain(xDSLOptMain):
             raise UserError(f"error: {error}") from None
         except ArgSpecParseError as error:
             raise pipeline_syntax_error(error, spec, self.args.passes) from None
+        self.pipeline = PassPipeline(
+            self.pipeline.passes, LocationInheritance(self.pipeline.callback)
+        )
 
     def prepare_output(self) -> IO[str]:
         return self._buffer

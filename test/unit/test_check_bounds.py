@@ -46,14 +46,15 @@ needs_opencl = pytest.mark.skipif(_opencl_unavailable() is not None, reason=str(
 def _errors(capsys: pytest.CaptureFixture[str]) -> list[str]:
     captured = capsys.readouterr()
     assert "Traceback" not in captured.err
-    return [line for line in captured.err.splitlines() if line.startswith("error")]
+    return [line for line in captured.err.splitlines() if "error: " in line]
 
 
 @needs_opencl
 def test_a_computed_index_past_the_end_is_one_line_and_a_failure(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(OOB), "road:4:4", "--target", "opencl", "--check-bounds"]) == 1
+    # located at the vertex function's statement that made the access
     assert _errors(capsys) == [
-        "error: out-of-bounds access: kernel @map_poking stores element 1000000 of "
+        f"{OOB}:11:5: error: out-of-bounds access: kernel @map_poking stores element 1000000 of "
         "vector 'x', which has 16 elements; the access was skipped and the run stopped"
     ]
 
@@ -70,7 +71,8 @@ def test_a_negative_computed_index_names_its_loop(tmp_path: Path, capsys: pytest
     (error,) = _errors(capsys)
     # vertices 0, 1 and 2 all miss; whichever thread records first is reported
     assert re.fullmatch(
-        r"error: out-of-bounds access: kernel @map_\w+ \(statement 'again'\) atomically updates "
+        re.escape(f"{program}:11:5: ")
+        + r"error: out-of-bounds access: kernel @map_\w+ \(statement 'again'\) atomically updates "
         r"element -[123] of vector 'x', which has 16 elements; the access was skipped and the run stopped",
         error,
     ), error
@@ -88,7 +90,7 @@ def test_a_loop_whose_exit_a_skipped_store_broke_still_stops(tmp_path: Path) -> 
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1
     assert done.stderr.splitlines()[-1] == (
-        "error: out-of-bounds access: kernel @map_poke (statement 'waiting') stores element "
+        f"{program}:11:5: error: out-of-bounds access: kernel @map_poke (statement 'waiting') stores element "
         "1000000 of vector 'x', which has 16 elements; the access was skipped and the run stopped"
     )
 
@@ -110,6 +112,17 @@ def test_with_the_flag_every_access_is_a_site() -> None:
     buffers = {site.buffer for site in sites}
     assert {"vector 'pred'", "graph array 'row_ptr'", "graph array 'col_idx'", "frontier storage"} <= buffers
     assert {site.label for site in sites if site.kernel == "map_search_expand"} == {"search"}
+
+
+def test_every_site_names_its_source_position() -> None:
+    bfs = PROGRAMS / "bfs.gt"
+    module = lower_for_run(parse_program(str(bfs)), check_bounds=True)
+    sites = bounds_sites(module)
+    assert sites is not None
+    assert all(re.fullmatch(re.escape(str(bfs)) + r":\d+:\d+", site.location) for site in sites)
+    # `pred[w] = u` in claim (line 23) is the one atomic update of pred
+    updates = {site.location for site in sites if site.buffer == "vector 'pred'" and site.access == "atomically updates"}
+    assert updates == {f"{bfs}:23:5"}
 
 
 @pytest.mark.parametrize(

@@ -98,7 +98,7 @@ def blocking_size_of(op: frontier.EdgeTraverseOp | frontier.EdgeMapOp) -> int:
     """The blocking size of a traversal or edge map over the BLOCKED layout."""
     size = op.attributes.get(BLOCKING_SIZE_ATTR)
     if not isinstance(size, IntegerAttr) or size.value.data <= 0:
-        raise UserError(
+        raise UserError.at(op,
             f"error: a {op.name} over the BLOCKED layout needs a positive "
             f"'{BLOCKING_SIZE_ATTR}' attribute"
         )

@@ -72,7 +72,7 @@ class LoadBalanceStrategy(ABC):
     def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
         """Replaces `edge_map` (with this load balance) by kernels and their
         launches. Strategies whose rewrite leaves no `frontier.edge_map` keep this."""
-        raise UserError(
+        raise UserError.at(edge_map,
             f"error: load balance {self.value.value} forms no kernel for "
             f"{statement(edge_map)}"
         )
@@ -130,7 +130,7 @@ def rewrite_pass(value: LoadBalance) -> Callable[[], type[ModulePass]]:
 
 def _check_tracked(traverse: frontier.EdgeTraverseOp) -> None:
     if traverse.tracked is not None:
-        raise UserError(
+        raise UserError.at(traverse,
             f"error: {statement(traverse)} still tracks a vector implicitly: run "
             "frontier-track-changes before the frontier-lb passes"
         )

@@ -34,13 +34,13 @@ builtin.module {
 }
 
 // Every device buffer argument gets its element count, and the kernel the
-// bounds record; the module lists the guarded sites in order (running the pass
-// twice changes nothing).
+// bounds record; the module lists the guarded sites in order, each with the
+// source position of its access (running the pass twice changes nothing).
 // CHECK:      builtin.module attributes {gir_gpu.bounds_sites = [
-// CHECK-SAME: {kernel = "k", access = "loads", buffer = "graph array 'row_ptr'", label = "rounds"},
-// CHECK-SAME: {kernel = "k", access = "loads", buffer = "vector 'dist'", label = "rounds"},
-// CHECK-SAME: {kernel = "k", access = "stores", buffer = "vector 'dist'", label = "rounds"},
-// CHECK-SAME: {kernel = "k", access = "atomically updates", buffer = "frontier storage", label = "rounds"}]}
+// CHECK-SAME: {kernel = "k", access = "loads", buffer = "graph array 'row_ptr'", label = "rounds", location = "{{.*}}gpu-check-bounds.mlir:11:5"},
+// CHECK-SAME: {kernel = "k", access = "loads", buffer = "vector 'dist'", label = "rounds", location = "{{.*}}gpu-check-bounds.mlir:12:5"},
+// CHECK-SAME: {kernel = "k", access = "stores", buffer = "vector 'dist'", label = "rounds", location = "{{.*}}gpu-check-bounds.mlir:14:5"},
+// CHECK-SAME: {kernel = "k", access = "atomically updates", buffer = "frontier storage", label = "rounds", location = "{{.*}}gpu-check-bounds.mlir:15:5"}]}
 // CHECK:      gir_gpu.kernel @k(%n: i32, %row_ptr: memref<?xi32>, %dist: memref<?xf32>, %items: memref<?xi32>, %row_ptr_size: i32, %dist_size: i32, %items_size: i32, %bounds: memref<?xi32>)
 // CHECK-DAG:    %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK-DAG:    %[[SLOT0:.*]] = arith.constant 0 : index

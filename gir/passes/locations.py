@@ -1,0 +1,171 @@
+"""Source locations through lowering (not a pass).
+
+The frontend locates every op at its statement (`loc("prog.gt":12:5)`), and IR
+input keeps the `loc(...)` it was written with. A pass that lowers an op builds
+new ops with no location; `LocationInheritance`, the callback of every pass
+pipeline gir runs, gives each of them one after the pass, from the op it
+replaced:
+
+* a new op standing where ops were erased (or moved away) takes the location of
+  the first of those: what a rewrite that replaces an op builds in its place;
+* a new op inserted between older ops (older: made before the pass, possibly
+  moved by it) takes the location of the op after it (the op it was built for,
+  usually), else of the op before it;
+* a new op in a new block takes the location of the op that holds the block;
+* a new symbol at the top of the module (a kernel) takes the location of its
+  first located user (its launch), then lends it to what it holds.
+
+So a kernel, a launch and each access in a kernel name the statement they came
+from, whichever way the pass inserted them, and a pass needs no code for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import ModuleOp, StringAttr, UnknownLoc
+from xdsl.ir import Block, Operation
+from xdsl.passes import ModulePass, PassPipelineCallbackType
+
+from gir.passes.ir_utils import symbol_refs
+
+
+def is_located(op: Operation) -> bool:
+    """Whether `op` has a location (any but `loc(unknown)`)."""
+    return not isinstance(op.location, UnknownLoc)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The ops of a module before a pass: each block's ops in order."""
+
+    blocks: dict[Block, dict[Operation, int]]
+    """Each block's ops and their positions in it."""
+    orders: dict[Block, list[Operation]]
+    """Each block's ops in order."""
+    ops: set[Operation]
+
+    @staticmethod
+    def of(module: ModuleOp) -> Snapshot:
+        """The ops of `module` now."""
+        blocks: dict[Block, dict[Operation, int]] = {}
+        orders: dict[Block, list[Operation]] = {}
+        ops: set[Operation] = set()
+        for op in module.walk():
+            ops.add(op)
+            for region in op.regions:
+                for block in region.blocks:
+                    order = list(block.ops)
+                    orders[block] = order
+                    blocks[block] = {child: index for index, child in enumerate(order)}
+        return Snapshot(blocks, orders, ops)
+
+
+def _origins(
+    block: Block, ops: Sequence[Operation], new: Sequence[bool], before: Snapshot
+) -> list[Operation | None]:
+    """For each op of `block` (now `ops`) that is `new`, the op whose location it
+    inherits (see the module docstring), or None."""
+    previous: list[Operation | None] = []
+    last: Operation | None = None
+    for op in ops:
+        previous.append(last)
+        if op in before.ops:
+            last = op
+    following: list[Operation | None] = [None] * len(ops)
+    last = None
+    for index in range(len(ops) - 1, -1, -1):
+        following[index] = last
+        if ops[index] in before.ops:
+            last = ops[index]
+    present = set(ops)
+    return [
+        next(iter(_replaced(block, prev, nxt, present, before) + _located(nxt, prev)), None)
+        if wanted
+        else None
+        for prev, nxt, wanted in zip(previous, following, new, strict=True)
+    ]
+
+
+def _replaced(
+    block: Block,
+    prev: Operation | None,
+    nxt: Operation | None,
+    present: set[Operation],
+    before: Snapshot,
+) -> list[Operation]:
+    """The located ops that stood between `prev` and `nxt` in `block` before and
+    are gone from it."""
+    positions = before.blocks.get(block)
+    if positions is None or any(op is not None and op not in positions for op in (prev, nxt)):
+        return []
+    low = 0 if prev is None else positions[prev] + 1
+    high = len(positions) if nxt is None else positions[nxt]
+    return [op for op in before.orders[block][low:high] if op not in present and is_located(op)]
+
+
+def _located(*ops: Operation | None) -> list[Operation]:
+    return [op for op in ops if op is not None and is_located(op)]
+
+
+def _inherit_under(parent: Operation, before: Snapshot, deferred: list[Operation]) -> None:
+    """Locates the new ops nested in `parent`; new top-level symbols of a module
+    are put in `deferred` instead."""
+    for region in parent.regions:
+        for block in region.blocks:
+            ops = list(block.ops)
+            new = [op not in before.ops and not is_located(op) for op in ops]
+            origins = _origins(block, ops, new, before) if any(new) else [None] * len(ops)
+            for op, is_new, origin in zip(ops, new, origins, strict=True):
+                if is_new:
+                    if isinstance(parent, ModuleOp) and "sym_name" in op.properties:
+                        deferred.append(op)
+                        continue
+                    op.location = (parent if origin is None else origin).location
+                if op.regions:
+                    _inherit_under(op, before, deferred)
+
+
+def _first_users(module: ModuleOp) -> dict[str, Operation]:
+    """The first located op (in walk order) naming each symbol."""
+    users: dict[str, Operation] = {}
+    for op in module.walk():
+        if is_located(op):
+            for _, ref in symbol_refs(op):
+                users.setdefault(ref.root_reference.data, op)
+    return users
+
+
+def inherit_locations(module: ModuleOp, before: Snapshot) -> None:
+    """Locates the ops of `module` that were made since `before` and have no
+    location (see the module docstring)."""
+    deferred: list[Operation] = []
+    _inherit_under(module, before, deferred)
+    if not deferred:
+        return
+    users = _first_users(module)
+    for op in deferred:
+        name = op.properties["sym_name"]
+        user = users.get(name.data) if isinstance(name, StringAttr) else None
+        if user is not None:
+            op.location = user.location
+        _inherit_under(op, before, [])
+
+
+class LocationInheritance:
+    """A pass-pipeline callback that locates the ops each pass made (see the
+    module docstring), then calls `then` (e.g. gir-opt's printing between passes)."""
+
+    def __init__(self, then: PassPipelineCallbackType | None = None):
+        self.then = then
+        self.before: Snapshot | None = None
+
+    def __call__(
+        self, previous: ModulePass | None, module: ModuleOp, following: ModulePass | None
+    ) -> None:
+        if previous is not None and self.before is not None:
+            inherit_locations(module, self.before)
+        if self.then is not None:
+            self.then(previous, module, following)
+        self.before = Snapshot.of(module) if following is not None else None
