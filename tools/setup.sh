@@ -21,7 +21,7 @@ fi
 _gir_ready() {
   # Run from / so that an uninstalled checkout on sys.path does not count.
   (cd / && python3 - <<'PY' 2>/dev/null)
-import importlib.metadata as m, gir, xdsl, pyopencl, lit, filecheck, pytest, networkx
+import importlib.metadata as m, gir, xdsl, pyopencl, lit, filecheck, pytest, networkx, mkdocs
 assert m.version("xdsl") == "0.74.0"
 PY
 }
@@ -38,6 +38,6 @@ if ! _gir_ready; then
   if ! _gir_ready; then
     echo "== installing gir and its Python dependencies (pip)"
     python3 -m pip install -q --upgrade pip
-    python3 -m pip install -q -e "$_gir_root[test]"
+    python3 -m pip install -q -e "$_gir_root[test,docs]"
   fi
 fi
