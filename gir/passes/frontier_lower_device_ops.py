@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import memref
-from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, i1
-from xdsl.ir import Operation, SSAValue
+from xdsl.builder import Builder
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, SymbolRefAttr, i1
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -17,7 +18,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu, graph
@@ -197,12 +198,32 @@ class _Atomics(_VectorPattern):
             return compare(b, "ne", new, old)
         if vector.element_type == i1:
             raise UserError.at(op, "error: atomic reductions of bool vectors are not supported")
-        old = b.insert(gir_gpu.AtomicRMWOp(_ATOMIC_KINDS[kind], op.value, buffer, index)).old
-        if kind == graph.ReduceKind.MIN:
-            return compare(b, "gt", old, op.value)
-        if kind == graph.ReduceKind.MAX:
-            return compare(b, "lt", old, op.value)
-        return compare(b, "ne", op.value, zero(b, op.value.type))
+        if kind == graph.ReduceKind.ADD:
+            b.insert(gir_gpu.AtomicRMWOp(_ATOMIC_KINDS[kind], op.value, buffer, index))
+            return compare(b, "ne", op.value, zero(b, op.value.type))
+        changed = _bounded_atomic(b, kind, op.value, buffer, index)
+        changed.name_hint = op.changed.name_hint
+        return changed
+
+
+def _bounded_atomic(
+    b: PatternRewriter, kind: graph.ReduceKind, value: SSAValue, buffer: SSAValue, index: SSAValue
+) -> SSAValue:
+    """An atomic min (max) that is only issued when a plain read says it would
+    lower (raise) the element; whether it did. Values only move one way, so a
+    stale read can only let a useless atomic through, never skip a useful one.
+    Many edges hooking onto one root (CC) or relaxing one hub (SSSP) would
+    otherwise serialise on one address, one atomic each."""
+    improves = "lt" if kind == graph.ReduceKind.MIN else "gt"
+    current = b.insert(memref.LoadOp.get(buffer, [index])).res
+    current.name_hint = "current"
+    worth = compare(b, improves, value, current)
+    attempt = Builder(InsertPoint.at_end(tried := Block()))
+    old = attempt.insert(gir_gpu.AtomicRMWOp(_ATOMIC_KINDS[kind], value, buffer, index)).old
+    attempt.insert(scf.YieldOp(compare(attempt, "gt" if improves == "lt" else "lt", old, value)))
+    skip = Builder(InsertPoint.at_end(skipped := Block()))
+    skip.insert(scf.YieldOp(skip.insert(arith.ConstantOp(IntegerAttr(0, i1))).result))
+    return b.insert(scf.IfOp(worth, [i1], Region(tried), Region(skipped))).results[0]
 
 
 class _Vertices(RewritePattern):

@@ -20,8 +20,16 @@
 // CHECK:             %d = memref.load %dist[%{{.*}}] : memref<?xi32>
 // CHECK-NEXT:        %new = arith.addi %d, %w : i32
 // CHECK-NEXT:        %[[AT:.*]] = arith.index_cast %dst : i32 to index
-// CHECK-NEXT:        %[[OLD:.*]] = gir_gpu.atomic_rmw min %new, %dist[%[[AT]]] : i32, memref<?xi32>, index
-// CHECK-NEXT:        %lowered = arith.cmpi sgt, %[[OLD]], %new : i32
+// CHECK-NEXT:        %current = memref.load %dist[%[[AT]]] : memref<?xi32>
+// CHECK-NEXT:        %[[WORTH:.*]] = arith.cmpi slt, %new, %current : i32
+// CHECK-NEXT:        %lowered = scf.if %[[WORTH]] -> (i1) {
+// CHECK-NEXT:          %[[OLD:.*]] = gir_gpu.atomic_rmw min %new, %dist[%[[AT]]] : i32, memref<?xi32>, index
+// CHECK-NEXT:          %[[DOWN:.*]] = arith.cmpi sgt, %[[OLD]], %new : i32
+// CHECK-NEXT:          scf.yield %[[DOWN]] : i1
+// CHECK-NEXT:        } else {
+// CHECK-NEXT:          %[[NO:.*]] = arith.constant false
+// CHECK-NEXT:          scf.yield %[[NO]] : i1
+// CHECK-NEXT:        }
 // CHECK-NEXT:        scf.if %lowered {
 // CHECK-NEXT:          frontier.enqueue %[[DST]]
 

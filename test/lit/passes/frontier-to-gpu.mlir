@@ -18,9 +18,12 @@
 // CHECK:           scf.for %i = %begin to %end step %{{.*}} {
 // CHECK-NEXT:        %dst = memref.load %col_idx[%i] : memref<?xi32>
 // CHECK-NEXT:        %w = memref.load %weights[%i] : memref<?xi32>
-// CHECK:             %[[OLD:.*]] = gir_gpu.atomic_rmw min %new, %dist[%{{.*}}] : i32, memref<?xi32>, index
-// CHECK-NEXT:        %lowered = arith.cmpi sgt, %[[OLD]], %new : i32
-// CHECK-NEXT:        scf.if %lowered {
+// CHECK:             %current = memref.load %dist[%{{.*}}] : memref<?xi32>
+// CHECK-NEXT:        %[[WORTH:.*]] = arith.cmpi slt, %new, %current : i32
+// CHECK-NEXT:        %lowered = scf.if %[[WORTH]] -> (i1) {
+// CHECK-NEXT:          %[[OLD:.*]] = gir_gpu.atomic_rmw min %new, %dist[%{{.*}}] : i32, memref<?xi32>, index
+// CHECK-NEXT:          arith.cmpi sgt, %[[OLD]], %new : i32
+// CHECK:             scf.if %lowered {
 // CHECK:               %[[WAS:.*]] = gir_gpu.atomic_cas %enqueued[%{{.*}}], %[[ZERO:.*]], %{{.*}} : memref<?xi32>, index, i32
 // CHECK-NEXT:          %[[FIRST:.*]] = arith.cmpi eq, %[[WAS]], %[[ZERO]] : i32
 // CHECK-NEXT:          scf.if %[[FIRST]] {

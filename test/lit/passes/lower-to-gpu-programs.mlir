@@ -9,8 +9,9 @@
 // SSSP-LABEL: gir_gpu.kernel @map_s1(
 // SSSP:         %weight = memref.load %weights[%edge] : memref<?xi32>
 // SSSP:         %[[OLD:.*]] = gir_gpu.atomic_rmw min %[[NEW:.*]], %SP[%{{.*}}] : i32, memref<?xi32>, index
-// SSSP-NEXT:    %[[LOWER:.*]] = arith.cmpi sgt, %[[OLD]], %[[NEW]] : i32
-// SSSP-NEXT:    scf.if %[[LOWER]] {
+// SSSP-NEXT:    %[[DOWN:.*]] = arith.cmpi sgt, %[[OLD]], %[[NEW]] : i32
+// SSSP-NEXT:    scf.yield %[[DOWN]] : i1
+// SSSP:         scf.if %{{.*}} {
 // SSSP:           memref.store %dst, %spare_items[%{{.*}}] : memref<?xi32>
 // SSSP-LABEL: func.func @main() {
 // SSSP:         %graph = host.load_graph {argv = 1 : i64, weighted}
@@ -26,10 +27,10 @@
 // CC-LABEL: gir_gpu.kernel @map_s1(
 // CC:         %[[OLD1:.*]] = gir_gpu.atomic_rmw min %[[NEW1:.*]], %IDs[%[[ROOT1:.*]]] : i32, memref<?xi32>, index
 // CC-NEXT:    %[[LOWER1:.*]] = arith.cmpi sgt, %[[OLD1]], %[[NEW1]] : i32
-// CC-NEXT:    scf.if %[[LOWER1]] {
+// CC-NEXT:    scf.yield %[[LOWER1]] : i1
+// CC:         scf.if
 // CC:         gir_gpu.atomic_rmw min %{{.*}}, %IDs[%{{.*}}] : i32, memref<?xi32>, index
 // CC-NEXT:    arith.cmpi sgt
-// CC-NEXT:    scf.if
 // CC-LABEL: gir_gpu.kernel @map_s2(%num_vertices: i32, %IDs: memref<?xi32>, %update: memref<?xi32>)
 // CC:         memref.store %one, %update[%{{.*}}] : memref<?xi32>
 // CC-LABEL: gir_gpu.kernel @map_isRoot(
