@@ -578,6 +578,21 @@ inline bool parse_number(const std::string& token, double& value) {
   return *end == '\0' && token.find_first_of("nNiIxX") == std::string::npos;
 }
 
+// The tokens of the next data line (blank and comment lines skipped), which must
+// hold `columns` tokens; false at the end of the file.
+inline bool next_row(Lines& lines, size_t columns, std::vector<std::string>& words, char*& begin, char*& end) {
+  while (lines.next(begin, end)) {
+    if (blank_or_comment(begin, end)) continue;
+    words = tokens(begin, end);
+    if (words.size() != columns) {
+      std::string message = "expected " + std::to_string(columns) + " columns, found " + std::to_string(words.size());
+      lines.error(message.c_str(), begin, end);
+    }
+    return true;
+  }
+  return false;
+}
+
 inline int checked_weight(Lines& lines, double weight, const char* begin, const char* end) {
   if (!std::isfinite(weight)) {
     lines.error("weight is not a finite number", begin, end);
@@ -595,13 +610,8 @@ inline void edge_list(Lines& lines, bool with_weights, std::vector<long long>& s
   char *begin, *end;
   size_t columns = with_weights ? 3 : 2;
   vertices = 0;
-  while (lines.next(begin, end)) {
-    if (blank_or_comment(begin, end)) continue;
-    std::vector<std::string> words = tokens(begin, end);
-    if (words.size() != columns) {
-      std::string message = "expected " + std::to_string(columns) + " columns, found " + std::to_string(words.size());
-      lines.error(message.c_str(), begin, end);
-    }
+  std::vector<std::string> words;
+  while (next_row(lines, columns, words, begin, end)) {
     long long values[3];
     for (size_t i = 0; i < columns; ++i) {
       if (!parse_integer(words[i], values[i])) {
@@ -664,13 +674,8 @@ inline void matrix_market(Lines& lines, std::vector<long long>& src, std::vector
   vertices = std::max(sizes[0], sizes[1]);
   size_t columns = has_weights ? 3 : 2;
   long long found = 0;
-  while (lines.next(begin, end)) {
-    if (blank_or_comment(begin, end)) continue;
-    std::vector<std::string> words = tokens(begin, end);
-    if (words.size() != columns) {
-      std::string message = "expected " + std::to_string(columns) + " columns, found " + std::to_string(words.size());
-      lines.error(message.c_str(), begin, end);
-    }
+  std::vector<std::string> words;
+  while (next_row(lines, columns, words, begin, end)) {
     double values[3];
     for (size_t i = 0; i < columns; ++i) {
       long long integer = 0;
