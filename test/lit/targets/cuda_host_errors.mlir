@@ -1,6 +1,6 @@
-// RUN: not gir-translate --to-cuda %S/Inputs/cuda_host_std_kernel.mlir 2>&1 | filecheck %s --check-prefix=STD
-// RUN: gir-translate --to-cuda --kernels-only %S/Inputs/cuda_host_std_kernel.mlir | filecheck %s --check-prefix=KERNELS
-// RUN: not gir-translate --to-opencl --kernels-only %S/Inputs/cuda_host_std_kernel.mlir 2>&1 | filecheck %s --check-prefix=FLAG
+// RUN: not gir-translate --to-cuda %S/Inputs/cuda_host/std_kernel.mlir 2>&1 | filecheck %s --check-prefix=STD
+// RUN: gir-translate --to-cuda --kernels-only %S/Inputs/cuda_host/std_kernel.mlir | filecheck %s --check-prefix=KERNELS
+// RUN: not gir-translate --to-opencl --kernels-only %S/Inputs/cuda_host/std_kernel.mlir 2>&1 | filecheck %s --check-prefix=FLAG
 // RUN: not gir-translate --to-cuda %S/Inputs/host_level/scan.mlir -o %t.cu 2>&1 | filecheck %s --check-prefix=SCAN
 // RUN: not test -e %t.cu
 
