@@ -5,8 +5,9 @@ finds them by name) in a `.cu` file that compiles on its own with
 `nvcc -arch=sm_90 -std=c++17 -c`. Atomics are CUDA's native ones; 64-bit integer
 add/exch/or/CAS go through CUDA's `unsigned long long` overloads (two's complement
 makes the result the same), float/double min and max through compare-and-swap
-helpers. The host side is not in the `.cu` file: `gir-translate --to-host-python`
-prints it, and `gir.runtime.device.CudaDevice` runs it.
+helpers. This flavour prints the kernels alone (`gir-translate --to-cuda
+--kernels-only`), which `gir.runtime.device.CudaDevice` loads under the Python
+host; `gir.targets.cuda_host` prints a complete program around them.
 """
 
 from __future__ import annotations

@@ -1,15 +1,20 @@
 """`gir-translate`: GPU-level IR (or any higher level) to source code.
 
 ```
-gir-translate FILE [--to-cuda | --to-opencl | --to-host-python] [-o OUT]
+gir-translate FILE [--to-cuda [--kernels-only] | --to-opencl | --to-host-python] [-o OUT]
 ```
 
 FILE is a GraphIt program (`.gt`) or IR (`.mlir`) at any level; a module that is not
 yet at the GPU level is lowered with the `lower-to-gpu` pipeline first.
 
-- `--to-cuda` (the default) prints one `.cu` file: the kernels as `extern "C"
-  __global__` functions plus the device helpers they need; it compiles on its own
-  with `nvcc -arch=sm_90 -std=c++17 -c`.
+- `--to-cuda` (the default) prints one complete `.cu` program: the kernels, a small
+  C++ runtime and a host `main(argc, argv)` printed from `@main`
+  (`gir.targets.cuda_host`); `nvcc -O3 -arch=sm_90 -std=c++17 x.cu -o x` builds it
+  and `./x graph.el 0` runs it without Python. A module without `@main` prints its
+  kernels only.
+- `--to-cuda --kernels-only` prints the kernels alone, as `extern "C" __global__`
+  functions plus the device helpers they need (what `gir.runtime` loads); it
+  compiles with `nvcc -arch=sm_90 -std=c++17 -c`.
 - `--to-opencl` prints the OpenCL C kernels (and the pragmas they need).
 - `--to-host-python` prints the host side, `@main`, as the Python function
   `run(rt, argv)` that `gir.runtime` runs over either target's kernels.
@@ -48,7 +53,7 @@ def _build_parser() -> argparse.ArgumentParser:
     output = parser.add_mutually_exclusive_group()
     output.add_argument(
         "--to-cuda", dest="to", action="store_const", const="cuda",
-        help="the kernels as one .cu file (default)",
+        help="a complete CUDA program: kernels and a C++ host main (default)",
     )  # fmt: skip
     output.add_argument(
         "--to-opencl", dest="to", action="store_const", const="opencl",
@@ -57,6 +62,10 @@ def _build_parser() -> argparse.ArgumentParser:
     output.add_argument(
         "--to-host-python", dest="to", action="store_const", const="host-python",
         help="the host function @main as Python (run(rt, argv))",
+    )  # fmt: skip
+    parser.add_argument(
+        "--kernels-only", action="store_true",
+        help="with --to-cuda: the kernels alone, without the host program",
     )  # fmt: skip
     parser.add_argument("-o", "--output", help="output file (default: stdout)")
     return parser
@@ -110,23 +119,41 @@ def lower_to_gpu(module: ModuleOp) -> ModuleOp:
     return module
 
 
-def translate(module: ModuleOp, to: str, source_name: str = "<module>") -> str:
-    """The text `gir-translate --to-<to>` prints for a module at any level."""
+def translate(
+    module: ModuleOp, to: str, source_name: str = "<module>", *, kernels_only: bool = False
+) -> str:
+    """The text `gir-translate --to-<to>` prints for a module at any level: for
+    "cuda", a complete program unless `kernels_only` or the module has no `@main`."""
     from gir.dialects.levels import Level, check_level
     from gir.targets import print_kernels
+    from gir.targets.cuda_host import print_cuda_program
     from gir.targets.host_python import print_host_python
 
     module = lower_to_gpu(module)
     if to == "host-python":
         check_level(module, Level.GPU)
         return print_host_python(module)
+    if to == "cuda" and not kernels_only and _has_main(module):
+        check_level(module, Level.GPU)
+        return print_cuda_program(module)
     return print_kernels(module, to)
+
+
+def _has_main(module: ModuleOp) -> bool:
+    """Whether `module` has a host function `@main` to print."""
+    from xdsl.dialects import func
+
+    return any(isinstance(op, func.FuncOp) and op.sym_name.data == "main" for op in module.ops)
 
 
 def run(argv: Sequence[str] | None = None) -> None:
     """Parses the command line, translates, writes the output."""
-    options = _build_parser().parse_args(argv)
-    text = translate(read_module(options.file), options.to or "cuda", options.file)
+    parser = _build_parser()
+    options = parser.parse_args(argv)
+    to = options.to or "cuda"
+    if options.kernels_only and to != "cuda":
+        parser.error("--kernels-only goes with --to-cuda")
+    text = translate(read_module(options.file), to, options.file, kernels_only=options.kernels_only)
     if options.output is None:
         sys.stdout.write(text)
     else:

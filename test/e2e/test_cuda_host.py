@@ -1,0 +1,162 @@
+"""End to end: complete CUDA programs (`gir-translate --to-cuda`, kernels plus a
+C++ host `main`) built with nvcc alone and run as plain executables, against
+gir-run's CUDA results for the same program, graph and arguments.
+
+Each program is compiled once to a `.cu` file and an executable; each graph is
+written as a `.wel` edge list that both sides load. A run dumps its global
+vectors through `GIR_DUMP`; both results must pass the CPU reference, vectors of
+deterministic algorithms must agree (floats within a tolerance), and the printed
+lines must agree where the program prints no times. Needs nvcc and a CUDA GPU
+(skipped elsewhere).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gir.diagnostics import UserError
+from gir.runtime.device import find_nvcc
+from gir.runtime.graph import Graph, load_graph
+from gir.targets.cuda_host import read_dump
+from gir.tools.run import parse_program
+from gir.tools.translate import translate
+from gir.api import lower_for_run
+from gir.validate import find_validator
+
+PROGRAMS = Path(__file__).parents[1] / "programs"
+
+
+def _skip_reason() -> str | None:
+    if find_nvcc() is None:
+        return "nvcc is not installed"
+    from gir.runtime.executor import cuda_unavailable_reason
+
+    reason = cuda_unavailable_reason()
+    return None if reason is None else f"no CUDA: {reason}"
+
+
+pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))
+
+
+@dataclass(frozen=True)
+class Case:
+    """A program, whether it reads weights, its arguments after the graph (`{start}`
+    is the start vertex), whether its vectors are the same on every run, and
+    whether its printed lines are (no timers)."""
+
+    program: str
+    weighted: bool
+    arguments: tuple[str, ...]
+    deterministic: bool
+    prints_times: bool
+
+
+CASES = [
+    Case("bfs.gt", False, ("{start}",), False, False),
+    Case("bfs_fused.gt", False, ("{start}",), False, False),
+    Case("sssp_delta.gt", True, ("{start}", "2"), True, True),
+    Case("cc.gt", False, (), True, True),
+    Case("pagerank_default.gt", False, (), True, False),
+    Case("bc_default.gt", False, ("{start}",), True, False),
+]
+
+
+def _write_wel(graph: Graph, path: Path) -> str:
+    assert graph.weights is not None
+    np.savetxt(path, np.stack([graph.src, graph.dst, graph.weights], axis=1), fmt="%d")
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def graphs(tmp_path_factory) -> dict[str, tuple[str, int]]:
+    """Edge-list files of generated graphs, with a start vertex each."""
+    directory = tmp_path_factory.mktemp("graphs")
+    found = {}
+    for name, spec in (("rmat10", "rmat:10,w"), ("road16", "road:16:12,w")):
+        graph = load_graph(spec)
+        path = _write_wel(graph, directory / f"{name}.wel")
+        found[name] = (path, load_graph(path).largest_degree_vertex())
+    return found
+
+
+@pytest.fixture(scope="module")
+def device():
+    from gir.runtime.executor import open_device
+
+    return open_device("cuda")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, device):
+    """`program -> executable`: each program translated and built once."""
+    directory = tmp_path_factory.mktemp("programs")
+    cache: dict[str, Path] = {}
+
+    def get(program: str):
+        if program not in cache:
+            try:
+                source = translate(parse_program(str(PROGRAMS / program)), "cuda")
+            except UserError as error:
+                pytest.skip(f"{program} does not lower to the GPU yet: {error}")
+            cu = directory / f"{Path(program).stem}.cu"
+            cu.write_text(source)
+            binary = directory / Path(program).stem
+            command = [find_nvcc(), "-O3", f"-arch={device.arch}", "-std=c++17", str(cu), "-o", str(binary)]
+            subprocess.run(command, check=True, capture_output=True, text=True)
+            cache[program] = binary
+        return cache[program]
+
+    return get
+
+
+def _run_binary(binary: Path, argv: list[str], dump: Path) -> tuple[str, dict[str, np.ndarray]]:
+    environment = {**os.environ, "GIR_DUMP": str(dump)}
+    finished = subprocess.run(
+        [str(binary), *argv[1:]], capture_output=True, text=True, env=environment, timeout=300
+    )
+    assert finished.returncode == 0, finished.stderr
+    return finished.stdout, read_dump(dump.read_text())
+
+
+def _numbers_agree(ours: str, theirs: str) -> bool:
+    try:
+        return bool(np.isclose(float(ours), float(theirs), rtol=1e-4, atol=1e-6))
+    except ValueError:
+        return ours == theirs
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.program)
+def test_complete_program_matches_gir_run(case, graphs, device, built, tmp_path):
+    from gir.runtime.executor import compile_program
+
+    binary = built(case.program)
+    module = parse_program(str(PROGRAMS / case.program))
+    validator = find_validator(module)
+    program = compile_program(lower_for_run(module), "cuda")
+    for name, (path, start) in graphs.items():
+        argv = [case.program, path, *(a.format(start=start) for a in case.arguments)]
+        stdout, vectors = _run_binary(binary, argv, tmp_path / f"{name}.dump")
+        printed = io.StringIO()
+        expected = program.run(device, argv, printed)
+        assert set(vectors) == set(expected.globals), name
+        if validator is not None:
+            graph = load_graph(path, weighted=validator.weighted, cache=False)
+            assert validator.check(graph, argv, vectors) is None, name
+        for vector, values in vectors.items():
+            reference = expected.globals[vector]
+            assert values.dtype == reference.dtype and values.shape == reference.shape, vector
+            if case.deterministic and np.issubdtype(values.dtype, np.floating):
+                np.testing.assert_allclose(values, reference, rtol=1e-4, atol=1e-6, err_msg=vector)
+            elif case.deterministic:
+                np.testing.assert_array_equal(values, reference, err_msg=vector)
+        ours, theirs = stdout.splitlines(), printed.getvalue().splitlines()
+        assert len(ours) == len(theirs), name
+        if not case.prints_times:
+            assert all(_numbers_agree(a, b) for a, b in zip(ours, theirs)), (name, ours, theirs)
