@@ -306,7 +306,7 @@ class ExprStmt(Stmt):
 
 @dataclass(eq=False)
 class Break(Stmt):
-    """`break;` (parsed so that sema can reject it clearly)."""
+    """`break;`: leaves the innermost enclosing `while` or `for`."""
 
 
 # ---------------------------------------------------------------------------
@@ -488,6 +488,18 @@ def walk_expr(expr: Expr) -> Iterator[Expr]:
     yield expr
     for sub in sub_exprs(expr):
         yield from walk_expr(sub)
+
+
+def loop_breaks(body: list[Stmt]) -> list[Break]:
+    """The `break`s in `body` that leave the loop `body` belongs to: those of
+    nested `if`s, not those of nested loops."""
+    found: list[Break] = []
+    for stmt in body:
+        if isinstance(stmt, Break):
+            found.append(stmt)
+        elif isinstance(stmt, If):
+            found.extend(loop_breaks(stmt.then_body + (stmt.else_body or [])))
+    return found
 
 
 def walk_stmts(body: list[Stmt]) -> Iterator[Stmt]:

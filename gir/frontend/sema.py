@@ -286,6 +286,7 @@ class Checker:
         self.current: FuncInfo | None = None
         self.labels: dict[ast.Stmt, str] = {}
         self.label_stmts: dict[str, ast.Stmt] = {}
+        self.loop_depth = 0
 
     def error(self, pos: Pos, message: str) -> SourceError:
         """A `SourceError` at `pos`."""
@@ -505,6 +506,14 @@ class Checker:
         finally:
             self.scopes.pop()
 
+    def in_loop(self, body: Callable[[], None]) -> None:
+        """Runs `body` (a loop's checks) where `break` is allowed."""
+        self.loop_depth += 1
+        try:
+            body()
+        finally:
+            self.loop_depth -= 1
+
     # -- functions and statements ----------------------------------------------------
 
     def check_function(self, function: FuncInfo) -> None:
@@ -542,19 +551,17 @@ class Checker:
                 self.check_body(stmt.else_body, label)
         elif isinstance(stmt, ast.While):
             self.check_condition(stmt.cond, "while")
-            self.check_body(stmt.body, label)
+            self.in_loop(lambda: self.check_body(stmt.body, label))
         elif isinstance(stmt, ast.For):
-            self.check_for(stmt, label)
+            self.in_loop(lambda: self.check_for(stmt, label))
         elif isinstance(stmt, ast.Print):
             self.check_print(stmt)
         elif isinstance(stmt, ast.Delete):
             self.check_delete(stmt)
         elif isinstance(stmt, ast.ExprStmt):
             self.check_expr_stmt(stmt)
-        elif isinstance(stmt, ast.Break):
-            raise self.error(
-                stmt.pos, "'break' is not supported (end the loop through its condition)"
-            )
+        elif isinstance(stmt, ast.Break) and self.loop_depth == 0:
+            raise self.error(stmt.pos, "'break' outside a while or for loop")
 
     def record_label(self, stmt: ast.Stmt, parent_label: str | None) -> str | None:
         """The label path of `stmt` (`s0:s1`), or the enclosing one if unlabelled."""
