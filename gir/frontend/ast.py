@@ -358,11 +358,12 @@ class FuncDecl:
 @dataclass(eq=False)
 class SchedArg:
     """An argument in the schedule section: an identifier (an option value or a
-    schedule name), a string, an integer or a float."""
+    schedule name), a string, an integer, a float, or a `{a, b}` list of them
+    (kind "list", as GraphIt's CPU `fuseFields({...})` takes)."""
 
     pos: Pos
     kind: str
-    value: str | int | float
+    value: str | int | float | list[SchedArg]
 
 
 @dataclass(eq=False)

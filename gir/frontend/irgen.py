@@ -51,6 +51,7 @@ from gir.dialects import graph
 from gir.frontend import ast
 from gir.frontend.breaks import check_fused_breaks
 from gir.frontend.deletes import check_deletes
+from gir.frontend.notes import Warnings
 from gir.frontend.schedule import ScheduleBinding, resolve_schedules
 from gir.frontend.sema import (
     BOOL,
@@ -839,14 +840,15 @@ class IRGen:
         return op.results[0] if op.results else None
 
 
-def build_module(program: ast.Program, filename: str) -> ModuleOp:
+def build_module(program: ast.Program, filename: str, strict_schedule: bool = False) -> ModuleOp:
     """Checks `program`, attaches its schedules and builds its graph-dialect module.
 
-    Raises `SourceError` for errors in the program or its schedule section.
+    Raises `SourceError` for errors in the program or its schedule section;
+    warnings go to stderr (schedule warnings are errors with `strict_schedule`).
     """
     sema = check_program(program, filename)
     check_deletes(program, filename)
-    bindings = resolve_schedules(program, sema, filename)
+    bindings = resolve_schedules(program, sema, filename, Warnings(filename, strict_schedule))
     check_fused_breaks(program, bindings, filename)
     module = IRGen(program, sema, bindings).build()
     try:

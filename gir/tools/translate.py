@@ -29,6 +29,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
 from gir.dialects import register_dialects
+from gir.frontend.notes import STRICT_SCHEDULE_HELP
 from gir.diagnostics import UserError
 from gir.ir_input import parse_module_text
 from gir.tools.opt import report_user_errors
@@ -59,10 +60,11 @@ def _build_parser() -> argparse.ArgumentParser:
         help="the host function @main as Python (run(rt, argv))",
     )  # fmt: skip
     parser.add_argument("-o", "--output", help="output file (default: stdout)")
+    parser.add_argument("--strict-schedule", action="store_true", help=STRICT_SCHEDULE_HELP)
     return parser
 
 
-def read_module(path: str) -> ModuleOp:
+def read_module(path: str, strict_schedule: bool = False) -> ModuleOp:
     """The module of a `.gt` program or of an `.mlir` file (`-`: stdin), verified."""
     if path == "-":
         source, name = sys.stdin.buffer.read(), "<stdin>"
@@ -72,7 +74,7 @@ def read_module(path: str) -> ModuleOp:
     if name.endswith(".gt"):
         from gir.frontend import parse_graphit_source
 
-        module = parse_graphit_source(source, name)
+        module = parse_graphit_source(source, name, strict_schedule)
     else:
         ctx = Context()
         register_dialects(ctx)
@@ -126,7 +128,7 @@ def translate(module: ModuleOp, to: str, source_name: str = "<module>") -> str:
 def run(argv: Sequence[str] | None = None) -> None:
     """Parses the command line, translates, writes the output."""
     options = _build_parser().parse_args(argv)
-    text = translate(read_module(options.file), options.to or "cuda", options.file)
+    text = translate(read_module(options.file, options.strict_schedule), options.to or "cuda", options.file)
     if options.output is None:
         sys.stdout.write(text)
     else:

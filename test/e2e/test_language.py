@@ -74,3 +74,18 @@ def test_break_in_while_and_for(target, run_program, tmp_path):
             if printed != expected:
                 failures.append(f"{name} {root}->{goal}: printed {printed}, expected {expected}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_cpu_schedule_is_ignored(target, run_program, tmp_path):
+    """GraphIt CPU scheduling calls and `//` schedule comments: the program runs
+    with its G2 schedule and reaches what BFS reaches."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        root = graph.largest_degree_vertex()
+        printed = run_program("lang_cpu_schedule.gt", target, [spec, str(root)])
+        expected = [str(int((reference.bfs_levels(graph, root) >= 0).sum()))]
+        if printed != expected:
+            failures.append(f"{name}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
