@@ -623,6 +623,8 @@ class IRGen:
             return self.binary(expr)
         if isinstance(expr, ast.Load):
             return self.load(expr)
+        if isinstance(expr, ast.Argv):
+            return self.value(graph.ArgvIntOp(expr.index))
         if isinstance(expr, ast.New):
             return self.new(expr)
         value = self.expr_or_none(expr)
@@ -797,6 +799,8 @@ class IRGen:
             }[info.op]
             self.emit(op_class(receiver, self.expr(expr.args[0])))
             return None
+        if info.op == "vertex_count":
+            return self.value(graph.VertexSetSizeOp(self.value(graph.GetVerticesOp(receiver))))
         unary_ops: dict[str, Callable[[SSAValue], Operation]] = {
             "get_vertices": graph.GetVerticesOp,
             "transpose": graph.TransposeOp,

@@ -11,6 +11,9 @@ well-formed program.
 GraphIt's implicit conversions are accepted: an int literal or value where a float
 or double is expected, float <-> double, int <-> Vertex (vertex ids), and a
 vertexset where an int is expected (its size: `var n : int = edges.getVertices();`).
+`edges.getVertices()` is also the vertex count wherever GraphIt takes it as one: a
+`for` bound, `print`, an arithmetic or comparison operand. `argv[N]` outside
+`load(...)` is an int (GraphIt's `atoi(argv[N])`).
 """
 
 from __future__ import annotations
@@ -641,7 +644,7 @@ class Checker:
     def check_for(self, stmt: ast.For, label: str | None) -> None:
         """`for i in a:b ... end` with int bounds."""
         for bound in (stmt.start, stmt.stop):
-            ty = self.check_expr(bound)
+            ty = self.check_count(bound)
             if not is_assignable(ty, INT) or ty == VERTEXSET:
                 raise self.error(bound.pos, f"for loop bounds must be int, found {ty}")
         stmt.symbol = Symbol(stmt.var, INT, "loop", stmt.var_pos)
@@ -656,7 +659,7 @@ class Checker:
 
     def check_print(self, stmt: ast.Print) -> None:
         """`print e;` of a scalar, a vertex or a string literal."""
-        ty = self.check_expr(stmt.value)
+        ty = self.check_count(stmt.value)
         if not isinstance(ty, ScalarTy | StringTy | VertexTy):
             raise self.error(stmt.value.pos, f"cannot print a value of type {ty}")
 
@@ -704,6 +707,21 @@ class Checker:
             raise self.error(expr.pos, f"{role} has no value")
         return ty
 
+    def check_count(self, expr: ast.Expr, role: str = "the value") -> Ty:
+        """An expression where GraphIt reads `edges.getVertices()` as the vertex
+        count: typed int there (irgen converts the vertexset to its size)."""
+        ty = self.check_value(expr, role)
+        if (
+            ty == VERTEXSET
+            and isinstance(expr, ast.MethodCall)
+            and isinstance(expr.info, MethodInfo)
+            and expr.info.op == "get_vertices"
+        ):
+            expr.info = MethodInfo("vertex_count")
+            expr.ty = INT
+            return INT
+        return ty
+
     def check_int(self, expr: ast.Expr) -> Ty:
         """An int literal, which must fit in 32 bits."""
         assert isinstance(expr, ast.IntLit)
@@ -712,8 +730,8 @@ class Checker:
         return INT
 
     def check_argv(self, expr: ast.Expr) -> Ty:
-        """`argv[N]` where no load or atoi takes it."""
-        raise self.error(expr.pos, "argv[N] can only be used inside load(...) or atoi(...)")
+        """`argv[N]` where no load takes it: the argument as an int."""
+        return INT
 
     def check_misplaced_load(self, expr: ast.Expr) -> Ty:
         """`load(...)` anywhere but as an edgeset's initial value."""
@@ -795,8 +813,8 @@ class Checker:
     def check_binary(self, expr: ast.Expr) -> Ty:
         """Arithmetic, comparisons and logic."""
         assert isinstance(expr, ast.Binary)
-        left = self.check_value(expr.left, "the left operand")
-        right = self.check_value(expr.right, "the right operand")
+        left = self.check_count(expr.left, "the left operand")
+        right = self.check_count(expr.right, "the right operand")
         if expr.op in ("and", "or", "xor"):
             if left != BOOL or right != BOOL:
                 raise self.error(

@@ -89,3 +89,19 @@ def test_cpu_schedule_is_ignored(target, run_program, tmp_path):
         if printed != expected:
             failures.append(f"{name}: printed {printed}, expected {expected}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_vertex_count_and_argv_int(target, run_program, tmp_path):
+    """`edges.getVertices()` as a count and `argv[N]` as an int."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        count = graph.num_vertices
+        degrees = np.bincount(graph.src, minlength=count)
+        for least in (0, 2):
+            printed = run_program("lang_count.gt", target, [spec, str(least)])
+            expected = [count, 2 * count + least, int((degrees >= least).sum()), count // 2]
+            if printed != [str(value) for value in expected]:
+                failures.append(f"{name} {least}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
