@@ -148,7 +148,7 @@ class Name(Expr):
 
 @dataclass(eq=False)
 class Argv(Expr):
-    """`argv[N]`, allowed only inside `load(...)` and `atoi(...)`."""
+    """`argv[N]`: a file name inside `load(...)`, an int elsewhere."""
 
     index: int
 

@@ -233,6 +233,12 @@ class IRGen:
         assert isinstance(ty, ScalarTy)
         return self.constant(0, ty)
 
+    def initial_value(self, ty: Ty) -> SSAValue:
+        """A local declared without a value: zero, or an empty vertexset."""
+        if ty == VERTEXSET:
+            return self.value(graph.VertexSetNewOp(self.constant(0, INT)))
+        return self.zero(ty)
+
     # -- module ------------------------------------------------------------------
 
     def build(self) -> ModuleOp:
@@ -386,7 +392,7 @@ class IRGen:
         if isinstance(stmt, ast.VarDecl):
             assert stmt.symbol is not None
             ty = stmt.symbol.ty
-            value = self.zero(ty) if stmt.init is None else self.expr_as(stmt.init, ty)
+            value = self.initial_value(ty) if stmt.init is None else self.expr_as(stmt.init, ty)
             set_name(value, stmt.name)
             self.env[stmt.symbol] = value
         elif isinstance(stmt, ast.Assign):

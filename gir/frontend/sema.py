@@ -581,12 +581,13 @@ class Checker:
         return path
 
     def check_var(self, stmt: ast.VarDecl) -> None:
-        """`var x : T = e;`."""
+        """`var x : T = e;` (scalars and vertexsets may leave out `= e`: zero, or
+        an empty vertexset, as in GraphIt)."""
         if stmt.type is not None:
             ty = self.resolve_value_type(stmt.type)
             if stmt.init is not None:
                 self.check_initializer(stmt.init, ty, stmt.name, is_global=False)
-            elif not isinstance(ty, ScalarTy):
+            elif not isinstance(ty, ScalarTy | VertexSetTy):
                 raise self.error(
                     stmt.name_pos, f"variable '{stmt.name}' of type {ty} needs an initial value"
                 )

@@ -105,3 +105,18 @@ def test_vertex_count_and_argv_int(target, run_program, tmp_path):
             if printed != [str(value) for value in expected]:
                 failures.append(f"{name} {least}: printed {printed}, expected {expected}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_vertexset_declared_without_value(target, run_program, tmp_path):
+    """`var wave : vertexset{Vertex};` starts empty."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        levels = reference.bfs_levels(graph, 0)
+        deepest = int(levels.max())
+        expected = [str(deepest + 1), str(int((levels == deepest).sum()))]
+        printed = run_program("lang_vertexset_decl.gt", target, [spec, "0"])
+        if printed != expected:
+            failures.append(f"{name}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
