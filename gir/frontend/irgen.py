@@ -489,18 +489,33 @@ class IRGen:
         (and its break flag)."""
         flag = self.loop_flag(stmt)
         carried = self.reassigned(stmt.body) + ([flag] if flag is not None else [])
+        self.scf_while(stmt, carried, flag, lambda args: self.expr_as(stmt.cond, BOOL))
+
+    def scf_while(
+        self,
+        stmt: ast.While | ast.For,
+        carried: Sequence[Symbol],
+        flag: Symbol | None,
+        cond: Callable[[Sequence[SSAValue]], SSAValue],
+        step: Callable[[Sequence[SSAValue]], None] | None = None,
+    ) -> None:
+        """An `scf.while` over `stmt`'s body carrying `carried`: `cond` builds
+        the condition from the carried values (false once `flag` is set), `step`
+        runs after the body (a `for`'s increment)."""
         inits = [self.env[s] for s in carried]
         before = self.region_block(carried)
         after = self.region_block(carried)
 
         def condition() -> None:
             self.bind(carried, before.args)
-            cond = self.unless_flag(flag, lambda: self.expr_as(stmt.cond, BOOL))
-            self.emit(scf.ConditionOp(cond, *before.args))
+            test = self.unless_flag(flag, lambda: cond(before.args))
+            self.emit(scf.ConditionOp(test, *before.args))
 
         def loop_body() -> None:
             self.bind(carried, after.args)
             self.loop_body(flag, stmt.body)
+            if step is not None:
+                step(after.args)
             self.emit(scf.YieldOp(*(self.env[s] for s in carried)))
 
         self.in_block(before, condition)
@@ -547,30 +562,14 @@ class IRGen:
         counter = stmt.symbol
         carried = [counter, *self.reassigned(stmt.body), flag]
         self.env[counter] = start
-        inits = [self.env[s] for s in carried]
-        before = self.region_block(carried)
-        after = self.region_block(carried)
 
-        def condition() -> None:
-            self.bind(carried, before.args)
+        def below(args: Sequence[SSAValue]) -> SSAValue:
+            return self.value(arith.CmpiOp(args[0], stop, "slt"))
 
-            def below() -> SSAValue:
-                return self.value(arith.CmpiOp(before.args[0], stop, "slt"))
+        def increment(args: Sequence[SSAValue]) -> None:
+            self.env[counter] = self.value(arith.AddiOp(args[0], step))
 
-            self.emit(scf.ConditionOp(self.unless_flag(flag, below), *before.args))
-
-        def loop_body() -> None:
-            self.bind(carried, after.args)
-            self.loop_body(flag, stmt.body)
-            self.env[counter] = self.value(arith.AddiOp(after.args[0], step))
-            self.emit(scf.YieldOp(*(self.env[s] for s in carried)))
-
-        self.in_block(before, condition)
-        self.in_block(after, loop_body)
-        op = scf.WhileOp(inits, [v.type for v in inits], Region(before), Region(after))
-        self.loop_attributes(stmt, op)
-        self.emit(op)
-        self.carried_results(op, carried)
+        self.scf_while(stmt, carried, flag, below, increment)
 
     def if_stmt(self, stmt: ast.If) -> None:
         """`if c ... [else ...] end` as `scf.if`, yielding reassigned locals."""
