@@ -148,7 +148,7 @@ class Name(Expr):
 
 @dataclass(eq=False)
 class Argv(Expr):
-    """`argv[N]`, allowed only inside `load(...)` and `atoi(...)`."""
+    """`argv[N]`: a file name inside `load(...)`, an int elsewhere."""
 
     index: int
 
@@ -306,7 +306,7 @@ class ExprStmt(Stmt):
 
 @dataclass(eq=False)
 class Break(Stmt):
-    """`break;` (parsed so that sema can reject it clearly)."""
+    """`break;`: leaves the innermost enclosing `while` or `for`."""
 
 
 # ---------------------------------------------------------------------------
@@ -358,11 +358,12 @@ class FuncDecl:
 @dataclass(eq=False)
 class SchedArg:
     """An argument in the schedule section: an identifier (an option value or a
-    schedule name), a string, an integer or a float."""
+    schedule name), a string, an integer, a float, or a `{a, b}` list of them
+    (kind "list", as GraphIt's CPU `fuseFields({...})` takes)."""
 
     pos: Pos
     kind: str
-    value: str | int | float
+    value: str | int | float | list[SchedArg]
 
 
 @dataclass(eq=False)
@@ -488,6 +489,18 @@ def walk_expr(expr: Expr) -> Iterator[Expr]:
     yield expr
     for sub in sub_exprs(expr):
         yield from walk_expr(sub)
+
+
+def loop_breaks(body: list[Stmt]) -> list[Break]:
+    """The `break`s in `body` that leave the loop `body` belongs to: those of
+    nested `if`s, not those of nested loops."""
+    found: list[Break] = []
+    for stmt in body:
+        if isinstance(stmt, Break):
+            found.append(stmt)
+        elif isinstance(stmt, If):
+            found.extend(loop_breaks(stmt.then_body + (stmt.else_body or [])))
+    return found
 
 
 def walk_stmts(body: list[Stmt]) -> Iterator[Stmt]:

@@ -31,6 +31,7 @@ class DeleteChecker:
 
     def __init__(self, filename: str):
         self.filename = filename
+        self.break_states: list[list[Deleted]] = []
 
     def error(self, pos: Pos, message: str) -> SourceError:
         """A `SourceError` at `pos`."""
@@ -50,6 +51,10 @@ class DeleteChecker:
         """The deleted set after `stmts`, starting from `deleted`."""
         state = dict(deleted)
         for stmt in stmts:
+            if isinstance(stmt, ast.Break):
+                # the loop's exit sees this state; nothing after a break runs
+                self.break_states[-1].append(state)
+                return {}
             state = self.stmt(stmt, state)
         return state
 
@@ -93,13 +98,17 @@ class DeleteChecker:
         return deleted
 
     def loop(self, stmt: ast.While | ast.For, deleted: Deleted) -> Deleted:
-        """A loop: its body runs again with what the previous iteration deleted."""
+        """A loop: its body runs again with what the previous iteration deleted;
+        after it, what is deleted at its head or at one of its `break`s."""
         entry = dict(deleted)
         while True:
+            self.break_states.append([])
             after_body = self.body(stmt.body, entry)
+            at_breaks = self.break_states.pop()
             merged = {**after_body, **deleted}
             if merged.keys() == entry.keys():
-                return entry
+                exits = [*at_breaks, entry]
+                return {s: p for state in exits for s, p in state.items()}
             entry = merged
             if isinstance(stmt, ast.While):
                 self.check_uses([stmt.cond], entry)

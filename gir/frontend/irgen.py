@@ -12,6 +12,13 @@ schedule section (`schedule`), and builds one `builtin.module`:
 * locals are SSA values: `while`, `for` and `if` become `scf.while`, `scf.for` and
   `scf.if` that carry (yield) every outer local their body reassigns. Vertexsets,
   lists and queues are references, so `frontier.addVertex(v)` needs no SSA update;
+* `break` becomes a flag: a loop with a `break` carries an `i1` "broken" local,
+  false on entry, that the `break` sets; the statements after an `if` that may
+  break run under `scf.if` on the flag being false, and the loop condition is
+  false once it is set (the user's condition is not evaluated then). A `for` with
+  a `break` becomes an `scf.while` carrying its counter, since `scf.for` cannot
+  stop early. Everything stays structured control flow, so the host printers and
+  the graph-level passes see ordinary loops and ifs;
 * labelled statements get their label path (`label` of edgeset/vertexset applies,
   `graph.label` on loops and ifs) and their schedule (`schedule` of an edgeset
   apply, `graph.schedule` on a kernel-fused `scf.while`);
@@ -49,7 +56,9 @@ from xdsl.utils.exceptions import VerifyException
 from gir.diagnostics import UserError
 from gir.dialects import graph
 from gir.frontend import ast
+from gir.frontend.breaks import check_fused_breaks
 from gir.frontend.deletes import check_deletes
+from gir.frontend.notes import Warnings
 from gir.frontend.schedule import ScheduleBinding, resolve_schedules
 from gir.frontend.sema import (
     BOOL,
@@ -212,6 +221,7 @@ class IRGen:
         self.env: dict[Symbol, SSAValue] = {}
         self.stmt_label: str | None = None
         self.stmt_schedule: Attribute | None = None
+        self.break_flag: Symbol | None = None
 
     # -- helpers -----------------------------------------------------------------
 
@@ -270,6 +280,12 @@ class IRGen:
         """The zero (false) value of a scalar type."""
         assert isinstance(ty, ScalarTy)
         return self.constant(0, ty)
+
+    def initial_value(self, ty: Ty) -> SSAValue:
+        """A local declared without a value: zero, or an empty vertexset."""
+        if ty == VERTEXSET:
+            return self.value(graph.VertexSetNewOp(self.constant(0, INT)))
+        return self.zero(ty)
 
     # -- module ------------------------------------------------------------------
 
@@ -337,10 +353,71 @@ class IRGen:
     # -- statements ----------------------------------------------------------------
 
     def body(self, stmts: list[ast.Stmt]) -> None:
-        """A statement list at the insertion point."""
-        for stmt in stmts:
+        """A statement list at the insertion point. A `break` sets the loop's
+        flag and ends the list (what follows it never runs); the statements after
+        an `if` that may break run only while the flag is false."""
+        for position, stmt in enumerate(stmts):
+            if isinstance(stmt, ast.Break):
+                assert self.break_flag is not None, "sema rejects a break outside loops"
+                self.env[self.break_flag] = self.constant(True, BOOL)
+                return
             with self.located(stmt.pos):
                 self.stmt(stmt)
+            rest = stmts[position + 1 :]
+            if rest and ast.loop_breaks([stmt]):
+                self.unless_broken(rest)
+                return
+
+    def unless_broken(self, stmts: list[ast.Stmt]) -> None:
+        """`stmts` under `scf.if` on the loop's break flag being false."""
+        assert self.break_flag is not None
+        true = self.constant(True, BOOL)
+        running = self.value(arith.XOrIOp(self.env[self.break_flag], true))
+        op, carried = self.if_op(running, stmts, None)
+        self.emit(op)
+        self.carried_results(op, carried)
+
+    def reassigned(self, stmts: list[ast.Stmt]) -> list[Symbol]:
+        """The outer locals that `stmts` reassign: what a loop around them carries
+        (besides its own break flag)."""
+        return [s for s in assigned_symbols(stmts) if s in self.env]
+
+    def carried_by(self, stmts: list[ast.Stmt]) -> list[Symbol]:
+        """The outer locals that an `if` around `stmts` yields: those `stmts`
+        reassign, and the enclosing loop's break flag where `stmts` may break."""
+        carried = self.reassigned(stmts)
+        if self.break_flag is not None and ast.loop_breaks(stmts):
+            carried.append(self.break_flag)
+        return carried
+
+    def loop_flag(self, stmt: ast.While | ast.For) -> Symbol | None:
+        """A fresh break flag (false) for a loop whose body breaks, else None."""
+        if not ast.loop_breaks(stmt.body):
+            return None
+        flag = Symbol("broken", BOOL, "local", stmt.pos)
+        self.env[flag] = self.constant(False, BOOL)
+        set_name(self.env[flag], flag.name)
+        return flag
+
+    def loop_body(self, flag: Symbol | None, stmts: list[ast.Stmt]) -> None:
+        """A loop's body statements, with `flag` as the target of its `break`s."""
+        saved = self.break_flag
+        self.break_flag = flag
+        try:
+            self.body(stmts)
+        finally:
+            self.break_flag = saved
+
+    def unless_flag(self, flag: Symbol | None, cond: Callable[[], SSAValue]) -> SSAValue:
+        """A loop condition: `cond()`, or false without evaluating it once the
+        loop's break `flag` is set."""
+        if flag is None:
+            return cond()
+        broken = Block()
+        self.in_block(broken, lambda: self.emit(scf.YieldOp(self.constant(False, BOOL))))
+        running = Block()
+        self.in_block(running, lambda: self.emit(scf.YieldOp(cond())))
+        return self.value(scf.IfOp(self.env[flag], [i1], Region(broken), Region(running)))
 
     def stmt(self, stmt: ast.Stmt) -> None:
         """One statement; simple statements see their label and schedule."""
@@ -367,7 +444,7 @@ class IRGen:
         if isinstance(stmt, ast.VarDecl):
             assert stmt.symbol is not None
             ty = stmt.symbol.ty
-            value = self.zero(ty) if stmt.init is None else self.expr_as(stmt.init, ty)
+            value = self.initial_value(ty) if stmt.init is None else self.expr_as(stmt.init, ty)
             set_name(value, stmt.name)
             self.env[stmt.symbol] = value
         elif isinstance(stmt, ast.Assign):
@@ -460,20 +537,37 @@ class IRGen:
             self.env[symbol] = value
 
     def while_stmt(self, stmt: ast.While) -> None:
-        """`while c ... end` as `scf.while`, carrying the locals the body reassigns."""
-        carried = [s for s in assigned_symbols(stmt.body) if s in self.env]
+        """`while c ... end` as `scf.while`, carrying the locals the body reassigns
+        (and its break flag)."""
+        flag = self.loop_flag(stmt)
+        carried = self.reassigned(stmt.body) + ([flag] if flag is not None else [])
+        self.scf_while(stmt, carried, flag, lambda args: self.expr_as(stmt.cond, BOOL))
+
+    def scf_while(
+        self,
+        stmt: ast.While | ast.For,
+        carried: Sequence[Symbol],
+        flag: Symbol | None,
+        cond: Callable[[Sequence[SSAValue]], SSAValue],
+        step: Callable[[Sequence[SSAValue]], None] | None = None,
+    ) -> None:
+        """An `scf.while` over `stmt`'s body carrying `carried`: `cond` builds
+        the condition from the carried values (false once `flag` is set), `step`
+        runs after the body (a `for`'s increment)."""
         inits = [self.env[s] for s in carried]
         before = self.region_block(carried)
         after = self.region_block(carried)
 
         def condition() -> None:
             self.bind(carried, before.args)
-            cond = self.expr_as(stmt.cond, BOOL)
-            self.emit(scf.ConditionOp(cond, *before.args))
+            test = self.unless_flag(flag, lambda: cond(before.args))
+            self.emit(scf.ConditionOp(test, *before.args))
 
         def loop_body() -> None:
             self.bind(carried, after.args)
-            self.body(stmt.body)
+            self.loop_body(flag, stmt.body)
+            if step is not None:
+                step(after.args)
             self.emit(scf.YieldOp(*(self.env[s] for s in carried)))
 
         self.in_block(before, condition)
@@ -484,11 +578,15 @@ class IRGen:
         self.carried_results(op, carried)
 
     def for_stmt(self, stmt: ast.For) -> None:
-        """`for i in a:b ... end` as `scf.for` over i32."""
-        carried = [s for s in assigned_symbols(stmt.body) if s in self.env]
+        """`for i in a:b ... end` as `scf.for` over i32 (`scf.while` if it breaks)."""
         start = self.expr_as(stmt.start, INT)
         stop = self.expr_as(stmt.stop, INT)
         step = self.constant(1, INT)
+        flag = self.loop_flag(stmt)
+        if flag is not None:
+            self.breaking_for(stmt, start, stop, step, flag)
+            return
+        carried = self.reassigned(stmt.body)
         body = self.region_block(carried, extra=[i32])
         body.args[0].name_hint = stmt.var
 
@@ -496,7 +594,7 @@ class IRGen:
             assert stmt.symbol is not None
             self.env[stmt.symbol] = body.args[0]
             self.bind(carried, body.args[1:])
-            self.body(stmt.body)
+            self.loop_body(None, stmt.body)
             self.emit(scf.YieldOp(*(self.env[s] for s in carried)))
 
         inits = [self.env[s] for s in carried]
@@ -506,11 +604,39 @@ class IRGen:
         self.emit(op)
         self.carried_results(op, carried)
 
+    def breaking_for(
+        self, stmt: ast.For, start: SSAValue, stop: SSAValue, step: SSAValue, flag: Symbol
+    ) -> None:
+        """A `for` with a `break`: an `scf.while` carrying the counter first, then
+        the reassigned locals and the break flag; it runs while the flag is false
+        and the counter is below `stop`."""
+        assert stmt.symbol is not None
+        counter = stmt.symbol
+        carried = [counter, *self.reassigned(stmt.body), flag]
+        self.env[counter] = start
+
+        def below(args: Sequence[SSAValue]) -> SSAValue:
+            return self.value(arith.CmpiOp(args[0], stop, "slt"))
+
+        def increment(args: Sequence[SSAValue]) -> None:
+            self.env[counter] = self.value(arith.AddiOp(args[0], step))
+
+        self.scf_while(stmt, carried, flag, below, increment)
+
     def if_stmt(self, stmt: ast.If) -> None:
         """`if c ... [else ...] end` as `scf.if`, yielding reassigned locals."""
-        branches = stmt.then_body + (stmt.else_body or [])
-        carried = [s for s in assigned_symbols(branches) if s in self.env]
         cond = self.expr_as(stmt.cond, BOOL)
+        op, carried = self.if_op(cond, stmt.then_body, stmt.else_body)
+        self.loop_attributes(stmt, op)
+        self.emit(op)
+        self.carried_results(op, carried)
+
+    def if_op(
+        self, cond: SSAValue, then_body: list[ast.Stmt], else_body: list[ast.Stmt] | None
+    ) -> tuple[scf.IfOp, list[Symbol]]:
+        """An `scf.if` (not yet emitted) over two statement lists, and the locals
+        it yields."""
+        carried = self.carried_by(then_body + (else_body or []))
 
         def branch(stmts: list[ast.Stmt]) -> Block:
             block = Block()
@@ -522,13 +648,11 @@ class IRGen:
             self.in_block(block, run)
             return block
 
-        then_block = branch(stmt.then_body)
-        has_else = stmt.else_body is not None or carried
-        else_region = Region(branch(stmt.else_body or [])) if has_else else Region()
+        then_block = branch(then_body)
+        has_else = else_body is not None or carried
+        else_region = Region(branch(else_body or [])) if has_else else Region()
         op = scf.IfOp(cond, [ir_type(s.ty) for s in carried], Region(then_block), else_region)
-        self.loop_attributes(stmt, op)
-        self.emit(op)
-        self.carried_results(op, carried)
+        return op, carried
 
     # -- expressions -------------------------------------------------------------------
 
@@ -556,6 +680,8 @@ class IRGen:
             return self.binary(expr)
         if isinstance(expr, ast.Load):
             return self.load(expr)
+        if isinstance(expr, ast.Argv):
+            return self.value(graph.ArgvIntOp(expr.index))
         if isinstance(expr, ast.New):
             return self.new(expr)
         value = self.expr_or_none(expr)
@@ -732,6 +858,8 @@ class IRGen:
             ]
             self.emit(op_class(receiver, self.expr(expr.args[0])))
             return None
+        if info.op == "vertex_count":
+            return self.value(graph.VertexSetSizeOp(self.value(graph.GetVerticesOp(receiver))))
         unary_ops: dict[str, Callable[[SSAValue], Operation]] = {
             "get_vertices": graph.GetVerticesOp,
             "transpose": graph.TransposeOp,
@@ -797,14 +925,16 @@ class IRGen:
         return op.results[0] if op.results else None
 
 
-def build_module(program: ast.Program, filename: str) -> ModuleOp:
+def build_module(program: ast.Program, filename: str, strict_schedule: bool = False) -> ModuleOp:
     """Checks `program`, attaches its schedules and builds its graph-dialect module.
 
-    Raises `SourceError` for errors in the program or its schedule section.
+    Raises `SourceError` for errors in the program or its schedule section;
+    warnings go to stderr (schedule warnings are errors with `strict_schedule`).
     """
     sema = check_program(program, filename)
     check_deletes(program, filename)
-    bindings = resolve_schedules(program, sema, filename)
+    bindings = resolve_schedules(program, sema, filename, Warnings(filename, strict_schedule))
+    check_fused_breaks(program, bindings, filename)
     module = IRGen(program, sema, bindings, filename).build()
     try:
         module.verify()

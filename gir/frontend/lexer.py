@@ -2,7 +2,8 @@
 
 The lexer turns a `.gt` file into a list of `Token`s, each with its 1-based line
 and column. `%` starts a comment to the end of the line; `%{ ... %}` is a block
-comment. `min=` and `max=` are single tokens (reduction assignments), as in
+comment. In the `schedule:` section, which G2 copies verbatim into C++, `//` starts
+a comment to the end of the line too. `min=` and `max=` are single tokens (reduction assignments), as in
 GraphIt's own scanner. Bad characters, unterminated strings and comments raise a
 `SourceError` at their position.
 
@@ -109,6 +110,7 @@ class Lexer:
         self.pos = 0
         self.line = 1
         self.col = 1
+        self.in_schedule = False
 
     def error(self, message: str, line: int | None = None, col: int | None = None) -> SourceError:
         """A `SourceError` at the given position (default: the current one)."""
@@ -145,6 +147,7 @@ class Lexer:
                 result.append(Token(Kind.EOF, "", self.line, self.col))
                 return result
             result.append(self.next_token())
+            self.in_schedule = self.in_schedule or starts_schedule(result)
 
     def skip_space_and_comments(self) -> None:
         """Skips whitespace, `% ...` line comments and `%{ ... %}` block comments."""
@@ -154,7 +157,7 @@ class Lexer:
                 self.advance()
             elif char == "%" and self.peek(1) == "{":
                 self.skip_block_comment()
-            elif char == "%":
+            elif char == "%" or (self.in_schedule and char == "/" and self.peek(1) == "/"):
                 while self.pos < len(self.source) and self.peek() != "\n":
                     self.advance()
             else:
@@ -291,6 +294,18 @@ class Lexer:
                 continue
             chars.append(char)
             self.advance()
+
+
+def starts_schedule(tokens: list[Token]) -> bool:
+    """Whether `tokens` end with the `schedule :` that opens the schedule section:
+    at the top level, so after nothing, an `end` or a `;` (where the parser looks
+    for it)."""
+    if len(tokens) < 2 or not tokens[-1].is_punct(":"):
+        return False
+    word = tokens[-2]
+    if word.kind != Kind.IDENT or word.text != "schedule":
+        return False
+    return len(tokens) == 2 or tokens[-3].is_keyword("end") or tokens[-3].is_punct(";")
 
 
 def tokenize(source: str, filename: str) -> list[Token]:

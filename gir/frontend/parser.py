@@ -20,6 +20,7 @@ Grammar (as G2's evaluation programs use it)::
     sched_stmt := IDENT IDENT [ '=' IDENT | '(' sargs ')' ] ';'
                 | IDENT '.' IDENT '(' sargs ')' ';'
                 | 'program' '->' IDENT '(' sargs ')' { '->' IDENT '(' sargs ')' } ';'
+    sarg       := [ '-' ] ( INT | FLOAT ) | IDENT | STRING | '{' [ sarg { ',' sarg } ] '}'
 
 `parse_program(source, filename)` returns an `ast.Program` or raises a
 `SourceError` at the first offending token.
@@ -657,7 +658,20 @@ class Parser:
         if sign == 1 and token.kind == Kind.STRING:
             self.advance()
             return ast.SchedArg(pos, "string", token.text)
+        if sign == 1 and token.is_punct("{"):
+            return self.parse_sched_list()
         raise self.expected("a schedule argument")
+
+    def parse_sched_list(self) -> ast.SchedArg:
+        """`{ [sarg {, sarg}] }`: a list argument (GraphIt's CPU `fuseFields`)."""
+        start = self.advance()
+        items: list[ast.SchedArg] = []
+        if not self.at_punct("}"):
+            items.append(self.parse_sched_arg())
+            while self.accept_punct(","):
+                items.append(self.parse_sched_arg())
+        self.expect_punct("}")
+        return ast.SchedArg(pos_of(start), "list", items)
 
 
 def parse_int(text: str) -> int:

@@ -12,6 +12,13 @@ schedule names, methods or option values, wrong argument counts, combinations th
 attribute verifiers reject, label paths that match no statement, a statement
 scheduled twice, and schedules that cannot apply to the labelled statement
 (kernel fusion is for `while` loops, delta for `applyUpdatePriority`).
+
+Like G2, which ignores a schedule where it does not apply, a schedule on a
+statement that takes none (an `if`, a `for`, a plain assignment, a `while` given a
+schedule without kernel fusion) is a located warning, and so is each of GraphIt's
+CPU scheduling calls (`program->configApplyDirection(...)`, `fuseFields({...})`,
+...): the program then gets G2's default GPU schedule there. `--strict-schedule`
+(`Warnings.strict_schedule`) makes these warnings errors.
 """
 
 from __future__ import annotations
@@ -52,10 +59,22 @@ from gir.dialects.schedule import (
 )
 from gir.frontend import ast
 from gir.frontend.ast import Pos
+from gir.frontend.notes import Warnings
 from gir.frontend.sema import SemaInfo, edge_applies
 
 ScheduleAttr = SimpleScheduleAttr | HybridScheduleAttr
 ARGV_PATTERN = re.compile(r"argv\[(\d+)\]")
+CPU_SCHEDULE_CALLS = frozenset(
+    {
+        "configApplyDirection", "configApplyParallelization", "configApplyParallel",
+        "configApplyDenseVertexSet", "configApplyNumSSG", "configApplyNUMA",
+        "configApplyPriorityUpdate", "configApplyPriorityUpdateDelta",
+        "configBucketFusionThreshold", "configBucketMergeThreshold", "configNumBuckets",
+        "configNumOpenBuckets", "configIntersection", "fuseFields", "fuseVectors",
+        "fuseForLoop", "fuseApplyFunctions", "splitForLoop", "setApply",
+    }
+)  # fmt: skip
+"""GraphIt's CPU scheduling language (`program->...`): warned about and ignored."""
 
 
 @dataclass(frozen=True)
@@ -82,9 +101,10 @@ class OptionArg:
 class ScheduleEvaluator:
     """Runs the schedule section of one program; see `resolve_schedules`."""
 
-    def __init__(self, sema: SemaInfo, filename: str):
+    def __init__(self, sema: SemaInfo, filename: str, warnings: Warnings):
         self.sema = sema
         self.filename = filename
+        self.warnings = warnings
         self.schedules: dict[str, ScheduleAttr] = {}
         self.bindings: dict[ast.Stmt, ScheduleBinding] = {}
         self.methods: dict[str, list[OptionArg]] = {
@@ -330,7 +350,10 @@ class ScheduleEvaluator:
         )
 
     def program_call(self, stmt: ast.SchedProgramCall) -> None:
-        """`program->applyGPUSchedule("path", s);`."""
+        """`program->applyGPUSchedule("path", s);` (GraphIt's CPU calls are ignored)."""
+        if stmt.method in CPU_SCHEDULE_CALLS:
+            self.ignore_cpu_call(stmt)
+            return
         if stmt.method != "applyGPUSchedule":
             raise self.error(
                 stmt.method_pos,
@@ -354,31 +377,54 @@ class ScheduleEvaluator:
             raise self.error(
                 path_arg.pos, f"statement '{path}' already has a schedule (applied at {previous})"
             )
+        if not self.takes_schedule(target, path, schedule, path_arg.pos):
+            return
         self.check_applicable(target, path, schedule, path_arg.pos)
         self.bindings[target] = ScheduleBinding(target, path, schedule, path_arg.pos)
+
+    def ignore_cpu_call(self, stmt: ast.SchedProgramCall) -> None:
+        """A GraphIt CPU scheduling call: one warning naming it."""
+        self.warnings.schedule_warning(
+            stmt.method_pos,
+            f"'program->{stmt.method}' is a GraphIt CPU scheduling call; ignored, gir "
+            "schedules GPUs through program->applyGPUSchedule (G2's default GPU schedule "
+            "applies)",
+        )
+
+    def takes_schedule(
+        self, stmt: ast.Stmt, path: str, schedule: ScheduleAttr, pos: Pos
+    ) -> bool:
+        """Whether the statement labelled `path` can take a schedule at all: an
+        edgeset apply, or a `while` loop given kernel fusion. G2 ignores a schedule
+        elsewhere; gir warns and ignores it too."""
+        if isinstance(stmt, ast.While):
+            if isinstance(schedule, SimpleScheduleAttr) and (
+                schedule.kernel_fusion.data == Toggle.ENABLED
+            ):
+                return True
+            self.warnings.schedule_warning(
+                pos,
+                f"'{path}' is a while loop, which takes only a SimpleGPUSchedule with "
+                "configKernelFusion(ENABLED); the schedule is ignored",
+            )
+            return False
+        if edge_applies(stmt) and not isinstance(stmt, ast.If | ast.For):
+            return True
+        self.warnings.schedule_warning(
+            pos,
+            f"'{path}' labels neither an edgeset apply nor a while loop, so its schedule "
+            "is ignored",
+        )
+        return False
 
     # -- where schedules may go ---------------------------------------------------------
 
     def check_applicable(self, stmt: ast.Stmt, path: str, schedule: ScheduleAttr, pos: Pos) -> None:
-        """Whether `schedule` can apply to the statement labelled `path`."""
+        """Whether `schedule`'s options fit the statement labelled `path` (which
+        `takes_schedule`)."""
         if isinstance(stmt, ast.While):
-            fuses = (
-                isinstance(schedule, SimpleScheduleAttr)
-                and schedule.kernel_fusion.data == Toggle.ENABLED
-            )
-            if not fuses:
-                raise self.error(
-                    pos,
-                    f"'{path}' is a while loop: its schedule must be a SimpleGPUSchedule with "
-                    "configKernelFusion(ENABLED)",
-                )
             return
         applies = edge_applies(stmt)
-        if not applies or isinstance(stmt, ast.If | ast.For):
-            raise self.error(
-                pos,
-                f"'{path}' labels neither an edgeset apply nor a while loop, so it cannot take a schedule",
-            )
         parts = (
             [schedule.first, schedule.second]
             if isinstance(schedule, HybridScheduleAttr)
@@ -400,7 +446,9 @@ class ScheduleEvaluator:
 
 
 def resolve_schedules(
-    program: ast.Program, sema: SemaInfo, filename: str
+    program: ast.Program, sema: SemaInfo, filename: str, warnings: Warnings | None = None
 ) -> dict[ast.Stmt, ScheduleBinding]:
-    """Evaluates `program`'s schedule section: the schedule of each statement."""
-    return ScheduleEvaluator(sema, filename).run(program.schedule)
+    """Evaluates `program`'s schedule section: the schedule of each statement.
+    Warnings go to `warnings` (by default printed, not strict)."""
+    report = warnings if warnings is not None else Warnings(filename)
+    return ScheduleEvaluator(sema, filename, report).run(program.schedule)

@@ -11,6 +11,9 @@ well-formed program.
 GraphIt's implicit conversions are accepted: an int literal or value where a float
 or double is expected, float <-> double, int <-> Vertex (vertex ids), and a
 vertexset where an int is expected (its size: `var n : int = edges.getVertices();`).
+`edges.getVertices()` is also the vertex count wherever GraphIt takes it as one: a
+`for` bound, `print`, an arithmetic or comparison operand. `argv[N]` outside
+`load(...)` is an int (GraphIt's `atoi(argv[N])`).
 """
 
 from __future__ import annotations
@@ -286,6 +289,7 @@ class Checker:
         self.current: FuncInfo | None = None
         self.labels: dict[ast.Stmt, str] = {}
         self.label_stmts: dict[str, ast.Stmt] = {}
+        self.loop_depth = 0
 
     def error(self, pos: Pos, message: str) -> SourceError:
         """A `SourceError` at `pos`."""
@@ -505,6 +509,14 @@ class Checker:
         finally:
             self.scopes.pop()
 
+    def in_loop(self, body: Callable[[], None]) -> None:
+        """Runs `body` (a loop's checks) where `break` is allowed."""
+        self.loop_depth += 1
+        try:
+            body()
+        finally:
+            self.loop_depth -= 1
+
     # -- functions and statements ----------------------------------------------------
 
     def check_function(self, function: FuncInfo) -> None:
@@ -542,19 +554,17 @@ class Checker:
                 self.check_body(stmt.else_body, label)
         elif isinstance(stmt, ast.While):
             self.check_condition(stmt.cond, "while")
-            self.check_body(stmt.body, label)
+            self.in_loop(lambda: self.check_body(stmt.body, label))
         elif isinstance(stmt, ast.For):
-            self.check_for(stmt, label)
+            self.in_loop(lambda: self.check_for(stmt, label))
         elif isinstance(stmt, ast.Print):
             self.check_print(stmt)
         elif isinstance(stmt, ast.Delete):
             self.check_delete(stmt)
         elif isinstance(stmt, ast.ExprStmt):
             self.check_expr_stmt(stmt)
-        elif isinstance(stmt, ast.Break):
-            raise self.error(
-                stmt.pos, "'break' is not supported (end the loop through its condition)"
-            )
+        elif isinstance(stmt, ast.Break) and self.loop_depth == 0:
+            raise self.error(stmt.pos, "'break' outside a while or for loop")
 
     def record_label(self, stmt: ast.Stmt, parent_label: str | None) -> str | None:
         """The label path of `stmt` (`s0:s1`), or the enclosing one if unlabelled."""
@@ -571,12 +581,13 @@ class Checker:
         return path
 
     def check_var(self, stmt: ast.VarDecl) -> None:
-        """`var x : T = e;`."""
+        """`var x : T = e;` (scalars and vertexsets may leave out `= e`: zero, or
+        an empty vertexset, as in GraphIt)."""
         if stmt.type is not None:
             ty = self.resolve_value_type(stmt.type)
             if stmt.init is not None:
                 self.check_initializer(stmt.init, ty, stmt.name, is_global=False)
-            elif not isinstance(ty, ScalarTy):
+            elif not isinstance(ty, ScalarTy | VertexSetTy):
                 raise self.error(
                     stmt.name_pos, f"variable '{stmt.name}' of type {ty} needs an initial value"
                 )
@@ -634,7 +645,7 @@ class Checker:
     def check_for(self, stmt: ast.For, label: str | None) -> None:
         """`for i in a:b ... end` with int bounds."""
         for bound in (stmt.start, stmt.stop):
-            ty = self.check_expr(bound)
+            ty = self.check_count(bound)
             if not is_assignable(ty, INT) or ty == VERTEXSET:
                 raise self.error(bound.pos, f"for loop bounds must be int, found {ty}")
         stmt.symbol = Symbol(stmt.var, INT, "loop", stmt.var_pos)
@@ -649,7 +660,7 @@ class Checker:
 
     def check_print(self, stmt: ast.Print) -> None:
         """`print e;` of a scalar, a vertex or a string literal."""
-        ty = self.check_expr(stmt.value)
+        ty = self.check_count(stmt.value)
         if not isinstance(ty, ScalarTy | StringTy | VertexTy):
             raise self.error(stmt.value.pos, f"cannot print a value of type {ty}")
 
@@ -697,6 +708,21 @@ class Checker:
             raise self.error(expr.pos, f"{role} has no value")
         return ty
 
+    def check_count(self, expr: ast.Expr, role: str = "the value") -> Ty:
+        """An expression where GraphIt reads `edges.getVertices()` as the vertex
+        count: typed int there (irgen converts the vertexset to its size)."""
+        ty = self.check_value(expr, role)
+        if (
+            ty == VERTEXSET
+            and isinstance(expr, ast.MethodCall)
+            and isinstance(expr.info, MethodInfo)
+            and expr.info.op == "get_vertices"
+        ):
+            expr.info = MethodInfo("vertex_count")
+            expr.ty = INT
+            return INT
+        return ty
+
     def check_int(self, expr: ast.Expr) -> Ty:
         """An int literal, which must fit in 32 bits."""
         assert isinstance(expr, ast.IntLit)
@@ -705,8 +731,8 @@ class Checker:
         return INT
 
     def check_argv(self, expr: ast.Expr) -> Ty:
-        """`argv[N]` where no load or atoi takes it."""
-        raise self.error(expr.pos, "argv[N] can only be used inside load(...) or atoi(...)")
+        """`argv[N]` where no load takes it: the argument as an int."""
+        return INT
 
     def check_misplaced_load(self, expr: ast.Expr) -> Ty:
         """`load(...)` anywhere but as an edgeset's initial value."""
@@ -788,8 +814,8 @@ class Checker:
     def check_binary(self, expr: ast.Expr) -> Ty:
         """Arithmetic, comparisons and logic."""
         assert isinstance(expr, ast.Binary)
-        left = self.check_value(expr.left, "the left operand")
-        right = self.check_value(expr.right, "the right operand")
+        left = self.check_count(expr.left, "the left operand")
+        right = self.check_count(expr.right, "the right operand")
         if expr.op in ("and", "or", "xor"):
             if left != BOOL or right != BOOL:
                 raise self.error(

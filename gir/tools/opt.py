@@ -27,6 +27,7 @@ from xdsl.utils.exceptions import (
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gir.dialects import register_dialects
+from gir.frontend.notes import STRICT_SCHEDULE_HELP
 from gir.diagnostics import SourceError, UserError
 from gir.passes.locations import LocationInheritance
 from gir.passes.registry import (
@@ -98,7 +99,9 @@ class GirOptMain(xDSLOptMain):
         def parse_graphit(io: IO[bytes]) -> ModuleOp:
             from gir.frontend import parse_graphit_source
 
-            return parse_graphit_source(io.read(), self.get_input_name())
+            return parse_graphit_source(
+                io.read(), self.get_input_name(), self.args.strict_schedule
+            )
 
         self.available_frontends["gt"] = parse_graphit
 
@@ -131,6 +134,9 @@ class GirOptMain(xDSLOptMain):
             type=str,
             default=None,
             help="passes to run, as 'builtin.module(p1,p2{opt=v})' or 'p1,p2'",
+        )
+        arg_parser.add_argument(
+            "--strict-schedule", action="store_true", help=STRICT_SCHEDULE_HELP
         )
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
         arg_parser.epilog = _pass_help()

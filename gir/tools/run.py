@@ -32,6 +32,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerType, ModuleOp
 
 from gir.dialects import graph, host, register_dialects
+from gir.frontend.notes import STRICT_SCHEDULE_HELP
 from gir.diagnostics import UserError
 from gir.ir_input import parse_module_text
 from gir.tools.opt import report_user_errors
@@ -43,7 +44,7 @@ def _progress(message: str) -> None:
     print(f"gir-run: {message}", file=sys.stderr, flush=True)
 
 
-def parse_program(path: str) -> ModuleOp:
+def parse_program(path: str, strict_schedule: bool = False) -> ModuleOp:
     """The module of a `.gt` program or of an `.mlir` file at any level."""
     try:
         with open(path, "rb") as stream:
@@ -53,7 +54,7 @@ def parse_program(path: str) -> ModuleOp:
     if path.endswith(".gt"):
         from gir.frontend import parse_graphit_source
 
-        return parse_graphit_source(source, path)
+        return parse_graphit_source(source, path, strict_schedule)
     ctx = Context()
     register_dialects(ctx)
     return parse_module_text(source, path, ctx)
@@ -108,6 +109,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="host memory a graph may use, e.g. 64G; auto: what the system has "
         "available [auto]",
     )
+    parser.add_argument("--strict-schedule", action="store_true", help=STRICT_SCHEDULE_HELP)
     return parser
 
 
@@ -174,7 +176,7 @@ def run(argv: Sequence[str] | None = None) -> None:
     if options.dump:
         check_writable(options.dump)
 
-    program = parse_program(options.program)
+    program = parse_program(options.program, options.strict_schedule)
     program_argv = [options.program, options.graph, *options.args]
     check_int_arguments(program, program_argv)
     set_max_memory(options.max_memory)

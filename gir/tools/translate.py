@@ -34,6 +34,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
 from gir.dialects import register_dialects
+from gir.frontend.notes import STRICT_SCHEDULE_HELP
 from gir.diagnostics import UserError
 from gir.ir_input import parse_module_text
 from gir.tools.opt import report_user_errors
@@ -68,10 +69,11 @@ def _build_parser() -> argparse.ArgumentParser:
         help="with --to-cuda: the kernels alone, without the host program",
     )  # fmt: skip
     parser.add_argument("-o", "--output", help="output file (default: stdout)")
+    parser.add_argument("--strict-schedule", action="store_true", help=STRICT_SCHEDULE_HELP)
     return parser
 
 
-def read_module(path: str) -> ModuleOp:
+def read_module(path: str, strict_schedule: bool = False) -> ModuleOp:
     """The module of a `.gt` program or of an `.mlir` file (`-`: stdin), verified."""
     if path == "-":
         source, name = sys.stdin.buffer.read(), "<stdin>"
@@ -81,7 +83,7 @@ def read_module(path: str) -> ModuleOp:
     if name.endswith(".gt"):
         from gir.frontend import parse_graphit_source
 
-        module = parse_graphit_source(source, name)
+        module = parse_graphit_source(source, name, strict_schedule)
     else:
         ctx = Context()
         register_dialects(ctx)
@@ -153,7 +155,8 @@ def run(argv: Sequence[str] | None = None) -> None:
     to = options.to or "cuda"
     if options.kernels_only and to != "cuda":
         parser.error("--kernels-only goes with --to-cuda")
-    text = translate(read_module(options.file), to, options.file, kernels_only=options.kernels_only)
+    module = read_module(options.file, options.strict_schedule)
+    text = translate(module, to, options.file, kernels_only=options.kernels_only)
     if options.output is None:
         sys.stdout.write(text)
     else:

@@ -1,0 +1,122 @@
+"""End to end: the GraphIt language features of `test/programs/lang_*.gt`, each
+compiled through the whole pipeline, run on OpenCL (PoCL in CI) and CUDA where
+present, and its printed output compared with values computed on the CPU."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gir.api import lower_for_run
+from gir.runtime import reference
+from gir.runtime.graph import Graph, load_graph
+from gir.tools.run import parse_program
+from test_programs import TARGETS, devices, hand_made_graphs  # noqa: F401  (devices: fixture)
+
+PROGRAMS = Path(__file__).parents[1] / "programs"
+
+
+@pytest.fixture(scope="module")
+def run_program():
+    """`run(program, target, argv) -> printed lines`, compiling each program once."""
+    from gir.runtime.executor import compile_program, open_device
+
+    compiled: dict[tuple[str, str], object] = {}
+    opened: dict[tuple[str, int | None], object] = {}
+
+    def run(program: str, target: tuple[str, int | None], argv: list[str]) -> list[str]:
+        name, index = target
+        if (program, name) not in compiled:
+            module = lower_for_run(parse_program(str(PROGRAMS / program)), check_bounds=True)
+            compiled[(program, name)] = compile_program(module, name)
+        if target not in opened:
+            opened[target] = open_device(name, index)
+        out = io.StringIO()
+        compiled[(program, name)].run(opened[target], [program, *argv], out)
+        return out.getvalue().split()
+
+    return run
+
+
+def graphs(tmp_path: Path, weighted: bool = False) -> dict[str, str]:
+    """The hand-made corner-case graphs and two generated ones, by name."""
+    suffix = ",w" if weighted else ""
+    specs = {name: spec for name, (spec, _) in hand_made_graphs(tmp_path, weighted).items()}
+    return {**specs, "rmat8": f"rmat:8{suffix}", "road": f"road:9:7{suffix}"}
+
+
+def break_expected(graph: Graph, root: int, target: int) -> list[str]:
+    """What `lang_break.gt` prints: the search stops once `target` is reached."""
+    levels = reference.bfs_levels(graph, root)
+    if levels[target] >= 0:
+        depth, reached = int(levels[target]), 1
+        claimed = (levels >= 0) & (levels <= depth)
+    else:
+        depth, reached = int(levels.max()) + 1, 0
+        claimed = levels >= 0
+    unclaimed = np.flatnonzero(~claimed)
+    first = int(unclaimed[0]) if unclaimed.size else -1
+    return [str(depth), str(reached), str(first), str(int(claimed.sum()))]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_break_in_while_and_for(target, run_program, tmp_path):
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        last = graph.num_vertices - 1
+        for root, goal in ((0, last), (last, 0), (0, 0)):
+            printed = run_program("lang_break.gt", target, [spec, str(root), str(goal)])
+            expected = break_expected(graph, root, goal)
+            if printed != expected:
+                failures.append(f"{name} {root}->{goal}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_cpu_schedule_is_ignored(target, run_program, tmp_path):
+    """GraphIt CPU scheduling calls and `//` schedule comments: the program runs
+    with its G2 schedule and reaches what BFS reaches."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        root = graph.largest_degree_vertex()
+        printed = run_program("lang_cpu_schedule.gt", target, [spec, str(root)])
+        expected = [str(int((reference.bfs_levels(graph, root) >= 0).sum()))]
+        if printed != expected:
+            failures.append(f"{name}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_vertex_count_and_argv_int(target, run_program, tmp_path):
+    """`edges.getVertices()` as a count and `argv[N]` as an int."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        count = graph.num_vertices
+        degrees = np.bincount(graph.src, minlength=count)
+        for least in (0, 2):
+            printed = run_program("lang_count.gt", target, [spec, str(least)])
+            expected = [count, 2 * count + least, int((degrees >= least).sum()), count // 2]
+            if printed != [str(value) for value in expected]:
+                failures.append(f"{name} {least}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_vertexset_declared_without_value(target, run_program, tmp_path):
+    """`var wave : vertexset{Vertex};` starts empty."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        levels = reference.bfs_levels(graph, 0)
+        deepest = int(levels.max())
+        expected = [str(deepest + 1), str(int((levels == deepest).sum()))]
+        printed = run_program("lang_vertexset_decl.gt", target, [spec, "0"])
+        if printed != expected:
+            failures.append(f"{name}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
