@@ -49,6 +49,15 @@ from gir.targets.cuda_host_runtime import RUNTIME
 from gir.targets.host_python import find_main
 from gir.targets.walker import ValueNames, scalar_of
 
+_RUNTIME_ARRAYS = frozenset(
+    host.GraphArray[name]
+    for name in (
+        "ROW_PTR COL_IDX WEIGHTS CSC_PTR CSC_IDX CSC_WEIGHTS COO_SRC CSC_DST OUT_DEGREES "
+        "BLOCK_OFFSETS BLOCKED_SRC BLOCKED_DST BLOCKED_WEIGHTS"
+    ).split()
+)
+"""The graph arrays the C++ runtime (`cuda_host_runtime.py`, `enum class Array`) builds."""
+
 HOST_RESERVED = frozenset({"std", "argc", "argv", "gir_rt", "printf", "exit"})
 """Names the host's C++ needs besides C's reserved words: a local or kernel so
 named would hide them."""
@@ -216,6 +225,13 @@ class CudaHostPrinter(KernelPrinter):
 
     @emit.register
     def _(self, op: host.GraphArrayOp) -> None:
+        if op.array.data not in _RUNTIME_ARRAYS:
+            raise UserError.at(
+                op,
+                f"error: the C++ host runtime does not build the graph array "
+                f"'{op.array.data.value}' yet (pull edge blocking); print the kernels "
+                "alone with --kernels-only and run them with gir-run",
+            )
         arguments = f"gir_rt::Array::{op.array.data.name}"
         if op.blocking_size is not None:
             arguments += f", {op.blocking_size.value.data}LL"
