@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import IntegerAttr
 
 from gir.dialects.schedule import SIMPLE_SCHEDULE_FIELDS, LoadBalance
 from gir.frontend.schedule import ScheduleEvaluator
+from gir.frontend.notes import Warnings
 
 ROOT = Path(__file__).parents[2]
 DOCS = ROOT / "docs"
@@ -51,7 +52,7 @@ def test_schedule_reference_has_every_option_value_and_default() -> None:
         match.group(1): match.group(0)
         for match in re.finditer(r"^\| `(config\w+)\(.*$", text, re.MULTILINE)
     }
-    evaluator = ScheduleEvaluator(None, "<docs>")  # type: ignore[arg-type]
+    evaluator = ScheduleEvaluator(None, "<docs>", Warnings("<docs>"))  # type: ignore[arg-type]
     assert sorted(rows) == sorted(evaluator.methods), "one table row per config method"
     methods = {arg.field: name for name, args in evaluator.methods.items() for arg in args}
     for field in SIMPLE_SCHEDULE_FIELDS:
