@@ -75,7 +75,12 @@ import numpy as np
 
 from gir.diagnostics import UserError
 from gir.runtime.graph import check_device_memory, format_bytes
-from gir.dialects.host import BLOCKED_ARRAYS, BY_DESTINATION_ARRAYS, BY_SOURCE_ARRAYS
+from gir.dialects.host import (
+    BLOCKED_ARRAYS,
+    BY_DESTINATION_ARRAYS,
+    BY_SOURCE_ARRAYS,
+    PERSISTENT_THREADS_PER_SM,
+)
 from gir.runtime.protocol import DType, GraphArray, Launch
 
 DTYPES: dict[DType, np.dtype] = {dtype: dtype.numpy for dtype in DType}
@@ -775,7 +780,8 @@ class CudaDevice(Device):
         # Persistent kernels hold no work-group arrays (gpu-fuse-loops), so
         # shared memory never limits them.
         by_blocks = device.get_attribute(cuda.device_attribute.MAX_BLOCKS_PER_MULTIPROCESSOR)
-        per_multiprocessor = min(by_registers, by_threads, by_blocks)
+        by_policy = max(1, PERSISTENT_THREADS_PER_SM // block)
+        per_multiprocessor = min(by_registers, by_threads, by_blocks, by_policy)
         return per_multiprocessor * device.get_attribute(cuda.device_attribute.MULTIPROCESSOR_COUNT)
 
     def _prepared_call_launcher(

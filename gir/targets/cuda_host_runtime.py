@@ -31,6 +31,8 @@ COUNT lines of values; `gir.targets.cuda_host.read_dump` reads it back.
 Every failure is one line `error: ...` on stderr and exit status 1.
 """
 
+from gir.dialects.host import PERSISTENT_THREADS_PER_SM
+
 RUNTIME = r"""
 #include <algorithm>
 #include <cctype>
@@ -334,6 +336,8 @@ inline int resident_blocks(const void* kernel, int block) {
     return 0;
   }
   check(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+  // host.PERSISTENT_THREADS_PER_SM: more blocks make every grid barrier dearer.
+  per_multiprocessor = std::min(per_multiprocessor, std::max(1, @PERSISTENT_THREADS_PER_SM@ / block));
   return per_multiprocessor * multiprocessors;
 }
 
@@ -808,5 +812,5 @@ inline int finish() {
 }
 
 }  // namespace gir_rt
-"""
+""".replace("@PERSISTENT_THREADS_PER_SM@", str(PERSISTENT_THREADS_PER_SM))
 """The C++ text of the runtime (see the module docstring)."""
