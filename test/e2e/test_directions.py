@@ -14,11 +14,11 @@ from test_programs import (  # noqa: F401  (devices is a fixture)
     devices,
     generated_graphs,
     hand_made_graphs,
+    with_schedule,
 )
 
 from gir.api import lower_for_run
 from gir.diagnostics import UserError
-from gir.dialects import graph as graph_dialect
 from gir.dialects.schedule import (
     Direction,
     DirectionAttr,
@@ -52,17 +52,6 @@ def as_written():
         return cache[key]
 
     return get
-
-
-def with_schedule(module, **options):
-    """`module` with every edgeset apply's schedule given `options` (attributes of
-    `SimpleScheduleAttr.with_options`)."""
-    for op in module.walk():
-        if isinstance(op, graph_dialect.EdgeSetApplyOp):
-            schedule = op.schedule or SimpleScheduleAttr.default()
-            assert isinstance(schedule, SimpleScheduleAttr)
-            op.properties["schedule"] = schedule.with_options(**options)
-    return module
 
 
 @pytest.fixture(scope="module")

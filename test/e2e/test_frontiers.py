@@ -10,7 +10,6 @@ import io
 
 import pytest
 
-from gir.dialects import graph as graph_dialect
 from gir.dialects.schedule import (
     DedupStrategy,
     DedupStrategyAttr,
@@ -18,7 +17,6 @@ from gir.dialects.schedule import (
     FrontierCreationAttr,
     LoadBalance,
     LoadBalanceAttr,
-    SimpleScheduleAttr,
     Toggle,
     ToggleAttr,
 )
@@ -26,7 +24,14 @@ from gir.runtime.graph import load_graph
 from gir.api import lower_for_run
 from gir.tools.run import parse_program
 from gir.validate import find_validator
-from test_programs import PROGRAMS, TARGETS, devices, generated_graphs, hand_made_graphs
+from test_programs import (  # noqa: F401  (devices: fixture)
+    PROGRAMS,
+    TARGETS,
+    devices,
+    generated_graphs,
+    hand_made_graphs,
+    with_schedule,
+)
 
 __all__ = ["devices"]  # the fixture, shared with test_programs
 
@@ -61,12 +66,7 @@ def scheduled(module, creation: FrontierCreation, dedup: DedupStrategy | None, l
     }
     if dedup is not None:
         options["dedup_strategy"] = DedupStrategyAttr(dedup)
-    for op in module.walk():
-        if isinstance(op, graph_dialect.EdgeSetApplyOp):
-            schedule = op.schedule or SimpleScheduleAttr.default()
-            assert isinstance(schedule, SimpleScheduleAttr)
-            op.properties["schedule"] = schedule.with_options(**options)
-    return module
+    return with_schedule(module, **options)
 
 
 @pytest.mark.parametrize("target", TARGETS)

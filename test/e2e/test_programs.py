@@ -119,18 +119,24 @@ def generated_graphs(weighted: bool) -> dict[str, tuple[str, int]]:
     }
 
 
-def with_load_balance(module, strategy: LoadBalance, block_size: int | None = None):
-    """`module` with every edgeset apply scheduled with `strategy` (and `block_size`
-    threads per block, if given)."""
-    options = {"load_balance": LoadBalanceAttr(strategy)}
-    if block_size is not None:
-        options["block_size"] = IntegerAttr(block_size, i64)
+def with_schedule(module, **options):
+    """`module` with every edgeset apply's schedule given `options` (attributes of
+    `SimpleScheduleAttr.with_options`)."""
     for op in module.walk():
         if isinstance(op, graph_dialect.EdgeSetApplyOp):
             schedule = op.schedule or SimpleScheduleAttr.default()
             assert isinstance(schedule, SimpleScheduleAttr)
             op.properties["schedule"] = schedule.with_options(**options)
     return module
+
+
+def with_load_balance(module, strategy: LoadBalance, block_size: int | None = None):
+    """`module` with every edgeset apply scheduled with `strategy` (and `block_size`
+    threads per block, if given)."""
+    options = {"load_balance": LoadBalanceAttr(strategy)}
+    if block_size is not None:
+        options["block_size"] = IntegerAttr(block_size, i64)
+    return with_schedule(module, **options)
 
 
 STRATEGIES = [pytest.param(value, id=value.value.lower()) for value in LOAD_BALANCES]
