@@ -18,6 +18,7 @@ from xdsl.transforms.dead_code_elimination import dce
 from gir.diagnostics import UserError
 from gir.dialects import gir_gpu, host
 from gir.dialects.schedule import SimpleScheduleAttr, Toggle
+from gir.passes.grid_barriers import plan_barriers
 from gir.passes.ir_utils import constant_value, main_function, statement
 
 SCHEDULE = "graph.schedule"
@@ -47,8 +48,9 @@ class GpuFuseLoops(ModulePass):
     runs the same virtual block and its barriers stay uniform; virtual block and
     global ids replace the real ones inside, and a block barrier ends each
     virtual block before the next reuses the work-group arrays. A
-    `gir_gpu.grid_barrier` separates each step from the previous one unless both
-    only read.
+    `gir_gpu.grid_barrier` precedes each step that touches a buffer a step since
+    the last barrier touched, one of them writing it (`plan_barriers`: around
+    the loop too, telling buffers apart by where they come from).
 
     No deadlock by construction: the host launches the kernel once on the grid
     that `host.resident_blocks` sizes, at most the blocks the device keeps
@@ -112,9 +114,13 @@ class GpuFuseLoops(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if not any(isinstance(o, gir_gpu.KernelOp) for o in op.ops):
             return
-        main = main_function(op)
-        for loop in [o for o in main.walk() if isinstance(o, scf.WhileOp) and _fused(o)]:
+        for loop in fused_loops(op):
             _Fusion(op, loop).run()
+
+
+def fused_loops(module: ModuleOp) -> list[scf.WhileOp]:
+    """The `scf.while` loops of `@main` scheduled with kernel fusion, outermost first."""
+    return [o for o in main_function(module).walk() if isinstance(o, scf.WhileOp) and _fused(o)]
 
 
 def _fused(loop: scf.WhileOp) -> bool:
@@ -255,7 +261,14 @@ class _Fusion:
         outer = dict(zip(captured, block.args, strict=False))
         b = Builder(InsertPoint.at_end(block))
         body = _KernelBody(
-            b, outer, sync, self.fail, self.kernels, block, [outer[c] for c in candidates]
+            b,
+            outer,
+            sync,
+            self.fail,
+            self.kernels,
+            block,
+            [outer[c] for c in candidates],
+            plan_barriers(self.loop, self.kernels),
         )
         gid = body.emit(gir_gpu.IdOp(gir_gpu.Dimension.GLOBAL)).results[0]
         size = body.emit(gir_gpu.IdOp(gir_gpu.Dimension.BLOCK_DIM)).results[0]
@@ -286,9 +299,6 @@ class _Fusion:
         types = [_device_type(r.type) for r in self.loop.results]
         loop = scf.WhileOp(list(initial), types, Region(before), Region(after))
         body.emit(loop)
-        # What ran before the condition is not known here (the kernel's start or
-        # the body's end), so its first device step opens with a barrier.
-        body.phase_writes, body.phase_empty = True, False
         for source, target in ((old_before, before), (old_after, after)):
             body.b.insertion_point = InsertPoint.at_end(target)
             for old, new in zip(source.args, target.args, strict=True):
@@ -328,7 +338,7 @@ class _Fusion:
             b.insert(read)
             value = read.result
             if isinstance(type_, MemRefType):
-                value = _select_host(b, candidates, value)
+                value = _select_host(b, candidates, value, type_)
             results.append(value)
         for op in (host.FreeOp(state.result), host.FreeOp(sync.result), scf.YieldOp(*results)):
             b.insert(op)
@@ -347,12 +357,13 @@ def _label(loop: scf.WhileOp) -> str:
     return getattr(label, "data", "loop")
 
 
-def _select_host(b: Builder, candidates: list[SSAValue], slot: SSAValue) -> SSAValue:
-    """The candidate buffer whose number is `slot`, on the host."""
-    chosen = candidates[-1]
-    for i in reversed(range(len(candidates) - 1)):
+def _select_host(b: Builder, candidates: list[SSAValue], slot: SSAValue, type_: Attribute) -> SSAValue:
+    """The candidate buffer of type `type_` whose number is `slot`, on the host."""
+    numbered = [(i, c) for i, c in enumerate(candidates) if c.type == type_]
+    chosen = numbered[-1][1]
+    for i, buffer in reversed(numbered[:-1]):
         is_i = arith.CmpiOp(slot, _const(b, i), "eq")
-        pick = arith.SelectOp(is_i.result, candidates[i], chosen)
+        pick = arith.SelectOp(is_i.result, buffer, chosen)
         b.insert(is_i)
         b.insert(pick)
         chosen = pick.result
@@ -372,6 +383,8 @@ class _KernelBody:
     """The fused kernel's block, where work-group arrays are declared."""
     candidates: list[SSAValue]
     """The loop's buffers in the kernel, in slot order."""
+    barriers: set[Operation]
+    """The host loop's device steps that a grid barrier precedes (`plan_barriers`)."""
     values: dict[SSAValue, SSAValue] = field(default_factory=dict)
     slots: dict[SSAValue, SSAValue] = field(default_factory=dict)
     """The slot number in the kernel of each buffer value of the loop."""
@@ -382,10 +395,6 @@ class _KernelBody:
     grid: SSAValue | None = None
     threads: SSAValue | None = None
     first: SSAValue | None = None
-    phase_writes: bool = False
-    """Whether a step since the last barrier wrote memory (or launched)."""
-    phase_empty: bool = True
-    """Whether no step ran since the last barrier."""
 
     def emit(self, op: Operation) -> Operation:
         self.b.insert(op)
@@ -409,7 +418,7 @@ class _KernelBody:
         """`new` stands for the loop's `old` in the kernel (a slot number for a buffer)."""
         if isinstance(old.type, MemRefType):
             self.slots[old] = new
-            self.values[old] = self.select(self.candidates, new)
+            self.values[old] = self.select(new, old.type)
         else:
             self.values[old] = new
 
@@ -425,28 +434,23 @@ class _KernelBody:
                 raise self.fail("a loop-carried buffer must be one of the loop's buffers")
         return result
 
-    def select(self, buffers: list[SSAValue], slot: SSAValue) -> SSAValue:
-        chosen = buffers[-1]
-        for i in reversed(range(len(buffers) - 1)):
+    def select(self, slot: SSAValue, type_: Attribute) -> SSAValue:
+        """The loop's buffer of type `type_` whose number is `slot`."""
+        numbered = [(i, c) for i, c in enumerate(self.candidates) if c.type == type_]
+        chosen = numbered[-1][1]
+        for i, buffer in reversed(numbered[:-1]):
             is_i = self.emit(arith.CmpiOp(slot, _const(self.b, i), "eq")).results[0]
-            chosen = self.emit(arith.SelectOp(is_i, buffers[i], chosen)).results[0]
+            chosen = self.emit(arith.SelectOp(is_i, buffer, chosen)).results[0]
         return chosen
 
-    def barrier(self) -> None:
-        self.emit(gir_gpu.GridBarrierOp(self.sync))
-        self.phase_writes, self.phase_empty = False, True
 
     def on_thread_0(self) -> _Thread0:
         return _Thread0(self)
 
     def step(self, op: Operation) -> None:
         """`op` of the host loop, as device code."""
-        if isinstance(op, DEVICE_STEPS):
-            writes = not isinstance(op, host.ReadOp)
-            if (writes or self.phase_writes) and not self.phase_empty:
-                self.barrier()
-            self.phase_writes |= writes
-            self.phase_empty = False
+        if op in self.barriers:
+            self.emit(gir_gpu.GridBarrierOp(self.sync))
         if isinstance(op, host.ReadOp):
             load = memref.LoadOp.get(self.value(op.buffer), [self.index(self.value(op.index))])
             self.values[op.result] = self.emit(load).results[0]
@@ -471,25 +475,19 @@ class _KernelBody:
 
     def branch(self, op: scf.IfOp) -> None:
         """An `scf.if` of the loop, whose condition every thread computes alike:
-        its branches as device code, its buffer results as slot numbers. A step
-        after it needs a barrier if it would after either branch."""
+        its branches as device code, its buffer results as slot numbers."""
         types = [_device_type(r.type) for r in op.results]
         old_blocks = [region.block for region in op.regions if region.blocks]
         new_blocks = [Block() for _ in old_blocks]
         otherwise = Region(new_blocks[1]) if len(new_blocks) > 1 else None
         branch = scf.IfOp(self.value(op.cond), types, Region(new_blocks[0]), otherwise)
         self.emit(branch)
-        saved, entry = self.b.insertion_point, (self.phase_writes, self.phase_empty)
-        exits = [] if otherwise is not None else [entry]
+        saved = self.b.insertion_point
         for old, new in zip(old_blocks, new_blocks, strict=True):
-            self.phase_writes, self.phase_empty = entry
             self.b.insertion_point = InsertPoint.at_end(new)
             for inner in old.ops:
                 self.step(inner)
-            exits.append((self.phase_writes, self.phase_empty))
         self.b.insertion_point = saved
-        self.phase_writes = any(writes for writes, _ in exits)
-        self.phase_empty = all(empty for _, empty in exits)
         for old, new in zip(op.results, branch.results, strict=True):
             self.bind(old, new)
 
