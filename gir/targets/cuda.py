@@ -94,24 +94,20 @@ class CudaFlavour(CFlavour):
     grid_sync = True
 
     def grid_barrier(self, sync: str, needs: Needs) -> str:
-        # sync[0] counts the blocks that arrived, sync[1] is the generation: the
-        # last block to arrive resets the count and starts the next generation,
-        # the others spin until it does. Progress needs every block resident,
-        # which the persistent kernel's grid size guarantees.
+        # One atomic per block, no reset: block 0 adds 2^31 - (blocks - 1), the
+        # others 1, so the arrivals of one barrier add up to exactly 2^31 and flip
+        # sync[0]'s top bit; each block spins until the bit it saw flips (the
+        # scheme of CUDA's cooperative-groups grid sync). Progress needs every
+        # block resident, which the persistent kernel's grid size guarantees.
         source = "\n".join([
             f"{self.helper_qualifier} void gir_grid_barrier(int* sync) {{",
             "  __syncthreads();",
             "  if (threadIdx.x == 0) {",
-            "    volatile int* generation = sync + 1;",
-            "    int seen = *generation;",
+            "    volatile unsigned int* arrived = (volatile unsigned int*)sync;",
+            "    unsigned int add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1u) : 1u;",
             "    __threadfence();",
-            "    if (atomicAdd(sync, 1) == (int)gridDim.x - 1) {",
-            "      atomicExch(sync, 0);",
-            "      __threadfence();",
-            "      atomicAdd(sync + 1, 1);",
-            "    } else {",
-            "      while (*generation == seen) {",
-            "      }",
+            "    unsigned int seen = atomicAdd((unsigned int*)sync, add);",
+            "    while (((seen ^ *arrived) & 0x80000000u) == 0u) {",
             "    }",
             "    __threadfence();",
             "  }",
@@ -169,6 +165,28 @@ class CudaFlavour(CFlavour):
             needs.helper(name, cas_loop_helper(name, kind, self._cas_spelling(element)))
             return f"{name}({address}, {value})"
         raise unsupported_atomic(self, kind, element)
+
+    def aggregated_add(self, element: Scalar, address: str, value: str, needs: Needs) -> str:
+        if element.kind != "int" or element.width != 32:
+            return self.atomic_rmw("add", element, address, value, needs)
+        # The threads of a warp that arrive together (__activemask) elect their
+        # lowest lane, which adds for all of them; each takes the old value plus
+        # the shares of the lanes below it, as if they had added in lane order.
+        source = "\n".join([
+            f"{self.helper_qualifier} int gir_aggregated_add(int* address, int value) {{",
+            "  unsigned int arrived = __activemask();",
+            "  int leader = __ffs(arrived) - 1;",
+            f"  unsigned int lane = threadIdx.x % {SUBGROUP_SIZE}u;",
+            "  int below = __popc(arrived & ((1u << lane) - 1u));",
+            "  int base = 0;",
+            "  if ((int)lane == leader) {",
+            "    base = atomicAdd(address, value * __popc(arrived));",
+            "  }",
+            "  base = __shfl_sync(arrived, base, leader);",
+            "  return base + below * value;",
+            "}",
+        ])  # fmt: skip
+        return f"{needs.helper('gir_aggregated_add', source)}({address}, {value})"
 
     def atomic_cas(
         self, element: Scalar, address: str, expected: str, desired: str, needs: Needs
