@@ -467,6 +467,13 @@ co-resident blocks (`host.resident_blocks`), it may synchronize the whole grid
 with `gir_gpu.grid_barrier`."""
 
 
+AGGREGATED = "gir_gpu.aggregated"
+"""The unit attribute that marks a `gir_gpu.atomic_rmw add` whose buffer, index and
+value every thread of a block sees alike (`gpu-aggregate-atomics`): a printer may
+let one thread of each group of threads arriving together add for all of them,
+handing each its share of the old value, as if they had added one after another."""
+
+
 def is_persistent(kernel: KernelOp) -> bool:
     """Whether `kernel` is a persistent kernel (a fused loop)."""
     return PERSISTENT in kernel.attributes

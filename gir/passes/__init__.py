@@ -86,6 +86,7 @@ register_pass("gpu-expand-scan", "gpu_expand_scan", "GpuExpandScan")
 register_pass("gpu-check-bounds", "gpu_check_bounds", "GpuCheckBounds")
 register_pass("gpu-rotate-counters", "gpu_rotate_counters", "GpuRotateCounters")
 register_pass("gpu-fuse-loops", "gpu_fuse_loops", "GpuFuseLoops")
+register_pass("gpu-aggregate-atomics", "gpu_aggregate_atomics", "GpuAggregateAtomics")
 
 # Named pipelines.
 PIPELINES["frontier-to-gpu"] = Pipeline(
@@ -123,6 +124,7 @@ PIPELINES["lower-to-gpu"] = Pipeline(
             "gpu-expand-scan",
             "gpu-rotate-counters",
             "gpu-fuse-loops",
+            "gpu-aggregate-atomics",
         ]
     ),
 )

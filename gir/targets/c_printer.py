@@ -38,6 +38,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from gir.diagnostics import UserError
 from gir.dialects.gir_gpu import (
     AtomicCASOp,
+    AGGREGATED,
     AtomicRMWOp,
     BarrierOp,
     GridBarrierOp,
@@ -227,6 +228,12 @@ class CFlavour(ABC):
     ) -> str:
         """An expression that applies `kind` atomically at `address` and yields the old
         value."""
+
+    def aggregated_add(self, element: Scalar, address: str, value: str, needs: Needs) -> str:
+        """An expression that adds `value` at `address` for a `gir_gpu.aggregated`
+        atomic (address and value alike in every thread), yielding this thread's
+        old value; by default one atomic per thread."""
+        return self.atomic_rmw("add", element, address, value, needs)
 
     @abstractmethod
     def atomic_cas(
@@ -632,9 +639,11 @@ class KernelPrinter(StructuredPrinter):
     @emit.register
     def _(self, op: AtomicRMWOp) -> None:
         address = f"&{self._element(op.buffer, [op.index])}"
-        call = self.flavour.atomic_rmw(
-            op.kind.data.value, scalar_of(op.value.type), address, self.expr(op.value), self.needs
-        )
+        element, value = scalar_of(op.value.type), self.expr(op.value)
+        if AGGREGATED in op.attributes:
+            call = self.flavour.aggregated_add(element, address, value, self.needs)
+        else:
+            call = self.flavour.atomic_rmw(op.kind.data.value, element, address, value, self.needs)
         self._define_or_discard(op.old, call)
 
     @emit.register

@@ -27,7 +27,7 @@
 // CHECK-NEXT:          %[[OLD:.*]] = gir_gpu.atomic_cas %parent[%[[D2]]], %c, %vertex : memref<?xi32>, index, i32
 // CHECK-NEXT:          %[[WON:.*]] = arith.cmpi eq, %[[OLD]], %c : i32
 // CHECK-NEXT:          scf.if %[[WON]] {
-// CHECK:                 %position = gir_gpu.atomic_rmw add %{{.*}}, %queue_size[%{{.*}}] : i32, memref<?xi32>, index
+// CHECK:                 %position = gir_gpu.atomic_rmw add %{{.*}}, %queue_size[%{{.*}}] {gir_gpu.aggregated} : i32, memref<?xi32>, index
 // CHECK:                   memref.store %dst, %spare_items[%{{.*}}] : memref<?xi32>
 // CHECK:         gir_gpu.return
 
