@@ -27,12 +27,14 @@ Command line and output: `host.argv_int`, `host.print`, `host.start_timer`,
 `host.stop_timer`. Graph: `host.load_graph`, `host.graph_array`, `host.graph_size`.
 Buffers: `host.alloc`, `host.free`, `host.fill`, `host.copy`, `host.read`,
 `host.write`, `host.bind_global`. Kernels: `host.launch`. Lists of device arrays:
-`host.list_new`, `host.list_push`, `host.list_pop`.
+`host.list_new`, `host.list_push`, `host.list_pop`, and around a fused loop that
+pushes or pops on the device, `host.list_export`, `host.list_import`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import IntEnum
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -787,6 +789,92 @@ class ListPopOp(IRDLOperation):
         _verify_list_buffer(self, self.buffer)
 
 
+class ListSlot(IntEnum):
+    """The header of a list's device view (`host.list_export`): an i32 array whose
+    first slots hold the list's state and the rest where each entry ends."""
+
+    COUNT = 0
+    """The number of entries."""
+    STATUS = 1
+    """0, or why a device step failed: `OVERFLOWED` or `EMPTIED`."""
+    ITEM_CAPACITY = 2
+    """Items the storage holds in all."""
+    ENTRY_CAPACITY = 3
+    """Entries the ends hold in all."""
+    ENDS = 4
+    """`ends[ENDS + i]`: where entry `i` ends in the storage."""
+
+
+class ListStatus(IntEnum):
+    """The values of `ListSlot.STATUS`."""
+
+    OK = 0
+    OVERFLOWED = 1
+    """A push did not fit in the room the export made (and was dropped)."""
+    EMPTIED = 2
+    """A pop found the list empty (and gave an empty entry)."""
+
+
+@irdl_op_definition
+class ListExportOp(IRDLOperation):
+    """Gives a list's state to device code that pushes and pops on its own: grows
+    the storage to hold `room` more items and returns it, with a new device
+    array of the list's header and ends (`ListSlot`) that has room for
+    `room + 1` more entries (a loop that pushes one frontier a turn and stops on
+    an empty one pushes at most that many when its frontiers never share a
+    vertex). Device code must not grow either: what does not fit sets the
+    status, which `host.list_import` reports. The last two results are the
+    element counts of the storage and of the device array."""
+
+    name = "host.list_export"
+
+    traits = traits_def(HostSide())
+
+    list = operand_def(ListType)
+    room = operand_def(i32)
+    storage = result_def(MemRefType)
+    ends = result_def(MemRefType)
+    storage_count = result_def(i32)
+    ends_count = result_def(i32)
+
+    assembly_format = "$list `room` $room attr-dict `:` type($storage) `,` type($ends)"
+
+    def __init__(self, stack: SSAValue | Operation, room: SSAValue | Operation):
+        super().__init__(
+            operands=[stack, room], result_types=[buffer_type(i32), buffer_type(i32), i32, i32]
+        )
+
+    def count_of(self, buffer: SSAValue) -> SSAValue:
+        """The element count of `buffer`, one of this op's two arrays."""
+        return self.storage_count if buffer == self.storage else self.ends_count
+
+    def verify_(self) -> None:
+        _verify_list_buffer(self, self.storage)
+        _verify_list_buffer(self, self.ends)
+
+
+@irdl_op_definition
+class ListImportOp(IRDLOperation):
+    """Takes a list's state back from the device array that `host.list_export`
+    made (one read of its header and ends), frees that array, and fails with a
+    run-time error if a device step set the status."""
+
+    name = "host.list_import"
+
+    traits = traits_def(HostSide())
+
+    list = operand_def(ListType)
+    ends = operand_def(MemRefType)
+
+    assembly_format = "$list `,` $ends attr-dict `:` type($ends)"
+
+    def __init__(self, stack: SSAValue | Operation, ends: SSAValue | Operation):
+        super().__init__(operands=[stack, ends])
+
+    def verify_(self) -> None:
+        _verify_list_buffer(self, self.ends)
+
+
 Host = Dialect(
     "host",
     [
@@ -809,6 +897,8 @@ Host = Dialect(
         ListNewOp,
         ListPushOp,
         ListPopOp,
+        ListExportOp,
+        ListImportOp,
     ],
     [GraphType, GraphArrayAttr, GraphSizeAttr, ListType],
 )

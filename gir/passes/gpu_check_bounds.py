@@ -144,6 +144,8 @@ class _HostSizes:
     _graph_arrays: dict[host.GraphArrayOp, SSAValue] = field(default_factory=dict)
 
     def count(self, buffer: SSAValue, launch: host.LaunchOp, kernel: str, position: int) -> SSAValue:
+        if isinstance(buffer.owner, host.ListExportOp):
+            return buffer.owner.count_of(buffer)
         counts = {self._origin_count(origin) for origin in _origins(buffer)}
         count = counts.pop() if len(counts) == 1 else None
         if count is None or not _dominates(count, launch):
@@ -192,7 +194,8 @@ def _graph_array_count(array: host.GraphArrayOp) -> SSAValue:
 
 def _origins(buffer: SSAValue) -> set[Operation]:
     """The ops that make the host buffers `buffer` may be, following values through
-    `scf` loops and branches (double-buffered frontiers swap two allocations)."""
+    `scf` loops and branches (double-buffered frontiers swap two allocations) and
+    selects."""
     seen: set[SSAValue] = set()
     origins: set[Operation] = set()
     pending = [buffer]
@@ -205,6 +208,9 @@ def _origins(buffer: SSAValue) -> set[Operation]:
             pending.extend(_block_argument_sources(value))
         elif isinstance(value.owner, scf.WhileOp | scf.ForOp | scf.IfOp):
             pending.extend(_result_sources(value.owner, value.index))
+        elif isinstance(value.owner, arith.SelectOp):
+            # a fused loop's buffer result, chosen among its buffers by slot
+            pending.extend((value.owner.lhs, value.owner.rhs))
         else:
             origins.add(value.owner)  # type: ignore[arg-type]
     return origins

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import arith, memref, scf
+from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, UnitAttr, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -27,6 +27,9 @@ SCHEDULE = "graph.schedule"
 DEVICE_STEPS = (host.LaunchOp, host.ReadOp, host.WriteOp)
 """The host ops of a loop body that become device code in a fused kernel; the
 others allowed are arithmetic, which every thread repeats."""
+
+LIST_STEPS = (host.ListPushOp, host.ListPopOp)
+"""The list ops that become device steps on the list's exported device view."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,15 @@ class GpuFuseLoops(ModulePass):
     every block reaches every grid barrier; it reads the loop's results back
     from a state buffer, and keeps the original loop for targets without grid
     synchronization (grid 0: OpenCL).
+
+    A list of frontiers that the loop pushes onto or pops from (`host.list_push`,
+    `host.list_pop`: BC's levels) goes to the kernel as its storage and a device
+    array of its count and ends (`host.list_export` before the launch, with room
+    for one item per vertex; `host.list_import` after it). A push is a
+    grid-stride copy of the queue's items onto the storage's end, a grid barrier,
+    and thread 0 recording the new end; a pop the same copy the other way. A
+    push that does not fit is dropped and flagged, never written out of bounds,
+    and the import fails with a clear error.
 
     This is a GPU-level pass because a fused kernel is built from the loop's
     kernels as formed. A cooperative kernel must run on blocks of the fused
@@ -198,7 +210,7 @@ class _Fusion:
                     "per iteration, as the device-wide scans of EDGE_ONLY, STRICT and MERGE_PATH make; "
                     "fusion takes the other load balances)"
                 )
-            elif not isinstance(op, (*DEVICE_STEPS, scf.YieldOp, scf.ConditionOp)) and (
+            elif not isinstance(op, (*DEVICE_STEPS, *LIST_STEPS, scf.YieldOp, scf.ConditionOp)) and (
                 op.dialect_name() != "arith"
             ):
                 raise self.fail(f"'{op.name}' in {where} cannot run inside a kernel")
@@ -242,18 +254,21 @@ class _Fusion:
     def run(self) -> None:
         self.check()
         captured = self.captured()
+        lists = [v for v in captured if isinstance(v.type, host.ListType)]
+        captured = [v for v in captured if v not in lists]
         candidates = [v for v in self.loop.arguments if isinstance(v.type, MemRefType)]
         name = "fused_" + re.sub(r"[^A-Za-z0-9_]", "_", _label(self.loop))
-        kernel = self.build_kernel(name, captured, candidates)
+        kernel = self.build_kernel(name, captured, candidates, lists)
         self.module.body.block.insert_op_before(kernel, next(iter(self.kernels.values())))
-        self.build_host(name, captured, candidates)
+        self.build_host(name, captured, candidates, lists)
         dce(kernel)
 
     def build_kernel(
-        self, name: str, captured: list[SSAValue], candidates: list[SSAValue]
+        self, name: str, captured: list[SSAValue], candidates: list[SSAValue], lists: list[SSAValue]
     ) -> gir_gpu.KernelOp:
         buffer = gir_gpu.buffer_type(i32)
-        block = Block(arg_types=[*(v.type for v in captured), buffer, buffer])
+        views = [buffer, buffer] * len(lists)
+        block = Block(arg_types=[*(v.type for v in captured), *views, buffer, buffer])
         state, sync = block.args[-2], block.args[-1]
         for value, arg in zip(captured, block.args, strict=False):
             arg.name_hint = value.name_hint
@@ -270,6 +285,10 @@ class _Fusion:
             [outer[c] for c in candidates],
             plan_barriers(self.loop, self.kernels),
         )
+        for i, stack in enumerate(lists):
+            storage, ends = block.args[len(captured) + 2 * i : len(captured) + 2 * i + 2]
+            storage.name_hint, ends.name_hint = f"{stack.name_hint or 'list'}_storage", f"{stack.name_hint or 'list'}_ends"
+            body.lists[stack] = (storage, ends)
         gid = body.emit(gir_gpu.IdOp(gir_gpu.Dimension.GLOBAL)).results[0]
         size = body.emit(gir_gpu.IdOp(gir_gpu.Dimension.BLOCK_DIM)).results[0]
         grid = body.emit(gir_gpu.IdOp(gir_gpu.Dimension.GRID_DIM)).results[0]
@@ -309,7 +328,9 @@ class _Fusion:
 
     # -- the host side ----------------------------------------------------------
 
-    def build_host(self, name: str, captured: list[SSAValue], candidates: list[SSAValue]) -> None:
+    def build_host(
+        self, name: str, captured: list[SSAValue], candidates: list[SSAValue], lists: list[SSAValue]
+    ) -> None:
         loop = self.loop
         schedule = loop.attributes[SCHEDULE]
         assert isinstance(schedule, SimpleScheduleAttr)
@@ -331,7 +352,13 @@ class _Fusion:
         zero = _const(b, 0)
         for op in (state, sync, host.FillOp(sync.result, zero, two)):
             b.insert(op)
-        b.insert(host.LaunchOp(name, grid.result, block_size, [*captured, state.result, sync.result]))
+        exports = [host.ListExportOp(stack, self.list_room(b, stack)) for stack in lists]
+        for stack, export in zip(lists, exports, strict=True):
+            b.insert(export)
+            for result, hint in zip(export.results, ("storage", "ends", "storage_count", "ends_count"), strict=True):
+                result.name_hint = f"{stack.name_hint or 'list'}_{hint}"
+        views = [value for export in exports for value in (export.storage, export.ends)]
+        b.insert(host.LaunchOp(name, grid.result, block_size, [*captured, *views, state.result, sync.result]))
         results = []
         for i, type_ in enumerate(types):
             read = host.ReadOp(state.result, _const(b, i))
@@ -340,6 +367,8 @@ class _Fusion:
             if isinstance(type_, MemRefType):
                 value = _select_host(b, candidates, value, type_)
             results.append(value)
+        for stack, export in zip(lists, exports, strict=True):
+            b.insert(host.ListImportOp(stack, export.ends))
         for op in (host.FreeOp(state.result), host.FreeOp(sync.result), scf.YieldOp(*results)):
             b.insert(op)
         old_results = list(loop.results)
@@ -350,6 +379,22 @@ class _Fusion:
             for use in list(old.uses):
                 if use.operation.parent_op() is not choice:
                     use.operation.operands[use.index] = new
+
+    def list_room(self, b: Builder, stack: SSAValue) -> SSAValue:
+        """The items the loop may push onto `stack`: none if it only pops, else
+        one per vertex, the bound when no vertex is in two of its frontiers (BC
+        with dedup: a level holds vertices not yet done, each once)."""
+        pushes = (o for o in self.loop.walk() if isinstance(o, host.ListPushOp) and o.list == stack)
+        if next(pushes, None) is None:
+            return _const(b, 0)
+        main = self.loop.parent_op()
+        while main is not None and not isinstance(main, func.FuncOp):
+            main = main.parent_op()
+        assert main is not None
+        for op in main.walk():
+            if isinstance(op, host.GraphSizeOp) and op.what.data == host.GraphSize.VERTICES:
+                return op.result
+        raise self.fail("a list of frontiers pushed inside a fused loop needs the graph's size")
 
 
 def _label(loop: scf.WhileOp) -> str:
@@ -386,6 +431,8 @@ class _KernelBody:
     barriers: set[Operation]
     """The host loop's device steps that a grid barrier precedes (`plan_barriers`)."""
     values: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    lists: dict[SSAValue, tuple[SSAValue, SSAValue]] = field(default_factory=dict)
+    """The kernel's storage and device view (`host.ListSlot`) of each host list."""
     slots: dict[SSAValue, SSAValue] = field(default_factory=dict)
     """The slot number in the kernel of each buffer value of the loop."""
     shared: dict[tuple[str, int], SSAValue] = field(default_factory=dict)
@@ -443,6 +490,8 @@ class _KernelBody:
             chosen = self.emit(arith.SelectOp(is_i, buffer, chosen)).results[0]
         return chosen
 
+    def barrier(self) -> None:
+        self.emit(gir_gpu.GridBarrierOp(self.sync))
 
     def on_thread_0(self) -> _Thread0:
         return _Thread0(self)
@@ -450,7 +499,7 @@ class _KernelBody:
     def step(self, op: Operation) -> None:
         """`op` of the host loop, as device code."""
         if op in self.barriers:
-            self.emit(gir_gpu.GridBarrierOp(self.sync))
+            self.barrier()
         if isinstance(op, host.ReadOp):
             load = memref.LoadOp.get(self.value(op.buffer), [self.index(self.value(op.index))])
             self.values[op.result] = self.emit(load).results[0]
@@ -462,6 +511,10 @@ class _KernelBody:
                 self.emit(store)
         elif isinstance(op, host.LaunchOp):
             self.inline(op, self.kernels[op.kernel.root_reference.data])
+        elif isinstance(op, host.ListPushOp):
+            self.list_push(op)
+        elif isinstance(op, host.ListPopOp):
+            self.list_pop(op)
         elif isinstance(op, scf.IfOp):
             self.branch(op)
         elif isinstance(op, scf.ConditionOp):
@@ -564,6 +617,94 @@ class _KernelBody:
             self.top.insert_op_before(copy, self.top.first_op)
             self.shared[key] = copy.result
         return self.shared[key]
+
+    # -- lists of frontiers on the device ------------------------------------------
+
+    def list_slot(self, ends: SSAValue, slot: SSAValue | int) -> SSAValue:
+        """`ends[slot]` (an entry of a list's device view)."""
+        at = _const(self.b, slot) if isinstance(slot, int) else slot
+        return self.emit(memref.LoadOp.get(ends, [self.index(at)])).results[0]
+
+    def list_end(self, ends: SSAValue, count: SSAValue, back: int) -> SSAValue:
+        """Where the entry `back` places below the top ends: 0 below the first."""
+        below = self.emit(arith.SubiOp(count, _const(self.b, back))).results[0]
+        clamped = self.emit(arith.MaxSIOp(below, _const(self.b, 0))).results[0]
+        at = self.emit(arith.AddiOp(clamped, _const(self.b, host.ListSlot.ENDS))).results[0]
+        end = self.list_slot(ends, at)
+        exists = self.emit(arith.CmpiOp(below, _const(self.b, 0), "sge")).results[0]
+        return self.emit(arith.SelectOp(exists, end, _const(self.b, 0))).results[0]
+
+    def copy_items(self, source: SSAValue, source_at: SSAValue, target: SSAValue, target_at: SSAValue, count: SSAValue) -> None:
+        """`target[target_at + t] = source[source_at + t]` for `t < count`, a
+        grid-stride loop over all threads."""
+        assert self.gid is not None and self.threads is not None
+        loop_body = Block(arg_types=[IndexType()])
+        loop = scf.ForOp(self.index(self.gid), self.index(count), self.index(self.threads), [], Region(loop_body))
+        self.emit(loop)
+        at = Builder(InsertPoint.at_end(loop_body))
+        t = at.insert(arith.IndexCastOp(loop_body.args[0], i32)).result
+        read_at = at.insert(arith.AddiOp(source_at, t)).result
+        write_at = at.insert(arith.AddiOp(target_at, t)).result
+        read_index = at.insert(arith.IndexCastOp(read_at, IndexType())).result
+        write_index = at.insert(arith.IndexCastOp(write_at, IndexType())).result
+        item = at.insert(memref.LoadOp.get(source, [read_index])).results[0]
+        at.insert(memref.StoreOp.get(item, target, [write_index]))
+        at.insert(scf.YieldOp())
+
+    def list_record(self, ok: SSAValue, stores: list[tuple[SSAValue, SSAValue]], ends: SSAValue, failure: host.ListStatus) -> None:
+        """After a grid barrier, thread 0 makes `stores` (value, slot) into the
+        list's device view if `ok`, else sets its status to `failure`."""
+        self.barrier()
+        with self.on_thread_0():
+            then, otherwise = Block(), Block()
+            status = (_const(self.b, failure), _const(self.b, host.ListSlot.STATUS))
+            self.emit(scf.IfOp(ok, [], Region(then), Region(otherwise)))
+            for block, writes in ((then, stores), (otherwise, [status])):
+                at = Builder(InsertPoint.at_end(block))
+                for value, slot in writes:
+                    index = at.insert(arith.IndexCastOp(slot, IndexType())).result
+                    at.insert(memref.StoreOp.get(value, ends, [index]))
+                at.insert(scf.YieldOp())
+
+    def list_push(self, op: host.ListPushOp) -> None:
+        """Copies the queue onto the storage's end if the entry fits in the room
+        the export made; thread 0 then records the end (or the overflow)."""
+        storage, ends = self.lists[op.list]
+        count = self.list_slot(ends, host.ListSlot.COUNT)
+        start = self.list_end(ends, count, 1)
+        end = self.emit(arith.AddiOp(start, self.value(op.count))).results[0]
+        items_fit = self.emit(
+            arith.CmpiOp(end, self.list_slot(ends, host.ListSlot.ITEM_CAPACITY), "sle")
+        ).results[0]
+        entry_fits = self.emit(
+            arith.CmpiOp(count, self.list_slot(ends, host.ListSlot.ENTRY_CAPACITY), "slt")
+        ).results[0]
+        fits = self.emit(arith.AndIOp(items_fit, entry_fits)).results[0]
+        count.name_hint, start.name_hint, end.name_hint, fits.name_hint = "entries", "entry_start", "entry_end", "fits"
+        copied = self.emit(arith.SelectOp(fits, self.value(op.count), _const(self.b, 0))).results[0]
+        self.copy_items(self.value(op.buffer), _const(self.b, 0), storage, start, copied)
+        slot = self.emit(arith.AddiOp(count, _const(self.b, host.ListSlot.ENDS))).results[0]
+        grown = self.emit(arith.AddiOp(count, _const(self.b, 1))).results[0]
+        self.list_record(
+            fits, [(end, slot), (grown, _const(self.b, host.ListSlot.COUNT))], ends, host.ListStatus.OVERFLOWED
+        )
+
+    def list_pop(self, op: host.ListPopOp) -> None:
+        """Copies the last entry into the buffer (nothing if the list is empty);
+        thread 0 then drops it (or flags the empty list). Its size is the op's result."""
+        storage, ends = self.lists[op.list]
+        count = self.list_slot(ends, host.ListSlot.COUNT)
+        present = self.emit(arith.CmpiOp(count, _const(self.b, 0), "sgt")).results[0]
+        start = self.list_end(ends, count, 2)
+        end = self.list_end(ends, count, 1)
+        span = self.emit(arith.SubiOp(end, start)).results[0]
+        size = self.emit(arith.SelectOp(present, span, _const(self.b, 0))).results[0]
+        count.name_hint, start.name_hint, present.name_hint = "entries", "entry_start", "nonempty"
+        size.name_hint = op.result.name_hint
+        self.copy_items(storage, start, self.value(op.buffer), _const(self.b, 0), size)
+        shrunk = self.emit(arith.SubiOp(count, _const(self.b, 1))).results[0]
+        self.list_record(present, [(shrunk, _const(self.b, host.ListSlot.COUNT))], ends, host.ListStatus.EMPTIED)
+        self.values[op.result] = size
 
 
 @dataclass

@@ -100,6 +100,8 @@ class _Buffers:
         value = resolve(value)
         if value in self.positions:
             return ("carried", self.positions[value])
+        if isinstance(value.type, host.ListType):
+            return ("list", value)
         owner = value.owner
         if isinstance(owner, host.AllocOp):
             return ("alloc", owner)
@@ -155,13 +157,17 @@ class _Walker:
 
     def block(self, block: Block, pending: Pending, barriers: set[Operation]) -> Pending:
         for op in block.ops:
-            if isinstance(op, host.LaunchOp | host.ReadOp | host.WriteOp):
+            if isinstance(op, host.LaunchOp | host.ReadOp | host.WriteOp | host.ListPushOp | host.ListPopOp):
                 accesses = self.accesses(op)
                 if self.conflicts(accesses, pending):
                     barriers.add(op)
                     pending = frozenset()
                 assert pending is not None
                 pending = pending | accesses
+                if isinstance(op, host.ListPushOp | host.ListPopOp):
+                    # Its copy ends with a barrier of its own; then thread 0
+                    # records the list's new end.
+                    pending = frozenset({(self.buffers.key(op.list), True)})
             elif isinstance(op, scf.IfOp):
                 exits = [self.block(r.block, pending, barriers) for r in op.regions if r.blocks]
                 if len(exits) == 1:
@@ -183,6 +189,9 @@ class _Walker:
             return frozenset({(self.buffers.key(op.buffer), False)})
         if isinstance(op, host.WriteOp):
             return frozenset({(self.buffers.key(op.buffer), True)})
+        if isinstance(op, host.ListPushOp | host.ListPopOp):
+            queue_writes = isinstance(op, host.ListPopOp)
+            return frozenset({(self.buffers.key(op.buffer), queue_writes), (self.buffers.key(op.list), True)})
         assert isinstance(op, host.LaunchOp)
         kernel = self.kernels[op.kernel.root_reference.data]
         return frozenset(

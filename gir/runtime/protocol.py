@@ -177,3 +177,14 @@ class HostRuntime(Protocol):
     def list_pop(self, stack: Any, buffer: Buffer) -> int:
         """Copies the last entry into `buffer[0:n]` (queued), drops it, returns n."""
         ...
+
+    def list_export(self, stack: Any, room: int) -> tuple[Buffer, Buffer, int, int]:
+        """The list's storage, grown for `room` more items, a new device array of
+        its header and ends with room for `room + 1` more entries, and their
+        element counts (`host.list_export`, `host.ListSlot`)."""
+        ...
+
+    def list_import(self, stack: Any, ends: Buffer) -> None:
+        """Takes the list's entries back from `ends` (waits), frees it, and raises
+        a `UserError` if a device step set its status (`host.list_import`)."""
+        ...

@@ -22,6 +22,7 @@ import numpy as np
 
 from gir.diagnostics import UserError
 from gir.dialects.gir_gpu import BOUNDS_RECORD, BoundsSite
+from gir.dialects.host import ListSlot, ListStatus
 from gir.runtime.device import DTYPES, Device, DeviceGraph
 from gir.runtime.protocol import Buffer, DType, GraphArray, GraphSize, Launch
 
@@ -264,6 +265,39 @@ class Run:
             )
         self.device.copy_range(stack.storage, start, buffer, 0, end - start, DType.INT32)
         return end - start
+
+    def list_export(self, stack: _List, room: int) -> tuple[Buffer, Buffer, int, int]:
+        assert stack.ends is not None
+        used = stack.ends[-1] if stack.ends else 0
+        if stack.storage is None or used + room > stack.capacity:
+            self._grow(stack, max(used + room, 1))
+        entries = len(stack.ends) + room + 1
+        header = [0] * ListSlot.ENDS
+        header[ListSlot.COUNT] = len(stack.ends)
+        header[ListSlot.STATUS] = ListStatus.OK
+        header[ListSlot.ITEM_CAPACITY] = stack.capacity
+        header[ListSlot.ENTRY_CAPACITY] = entries
+        view = np.zeros(ListSlot.ENDS + entries, np.int32)
+        view[: ListSlot.ENDS + len(stack.ends)] = [*header, *stack.ends]
+        ends = self.device.upload(view)
+        self._allocations[self.device.key(ends)] = _Allocation(ends, view.size, DType.INT32)
+        assert stack.storage is not None
+        return stack.storage, ends, stack.capacity, view.size
+
+    def list_import(self, stack: _List, ends: Buffer) -> None:
+        header = self.device.to_host(ends, ListSlot.ENDS, DType.INT32)
+        count = int(header[ListSlot.COUNT])
+        view = self.device.to_host(ends, ListSlot.ENDS + count, DType.INT32)
+        self.free(ends)
+        stack.ends = [int(end) for end in view[ListSlot.ENDS :]]
+        if header[ListSlot.STATUS] == ListStatus.OVERFLOWED:
+            raise UserError(
+                f"error: a fused loop pushed more onto a list than the {header[ListSlot.ITEM_CAPACITY]} "
+                f"items and {header[ListSlot.ENTRY_CAPACITY]} entries it had room for (one per vertex: "
+                "enable deduplication, or do not fuse the loop)"
+            )
+        if header[ListSlot.STATUS] == ListStatus.EMPTIED:
+            raise UserError("error: the program retrieves from an empty list")
 
     def resident_blocks(self, kernel: str, block: int) -> int:
         return self.device.resident_blocks(self.kernels, kernel, block)

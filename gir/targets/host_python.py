@@ -46,6 +46,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from gir.diagnostics import UserError
 from gir.dialects import host
+from gir.dialects.gir_gpu import KernelOp, is_persistent
 from gir.runtime.protocol import DType
 from gir.targets.walker import BINARY_OPERATORS, AssignPair, StructuredPrinter, ValueNames
 
@@ -212,10 +213,17 @@ class HostPrinter(StructuredPrinter):
     def _plan_launchers(self, main: func.FuncOp) -> None:
         """Decides, for every launch, which arguments its launcher binds and before
         which op of main the launcher is made."""
+        module = main.parent_op()
+        persistent = {
+            op.sym_name.data for op in (module.ops if isinstance(module, ModuleOp) else ()) if isinstance(op, KernelOp) and is_persistent(op)
+        }
         for site, launch in enumerate(op for op in main.walk() if isinstance(op, host.LaunchOp)):
             outermost: Operation = launch
             parent = launch.parent_op()
-            while parent is not None and parent is not main:
+            # A persistent kernel's launcher is made in its branch (once per
+            # fused loop): a target without grid sync leaves the kernel out.
+            fused = launch.kernel.root_reference.data in persistent
+            while parent is not None and parent is not main and not (fused and isinstance(parent, scf.IfOp)):
                 if isinstance(parent, scf.ForOp | scf.WhileOp):
                     outermost = parent
                 parent = parent.parent_op()
@@ -498,6 +506,15 @@ class HostPrinter(StructuredPrinter):
     @emit.register
     def _(self, op: host.ListPopOp) -> None:
         self._define(op.result, f"rt.list_pop({self.expr(op.list)}, {self.expr(op.buffer)})")
+
+    @emit.register
+    def _(self, op: host.ListExportOp) -> None:
+        results = ", ".join(self._names[result] for result in op.results)
+        self._line(f"{results} = rt.list_export({self.expr(op.list)}, {self.expr(op.room)})")
+
+    @emit.register
+    def _(self, op: host.ListImportOp) -> None:
+        self._line(f"rt.list_import({self.expr(op.list)}, {self.expr(op.ends)})")
 
     @emit.register
     def _(self, op: func.ReturnOp) -> None:

@@ -1,10 +1,12 @@
 """End to end: Brandes betweenness centrality from one source (the BFS levels
 kept in a list of vertexsets for the backward pass) on PoCL and CUDA, against
 the CPU reference: G2's default schedule, the road schedule's traversals (TWCE,
-deduplicated fused frontiers; the schedule's kernel fusion of the level loops
-is tested once it lowers), the social hybrid schedule with a VERTEX_BASED pull
-side at thresholds that take the push side, both and the pull side, and G2's
-social schedule itself (TWCE pull; skipped until that pull lowering exists)."""
+deduplicated fused frontiers) unfused and with its kernel fusion of both level
+loops (the list pushed and popped inside the fused kernels on CUDA; PoCL takes
+the host fallback loops), bc.gt's ten runs with both level loops fused, the
+social hybrid schedule with a VERTEX_BASED pull side at thresholds that take
+the push side, both and the pull side, and G2's social schedule itself (TWCE
+pull)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from gir.api import lower_for_run
-from gir.diagnostics import UserError
 from gir.runtime.graph import load_graph
 from gir.tools.run import parse_program
 from gir.validate import find_validator
@@ -48,11 +49,7 @@ def check_bc(path: Path, target, devices, tmp_path: Path, thresholds: list[str])
     module = parse_program(str(path))
     validator = find_validator(module)
     assert validator is not None and validator.algorithm.startswith("betweenness")
-    try:
-        lowered = lower_for_run(module, check_bounds=True)
-    except UserError as error:
-        pytest.skip(f"{path.name} does not lower yet: {error}")
-    executable = compile_program(lowered, target_name)
+    executable = compile_program(lower_for_run(module, check_bounds=True), target_name)
     device = devices(target_name, index)
     failures = []
     graphs = {**hand_made_graphs(tmp_path, False), **generated_graphs(False)}
@@ -80,6 +77,38 @@ def test_bc_road_traversals(target, devices, tmp_path):
 @pytest.mark.parametrize("target", TARGETS)
 def test_bc_road_fused(target, devices, tmp_path):
     check_bc(PROGRAMS / "bench" / "bc_g2_road.gt", target, devices, tmp_path, [])
+
+
+def _fused_ten_runs(tmp_path: Path) -> Path:
+    """bc.gt (ten runs, a new list each) with both level loops fused and its
+    traversals deduplicated, G2's default load balance otherwise."""
+    source = (PROGRAMS / "bc.gt").read_text()
+    source = source.replace("while (level.getVertexSetSize() != 0)", "#forward_loop# while (level.getVertexSetSize() != 0)")
+    source = source.replace("while (depth > 0)", "#backward_loop# while (depth > 0)")
+    source = source[: source.index("schedule:")] + "\n".join(
+        [
+            "schedule:",
+            "    SimpleGPUSchedule one_kernel;",
+            "    one_kernel.configKernelFusion(ENABLED);",
+            '    program->applyGPUSchedule("forward_loop", one_kernel);',
+            '    program->applyGPUSchedule("backward_loop", one_kernel);',
+            "    SimpleGPUSchedule unique;",
+            "    unique.configDeduplication(ENABLED);",
+            '    program->applyGPUSchedule("forward_loop:forward", unique);',
+            '    program->applyGPUSchedule("backward_loop:backward", unique);',
+            "",
+        ]
+    )
+    path = tmp_path / "bc_fused.gt"
+    path.write_text(source)
+    return path
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_bc_fused_ten_runs(target, devices, tmp_path):
+    path = _fused_ten_runs(tmp_path)
+    assert "#backward_loop#" in path.read_text()
+    check_bc(path, target, devices, tmp_path, [])
 
 
 @pytest.mark.parametrize("target", TARGETS)

@@ -18,7 +18,7 @@ from gir.dialects.frontier import (
 )
 from gir.dialects.schedule import Direction, PullFrontier, SimpleScheduleAttr
 from gir.passes.directions import DirectionStrategy
-from gir.passes.load_balance import inline_region
+from gir.passes.load_balance import inline_region, mark_early_exit
 
 
 class Pull(DirectionStrategy):
@@ -38,9 +38,14 @@ class Pull(DirectionStrategy):
     TWC, TWCE, WM, CM, STRICT, MERGE_PATH) get the same shape per in-edge
     (`edge_body`): the edge map iterates every vertex as a destination, checks
     the `to` filter on it first and only where it passes reads the source and
-    tests its membership. Their loops are shared by several threads (or cut
-    into chunks), so they do not exit early: a destination that no longer
-    passes costs its remaining in-edges one read of the filter's data each.
+    tests its membership. The check is marked (`mark_early_exit`), and a
+    strategy whose thread walks a stretch of one destination's in-edges (TWC,
+    TWCE's block and warp tiers, WM, CM) ends that walk at the first failing
+    check (`load_balance.exit_early`: each thread exits on its own, at every
+    edge, no cross-thread vote). Where a thread's edges cross destinations
+    (EDGE_ONLY: one edge a thread; STRICT, MERGE_PATH, TWCE's remainders) the
+    check before each edge is the exit: a destination that no longer passes
+    costs its remaining edges one read of the filter's data, no source read.
     Several threads share a destination there, so `graph-insert-atomics` keeps
     its updates atomic (a CAS for a filtered claim). Under edge blocking the
     traversal reads BLOCKED_CSC (the transpose tiled by source range).
@@ -126,7 +131,9 @@ class Pull(DirectionStrategy):
         if to_filter is not None and to_filter.blocks:
             (passes,) = inline_region(to_filter, [vertex], point)
             then_end = scf.YieldOp()
-            Rewriter.insert_op(scf.IfOp(passes, [], Region(Block([then_end]))), point)
+            check = scf.IfOp(passes, [], Region(Block([then_end])))
+            mark_early_exit(check)
+            Rewriter.insert_op(check, point)
             point = InsertPoint.before(then_end)
         _gather(traverse, vertex, position, point)
 

@@ -16,8 +16,9 @@ of the `frontier-lb-*` passes that `lower-to-gpu` runs. A strategy says
   kernel skeleton, launches, frontier representations and layouts).
 
 Shared pieces of rewrites live here: `per_edge_body` inlines a traversal's `to`
-filter and edge function into the body of one edge, and `to_edge_map` is the
-rewrite of every strategy that forms its own kernels.
+filter and edge function into the body of one edge, `to_edge_map` is the
+rewrite of every strategy that forms its own kernels, and `exit_early` turns a
+thread's walk over one destination's in-edges into GraphIt's pull early exit.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects import scf
-from xdsl.dialects.builtin import IndexType, ModuleOp
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, UnitAttr, i1
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -185,3 +186,65 @@ def to_edge_map(traverse: frontier.EdgeTraverseOp) -> frontier.EdgeMapOp:
     edge_map.attributes.update(traverse.attributes)  # e.g. the layout's blocking_size
     Rewriter.replace_op(traverse, edge_map, new_results=list(edge_map.results))
     return edge_map
+
+
+EARLY_EXIT = "gir.early_exit"
+"""Marks the `scf.if` of a pull edge's `to` filter check (`Pull.edge_body`): a
+walk over the in-edges of one destination may stop where it fails."""
+
+
+def exit_early(loop: scf.ForOp) -> None:
+    """Where `loop` is one thread's walk over in-edges of a single destination
+    and its body checks the destination's `to` filter (an `scf.if` marked
+    `EARLY_EXIT`, as pull's edge body makes), makes it stop at the first edge
+    whose check fails (GraphIt's pull early exit, per thread: the thread skips
+    its remaining edges of that destination; others of its warp or block stop
+    at their own next check). A loop without the mark stays as it is.
+
+    Before: `scf.for %e = %first to %end step %s { %ok = <filter>; scf.if %ok {...} }`
+    After:
+    ```mlir
+    %last = scf.while (%e = %first) : (index) -> index {
+      %more = arith.cmpi ult, %e, %end : index
+      %go = scf.if %more -> (i1) { %ok = <filter>; scf.if %ok {...}; scf.yield %ok : i1 }
+            else { scf.yield %false : i1 }
+      %next = arith.addi %e, %s : index
+      scf.condition(%go) %next : index
+    } do { ^bb0(%n : index): scf.yield %n : index }
+    ```"""
+    body = loop.body.block
+    check = next(
+        (op for op in body.ops if isinstance(op, scf.IfOp) and EARLY_EXIT in op.attributes), None
+    )
+    if check is None or loop.iter_args:
+        return
+    del check.attributes[EARLY_EXIT]
+    counter = loop.lb.type
+    before, after = Block(arg_types=[counter]), Block(arg_types=[counter])
+    edge = before.args[0]
+    edge.name_hint = body.args[0].name_hint
+    body.args[0].replace_all_uses_with(edge)
+    walk = Block()
+    for op in list(body.ops):
+        op.detach()
+        if not isinstance(op, scf.YieldOp):
+            walk.add_op(op)
+        else:
+            op.erase()
+    walk.add_op(scf.YieldOp(check.cond))
+    stop = arith.ConstantOp(IntegerAttr(0, i1))
+    more = arith.CmpiOp(edge, loop.ub, "ult" if isinstance(counter, IndexType) else "slt")
+    more.result.name_hint = "more"
+    go = scf.IfOp(more.result, [i1], Region(walk), Region(Block([stop, scf.YieldOp(stop)])))
+    go.results[0].name_hint = "go"
+    following = arith.AddiOp(edge, loop.step)
+    before.add_ops([more, go, following, scf.ConditionOp(go.results[0], following.result)])
+    after.add_op(scf.YieldOp(after.args[0]))
+    Rewriter.replace_op(
+        loop, scf.WhileOp([loop.lb], [counter], Region(before), Region(after)), new_results=[]
+    )
+
+
+def mark_early_exit(check: scf.IfOp) -> None:
+    """Marks `check`, a pull edge's `to` filter check, for `exit_early`."""
+    check.attributes[EARLY_EXIT] = UnitAttr()

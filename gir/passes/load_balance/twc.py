@@ -11,7 +11,7 @@ from gir.dialects import frontier, gir_gpu
 from gir.dialects.gir_gpu import SUBGROUP_SIZE
 from gir.dialects.schedule import LoadBalance
 from gir.passes.gpu_kernels import KernelBuilder, MapBody, as_index, constant
-from gir.passes.load_balance import LoadBalanceStrategy, to_edge_map
+from gir.passes.load_balance import LoadBalanceStrategy, exit_early, to_edge_map
 from gir.passes.load_balance.twce import (
     BLOCK_QUEUE,
     WARP_QUEUE,
@@ -119,7 +119,7 @@ class Twc(LoadBalanceStrategy):
             def edge(at: Builder, position: SSAValue) -> None:
                 body(at, [mine.vertex, as_index(at, position)])
 
-            strided_loop(b, mine.begin, own_end, constant(b, 1), edge)
+            exit_early(strided_loop(b, mine.begin, own_end, constant(b, 1), edge))
 
         kernels.map_kernel(edge_map, threads, build, host_b)
 

@@ -22,7 +22,7 @@ from gir.dialects.gir_gpu import SUBGROUP_SIZE, AtomicKind, Dimension
 from gir.dialects.schedule import LoadBalance
 from gir.passes.gpu_kernels import KernelBuilder, MapBody, as_i32, as_index, constant
 from gir.passes.layouts import layout
-from gir.passes.load_balance import LoadBalanceStrategy, to_edge_map
+from gir.passes.load_balance import LoadBalanceStrategy, exit_early, to_edge_map
 from gir.passes.load_balance.edge_offsets import last_at_most
 
 
@@ -271,7 +271,8 @@ class BlockTiers:
             def edge(at: Builder, position: SSAValue) -> None:
                 body(at, [vertex, as_index(at, position)])
 
-            strided_loop(inner, start, end, constant(inner, stride), edge)
+            # one vertex's edges: a pull walk leaves at its first failing check
+            exit_early(strided_loop(inner, start, end, constant(inner, stride), edge))
 
         strided_loop(b, first, entries, step, entry)
 
@@ -370,13 +371,13 @@ def strided_loop(
     stop: SSAValue,
     step: SSAValue,
     build: Callable[[Builder, SSAValue], None],
-) -> None:
+) -> scf.ForOp:
     """`for (i = start; i < stop; i += step)` over i32, its body by `build(b, i)`."""
     body = Block(arg_types=[i32])
     inner = Builder(InsertPoint.at_end(body))
     build(inner, body.args[0])
     inner.insert(scf.YieldOp())
-    b.insert(scf.ForOp(start, stop, step, [], body))
+    return b.insert(scf.ForOp(start, stop, step, [], body))
 
 
 def frontier_threads(

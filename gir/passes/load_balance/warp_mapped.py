@@ -18,7 +18,7 @@ from gir.dialects import frontier, gir_gpu
 from gir.dialects.schedule import LoadBalance
 from gir.passes.gpu_kernels import KernelBuilder, MapBody, as_index, constant
 from gir.passes.layouts import layout
-from gir.passes.load_balance import LoadBalanceStrategy, to_edge_map
+from gir.passes.load_balance import LoadBalanceStrategy, exit_early, to_edge_map
 
 MAX_THREADS = 1 << 26
 """The most threads a `GroupMapped` kernel launches. Above `MAX_THREADS / width`
@@ -84,11 +84,12 @@ class GroupMapped(LoadBalanceStrategy):
             edge_loop = Block(arg_types=[IndexType()])
             edge = edge_loop.args[0]
             edge.name_hint = "edge"
-            at_item.insert(scf.ForOp(first, end, step, [], edge_loop))
+            walk = at_item.insert(scf.ForOp(first, end, step, [], edge_loop))
             at_item.insert(scf.YieldOp())
             end_edge = scf.YieldOp()
             edge_loop.add_op(end_edge)
             body(Builder(InsertPoint.before(end_edge)), [vertex, edge])
+            exit_early(walk)
 
         kernels.map_kernel(edge_map, threads, build, host, cooperative=False)
 

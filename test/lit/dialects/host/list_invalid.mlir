@@ -1,4 +1,4 @@
-// Invalid host-list IR: lists hold i32 device arrays.
+// Invalid host-list IR: lists (and their device views) hold i32 device arrays.
 // RUN: gir-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
 builtin.module {
@@ -24,3 +24,28 @@ builtin.module {
   }
 }
 // CHECK: host.list_pop: lists hold i32 arrays, not memref<?xi64>
+
+// -----
+
+builtin.module {
+  func.func @main() {
+    %n = arith.constant 8 : i32
+    %l = host.list_new : !host.list
+    %storage, %ends, %a, %b = host.list_export %l room %n : memref<?xf32>, memref<?xi32>
+    func.return
+  }
+}
+// CHECK: host.list_export: lists hold i32 arrays, not memref<?xf32>
+
+// -----
+
+builtin.module {
+  func.func @main() {
+    %n = arith.constant 8 : i32
+    %values = "host.alloc"(%n) : (i32) -> memref<?xi8>
+    %l = host.list_new : !host.list
+    host.list_import %l, %values : memref<?xi8>
+    func.return
+  }
+}
+// CHECK: host.list_import: lists hold i32 arrays, not memref<?xi8>
