@@ -49,15 +49,6 @@ from gir.targets.cuda_host_runtime import RUNTIME
 from gir.targets.host_python import find_main
 from gir.targets.walker import ValueNames, scalar_of
 
-_RUNTIME_ARRAYS = frozenset(
-    host.GraphArray[name]
-    for name in (
-        "ROW_PTR COL_IDX WEIGHTS CSC_PTR CSC_IDX CSC_WEIGHTS COO_SRC CSC_DST OUT_DEGREES "
-        "BLOCK_OFFSETS BLOCKED_SRC BLOCKED_DST BLOCKED_WEIGHTS"
-    ).split()
-)
-"""The graph arrays the C++ runtime (`cuda_host_runtime.py`, `enum class Array`) builds."""
-
 HOST_RESERVED = frozenset({"std", "argc", "argv", "gir_rt", "printf", "exit"})
 """Names the host's C++ needs besides C's reserved words: a local or kernel so
 named would hide them."""
@@ -133,6 +124,8 @@ class CudaHostPrinter(KernelPrinter):
     def c_type(self, type_: Attribute) -> str:
         if isinstance(type_, host.GraphType):
             return "gir_rt::Graph*"
+        if isinstance(type_, host.ListType):
+            return "gir_rt::List*"
         return super().c_type(type_)
 
     def _float_literal(self, value: float, width: int) -> str:
@@ -225,13 +218,6 @@ class CudaHostPrinter(KernelPrinter):
 
     @emit.register
     def _(self, op: host.GraphArrayOp) -> None:
-        if op.array.data not in _RUNTIME_ARRAYS:
-            raise UserError.at(
-                op,
-                f"error: the C++ host runtime does not build the graph array "
-                f"'{op.array.data.value}' yet (pull edge blocking); print the kernels "
-                "alone with --kernels-only and run them with gir-run",
-            )
         arguments = f"gir_rt::Array::{op.array.data.name}"
         if op.blocking_size is not None:
             arguments += f", {op.blocking_size.value.data}LL"
@@ -289,6 +275,18 @@ class CudaHostPrinter(KernelPrinter):
     def _(self, op: host.ResidentBlocksOp) -> None:
         kernel = op.kernel.root_reference.data
         self._define(op.result, f"gir_rt::resident_blocks((const void*){kernel}, {self.expr(op.block)})")
+
+    @emit.register
+    def _(self, op: host.ListNewOp) -> None:
+        self._define(op.result, "gir_rt::list_new()")
+
+    @emit.register
+    def _(self, op: host.ListPushOp) -> None:
+        self._statement(f"gir_rt::list_push({self.expr(op.list)}, {self.expr(op.buffer)}, {self.expr(op.count)})")
+
+    @emit.register
+    def _(self, op: host.ListPopOp) -> None:
+        self._define(op.result, f"gir_rt::list_pop({self.expr(op.list)}, {self.expr(op.buffer)})")
 
 
 def print_cuda_program(module: ModuleOp) -> str:

@@ -12,6 +12,7 @@ Python. It mirrors `gir.runtime` (the Python host's runtime) call for call:
 | `read`, `write`                       | `Run.read`, `Run.write` (index checked)   |
 | `bind_global`, `finish`               | `Run.bind_global`, `Run.finish` (`GIR_DUMP`) |
 | `argv_int`, `argv_float`              | `Run.argv_int`, `Run.argv_float`          |
+| `list_new`, `list_push`, `list_pop`    | `Run.list_new`, `list_push`, `list_pop`   |
 | `resident_blocks(kernel, block)`      | `CudaDevice.resident_blocks` (CUDA's occupancy API) |
 | `start_timer`, `stop_timer`, `print`  | `Run.start_timer`, `stop_timer`, `print`  |
 
@@ -20,8 +21,10 @@ coordinate pattern/integer/real, general/symmetric), parsed as gir does: 0-based
 ids (`.mtx`: 1-based), `#`/`%` comment lines, the vertex count is the largest id
 plus one (`.mtx`: max(rows, cols)), edges sorted by (src, dst) with duplicates
 dropped (the first keeps its weight), real weights rounded to the nearest even.
-Generator specs (`rmat:16`) and gir's `.npz` cache are not read: write the graph
-as an edge list first (README, "Complete CUDA programs").
+`.gbin` is gir's binary edge file (`write_binary_graph`), read without parsing or
+sorting: what `gir-bench --host compiled` hands the programs. Generator specs
+(`rmat:16`) and gir's `.npz` cache are not read: write the graph as an edge list
+or `.gbin` first (README, "Complete CUDA programs").
 
 `GIR_DUMP=FILE` writes every bound global vector to FILE when the program ends
 (a vector freed earlier as it was then): per vector a line `gir-dump NAME DTYPE
@@ -31,7 +34,13 @@ COUNT lines of values; `gir.targets.cuda_host.read_dump` reads it back.
 Every failure is one line `error: ...` on stderr and exit status 1.
 """
 
-from gir.dialects.host import PERSISTENT_THREADS_PER_SM
+import os
+from pathlib import Path
+
+import numpy as np
+
+from gir.dialects.host import PERSISTENT_THREADS_PER_SM, GraphArray
+from gir.runtime.graph import Graph
 
 RUNTIME = r"""
 #include <algorithm>
@@ -320,6 +329,61 @@ template <typename T> void write(T* buffer, long long index, T value) {
   check(cudaGetLastError(), "a write");
 }
 
+// ---------------------------------------------------------------------------
+// Lists of device arrays (host.list_*), as gir.runtime.run's _List: the entries
+// back to back in one int buffer, grown by doubling, and where each one ends.
+// ---------------------------------------------------------------------------
+
+struct List {
+  int* storage = nullptr;
+  long long capacity = 0;
+  std::vector<long long> ends;
+};
+
+inline List* list_new() { return new List(); }
+
+inline void copy_range(const int* source, long long from, int* target, long long to, long long count) {
+  if (count > 0) {
+    check(cudaMemcpyAsync(target + to, source + from, (size_t)count * sizeof(int), cudaMemcpyDeviceToDevice),
+          "cudaMemcpyAsync (list)");
+  }
+}
+
+// Moves the list's entries into a buffer of `capacity` elements.
+inline void list_grow(List* list, long long capacity) {
+  int* storage = alloc<int>(capacity);
+  if (list->storage != nullptr) {
+    copy_range(list->storage, 0, storage, 0, list->ends.empty() ? 0 : list->ends.back());
+    free(list->storage);
+  }
+  list->storage = storage;
+  list->capacity = capacity;
+}
+
+inline void list_push(List* list, const int* buffer, long long count) {
+  long long start = list->ends.empty() ? 0 : list->ends.back();
+  if (start + count > list->capacity) {
+    list_grow(list, std::max({2 * list->capacity, start + count, 1024LL}));
+  }
+  copy_range(buffer, 0, list->storage, start, count);
+  list->ends.push_back(start + count);
+}
+
+inline int list_pop(List* list, int* buffer) {
+  if (list->ends.empty()) {
+    fail("the program retrieves from an empty list");
+  }
+  long long end = list->ends.back();
+  list->ends.pop_back();
+  long long start = list->ends.empty() ? 0 : list->ends.back();
+  auto target = buffers().allocations.find(buffer);
+  if (target != buffers().allocations.end() && end - start > target->second.count) {
+    fail("a list entry of %lld vertices does not fit in a frontier of %lld", end - start, target->second.count);
+  }
+  copy_range(list->storage, start, buffer, 0, end - start);
+  return (int)(end - start);
+}
+
 inline void launched(const char* kernel) {
   cudaError_t status = cudaGetLastError();
   if (status != cudaSuccess) {
@@ -373,10 +437,8 @@ inline double stop_timer() {
 // Graphs
 // ---------------------------------------------------------------------------
 
-enum class Array {
-  ROW_PTR, COL_IDX, WEIGHTS, CSC_PTR, CSC_IDX, CSC_WEIGHTS, COO_SRC, CSC_DST, OUT_DEGREES,
-  BLOCK_OFFSETS, BLOCKED_SRC, BLOCKED_DST, BLOCKED_WEIGHTS
-};
+// host.GraphArray's members, in its order.
+enum class Array { @GRAPH_ARRAYS@ };
 
 const long long MAX_VERTICES = INT_MAX;
 
@@ -409,9 +471,10 @@ inline Edges sorted_unique(const std::vector<long long>& src, const std::vector<
   return edges;
 }
 
-inline std::vector<int> row_pointers(const std::vector<int>& sorted_rows, long long vertices) {
+// Where each row's entries begin once sorted by row: counts, then prefix sums.
+inline std::vector<int> row_pointers(const std::vector<int>& rows, long long vertices) {
   std::vector<int> pointers((size_t)vertices + 1, 0);
-  for (int row : sorted_rows) {
+  for (int row : rows) {
     ++pointers[(size_t)row + 1];
   }
   for (size_t v = 0; v < (size_t)vertices; ++v) {
@@ -420,50 +483,90 @@ inline std::vector<int> row_pointers(const std::vector<int>& sorted_rows, long l
   return pointers;
 }
 
+// A blocked layout's arrays (gir.runtime.graph.BlockedEdges).
+struct Tiling {
+  std::vector<int> offsets, src, dst, weights;
+};
+
 struct Graph {
   std::string path;
   long long vertices = 0;
   bool weighted = false;
   Edges edges;
   std::unique_ptr<Edges> transposed;
+  std::map<std::pair<long long, bool>, Tiling> tilings;
   std::map<std::pair<int, long long>, void*> device;
 
   long long num_edges() const { return (long long)edges.src.size(); }
 
+  // The reversed edges sorted by (dst, src): a stable counting sort by
+  // destination of the (src, dst)-sorted edges.
   const Edges& transpose() {
     if (!transposed) {
-      std::vector<long long> src(edges.dst.begin(), edges.dst.end());
-      std::vector<long long> dst(edges.src.begin(), edges.src.end());
-      transposed.reset(new Edges(sorted_unique(src, dst, weighted ? &edges.weights : nullptr)));
+      std::vector<int> next = row_pointers(edges.dst, vertices);
+      transposed.reset(new Edges());
+      Edges& result = *transposed;
+      size_t count = edges.src.size();
+      result.src.resize(count);
+      result.dst.resize(count);
+      result.weights.resize(weighted ? count : 0);
+      for (size_t e = 0; e < count; ++e) {
+        size_t position = (size_t)next[(size_t)edges.dst[e]]++;
+        result.src[position] = edges.dst[e];
+        result.dst[position] = edges.src[e];
+        if (weighted) {
+          result.weights[position] = edges.weights[e];
+        }
+      }
     }
     return *transposed;
   }
 
-  // The edges tiled by destination range (stable by block from the (src, dst) order).
-  std::vector<int> blocked(Array kind, long long size) {
+  // The edges tiled by destination range (by source: by source range), as
+  // gir.runtime.graph.BlockedEdges: a stable sort by block of the (src, dst)
+  // order (by source: of the transpose's (dst, src) order); made once per size.
+  const Tiling& tiling(long long size, bool by_source) {
+    auto key = std::make_pair(size, by_source);
+    auto found = tilings.find(key);
+    if (found != tilings.end()) {
+      return found->second;
+    }
+    if (size <= 0) {
+      fail("edge blocking needs a positive blocking size, got %lld", size);
+    }
+    // The transpose's src is the original dst, so its dst is the tiled source.
+    const Edges& ordered = by_source ? transpose() : edges;
+    const std::vector<int>& sources = by_source ? ordered.dst : ordered.src;
+    const std::vector<int>& targets = by_source ? ordered.src : ordered.dst;
+    const std::vector<int>& tiled = by_source ? sources : targets;
     long long blocks = std::max(1LL, (vertices + size - 1) / size);
-    std::vector<int> offsets((size_t)blocks + 1, 0);
-    for (int d : edges.dst) {
-      ++offsets[(size_t)(d / size) + 1];
+    Tiling result;
+    result.offsets.assign((size_t)blocks + 1, 0);
+    for (int v : tiled) {
+      ++result.offsets[(size_t)(v / size) + 1];
     }
     for (size_t b = 0; b < (size_t)blocks; ++b) {
-      offsets[b + 1] += offsets[b];
+      result.offsets[b + 1] += result.offsets[b];
     }
-    if (kind == Array::BLOCK_OFFSETS) {
-      return offsets;
+    std::vector<int> next(result.offsets.begin(), result.offsets.end() - 1);
+    size_t count = tiled.size();
+    result.src.resize(count);
+    result.dst.resize(count);
+    result.weights.resize(weighted ? count : 0);
+    for (size_t e = 0; e < count; ++e) {
+      size_t position = (size_t)next[(size_t)(tiled[e] / size)]++;
+      result.src[position] = sources[e];
+      result.dst[position] = targets[e];
+      if (weighted) {
+        result.weights[position] = ordered.weights[e];
+      }
     }
-    const std::vector<int>& column =
-        kind == Array::BLOCKED_SRC ? edges.src : kind == Array::BLOCKED_DST ? edges.dst : edges.weights;
-    std::vector<int> next(offsets.begin(), offsets.end() - 1);
-    std::vector<int> result(column.size());
-    for (size_t e = 0; e < column.size(); ++e) {
-      result[(size_t)next[(size_t)(edges.dst[e] / size)]++] = column[e];
-    }
-    return result;
+    return tilings.emplace(key, std::move(result)).first->second;
   }
 
   std::vector<int> host_array(Array kind, long long blocking_size) {
-    bool reads_weights = kind == Array::WEIGHTS || kind == Array::CSC_WEIGHTS || kind == Array::BLOCKED_WEIGHTS;
+    bool reads_weights = kind == Array::WEIGHTS || kind == Array::CSC_WEIGHTS ||
+                         kind == Array::BLOCKED_WEIGHTS || kind == Array::CSC_BLOCKED_WEIGHTS;
     if (reads_weights && !weighted) {
       fail("the program reads edge weights, but graph '%s' has none", path.c_str());
     }
@@ -483,8 +586,16 @@ struct Graph {
         }
         return degrees;
       }
-      default: return blocked(kind, blocking_size);
+      case Array::BLOCK_OFFSETS: return tiling(blocking_size, false).offsets;
+      case Array::BLOCKED_SRC: return tiling(blocking_size, false).src;
+      case Array::BLOCKED_DST: return tiling(blocking_size, false).dst;
+      case Array::BLOCKED_WEIGHTS: return tiling(blocking_size, false).weights;
+      case Array::CSC_BLOCK_OFFSETS: return tiling(blocking_size, true).offsets;
+      case Array::CSC_BLOCKED_SRC: return tiling(blocking_size, true).src;
+      case Array::CSC_BLOCKED_DST: return tiling(blocking_size, true).dst;
+      case Array::CSC_BLOCKED_WEIGHTS: return tiling(blocking_size, true).weights;
     }
+    fail("the runtime does not build graph array %d", (int)kind);
   }
 
   // The device copy of one array with `T` elements, uploaded on first use.
@@ -725,6 +836,58 @@ inline void matrix_market(Lines& lines, std::vector<long long>& src, std::vector
   }
 }
 
+// A little-endian int64 at `offset` of `data`.
+inline long long int64_at(const std::vector<char>& data, size_t offset) {
+  int64_t value;
+  std::memcpy(&value, data.data() + offset, sizeof value);
+  return (long long)value;
+}
+
+// gir's binary edge file (`write_binary_graph` in gir.targets.cuda_host_runtime):
+// the magic "GIRBIN1\n", int64 vertices, edges and flags (1: weighted), then int32
+// src[edges], dst[edges] and, when weighted, weights[edges]; the edges sorted by
+// (src, dst) without duplicates, as gir's Graph holds them.
+inline Graph* binary_graph(const std::string& path, const std::vector<char>& data, bool weighted) {
+  const size_t header = 32;
+  if (data.size() < header || std::memcmp(data.data(), "GIRBIN1\n", 8) != 0) {
+    fail_in(path.c_str(), "not a gir binary graph (expected the magic 'GIRBIN1')");
+  }
+  long long vertices = int64_at(data, 8), count = int64_at(data, 16), flags = int64_at(data, 24);
+  bool has_weights = flags == 1;
+  if (vertices < 0 || vertices > MAX_VERTICES || count < 0 || count > (long long)INT_MAX || (flags & ~1LL) != 0 ||
+      data.size() != header + (size_t)count * sizeof(int) * (has_weights ? 3 : 2)) {
+    fail_in(path.c_str(), "corrupt gir binary graph: the header does not match the file's size");
+  }
+  if (weighted && !has_weights) {
+    fail_in(path.c_str(), "the graph has no weights; the program needs a weighted edgeset");
+  }
+  Graph* graph = new Graph();
+  graph->path = path;
+  graph->vertices = vertices;
+  graph->weighted = weighted;
+  Edges& edges = graph->edges;
+  const char* columns = data.data() + header;
+  size_t bytes = (size_t)count * sizeof(int);
+  edges.src.resize((size_t)count);
+  edges.dst.resize((size_t)count);
+  std::memcpy(edges.src.data(), columns, bytes);
+  std::memcpy(edges.dst.data(), columns + bytes, bytes);
+  if (weighted) {
+    edges.weights.resize((size_t)count);
+    std::memcpy(edges.weights.data(), columns + 2 * bytes, bytes);
+  }
+  for (size_t e = 0; e < (size_t)count; ++e) {
+    int s = edges.src[e], d = edges.dst[e];
+    if (s < 0 || s >= vertices || d < 0 || d >= vertices) {
+      fail_in(path.c_str(), "corrupt gir binary graph: edge %zu (%d, %d) leaves the %lld vertices", e, s, d, vertices);
+    }
+    if (e > 0 && edge_key(edges.src[e - 1], edges.dst[e - 1]) >= edge_key(s, d)) {
+      fail_in(path.c_str(), "corrupt gir binary graph: edge %zu is not after edge %zu in (src, dst) order", e, e - 1);
+    }
+  }
+  return graph;
+}
+
 // Loads the graph file `path` as gir-run does; `weighted`: the program reads weights.
 inline Graph* load_graph(const char* path, bool weighted) {
   std::string name(path);
@@ -740,9 +903,9 @@ inline Graph* load_graph(const char* path, bool weighted) {
     }
     fail_in(path, "graph file not found: %s", path);
   }
-  if (suffix != ".el" && suffix != ".wel" && suffix != ".mtx") {
+  if (suffix != ".el" && suffix != ".wel" && suffix != ".mtx" && suffix != ".gbin") {
     std::fclose(file);
-    fail_in(path, "unknown graph file extension '%s' (expected .el, .wel or .mtx)", suffix.c_str());
+    fail_in(path, "unknown graph file extension '%s' (expected .el, .wel, .mtx or .gbin)", suffix.c_str());
   }
   Lines lines;
   lines.path = name;
@@ -752,6 +915,9 @@ inline Graph* load_graph(const char* path, bool weighted) {
     lines.data.insert(lines.data.end(), chunk, chunk + got);
   }
   std::fclose(file);
+  if (suffix == ".gbin") {
+    return binary_graph(name, lines.data, weighted);
+  }
   std::vector<long long> src, dst;
   std::vector<int> weights;
   bool has_weights = suffix == ".wel";
@@ -812,5 +978,26 @@ inline int finish() {
 }
 
 }  // namespace gir_rt
-""".replace("@PERSISTENT_THREADS_PER_SM@", str(PERSISTENT_THREADS_PER_SM))
+""".replace("@PERSISTENT_THREADS_PER_SM@", str(PERSISTENT_THREADS_PER_SM)).replace(
+    "@GRAPH_ARRAYS@", ", ".join(kind.name for kind in GraphArray)
+)
 """The C++ text of the runtime (see the module docstring)."""
+
+BINARY_GRAPH_MAGIC = b"GIRBIN1\n"
+"""The first bytes of a `.gbin` file."""
+
+
+def write_binary_graph(graph: Graph, path: Path) -> None:
+    """Writes `graph` as a `.gbin` file that a complete program loads without
+    parsing or sorting (the runtime's `binary_graph`): the magic, int64 vertices,
+    edges and flags (1: weighted), then int32 src, dst and weights, little-endian.
+    Written to a temporary file and renamed, so a reader never sees half of one."""
+    header = np.array([graph.num_vertices, graph.num_edges, graph.weights is not None], dtype="<i8")
+    columns = [graph.src, graph.dst] + ([graph.weights] if graph.weights is not None else [])
+    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(partial, "wb") as stream:
+        stream.write(BINARY_GRAPH_MAGIC)
+        stream.write(header.tobytes())
+        for column in columns:
+            stream.write(np.ascontiguousarray(column, dtype="<i4").tobytes())
+    os.replace(partial, path)

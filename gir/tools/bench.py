@@ -3,8 +3,8 @@
 ```
 gir-bench [--target auto|cuda|opencl] [--device N] [--algorithms bfs,sssp,pr,cc,bc]
           [--graphs rmat:22,road:2048:2048] [--schedules g2,default] [--trials N]
-          [--warmup N] [--programs DIR] [--csv FILE] [--plot FILE.png]
-          [--compare FILE.csv]
+          [--warmup N] [--programs DIR] [--host python|compiled] [--csv FILE]
+          [--plot FILE.png] [--compare FILE.csv]
 ```
 
 A cell is one algorithm on one graph under one schedule class. Its program is
@@ -18,6 +18,9 @@ the seconds its own timer measured around the algorithm's loop (PageRank: per
 iteration); a cell reports the median, min and max over the trials, and GTEPS =
 the graph's directed edges / the median time. The last trial's result is checked
 against gir's CPU reference (`gir.validate`, else the algorithm's own check).
+
+`--host compiled` times the complete CUDA programs instead (`gir.tools.compiled`:
+built with nvcc once, run as processes on a `.gbin` export of the graph).
 
 A program gir cannot lower yet becomes a `not lowered: <gir's error>` cell and the
 run goes on. Ratios (gir / reference) come from `--compare FILE.csv` (default:
@@ -38,6 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -51,6 +55,9 @@ from gir.tools.output import check_writable, open_output
 from gir.api import choose_target, lower_for_run
 from gir.tools.run import parse_program
 from gir.validate import Validator, find_validator
+
+if TYPE_CHECKING:
+    from gir.tools.compiled import CompiledHost
 
 ROOT = Path(__file__).resolve().parents[2]
 """The repository root (gir-bench runs from a source checkout or editable install)."""
@@ -175,6 +182,13 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--programs", type=Path, default=PROGRAMS, help="folder of the benchmark programs"
     )
+    parser.add_argument(
+        "--host",
+        choices=("python", "compiled"),
+        default="python",
+        help="python: gir-run's runtime; compiled: the complete CUDA program "
+        "(gir-translate --to-cuda) built with nvcc, timed by its own timer [python]",
+    )
     parser.add_argument("--csv", metavar="FILE", help="write every cell as a CSV row")
     parser.add_argument(
         "--plot", metavar="FILE.png", help="bar chart of gir vs the reference (matplotlib)"
@@ -248,6 +262,8 @@ class _Compiled:
     validator: Validator | None
     seconds: float
     error: str = ""
+    binary: Path | None = None
+    """`--host compiled`: the built complete program (`gir.tools.compiled`)."""
 
 
 def _compile(path: Path, target: str, device: Device) -> _Compiled:
@@ -368,6 +384,7 @@ def run_cells(
         raise UserError(f"error: no benchmark programs folder '{options.programs}'")
     target = choose_target(options.target)
     device = open_device(target, options.device)
+    host = _compiled_host(target, device) if options.host == "compiled" else None
     compiled: dict[Path, _Compiled] = {}
     cells: list[Cell] = []
     total = len(algorithms) * len(schedules) * len(graphs)
@@ -392,18 +409,30 @@ def run_cells(
                     continue
                 cell.program = path.name
                 if path not in compiled:
-                    compiled[path] = _compile(path, target, device)
+                    compiled[path] = _compile(path, target, device) if host is None else host.compile_cell(path)
                 program = compiled[path]
-                if program.program is None:
+                if program.program is None and program.binary is None:
                     cell.status, cell.detail = "not lowered", program.error
                     continue
                 cell.compile_s = program.seconds
-                run_cell(cell, program, algorithm, g, spec, device, options.trials, options.warmup)
+                if host is None:
+                    run_cell(cell, program, algorithm, g, spec, device, options.trials, options.warmup)
+                else:
+                    host.run_cell(cell, program, algorithm, g, spec, options.trials, options.warmup)
                 outcome = f"median {cell.median_ms:.3f} ms, " if cell.times_ms else ""
                 progress(f"  {outcome}{cell.status}: {cell.detail}")
         del g
         device.clear_graphs()
     return cells, device.name
+
+
+def _compiled_host(target: str, device: Device) -> CompiledHost:
+    """`--host compiled`'s builder and runner (`gir.tools.compiled`), for CUDA only."""
+    from gir.tools.compiled import open_compiled_host
+
+    if target != "cuda":
+        raise UserError("error: --host compiled runs complete CUDA programs: it needs --target cuda")
+    return open_compiled_host(device.arch)  # type: ignore[attr-defined]
 
 
 def _algorithm(name: str) -> Algorithm:

@@ -6,8 +6,9 @@ Each program is compiled once to a `.cu` file and an executable; each graph is
 written as a `.wel` edge list that both sides load. A run dumps its global
 vectors through `GIR_DUMP`; both results must pass the CPU reference, vectors of
 deterministic algorithms must agree (floats within a tolerance), and the printed
-lines must agree where the program prints no times. Needs nvcc and a CUDA GPU
-(skipped elsewhere).
+lines must agree where the program prints no times. The benchmark programs
+(`test/programs/bench`, every schedule class) run with gir-bench's arguments for
+the graph's class. Needs nvcc and a CUDA GPU (skipped elsewhere).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from gir.diagnostics import UserError
 from gir.runtime.device import find_nvcc
 from gir.runtime.graph import Graph, load_graph
 from gir.targets.cuda_host import read_dump
+from gir.tools.bench import ALGORITHMS, graph_class
 from gir.tools.run import parse_program
 from gir.tools.translate import translate
 from gir.api import lower_for_run
@@ -49,13 +51,32 @@ pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_rea
 class Case:
     """A program, whether it reads weights, its arguments after the graph (`{start}`
     is the start vertex), whether its vectors are the same on every run, and
-    whether its printed lines are (no timers)."""
+    whether its printed lines are (no timers). A benchmark program names its
+    `algorithm` instead: gir-bench's arguments for the graph's class follow."""
 
     program: str
     weighted: bool
     arguments: tuple[str, ...]
     deterministic: bool
     prints_times: bool
+    algorithm: str | None = None
+
+    def argv(self, path: str, start: int, graph_class: str) -> list[str]:
+        """The program's command line on the graph file `path`."""
+        arguments = [a.format(start=start) for a in self.arguments]
+        if self.algorithm is not None:
+            arguments += ALGORITHMS[self.algorithm].arguments(graph_class)
+        return [self.program, path, *arguments]
+
+
+def _bench_case(path: Path) -> Case:
+    """A benchmark program as a case: results checked by the CPU reference, and
+    compared value by value where the algorithm's result is unique (distances,
+    ranks and credits, within float tolerance; not BFS parents or CC labels)."""
+    algorithm = ALGORITHMS[path.name.split("_")[0]]
+    rooted = ("{start}",) if algorithm.rooted else ()
+    unique = algorithm.name in ("sssp", "pr", "bc")
+    return Case(f"bench/{path.name}", algorithm.weighted, rooted, unique, True, algorithm.name)
 
 
 CASES = [
@@ -65,6 +86,7 @@ CASES = [
     Case("cc.gt", False, (), True, True),
     Case("pagerank_default.gt", False, (), True, False),
     Case("bc_default.gt", False, ("{start}",), True, False),
+    *(_bench_case(path) for path in sorted((PROGRAMS / "bench").glob("*.gt"))),
 ]
 
 
@@ -75,14 +97,15 @@ def _write_wel(graph: Graph, path: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def graphs(tmp_path_factory) -> dict[str, tuple[str, int]]:
-    """Edge-list files of generated graphs, with a start vertex each."""
+def graphs(tmp_path_factory) -> dict[str, tuple[str, int, str]]:
+    """Edge-list files of generated graphs, with a start vertex and gir-bench's
+    graph class each."""
     directory = tmp_path_factory.mktemp("graphs")
     found = {}
     for name, spec in (("rmat10", "rmat:10,w"), ("road16", "road:16:12,w")):
         graph = load_graph(spec)
         path = _write_wel(graph, directory / f"{name}.wel")
-        found[name] = (path, load_graph(path).largest_degree_vertex())
+        found[name] = (path, load_graph(path).largest_degree_vertex(), graph_class(spec))
     return found
 
 
@@ -105,9 +128,10 @@ def built(tmp_path_factory, device):
                 source = translate(parse_program(str(PROGRAMS / program)), "cuda")
             except UserError as error:
                 pytest.skip(f"{program} does not lower to the GPU yet: {error}")
-            cu = directory / f"{Path(program).stem}.cu"
+            stem = program.removesuffix(".gt").replace("/", "_")
+            cu = directory / f"{stem}.cu"
             cu.write_text(source)
-            binary = directory / Path(program).stem
+            binary = directory / stem
             command = [find_nvcc(), "-O3", f"-arch={device.arch}", "-std=c++17", str(cu), "-o", str(binary)]
             subprocess.run(command, check=True, capture_output=True, text=True)
             cache[program] = binary
@@ -140,12 +164,13 @@ def test_complete_program_matches_gir_run(case, graphs, device, built, tmp_path)
     module = parse_program(str(PROGRAMS / case.program))
     validator = find_validator(module)
     program = compile_program(lower_for_run(module), "cuda")
-    for name, (path, start) in graphs.items():
-        argv = [case.program, path, *(a.format(start=start) for a in case.arguments)]
+    for name, (path, start, klass) in graphs.items():
+        argv = case.argv(path, start, klass)
         stdout, vectors = _run_binary(binary, argv, tmp_path / f"{name}.dump")
         printed = io.StringIO()
         expected = program.run(device, argv, printed)
         assert set(vectors) == set(expected.globals), name
+        assert validator is not None or case.algorithm is None, "a benchmark program gir cannot validate"
         if validator is not None:
             graph = load_graph(path, weighted=validator.weighted, cache=False)
             assert validator.check(graph, argv, vectors) is None, name
