@@ -37,6 +37,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, PassFailedException
 
 from gir.diagnostics import UserError
+from gir.frontend.exports import ExportSignature
 from gir.runtime.device import Device, DeviceGraph
 from gir.runtime.graph import Graph, GraphError, from_edges, from_networkx, from_scipy
 from gir.runtime.program import CompiledProgram
@@ -44,6 +45,7 @@ from gir.runtime.run import Run
 from gir.validate import Validator
 
 __all__ = [
+    "Export",
     "GraphLike",
     "LoadedGraph",
     "Program",
@@ -85,19 +87,30 @@ def compile(
     """
     from gir.validate import find_validator
 
-    module, label = _parse(program, schedule, name)
+    module, label, exports = _parse(program, schedule, name)
+    entry_points = {
+        signature.name: Export(signature, Program(lower_for_run(export, check_bounds), f"{label}.{signature.name}"))
+        for signature, export in exports
+    }
+    if module is None:
+        return Program(None, label, None, entry_points)
     validator = find_validator(module)
-    return Program(lower_for_run(module, check_bounds), label, validator)
+    return Program(lower_for_run(module, check_bounds), label, validator, entry_points)
+
+
+_Exports = list[tuple["ExportSignature", ModuleOp]]
+"""A program's exports: each one's signature and the module that runs it."""
 
 
 def _parse(
     program: str | os.PathLike[str] | ModuleOp, schedule: str | None, name: str | None
-) -> tuple[ModuleOp, str]:
-    """The module of `program` and the name it runs under."""
+) -> tuple[ModuleOp | None, str, _Exports]:
+    """The module of `program` (None for GraphIt source of exports only), the
+    name it runs under, and its exports."""
     if isinstance(program, ModuleOp):
         if schedule is not None:
             raise UserError("error: schedule= applies to GraphIt source, not to an IR module")
-        return program, name or "<module>"
+        return program, name or "<module>", []
     if isinstance(program, os.PathLike) or _looks_like_path(program):
         path = os.fspath(program)
         try:
@@ -107,11 +120,11 @@ def _parse(
             raise UserError(f"error: cannot read program '{path}': {error.strerror}") from None
         label = name or os.path.splitext(os.path.basename(path))[0]
         if path.endswith(".gt"):
-            return _parse_graphit(source, path, schedule), label
-        return _parse_ir(source, path, schedule), label
+            return _graphit(source, path, schedule, label)
+        return _parse_ir(source, path, schedule), label, []
     if _MLIR_START.match(program):
-        return _parse_ir(program, "<string>", schedule), name or "<module>"
-    return _parse_graphit(program, "<string>", schedule), name or "<program>"
+        return _parse_ir(program, "<string>", schedule), name or "<module>", []
+    return _graphit(program, "<string>", schedule, name or "<program>")
 
 
 def _looks_like_path(text: str) -> bool:
@@ -130,24 +143,41 @@ def _parse_ir(source: bytes | str, filename: str, schedule: str | None) -> Modul
     return parse_module_text(source, filename, ctx)
 
 
-def _parse_graphit(source: bytes | str, filename: str, schedule: str | None) -> ModuleOp:
-    """The graph-dialect module of GraphIt `source`, under `schedule` when given
-    (its errors are located in the schedule text, named `<schedule>`)."""
-    from gir.frontend import parse_graphit_source
-
-    if schedule is None:
-        return parse_graphit_source(source, filename)
+def _graphit(
+    source: bytes | str, filename: str, schedule: str | None, label: str
+) -> tuple[ModuleOp | None, str, _Exports]:
+    """`_parse`'s answer for GraphIt source: its `main` module unless it has only
+    exports, and one module per export (see `gir.frontend.exports`)."""
     from gir.frontend import ast
-    from gir.frontend.deletes import check_deletes
-    from gir.frontend.irgen import IRGen
+    from gir.frontend.exports import export_program, exported
     from gir.frontend.parser import parse_program
-    from gir.frontend.schedule import resolve_schedules
-    from gir.frontend.sema import check_program
     from gir.frontend.source import decode_source, ensure_recursion_headroom
 
     ensure_recursion_headroom()
-    parsed = parse_program(decode_source(source, filename), filename)
-    program = ast.Program(parsed.decls, _parse_schedule(schedule))
+    program = parse_program(decode_source(source, filename), filename)
+    if schedule is not None:
+        program = ast.Program(program.decls, _parse_schedule(schedule))
+    entry_points = exported(program)
+    exports = [export_program(program, decl.name, filename) for decl in entry_points]
+    has_main = any(decl.name == "main" and not decl.exported for decl in program.functions)
+    module = _build_graphit(program, filename, schedule) if has_main or not entry_points else None
+    return module, label, [(signature, _build_graphit(run, filename, schedule)) for run, signature in exports]
+
+
+def _build_graphit(program: Any, filename: str, schedule: str | None) -> ModuleOp:
+    """The graph-dialect module of a parsed GraphIt `program`; errors in a
+    `schedule=` text are located in it, named `<schedule>`."""
+    from gir.frontend.irgen import build_module
+
+    if schedule is None:
+        return build_module(program, filename)
+    from gir.frontend.deletes import check_deletes
+    from gir.frontend.exports import main_program
+    from gir.frontend.irgen import IRGen
+    from gir.frontend.schedule import resolve_schedules
+    from gir.frontend.sema import check_program
+
+    program = main_program(program, filename)
     sema = check_program(program, filename)
     check_deletes(program, filename)
     bindings = resolve_schedules(program, sema, "<schedule>")
@@ -370,16 +400,42 @@ class Result(Mapping[str, np.ndarray]):
 
 
 class Program:
-    """A program lowered to the GPU level, printed and built per target on first use."""
+    """A program lowered to the GPU level, printed and built per target on first
+    use; its GraphIt `export func`s are its methods (see `Export`)."""
 
-    def __init__(self, module: ModuleOp, name: str = "<program>", validator: Validator | None = None):
-        """`module` is at the GPU level (see `lower_for_run`); `name` is argv[0];
-        `validator` checks results (`gir.validate.find_validator` of the module
-        before lowering), if gir knows the algorithm."""
+    def __init__(
+        self,
+        module: ModuleOp | None,
+        name: str = "<program>",
+        validator: Validator | None = None,
+        exports: Mapping[str, Export] | None = None,
+    ):
+        """`module` is at the GPU level (see `lower_for_run`), None for a program
+        of exports only; `name` is argv[0]; `validator` checks results
+        (`gir.validate.find_validator` of the module before lowering), if gir
+        knows the algorithm; `exports` are the entry points by name."""
         self.module = module
         self.name = name
         self.validator = validator
+        self.exports: dict[str, Export] = dict(exports or {})
+        """The program's `export func`s by name, also reachable as attributes."""
         self._compiled: dict[str, CompiledProgram] = {}
+
+    def __getattr__(self, name: str) -> Export:
+        exports = self.__dict__.get("exports", {})
+        if name in exports:
+            return exports[name]
+        raise AttributeError(f"'{self.name}' has no attribute or export '{name}'")
+
+    def __dir__(self) -> list[str]:
+        return [*super().__dir__(), *self.exports]
+
+    def _main(self) -> ModuleOp:
+        """The module of `main`; a `UserError` for a program of exports only."""
+        if self.module is None:
+            calls = ", ".join(f"{name}(graph, ...)" for name in self.exports)
+            raise UserError(f"error: '{self.name}' has no 'main' function: call its exports ({calls})")
+        return self.module
 
     def compiled(self, target: str | None = None) -> CompiledProgram:
         """The program printed for `target` (kernels and host code), once."""
@@ -388,7 +444,7 @@ class Program:
         chosen = choose_target(target)
         program = self._compiled.get(chosen)
         if program is None:
-            program = self._compiled[chosen] = compile_program(self.module, chosen, self.name)
+            program = self._compiled[chosen] = compile_program(self._main(), chosen, self.name)
         return program
 
     def source(self, target: str | None = None) -> str:
@@ -427,7 +483,7 @@ class Program:
         argv = [self.name, loaded.spec, *(_argument(value) for value in args)]
         from gir.tools.run import check_int_arguments
 
-        check_int_arguments(self.module, argv)
+        check_int_arguments(self._main(), argv)
         compiled = self.compiled(loaded.device.target)
         times: list[float] = []
         try:
@@ -476,7 +532,68 @@ class Program:
             raise UserError(f"error: validation of {validator.algorithm} failed: {problem}")
 
     def __repr__(self) -> str:
-        return f"Program({self.name})"
+        exports = "".join(f", {export.signature}" for export in self.exports.values())
+        return f"Program({self.name}{exports})"
+
+
+class Export:
+    """A GraphIt `export func` of a program, called as its method:
+    `prog.pagerank_delta(graph, 20, 0.85)` returns the output vector as a numpy
+    array indexed by vertex (the `Result` of all vectors for an export without
+    output). The graph is anything `Program.run` takes; each scalar argument must
+    be a number of the parameter's type (an int for `int`)."""
+
+    def __init__(self, signature: ExportSignature, program: Program):
+        """`program` runs the export as its `main` (see `gir.frontend.exports`)."""
+        self.signature = signature
+        self.program = program
+
+    def __call__(
+        self, graph: GraphLike, *args: Any, target: str | None = None, device: int | None = None
+    ) -> np.ndarray | Result:
+        """The export's output on `graph` with `args` (see the class docstring)."""
+        result = self.run(graph, *args, target=target, device=device)
+        return result if self.signature.result is None else result[self.signature.result]
+
+    def run(
+        self,
+        graph: GraphLike,
+        *args: Any,
+        target: str | None = None,
+        device: int | None = None,
+        trials: int = 1,
+        stdout: TextIO | None = None,
+    ) -> Result:
+        """Runs the export as `Program.run` runs a program: all its vectors, times
+        and prints."""
+        return self.program.run(
+            graph, *self._arguments(args), target=target, device=device, trials=trials, stdout=stdout
+        )
+
+    def _arguments(self, args: tuple[Any, ...]) -> list[int | float]:
+        """`args` checked against the scalar parameters, floats made floats."""
+        scalars = self.signature.scalars
+        if len(args) != len(scalars):
+            raise UserError(
+                f"error: {self.signature} takes {len(scalars)} argument(s) after the graph, "
+                f"got {len(args)}"
+            )
+        values: list[int | float] = []
+        for (name, ty), value in zip(scalars, args, strict=True):
+            integral = isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+            if ty in ("float", "double") and (integral or isinstance(value, (float, np.floating))):
+                values.append(float(value))
+            elif ty not in ("float", "double") and integral:
+                values.append(int(value))
+            else:
+                raise UserError(
+                    f"error: argument '{name}' of {self.signature.name} is {ty}, "
+                    f"not {type(value).__name__} {value!r}"
+                )
+        return values
+
+    def __repr__(self) -> str:
+        return f"Export({self.signature})"
 
 
 def _argument(value: Any) -> str:

@@ -353,6 +353,8 @@ class FuncDecl:
     params: list[Param]
     output: Param | None
     body: list[Stmt]
+    exported: bool = field(default=False, kw_only=True)
+    """Whether it is an `export func` (an entry point called from Python)."""
 
 
 @dataclass(eq=False)

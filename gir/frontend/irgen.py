@@ -58,6 +58,7 @@ from gir.dialects import graph
 from gir.frontend import ast
 from gir.frontend.breaks import check_fused_breaks
 from gir.frontend.deletes import check_deletes
+from gir.frontend.exports import main_program
 from gir.frontend.notes import Warnings
 from gir.frontend.schedule import ScheduleBinding, resolve_schedules
 from gir.frontend.sema import (
@@ -693,6 +694,8 @@ class IRGen:
         literal = self.literal_value(expr)
         if literal is not None and isinstance(ty, ScalarTy) and ty != BOOL:
             return self.constant(literal, ty)
+        if isinstance(expr, ast.Argv) and isinstance(ty, ScalarTy) and ty.is_float:
+            return self.value(graph.ArgvIntOp(expr.index, float_type(ty)))  # atof, not atoi
         assert expr.ty is not None
         return self.convert(self.expr(expr), expr.ty, ty)
 
@@ -931,6 +934,7 @@ def build_module(program: ast.Program, filename: str, strict_schedule: bool = Fa
     Raises `SourceError` for errors in the program or its schedule section;
     warnings go to stderr (schedule warnings are errors with `strict_schedule`).
     """
+    program = main_program(program, filename)
     sema = check_program(program, filename)
     check_deletes(program, filename)
     bindings = resolve_schedules(program, sema, filename, Warnings(filename, strict_schedule))

@@ -161,6 +161,8 @@ class Parser:
             return self.parse_element()
         if self.at_keyword("const"):
             return self.parse_const()
+        if self.at_keyword("export"):
+            return self.parse_export()
         if self.at_keyword("func"):
             return self.parse_func()
         if self.at_keyword("extern") or self.at_keyword("export"):
@@ -199,6 +201,16 @@ class Parser:
         body = self.parse_block(start, "func", BLOCK_ENDS[:1])
         self.advance()
         return ast.FuncDecl(pos_of(start), name.text, params, output, body)
+
+    def parse_export(self) -> ast.FuncDecl:
+        """`export func name(params) [-> output : T] body end`: an entry point
+        called from Python (see `gir.frontend.exports`)."""
+        self.advance()
+        if not self.at_keyword("func"):
+            raise self.expected("'func' after 'export'")
+        decl = self.parse_func()
+        decl.exported = True
+        return decl
 
     def parse_param(self) -> ast.Param:
         """`name : T`."""

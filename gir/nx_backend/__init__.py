@@ -27,6 +27,10 @@ FUNCTION_NOTES: dict[str, dict[str, Any]] = {
     "connected_components": {
         "additional_docs": "Label propagation with hooking and shortcutting on the GPU.",
     },
+    "betweenness_centrality": {
+        "additional_docs": "Brandes' algorithm on the GPU in double precision (all sources in "
+        "one run, or one run per sampled source); unweighted, endpoints excluded.",
+    },
     "pagerank": {
         "additional_docs": "NetworkX's power iteration on the GPU in double precision.",
         "additional_parameters": {

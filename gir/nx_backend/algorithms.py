@@ -10,6 +10,7 @@ that gir does not implement the call when `backend="gir"` was asked for).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterator
 from typing import Any
 
@@ -134,3 +135,60 @@ def _as_units(value: float, units: int, name: str) -> int:
     if not 0 <= scaled <= np.iinfo(np.int32).max or abs(scaled - value * units) > 1e-3:
         raise NotImplementedError(f"gir's PageRank takes {name} in [0, 2.1e9/{units:.0e}] in steps of {1 / units:.0e}")
     return scaled
+
+
+def betweenness_centrality(
+    G: GirGraph,
+    k: int | None = None,
+    normalized: bool = True,
+    weight: str | None = None,
+    endpoints: bool = False,
+    seed: Any = None,
+) -> dict[Hashable, float]:
+    """Shortest-path betweenness of every node, from all sources or from `k`
+    sources sampled with `seed` as NetworkX samples them, rescaled as NetworkX
+    rescales: `nx.betweenness_centrality` on unweighted graphs, endpoints excluded."""
+    if len(G) == 0:
+        return {}
+    if k == len(G):
+        k = None  # NetworkX's own shortcut: every node is a source
+    threshold = max(1, len(G) // PULL_FRACTION)
+    run = program("betweenness", G).run
+    if k is None:
+        sources = None
+        total = run(G.loaded(), 0, len(G), threshold)["total"].copy()
+    else:
+        sources = [G.index[node] for node in seed.sample(list(G.nodes), k)]
+        total = np.zeros(len(G))
+        for source in sources:  # a run per source: gir programs take numbers, not lists
+            total += run(G.loaded(), source, source + 1, threshold)["total"]
+    scale = _betweenness_scale(len(G), normalized, G.is_directed(), None if sources is None else len(sources))
+    if sources is not None:
+        total[sources] *= scale[0]
+        outside = np.ones(len(G), dtype=bool)
+        outside[sources] = False
+        total[outside] *= scale[1]
+    else:
+        total *= scale[1]
+    return dict(zip(G.nodes, map(float, total)))
+
+
+def _betweenness_scale(n: int, normalized: bool, directed: bool, sampled: int | None) -> tuple[float, float]:
+    """NetworkX's rescaling factors (endpoints excluded) for the sampled sources
+    and for the other nodes: dependencies sum over ordered (s, t) pairs, so
+    normalizing divides by the pairs that could pass through a node, an
+    undirected graph counts each pair once, and k samples stand for all sources
+    (a source is never its own interior, hence `sampled - 1` for the sources)."""
+    pairs = n - 1
+    if pairs < 2:
+        return 1.0, 1.0
+    sources = pairs if sampled is None else sampled
+    correction = 1 if directed else 2
+    if sampled is None:
+        scale = 1 / (sources * (pairs - 1)) if normalized else pairs / (sources * correction)
+        return scale, scale
+    if normalized:
+        on_source = 1 / ((sources - 1) * (pairs - 1)) if sources > 1 else math.nan
+        return on_source, 1 / (sources * (pairs - 1))
+    on_source = pairs / ((sources - 1) * correction) if sources > 1 else math.nan
+    return on_source, pairs / (sources * correction)

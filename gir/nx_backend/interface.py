@@ -22,6 +22,7 @@ FUNCTIONS = (
     "single_source_dijkstra_path_length",
     "connected_components",
     "pagerank",
+    "betweenness_centrality",
 )
 """The NetworkX functions gir implements (`algorithms.<name>`)."""
 
@@ -30,7 +31,7 @@ _UNSUPPORTED_BY_DEFAULT: dict[str, tuple[str, ...]] = {
 }
 """Arguments gir takes only at their default (None)."""
 
-_WEIGHTED = {"single_source_dijkstra_path_length", "pagerank"}
+_WEIGHTED = {"single_source_dijkstra_path_length", "pagerank", "betweenness_centrality"}
 """Functions whose results depend on parallel edges, refused on multigraphs."""
 
 
@@ -55,6 +56,8 @@ def _refusal(name: str, arguments: Mapping[str, Any]) -> str | None:
         return "gir reads weights from an edge attribute (a name), not from a function"
     if name == "single_source_dijkstra_path_length" and weight is None:
         return "gir's SSSP reads the weights of an edge attribute"
+    if name == "betweenness_centrality" and (weight is not None or arguments["endpoints"]):
+        return "gir's betweenness is unweighted and excludes endpoints"
     return None
 
 

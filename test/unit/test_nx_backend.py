@@ -136,6 +136,24 @@ def test_pagerank_fails_to_converge_as_networkx_does(shape: str) -> None:
         BackendInterface.pagerank(_gir(graph, {"weight": 1}), max_iter=2, tol=1e-12)
 
 
+@pytest.mark.parametrize("directed", [False, True])
+def test_betweenness_equals_networkx(shape: str, directed: bool) -> None:
+    for seed in range(GRAPHS):
+        graph = _random_graph(seed, directed)
+        normalized = seed % 3 != 2
+        everyone = len(graph) if seed % 2 else None  # k = n is every node, as k=None
+        expected = nx.betweenness_centrality(graph, k=everyone, normalized=normalized)
+        got = BackendInterface.betweenness_centrality(_gir(graph), k=everyone, normalized=normalized)
+        assert list(got) == list(expected)
+        assert got == pytest.approx(expected, rel=1e-9, abs=1e-12), seed
+        k = 1 + seed % 3
+        expected = nx.betweenness_centrality(graph, k=k, normalized=normalized, seed=seed)
+        got = BackendInterface.betweenness_centrality(
+            _gir(graph), k=k, normalized=normalized, seed=random.Random(seed)  # NetworkX's seed=seed
+        )
+        assert got == pytest.approx(expected, rel=1e-9, abs=1e-12, nan_ok=True), seed
+
+
 def test_shapes_are_told_apart_by_degrees() -> None:
     hubs = nx.barabasi_albert_graph(60, 1, seed=1)
     assert _gir(hubs).shape() == "power_law"
@@ -149,6 +167,8 @@ def test_empty_and_edgeless_graphs() -> None:
     lonely = nx.empty_graph(4)
     assert list(BackendInterface.connected_components(_gir(lonely))) == [{0}, {1}, {2}, {3}]
     assert BackendInterface.single_source_shortest_path_length(_gir(lonely), 2) == {2: 0}
+    assert BackendInterface.betweenness_centrality(_gir(nx.Graph())) == {}
+    assert BackendInterface.betweenness_centrality(_gir(lonely)) == nx.betweenness_centrality(lonely)
 
 
 def test_networkx_errors() -> None:
@@ -168,7 +188,11 @@ def test_unsupported_arguments_are_refused() -> None:
     assert "multigraph" in BackendInterface.can_run("pagerank", (multi,), {})
     assert BackendInterface.can_run("connected_components", (multi,), {}) is True
     assert "function" in BackendInterface.can_run("single_source_dijkstra_path_length", (graph, 0), {"weight": len})
-    assert "betweenness_centrality" in BackendInterface.can_run("betweenness_centrality", (graph,), {})
+    assert BackendInterface.can_run("betweenness_centrality", (graph,), {"k": 2}) is True
+    assert "unweighted" in BackendInterface.can_run("betweenness_centrality", (graph,), {"weight": "weight"})
+    assert "endpoints" in BackendInterface.can_run("betweenness_centrality", (graph,), {"endpoints": True})
+    assert "multigraph" in BackendInterface.can_run("betweenness_centrality", (multi,), {})
+    assert "closeness_centrality" in BackendInterface.can_run("closeness_centrality", (graph,), {})
     negative = _weighted(nx.path_graph(4), 0)
     negative[0][1]["weight"] = -1
     with pytest.raises(NotImplementedError, match="non-negative integer"):

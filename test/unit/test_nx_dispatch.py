@@ -27,7 +27,7 @@ SCRIPT = textwrap.dedent(
     nx.config.backends.gir.target = "opencl"
     info = nx.utils.backends.backend_info["gir"]
     assert {"pagerank", "connected_components", "single_source_shortest_path_length",
-            "single_source_dijkstra_path_length"} <= set(info["functions"])
+            "single_source_dijkstra_path_length", "betweenness_centrality"} <= set(info["functions"])
     assert nx.config.backends.gir.schedule == "auto"
 
     G = nx.barabasi_albert_graph(50, 1, seed=3)
@@ -46,8 +46,10 @@ SCRIPT = textwrap.dedent(
 
     with pytest.raises(NotImplementedError, match="not implemented by 'gir'"):
         nx.pagerank(G, personalization={0: 1}, backend="gir")
+    assert nx.betweenness_centrality(G, k=5, seed=1, backend="gir") == pytest.approx(
+        nx.betweenness_centrality(G, k=5, seed=1), rel=1e-9)
     with pytest.raises(NotImplementedError):
-        nx.betweenness_centrality(G, backend="gir")
+        nx.betweenness_centrality(G, weight="weight", backend="gir")
 
     nx.config.backend_priority.algos = ["gir"]
     assert nx.pagerank(G, personalization={0: 1}) == nx.pagerank(G, personalization={0: 1}, backend="networkx")

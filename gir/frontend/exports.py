@@ -1,0 +1,231 @@
+"""GraphIt `export func` entry points: each export is compiled as a program of its own.
+
+An export takes the graph as its one edgeset parameter, scalars after it, and
+returns a vertex vector:
+
+```
+export func pagerank_delta(edges : edgeset{Edge}(Vertex,Vertex), rounds : int) -> rank : vector{Vertex}(double)
+    ...
+end
+```
+
+`export_program` turns the file into the program whose `main` is that export's
+body, so that the whole-program lowering (`lower-to-gpu`) and the runtime take it
+as they take any program:
+
+- the edgeset parameter becomes the program's graph, `const edges : ... =
+  load(argv[1]);`, placed before every other constant (vectors are sized by it,
+  and constants may read it, e.g. `edges.getVertices()`); the edgesets the file
+  itself loads (for its `main`) are left out;
+- the scalar parameters become `main`'s first locals, read from argv[2],
+  argv[3], ... in order (float and double parameters read the argument as a float);
+- the output names the vector the export returns: when the body assigns a global
+  vector to it at its top level (`rank = cur_rank;`, GraphIt's way) that global
+  is returned and the assignment dropped; otherwise the output becomes a global
+  vector of its own (zero at the start), which the body and its functions write.
+
+`main` (if the file has one) and the other exports are left out, and so are the
+schedule lines that name their labels. `main_program` is the file for the
+command-line tools: its `main`, without the exports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from gir.diagnostics import SourceError
+from gir.frontend import ast
+
+NOT_SCALAR_PARAMETERS = ("bool", "string")
+"""Scalar types an export cannot take: argv gives numbers."""
+
+
+@dataclass(frozen=True)
+class ExportSignature:
+    """What a caller of an export needs: its parameters and its result."""
+
+    name: str
+    graph: str
+    """The name of the edgeset parameter (the program's argv[1])."""
+    scalars: tuple[tuple[str, str], ...]
+    """The scalar parameters after the graph, as (name, GraphIt type), in argv order."""
+    result: str | None
+    """The global vector returned, or None for an export without output."""
+    output: str | None
+    """The output's name in the source, or None."""
+
+    def __str__(self) -> str:
+        params = ", ".join([self.graph, *(f"{name} : {ty}" for name, ty in self.scalars)])
+        output = f" -> {self.output}" if self.output is not None else ""
+        return f"{self.name}({params}){output}"
+
+
+def exported(program: ast.Program) -> list[ast.FuncDecl]:
+    """The program's `export func`s, in source order."""
+    return [decl for decl in program.functions if decl.exported]
+
+
+def main_program(program: ast.Program, filename: str) -> ast.Program:
+    """`program` without its exports (what `gir-opt` and `gir-run` compile), once
+    their signatures are checked; a program of exports only is an error that
+    says how to call them."""
+    exports = exported(program)
+    if not exports:
+        return program
+    outputs = _own_outputs(program, filename)
+    if not any(decl.name == "main" and not decl.exported for decl in program.functions):
+        names = ", ".join(f"'{decl.name}'" for decl in exports)
+        raise SourceError(
+            filename,
+            exports[0].pos.line,
+            exports[0].pos.col,
+            f"the program has no 'main' function; its exports ({names}) are called from "
+            f"Python: gir.compile(...).{exports[0].name}(graph, ...)",
+        )
+    return _keeping(program, [*(decl for decl in program.decls if decl not in exports), *outputs])
+
+
+def export_program(
+    program: ast.Program, name: str, filename: str
+) -> tuple[ast.Program, ExportSignature]:
+    """The program that runs export `name` as its `main`, and the export's signature."""
+    decl = next(decl for decl in exported(program) if decl.name == name)
+    graph_param, scalars = _split_params(decl, filename)
+    body, result = _bind_output(decl, program, filename)
+    reads = [
+        ast.VarDecl(param.pos, param.name, param.pos, param.type, ast.Argv(param.pos, index))
+        for index, param in enumerate(scalars, start=2)
+    ]
+    main = ast.FuncDecl(decl.pos, "main", [], None, reads + body)
+    graph = ast.ConstDecl(
+        graph_param.pos, graph_param.name, graph_param.pos, graph_param.type,
+        ast.Load(graph_param.pos, ast.Argv(graph_param.pos, 1)),
+    )
+    elements = [d for d in program.decls if isinstance(d, ast.ElementDecl)]
+    rest = [
+        d for d in program.decls
+        if (isinstance(d, ast.ConstDecl) and not isinstance(d.init, ast.Load))
+        or (isinstance(d, ast.FuncDecl) and d.name != "main" and not d.exported)
+    ]
+    signature = ExportSignature(
+        name,
+        graph_param.name,
+        tuple((param.name, _type_name(param.type)) for param in scalars),
+        result,
+        None if decl.output is None else decl.output.name,
+    )
+    outputs = _own_outputs(program, filename)
+    return _keeping(program, [*elements, graph, *outputs, *rest, main]), signature
+
+
+def _own_outputs(program: ast.Program, filename: str) -> list[ast.Decl]:
+    """The global vectors of the exports' outputs that no global is assigned to:
+    program-level vectors, so that the functions an export calls may write them
+    (and every export's signature checked)."""
+    outputs: list[ast.Decl] = []
+    for decl in exported(program):
+        _split_params(decl, filename)
+        result = _bind_output(decl, program, filename)[1]
+        if decl.output is not None and result == decl.output.name:
+            outputs.append(ast.ConstDecl(decl.output.pos, result, decl.output.pos, decl.output.type, None))
+    return outputs
+
+
+def _split_params(decl: ast.FuncDecl, filename: str) -> tuple[ast.Param, list[ast.Param]]:
+    """The export's edgeset parameter and its scalar parameters."""
+    graphs = [param for param in decl.params if isinstance(param.type, ast.EdgeSetTypeExpr)]
+    if len(graphs) != 1:
+        at = graphs[1].pos if graphs else decl.pos
+        raise SourceError(
+            filename, at.line, at.col,
+            f"export '{decl.name}' takes exactly one edgeset parameter (the graph), not {len(graphs)}",
+        )
+    scalars = [param for param in decl.params if param is not graphs[0]]
+    for param in scalars:
+        if not isinstance(param.type, ast.ScalarTypeExpr) or param.type.name in NOT_SCALAR_PARAMETERS:
+            raise SourceError(
+                filename, param.pos.line, param.pos.col,
+                f"export parameter '{param.name}' must be a number (int, float, double): "
+                "an export takes the graph and numbers",
+            )
+    return graphs[0], scalars
+
+
+def _bind_output(
+    decl: ast.FuncDecl, program: ast.Program, filename: str
+) -> tuple[list[ast.Stmt], str | None]:
+    """The export's body without its `output = vector;` statements, and the name
+    of the global vector it returns."""
+    if decl.output is None:
+        return decl.body, None
+    output = decl.output
+    if not isinstance(output.type, ast.VectorTypeExpr) or output.type.element is None:
+        raise SourceError(
+            filename, output.pos.line, output.pos.col,
+            f"export output '{output.name}' must be a vertex vector such as vector{{Vertex}}(int)",
+        )
+    vectors = {
+        d.name for d in program.consts
+        if isinstance(d.type, ast.VectorTypeExpr) and d.type.element is not None
+    }
+    aliases = [stmt for stmt in decl.body if _aliases_output(stmt, output.name, vectors)]
+    targets = {stmt.value.name for stmt in aliases if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Name)}
+    if len(targets) > 1:
+        at = aliases[1].pos
+        raise SourceError(
+            filename, at.line, at.col,
+            f"export output '{output.name}' is bound to more than one vector ({', '.join(sorted(targets))})",
+        )
+    if not targets:
+        return decl.body, output.name
+    return [stmt for stmt in decl.body if stmt not in aliases], targets.pop()
+
+
+def _aliases_output(stmt: ast.Stmt, output: str, vectors: set[str]) -> bool:
+    """Whether `stmt` is `output = v;` for a global vertex vector `v`."""
+    return (
+        isinstance(stmt, ast.Assign)
+        and stmt.op == "="
+        and isinstance(stmt.target, ast.Name)
+        and stmt.target.name == output
+        and isinstance(stmt.value, ast.Name)
+        and stmt.value.name in vectors
+    )
+
+
+def _type_name(type_expr: ast.TypeExpr) -> str:
+    """A scalar parameter's GraphIt type name."""
+    assert isinstance(type_expr, ast.ScalarTypeExpr)
+    return type_expr.name
+
+
+def _keeping(program: ast.Program, decls: list[ast.Decl]) -> ast.Program:
+    """`program` with `decls`, and without the schedule lines that name labels of
+    the functions left out."""
+    kept = {label for decl in decls if isinstance(decl, ast.FuncDecl) for label in _labels(decl.body)}
+    dropped = {
+        label for decl in program.functions if decl not in decls for label in _labels(decl.body)
+    } - kept
+    schedule = [stmt for stmt in program.schedule if _schedule_root(stmt) not in dropped]
+    return replace(program, decls=decls, schedule=schedule)
+
+
+def _labels(body: list[ast.Stmt]) -> Iterator[str]:
+    """The labels of the statements in `body`, nested ones included."""
+    for stmt in body:
+        if stmt.label is not None:
+            yield stmt.label
+        if isinstance(stmt, ast.If):
+            yield from _labels(stmt.then_body)
+            yield from _labels(stmt.else_body or [])
+        elif isinstance(stmt, ast.While | ast.For):
+            yield from _labels(stmt.body)
+
+
+def _schedule_root(stmt: ast.SchedStmt) -> str | None:
+    """The first label of the path an `applyGPUSchedule` line names, else None."""
+    if not isinstance(stmt, ast.SchedProgramCall) or not stmt.args or stmt.args[0].kind != "string":
+        return None
+    path = stmt.args[0].value
+    return path.split(":")[0] if isinstance(path, str) else None
