@@ -67,6 +67,8 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
+    opt_prop_def,
     prop_def,
     region_def,
     result_def,
@@ -820,6 +822,17 @@ def is_device_buffer(type_: Attribute) -> bool:
     )
 
 
+def _verify_called_by_host(op: Operation) -> None:
+    """A host primitive must not be inside a kernel."""
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, KernelOp):
+            raise VerifyException(
+                f"{op.name} is called by the host, not inside kernel @{parent.sym_name.data}"
+            )
+        parent = parent.parent_op()
+
+
 @irdl_op_definition
 class ExclusiveScanOp(IRDLOperation):
     """A device-wide exclusive prefix sum, called by the host: for `i < count`,
@@ -868,13 +881,93 @@ class ExclusiveScanOp(IRDLOperation):
             )
         if element not in SCAN_ELEMENTS:
             raise VerifyException(f"{self.name} adds i32 or i64 elements, not {element}")
-        parent = self.parent_op()
-        while parent is not None:
-            if isinstance(parent, KernelOp):
-                raise VerifyException(
-                    f"{self.name} is called by the host, not inside kernel @{parent.sym_name.data}"
-                )
-            parent = parent.parent_op()
+        _verify_called_by_host(self)
+
+
+@irdl_op_definition
+class PrintOp(IRDLOperation):
+    """`print x` in device code: the thread writes a scalar, or the string `text`,
+    and a newline to the host's stdout (`printf`). Lines of one kernel come in an
+    unspecified order and reach stdout once the kernel has finished.
+
+    ```mlir
+    gir_gpu.print %v : i32
+    gir_gpu.print "reached"
+    ```
+    """
+
+    name = "gir_gpu.print"
+
+    value = opt_operand_def(Scalar)
+    text = opt_prop_def(StringAttr)
+
+    assembly_format = "($value^ `:` type($value))? ($text^)? attr-dict"
+
+    def __init__(self, value: SSAValue | Operation | None = None, text: str | None = None):
+        super().__init__(
+            operands=[[] if value is None else [value]],
+            properties={"text": None if text is None else StringAttr(text)},
+        )
+
+    def verify_(self) -> None:
+        if (self.value is None) == (self.text is None):
+            raise VerifyException(f"{self.name} prints exactly one value or text")
+
+
+REDUCE_KINDS = (AtomicKind.ADD, AtomicKind.MIN, AtomicKind.MAX)
+"""The operators `gir_gpu.vector_reduce` combines elements with."""
+
+
+@irdl_op_definition
+class VectorReduceOp(IRDLOperation):
+    """A device-wide reduction, called by the host: `in[0] <kind> ... <kind>
+    in[count - 1]` (`add`, `min` or `max`; integers wrap on overflow, floats
+    are added in an unspecified order) as a host value; a `count` of 0 or less
+    gives the operator's identity (0, the largest or the smallest value). It runs
+    after the launches before it, like `host.read`.
+
+    ```mlir
+    %total = gir_gpu.vector_reduce add %degrees, %n : memref<?xi32>, i32 -> i32
+    ```
+
+    The printers do not print it: `gpu-expand-reduce` (part of `lower-to-gpu`)
+    replaces it by a block-reduction kernel launched twice (once over the
+    input, once over the blocks' partial results) and a `host.read`.
+    """
+
+    name = "gir_gpu.vector_reduce"
+
+    kind = prop_def(AtomicKindAttr)
+    input = operand_def(MemRefType)
+    count = operand_def(i32)
+    result = result_def(Scalar)
+
+    assembly_format = (
+        "$kind $input `,` $count attr-dict `:` type($input) `,` type($count) `->` type($result)"
+    )
+
+    def __init__(
+        self, kind: AtomicKind, input: SSAValue | Operation, count: SSAValue | Operation
+    ):
+        super().__init__(
+            operands=[input, count],
+            properties={"kind": AtomicKindAttr(kind)},
+            result_types=[element_type(SSAValue.get(input))],
+        )
+
+    def verify_(self) -> None:
+        if not is_device_buffer(self.input.type):
+            raise VerifyException(
+                f"{self.name} reduces a device buffer memref<?xT>, not {self.input.type}"
+            )
+        if self.kind.data not in REDUCE_KINDS:
+            raise VerifyException(f"{self.name} adds, takes the min or the max, not {self.kind.data}")
+        element = element_type(self.input)
+        if self.result.type != element:
+            raise VerifyException(f"{self.name}: the input holds {element}, not {self.result.type}")
+        if element == IntegerType(1):
+            raise VerifyException(f"{self.name} reduces numbers, not i1")
+        _verify_called_by_host(self)
 
 
 # ---------------------------------------------------------------------------
@@ -959,7 +1052,7 @@ def bounds_sites(module: ModuleOp) -> tuple[BoundsSite, ...] | None:
     return sites  # type: ignore[return-value]
 
 
-HOST_PRIMITIVES: tuple[type[Operation], ...] = (ExclusiveScanOp,)
+HOST_PRIMITIVES: tuple[type[Operation], ...] = (ExclusiveScanOp, VectorReduceOp)
 """The GPU parallel primitives that the host calls (outside kernels); the other
 gir_gpu ops are device code."""
 
@@ -979,8 +1072,11 @@ GirGpu = Dialect(
         SubgroupExclusiveSumOp,
         SubgroupBroadcastOp,
         ExclusiveScanOp,
+        VectorReduceOp,
+        PrintOp,
     ],
     [DimensionAttr, AtomicKindAttr, WorkgroupMemoryAttr],
 )
 """gir's extension of xDSL's GPU level: kernels, thread coordinates, atomics,
-work-group arrays and barriers, sub-group ops, and the host-side device-wide scan."""
+work-group arrays and barriers, sub-group ops, and the host-side device-wide scan
+and reduction."""

@@ -660,6 +660,69 @@ class OutDegreesOp(IRDLOperation):
             )
 
 
+@irdl_op_definition
+class VectorReduceOp(IRDLOperation):
+    """`v.sum()`, `v.max()`, `v.min()`: every element of a vector combined into
+    one value, computed on the device (`gir_gpu.vector_reduce`). The sum of an
+    empty vector is 0; its max and min are the operator's identity.
+
+    ```mlir
+    %total = graph.vector_reduce add @deg : i32
+    ```
+    """
+
+    name = "graph.vector_reduce"
+
+    kind = prop_def(ReduceKindAttr)
+    vector = prop_def(FlatSymbolRefAttrConstr)
+    result = result_def(ScalarType)
+
+    assembly_format = "$kind $vector attr-dict `:` type($result)"
+
+    def __init__(self, kind: ReduceKind, vector: str, result_type: Attribute):
+        super().__init__(
+            properties={"kind": ReduceKindAttr(kind), "vector": SymbolRefAttr(vector)},
+            result_types=[result_type],
+        )
+
+    def verify_(self) -> None:
+        element = lookup_vector(self, self.vector).element_type
+        if element != self.result.type:
+            raise VerifyException(
+                f"'@{self.vector.root_reference.data}' holds {element}, not {self.result.type}"
+            )
+        if element == i1:
+            raise VerifyException("bool vectors have no sum, max or min")
+
+
+@irdl_op_definition
+class VectorCopyOp(IRDLOperation):
+    """`target = source` of two vectors of one type: copies every element.
+
+    ```mlir
+    graph.vector_copy @old_rank, @new_rank
+    ```
+    """
+
+    name = "graph.vector_copy"
+
+    target = prop_def(FlatSymbolRefAttrConstr)
+    source = prop_def(FlatSymbolRefAttrConstr)
+
+    assembly_format = "$target `,` $source attr-dict"
+
+    def __init__(self, target: str, source: str):
+        super().__init__(
+            properties={"target": SymbolRefAttr(target), "source": SymbolRefAttr(source)}
+        )
+
+    def verify_(self) -> None:
+        target = lookup_vector(self, self.target)
+        source = lookup_vector(self, self.source)
+        if target != source:
+            raise VerifyException(f"cannot copy a {source} into a {target}")
+
+
 # ---------------------------------------------------------------------------
 # Edgesets and vertexsets
 # ---------------------------------------------------------------------------
@@ -1283,6 +1346,8 @@ Graph = Dialect(
         CompareAndSwapOp,
         VectorFillOp,
         OutDegreesOp,
+        VectorReduceOp,
+        VectorCopyOp,
         GetVerticesOp,
         TransposeOp,
         VertexSetNewOp,

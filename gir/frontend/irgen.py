@@ -102,6 +102,11 @@ REDUCE_KINDS = {
     "max=": graph.ReduceKind.MAX,
     "+=": graph.ReduceKind.ADD,
 }
+VECTOR_REDUCE_KINDS = {
+    "vector_sum": graph.ReduceKind.ADD,
+    "vector_max": graph.ReduceKind.MAX,
+    "vector_min": graph.ReduceKind.MIN,
+}
 APPLY_KINDS = {
     "apply": graph.ApplyKind.APPLY,
     "apply_modified": graph.ApplyKind.APPLY_MODIFIED,
@@ -347,6 +352,9 @@ class IRGen:
             and init.info.op == "out_degrees"
         ):
             self.emit(graph.OutDegreesOp(self.expr(init.receiver), name))
+            return
+        if isinstance(init, ast.Name) and isinstance(init.ty, VectorTy):
+            self.emit(graph.VectorCopyOp(name, init.name))
             return
         fill = self.zero(ty.elem) if init is None else self.expr_as(init, ty.elem)
         self.emit(graph.VectorFillOp(name, fill))
@@ -841,6 +849,8 @@ class IRGen:
             return self.edge_apply(expr.info)
         info = expr.info
         assert isinstance(info, MethodInfo)
+        if info.op in VECTOR_REDUCE_KINDS:
+            return self.vector_reduction(expr, VECTOR_REDUCE_KINDS[info.op])
         receiver = self.expr(expr.receiver)
         if info.op == "vertexset_apply":
             assert info.udf is not None
@@ -872,6 +882,11 @@ class IRGen:
             "pq_current_priority": graph.GetCurrentPriorityOp,
         }
         return self.value(unary_ops[info.op](receiver))
+
+    def vector_reduction(self, expr: ast.MethodCall, kind: graph.ReduceKind) -> SSAValue:
+        """`v.sum()` / `v.max()` / `v.min()` (`graph.vector_reduce`)."""
+        assert isinstance(expr.receiver, ast.Name) and expr.ty is not None
+        return self.value(graph.VectorReduceOp(kind, expr.receiver.name, ir_type(expr.ty)))
 
     def list_retrieve(self, expr: ast.MethodCall, stack: SSAValue) -> SSAValue | None:
         """`list.pop()` (a new set) or `list.retrieve(set)`: the popped set becomes

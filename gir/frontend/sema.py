@@ -240,6 +240,8 @@ class SemaInfo:
     label_stmts: dict[str, ast.Stmt]
 
 
+VECTOR_REDUCTIONS = {"sum": "vector_sum", "max": "vector_max", "min": "vector_min"}
+"""Whole-vector reduction methods and the `MethodInfo.op` each becomes."""
 BUILTINS = ("startTimer", "stopTimer", "atoi", "fabs", "compare_and_swap")
 SCALAR_NAMES = {"int": INT, "float": FLOAT, "double": DOUBLE, "bool": BOOL}
 APPLY_METHODS = ("apply", "applyModified", "applyUpdatePriority")
@@ -387,7 +389,8 @@ class Checker:
             raise self.error(init.pos, f"cannot assign {value} to '{name}' of type {ty}")
 
     def check_vector_value(self, init: ast.Expr, ty: VectorTy, name: str) -> None:
-        """A whole-vector value: a scalar to fill it with, or `edges.getOutDegrees()`."""
+        """A whole-vector value: a scalar to fill it with, `edges.getOutDegrees()`,
+    or another vector of the same type to copy."""
         if isinstance(init, ast.MethodCall) and init.method == "getOutDegrees":
             edges = self.check_expr(init.receiver)
             if not isinstance(edges, EdgeSetTy) or init.args:
@@ -400,6 +403,11 @@ class Checker:
                 )
             init.info = MethodInfo("out_degrees")
             init.ty = ty
+            return
+        if self.names_vector(init):
+            source = self.vector_of(init, "the copied vector")
+            if source != ty:
+                raise self.error(init.pos, f"cannot copy {source} into '{name}' of type {ty}")
             return
         value = self.check_expr(init)
         if not is_assignable(value, ty.elem) or value == VERTEXSET:
@@ -931,6 +939,8 @@ class Checker:
         assert isinstance(expr, ast.MethodCall)
         if expr.method in APPLY_METHODS and is_chain_link(expr.receiver):
             return self.check_edge_apply(expr)
+        if expr.method in VECTOR_REDUCTIONS and self.names_vector(expr.receiver):
+            return self.check_vector_reduction(expr)
         receiver = self.check_value(expr.receiver, "the receiver")
         if isinstance(receiver, EdgeSetTy):
             if expr.method in APPLY_METHODS:
@@ -943,6 +953,24 @@ class Checker:
         if isinstance(receiver, ListTy):
             return self.check_list_method(expr)
         raise self.error(expr.method_pos, f"{receiver} has no method '{expr.method}'")
+
+    def names_vector(self, expr: ast.Expr) -> bool:
+        """Whether `expr` is the name of a vector (a whole-vector operand)."""
+        if not isinstance(expr, ast.Name):
+            return False
+        symbol = self.lookup(expr.name)
+        return symbol is not None and isinstance(symbol.ty, VectorTy)
+
+    def check_vector_reduction(self, expr: ast.MethodCall) -> Ty:
+        """`v.sum()`, `v.max()`, `v.min()` of a numeric vector: its element type."""
+        self.check_arity(expr, 0)
+        vector = self.vector_of(expr.receiver, "the reduced value")
+        if vector.elem == BOOL:
+            raise self.error(
+                expr.method_pos, f"'{expr.method}()' needs a numeric vector, not {vector}"
+            )
+        expr.info = MethodInfo(VECTOR_REDUCTIONS[expr.method])
+        return vector.elem
 
     def check_edgeset_method(self, expr: ast.MethodCall, edges: EdgeSetTy) -> Ty:
         """`getVertices()`, `transpose()` (and a misplaced `getOutDegrees`/`from`)."""

@@ -83,6 +83,7 @@ register_pass("gpu-hoist-constants", "gpu_hoist_constants", "GpuHoistConstants")
 
 # GPU-level rewrites.
 register_pass("gpu-expand-scan", "gpu_expand_scan", "GpuExpandScan")
+register_pass("gpu-expand-reduce", "gpu_expand_reduce", "GpuExpandReduce")
 register_pass("gpu-check-bounds", "gpu_check_bounds", "GpuCheckBounds")
 register_pass("gpu-rotate-counters", "gpu_rotate_counters", "GpuRotateCounters")
 register_pass("gpu-fuse-loops", "gpu_fuse_loops", "GpuFuseLoops")
@@ -122,6 +123,7 @@ PIPELINES["lower-to-gpu"] = Pipeline(
             "graph-to-host-io",
             "frontier-to-gpu",
             "gpu-expand-scan",
+            "gpu-expand-reduce",
             "gpu-rotate-counters",
             "gpu-fuse-loops",
             "gpu-aggregate-atomics",

@@ -14,7 +14,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
-from gir.dialects import frontier, graph, host
+from gir.dialects import frontier, gir_gpu, graph, host
+from gir.dialects.gir_gpu import AtomicKind
 from gir.dialects.host import GraphArray
 from gir.passes.gpu_kernels import (
     GpuContext,
@@ -219,6 +220,17 @@ def _lower_host_op(gpu: GpuContext, op: Operation) -> None:
             raise UserError.at(op, "error: getOutDegrees() is stored in vectors of int (i32) only")
         degrees = gpu.graph_array(GraphArray.OUT_DEGREES)
         b.insert(host.CopyOp(degrees, buffer, gpu.vertices))
+        Rewriter.erase_op(op)
+    elif isinstance(op, graph.VectorReduceOp):
+        buffer, vector = _vector(gpu, op.vector)
+        count = gpu.vertices if vector.per_vertex else constant(b, vector.size.value.data)
+        kind = AtomicKind(op.kind.data.value)
+        replace(op, [b.insert(gir_gpu.VectorReduceOp(kind, buffer, count)).result])
+    elif isinstance(op, graph.VectorCopyOp):
+        source, vector = _vector(gpu, op.source)
+        target, _ = _vector(gpu, op.target)
+        count = gpu.vertices if vector.per_vertex else constant(b, vector.size.value.data)
+        b.insert(host.CopyOp(source, target, count))
         Rewriter.erase_op(op)
     elif isinstance(op, graph.LoadOp):
         buffer, vector = _vector(gpu, op.vector)

@@ -95,6 +95,7 @@ class FrontierLowerDeviceOps(ModulePass):
             _Atomics(gpu, vectors),
             _Vertices(),
             _LayoutOps(gpu),
+            _DevicePrint(),
         ]
         PatternRewriteWalker(
             GreedyRewritePatternApplier(patterns), apply_recursively=False
@@ -167,6 +168,16 @@ class _VectorAccess(_VectorPattern):
             value = to_element(rewriter, op.value, vector)
             rewriter.insert(memref.StoreOp.get(value, buffer, [as_index(rewriter, op.index)]))
             rewriter.erase(op)
+
+
+class _DevicePrint(RewritePattern):
+    """graph.print in a map body -> gir_gpu.print (device printf)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: graph.PrintOp, rewriter: PatternRewriter) -> None:
+        if _on_device(op):
+            text = None if op.text is None else op.text.data
+            rewriter.replace_matched_op(gir_gpu.PrintOp(op.value, text))
 
 
 class _Atomics(_VectorPattern):

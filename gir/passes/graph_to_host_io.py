@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -15,7 +17,14 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from gir.dialects import graph, host
+from gir.dialects import frontier, graph, host
+
+
+def _ancestors(op: Operation) -> Iterator[Operation]:
+    parent = op.parent_op()
+    while parent is not None:
+        yield parent
+        parent = parent.parent_op()
 
 
 class ArgvIntToHost(RewritePattern):
@@ -27,10 +36,13 @@ class ArgvIntToHost(RewritePattern):
 
 
 class PrintToHost(RewritePattern):
-    """`graph.print` -> `host.print` (of the same value or text)."""
+    """`graph.print` -> `host.print` (of the same value or text); a print in a
+    map body is device code, left to `frontier-lower-device-ops`."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: graph.PrintOp, rewriter: PatternRewriter) -> None:
+        if any(isinstance(parent, frontier.MapOps) for parent in _ancestors(op)):
+            return
         text = None if op.text is None else op.text.data
         rewriter.replace(op, host.PrintOp(op.value, text))
 

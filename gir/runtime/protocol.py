@@ -166,6 +166,12 @@ class HostRuntime(Protocol):
         """Prints a string and a newline."""
         ...
 
+    def device_print_fence(self) -> None:
+        """Around a kernel that prints (device `printf`): flushes what was printed
+        so far, waits for the device and flushes the C library's stdout, so that
+        the kernel's lines come between the host's lines before and after it."""
+        ...
+
     def list_new(self) -> Any:
         """An empty list of i32 device arrays (`host.list_new`)."""
         ...

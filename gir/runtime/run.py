@@ -13,6 +13,7 @@ result = run.finish()              # RunResult: globals, elapsed, wall
 
 from __future__ import annotations
 
+import ctypes
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -319,6 +320,11 @@ class Run:
 
     def print_text(self, text: str) -> None:
         self.stdout.write(text + "\n")
+
+    def device_print_fence(self) -> None:
+        self.stdout.flush()
+        self.device.synchronize()
+        ctypes.CDLL(None).fflush(None)
 
     # -- helpers ------------------------------------------------------------
 

@@ -46,6 +46,7 @@ from gir.dialects.gir_gpu import (
     IdOp,
     KernelOp,
     is_persistent,
+    PrintOp,
     ReturnOp,
     SharedAllocOp,
     SubgroupBallotOp,
@@ -181,6 +182,15 @@ class CFlavour(ABC):
 
     long_suffix: str = "LL"
     """The suffix of a 64-bit integer literal."""
+
+    def printf_argument(self, value: str, scalar: Scalar, needs: Needs) -> tuple[str, str]:
+        """The `printf` conversion and the argument that print a `scalar` value
+        as the host prints it (`%g` for floats, bools as 0 or 1)."""
+        if scalar.kind == "float":
+            return "%g", value if scalar.width == 64 else f"(double){value}"
+        if scalar.width == 64:
+            return "%lld", f"(long long){value}"
+        return "%d", f"(int){value}"
 
     def float_literal(self, value: float, width: int, needs: Needs) -> str:
         """A floating-point literal; infinities and NaN through `float_special`."""
@@ -604,6 +614,19 @@ class KernelPrinter(StructuredPrinter):
     @emit.register
     def _(self, op: IdOp) -> None:
         self._define(op.result, self.flavour.thread_coordinate(op.dimension.data.value, self.needs))
+
+    @emit.register
+    def _(self, op: PrintOp) -> None:
+        if op.value is None:
+            from gir.targets.cuda_host import c_string_literal  # it imports this module
+
+            assert op.text is not None
+            self._statement(f'printf("%s\\n", {c_string_literal(op.text.data)})')
+            return
+        conversion, argument = self.flavour.printf_argument(
+            self.expr(op.value), scalar_of(op.value.type), self.needs
+        )
+        self._statement(f'printf("{conversion}\\n", {argument})')
 
     @emit.register
     def _(self, op: BarrierOp) -> None:

@@ -43,10 +43,11 @@ import numpy as np
 from xdsl.dialects import arith, func, math, scf
 from xdsl.dialects.builtin import IntegerType, ModuleOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.traits import SymbolTable
 
 from gir.diagnostics import UserError
 from gir.dialects import host
-from gir.dialects.gir_gpu import KernelOp, is_persistent
+from gir.dialects.gir_gpu import KernelOp, PrintOp, is_persistent
 from gir.runtime.protocol import DType
 from gir.targets.walker import BINARY_OPERATORS, AssignPair, StructuredPrinter, ValueNames
 
@@ -487,7 +488,17 @@ class HostPrinter(StructuredPrinter):
         plan = self._sites[op]
         varying = [self.expr(a) for i, a in enumerate(op.args) if i not in plan.fixed]
         arguments = ", ".join([self.expr(op.grid), self.expr(op.block), *varying])
+        prints = self._prints(op)
+        if prints:
+            self._line("rt.device_print_fence()")
         self._line(f"{plan.variable}({arguments})")
+        if prints:
+            self._line("rt.device_print_fence()")
+
+    def _prints(self, launch: host.LaunchOp) -> bool:
+        """Whether the launched kernel prints (`gir_gpu.print`)."""
+        kernel = SymbolTable.lookup_symbol(launch, launch.kernel)
+        return kernel is not None and any(isinstance(op, PrintOp) for op in kernel.walk())
 
     @emit.register
     def _(self, op: host.ResidentBlocksOp) -> None:

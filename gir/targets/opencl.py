@@ -106,6 +106,14 @@ class OpenCLFlavour(CFlavour):
     def note_double(self, needs: Needs) -> None:
         needs.extensions.add(FP64)
 
+    def printf_argument(self, value: str, scalar: Scalar, needs: Needs) -> tuple[str, str]:
+        # OpenCL 1.2's printf takes a float as it is (no promotion to double)
+        if scalar.kind == "float":
+            return "%g", value
+        if scalar.width == 64:
+            return "%ld", f"(long){value}"
+        return "%d", f"(int){value}"
+
     def pointer_type(self, element: str, *, read_only: bool = False) -> str:
         return f"__global const {element}*" if read_only else f"__global {element}*"
 

@@ -163,6 +163,29 @@ def _write_dump(path: str, vectors: dict[str, np.ndarray]) -> None:
         write_npz(stream, vectors)
 
 
+def _note_unused_graph(program: ModuleOp, graph_argument: str) -> None:
+    """A `note:` on stderr when the program loads its graph from a fixed file
+    and never reads argv[1]: the GRAPH argument is then unused."""
+    paths = [
+        op.path.data
+        for op in program.walk()
+        if isinstance(op, graph.LoadEdgesOp | host.LoadGraphOp) and op.path is not None
+    ]
+    reads_argv1 = any(
+        isinstance(op, graph.ArgvIntOp | host.ArgvIntOp) and op.index.value.data == 1
+        for op in program.walk()
+    ) or any(
+        isinstance(op, graph.LoadEdgesOp | host.LoadGraphOp) and op.argv is not None
+        for op in program.walk()
+    )
+    if paths and not reads_argv1:
+        print(
+            f"note: the program loads its graph from '{paths[0]}': "
+            f"the GRAPH argument '{graph_argument}' is unused",
+            file=sys.stderr,
+        )
+
+
 def run(argv: Sequence[str] | None = None) -> None:
     """Parses the command line, compiles, runs, times, dumps and validates."""
     from gir.runtime.executor import compile_program, open_device
@@ -178,6 +201,7 @@ def run(argv: Sequence[str] | None = None) -> None:
 
     program = parse_program(options.program, options.strict_schedule)
     program_argv = [options.program, options.graph, *options.args]
+    _note_unused_graph(program, options.graph)
     check_int_arguments(program, program_argv)
     set_max_memory(options.max_memory)
     validator = None

@@ -5,6 +5,8 @@ present, and its printed output compared with values computed on the CPU."""
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -119,4 +121,67 @@ def test_vertexset_declared_without_value(target, run_program, tmp_path):
         printed = run_program("lang_vertexset_decl.gt", target, [spec, "0"])
         if printed != expected:
             failures.append(f"{name}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
+
+
+def reduce_expected(graph: Graph, offset: int) -> list[float]:
+    """What `lang_reduce.gt` prints, computed with numpy (an empty vector's max
+    and min are the identities: the smallest and largest int, -inf and inf)."""
+    degrees = np.bincount(graph.src, minlength=graph.num_vertices).astype(np.int64)
+    score = degrees / 2.0 - offset
+    share = 1.0 / (degrees + 1)
+    empty = degrees.size == 0
+    return [
+        int(degrees.sum()),
+        -(2**31) if empty else int(degrees.max()),
+        2**31 - 1 if empty else int(degrees.min()),
+        0,
+        -np.inf if empty else float(score.max()),
+        np.inf if empty else float(score.min()),
+        float(score.sum()),
+        float(share.sum()),
+        float(share.sum() / graph.num_vertices) if not empty else np.nan,
+        22,
+        13,
+    ]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_vector_reductions_and_copy(target, run_program, tmp_path):
+    """`v.sum()`, `v.max()`, `v.min()` of int, float and double vectors, and
+    `a = b`, against numpy; on graphs large enough for several blocks too."""
+    failures = []
+    specs = {**graphs(tmp_path), "rmat12": "rmat:12"}
+    for name, spec in specs.items():
+        graph = load_graph(spec, cache=False)
+        printed = run_program("lang_reduce.gt", target, [spec, "3"])
+        expected = reduce_expected(graph, 3)
+        values = [float(text) for text in printed]
+        if len(values) != len(expected) or not np.allclose(
+            values, expected, rtol=1e-5, equal_nan=True
+        ):
+            failures.append(f"{name}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_print_in_vertex_function(target, devices, tmp_path):
+    """Device printf from one thread of a vertex apply, in order with the host's
+    prints around it; run through gir-run, whose stdout holds both."""
+    name, index = target
+    devices(name, index)  # skips where the target is missing
+    failures = []
+    chosen_graphs = {k: v for k, v in graphs(tmp_path).items() if k in ("path", "one_vertex", "rmat8")}
+    for graph_name, spec in chosen_graphs.items():
+        graph = load_graph(spec, cache=False)
+        chosen = graph.num_vertices - 1
+        half = np.bincount(graph.src, minlength=graph.num_vertices)[chosen] / 2.0
+        command = [sys.executable, "-m", "gir.tools.run", str(PROGRAMS / "lang_device_print.gt")]
+        command += [spec, str(chosen), "--target", name]
+        if index is not None:
+            command += ["--device", str(index)]
+        run = subprocess.run(command, capture_output=True, text=True, check=False)
+        expected = ["before", "vertex", str(chosen), f"{half:g}", "after", str(graph.num_vertices)]
+        if run.returncode != 0 or run.stdout.split() != expected:
+            failures.append(f"{graph_name}: printed {run.stdout.split()}, expected {expected}: {run.stderr}")
     assert not failures, "\n".join(failures)
