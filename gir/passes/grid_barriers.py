@@ -12,8 +12,9 @@ buffers, the graph's arrays are none of them, and the loop's carried buffers are
 distinct from each other and from every allocation but their initial values when
 the loop starts them on distinct allocations and passes them around unchanged
 (the condition forwards them, the body's yield permutes them: a frontier's
-double buffer, `gpu-rotate-counters`' three counters). Anything else may alias
-anything.
+double buffer, `gpu-rotate-counters`' three counters). A list of frontiers is
+a buffer of its own: a push or pop writes its storage and, after a barrier of
+its own, thread 0 records its new end. Anything else may alias anything.
 """
 
 from __future__ import annotations
