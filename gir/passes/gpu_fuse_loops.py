@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, UnitAttr, i32
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.builder import Builder
 from xdsl.rewriter import InsertPoint
@@ -18,7 +18,7 @@ from xdsl.transforms.dead_code_elimination import dce
 from gir.diagnostics import UserError
 from gir.dialects import gir_gpu, host
 from gir.dialects.schedule import SimpleScheduleAttr, Toggle
-from gir.passes.grid_barriers import plan_barriers
+from gir.passes.grid_barriers import _Buffers, plan_barriers
 from gir.passes.ir_utils import constant_value, main_function, statement
 
 SCHEDULE = "graph.schedule"
@@ -284,6 +284,8 @@ class _Fusion:
             block,
             [outer[c] for c in candidates],
             plan_barriers(self.loop, self.kernels),
+            self.loop,
+            self.reachable_slots,
         )
         for i, stack in enumerate(lists):
             storage, ends = block.args[len(captured) + 2 * i : len(captured) + 2 * i + 2]
@@ -365,7 +367,7 @@ class _Fusion:
             b.insert(read)
             value = read.result
             if isinstance(type_, MemRefType):
-                value = _select_host(b, candidates, value, type_)
+                value = _select_host(b, self.reachable(candidates, i), value, type_)
             results.append(value)
         for stack, export in zip(lists, exports, strict=True):
             b.insert(host.ListImportOp(stack, export.ends))
@@ -379,6 +381,17 @@ class _Fusion:
             for use in list(old.uses):
                 if use.operation.parent_op() is not choice:
                     use.operation.operands[use.index] = new
+
+    def reachable_slots(self, position: int) -> list[int]:
+        """The slot numbers of the buffers that the loop's carried buffer at
+        `position` may be: its orbit under the body's permutation when the
+        loop's buffers are known apart, else every buffer's."""
+        places = [i for i, v in enumerate(self.loop.arguments) if isinstance(v.type, MemRefType)]
+        orbit = _Buffers.of(self.loop).orbit(position)
+        return list(range(len(places))) if orbit is None else [places.index(p) for p in orbit]
+
+    def reachable(self, candidates: list[SSAValue], position: int) -> list[tuple[int, SSAValue]]:
+        return [(slot, candidates[slot]) for slot in self.reachable_slots(position)]
 
     def list_room(self, b: Builder, stack: SSAValue) -> SSAValue:
         """The items the loop may push onto `stack`: none if it only pops, else
@@ -402,9 +415,11 @@ def _label(loop: scf.WhileOp) -> str:
     return getattr(label, "data", "loop")
 
 
-def _select_host(b: Builder, candidates: list[SSAValue], slot: SSAValue, type_: Attribute) -> SSAValue:
+def _select_host(
+    b: Builder, candidates: list[tuple[int, SSAValue]], slot: SSAValue, type_: Attribute
+) -> SSAValue:
     """The candidate buffer of type `type_` whose number is `slot`, on the host."""
-    numbered = [(i, c) for i, c in enumerate(candidates) if c.type == type_]
+    numbered = [(i, c) for i, c in candidates if c.type == type_]
     chosen = numbered[-1][1]
     for i, buffer in reversed(numbered[:-1]):
         is_i = arith.CmpiOp(slot, _const(b, i), "eq")
@@ -430,6 +445,10 @@ class _KernelBody:
     """The loop's buffers in the kernel, in slot order."""
     barriers: set[Operation]
     """The host loop's device steps that a grid barrier precedes (`plan_barriers`)."""
+    loop: scf.WhileOp
+    """The host loop being fused."""
+    reachable_slots: Callable[[int], list[int]]
+    """The slots a carried buffer of the loop at a position may hold."""
     values: dict[SSAValue, SSAValue] = field(default_factory=dict)
     lists: dict[SSAValue, tuple[SSAValue, SSAValue]] = field(default_factory=dict)
     """The kernel's storage and device view (`host.ListSlot`) of each host list."""
@@ -465,7 +484,7 @@ class _KernelBody:
         """`new` stands for the loop's `old` in the kernel (a slot number for a buffer)."""
         if isinstance(old.type, MemRefType):
             self.slots[old] = new
-            self.values[old] = self.select(new, old.type)
+            self.values[old] = self.select(new, old.type, self.slots_of(old))
         else:
             self.values[old] = new
 
@@ -481,9 +500,16 @@ class _KernelBody:
                 raise self.fail("a loop-carried buffer must be one of the loop's buffers")
         return result
 
-    def select(self, slot: SSAValue, type_: Attribute) -> SSAValue:
-        """The loop's buffer of type `type_` whose number is `slot`."""
-        numbered = [(i, c) for i, c in enumerate(self.candidates) if c.type == type_]
+    def slots_of(self, old: SSAValue) -> list[int]:
+        """The slots the loop's buffer value `old` may hold."""
+        blocks = (self.loop.before_region.block, self.loop.after_region.block)
+        if isinstance(old, BlockArgument) and old.block in blocks:
+            return self.reachable_slots(old.index)
+        return list(range(len(self.candidates)))
+
+    def select(self, slot: SSAValue, type_: Attribute, slots: list[int]) -> SSAValue:
+        """The loop's buffer of type `type_` among `slots` whose number is `slot`."""
+        numbered = [(i, self.candidates[i]) for i in slots if self.candidates[i].type == type_]
         chosen = numbered[-1][1]
         for i, buffer in reversed(numbered[:-1]):
             is_i = self.emit(arith.CmpiOp(slot, _const(self.b, i), "eq")).results[0]

@@ -97,6 +97,17 @@ class _Buffers:
         buffers.next_position = moves
         return buffers
 
+    def orbit(self, position: int) -> list[int] | None:
+        """The positions whose initial buffers the loop's carried buffer at
+        `position` may be (its orbit under the body's permutation), in order;
+        None when the carried buffers are not known apart."""
+        if position not in self.next_position:
+            return None
+        seen = [position]
+        while (following := self.next_position[seen[-1]]) != position:
+            seen.append(following)
+        return sorted(seen)
+
     def key(self, value: SSAValue) -> Hashable:
         value = resolve(value)
         if value in self.positions:

@@ -258,6 +258,26 @@ def test_betweenness_on_hand_made_graphs() -> None:
     assert np.allclose(betweenness_one_source(star, 0), [4, 1 / 3, 1 / 3, 1 / 3, 0])
 
 
+def test_betweenness_when_path_counts_pass_double_range() -> None:
+    """A chain of 1100 diamonds has 2^1100 (~10^331) shortest paths to its end,
+    past double's range; the dependencies are small and exact: the cut vertex
+    s_i carries every path to the 3(k - i) vertices after it, a diamond side
+    half of the paths to the 3(k - i) - 2 vertices from s_(i+1) on."""
+    k = 1100
+    cut = [3 * i for i in range(k + 1)]
+    sources, targets = [], []
+    for i in range(k):
+        for side in (cut[i] + 1, cut[i] + 2):
+            sources += [cut[i], side]
+            targets += [side, cut[i + 1]]
+    g = from_edges(3 * k + 1, np.array(sources), np.array(targets))
+    dependencies = betweenness_one_source(g, 0)
+    assert np.isfinite(dependencies).all()
+    for i in range(k):
+        assert dependencies[cut[i]] == pytest.approx(3 * (k - i))
+        assert dependencies[cut[i] + 1] == pytest.approx((3 * (k - i) - 2) / 2)
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_betweenness_matches_brute_force(seed: int) -> None:
     nx_graph = random_digraph(seed, n=30, p=0.12)
