@@ -4,7 +4,8 @@
 its name, gir looks at the shape of its edge traversals:
 
 - BFS: an `apply_modified` whose edge function stores the source's id into the
-  tracked vector (`parent[dst] = src`), guarded by a `to` filter;
+  tracked vector (`parent[dst] = src`), guarded by a `to` filter, or an `apply`
+  of a bool edge function that does `compare_and_swap(parent[dst], C, src)`;
 - SSSP: an `apply_modified` on a weighted edgeset whose edge function does
   `dist[dst] min= ...`;
 - SSSP (delta-stepping): an `apply_update_priority` on a weighted edgeset whose
@@ -70,6 +71,20 @@ def _stores_source_id(udf: func.FuncOp, vector: str) -> bool:
             if isinstance(owner, graph.VertexIdOp) and owner.vertex == source:
                 return True
     return False
+
+
+def _claimed_parent(apply: graph.EdgeSetApplyOp, udf: func.FuncOp) -> str | None:
+    """The parent vector of a BFS written with a bool edge function: an `apply`
+    that returns the destinations for which `udf` swapped the source's id in."""
+    if apply.kind.data != graph.ApplyKind.APPLY or apply.result is None:
+        return None
+    source = udf.body.block.args[0]
+    for op in udf.walk():
+        if isinstance(op, graph.CompareAndSwapOp):
+            owner = op.desired.owner
+            if isinstance(owner, graph.VertexIdOp) and owner.vertex == source:
+                return op.vector.root_reference.data
+    return None
 
 
 def _reduces(udf: func.FuncOp, vector: str, kind: graph.ReduceKind) -> bool:
@@ -184,6 +199,9 @@ def find_validator(module: ModuleOp) -> Validator | None:
                     return _sssp_validator(tracked, start_index)
                 if not weighted:
                     return _cc_validator(tracked)
+        parent = _claimed_parent(apply, udf)
+        if parent is not None and start_index is not None:
+            return _bfs_validator(parent, start_index)
         if apply.kind.data == graph.ApplyKind.APPLY_UPDATE_PRIORITY and weighted:
             found = _min_queue_start(module, udf)
             if found is not None:
