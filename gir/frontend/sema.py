@@ -256,6 +256,16 @@ FILTER_LINKS = {
 in messages (`from(f)` with a function is a source filter)."""
 
 
+GET_NGH_UNSUPPORTED = (
+    "edges.getNgh(v) is not supported: GraphIt's algorithm language reaches a "
+    "vertex's neighbours only through an edgeset apply, which gir maps onto GPU "
+    "threads; write edges.from(set).apply(f) with an edge function f(src, dst) "
+    "(returning bool to collect the neighbours as a vertexset)"
+)
+"""Why `edges.getNgh(v)` is refused: a per-vertex neighbour loop inside a
+function would be a serial loop per GPU thread, outside every load balance."""
+
+
 def is_chain_link(expr: ast.Expr) -> bool:
     """Whether `expr` is a `.from(..)`/`.to(..)`/`.srcFilter(..)`/`.dstFilter(..)`
     link of an edgeset apply chain."""
@@ -966,6 +976,8 @@ class Checker:
                 expr.method_pos,
                 f"'{expr.method}(...)' must be followed by apply, applyModified or applyUpdatePriority",
             )
+        if expr.method == "getNgh":
+            raise self.error(expr.method_pos, GET_NGH_UNSUPPORTED)
         raise self.error(expr.method_pos, f"edgeset has no method '{expr.method}'")
 
     def check_vertexset_method(self, expr: ast.MethodCall) -> Ty:
