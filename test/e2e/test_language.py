@@ -185,3 +185,20 @@ def test_bool_edge_functions(target, options, devices, tmp_path):
         if problem is not None:
             failures.append(f"{graph_name}: {problem}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_list_append_pop_insert_retrieve(target, run_program, tmp_path):
+    """A list pushed with `append` and `insert` in turn gives the BFS levels back
+    deepest first through `pop()` and `retrieve` in turn."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        levels = reference.bfs_levels(graph, 0)
+        sizes = np.bincount(levels[levels >= 0])[::-1]
+        expected = [str(len(sizes)), *(str(int(size)) for size in sizes)]
+        printed = run_program("lang_list.gt", target, [spec, "0"])
+        if printed != expected:
+            failures.append(f"{name}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
+
