@@ -202,3 +202,25 @@ def test_list_append_pop_insert_retrieve(target, run_program, tmp_path):
             failures.append(f"{name}: printed {printed}, expected {expected}")
     assert not failures, "\n".join(failures)
 
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_pagerank_delta_validates(target, devices, tmp_path):
+    """GraphIt's PageRank-delta app, recognised by `--validate` as itself and
+    checked against its CPU reference (GraphIt's epsilon semantics)."""
+    from gir.runtime.executor import compile_program
+    from gir.validate import find_validator
+
+    name, index = target
+    module = parse_program(str(PROGRAMS / "lang_pagerank_delta.gt"))
+    validator = find_validator(module)
+    assert validator is not None and validator.algorithm.startswith("PageRank-delta")
+    executable = compile_program(lower_for_run(module, check_bounds=True), name)
+    device = devices(name, index)
+    failures = []
+    for graph_name, spec in graphs(tmp_path).items():
+        argv = ["lang_pagerank_delta.gt", spec]
+        result = executable.run(device, argv, io.StringIO())
+        problem = validator.check(load_graph(spec, cache=False), argv, result.globals)
+        if problem is not None:
+            failures.append(f"{graph_name}: {problem}")
+    assert not failures, "\n".join(failures)
