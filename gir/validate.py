@@ -189,13 +189,19 @@ def _constant_int(value: SSAValue) -> int | None:
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
         return owner.value.value.data
     if isinstance(owner, graph.GlobalLoadOp):
-        stores = [
-            op
-            for op in _module_of(owner).walk()
-            if isinstance(op, graph.GlobalStoreOp) and op.global_name == owner.global_name
-        ]
-        return _constant_int(stores[0].value) if len(stores) == 1 else None
+        stored = _global_value(owner)
+        return None if stored is None else _constant_int(stored)
     return None
+
+
+def _global_value(load: graph.GlobalLoadOp) -> SSAValue | None:
+    """The value a `const` global holds: what its only store sets."""
+    stores = [
+        op
+        for op in _module_of(load).walk()
+        if isinstance(op, graph.GlobalStoreOp) and op.global_name == load.global_name
+    ]
+    return stores[0].value if len(stores) == 1 else None
 
 
 def _module_of(op: Operation) -> Operation:
@@ -344,12 +350,8 @@ def _constant_float(value: SSAValue) -> float | None:
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, FloatAttr | IntegerAttr):
         return float(owner.value.value.data)
     if isinstance(owner, graph.GlobalLoadOp):
-        stores = [
-            op
-            for op in _module_of(owner).walk()
-            if isinstance(op, graph.GlobalStoreOp) and op.global_name == owner.global_name
-        ]
-        return _constant_float(stores[0].value) if len(stores) == 1 else None
+        stored = _global_value(owner)
+        return None if stored is None else _constant_float(stored)
     return None
 
 

@@ -215,6 +215,12 @@ def _first_with_same_value(values: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------------------
 
 
+def _inverse_out_degrees(g: Graph) -> np.ndarray:
+    """1/out_degree per vertex, 0 for vertices without out-edges (they send nothing)."""
+    out_degrees = g.out_degrees()
+    return np.divide(1.0, out_degrees, out=np.zeros(g.num_vertices), where=out_degrees > 0)
+
+
 def pagerank(g: Graph, iterations: int = 20, damp: float = 0.85) -> np.ndarray:
     """GraphIt's fixed-iteration PageRank (float64).
 
@@ -225,8 +231,7 @@ def pagerank(g: Graph, iterations: int = 20, damp: float = 0.85) -> np.ndarray:
     n = g.num_vertices
     if n == 0:
         return np.zeros(0)
-    out_degrees = g.out_degrees()
-    inverse_degree = np.divide(1.0, out_degrees, out=np.zeros(n), where=out_degrees > 0)
+    inverse_degree = _inverse_out_degrees(g)
     ranks = np.full(n, 1.0 / n)
     for _ in range(iterations):
         contributions = ranks * inverse_degree
@@ -261,8 +266,7 @@ def pagerank_delta(
     n = g.num_vertices
     if n == 0:
         return np.zeros(0)
-    out_degrees = g.out_degrees()
-    inverse_degree = np.divide(1.0, out_degrees, out=np.zeros(n), where=out_degrees > 0)
+    inverse_degree = _inverse_out_degrees(g)
     delta = np.full(n, 1.0 / n)
     rank = np.zeros(n)
     active = np.ones(n, dtype=bool)
