@@ -4,7 +4,8 @@
 its name, gir looks at the shape of its edge traversals:
 
 - BFS: an `apply_modified` whose edge function stores the source's id into the
-  tracked vector (`parent[dst] = src`), guarded by a `to` filter;
+  tracked vector (`parent[dst] = src`), guarded by a `to` filter, or an `apply`
+  of a bool edge function that does `compare_and_swap(parent[dst], C, src)`;
 - SSSP: an `apply_modified` on a weighted edgeset whose edge function does
   `dist[dst] min= ...`;
 - SSSP (delta-stepping): an `apply_update_priority` on a weighted edgeset whose
@@ -15,6 +16,10 @@ its name, gir looks at the shape of its edge traversals:
   (`init_bucket`); the queue's priority vector holds the core numbers;
 - CC: an `apply_modified` on an unweighted edgeset whose edge function does
   `IDs[...] min= IDs[...]` (label propagation);
+- PageRank-delta: an `apply` from a frontier whose edge function float-adds into
+  an accumulator, in a counted loop, with vertex filters that add a vector into
+  the rank (`rank[v] += delta[v]`), scale the accumulator by a constant (the
+  damping) and compare `|delta|` with a constant times the rank (epsilon);
 - PageRank: an `apply` whose edge function does a float `+=` into an accumulator,
   inside a counted `for` loop with constant bounds (the iteration count). The rank
   vector is the per-vertex float vector that a vertex function stores from the
@@ -22,7 +27,11 @@ its name, gir looks at the shape of its edge traversals:
   function adds up); vectors computed from the accumulator that do not feed it
   (e.g. the change of each rank) are not ranks.
 
-The start vertex of BFS/SSSP is the `graph.argv_int` added to the first frontier.
+The start vertex of BFS/SSSP/BC is the `graph.argv_int` or the literal added to
+the first frontier (or given to the priority queue). The iteration count of
+PageRank is the trip count of the loop right around the traversal: a `for` whose
+bounds are literals, `const`s set from literals, or `argv[N]`; none when that loop
+is a `while` (an outer `for` of trials does not count).
 """
 
 from __future__ import annotations
@@ -32,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import AnyFloat, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, ModuleOp
 from xdsl.ir import Operation, SSAValue
 
 from gir.dialects import graph
@@ -72,6 +81,20 @@ def _stores_source_id(udf: func.FuncOp, vector: str) -> bool:
     return False
 
 
+def _claimed_parent(apply: graph.EdgeSetApplyOp, udf: func.FuncOp) -> str | None:
+    """The parent vector of a BFS written with a bool edge function: an `apply`
+    that returns the destinations for which `udf` swapped the source's id in."""
+    if apply.kind.data != graph.ApplyKind.APPLY or apply.result is None:
+        return None
+    source = udf.body.block.args[0]
+    for op in udf.walk():
+        if isinstance(op, graph.CompareAndSwapOp):
+            owner = op.desired.owner
+            if isinstance(owner, graph.VertexIdOp) and owner.vertex == source:
+                return op.vector.root_reference.data
+    return None
+
+
 def _reduces(udf: func.FuncOp, vector: str, kind: graph.ReduceKind) -> bool:
     return any(
         isinstance(op, graph.ReduceOp)
@@ -92,18 +115,41 @@ def _float_add_vector(udf: func.FuncOp) -> str | None:
     return None
 
 
-def _start_argv(module: ModuleOp) -> int | None:
+@dataclass(frozen=True)
+class IntArg:
+    """An int the program takes: `argv[index]` (read as the runtime reads it,
+    `int(text, 0)`: `0x1f` works too) or a literal `value`."""
+
+    index: int | None = None
+    value: int | None = None
+
+    def read(self, argv: list[str]) -> int:
+        """Its value in a run with `argv`."""
+        if self.index is not None:
+            return int(argv[self.index], 0)
+        assert self.value is not None
+        return self.value
+
+
+def _int_arg(value: SSAValue) -> IntArg | None:
+    """`value` as an `argv[N]` or a literal (through vertex casts and `const`s)."""
+    value = _through_casts(value)
+    if isinstance(value.owner, graph.ArgvIntOp):
+        return IntArg(index=value.owner.index.value.data)
+    literal = _constant_int(value)
+    return None if literal is None else IntArg(value=literal)
+
+
+def _start(module: ModuleOp) -> IntArg | None:
     for op in module.walk():
         if isinstance(op, graph.AddVertexOp):
-            source = _through_casts(op.vertex)
-            if isinstance(source.owner, graph.ArgvIntOp):
-                return source.owner.index.value.data
+            return _int_arg(op.vertex)
     return None
 
 
-def _min_queue_start(module: ModuleOp, udf: func.FuncOp) -> tuple[str, int] | None:
-    """(priority vector, argv index of the start vertex) of the queue a program
-    makes, when `udf` does `updatePriorityMin` on a queue."""
+def _min_queue_start(module: ModuleOp, udf: func.FuncOp) -> tuple[str, IntArg] | None:
+    """(priority vector, start vertex) of the queue a program makes, when `udf`
+    does `updatePriorityMin` on a queue."""
     if not any(
         isinstance(op, graph.UpdatePriorityOp) and op.kind.data == graph.ReduceKind.MIN
         for op in udf.walk()
@@ -111,9 +157,9 @@ def _min_queue_start(module: ModuleOp, udf: func.FuncOp) -> tuple[str, int] | No
         return None
     for op in module.walk():
         if isinstance(op, graph.PriorityQueueNewOp):
-            start = _through_casts(op.start)
-            if isinstance(start.owner, graph.ArgvIntOp):
-                return op.priorities.root_reference.data, start.owner.index.value.data
+            start = _int_arg(op.start)
+            if start is not None:
+                return op.priorities.root_reference.data, start
     return None
 
 
@@ -135,37 +181,61 @@ def _through_casts(value: SSAValue) -> SSAValue:
 
 
 def _constant_int(value: SSAValue) -> int | None:
+    """A literal int, also through `arith.index_cast` and the `const` global that
+    `main` sets once from a literal."""
     owner = value.owner
+    if isinstance(owner, arith.IndexCastOp):
+        return _constant_int(owner.input)
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
         return owner.value.value.data
+    if isinstance(owner, graph.GlobalLoadOp):
+        stored = _global_value(owner)
+        return None if stored is None else _constant_int(stored)
     return None
 
 
-def _enclosing_for_trip_count(op: Operation) -> int | None:
+def _global_value(load: graph.GlobalLoadOp) -> SSAValue | None:
+    """The value a `const` global holds: what its only store sets."""
+    stores = [
+        op
+        for op in _module_of(load).walk()
+        if isinstance(op, graph.GlobalStoreOp) and op.global_name == load.global_name
+    ]
+    return stores[0].value if len(stores) == 1 else None
+
+
+def _module_of(op: Operation) -> Operation:
+    while (parent := op.parent_op()) is not None:
+        op = parent
+    return op
+
+
+def _trip_count(op: Operation) -> Callable[[list[str]], int] | None:
+    """The iteration count of the loop right around `op` as a function of argv:
+    a `for` with literal or argv bounds; None for a `while` or other bounds."""
     parent = op.parent_op()
-    while parent is not None:
-        if isinstance(parent, scf.ForOp):
-            bounds = [_constant_int(v) for v in (parent.lb, parent.ub, parent.step)]
-            if None in bounds:
-                return None
-            lower, upper, step = bounds
-            return max(0, -(-(upper - lower) // step))
+    while parent is not None and not isinstance(parent, scf.ForOp | scf.WhileOp):
         parent = parent.parent_op()
-    return None
+    if not isinstance(parent, scf.ForOp):
+        return None
+    bounds = [_int_arg(v) for v in (parent.lb, parent.ub, parent.step)]
+    if any(bound is None for bound in bounds):
+        return None
 
+    def count(argv: list[str]) -> int:
+        lower, upper, step = (bound.read(argv) for bound in bounds)  # type: ignore[union-attr]
+        return max(0, -(-(upper - lower) // step))
 
-def _start_vertex(argv: list[str], index: int) -> int:
-    """The start vertex as the runtime read it (`int(text, 0)`: `0x1f` works too)."""
-    return int(argv[index], 0)
+    return count
 
 
 def find_validator(module: ModuleOp) -> Validator | None:
     """The check that applies to this graph-level program, or None."""
     functions = _functions(module)
-    start_index = _start_argv(module)
+    start = _start(module)
     dependencies = _bc_dependencies(module, functions)
-    if dependencies is not None and start_index is not None:
-        return _bc_validator(dependencies, start_index)
+    if dependencies is not None and start is not None:
+        return _bc_validator(dependencies, start)
     for apply in _applies(module):
         udf = functions.get(apply.udf.root_reference.data)
         if udf is None:
@@ -174,16 +244,19 @@ def find_validator(module: ModuleOp) -> Validator | None:
         if apply.kind.data == graph.ApplyKind.APPLY_MODIFIED and apply.tracked:
             tracked = apply.tracked.root_reference.data
             if (
-                start_index is not None
+                start is not None
                 and apply.to_filter is not None
                 and _stores_source_id(udf, tracked)
             ):
-                return _bfs_validator(tracked, start_index)
+                return _bfs_validator(tracked, start)
             if _reduces(udf, tracked, graph.ReduceKind.MIN):
-                if weighted and start_index is not None:
-                    return _sssp_validator(tracked, start_index)
+                if weighted and start is not None:
+                    return _sssp_validator(tracked, start)
                 if not weighted:
                     return _cc_validator(tracked)
+        parent = _claimed_parent(apply, udf)
+        if parent is not None and start is not None:
+            return _bfs_validator(parent, start)
         if apply.kind.data == graph.ApplyKind.APPLY_UPDATE_PRIORITY and weighted:
             found = _min_queue_start(module, udf)
             if found is not None:
@@ -192,13 +265,93 @@ def find_validator(module: ModuleOp) -> Validator | None:
             core = _peeled_priorities(module, udf)
             if core is not None:
                 return _kcore_validator(core)
+        delta = _pagerank_delta(module, apply, udf)
+        if delta is not None:
+            return delta
         if apply.kind.data == graph.ApplyKind.APPLY:
             accumulator = _float_add_vector(udf)
-            iterations = _enclosing_for_trip_count(apply)
+            iterations = _trip_count(apply)
             if accumulator is not None and iterations is not None:
                 rank = _rank_vector(module, accumulator)
                 if rank is not None:
                     return _pagerank_validator(rank, iterations)
+    return None
+
+
+def _pagerank_delta(
+    module: ModuleOp, apply: graph.EdgeSetApplyOp, udf: func.FuncOp
+) -> Validator | None:
+    """PageRank-delta's shape: an `apply` from a frontier whose edge function
+    float-adds into an accumulator, in a counted loop, and vertex filters that
+    add a vector into the rank (`rank[v] += delta[v]`), scale the accumulator by
+    a constant (damp) and keep `|delta| > epsilon * rank`; None if any is missing."""
+    accumulator = _float_add_vector(udf)
+    iterations = _trip_count(apply)
+    if (
+        apply.kind.data != graph.ApplyKind.APPLY
+        or apply.result is not None
+        or apply.frontier is None
+        or accumulator is None
+        or iterations is None
+    ):
+        return None
+    filters = _functions(module)
+    bodies = [
+        filters[op.filter.root_reference.data]
+        for op in module.walk()
+        if isinstance(op, graph.VertexSetFilterOp)
+    ]
+    rank = next((r for body in bodies if (r := _added_vector(body)) is not None), None)
+    if rank is None:
+        return None
+    damp = _scale_of(bodies, lambda v: _loads(v, accumulator))
+    epsilon = _scale_of(bodies, lambda v: _loads(v, rank))
+    if damp is None or epsilon is None:
+        return None
+    return _pagerank_delta_validator(rank, iterations, damp, epsilon)
+
+
+def _added_vector(function: func.FuncOp) -> str | None:
+    """The vector `function` float-adds another vector's element into."""
+    for op in function.walk():
+        if (
+            isinstance(op, graph.ReduceOp)
+            and op.kind.data == graph.ReduceKind.ADD
+            and isinstance(op.value.owner, graph.LoadOp)
+            and isinstance(op.value.type, AnyFloat)
+        ):
+            return op.vector.root_reference.data
+    return None
+
+
+def _loads(value: SSAValue, vector: str) -> bool:
+    owner = value.owner
+    return isinstance(owner, graph.LoadOp) and owner.vector.root_reference.data == vector
+
+
+def _scale_of(bodies: list[func.FuncOp], scaled: Callable[[SSAValue], bool]) -> float | None:
+    """The constant `c` of a `c * x` (or `x * c`) in `bodies` whose `x` is `scaled`."""
+    for body in bodies:
+        for op in body.walk():
+            if isinstance(op, arith.MulfOp):
+                for x, c in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+                    constant = _constant_float(c)
+                    if scaled(x) and constant is not None:
+                        return constant
+    return None
+
+
+def _constant_float(value: SSAValue) -> float | None:
+    """A literal float, also through float casts and the `const` global that
+    `main` sets once from one."""
+    owner = value.owner
+    if isinstance(owner, arith.ExtFOp | arith.TruncFOp | arith.SIToFPOp):
+        return _constant_float(owner.input)
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, FloatAttr | IntegerAttr):
+        return float(owner.value.value.data)
+    if isinstance(owner, graph.GlobalLoadOp):
+        stored = _global_value(owner)
+        return None if stored is None else _constant_float(stored)
     return None
 
 
@@ -271,18 +424,18 @@ def _downstream(flows: dict[str, set[str]], start: str) -> set[str]:
     return reached
 
 
-def _bfs_validator(parent: str, start_index: int) -> Validator:
+def _bfs_validator(parent: str, start: IntArg) -> Validator:
     def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
         return reference.check_bfs_parent(
-            g, _start_vertex(argv, start_index), vectors[parent]
+            g, start.read(argv), vectors[parent]
         )
 
     return Validator(f"BFS (parent tree in '{parent}')", check)
 
 
-def _sssp_validator(dist: str, start_index: int) -> Validator:
+def _sssp_validator(dist: str, start: IntArg) -> Validator:
     def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
-        return reference.check_sssp(g, _start_vertex(argv, start_index), vectors[dist])
+        return reference.check_sssp(g, start.read(argv), vectors[dist])
 
     return Validator(f"SSSP (distances in '{dist}')", check, weighted=True)
 
@@ -313,15 +466,30 @@ def _bc_dependencies(module: ModuleOp, functions: dict[str, func.FuncOp]) -> str
     return None
 
 
-def _bc_validator(dependencies: str, start_index: int) -> Validator:
+def _bc_validator(dependencies: str, start: IntArg) -> Validator:
     def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
-        return reference.check_bc(g, _start_vertex(argv, start_index), vectors[dependencies])
+        return reference.check_bc(g, start.read(argv), vectors[dependencies])
 
     return Validator(f"betweenness centrality (dependencies in '{dependencies}')", check)
 
 
-def _pagerank_validator(rank: str, iterations: int) -> Validator:
+def _pagerank_validator(rank: str, iterations: Callable[[list[str]], int]) -> Validator:
     def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
-        return reference.check_pagerank(g, vectors[rank], iterations=iterations)
+        return reference.check_pagerank(g, vectors[rank], iterations=iterations(argv))
 
-    return Validator(f"PageRank (ranks in '{rank}', {iterations} iterations)", check)
+    return Validator(f"PageRank (ranks in '{rank}', iterations of its loop)", check)
+
+
+def _pagerank_delta_validator(
+    rank: str, iterations: Callable[[list[str]], int], damp: float, epsilon: float
+) -> Validator:
+    def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
+        return reference.check_pagerank_delta(
+            g, vectors[rank], iterations(argv), damp=damp, epsilon=epsilon
+        )
+
+    return Validator(
+        f"PageRank-delta (ranks in '{rank}', damping {damp:g}, epsilon {epsilon:g}, "
+        "iterations of its loop)",
+        check,
+    )

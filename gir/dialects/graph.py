@@ -907,7 +907,9 @@ class EdgeSetApplyOp(IRDLOperation):
     sources if absent) and passes the filters. `to_filter` is re-checked against the
     current state; `src_filter`/`dst_filter` select edges statically.
     `apply_modified` returns the set of destinations whose element of the `tracked`
-    vector the UDF changed (`dedup`: each at most once).
+    vector the UDF changed (`dedup`: each at most once). `apply` with a UDF that
+    returns an `i1` (GraphIt's bool edge function) returns the set of destinations
+    for which it returned true, each once; with a UDF that returns nothing, nothing.
     `apply_update_priority` returns nothing: the UDF updates a priority queue.
     `schedule` is the G2 schedule of the statement labelled `label`.
     """
@@ -947,7 +949,11 @@ class EdgeSetApplyOp(IRDLOperation):
         dedup: bool = False,
         label: str | None = None,
         schedule: Attribute | None = None,
+        returns_set: bool = False,
     ):
+        """`returns_set`: an `apply` whose UDF returns an `i1` gives a vertexset
+        (`apply_modified` always does)."""
+
         def ref(name: str | None) -> SymbolRefAttr | None:
             return None if name is None else SymbolRefAttr(name)
 
@@ -964,7 +970,9 @@ class EdgeSetApplyOp(IRDLOperation):
                 "label": None if label is None else StringAttr(label),
                 "schedule": schedule,
             },
-            result_types=[[VertexSetType()] if kind == ApplyKind.APPLY_MODIFIED else []],
+            result_types=[
+                [VertexSetType()] if kind == ApplyKind.APPLY_MODIFIED or returns_set else []
+            ],
         )
 
     @property
@@ -996,12 +1004,15 @@ class EdgeSetApplyOp(IRDLOperation):
                 "edgeset is unweighted"
             )
         expected = [vertex, vertex] + ([self.edgeset_type.weight] if len(params) == 3 else [])
-        _check_signature(function, "edge function", expected, [])
+        filtered = self.kind.data == ApplyKind.APPLY and self.result is not None
+        _check_signature(function, "edge function", expected, [i1] if filtered else [])
 
     def _verify_kind(self) -> None:
         modified = self.kind.data == ApplyKind.APPLY_MODIFIED
-        if modified != (self.result is not None):
-            raise VerifyException("only apply_modified returns a vertexset")
+        if self.result is not None and self.kind.data == ApplyKind.APPLY_UPDATE_PRIORITY:
+            raise VerifyException("apply_update_priority returns nothing")
+        if modified and self.result is None:
+            raise VerifyException("apply_modified returns a vertexset")
         if modified != (self.tracked is not None):
             raise VerifyException("apply_modified needs a tracked vector, and only it")
         if self.dedup is not None and not modified:

@@ -938,6 +938,7 @@ class IRGen:
             dedup=info.dedup,
             label=self.stmt_label,
             schedule=self.stmt_schedule,
+            returns_set=info.returns_set,
         )
         self.emit(op)
         return op.results[0] if op.results else None

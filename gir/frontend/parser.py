@@ -41,6 +41,7 @@ from gir.diagnostics import SourceError
 from gir.frontend import ast
 from gir.frontend.ast import Pos
 from gir.frontend.lexer import Kind, Token, tokenize
+from gir.frontend.sema import GET_NGH_UNSUPPORTED
 
 SCALAR_TYPES = ("int", "float", "double", "bool", "string")
 ASSIGN_OPS = ("=", "min=", "max=", "+=", "-=")
@@ -412,6 +413,9 @@ class Parser:
         var = self.expect_ident("a loop variable")
         self.expect_keyword("in")
         first = self.parse_expr()
+        if isinstance(first, ast.MethodCall) and first.method == "getNgh":
+            # GraphIt's `for ngh in edges.getNgh(v)`: say why, not "expected ':'"
+            raise self.error(GET_NGH_UNSUPPORTED, first.method_pos)
         self.expect_punct(":")
         last = self.parse_expr()
         body = self.parse_block(start, "for", BLOCK_ENDS[:1])

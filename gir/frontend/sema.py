@@ -218,6 +218,8 @@ class EdgeApplyInfo:
     dst_filter: str | None = None
     tracked: str | None = None
     dedup: bool = False
+    returns_set: bool = False
+    """An `apply` of a bool edge function: it gives the destinations it returned true for."""
 
 
 @dataclass(frozen=True)
@@ -254,6 +256,16 @@ FILTER_LINKS = {
 }
 """Filter links of an apply chain: the `EdgeApplyInfo` field each sets, and its name
 in messages (`from(f)` with a function is a source filter)."""
+
+
+GET_NGH_UNSUPPORTED = (
+    "edges.getNgh(v) is not supported: GraphIt's algorithm language reaches a "
+    "vertex's neighbours only through an edgeset apply, which gir maps onto GPU "
+    "threads; write edges.from(set).apply(f) with an edge function f(src, dst) "
+    "(returning bool to collect the neighbours as a vertexset)"
+)
+"""Why `edges.getNgh(v)` is refused: a per-vertex neighbour loop inside a
+function would be a serial loop per GPU thread, outside every load balance."""
 
 
 def is_chain_link(expr: ast.Expr) -> bool:
@@ -992,6 +1004,8 @@ class Checker:
                 expr.method_pos,
                 f"'{expr.method}(...)' must be followed by apply, applyModified or applyUpdatePriority",
             )
+        if expr.method == "getNgh":
+            raise self.error(expr.method_pos, GET_NGH_UNSUPPORTED)
         raise self.error(expr.method_pos, f"edgeset has no method '{expr.method}'")
 
     def check_vertexset_method(self, expr: ast.MethodCall) -> Ty:
@@ -1108,7 +1122,7 @@ class Checker:
             self.check_chain_link(link, info)
         self.check_apply_call(expr, info, edges)
         expr.info = info
-        return VERTEXSET if info.kind == "apply_modified" else VOID
+        return VERTEXSET if info.kind == "apply_modified" or info.returns_set else VOID
 
     def check_chain_link(self, link: ast.MethodCall, info: EdgeApplyInfo) -> None:
         """One `.from(..)`, `.to(..)`, `.srcFilter(..)` or `.dstFilter(..)`."""
@@ -1149,8 +1163,9 @@ class Checker:
         else:
             self.check_arity(expr, 1)
             info.kind = "apply" if expr.method == "apply" else "apply_update_priority"
-        udf = self.check_edge_udf(expr.args[0], edges)
+        udf = self.check_edge_udf(expr.args[0], edges, may_return_bool=info.kind == "apply")
         info.udf = udf.name
+        info.returns_set = udf.output is not None
         if info.kind != "apply_modified":
             return
         vector = self.vector_of(expr.args[1], "the tracked vector of applyModified")
@@ -1177,8 +1192,10 @@ class Checker:
             flag.ty = BOOL
             info.dedup = not flag.value
 
-    def check_edge_udf(self, arg: ast.Expr, edges: EdgeSetTy) -> FuncInfo:
-        """The edge function: `(Vertex, Vertex)` or `(Vertex, Vertex, weight)`."""
+    def check_edge_udf(self, arg: ast.Expr, edges: EdgeSetTy, may_return_bool: bool) -> FuncInfo:
+        """The edge function: `(Vertex, Vertex)` or `(Vertex, Vertex, weight)`,
+        returning nothing, or a bool where `may_return_bool` (GraphIt's `apply`
+        that builds a frontier)."""
         udf = self.function_arg(arg, "the edge function")
         params = [p.ty for p in udf.params]
         if len(params) == 3 and params[:2] == [VERTEX, VERTEX] and edges.weight is None:
@@ -1186,11 +1203,13 @@ class Checker:
                 arg.pos, f"edge function '{udf.name}' takes a weight, but the edgeset is unweighted"
             )
         expected = [VERTEX, VERTEX] + ([edges.weight] if len(params) == 3 and edges.weight else [])
-        if params != expected or udf.output is not None:
+        returns_bool = may_return_bool and udf.result == BOOL
+        if params != expected or (udf.output is not None and not returns_bool):
             shape = ", ".join(str(t) for t in expected)
+            results = "nothing or bool" if may_return_bool else "nothing"
             raise self.error(
                 arg.pos,
-                f"edge function '{udf.name}' must be a function ({shape}) -> nothing, it is {udf.signature()}",
+                f"edge function '{udf.name}' must be a function ({shape}) -> {results}, it is {udf.signature()}",
             )
         return udf
 

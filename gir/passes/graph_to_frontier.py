@@ -53,6 +53,9 @@ class GraphToFrontier(ModulePass):
       empty queue to fill, the tracked vector and `dedup` (from the statement or
       from the schedule's deduplication; with `dedup_strategy = UNFUSED` a
       separate `frontier.dedup` of the traversal's result instead);
+    - an `apply` of a bool edge function fills a fresh frontier too: the
+      destination is enqueued where the function returned true, deduplicated
+      (true may come back on several edges into one destination);
     - `graph.vertexset_apply` / `graph.vertexset_filter` become `frontier.vertex_map`
       (a filter enqueues the vertices it keeps);
     - a traversal over `edges.transpose()` reads `edges` in the opposite layout
@@ -181,6 +184,9 @@ def _traversal(
         )
     udf_name = op.udf.root_reference.data
     body = body_region(table[udf_name], frontier.YieldOp)
+    filtered = op.kind.data == graph.ApplyKind.APPLY and op.result is not None
+    if filtered:
+        _enqueue_if_verdict(body.block, 1)
     guards = [
         (table[ref.root_reference.data], index)
         for ref, index in ((op.src_filter, 0), (op.dst_filter, 1))
@@ -199,9 +205,12 @@ def _traversal(
         Rewriter.insert_op(every, InsertPoint.before(op))
         source = every.result
     modified = op.kind.data == graph.ApplyKind.APPLY_MODIFIED
-    output = _empty_output(op, schedule.frontier_creation.data) if modified else None
-    dedup = modified and (
-        op.dedup is not None or schedule.deduplication.data == Toggle.ENABLED
+    output = (
+        _empty_output(op, schedule.frontier_creation.data) if op.result is not None else None
+    )
+    # a bool edge function can return true for a destination on each of its edges
+    dedup = filtered or (
+        modified and (op.dedup is not None or schedule.deduplication.data == Toggle.ENABLED)
     )
     unfused_dedup = dedup and schedule.dedup_strategy.data == DedupStrategy.UNFUSED
     direction = schedule.direction.data
@@ -304,17 +313,22 @@ def _vertex_apply(op: graph.VertexSetApplyOp, table: dict[str, func.FuncOp]) -> 
     Rewriter.replace_op(op, vertex_map, new_results=[])
 
 
-def _vertex_filter(op: graph.VertexSetFilterOp, table: dict[str, func.FuncOp]) -> None:
-    name = op.filter.root_reference.data
-    body = body_region(table[name], frontier.YieldOp)
-    block = body.block
+def _enqueue_if_verdict(block: Block, vertex: int) -> None:
+    """Replaces `block`'s `frontier.yield %keep` by an enqueue of its argument
+    `vertex` when `%keep` holds, and an empty yield."""
     verdict_yield = block.last_op
     assert isinstance(verdict_yield, frontier.YieldOp)
     (keep,) = verdict_yield.arguments
-    enqueue = Block([frontier.EnqueueOp(block.args[0]), scf.YieldOp()])
+    enqueue = Block([frontier.EnqueueOp(block.args[vertex]), scf.YieldOp()])
     Rewriter.replace_op(
         verdict_yield, [scf.IfOp(keep, [], Region(enqueue)), frontier.YieldOp()]
     )
+
+
+def _vertex_filter(op: graph.VertexSetFilterOp, table: dict[str, func.FuncOp]) -> None:
+    name = op.filter.root_reference.data
+    body = body_region(table[name], frontier.YieldOp)
+    _enqueue_if_verdict(body.block, 0)
     vertex_map = frontier.VertexMapOp(
         op.set, body, output=_empty_output(op, FrontierCreation.FUSED), label=_label(op, name)
     )

@@ -215,6 +215,12 @@ def _first_with_same_value(values: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------------------
 
 
+def _inverse_out_degrees(g: Graph) -> np.ndarray:
+    """1/out_degree per vertex, 0 for vertices without out-edges (they send nothing)."""
+    out_degrees = g.out_degrees()
+    return np.divide(1.0, out_degrees, out=np.zeros(g.num_vertices), where=out_degrees > 0)
+
+
 def pagerank(g: Graph, iterations: int = 20, damp: float = 0.85) -> np.ndarray:
     """GraphIt's fixed-iteration PageRank (float64).
 
@@ -225,8 +231,7 @@ def pagerank(g: Graph, iterations: int = 20, damp: float = 0.85) -> np.ndarray:
     n = g.num_vertices
     if n == 0:
         return np.zeros(0)
-    out_degrees = g.out_degrees()
-    inverse_degree = np.divide(1.0, out_degrees, out=np.zeros(n), where=out_degrees > 0)
+    inverse_degree = _inverse_out_degrees(g)
     ranks = np.full(n, 1.0 / n)
     for _ in range(iterations):
         contributions = ranks * inverse_degree
@@ -245,6 +250,51 @@ def check_pagerank(
 ) -> str | None:
     """Check ranks (float32 is fine) against `pagerank`: |got - want| <= atol + rtol*|want|."""
     return _check_close(ranks, pagerank(g, iterations, damp), "rank", rtol, atol)
+
+
+def pagerank_delta(
+    g: Graph, iterations: int, damp: float = 0.85, epsilon: float = 0.1
+) -> np.ndarray:
+    """GraphIt's PageRank-delta (its `pr_delta` app and the thesis's Figure 4-1), float64.
+
+    Every vertex starts active with delta 1/n and rank 0. Each round, the active
+    vertices send delta/out_degree along their out-edges; then every vertex
+    updates: in the first round delta = damp * received + (1 - damp)/n, rank +=
+    delta, delta -= 1/n; later delta = damp * received, rank += delta. A vertex
+    stays active while |delta| > epsilon * rank.
+    """
+    n = g.num_vertices
+    if n == 0:
+        return np.zeros(0)
+    inverse_degree = _inverse_out_degrees(g)
+    delta = np.full(n, 1.0 / n)
+    rank = np.zeros(n)
+    active = np.ones(n, dtype=bool)
+    for round_ in range(iterations):
+        shares = np.where(active, delta * inverse_degree, 0.0)
+        received = np.bincount(g.dst, weights=shares[g.src], minlength=n)
+        if round_ == 0:
+            delta = damp * received + (1.0 - damp) / n
+            rank += delta
+            delta = delta - 1.0 / n
+        else:
+            delta = damp * received
+            rank += delta
+        active = np.abs(delta) > epsilon * rank
+    return rank
+
+
+def check_pagerank_delta(
+    g: Graph,
+    ranks: np.ndarray,
+    iterations: int,
+    damp: float = 0.85,
+    epsilon: float = 0.1,
+    rtol: float = DEFAULT_RTOL,
+    atol: float = DEFAULT_ATOL,
+) -> str | None:
+    """Check ranks against `pagerank_delta`: |got - want| <= atol + rtol*|want|."""
+    return _check_close(ranks, pagerank_delta(g, iterations, damp, epsilon), "rank", rtol, atol)
 
 
 # --------------------------------------------------------------------------------------

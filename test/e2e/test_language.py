@@ -13,10 +13,27 @@ import numpy as np
 import pytest
 
 from gir.api import lower_for_run
+from gir.dialects.schedule import (
+    DedupStrategy,
+    DedupStrategyAttr,
+    Direction,
+    DirectionAttr,
+    FrontierCreation,
+    FrontierCreationAttr,
+    LoadBalanceAttr,
+    Toggle,
+    ToggleAttr,
+)
+from gir.passes.load_balance import LOAD_BALANCES
 from gir.runtime import reference
 from gir.runtime.graph import Graph, load_graph
 from gir.tools.run import parse_program
-from test_programs import TARGETS, devices, hand_made_graphs  # noqa: F401  (devices: fixture)
+from test_programs import (  # noqa: F401  (devices: fixture)
+    TARGETS,
+    devices,
+    hand_made_graphs,
+    with_schedule,
+)
 
 PROGRAMS = Path(__file__).parents[1] / "programs"
 
@@ -184,4 +201,91 @@ def test_print_in_vertex_function(target, devices, tmp_path):
         expected = ["before", "vertex", str(chosen), f"{half:g}", "after", str(graph.num_vertices)]
         if run.returncode != 0 or run.stdout.split() != expected:
             failures.append(f"{graph_name}: printed {run.stdout.split()}, expected {expected}: {run.stderr}")
+    assert not failures, "\n".join(failures)
+
+
+BOOL_APPLY_SCHEDULES = [
+    pytest.param({"load_balance": LoadBalanceAttr(lb)}, id=lb.value.lower())
+    for lb in LOAD_BALANCES
+] + [
+    pytest.param({"frontier_creation": FrontierCreationAttr(creation)}, id=creation.value.lower())
+    for creation in (FrontierCreation.UNFUSED_BITMAP, FrontierCreation.UNFUSED_BOOLMAP)
+] + [
+    pytest.param(
+        {
+            "deduplication": ToggleAttr(Toggle.ENABLED),
+            "dedup_strategy": DedupStrategyAttr(DedupStrategy.UNFUSED),
+        },
+        id="dedup_unfused",
+    ),
+    pytest.param({"direction": DirectionAttr(Direction.PULL)}, id="pull"),
+]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("options", BOOL_APPLY_SCHEDULES)
+def test_bool_edge_functions(target, options, devices, tmp_path):
+    """`apply` of a bool edge function: the output holds each destination it
+    returned true for once (the second search returns true on every edge into an
+    unseen vertex), under every load balance and frontier creation; the parent
+    tree of the first search is a BFS tree."""
+    from gir.runtime.executor import compile_program
+
+    name, index = target
+    module = with_schedule(parse_program(str(PROGRAMS / "lang_bool_apply.gt")), **options)
+    executable = compile_program(lower_for_run(module, check_bounds=True), name)
+    device = devices(name, index)
+    failures = []
+    for graph_name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        root = graph.largest_degree_vertex()
+        out = io.StringIO()
+        result = executable.run(device, ["lang_bool_apply.gt", spec, str(root)], out)
+        levels = reference.bfs_levels(graph, root)
+        reached = levels >= 0
+        expected = [str(int(reached.sum())), str(int(levels[reached].sum()))] * 2
+        if out.getvalue().split() != expected:
+            failures.append(f"{graph_name}: printed {out.getvalue().split()}, expected {expected}")
+        problem = reference.check_bfs_parent(graph, root, result.globals["parent"])
+        if problem is not None:
+            failures.append(f"{graph_name}: {problem}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_list_append_pop_insert_retrieve(target, run_program, tmp_path):
+    """A list pushed with `append` and `insert` in turn gives the BFS levels back
+    deepest first through `pop()` and `retrieve` in turn."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        levels = reference.bfs_levels(graph, 0)
+        sizes = np.bincount(levels[levels >= 0])[::-1]
+        expected = [str(len(sizes)), *(str(int(size)) for size in sizes)]
+        printed = run_program("lang_list.gt", target, [spec, "0"])
+        if printed != expected:
+            failures.append(f"{name}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_pagerank_delta_validates(target, devices, tmp_path):
+    """GraphIt's PageRank-delta app, recognised by `--validate` as itself and
+    checked against its CPU reference (GraphIt's epsilon semantics)."""
+    from gir.runtime.executor import compile_program
+    from gir.validate import find_validator
+
+    name, index = target
+    module = parse_program(str(PROGRAMS / "lang_pagerank_delta.gt"))
+    validator = find_validator(module)
+    assert validator is not None and validator.algorithm.startswith("PageRank-delta")
+    executable = compile_program(lower_for_run(module, check_bounds=True), name)
+    device = devices(name, index)
+    failures = []
+    for graph_name, spec in graphs(tmp_path).items():
+        argv = ["lang_pagerank_delta.gt", spec]
+        result = executable.run(device, argv, io.StringIO())
+        problem = validator.check(load_graph(spec, cache=False), argv, result.globals)
+        if problem is not None:
+            failures.append(f"{graph_name}: {problem}")
     assert not failures, "\n".join(failures)
