@@ -45,7 +45,7 @@ class TypeExpr:
 
 @dataclass(eq=False)
 class ScalarTypeExpr(TypeExpr):
-    """`int`, `float`, `double`, `bool` or `string`."""
+    """`int`, `uint`, `int64`, `uint_64`, `float`, `double`, `bool` or `string`."""
 
     name: str
 

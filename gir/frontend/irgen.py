@@ -49,6 +49,7 @@ from xdsl.dialects.builtin import (
     f64,
     i1,
     i32,
+    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
@@ -65,6 +66,9 @@ from gir.frontend.sema import (
     DOUBLE,
     FLOAT,
     INT,
+    INT64,
+    UINT,
+    UINT64,
     VERTEX,
     VERTEXSET,
     EdgeApplyInfo,
@@ -83,15 +87,21 @@ from gir.frontend.sema import (
     check_program,
 )
 
-SCALAR_IR: dict[ScalarTy, Attribute] = {INT: i32, FLOAT: f32, DOUBLE: f64, BOOL: i1}
+SCALAR_IR: dict[ScalarTy, Attribute] = {
+    INT: i32, UINT: i32, INT64: i64, UINT64: i64, FLOAT: f32, DOUBLE: f64, BOOL: i1,
+}  # fmt: skip
+"""IR types are signless, as in MLIR: `uint` is an i32 whose comparisons,
+divisions, widenings and conversions to float are the unsigned ops."""
 F32_MAX = 3.4028234663852886e38
 """The largest finite f32; float literals beyond it become infinities (as in C++)."""
 BinaryBuilder = Callable[[SSAValue, SSAValue], Operation]
 INT_PREDICATES = {"==": "eq", "!=": "ne", "<": "slt", "<=": "sle", ">": "sgt", ">=": "sge"}
+UINT_PREDICATES = {"==": "eq", "!=": "ne", "<": "ult", "<=": "ule", ">": "ugt", ">=": "uge"}
 FLOAT_PREDICATES = {"==": "oeq", "!=": "une", "<": "olt", "<=": "ole", ">": "ogt", ">=": "oge"}
 INT_ARITH: dict[str, BinaryBuilder] = {
     "+": arith.AddiOp, "-": arith.SubiOp, "*": arith.MuliOp, "/": arith.DivSIOp,
 }  # fmt: skip
+UINT_ARITH: dict[str, BinaryBuilder] = {**INT_ARITH, "/": arith.DivUIOp}
 FLOAT_ARITH: dict[str, BinaryBuilder] = {
     "+": arith.AddfOp, "-": arith.SubfOp, "*": arith.MulfOp, "/": arith.DivfOp,
 }  # fmt: skip
@@ -114,8 +124,21 @@ def float_type(ty: ScalarTy) -> Float32Type | Float64Type:
 
 
 def int_type(ty: ScalarTy) -> IntegerType:
-    """The IR type of `int` (i32) or `bool` (i1)."""
-    return i1 if ty == BOOL else i32
+    """The IR type of an integer type or `bool` (i1)."""
+    return IntegerType(ty.width)
+
+
+def arith_table(ty: ScalarTy) -> dict[str, BinaryBuilder]:
+    """The builders of + - * / on `ty`."""
+    if ty.is_float:
+        return FLOAT_ARITH
+    return UINT_ARITH if ty.is_unsigned else INT_ARITH
+
+
+def wrapped(value: int, width: int) -> int:
+    """`value` modulo 2**width, as the signed number a signless constant holds."""
+    value &= (1 << width) - 1
+    return value - (1 << width) if value >= 1 << (width - 1) else value
 
 
 def ir_type(ty: Ty) -> Attribute:
@@ -274,7 +297,9 @@ class IRGen:
             if ty == FLOAT and abs(number) > F32_MAX:
                 number = math_lib.copysign(math_lib.inf, number)
             return self.value(arith.ConstantOp(FloatAttr(number, float_type(ty))))
-        return self.value(arith.ConstantOp(IntegerAttr(int(value), int_type(ty))))
+        if ty == BOOL:
+            return self.value(arith.ConstantOp(IntegerAttr(int(value), i1)))
+        return self.value(arith.ConstantOp(IntegerAttr(wrapped(int(value), ty.width), int_type(ty))))
 
     def zero(self, ty: Ty) -> SSAValue:
         """The zero (false) value of a scalar type."""
@@ -463,6 +488,8 @@ class IRGen:
             return
         ty = INT if stmt.value.ty == VERTEX else stmt.value.ty
         assert ty is not None
+        if ty == UINT:  # printed as the int64 of the same value
+            ty = INT64
         self.emit(graph.PrintOp(self.expr_as(stmt.value, ty)))
 
     def assign(self, stmt: ast.Assign) -> None:
@@ -488,15 +515,17 @@ class IRGen:
         """`old op new` for a scalar `+=`, `-=`, `min=` or `max=`."""
         assert isinstance(ty, ScalarTy)
         if op in ("+=", "-="):
-            table = FLOAT_ARITH if ty.is_float else INT_ARITH
-            return self.value(table[op[0]](old, new))
-        builders: dict[tuple[bool, str], BinaryBuilder] = {
-            (True, "min="): arith.MinimumfOp,
-            (True, "max="): arith.MaximumfOp,
-            (False, "min="): arith.MinSIOp,
-            (False, "max="): arith.MaxSIOp,
+            return self.value(arith_table(ty)[op[0]](old, new))
+        builders: dict[tuple[str, str], BinaryBuilder] = {
+            ("float", "min="): arith.MinimumfOp,
+            ("float", "max="): arith.MaximumfOp,
+            ("signed", "min="): arith.MinSIOp,
+            ("signed", "max="): arith.MaxSIOp,
+            ("unsigned", "min="): arith.MinUIOp,
+            ("unsigned", "max="): arith.MaxUIOp,
         }
-        return self.value(builders[(ty.is_float, op)](old, new))
+        family = "float" if ty.is_float else "unsigned" if ty.is_unsigned else "signed"
+        return self.value(builders[(family, op)](old, new))
 
     def element_assign(self, stmt: ast.Assign, target: ast.Index) -> None:
         """`vec[i] = e` (`graph.store`) or `vec[i] min= e` (`graph.reduce`)."""
@@ -716,13 +745,26 @@ class IRGen:
         if source == VERTEX:
             return self.convert(self.value(graph.VertexIdOp(value)), INT, target)
         if target == VERTEX:
-            return self.value(graph.ToVertexOp(value))
-        assert isinstance(target, ScalarTy) and target.is_float
-        if source == INT:
-            return self.value(arith.SIToFPOp(value, float_type(target)))
+            return self.value(graph.ToVertexOp(self.convert(value, source, INT)))
+        assert isinstance(source, ScalarTy) and isinstance(target, ScalarTy)
+        if source.is_integer and target.is_integer:
+            return self.resize(value, source, target)
+        if source.is_integer:
+            to_float = arith.UIToFPOp if source.is_unsigned else arith.SIToFPOp
+            return self.value(to_float(value, float_type(target)))
         if target == DOUBLE:
             return self.value(arith.ExtFOp(value, f64))
         return self.value(arith.TruncFOp(value, f32))
+
+    def resize(self, value: SSAValue, source: ScalarTy, target: ScalarTy) -> SSAValue:
+        """An integer converted to another integer type, as C converts: widened by
+        the source's signedness, narrowed by dropping high bits."""
+        if source.width == target.width:
+            return value
+        if source.width > target.width:
+            return self.value(arith.TruncIOp(value, int_type(target)))
+        widen = arith.ExtUIOp if source.is_unsigned else arith.ExtSIOp
+        return self.value(widen(value, int_type(target)))
 
     def name(self, expr: ast.Name) -> SSAValue:
         """A local's current value, or a global's (`graph.global_load`)."""
@@ -733,9 +775,15 @@ class IRGen:
         return self.env[symbol]
 
     def index(self, expr: ast.Index) -> SSAValue:
-        """The index operand of a vector access (a vertex or an int)."""
+        """The index operand of a vector access (a vertex, or an integer as an int)."""
         assert expr.index.ty is not None
-        return self.expr(expr.index)
+        if expr.index.ty == VERTEX:
+            return self.expr(expr.index)
+        return self.expr_as(expr.index, INT)
+
+    def vertex_arg(self, expr: ast.Expr) -> SSAValue:
+        """A vertex operand: a Vertex, or an integer of any type as an int."""
+        return self.expr(expr) if expr.ty == VERTEX else self.expr_as(expr, INT)
 
     def unary(self, expr: ast.Unary) -> SSAValue:
         """`-x` and `not x`."""
@@ -749,7 +797,7 @@ class IRGen:
         operand = self.expr_as(expr.operand, expr.ty)
         if expr.ty.is_float:
             return self.value(arith.NegfOp(operand))
-        return self.value(arith.SubiOp(self.constant(0, INT), operand))
+        return self.value(arith.SubiOp(self.constant(0, expr.ty), operand))
 
     def binary(self, expr: ast.Binary) -> SSAValue:
         """Arithmetic, comparisons and logic on the common operand type."""
@@ -762,9 +810,9 @@ class IRGen:
         if expr.op in INT_PREDICATES:
             if ty.is_float:
                 return self.value(arith.CmpfOp(left, right, FLOAT_PREDICATES[expr.op]))
-            return self.value(arith.CmpiOp(left, right, INT_PREDICATES[expr.op]))
-        table = FLOAT_ARITH if ty.is_float else INT_ARITH
-        return self.value(table[expr.op](left, right))
+            predicates = UINT_PREDICATES if ty.is_unsigned else INT_PREDICATES
+            return self.value(arith.CmpiOp(left, right, predicates[expr.op]))
+        return self.value(arith_table(ty)[expr.op](left, right))
 
     def load(self, expr: ast.Load) -> SSAValue:
         """`load(argv[N])` / `load("file")`."""
@@ -790,7 +838,7 @@ class IRGen:
         flags = (within.value, across.value, bucket.value, priority.value, init.value)
         return self.value(
             graph.PriorityQueueNewOp(
-                vector.name, self.expr(start), SCALAR_IR[expr.ty.priority], flags
+                vector.name, self.vertex_arg(start), SCALAR_IR[expr.ty.priority], flags
             )
         )
 
@@ -856,7 +904,9 @@ class IRGen:
             op_class = {"add_vertex": graph.AddVertexOp, "list_insert": graph.ListInsertOp}[
                 info.op
             ]
-            self.emit(op_class(receiver, self.expr(expr.args[0])))
+            argument = expr.args[0]
+            value = self.vertex_arg(argument) if info.op == "add_vertex" else self.expr(argument)
+            self.emit(op_class(receiver, value))
             return None
         if info.op == "vertex_count":
             return self.value(graph.VertexSetSizeOp(self.value(graph.GetVerticesOp(receiver))))
@@ -892,14 +942,14 @@ class IRGen:
         assert isinstance(expr.receiver.ty, PriorityQueueTy)
         priority = expr.receiver.ty.priority
         kind = graph.ReduceKind.MIN if op == "pq_update_min" else graph.ReduceKind.MAX
-        vertex = self.expr(expr.args[0])
+        vertex = self.vertex_arg(expr.args[0])
         old = self.expr_as(expr.args[1], priority)
         new = self.expr_as(expr.args[2], priority)
         return self.value(graph.UpdatePriorityOp(kind, queue, vertex, old, new))
 
     def update_priority_sum(self, expr: ast.MethodCall, queue: SSAValue) -> SSAValue:
         """`pq.updatePrioritySum(v, diff, threshold)`."""
-        vertex = self.expr(expr.args[0])
+        vertex = self.vertex_arg(expr.args[0])
         diff = self.expr_as(expr.args[1], INT)
         threshold = self.expr_as(expr.args[2], INT)
         return self.value(graph.UpdatePrioritySumOp(queue, vertex, diff, threshold))

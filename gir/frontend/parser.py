@@ -43,6 +43,9 @@ from gir.frontend.ast import Pos
 from gir.frontend.lexer import Kind, Token, tokenize
 
 SCALAR_TYPES = ("int", "float", "double", "bool", "string")
+WORD_SCALAR_TYPES = ("uint", "uint_64", "int64")
+"""Scalar type names that are not keywords (GraphIt's lexer knows them, but gir
+keeps them usable as identifiers elsewhere): types only where a type is expected."""
 ASSIGN_OPS = ("=", "min=", "max=", "+=", "-=")
 COMPARISON_OPS = ("==", "!=", "<", ">", "<=", ">=")
 BLOCK_ENDS = ("end", "else", "elif")
@@ -217,6 +220,8 @@ class Parser:
             return ast.ScalarTypeExpr(pos, token.text)
         if token.kind == Kind.IDENT:
             self.advance()
+            if token.text in WORD_SCALAR_TYPES:
+                return ast.ScalarTypeExpr(pos, token.text)
             return ast.ElementTypeExpr(pos, token.text)
         if self.accept_keyword("vertexset"):
             return ast.VertexSetTypeExpr(pos, self.parse_braced_element())

@@ -36,7 +36,7 @@ class Ty:
 
 @dataclass(frozen=True)
 class ScalarTy(Ty):
-    """`int`, `float`, `double` or `bool`."""
+    """`int`, `uint`, `int64`, `uint_64`, `float`, `double` or `bool`."""
 
     kind: str
 
@@ -50,11 +50,33 @@ class ScalarTy(Ty):
 
     @property
     def is_numeric(self) -> bool:
-        """Whether arithmetic applies (int, float, double)."""
+        """Whether arithmetic applies (the integers, float, double)."""
         return self.kind != "bool"
 
+    @property
+    def is_integer(self) -> bool:
+        """Whether this is one of the integer types (not bool)."""
+        return self.kind in INTEGER_WIDTHS
 
+    @property
+    def is_unsigned(self) -> bool:
+        """Whether this is `uint` or `uint_64` (unsigned comparison, division,
+        widening and conversion to float)."""
+        return self.kind in ("uint", "uint_64")
+
+    @property
+    def width(self) -> int:
+        """Bits of the value (1 for bool)."""
+        return INTEGER_WIDTHS.get(self.kind, 64 if self.kind == "double" else 32 if self.kind == "float" else 1)
+
+
+INTEGER_WIDTHS = {"int": 32, "uint": 32, "int64": 64, "uint_64": 64}
+"""The integer types and their widths (the C types `int`, `unsigned int`,
+`long long`, `unsigned long long`)."""
 INT = ScalarTy("int")
+UINT = ScalarTy("uint")
+INT64 = ScalarTy("int64")
+UINT64 = ScalarTy("uint_64")
 FLOAT = ScalarTy("float")
 DOUBLE = ScalarTy("double")
 BOOL = ScalarTy("bool")
@@ -140,27 +162,40 @@ VOID = VoidTy()
 STRING = StringTy()
 
 
+def is_integer(ty: Ty) -> bool:
+    """Whether `ty` is one of the integer types."""
+    return isinstance(ty, ScalarTy) and ty.is_integer
+
+
+def is_vertex_like(ty: Ty) -> bool:
+    """Whether `ty` may name a vertex: a Vertex or an integer (its id)."""
+    return ty == VERTEX or is_integer(ty)
+
+
 def is_assignable(source: Ty, target: Ty) -> bool:
-    """Whether a `source` value may be stored where a `target` is expected."""
+    """Whether a `source` value may be stored where a `target` is expected:
+    between the integer types as C converts them, integers to floats."""
     if source == target:
         return True
     if isinstance(target, ScalarTy) and target.is_float:
         return isinstance(source, ScalarTy) and source.is_numeric
-    if target == INT:
-        return source in (VERTEX, VERTEXSET)
-    return target == VERTEX and source == INT
+    if is_integer(target):
+        return is_integer(source) or source == VERTEX or (target == INT and source == VERTEXSET)
+    return target == VERTEX and is_integer(source)
 
 
 def arithmetic_type(left: Ty, right: Ty) -> ScalarTy | None:
     """The type `left op right` computes in, for + - * / and comparisons; None if
-    the operands do not mix. Vertices count as ints (their ids)."""
+    the operands do not mix. Vertices count as ints (their ids). Integers follow
+    C's usual conversions: the wider type, and unsigned where widths are equal."""
     sides = [INT if side == VERTEX else side for side in (left, right)]
     if not all(isinstance(side, ScalarTy) and side.is_numeric for side in sides):
         return None
     for kind in (DOUBLE, FLOAT):
         if kind in sides:
             return kind
-    return INT
+    scalars = [side for side in sides if isinstance(side, ScalarTy)]
+    return max(scalars, key=lambda side: (side.width, side.is_unsigned))
 
 
 # ---------------------------------------------------------------------------
@@ -240,8 +275,13 @@ class SemaInfo:
     label_stmts: dict[str, ast.Stmt]
 
 
+DEGREE_METHODS = {"getOutDegrees": INT, "getOutDegreesUint": UINT}
+"""The edgeset methods that give every vertex's out-degree, and its element type."""
 BUILTINS = ("startTimer", "stopTimer", "atoi", "fabs", "compare_and_swap")
-SCALAR_NAMES = {"int": INT, "float": FLOAT, "double": DOUBLE, "bool": BOOL}
+SCALAR_NAMES = {
+    "int": INT, "uint": UINT, "int64": INT64, "uint_64": UINT64,
+    "float": FLOAT, "double": DOUBLE, "bool": BOOL,
+}  # fmt: skip
 APPLY_METHODS = ("apply", "applyModified", "applyUpdatePriority")
 CHAIN_METHODS = ("from", "to", "srcFilter", "dstFilter")
 FILTER_LINKS = {
@@ -387,16 +427,18 @@ class Checker:
             raise self.error(init.pos, f"cannot assign {value} to '{name}' of type {ty}")
 
     def check_vector_value(self, init: ast.Expr, ty: VectorTy, name: str) -> None:
-        """A whole-vector value: a scalar to fill it with, or `edges.getOutDegrees()`."""
-        if isinstance(init, ast.MethodCall) and init.method == "getOutDegrees":
+        """A whole-vector value: a scalar to fill it with, or `edges.getOutDegrees()`
+        (`getOutDegreesUint()` for a `vector{Vertex}(uint)`)."""
+        if isinstance(init, ast.MethodCall) and init.method in DEGREE_METHODS:
             edges = self.check_expr(init.receiver)
             if not isinstance(edges, EdgeSetTy) or init.args:
                 raise self.error(
-                    init.method_pos, "getOutDegrees() takes no arguments and applies to an edgeset"
+                    init.method_pos, f"{init.method}() takes no arguments and applies to an edgeset"
                 )
-            if ty.size is not None or ty.elem != INT:
+            elem = DEGREE_METHODS[init.method]
+            if ty.size is not None or ty.elem != elem:
                 raise self.error(
-                    init.method_pos, f"getOutDegrees() gives a vector{{Vertex}}(int), not {ty}"
+                    init.method_pos, f"{init.method}() gives a vector{{Vertex}}({elem}), not {ty}"
                 )
             init.info = MethodInfo("out_degrees")
             init.ty = ty
@@ -635,6 +677,12 @@ class Checker:
             )
         if stmt.op != "=" and elem == BOOL:
             raise self.error(stmt.op_pos, f"'{stmt.op}' does not apply to bool elements")
+        if stmt.op in ("min=", "max=") and isinstance(elem, ScalarTy) and elem.is_unsigned:
+            raise self.error(
+                stmt.op_pos,
+                f"'{stmt.op}' on {elem} vector elements is not supported (device atomics "
+                "compare signed)",
+            )
 
     def check_condition(self, cond: ast.Expr, what: str) -> None:
         """An `if` or `while` condition, which must be bool."""
@@ -724,11 +772,13 @@ class Checker:
         return ty
 
     def check_int(self, expr: ast.Expr) -> Ty:
-        """An int literal, which must fit in 32 bits."""
+        """An integer literal: an int, or (as in C) the first of `int64` and
+        `uint_64` it fits in."""
         assert isinstance(expr, ast.IntLit)
-        if not -(2**31) <= expr.value < 2**31:
-            raise self.error(expr.pos, f"integer literal {expr.value} does not fit in an int")
-        return INT
+        for ty, low, high in ((INT, -(2**31), 2**31), (INT64, -(2**63), 2**63), (UINT64, 0, 2**64)):
+            if low <= expr.value < high:
+                return ty
+        raise self.error(expr.pos, f"integer literal {expr.value} does not fit in 64 bits")
 
     def check_argv(self, expr: ast.Expr) -> Ty:
         """`argv[N]` where no load takes it: the argument as an int."""
@@ -769,13 +819,13 @@ class Checker:
         return symbol.ty
 
     def check_index(self, expr: ast.Expr) -> Ty:
-        """`vec[i]`: i is a Vertex or int (int only for fixed-size vectors)."""
+        """`vec[i]`: i is a Vertex or an integer (an integer only for fixed-size
+        vectors)."""
         assert isinstance(expr, ast.Index)
         vector = self.vector_of(expr.base, "an indexed value")
         index = self.check_expr(expr.index)
-        allowed = (INT,) if vector.size is not None else (INT, VERTEX)
-        if index not in allowed:
-            expected = " or ".join(str(t) for t in allowed)
+        if not (is_integer(index) or (index == VERTEX and vector.size is None)):
+            expected = "an integer" if vector.size is not None else "a Vertex or an integer"
             raise self.error(expr.index.pos, f"vector index must be {expected}, found {index}")
         self.check_constant_index(expr, vector)
         return vector.elem
@@ -954,10 +1004,11 @@ class Checker:
             self.check_arity(expr, 0)
             expr.info = MethodInfo("transpose")
             return edges
-        if expr.method == "getOutDegrees":
+        if expr.method in DEGREE_METHODS:
             raise self.error(
                 expr.method_pos,
-                "getOutDegrees() can only initialize or assign a vector{Vertex}(int)",
+                f"{expr.method}() can only initialize or assign a "
+                f"vector{{Vertex}}({DEGREE_METHODS[expr.method]})",
             )
         if expr.method in CHAIN_METHODS:
             raise self.error(
@@ -975,7 +1026,7 @@ class Checker:
         if expr.method == "addVertex":
             self.check_arity(expr, 1)
             ty = self.check_value(expr.args[0], "the vertex")
-            if ty not in (INT, VERTEX):
+            if not is_vertex_like(ty):
                 raise self.error(expr.args[0].pos, f"addVertex needs a Vertex or int, found {ty}")
             expr.info = MethodInfo("add_vertex")
             return VOID
@@ -999,7 +1050,7 @@ class Checker:
         if expr.method in ("updatePriorityMin", "updatePriorityMax"):
             self.check_arity(expr, 3)
             vertex = self.check_value(expr.args[0], "the vertex")
-            if vertex not in (INT, VERTEX):
+            if not is_vertex_like(vertex):
                 raise self.error(
                     expr.args[0].pos, f"the vertex must be a Vertex or int, found {vertex}"
                 )
@@ -1027,17 +1078,18 @@ class Checker:
         """`updatePrioritySum(v, diff, threshold)` on a queue of int priorities."""
         self.check_arity(expr, 3)
         vertex = self.check_value(expr.args[0], "the vertex")
-        if vertex not in (INT, VERTEX):
+        if not is_vertex_like(vertex):
             raise self.error(
                 expr.args[0].pos, f"the vertex must be a Vertex or int, found {vertex}"
             )
-        if queue.priority != INT:
+        if queue.priority not in (INT, UINT):
             raise self.error(
-                expr.method_pos, f"updatePrioritySum needs int priorities, not {queue.priority}"
+                expr.method_pos,
+                f"updatePrioritySum needs int or uint priorities, not {queue.priority}",
             )
         for arg in expr.args[1:]:
             ty = self.check_value(arg, "the priority change")
-            if ty != INT:
+            if not is_integer(ty):
                 raise self.error(arg.pos, f"priority changes are int, found {ty}")
         expr.info = MethodInfo("pq_update_sum")
         return BOOL
@@ -1177,7 +1229,7 @@ class Checker:
         if ty == VERTEXSET:
             self.check_new_arity(expr, 1)
             count = self.check_value(expr.args[0], "the size")
-            if count not in (INT, VERTEXSET):
+            if not (is_integer(count) or count == VERTEXSET):
                 raise self.error(
                     expr.args[0].pos, f"a vertexset's initial size must be int, found {count}"
                 )
@@ -1214,7 +1266,7 @@ class Checker:
                 f"the priority vector must be a vector{{Vertex}}({queue.priority}), found {vector}",
             )
         start = self.check_value(expr.args[6], "the start vertex")
-        if start not in (INT, VERTEX):
+        if not is_vertex_like(start):
             raise self.error(
                 expr.args[6].pos, f"the start vertex must be a Vertex or int, found {start}"
             )

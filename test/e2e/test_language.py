@@ -120,3 +120,19 @@ def test_vertexset_declared_without_value(target, run_program, tmp_path):
         if printed != expected:
             failures.append(f"{name}: printed {printed}, expected {expected}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_uint_and_64_bit_types(target, run_program, tmp_path):
+    """`uint` degrees and priorities (k-core), `int64` weights summed past 32
+    bits, unsigned division, comparison, wrap-around and conversion to double."""
+    failures = []
+    for name, spec in graphs(tmp_path, weighted=True).items():
+        graph = load_graph(spec, cache=False)
+        total = 3_000_000_000 * int(np.asarray(graph.weights, dtype=np.int64).sum())
+        expected = [str(int(reference.core_numbers(graph).max())), str(total)]
+        expected += ["1333333333", "1", "4294967295"]
+        printed = run_program("lang_types.gt", target, [spec])
+        if printed[:5] != expected or float(printed[5]) != 4e9:
+            failures.append(f"{name}: printed {printed}, expected {expected} and 4e9")
+    assert not failures, "\n".join(failures)
