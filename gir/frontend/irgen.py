@@ -752,6 +752,9 @@ class IRGen:
         if source.is_integer:
             to_float = arith.UIToFPOp if source.is_unsigned else arith.SIToFPOp
             return self.value(to_float(value, float_type(target)))
+        if target.is_integer:  # warned about by sema: C's truncation toward zero
+            to_int = arith.FPToUIOp if target.is_unsigned else arith.FPToSIOp
+            return self.value(to_int(value, int_type(target)))
         if target == DOUBLE:
             return self.value(arith.ExtFOp(value, f64))
         return self.value(arith.TruncFOp(value, f32))
@@ -983,7 +986,10 @@ def build_module(program: ast.Program, filename: str, strict_schedule: bool = Fa
     """
     sema = check_program(program, filename)
     check_deletes(program, filename)
-    bindings = resolve_schedules(program, sema, filename, Warnings(filename, strict_schedule))
+    warnings = Warnings(filename, strict_schedule)
+    for pos, message in sema.conversions:
+        warnings.warning(pos, message)
+    bindings = resolve_schedules(program, sema, filename, warnings)
     check_fused_breaks(program, bindings, filename)
     module = IRGen(program, sema, bindings, filename).build()
     try:

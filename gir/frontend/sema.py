@@ -184,6 +184,13 @@ def is_assignable(source: Ty, target: Ty) -> bool:
     return target == VERTEX and is_integer(source)
 
 
+def drops_fraction(source: Ty, target: Ty) -> bool:
+    """Whether storing a `source` value as a `target` is GraphIt's implicit
+    conversion of a float or double to an integer (truncating, as C does), which
+    sema accepts with a warning."""
+    return isinstance(source, ScalarTy) and source.is_float and is_integer(target)
+
+
 def arithmetic_type(left: Ty, right: Ty) -> ScalarTy | None:
     """The type `left op right` computes in, for + - * / and comparisons; None if
     the operands do not mix. Vertices count as ints (their ids). Integers follow
@@ -273,6 +280,9 @@ class SemaInfo:
     functions: dict[str, FuncInfo]
     labels: dict[ast.Stmt, str]
     label_stmts: dict[str, ast.Stmt]
+    conversions: list[tuple[Pos, str]] = field(default_factory=list)
+    """The implicit conversions that lose information, as (position, message):
+    warnings, not errors, since GraphIt performs them."""
 
 
 DEGREE_METHODS = {"getOutDegrees": INT, "getOutDegreesUint": UINT}
@@ -330,6 +340,7 @@ class Checker:
         self.labels: dict[ast.Stmt, str] = {}
         self.label_stmts: dict[str, ast.Stmt] = {}
         self.loop_depth = 0
+        self.conversions: list[tuple[Pos, str]] = []
 
     def error(self, pos: Pos, message: str) -> SourceError:
         """A `SourceError` at `pos`."""
@@ -346,7 +357,23 @@ class Checker:
         for function in self.functions.values():
             self.check_function(function)
         self.check_main()
-        return SemaInfo(list(self.globals.values()), self.functions, self.labels, self.label_stmts)
+        return SemaInfo(
+            list(self.globals.values()),
+            self.functions,
+            self.labels,
+            self.label_stmts,
+            self.conversions,
+        )
+
+    def storable(self, value: ast.Expr, source: Ty, target: Ty) -> bool:
+        """Whether `value` (of type `source`) may be stored as a `target`; a
+        float stored as an integer is, with a warning at `value`."""
+        if drops_fraction(source, target):
+            self.conversions.append(
+                (value.pos, f"implicit conversion from {source} to {target} drops the fraction")
+            )
+            return True
+        return is_assignable(source, target)
 
     def collect_elements(self) -> None:
         """Records `element` declarations and which elements name edges."""
@@ -423,7 +450,7 @@ class Checker:
             self.check_vector_value(init, ty, name)
             return
         value = self.check_expr(init)
-        if not is_assignable(value, ty):
+        if not self.storable(init, value, ty):
             raise self.error(init.pos, f"cannot assign {value} to '{name}' of type {ty}")
 
     def check_vector_value(self, init: ast.Expr, ty: VectorTy, name: str) -> None:
@@ -444,7 +471,7 @@ class Checker:
             init.ty = ty
             return
         value = self.check_expr(init)
-        if not is_assignable(value, ty.elem) or value == VERTEXSET:
+        if value == VERTEXSET or not self.storable(init, value, ty.elem):
             raise self.error(init.pos, f"cannot initialize '{name}' of type {ty} with {value}")
 
     def check_load(self, load: ast.Load, ty: Ty) -> None:
@@ -668,7 +695,7 @@ class Checker:
         """An assignment or reduction to a vector element."""
         elem = self.check_expr(target)
         value = self.check_expr(stmt.value)
-        if not is_assignable(value, elem) or value == VERTEXSET:
+        if value == VERTEXSET or not self.storable(stmt.value, value, elem):
             raise self.error(stmt.value.pos, f"cannot assign {value} to an element of type {elem}")
         if stmt.op == "-=":
             raise self.error(
@@ -900,7 +927,7 @@ class Checker:
         self.check_arity(expr, len(function.params))
         for index, (arg, param) in enumerate(zip(expr.args, function.params, strict=True)):
             ty = self.check_value(arg, f"argument {index + 1}")
-            if not is_assignable(ty, param.ty):
+            if not self.storable(arg, ty, param.ty):
                 raise self.error(
                     arg.pos,
                     f"argument {index + 1} of '{function.name}' must be {param.ty}, found {ty}",

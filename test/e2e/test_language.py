@@ -136,3 +136,18 @@ def test_uint_and_64_bit_types(target, run_program, tmp_path):
         if printed[:5] != expected or float(printed[5]) != 4e9:
             failures.append(f"{name}: printed {printed}, expected {expected} and 4e9")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_implicit_float_to_int(target, run_program, tmp_path):
+    """Floats stored as ints truncate toward zero, as GraphIt's C++ does."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        degrees = np.bincount(graph.src, minlength=graph.num_vertices)
+        scaled = (degrees.astype(np.float32) * np.float32(1.5)).astype(np.int64).sum()
+        expected = [str(2 * graph.num_vertices), str(int(scaled)), "-2"]
+        printed = run_program("lang_conversions.gt", target, [spec])
+        if printed != expected:
+            failures.append(f"{name}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
