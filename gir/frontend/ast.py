@@ -162,6 +162,16 @@ class Index(Expr):
 
 
 @dataclass(eq=False)
+class Functor(Expr):
+    """`f[a, b]` where an apply takes a function: GraphIt's functor, the function
+    `f` with values for its captures. A one-value `f[a]` is parsed as an `Index`;
+    sema tells the two apart by what `f` names."""
+
+    name: str
+    captures: list[Expr]
+
+
+@dataclass(eq=False)
 class Call(Expr):
     """`name(args)`: a call of a user function or a builtin (`atoi`, `fabs`,
     `startTimer`, `stopTimer`, `compare_and_swap`). `target` is the callee's
@@ -346,13 +356,15 @@ class Param:
 
 @dataclass(eq=False)
 class FuncDecl:
-    """`func name(params) [-> output : T] body end`."""
+    """`func name[captures](params) [-> output : T] body end` (the captures of a
+    functor are optional)."""
 
     pos: Pos
     name: str
     params: list[Param]
     output: Param | None
     body: list[Stmt]
+    captures: list[Param] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -457,6 +469,8 @@ def sub_exprs(expr: Expr) -> list[Expr]:
     """The direct subexpressions of `expr`."""
     if isinstance(expr, Index):
         return [expr.base, expr.index]
+    if isinstance(expr, Functor):
+        return list(expr.captures)
     if isinstance(expr, Call):
         return list(expr.args)
     if isinstance(expr, MethodCall):

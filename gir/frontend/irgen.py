@@ -84,7 +84,9 @@ from gir.frontend.sema import (
     VectorTy,
     VertexSetTy,
     VertexTy,
+    capture_vector,
     check_program,
+    functor_parts,
 )
 
 SCALAR_IR: dict[ScalarTy, Attribute] = {
@@ -320,6 +322,10 @@ class IRGen:
         for symbol in self.sema.globals:
             with self.located(symbol.pos):
                 ops.append(self.stamp(graph.GlobalOp(symbol.name, ir_type(symbol.ty))))
+        for function, capture in self.captures():
+            with self.located(capture.pos):
+                vector = graph.VectorType(ir_type(capture.ty), 1)
+                ops.append(self.stamp(graph.GlobalOp(capture_vector(function, capture.name), vector)))
         for function in self.sema.functions.values():
             with self.located(function.decl.pos):
                 ops.append(self.stamp(self.function(function)))
@@ -339,15 +345,43 @@ class IRGen:
             output = self.zero(function.output.ty)
             set_name(output, function.output.name)
             self.env[function.output] = output
+        for capture in function.captures:
+            index = self.constant(0, INT)
+            vector = capture_vector(function.name, capture.name)
+            value = self.value(graph.LoadOp(vector, index, ir_type(capture.ty)))
+            set_name(value, capture.name)
+            self.env[capture] = value
         if function.name == "main":
             for decl in self.program.consts:
                 with self.located(decl.pos):
                     self.global_init(decl)
+            for owner, capture in self.captures():
+                with self.located(capture.pos):
+                    self.emit(graph.VectorFillOp(capture_vector(owner, capture.name), self.zero(capture.ty)))
         self.body(function.decl.body)
         results = [self.env[function.output]] if function.output is not None else []
 
         self.emit(func.ReturnOp(*results))
         return func.FuncOp(function.name, (inputs, outputs), Region(block))
+
+    def captures(self) -> Iterator[tuple[str, Symbol]]:
+        """Every functor's captures, with the functor's name."""
+        for function in self.sema.functions.values():
+            for capture in function.captures:
+                yield function.name, capture
+
+    def store_captures(self, expr: ast.MethodCall) -> None:
+        """Before an apply: each functor it takes, `f[values]`, gets its values
+        stored into the vectors that carry them to the device."""
+        for sub in ast.walk_expr(expr):
+            function = self.sema.functor_uses.get(sub)
+            if function is None:
+                continue
+            _, values = functor_parts(sub)
+            for value, capture in zip(values, function.captures, strict=True):
+                vector = capture_vector(function.name, capture.name)
+                stored = self.expr_as(value, capture.ty)
+                self.emit(graph.StoreOp(stored, vector, self.constant(0, INT)))
 
     def global_init(self, decl: ast.ConstDecl) -> None:
         """The initialization of one program-level constant, in `main`."""
@@ -885,6 +919,7 @@ class IRGen:
 
     def method(self, expr: ast.MethodCall) -> SSAValue | None:
         """Method calls, by what sema decided they mean."""
+        self.store_captures(expr)
         if isinstance(expr.info, EdgeApplyInfo):
             return self.edge_apply(expr.info)
         info = expr.info

@@ -235,6 +235,9 @@ class FuncInfo:
     params: list[Symbol]
     output: Symbol | None
     writes: set[str] = field(default_factory=set)
+    captures: list[Symbol] = field(default_factory=list)
+    """A functor's captured values (`func f[k : int](v : Vertex)`): read-only
+    in the body, given at each use as `f[value]`."""
 
     @property
     def result(self) -> Ty:
@@ -280,6 +283,8 @@ class SemaInfo:
     functions: dict[str, FuncInfo]
     labels: dict[ast.Stmt, str]
     label_stmts: dict[str, ast.Stmt]
+    functor_uses: dict[ast.Expr, FuncInfo] = field(default_factory=dict)
+    """Each `f[values]` an apply takes, and the functor it gives values to."""
     conversions: list[tuple[Pos, str]] = field(default_factory=list)
     """The implicit conversions that lose information, as (position, message):
     warnings, not errors, since GraphIt performs them."""
@@ -341,6 +346,7 @@ class Checker:
         self.label_stmts: dict[str, ast.Stmt] = {}
         self.loop_depth = 0
         self.conversions: list[tuple[Pos, str]] = []
+        self.functor_uses: dict[ast.Expr, FuncInfo] = {}
 
     def error(self, pos: Pos, message: str) -> SourceError:
         """A `SourceError` at `pos`."""
@@ -354,6 +360,7 @@ class Checker:
         self.collect_functions()
         for decl in self.program.consts:
             self.check_const(decl)
+        self.check_capture_names()
         for function in self.functions.values():
             self.check_function(function)
         self.check_main()
@@ -362,6 +369,7 @@ class Checker:
             self.functions,
             self.labels,
             self.label_stmts,
+            self.functor_uses,
             self.conversions,
         )
 
@@ -412,8 +420,33 @@ class Checker:
                 )
                 output = decl.output.symbol
             self.functions[decl.name] = FuncInfo(
-                decl.name, decl, params, output, vector_writes(decl.body)
-            )
+                decl.name, decl, params, output, vector_writes(decl.body),
+                self.resolve_captures(decl, params),
+            )  # fmt: skip
+
+    def resolve_captures(self, decl: ast.FuncDecl, params: list[Symbol]) -> list[Symbol]:
+        """A functor's captures: scalars, named apart from its parameters."""
+        captures: list[Symbol] = []
+        for capture in decl.captures:
+            if any(s.name == capture.name for s in [*captures, *params]):
+                raise self.error(capture.pos, f"'{capture.name}' is already defined")
+            ty = self.resolve_type(capture.type)
+            if not isinstance(ty, ScalarTy):
+                raise self.error(capture.pos, f"captured values must be scalars, not {ty}")
+            capture.symbol = Symbol(capture.name, ty, "capture", capture.pos)
+            captures.append(capture.symbol)
+        return captures
+
+    def check_capture_names(self) -> None:
+        """The vector that carries a captured value must not clash with a name."""
+        for function in self.functions.values():
+            for capture in function.captures:
+                hidden = capture_vector(function.name, capture.name)
+                if hidden in self.globals or hidden in self.functions:
+                    raise self.error(
+                        capture.pos,
+                        f"'{hidden}' is already defined; gir names the captured value so",
+                    )
 
     def check_main(self) -> None:
         """The program needs `func main()` without parameters or output."""
@@ -592,7 +625,7 @@ class Checker:
         """A function body, with its parameters and output in scope."""
         self.current = function
         self.scopes = [{}]
-        for param in function.params:
+        for param in [*function.captures, *function.params]:
             self.declare(param)
         if function.output is not None:
             self.declare(function.output)
@@ -678,8 +711,9 @@ class Checker:
         assert isinstance(stmt.target, ast.Name)
         symbol = self.resolve_name(stmt.target)
         stmt.target.ty = symbol.ty
-        if symbol.kind == "loop":
-            raise self.error(stmt.target.pos, f"cannot assign to loop variable '{symbol.name}'")
+        if symbol.kind in ("loop", "capture"):
+            what = "loop variable" if symbol.kind == "loop" else "captured value"
+            raise self.error(stmt.target.pos, f"cannot assign to {what} '{symbol.name}'")
         if isinstance(symbol.ty, VectorTy):
             if stmt.op != "=":
                 raise self.error(stmt.op_pos, f"'{stmt.op}' does not apply to a whole vector")
@@ -924,6 +958,10 @@ class Checker:
             raise self.error(expr.pos, f"call of undefined function '{expr.name}'")
         if function.name == "main":
             raise self.error(expr.pos, "'main' cannot be called")
+        if function.captures:
+            raise self.error(
+                expr.pos, f"'{function.name}' captures values: pass it to an apply as a functor"
+            )
         self.check_arity(expr, len(function.params))
         for index, (arg, param) in enumerate(zip(expr.args, function.params, strict=True)):
             ty = self.check_value(arg, f"argument {index + 1}")
@@ -984,10 +1022,26 @@ class Checker:
         return BOOL
 
     def function_arg(self, arg: ast.Expr, role: str) -> FuncInfo:
-        """An argument that must name a user function."""
-        if not isinstance(arg, ast.Name) or arg.name not in self.functions:
+        """An argument that must name a user function, or a functor `f[values]`
+        with one value per capture of `f`."""
+        name, values = functor_parts(arg)
+        if name not in self.functions:
             raise self.error(arg.pos, f"{role} must be the name of a function")
-        return self.functions[arg.name]
+        function = self.functions[name]
+        if len(values) != len(function.captures):
+            wanted = ", ".join(f"{c.name} : {c.ty}" for c in function.captures)
+            raise self.error(
+                arg.pos,
+                f"'{name}' captures {len(function.captures)} value(s) [{wanted}], "
+                f"given {len(values)}",
+            )
+        for value, capture in zip(values, function.captures, strict=True):
+            ty = self.check_value(value, f"the value of '{capture.name}'")
+            if ty == VERTEXSET or not self.storable(value, ty, capture.ty):
+                raise self.error(value.pos, f"'{capture.name}' is {capture.ty}, found {ty}")
+        if values:
+            self.functor_uses[arg] = function
+        return function
 
     def vertex_function(self, arg: ast.Expr, role: str, returns_bool: bool) -> str:
         """A function `(Vertex) -> bool` (filters) or `(Vertex)` (vertex applies)."""
@@ -1165,11 +1219,8 @@ class Checker:
         """One `.from(..)`, `.to(..)`, `.srcFilter(..)` or `.dstFilter(..)`."""
         self.check_arity(link, 1)
         arg = link.args[0]
-        is_function = (
-            isinstance(arg, ast.Name)
-            and arg.name in self.functions
-            and self.lookup(arg.name) is None
-        )
+        name, _ = functor_parts(arg)
+        is_function = name in self.functions and self.lookup(name or "") is None
         if link.method == "from" and not is_function:
             if info.frontier is not None:
                 raise self.error(link.method_pos, "the edgeset apply already has a 'from' frontier")
@@ -1297,6 +1348,23 @@ class Checker:
             raise self.error(
                 expr.args[6].pos, f"the start vertex must be a Vertex or int, found {start}"
             )
+
+
+def functor_parts(arg: ast.Expr) -> tuple[str | None, list[ast.Expr]]:
+    """The function an apply's argument names and the values it captures: `f`,
+    `f[a]` (parsed as an index) or `f[a, b]`; (None, []) for anything else."""
+    if isinstance(arg, ast.Name):
+        return arg.name, []
+    if isinstance(arg, ast.Index) and isinstance(arg.base, ast.Name):
+        return arg.base.name, [arg.index]
+    if isinstance(arg, ast.Functor):
+        return arg.name, list(arg.captures)
+    return None, []
+
+
+def capture_vector(function: str, capture: str) -> str:
+    """The `vector[1]` global that carries a functor's captured value."""
+    return f"{function}_{capture}_captured"
 
 
 def literal_int(expr: ast.Expr) -> int | None:

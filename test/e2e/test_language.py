@@ -151,3 +151,24 @@ def test_implicit_float_to_int(target, run_program, tmp_path):
         if printed != expected:
             failures.append(f"{name}: printed {printed}, expected {expected}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_functors(target, run_program, tmp_path):
+    """`f[values]` in vertex and edge applies: each apply sees its own values."""
+    failures = []
+    for name, spec in graphs(tmp_path, weighted=True).items():
+        graph = load_graph(spec, cache=False)
+        degrees = np.bincount(graph.src, minlength=graph.num_vertices)
+        weights = np.asarray(graph.weights, dtype=np.int64)
+        levels = reference.bfs_levels(graph, 0)
+        for least in (1, 3):
+            expected = [
+                str(int((degrees >= least).sum())),
+                str(int(2 * weights.sum() + 30 * weights.size)),
+                str(int(((levels >= 0) & (levels <= 2)).sum())),
+            ]
+            printed = run_program("lang_functors.gt", target, [spec, str(least)])
+            if printed != expected:
+                failures.append(f"{name} {least}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
