@@ -45,7 +45,7 @@ class TypeExpr:
 
 @dataclass(eq=False)
 class ScalarTypeExpr(TypeExpr):
-    """`int`, `float`, `double`, `bool` or `string`."""
+    """`int`, `uint`, `int64`, `uint_64`, `float`, `double`, `bool` or `string`."""
 
     name: str
 
@@ -159,6 +159,16 @@ class Index(Expr):
 
     base: Expr
     index: Expr
+
+
+@dataclass(eq=False)
+class Functor(Expr):
+    """`f[a, b]` where an apply takes a function: GraphIt's functor, the function
+    `f` with values for its captures. A one-value `f[a]` is parsed as an `Index`;
+    sema tells the two apart by what `f` names."""
+
+    name: str
+    captures: list[Expr]
 
 
 @dataclass(eq=False)
@@ -346,7 +356,8 @@ class Param:
 
 @dataclass(eq=False)
 class FuncDecl:
-    """`func name(params) [-> output : T] body end`."""
+    """`func name[captures](params) [-> output : T] body end` (the captures of a
+    functor are optional)."""
 
     pos: Pos
     name: str
@@ -355,6 +366,7 @@ class FuncDecl:
     body: list[Stmt]
     exported: bool = field(default=False, kw_only=True)
     """Whether it is an `export func` (an entry point called from Python)."""
+    captures: list[Param] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -459,6 +471,8 @@ def sub_exprs(expr: Expr) -> list[Expr]:
     """The direct subexpressions of `expr`."""
     if isinstance(expr, Index):
         return [expr.base, expr.index]
+    if isinstance(expr, Functor):
+        return list(expr.captures)
     if isinstance(expr, Call):
         return list(expr.args)
     if isinstance(expr, MethodCall):

@@ -49,6 +49,7 @@ from xdsl.dialects.builtin import (
     f64,
     i1,
     i32,
+    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
@@ -66,6 +67,9 @@ from gir.frontend.sema import (
     DOUBLE,
     FLOAT,
     INT,
+    INT64,
+    UINT,
+    UINT64,
     VERTEX,
     VERTEXSET,
     EdgeApplyInfo,
@@ -81,18 +85,26 @@ from gir.frontend.sema import (
     VectorTy,
     VertexSetTy,
     VertexTy,
+    capture_vector,
     check_program,
+    functor_parts,
 )
 
-SCALAR_IR: dict[ScalarTy, Attribute] = {INT: i32, FLOAT: f32, DOUBLE: f64, BOOL: i1}
+SCALAR_IR: dict[ScalarTy, Attribute] = {
+    INT: i32, UINT: i32, INT64: i64, UINT64: i64, FLOAT: f32, DOUBLE: f64, BOOL: i1,
+}  # fmt: skip
+"""IR types are signless, as in MLIR: `uint` is an i32 whose comparisons,
+divisions, widenings and conversions to float are the unsigned ops."""
 F32_MAX = 3.4028234663852886e38
 """The largest finite f32; float literals beyond it become infinities (as in C++)."""
 BinaryBuilder = Callable[[SSAValue, SSAValue], Operation]
 INT_PREDICATES = {"==": "eq", "!=": "ne", "<": "slt", "<=": "sle", ">": "sgt", ">=": "sge"}
+UINT_PREDICATES = {"==": "eq", "!=": "ne", "<": "ult", "<=": "ule", ">": "ugt", ">=": "uge"}
 FLOAT_PREDICATES = {"==": "oeq", "!=": "une", "<": "olt", "<=": "ole", ">": "ogt", ">=": "oge"}
 INT_ARITH: dict[str, BinaryBuilder] = {
     "+": arith.AddiOp, "-": arith.SubiOp, "*": arith.MuliOp, "/": arith.DivSIOp,
 }  # fmt: skip
+UINT_ARITH: dict[str, BinaryBuilder] = {**INT_ARITH, "/": arith.DivUIOp}
 FLOAT_ARITH: dict[str, BinaryBuilder] = {
     "+": arith.AddfOp, "-": arith.SubfOp, "*": arith.MulfOp, "/": arith.DivfOp,
 }  # fmt: skip
@@ -120,8 +132,21 @@ def float_type(ty: ScalarTy) -> Float32Type | Float64Type:
 
 
 def int_type(ty: ScalarTy) -> IntegerType:
-    """The IR type of `int` (i32) or `bool` (i1)."""
-    return i1 if ty == BOOL else i32
+    """The IR type of an integer type or `bool` (i1)."""
+    return IntegerType(ty.width)
+
+
+def arith_table(ty: ScalarTy) -> dict[str, BinaryBuilder]:
+    """The builders of + - * / on `ty`."""
+    if ty.is_float:
+        return FLOAT_ARITH
+    return UINT_ARITH if ty.is_unsigned else INT_ARITH
+
+
+def wrapped(value: int, width: int) -> int:
+    """`value` modulo 2**width, as the signed number a signless constant holds."""
+    value &= (1 << width) - 1
+    return value - (1 << width) if value >= 1 << (width - 1) else value
 
 
 def ir_type(ty: Ty) -> Attribute:
@@ -280,7 +305,9 @@ class IRGen:
             if ty == FLOAT and abs(number) > F32_MAX:
                 number = math_lib.copysign(math_lib.inf, number)
             return self.value(arith.ConstantOp(FloatAttr(number, float_type(ty))))
-        return self.value(arith.ConstantOp(IntegerAttr(int(value), int_type(ty))))
+        if ty == BOOL:
+            return self.value(arith.ConstantOp(IntegerAttr(int(value), i1)))
+        return self.value(arith.ConstantOp(IntegerAttr(wrapped(int(value), ty.width), int_type(ty))))
 
     def zero(self, ty: Ty) -> SSAValue:
         """The zero (false) value of a scalar type."""
@@ -301,6 +328,10 @@ class IRGen:
         for symbol in self.sema.globals:
             with self.located(symbol.pos):
                 ops.append(self.stamp(graph.GlobalOp(symbol.name, ir_type(symbol.ty))))
+        for function, capture in self.captures():
+            with self.located(capture.pos):
+                vector = graph.VectorType(ir_type(capture.ty), 1)
+                ops.append(self.stamp(graph.GlobalOp(capture_vector(function, capture.name), vector)))
         for function in self.sema.functions.values():
             with self.located(function.decl.pos):
                 ops.append(self.stamp(self.function(function)))
@@ -320,15 +351,43 @@ class IRGen:
             output = self.zero(function.output.ty)
             set_name(output, function.output.name)
             self.env[function.output] = output
+        for capture in function.captures:
+            index = self.constant(0, INT)
+            vector = capture_vector(function.name, capture.name)
+            value = self.value(graph.LoadOp(vector, index, ir_type(capture.ty)))
+            set_name(value, capture.name)
+            self.env[capture] = value
         if function.name == "main":
             for decl in self.program.consts:
                 with self.located(decl.pos):
                     self.global_init(decl)
+            for owner, capture in self.captures():
+                with self.located(capture.pos):
+                    self.emit(graph.VectorFillOp(capture_vector(owner, capture.name), self.zero(capture.ty)))
         self.body(function.decl.body)
         results = [self.env[function.output]] if function.output is not None else []
 
         self.emit(func.ReturnOp(*results))
         return func.FuncOp(function.name, (inputs, outputs), Region(block))
+
+    def captures(self) -> Iterator[tuple[str, Symbol]]:
+        """Every functor's captures, with the functor's name."""
+        for function in self.sema.functions.values():
+            for capture in function.captures:
+                yield function.name, capture
+
+    def store_captures(self, expr: ast.MethodCall) -> None:
+        """Before an apply: each functor it takes, `f[values]`, gets its values
+        stored into the vectors that carry them to the device."""
+        for sub in ast.walk_expr(expr):
+            function = self.sema.functor_uses.get(sub)
+            if function is None:
+                continue
+            _, values = functor_parts(sub)
+            for value, capture in zip(values, function.captures, strict=True):
+                vector = capture_vector(function.name, capture.name)
+                stored = self.expr_as(value, capture.ty)
+                self.emit(graph.StoreOp(stored, vector, self.constant(0, INT)))
 
     def global_init(self, decl: ast.ConstDecl) -> None:
         """The initialization of one program-level constant, in `main`."""
@@ -472,6 +531,8 @@ class IRGen:
             return
         ty = INT if stmt.value.ty == VERTEX else stmt.value.ty
         assert ty is not None
+        if ty == UINT:  # printed as the int64 of the same value
+            ty = INT64
         self.emit(graph.PrintOp(self.expr_as(stmt.value, ty)))
 
     def assign(self, stmt: ast.Assign) -> None:
@@ -497,15 +558,17 @@ class IRGen:
         """`old op new` for a scalar `+=`, `-=`, `min=` or `max=`."""
         assert isinstance(ty, ScalarTy)
         if op in ("+=", "-="):
-            table = FLOAT_ARITH if ty.is_float else INT_ARITH
-            return self.value(table[op[0]](old, new))
-        builders: dict[tuple[bool, str], BinaryBuilder] = {
-            (True, "min="): arith.MinimumfOp,
-            (True, "max="): arith.MaximumfOp,
-            (False, "min="): arith.MinSIOp,
-            (False, "max="): arith.MaxSIOp,
+            return self.value(arith_table(ty)[op[0]](old, new))
+        builders: dict[tuple[str, str], BinaryBuilder] = {
+            ("float", "min="): arith.MinimumfOp,
+            ("float", "max="): arith.MaximumfOp,
+            ("signed", "min="): arith.MinSIOp,
+            ("signed", "max="): arith.MaxSIOp,
+            ("unsigned", "min="): arith.MinUIOp,
+            ("unsigned", "max="): arith.MaxUIOp,
         }
-        return self.value(builders[(ty.is_float, op)](old, new))
+        family = "float" if ty.is_float else "unsigned" if ty.is_unsigned else "signed"
+        return self.value(builders[(family, op)](old, new))
 
     def element_assign(self, stmt: ast.Assign, target: ast.Index) -> None:
         """`vec[i] = e` (`graph.store`) or `vec[i] min= e` (`graph.reduce`)."""
@@ -727,13 +790,29 @@ class IRGen:
         if source == VERTEX:
             return self.convert(self.value(graph.VertexIdOp(value)), INT, target)
         if target == VERTEX:
-            return self.value(graph.ToVertexOp(value))
-        assert isinstance(target, ScalarTy) and target.is_float
-        if source == INT:
-            return self.value(arith.SIToFPOp(value, float_type(target)))
+            return self.value(graph.ToVertexOp(self.convert(value, source, INT)))
+        assert isinstance(source, ScalarTy) and isinstance(target, ScalarTy)
+        if source.is_integer and target.is_integer:
+            return self.resize(value, source, target)
+        if source.is_integer:
+            to_float = arith.UIToFPOp if source.is_unsigned else arith.SIToFPOp
+            return self.value(to_float(value, float_type(target)))
+        if target.is_integer:  # warned about by sema: C's truncation toward zero
+            to_int = arith.FPToUIOp if target.is_unsigned else arith.FPToSIOp
+            return self.value(to_int(value, int_type(target)))
         if target == DOUBLE:
             return self.value(arith.ExtFOp(value, f64))
         return self.value(arith.TruncFOp(value, f32))
+
+    def resize(self, value: SSAValue, source: ScalarTy, target: ScalarTy) -> SSAValue:
+        """An integer converted to another integer type, as C converts: widened by
+        the source's signedness, narrowed by dropping high bits."""
+        if source.width == target.width:
+            return value
+        if source.width > target.width:
+            return self.value(arith.TruncIOp(value, int_type(target)))
+        widen = arith.ExtUIOp if source.is_unsigned else arith.ExtSIOp
+        return self.value(widen(value, int_type(target)))
 
     def name(self, expr: ast.Name) -> SSAValue:
         """A local's current value, or a global's (`graph.global_load`)."""
@@ -744,9 +823,15 @@ class IRGen:
         return self.env[symbol]
 
     def index(self, expr: ast.Index) -> SSAValue:
-        """The index operand of a vector access (a vertex or an int)."""
+        """The index operand of a vector access (a vertex, or an integer as an int)."""
         assert expr.index.ty is not None
-        return self.expr(expr.index)
+        if expr.index.ty == VERTEX:
+            return self.expr(expr.index)
+        return self.expr_as(expr.index, INT)
+
+    def vertex_arg(self, expr: ast.Expr) -> SSAValue:
+        """A vertex operand: a Vertex, or an integer of any type as an int."""
+        return self.expr(expr) if expr.ty == VERTEX else self.expr_as(expr, INT)
 
     def unary(self, expr: ast.Unary) -> SSAValue:
         """`-x` and `not x`."""
@@ -760,7 +845,7 @@ class IRGen:
         operand = self.expr_as(expr.operand, expr.ty)
         if expr.ty.is_float:
             return self.value(arith.NegfOp(operand))
-        return self.value(arith.SubiOp(self.constant(0, INT), operand))
+        return self.value(arith.SubiOp(self.constant(0, expr.ty), operand))
 
     def binary(self, expr: ast.Binary) -> SSAValue:
         """Arithmetic, comparisons and logic on the common operand type."""
@@ -773,9 +858,9 @@ class IRGen:
         if expr.op in INT_PREDICATES:
             if ty.is_float:
                 return self.value(arith.CmpfOp(left, right, FLOAT_PREDICATES[expr.op]))
-            return self.value(arith.CmpiOp(left, right, INT_PREDICATES[expr.op]))
-        table = FLOAT_ARITH if ty.is_float else INT_ARITH
-        return self.value(table[expr.op](left, right))
+            predicates = UINT_PREDICATES if ty.is_unsigned else INT_PREDICATES
+            return self.value(arith.CmpiOp(left, right, predicates[expr.op]))
+        return self.value(arith_table(ty)[expr.op](left, right))
 
     def load(self, expr: ast.Load) -> SSAValue:
         """`load(argv[N])` / `load("file")`."""
@@ -801,7 +886,7 @@ class IRGen:
         flags = (within.value, across.value, bucket.value, priority.value, init.value)
         return self.value(
             graph.PriorityQueueNewOp(
-                vector.name, self.expr(start), SCALAR_IR[expr.ty.priority], flags
+                vector.name, self.vertex_arg(start), SCALAR_IR[expr.ty.priority], flags
             )
         )
 
@@ -845,6 +930,7 @@ class IRGen:
 
     def method(self, expr: ast.MethodCall) -> SSAValue | None:
         """Method calls, by what sema decided they mean."""
+        self.store_captures(expr)
         if isinstance(expr.info, EdgeApplyInfo):
             return self.edge_apply(expr.info)
         info = expr.info
@@ -869,7 +955,9 @@ class IRGen:
             op_class = {"add_vertex": graph.AddVertexOp, "list_insert": graph.ListInsertOp}[
                 info.op
             ]
-            self.emit(op_class(receiver, self.expr(expr.args[0])))
+            argument = expr.args[0]
+            value = self.vertex_arg(argument) if info.op == "add_vertex" else self.expr(argument)
+            self.emit(op_class(receiver, value))
             return None
         if info.op == "vertex_count":
             return self.value(graph.VertexSetSizeOp(self.value(graph.GetVerticesOp(receiver))))
@@ -910,14 +998,14 @@ class IRGen:
         assert isinstance(expr.receiver.ty, PriorityQueueTy)
         priority = expr.receiver.ty.priority
         kind = graph.ReduceKind.MIN if op == "pq_update_min" else graph.ReduceKind.MAX
-        vertex = self.expr(expr.args[0])
+        vertex = self.vertex_arg(expr.args[0])
         old = self.expr_as(expr.args[1], priority)
         new = self.expr_as(expr.args[2], priority)
         return self.value(graph.UpdatePriorityOp(kind, queue, vertex, old, new))
 
     def update_priority_sum(self, expr: ast.MethodCall, queue: SSAValue) -> SSAValue:
         """`pq.updatePrioritySum(v, diff, threshold)`."""
-        vertex = self.expr(expr.args[0])
+        vertex = self.vertex_arg(expr.args[0])
         diff = self.expr_as(expr.args[1], INT)
         threshold = self.expr_as(expr.args[2], INT)
         return self.value(graph.UpdatePrioritySumOp(queue, vertex, diff, threshold))
@@ -953,7 +1041,10 @@ def build_module(program: ast.Program, filename: str, strict_schedule: bool = Fa
     program = main_program(program, filename)
     sema = check_program(program, filename)
     check_deletes(program, filename)
-    bindings = resolve_schedules(program, sema, filename, Warnings(filename, strict_schedule))
+    warnings = Warnings(filename, strict_schedule)
+    for pos, message in sema.conversions:
+        warnings.warning(pos, message)
+    bindings = resolve_schedules(program, sema, filename, warnings)
     check_fused_breaks(program, bindings, filename)
     module = IRGen(program, sema, bindings, filename).build()
     try:

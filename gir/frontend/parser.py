@@ -5,7 +5,8 @@ Grammar (as G2's evaluation programs use it)::
     program    := { element | const | func } [ 'schedule' ':' { sched_stmt } ] EOF
     element    := 'element' IDENT 'end'
     const      := 'const' IDENT ':' type [ '=' expr ] ';'
-    func       := 'func' IDENT '(' [ param { ',' param } ] ')' [ '->' param ] block 'end'
+    func       := 'func' IDENT [ '[' param { ',' param } ']' ] '(' [ param { ',' param } ] ')'
+                  [ '->' param ] block 'end'
     param      := IDENT ':' type
     stmt       := [ '#' IDENT '#' ] ( var | if | while | for | print | delete
                                     | 'break' ';' | expr [ assign_op expr ] ';' )
@@ -44,6 +45,9 @@ from gir.frontend.lexer import Kind, Token, tokenize
 from gir.frontend.sema import GET_NGH_UNSUPPORTED
 
 SCALAR_TYPES = ("int", "float", "double", "bool", "string")
+WORD_SCALAR_TYPES = ("uint", "uint_64", "int64")
+"""Scalar type names that are not keywords (GraphIt's lexer knows them, but gir
+keeps them usable as identifiers elsewhere): types only where a type is expected."""
 ASSIGN_OPS = ("=", "min=", "max=", "+=", "-=")
 COMPARISON_OPS = ("==", "!=", "<", ">", "<=", ">=")
 BLOCK_ENDS = ("end", "else", "elif")
@@ -191,17 +195,23 @@ class Parser:
         """`func name(params) [-> output : T] body end`."""
         start = self.advance()
         name = self.expect_ident("a function name")
+        captures = self.parse_params("]") if self.accept_punct("[") else []
         self.expect_punct("(")
-        params: list[ast.Param] = []
-        if not self.at_punct(")"):
-            params.append(self.parse_param())
-            while self.accept_punct(","):
-                params.append(self.parse_param())
-        self.expect_punct(")")
+        params = self.parse_params(")")
         output = self.parse_param() if self.accept_punct("->") else None
         body = self.parse_block(start, "func", BLOCK_ENDS[:1])
         self.advance()
-        return ast.FuncDecl(pos_of(start), name.text, params, output, body)
+        return ast.FuncDecl(pos_of(start), name.text, params, output, body, captures)
+
+    def parse_params(self, closer: str) -> list[ast.Param]:
+        """`[param {, param}] closer` (after the opening bracket)."""
+        params: list[ast.Param] = []
+        if not self.at_punct(closer):
+            params.append(self.parse_param())
+            while self.accept_punct(","):
+                params.append(self.parse_param())
+        self.expect_punct(closer)
+        return params
 
     def parse_export(self) -> ast.FuncDecl:
         """`export func name(params) [-> output : T] body end`: an entry point
@@ -230,6 +240,8 @@ class Parser:
             return ast.ScalarTypeExpr(pos, token.text)
         if token.kind == Kind.IDENT:
             self.advance()
+            if token.text in WORD_SCALAR_TYPES:
+                return ast.ScalarTypeExpr(pos, token.text)
             return ast.ElementTypeExpr(pos, token.text)
         if self.accept_keyword("vertexset"):
             return ast.VertexSetTypeExpr(pos, self.parse_braced_element())
@@ -538,6 +550,13 @@ class Parser:
             elif self.at_punct("["):
                 self.advance()
                 index = self.parse_expr()
+                if self.at_punct(",") and isinstance(expr, ast.Name):
+                    captures = [index]
+                    while self.accept_punct(","):
+                        captures.append(self.parse_expr())
+                    self.expect_punct("]")
+                    expr = ast.Functor(expr.pos, expr.name, captures)
+                    continue
                 self.expect_punct("]")
                 expr = ast.Index(expr.pos, expr, index)
             elif self.at_punct("(") and isinstance(expr, ast.Name):

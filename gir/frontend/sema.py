@@ -36,7 +36,7 @@ class Ty:
 
 @dataclass(frozen=True)
 class ScalarTy(Ty):
-    """`int`, `float`, `double` or `bool`."""
+    """`int`, `uint`, `int64`, `uint_64`, `float`, `double` or `bool`."""
 
     kind: str
 
@@ -50,11 +50,33 @@ class ScalarTy(Ty):
 
     @property
     def is_numeric(self) -> bool:
-        """Whether arithmetic applies (int, float, double)."""
+        """Whether arithmetic applies (the integers, float, double)."""
         return self.kind != "bool"
 
+    @property
+    def is_integer(self) -> bool:
+        """Whether this is one of the integer types (not bool)."""
+        return self.kind in INTEGER_WIDTHS
 
+    @property
+    def is_unsigned(self) -> bool:
+        """Whether this is `uint` or `uint_64` (unsigned comparison, division,
+        widening and conversion to float)."""
+        return self.kind in ("uint", "uint_64")
+
+    @property
+    def width(self) -> int:
+        """Bits of the value (1 for bool)."""
+        return INTEGER_WIDTHS.get(self.kind, 64 if self.kind == "double" else 32 if self.kind == "float" else 1)
+
+
+INTEGER_WIDTHS = {"int": 32, "uint": 32, "int64": 64, "uint_64": 64}
+"""The integer types and their widths (the C types `int`, `unsigned int`,
+`long long`, `unsigned long long`)."""
 INT = ScalarTy("int")
+UINT = ScalarTy("uint")
+INT64 = ScalarTy("int64")
+UINT64 = ScalarTy("uint_64")
 FLOAT = ScalarTy("float")
 DOUBLE = ScalarTy("double")
 BOOL = ScalarTy("bool")
@@ -140,27 +162,47 @@ VOID = VoidTy()
 STRING = StringTy()
 
 
+def is_integer(ty: Ty) -> bool:
+    """Whether `ty` is one of the integer types."""
+    return isinstance(ty, ScalarTy) and ty.is_integer
+
+
+def is_vertex_like(ty: Ty) -> bool:
+    """Whether `ty` may name a vertex: a Vertex or an integer (its id)."""
+    return ty == VERTEX or is_integer(ty)
+
+
 def is_assignable(source: Ty, target: Ty) -> bool:
-    """Whether a `source` value may be stored where a `target` is expected."""
+    """Whether a `source` value may be stored where a `target` is expected:
+    between the integer types as C converts them, integers to floats."""
     if source == target:
         return True
     if isinstance(target, ScalarTy) and target.is_float:
         return isinstance(source, ScalarTy) and source.is_numeric
-    if target == INT:
-        return source in (VERTEX, VERTEXSET)
-    return target == VERTEX and source == INT
+    if is_integer(target):
+        return is_integer(source) or source == VERTEX or (target == INT and source == VERTEXSET)
+    return target == VERTEX and is_integer(source)
+
+
+def drops_fraction(source: Ty, target: Ty) -> bool:
+    """Whether storing a `source` value as a `target` is GraphIt's implicit
+    conversion of a float or double to an integer (truncating, as C does), which
+    sema accepts with a warning."""
+    return isinstance(source, ScalarTy) and source.is_float and is_integer(target)
 
 
 def arithmetic_type(left: Ty, right: Ty) -> ScalarTy | None:
     """The type `left op right` computes in, for + - * / and comparisons; None if
-    the operands do not mix. Vertices count as ints (their ids)."""
+    the operands do not mix. Vertices count as ints (their ids). Integers follow
+    C's usual conversions: the wider type, and unsigned where widths are equal."""
     sides = [INT if side == VERTEX else side for side in (left, right)]
     if not all(isinstance(side, ScalarTy) and side.is_numeric for side in sides):
         return None
     for kind in (DOUBLE, FLOAT):
         if kind in sides:
             return kind
-    return INT
+    scalars = [side for side in sides if isinstance(side, ScalarTy)]
+    return max(scalars, key=lambda side: (side.width, side.is_unsigned))
 
 
 # ---------------------------------------------------------------------------
@@ -193,6 +235,9 @@ class FuncInfo:
     params: list[Symbol]
     output: Symbol | None
     writes: set[str] = field(default_factory=set)
+    captures: list[Symbol] = field(default_factory=list)
+    """A functor's captured values (`func f[k : int](v : Vertex)`): read-only
+    in the body, given at each use as `f[value]`."""
 
     @property
     def result(self) -> Ty:
@@ -240,12 +285,22 @@ class SemaInfo:
     functions: dict[str, FuncInfo]
     labels: dict[ast.Stmt, str]
     label_stmts: dict[str, ast.Stmt]
+    functor_uses: dict[ast.Expr, FuncInfo] = field(default_factory=dict)
+    """Each `f[values]` an apply takes, and the functor it gives values to."""
+    conversions: list[tuple[Pos, str]] = field(default_factory=list)
+    """The implicit conversions that lose information, as (position, message):
+    warnings, not errors, since GraphIt performs them."""
 
 
 VECTOR_REDUCTIONS = {"sum": "vector_sum", "max": "vector_max", "min": "vector_min"}
 """Whole-vector reduction methods and the `MethodInfo.op` each becomes."""
+DEGREE_METHODS = {"getOutDegrees": INT, "getOutDegreesUint": UINT}
+"""The edgeset methods that give every vertex's out-degree, and its element type."""
 BUILTINS = ("startTimer", "stopTimer", "atoi", "fabs", "compare_and_swap")
-SCALAR_NAMES = {"int": INT, "float": FLOAT, "double": DOUBLE, "bool": BOOL}
+SCALAR_NAMES = {
+    "int": INT, "uint": UINT, "int64": INT64, "uint_64": UINT64,
+    "float": FLOAT, "double": DOUBLE, "bool": BOOL,
+}  # fmt: skip
 APPLY_METHODS = ("apply", "applyModified", "applyUpdatePriority")
 CHAIN_METHODS = ("from", "to", "srcFilter", "dstFilter")
 FILTER_LINKS = {
@@ -304,6 +359,8 @@ class Checker:
         self.labels: dict[ast.Stmt, str] = {}
         self.label_stmts: dict[str, ast.Stmt] = {}
         self.loop_depth = 0
+        self.conversions: list[tuple[Pos, str]] = []
+        self.functor_uses: dict[ast.Expr, FuncInfo] = {}
 
     def error(self, pos: Pos, message: str) -> SourceError:
         """A `SourceError` at `pos`."""
@@ -317,10 +374,28 @@ class Checker:
         self.collect_functions()
         for decl in self.program.consts:
             self.check_const(decl)
+        self.check_capture_names()
         for function in self.functions.values():
             self.check_function(function)
         self.check_main()
-        return SemaInfo(list(self.globals.values()), self.functions, self.labels, self.label_stmts)
+        return SemaInfo(
+            list(self.globals.values()),
+            self.functions,
+            self.labels,
+            self.label_stmts,
+            self.functor_uses,
+            self.conversions,
+        )
+
+    def storable(self, value: ast.Expr, source: Ty, target: Ty) -> bool:
+        """Whether `value` (of type `source`) may be stored as a `target`; a
+        float stored as an integer is, with a warning at `value`."""
+        if drops_fraction(source, target):
+            self.conversions.append(
+                (value.pos, f"implicit conversion from {source} to {target} drops the fraction")
+            )
+            return True
+        return is_assignable(source, target)
 
     def collect_elements(self) -> None:
         """Records `element` declarations and which elements name edges."""
@@ -359,8 +434,33 @@ class Checker:
                 )
                 output = decl.output.symbol
             self.functions[decl.name] = FuncInfo(
-                decl.name, decl, params, output, vector_writes(decl.body)
-            )
+                decl.name, decl, params, output, vector_writes(decl.body),
+                self.resolve_captures(decl, params),
+            )  # fmt: skip
+
+    def resolve_captures(self, decl: ast.FuncDecl, params: list[Symbol]) -> list[Symbol]:
+        """A functor's captures: scalars, named apart from its parameters."""
+        captures: list[Symbol] = []
+        for capture in decl.captures:
+            if any(s.name == capture.name for s in [*captures, *params]):
+                raise self.error(capture.pos, f"'{capture.name}' is already defined")
+            ty = self.resolve_type(capture.type)
+            if not isinstance(ty, ScalarTy):
+                raise self.error(capture.pos, f"captured values must be scalars, not {ty}")
+            capture.symbol = Symbol(capture.name, ty, "capture", capture.pos)
+            captures.append(capture.symbol)
+        return captures
+
+    def check_capture_names(self) -> None:
+        """The vector that carries a captured value must not clash with a name."""
+        for function in self.functions.values():
+            for capture in function.captures:
+                hidden = capture_vector(function.name, capture.name)
+                if hidden in self.globals or hidden in self.functions:
+                    raise self.error(
+                        capture.pos,
+                        f"'{hidden}' is already defined; gir names the captured value so",
+                    )
 
     def check_main(self) -> None:
         """The program needs `func main()` without parameters or output."""
@@ -397,21 +497,23 @@ class Checker:
             self.check_vector_value(init, ty, name)
             return
         value = self.check_expr(init)
-        if not is_assignable(value, ty):
+        if not self.storable(init, value, ty):
             raise self.error(init.pos, f"cannot assign {value} to '{name}' of type {ty}")
 
     def check_vector_value(self, init: ast.Expr, ty: VectorTy, name: str) -> None:
-        """A whole-vector value: a scalar to fill it with, `edges.getOutDegrees()`,
-    or another vector of the same type to copy."""
-        if isinstance(init, ast.MethodCall) and init.method == "getOutDegrees":
+        """A whole-vector value: a scalar to fill it with, `edges.getOutDegrees()`
+        (`getOutDegreesUint()` for a `vector{Vertex}(uint)`), or another vector of
+        the same type to copy."""
+        if isinstance(init, ast.MethodCall) and init.method in DEGREE_METHODS:
             edges = self.check_expr(init.receiver)
             if not isinstance(edges, EdgeSetTy) or init.args:
                 raise self.error(
-                    init.method_pos, "getOutDegrees() takes no arguments and applies to an edgeset"
+                    init.method_pos, f"{init.method}() takes no arguments and applies to an edgeset"
                 )
-            if ty.size is not None or ty.elem != INT:
+            elem = DEGREE_METHODS[init.method]
+            if ty.size is not None or ty.elem != elem:
                 raise self.error(
-                    init.method_pos, f"getOutDegrees() gives a vector{{Vertex}}(int), not {ty}"
+                    init.method_pos, f"{init.method}() gives a vector{{Vertex}}({elem}), not {ty}"
                 )
             init.info = MethodInfo("out_degrees")
             init.ty = ty
@@ -422,7 +524,7 @@ class Checker:
                 raise self.error(init.pos, f"cannot copy {source} into '{name}' of type {ty}")
             return
         value = self.check_expr(init)
-        if not is_assignable(value, ty.elem) or value == VERTEXSET:
+        if value == VERTEXSET or not self.storable(init, value, ty.elem):
             raise self.error(init.pos, f"cannot initialize '{name}' of type {ty} with {value}")
 
     def check_load(self, load: ast.Load, ty: Ty) -> None:
@@ -543,7 +645,7 @@ class Checker:
         """A function body, with its parameters and output in scope."""
         self.current = function
         self.scopes = [{}]
-        for param in function.params:
+        for param in [*function.captures, *function.params]:
             self.declare(param)
         if function.output is not None:
             self.declare(function.output)
@@ -629,8 +731,9 @@ class Checker:
         assert isinstance(stmt.target, ast.Name)
         symbol = self.resolve_name(stmt.target)
         stmt.target.ty = symbol.ty
-        if symbol.kind == "loop":
-            raise self.error(stmt.target.pos, f"cannot assign to loop variable '{symbol.name}'")
+        if symbol.kind in ("loop", "capture"):
+            what = "loop variable" if symbol.kind == "loop" else "captured value"
+            raise self.error(stmt.target.pos, f"cannot assign to {what} '{symbol.name}'")
         if isinstance(symbol.ty, VectorTy):
             if stmt.op != "=":
                 raise self.error(stmt.op_pos, f"'{stmt.op}' does not apply to a whole vector")
@@ -646,7 +749,7 @@ class Checker:
         """An assignment or reduction to a vector element."""
         elem = self.check_expr(target)
         value = self.check_expr(stmt.value)
-        if not is_assignable(value, elem) or value == VERTEXSET:
+        if value == VERTEXSET or not self.storable(stmt.value, value, elem):
             raise self.error(stmt.value.pos, f"cannot assign {value} to an element of type {elem}")
         if stmt.op == "-=":
             raise self.error(
@@ -655,6 +758,12 @@ class Checker:
             )
         if stmt.op != "=" and elem == BOOL:
             raise self.error(stmt.op_pos, f"'{stmt.op}' does not apply to bool elements")
+        if stmt.op in ("min=", "max=") and isinstance(elem, ScalarTy) and elem.is_unsigned:
+            raise self.error(
+                stmt.op_pos,
+                f"'{stmt.op}' on {elem} vector elements is not supported (device atomics "
+                "compare signed)",
+            )
 
     def check_condition(self, cond: ast.Expr, what: str) -> None:
         """An `if` or `while` condition, which must be bool."""
@@ -744,11 +853,13 @@ class Checker:
         return ty
 
     def check_int(self, expr: ast.Expr) -> Ty:
-        """An int literal, which must fit in 32 bits."""
+        """An integer literal: an int, or (as in C) the first of `int64` and
+        `uint_64` it fits in."""
         assert isinstance(expr, ast.IntLit)
-        if not -(2**31) <= expr.value < 2**31:
-            raise self.error(expr.pos, f"integer literal {expr.value} does not fit in an int")
-        return INT
+        for ty, low, high in ((INT, -(2**31), 2**31), (INT64, -(2**63), 2**63), (UINT64, 0, 2**64)):
+            if low <= expr.value < high:
+                return ty
+        raise self.error(expr.pos, f"integer literal {expr.value} does not fit in 64 bits")
 
     def check_argv(self, expr: ast.Expr) -> Ty:
         """`argv[N]` where no load takes it: the argument as an int."""
@@ -789,13 +900,13 @@ class Checker:
         return symbol.ty
 
     def check_index(self, expr: ast.Expr) -> Ty:
-        """`vec[i]`: i is a Vertex or int (int only for fixed-size vectors)."""
+        """`vec[i]`: i is a Vertex or an integer (an integer only for fixed-size
+        vectors)."""
         assert isinstance(expr, ast.Index)
         vector = self.vector_of(expr.base, "an indexed value")
         index = self.check_expr(expr.index)
-        allowed = (INT,) if vector.size is not None else (INT, VERTEX)
-        if index not in allowed:
-            expected = " or ".join(str(t) for t in allowed)
+        if not (is_integer(index) or (index == VERTEX and vector.size is None)):
+            expected = "an integer" if vector.size is not None else "a Vertex or an integer"
             raise self.error(expr.index.pos, f"vector index must be {expected}, found {index}")
         self.check_constant_index(expr, vector)
         return vector.elem
@@ -867,10 +978,14 @@ class Checker:
             raise self.error(expr.pos, f"call of undefined function '{expr.name}'")
         if function.name == "main":
             raise self.error(expr.pos, "'main' cannot be called")
+        if function.captures:
+            raise self.error(
+                expr.pos, f"'{function.name}' captures values: pass it to an apply as a functor"
+            )
         self.check_arity(expr, len(function.params))
         for index, (arg, param) in enumerate(zip(expr.args, function.params, strict=True)):
             ty = self.check_value(arg, f"argument {index + 1}")
-            if not is_assignable(ty, param.ty):
+            if not self.storable(arg, ty, param.ty):
                 raise self.error(
                     arg.pos,
                     f"argument {index + 1} of '{function.name}' must be {param.ty}, found {ty}",
@@ -927,10 +1042,26 @@ class Checker:
         return BOOL
 
     def function_arg(self, arg: ast.Expr, role: str) -> FuncInfo:
-        """An argument that must name a user function."""
-        if not isinstance(arg, ast.Name) or arg.name not in self.functions:
+        """An argument that must name a user function, or a functor `f[values]`
+        with one value per capture of `f`."""
+        name, values = functor_parts(arg)
+        if name not in self.functions:
             raise self.error(arg.pos, f"{role} must be the name of a function")
-        return self.functions[arg.name]
+        function = self.functions[name]
+        if len(values) != len(function.captures):
+            wanted = ", ".join(f"{c.name} : {c.ty}" for c in function.captures)
+            raise self.error(
+                arg.pos,
+                f"'{name}' captures {len(function.captures)} value(s) [{wanted}], "
+                f"given {len(values)}",
+            )
+        for value, capture in zip(values, function.captures, strict=True):
+            ty = self.check_value(value, f"the value of '{capture.name}'")
+            if ty == VERTEXSET or not self.storable(value, ty, capture.ty):
+                raise self.error(value.pos, f"'{capture.name}' is {capture.ty}, found {ty}")
+        if values:
+            self.functor_uses[arg] = function
+        return function
 
     def vertex_function(self, arg: ast.Expr, role: str, returns_bool: bool) -> str:
         """A function `(Vertex) -> bool` (filters) or `(Vertex)` (vertex applies)."""
@@ -994,10 +1125,11 @@ class Checker:
             self.check_arity(expr, 0)
             expr.info = MethodInfo("transpose")
             return edges
-        if expr.method == "getOutDegrees":
+        if expr.method in DEGREE_METHODS:
             raise self.error(
                 expr.method_pos,
-                "getOutDegrees() can only initialize or assign a vector{Vertex}(int)",
+                f"{expr.method}() can only initialize or assign a "
+                f"vector{{Vertex}}({DEGREE_METHODS[expr.method]})",
             )
         if expr.method in CHAIN_METHODS:
             raise self.error(
@@ -1017,7 +1149,7 @@ class Checker:
         if expr.method == "addVertex":
             self.check_arity(expr, 1)
             ty = self.check_value(expr.args[0], "the vertex")
-            if ty not in (INT, VERTEX):
+            if not is_vertex_like(ty):
                 raise self.error(expr.args[0].pos, f"addVertex needs a Vertex or int, found {ty}")
             expr.info = MethodInfo("add_vertex")
             return VOID
@@ -1041,7 +1173,7 @@ class Checker:
         if expr.method in ("updatePriorityMin", "updatePriorityMax"):
             self.check_arity(expr, 3)
             vertex = self.check_value(expr.args[0], "the vertex")
-            if vertex not in (INT, VERTEX):
+            if not is_vertex_like(vertex):
                 raise self.error(
                     expr.args[0].pos, f"the vertex must be a Vertex or int, found {vertex}"
                 )
@@ -1069,17 +1201,18 @@ class Checker:
         """`updatePrioritySum(v, diff, threshold)` on a queue of int priorities."""
         self.check_arity(expr, 3)
         vertex = self.check_value(expr.args[0], "the vertex")
-        if vertex not in (INT, VERTEX):
+        if not is_vertex_like(vertex):
             raise self.error(
                 expr.args[0].pos, f"the vertex must be a Vertex or int, found {vertex}"
             )
-        if queue.priority != INT:
+        if queue.priority not in (INT, UINT):
             raise self.error(
-                expr.method_pos, f"updatePrioritySum needs int priorities, not {queue.priority}"
+                expr.method_pos,
+                f"updatePrioritySum needs int or uint priorities, not {queue.priority}",
             )
         for arg in expr.args[1:]:
             ty = self.check_value(arg, "the priority change")
-            if ty != INT:
+            if not is_integer(ty):
                 raise self.error(arg.pos, f"priority changes are int, found {ty}")
         expr.info = MethodInfo("pq_update_sum")
         return BOOL
@@ -1128,11 +1261,8 @@ class Checker:
         """One `.from(..)`, `.to(..)`, `.srcFilter(..)` or `.dstFilter(..)`."""
         self.check_arity(link, 1)
         arg = link.args[0]
-        is_function = (
-            isinstance(arg, ast.Name)
-            and arg.name in self.functions
-            and self.lookup(arg.name) is None
-        )
+        name, _ = functor_parts(arg)
+        is_function = name in self.functions and self.lookup(name or "") is None
         if link.method == "from" and not is_function:
             if info.frontier is not None:
                 raise self.error(link.method_pos, "the edgeset apply already has a 'from' frontier")
@@ -1224,7 +1354,7 @@ class Checker:
         if ty == VERTEXSET:
             self.check_new_arity(expr, 1)
             count = self.check_value(expr.args[0], "the size")
-            if count not in (INT, VERTEXSET):
+            if not (is_integer(count) or count == VERTEXSET):
                 raise self.error(
                     expr.args[0].pos, f"a vertexset's initial size must be int, found {count}"
                 )
@@ -1261,10 +1391,27 @@ class Checker:
                 f"the priority vector must be a vector{{Vertex}}({queue.priority}), found {vector}",
             )
         start = self.check_value(expr.args[6], "the start vertex")
-        if start not in (INT, VERTEX):
+        if not is_vertex_like(start):
             raise self.error(
                 expr.args[6].pos, f"the start vertex must be a Vertex or int, found {start}"
             )
+
+
+def functor_parts(arg: ast.Expr) -> tuple[str | None, list[ast.Expr]]:
+    """The function an apply's argument names and the values it captures: `f`,
+    `f[a]` (parsed as an index) or `f[a, b]`; (None, []) for anything else."""
+    if isinstance(arg, ast.Name):
+        return arg.name, []
+    if isinstance(arg, ast.Index) and isinstance(arg.base, ast.Name):
+        return arg.base.name, [arg.index]
+    if isinstance(arg, ast.Functor):
+        return arg.name, list(arg.captures)
+    return None, []
+
+
+def capture_vector(function: str, capture: str) -> str:
+    """The `vector[1]` global that carries a functor's captured value."""
+    return f"{function}_{capture}_captured"
 
 
 def literal_int(expr: ast.Expr) -> int | None:

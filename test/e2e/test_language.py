@@ -289,3 +289,55 @@ def test_pagerank_delta_validates(target, devices, tmp_path):
         if problem is not None:
             failures.append(f"{graph_name}: {problem}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_uint_and_64_bit_types(target, run_program, tmp_path):
+    """`uint` degrees and priorities (k-core), `int64` weights summed past 32
+    bits, unsigned division, comparison, wrap-around and conversion to double."""
+    failures = []
+    for name, spec in graphs(tmp_path, weighted=True).items():
+        graph = load_graph(spec, cache=False)
+        total = 3_000_000_000 * int(np.asarray(graph.weights, dtype=np.int64).sum())
+        expected = [str(int(reference.core_numbers(graph).max())), str(total)]
+        expected += ["1333333333", "1", "4294967295"]
+        printed = run_program("lang_types.gt", target, [spec])
+        if printed[:5] != expected or float(printed[5]) != 4e9:
+            failures.append(f"{name}: printed {printed}, expected {expected} and 4e9")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_implicit_float_to_int(target, run_program, tmp_path):
+    """Floats stored as ints truncate toward zero, as GraphIt's C++ does."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        degrees = np.bincount(graph.src, minlength=graph.num_vertices)
+        scaled = (degrees.astype(np.float32) * np.float32(1.5)).astype(np.int64).sum()
+        expected = [str(2 * graph.num_vertices), str(int(scaled)), "-2"]
+        printed = run_program("lang_conversions.gt", target, [spec])
+        if printed != expected:
+            failures.append(f"{name}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_functors(target, run_program, tmp_path):
+    """`f[values]` in vertex and edge applies: each apply sees its own values."""
+    failures = []
+    for name, spec in graphs(tmp_path, weighted=True).items():
+        graph = load_graph(spec, cache=False)
+        degrees = np.bincount(graph.src, minlength=graph.num_vertices)
+        weights = np.asarray(graph.weights, dtype=np.int64)
+        levels = reference.bfs_levels(graph, 0)
+        for least in (1, 3):
+            expected = [
+                str(int((degrees >= least).sum())),
+                str(int(2 * weights.sum() + 30 * weights.size)),
+                str(int(((levels >= 0) & (levels <= 2)).sum())),
+            ]
+            printed = run_program("lang_functors.gt", target, [spec, str(least)])
+            if printed != expected:
+                failures.append(f"{name} {least}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
