@@ -288,6 +288,15 @@ class CudaHostPrinter(KernelPrinter):
     def _(self, op: host.ListPopOp) -> None:
         self._define(op.result, f"gir_rt::list_pop({self.expr(op.list)}, {self.expr(op.buffer)})")
 
+    @emit.register
+    def _(self, op: host.ListExportOp) -> None:
+        names = ", ".join(self._names[result] for result in op.results)
+        self._statement(f"auto [{names}] = gir_rt::list_export({self.expr(op.list)}, {self.expr(op.room)})")
+
+    @emit.register
+    def _(self, op: host.ListImportOp) -> None:
+        self._statement(f"gir_rt::list_import({self.expr(op.list)}, {self.expr(op.ends)})")
+
 
 def print_cuda_program(module: ModuleOp) -> str:
     """A GPU-level `module` as one complete `.cu` file: runtime, kernels and `main`."""
