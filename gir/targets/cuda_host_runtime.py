@@ -14,6 +14,7 @@ Python. It mirrors `gir.runtime` (the Python host's runtime) call for call:
 | `argv_int`, `argv_float`              | `Run.argv_int`, `Run.argv_float`          |
 | `list_new`, `list_push`, `list_pop`    | `Run.list_new`, `list_push`, `list_pop`   |
 | `list_export`, `list_import`          | `Run.list_export`, `list_import`          |
+| `device_print_fence`                  | `Run.device_print_fence`                  |
 | `resident_blocks(kernel, block)`      | `CudaDevice.resident_blocks` (CUDA's occupancy API) |
 | `start_timer`, `stop_timer`, `print`  | `Run.start_timer`, `stop_timer`, `print`  |
 
@@ -441,6 +442,15 @@ inline void list_import(List* list, int* ends) {
   if (header[LIST_STATUS] == LIST_EMPTIED) {
     fail("the program retrieves from an empty list");
   }
+}
+
+// Around a launch of a kernel that prints (gir_gpu.print): the host's lines so
+// far go out before the kernel's, and the kernel's (flushed by the device at a
+// synchronization) before the host's next ones, as gir-run's fence.
+inline void device_print_fence() {
+  std::fflush(stdout);
+  check(cudaDeviceSynchronize(), "a printing kernel");
+  std::fflush(stdout);
 }
 
 inline void launched(const char* kernel) {
