@@ -27,7 +27,9 @@ locals, casts, `scf` as structured statements) with host spellings where host C+
 differs (`std::min`, `std::numeric_limits`, `gir_rt::bitcast`). Strings of the IR
 (print text, graph paths, global names) become escaped C string literals; locals
 are sanitized name hints that cannot shadow a kernel, the runtime (`gir_rt`,
-`gir_...`) or `std`.
+`gir_...`) or `std`. A launch of a kernel that prints (`gir_gpu.print`) is
+fenced on both sides (`gir_rt::device_print_fence()`), so device and host lines
+come out in program order, as gir-run prints them.
 """
 
 from __future__ import annotations
@@ -39,10 +41,11 @@ import numpy as np
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IntegerType, ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.traits import SymbolTable
 
 from gir.diagnostics import UserError
 from gir.dialects import host
-from gir.dialects.gir_gpu import KernelOp
+from gir.dialects.gir_gpu import KernelOp, PrintOp
 from gir.targets.c_printer import C_RESERVED, KernelPrinter, Needs
 from gir.targets.cuda import CudaFlavour
 from gir.targets.cuda_host_runtime import RUNTIME
@@ -264,10 +267,15 @@ class CudaHostPrinter(KernelPrinter):
         kernel = op.kernel.root_reference.data
         grid, block = self.expr(op.grid), self.expr(op.block)
         arguments = ", ".join(self.expr(argument) for argument in op.args)
+        prints = _kernel_prints(op)
         self._open(self._if_header(f"{self._operand(op.grid)} > 0"))
         self._depth += 1
+        if prints:
+            self._statement("gir_rt::device_print_fence()")
         self._statement(f"{kernel}<<<{grid}, {block}>>>({arguments})")
         self._statement(f"gir_rt::launched({c_string_literal(kernel)})")
+        if prints:
+            self._statement("gir_rt::device_print_fence()")
         self._depth -= 1
         self._close()
 
@@ -287,6 +295,21 @@ class CudaHostPrinter(KernelPrinter):
     @emit.register
     def _(self, op: host.ListPopOp) -> None:
         self._define(op.result, f"gir_rt::list_pop({self.expr(op.list)}, {self.expr(op.buffer)})")
+
+    @emit.register
+    def _(self, op: host.ListExportOp) -> None:
+        names = ", ".join(self._names[result] for result in op.results)
+        self._statement(f"auto [{names}] = gir_rt::list_export({self.expr(op.list)}, {self.expr(op.room)})")
+
+    @emit.register
+    def _(self, op: host.ListImportOp) -> None:
+        self._statement(f"gir_rt::list_import({self.expr(op.list)}, {self.expr(op.ends)})")
+
+
+def _kernel_prints(launch: host.LaunchOp) -> bool:
+    """Whether the kernel `launch` starts prints (`gir_gpu.print`)."""
+    kernel = SymbolTable.lookup_symbol(launch, launch.kernel)
+    return kernel is not None and any(isinstance(op, PrintOp) for op in kernel.walk())
 
 
 def print_cuda_program(module: ModuleOp) -> str:

@@ -13,6 +13,8 @@ Python. It mirrors `gir.runtime` (the Python host's runtime) call for call:
 | `bind_global`, `finish`               | `Run.bind_global`, `Run.finish` (`GIR_DUMP`) |
 | `argv_int`, `argv_float`              | `Run.argv_int`, `Run.argv_float`          |
 | `list_new`, `list_push`, `list_pop`    | `Run.list_new`, `list_push`, `list_pop`   |
+| `list_export`, `list_import`          | `Run.list_export`, `list_import`          |
+| `device_print_fence`                  | `Run.device_print_fence`                  |
 | `resident_blocks(kernel, block)`      | `CudaDevice.resident_blocks` (CUDA's occupancy API) |
 | `start_timer`, `stop_timer`, `print`  | `Run.start_timer`, `stop_timer`, `print`  |
 
@@ -39,10 +41,11 @@ from pathlib import Path
 
 import numpy as np
 
-from gir.dialects.host import PERSISTENT_THREADS_PER_SM, GraphArray
+from gir.dialects.host import PERSISTENT_THREADS_PER_SM, GraphArray, ListSlot, ListStatus
 from gir.runtime.graph import Graph
 
-RUNTIME = r"""
+RUNTIME = (
+    r"""
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -382,6 +385,72 @@ inline int list_pop(List* list, int* buffer) {
   }
   copy_range(list->storage, start, buffer, 0, end - start);
   return (int)(end - start);
+}
+
+// The slots of a list's device view (host.ListSlot) and its status values
+// (host.ListStatus).
+enum ListSlot { @LIST_SLOTS@ };
+enum ListStatus { @LIST_STATUSES@ };
+
+// What host.list_export gives the device: the storage, the view and their counts.
+struct ListView {
+  int* storage;
+  int* ends;
+  int storage_count;
+  int ends_count;
+};
+
+// The list's storage grown to hold `room` more items, and a new device view of
+// its header and ends with room for `room` + 1 more entries.
+inline ListView list_export(List* list, long long room) {
+  long long used = list->ends.empty() ? 0 : list->ends.back();
+  if (list->storage == nullptr || used + room > list->capacity) {
+    list_grow(list, std::max(used + room, 1LL));
+  }
+  long long entries = (long long)list->ends.size() + room + 1;
+  if (list->capacity > INT_MAX || LIST_ENDS + entries > INT_MAX) {
+    fail("a list of %lld items and %lld entries does not fit a device view of int32", list->capacity, entries);
+  }
+  std::vector<int> view((size_t)(LIST_ENDS + entries), 0);
+  view[LIST_COUNT] = (int)list->ends.size();
+  view[LIST_STATUS] = LIST_OK;
+  view[LIST_ITEM_CAPACITY] = (int)list->capacity;
+  view[LIST_ENTRY_CAPACITY] = (int)entries;
+  std::copy(list->ends.begin(), list->ends.end(), view.begin() + LIST_ENDS);
+  int* ends = alloc<int>((long long)view.size());
+  check(cudaMemcpy(ends, view.data(), view.size() * sizeof(int), cudaMemcpyHostToDevice), "cudaMemcpy (list)");
+  return ListView{list->storage, ends, (int)list->capacity, (int)view.size()};
+}
+
+// Takes the list's entries back from the view `ends` (freed) and fails if a
+// device step set the status.
+inline void list_import(List* list, int* ends) {
+  int header[LIST_ENDS];
+  check(cudaMemcpy(header, ends, sizeof header, cudaMemcpyDeviceToHost), "cudaMemcpy (list)");
+  std::vector<int> entries((size_t)header[LIST_COUNT]);
+  if (!entries.empty()) {
+    check(cudaMemcpy(entries.data(), ends + LIST_ENDS, entries.size() * sizeof(int), cudaMemcpyDeviceToHost),
+          "cudaMemcpy (list)");
+  }
+  free(ends);
+  list->ends.assign(entries.begin(), entries.end());
+  if (header[LIST_STATUS] == LIST_OVERFLOWED) {
+    fail("a fused loop pushed more onto a list than the %d items and %d entries it had room for (one per "
+         "vertex: enable deduplication, or do not fuse the loop)", header[LIST_ITEM_CAPACITY],
+         header[LIST_ENTRY_CAPACITY]);
+  }
+  if (header[LIST_STATUS] == LIST_EMPTIED) {
+    fail("the program retrieves from an empty list");
+  }
+}
+
+// Around a launch of a kernel that prints (gir_gpu.print): the host's lines so
+// far go out before the kernel's, and the kernel's (flushed by the device at a
+// synchronization) before the host's next ones, as gir-run's fence.
+inline void device_print_fence() {
+  std::fflush(stdout);
+  check(cudaDeviceSynchronize(), "a printing kernel");
+  std::fflush(stdout);
 }
 
 inline void launched(const char* kernel) {
@@ -978,8 +1047,10 @@ inline int finish() {
 }
 
 }  // namespace gir_rt
-""".replace("@PERSISTENT_THREADS_PER_SM@", str(PERSISTENT_THREADS_PER_SM)).replace(
-    "@GRAPH_ARRAYS@", ", ".join(kind.name for kind in GraphArray)
+""".replace("@PERSISTENT_THREADS_PER_SM@", str(PERSISTENT_THREADS_PER_SM))
+    .replace("@GRAPH_ARRAYS@", ", ".join(kind.name for kind in GraphArray))
+    .replace("@LIST_SLOTS@", ", ".join(f"LIST_{slot.name} = {slot.value}" for slot in ListSlot))
+    .replace("@LIST_STATUSES@", ", ".join(f"LIST_{status.name} = {status.value}" for status in ListStatus))
 )
 """The C++ text of the runtime (see the module docstring)."""
 
