@@ -289,9 +289,10 @@ class CudaHostPrinter(KernelPrinter):
         self._define(op.result, f"gir_rt::list_pop({self.expr(op.list)}, {self.expr(op.buffer)})")
 
 
-def print_cuda_program(module: ModuleOp) -> str:
-    """A GPU-level `module` as one complete `.cu` file: runtime, kernels and `main`."""
-    kernels = KernelPrinter(CudaProgramFlavour()).print_module(module)
+def print_cuda_program(module: ModuleOp, extern: str | None = None) -> str:
+    """A GPU-level `module` as one complete `.cu` file: runtime, kernels (after the
+    user's `--extern` device code) and `main`."""
+    kernels = KernelPrinter(CudaProgramFlavour(), extern).print_module(module)
     main = CudaHostPrinter().print_main(module)
     return f"{kernels}\n{main}\n"
 
