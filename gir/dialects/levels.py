@@ -72,7 +72,9 @@ LEVEL_OPS: dict[Level, frozenset[type[Operation]]] = {
     Level.FRONTIER: _GRAPH_OPS
     | _ops([Frontier])
     | {ArgvIntOp, PrintOp, StartTimerOp, StopTimerOp},
-    Level.GPU: _COMMON | _ops([MemRef, GirGpu, Host]) | {func.FuncOp, func.ReturnOp},
+    Level.GPU: _COMMON
+    | _ops([MemRef, GirGpu, Host])
+    | {func.FuncOp, func.ReturnOp, func.CallOp},
 }
 """The op classes each level allows (placement rules aside)."""
 
@@ -89,7 +91,9 @@ def _misplaced_at_gpu_level(op: Operation) -> str | None:
         return f"'{op.name}' is a host op: it cannot be inside a gir_gpu.kernel"
     if isinstance(op, KernelOp | func.FuncOp) and not isinstance(op.parent_op(), ModuleOp):
         return f"'{op.name}' belongs at the top level of the module"
-    if isinstance(op, func.FuncOp) and op.sym_name.data != "main":
+    if isinstance(op, func.CallOp) and not inside_kernel:
+        return f"'{op.name}' calls an extern function: device code, inside a gir_gpu.kernel"
+    if isinstance(op, func.FuncOp) and op.sym_name.data != "main" and not op.is_declaration:
         return f"the GPU level has one host function @main, not {_symbol(op.sym_name.data)}"
     return None
 

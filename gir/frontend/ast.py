@@ -367,6 +367,9 @@ class FuncDecl:
     exported: bool = field(default=False, kw_only=True)
     """Whether it is an `export func` (an entry point called from Python)."""
     captures: list[Param] = field(default_factory=list)
+    extern: bool = field(default=False, kw_only=True)
+    """Whether it is an `extern func` declaration (no body: the user's device
+    code, given to gir-run/gir-translate with `--extern FILE`, implements it)."""
 
 
 @dataclass(eq=False)

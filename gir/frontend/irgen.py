@@ -338,9 +338,12 @@ class IRGen:
         return ModuleOp(ops)
 
     def function(self, function: FuncInfo) -> func.FuncOp:
-        """One `func.func`; `main` first runs the constants' initializers."""
+        """One `func.func`; `main` first runs the constants' initializers; an
+        `extern func` is a declaration (`func.func private`, no body)."""
         inputs = [ir_type(p.ty) for p in function.params]
         outputs = [ir_type(function.output.ty)] if function.output is not None else []
+        if function.decl.extern:
+            return func.FuncOp.external(function.name, inputs, outputs)
         block = Block(arg_types=inputs)
         self.env = {}
         for param, arg in zip(function.params, block.args, strict=True):

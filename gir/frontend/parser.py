@@ -170,8 +170,8 @@ class Parser:
             return self.parse_export()
         if self.at_keyword("func"):
             return self.parse_func()
-        if self.at_keyword("extern") or self.at_keyword("export"):
-            raise self.error(f"'{self.tok.text}' functions are not supported")
+        if self.at_keyword("extern"):
+            return self.parse_extern()
         raise self.expected("'element', 'const', 'func' or 'schedule:'")
 
     def parse_element(self) -> ast.ElementDecl:
@@ -222,6 +222,20 @@ class Parser:
         decl = self.parse_func()
         decl.exported = True
         return decl
+
+    def parse_extern(self) -> ast.FuncDecl:
+        """`extern func name(params) [-> output : T];`: a device function the
+        user implements in CUDA or OpenCL C (`gir-run --extern FILE`)."""
+        start = self.advance()
+        if not self.at_keyword("func"):
+            raise self.expected("'func' after 'extern'")
+        self.advance()
+        name = self.expect_ident("a function name")
+        self.expect_punct("(")
+        params = self.parse_params(")")
+        output = self.parse_param() if self.accept_punct("->") else None
+        self.expect_punct(";")
+        return ast.FuncDecl(pos_of(start), name.text, params, output, [], extern=True)
 
     def parse_param(self) -> ast.Param:
         """`name : T`."""

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gir.diagnostics import SourceError
+from gir.dialects.gir_gpu import check_kernel_name
 from gir.frontend import ast
 from gir.frontend.ast import Pos
 
@@ -361,6 +362,8 @@ class Checker:
         self.loop_depth = 0
         self.conversions: list[tuple[Pos, str]] = []
         self.functor_uses: dict[ast.Expr, FuncInfo] = {}
+        self.calls: dict[str, list[ast.Call]] = {}
+        """The user-function calls in each function's body, by caller."""
 
     def error(self, pos: Pos, message: str) -> SourceError:
         """A `SourceError` at `pos`."""
@@ -376,8 +379,10 @@ class Checker:
             self.check_const(decl)
         self.check_capture_names()
         for function in self.functions.values():
-            self.check_function(function)
+            if not function.decl.extern:
+                self.check_function(function)
         self.check_main()
+        self.check_extern_calls()
         return SemaInfo(
             list(self.globals.values()),
             self.functions,
@@ -437,6 +442,44 @@ class Checker:
                 decl.name, decl, params, output, vector_writes(decl.body),
                 self.resolve_captures(decl, params),
             )  # fmt: skip
+            if decl.extern:
+                self.check_extern(self.functions[decl.name])
+
+    def check_extern(self, function: FuncInfo) -> None:
+        """An `extern func` is called by its own name in device C: a C identifier
+        that CUDA and OpenCL do not reserve, over scalars only."""
+        decl = function.decl
+        reason = check_kernel_name(decl.name)
+        if decl.name == "main" or reason is not None:
+            reason = reason or "'main' is the program's entry point"
+            reason = reason.replace("kernel name", "name")
+            raise self.error(decl.pos, f"extern function '{decl.name}' cannot be declared: {reason}")
+        symbols = [*function.params, *([function.output] if function.output else [])]
+        for symbol in symbols:
+            if not isinstance(symbol.ty, ScalarTy):
+                raise self.error(
+                    symbol.pos,
+                    f"extern function '{decl.name}' takes and gives scalars only, "
+                    f"'{symbol.name}' is {symbol.ty}",
+                )
+
+    def check_extern_calls(self) -> None:
+        """Extern functions run on the device only: none may be called from `main`
+        or from a function `main` calls (those run on the host)."""
+        host, pending = {"main"}, ["main"]
+        while pending:
+            for call in self.calls.get(pending.pop(), []):
+                assert isinstance(call.target, FuncInfo)
+                callee = call.target
+                if callee.decl.extern:
+                    raise self.error(
+                        call.pos,
+                        f"extern function '{callee.name}' is device code: call it from a "
+                        "function that an apply runs, not from the host (main)",
+                    )
+                if callee.name not in host:
+                    host.add(callee.name)
+                    pending.append(callee.name)
 
     def resolve_captures(self, decl: ast.FuncDecl, params: list[Symbol]) -> list[Symbol]:
         """A functor's captures: scalars, named apart from its parameters."""
@@ -983,6 +1026,8 @@ class Checker:
                 expr.pos, f"'{function.name}' captures values: pass it to an apply as a functor"
             )
         self.check_arity(expr, len(function.params))
+        if self.current is not None:
+            self.calls.setdefault(self.current.name, []).append(expr)
         for index, (arg, param) in enumerate(zip(expr.args, function.params, strict=True)):
             ty = self.check_value(arg, f"argument {index + 1}")
             if not self.storable(arg, ty, param.ty):
@@ -1048,6 +1093,10 @@ class Checker:
         if name not in self.functions:
             raise self.error(arg.pos, f"{role} must be the name of a function")
         function = self.functions[name]
+        if function.decl.extern:
+            raise self.error(
+                arg.pos, f"{role} '{name}' is an extern function: call it from a function"
+            )
         if len(values) != len(function.captures):
             wanted = ", ".join(f"{c.name} : {c.ty}" for c in function.captures)
             raise self.error(

@@ -95,7 +95,7 @@ def _check_input(module: ModuleOp, main: func.FuncOp) -> None:
                 f"error: load balance {op.load_balance.data.value} of "
                 f"{statement(op)} was not lowered by any frontier-lb pass"
             )
-        if isinstance(op, func.FuncOp) and op is not main:
+        if isinstance(op, func.FuncOp) and op is not main and not op.is_declaration:
             raise UserError.at(op,
                 f"error: function '@{op.sym_name.data}' is left: run "
                 "graph-to-frontier before frontier-to-gpu"

@@ -49,7 +49,7 @@ class GpuHoistConstants(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for function in op.ops:
-            if isinstance(function, gir_gpu.KernelOp | func.FuncOp):
+            if isinstance(function, gir_gpu.KernelOp | func.FuncOp) and function.body.blocks:
                 _hoist(function.body.block)
         dce(op)
 

@@ -135,7 +135,7 @@ class GraphToFrontier(ModulePass):
         _direction_inputs(schedules)
         _drop_transposes(main)
         for child in list(op.ops):
-            if isinstance(child, func.FuncOp) and child is not main:
+            if isinstance(child, func.FuncOp) and child is not main and not child.is_declaration:
                 op.body.block.erase_op(child)
             elif isinstance(child, graph.GlobalOp) and not isinstance(
                 child.global_type, graph.VectorType

@@ -89,11 +89,12 @@ def _module_of(op: Operation) -> ModuleOp:
 
 def inline_calls_in(root: Block | Region | Operation, module: ModuleOp) -> None:
     """Inlines every `func.call` under `root` (recursively) with the callee's body.
-    Callees are single-block functions of `module`."""
+    Callees are single-block functions of `module`; calls of declarations (extern
+    functions) stay."""
     table = functions(module)
     depth = 0
     while True:
-        calls = [op for op in _walk(root) if isinstance(op, func.CallOp)]
+        calls = [op for op in _walk(root) if isinstance(op, func.CallOp) and not _is_extern(op, table)]
         if not calls:
             return
         depth += 1
@@ -108,6 +109,13 @@ def inline_calls_in(root: Block | Region | Operation, module: ModuleOp) -> None:
                     "which is not a function of the program"
                 )
             inline_call(call, callee)
+
+
+def _is_extern(call: func.CallOp, table: dict[str, func.FuncOp]) -> bool:
+    """Whether `call` calls a declaration (an `extern func`: device code the
+    printers call by name, never inlined)."""
+    callee = table.get(call.callee.root_reference.data)
+    return callee is not None and callee.is_declaration
 
 
 def _walk(root: Block | Region | Operation) -> Iterable[Operation]:

@@ -61,13 +61,16 @@ def kernel_signatures(module: ModuleOp) -> dict[str, list[KernelArg]]:
     return signatures
 
 
-def compile_program(module: ModuleOp, target: str, source_name: str = "<module>") -> CompiledProgram:
+def compile_program(
+    module: ModuleOp, target: str, source_name: str = "<module>", extern: str | None = None
+) -> CompiledProgram:
     """Prints a GPU-level `module`'s kernels for `target` ("cuda" or "opencl") and
-    its host function as Python, once."""
+    its host function as Python, once; `extern` is the user's device code of the
+    program's extern functions (`gir-run --extern FILE`)."""
     if target not in TARGETS:
         raise UserError(f"error: unknown target '{target}' (expected cuda or opencl)")
     check_level(module, Level.GPU)
-    kernel_source = print_kernels(module, target)
+    kernel_source = print_kernels(module, target, extern)
     host = host_program(module)
     namespace: dict[str, Any] = {"__name__": "gir_host_program"}
     exec(compile(host.source, f"<host program of {source_name}>", "exec"), namespace)

@@ -23,8 +23,9 @@ TARGETS = ("cuda", "opencl")
 """The kernel languages gir prints."""
 
 
-def print_kernels(module: ModuleOp, target: str) -> str:
-    """The kernels of a GPU-level `module` as one CUDA or OpenCL C source file."""
+def print_kernels(module: ModuleOp, target: str, extern: str | None = None) -> str:
+    """The kernels of a GPU-level `module` as one CUDA or OpenCL C source file;
+    `extern` is the text of the user's `--extern` file (see `gir.targets.externs`)."""
     from gir.targets.c_printer import KernelPrinter
 
     if target == "cuda":
@@ -37,4 +38,4 @@ def print_kernels(module: ModuleOp, target: str) -> str:
         flavour = OpenCLFlavour()
     else:
         raise ValueError(f"unknown target {target!r}; expected one of {TARGETS}")
-    return KernelPrinter(flavour).print_module(module)
+    return KernelPrinter(flavour, extern).print_module(module)

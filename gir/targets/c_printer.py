@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import singledispatchmethod
 
 import numpy as np
-from xdsl.dialects import arith, math, memref, scf
+from xdsl.dialects import arith, func, math, memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
@@ -56,6 +56,7 @@ from gir.dialects.gir_gpu import (
     VECTOR_TYPES,
     check_kernel_name,
 )
+from gir.targets.externs import called_externs, extern_section
 from gir.targets.walker import (
     BINARY_OPERATORS,
     AssignPair,
@@ -381,10 +382,13 @@ class KernelPrinter(StructuredPrinter):
     scope = "a kernel"
     holder = "kernels"
 
-    def __init__(self, flavour: CFlavour):
+    def __init__(self, flavour: CFlavour, extern: str | None = None):
         super().__init__()
         self.flavour = flavour
         self.needs = Needs()
+        self.extern = extern
+        """The user's `--extern` device code, printed before the kernels."""
+        self.extern_names: frozenset[str] = frozenset()
 
     @property
     def printer_name(self) -> str:
@@ -400,6 +404,8 @@ class KernelPrinter(StructuredPrinter):
                     f"error: {op.name} has no kernels yet; expand it first with "
                     "gir-opt -p gpu-expand-scan (the end of lower-to-gpu)"
                 )
+        extern = extern_section(module, self.extern)
+        self.extern_names = frozenset(op.sym_name.data for op in called_externs(module))
         kernels = [
             self.print_kernel(op)
             for op in module.ops
@@ -411,6 +417,8 @@ class KernelPrinter(StructuredPrinter):
         if preamble:
             sections.append("\n".join(preamble))
         sections.extend(self.needs.helpers.values())
+        if extern is not None:
+            sections.append(f"// extern functions (--extern)\n{extern}")
         sections.extend(kernels)
         return "\n\n".join(sections) + "\n"
 
@@ -435,7 +443,8 @@ class KernelPrinter(StructuredPrinter):
         if name is not None:
             raise UserError(f"error: {name}")
         self.needs.kernel_arrays = {}
-        self.reset(kernel, ValueNames(C_RESERVED | self.flavour.reserved), depth=1)
+        reserved = C_RESERVED | self.flavour.reserved | self.extern_names
+        self.reset(kernel, ValueNames(reserved), depth=1)
         parameters = [self._parameter(arg) for arg in kernel.body.block.args]
         head = f"{self.flavour.kernel_head(kernel.sym_name.data)}("
         if len(head) + sum(len(p) + 2 for p in parameters) > 90:
@@ -627,6 +636,15 @@ class KernelPrinter(StructuredPrinter):
             self.expr(op.value), scalar_of(op.value.type), self.needs
         )
         self._statement(f'printf("{conversion}\\n", {argument})')
+
+    @emit.register
+    def _(self, op: func.CallOp) -> None:
+        arguments = ", ".join(self.expr(operand) for operand in op.arguments)
+        call = f"{op.callee.root_reference.data}({arguments})"
+        if op.results:
+            self._define(op.results[0], call)
+        else:
+            self._statement(call)
 
     @emit.register
     def _(self, op: BarrierOp) -> None:

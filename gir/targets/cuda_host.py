@@ -312,9 +312,10 @@ def _kernel_prints(launch: host.LaunchOp) -> bool:
     return kernel is not None and any(isinstance(op, PrintOp) for op in kernel.walk())
 
 
-def print_cuda_program(module: ModuleOp) -> str:
-    """A GPU-level `module` as one complete `.cu` file: runtime, kernels and `main`."""
-    kernels = KernelPrinter(CudaProgramFlavour()).print_module(module)
+def print_cuda_program(module: ModuleOp, extern: str | None = None) -> str:
+    """A GPU-level `module` as one complete `.cu` file: runtime, kernels (after the
+    user's `--extern` device code) and `main`."""
+    kernels = KernelPrinter(CudaProgramFlavour(), extern).print_module(module)
     main = CudaHostPrinter().print_main(module)
     return f"{kernels}\n{main}\n"
 

@@ -35,6 +35,7 @@ from gir.dialects import graph, host, register_dialects
 from gir.frontend.notes import STRICT_SCHEDULE_HELP
 from gir.diagnostics import UserError
 from gir.ir_input import parse_module_text
+from gir.targets.externs import EXTERN_HELP, read_extern
 from gir.tools.opt import report_user_errors
 from gir.tools.output import check_writable, open_output, write_npz
 from gir.api import choose_target, lower_for_run
@@ -110,6 +111,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "available [auto]",
     )
     parser.add_argument("--strict-schedule", action="store_true", help=STRICT_SCHEDULE_HELP)
+    parser.add_argument("--extern", metavar="FILE", help=EXTERN_HELP)
     return parser
 
 
@@ -199,6 +201,7 @@ def run(argv: Sequence[str] | None = None) -> None:
     if options.dump:
         check_writable(options.dump)
 
+    extern = None if options.extern is None else read_extern(options.extern)
     program = parse_program(options.program, options.strict_schedule)
     program_argv = [options.program, options.graph, *options.args]
     _note_unused_graph(program, options.graph)
@@ -218,7 +221,9 @@ def run(argv: Sequence[str] | None = None) -> None:
 
     target = choose_target(options.target)
     started = time.perf_counter()
-    compiled = compile_program(lower_for_run(program, checks_bounds(options)), target)
+    compiled = compile_program(
+        lower_for_run(program, checks_bounds(options)), target, options.program, extern
+    )
     device = open_device(target, options.device)
     device.progress = _progress
     _progress(f"compiled for {device.name} in {time.perf_counter() - started:.2f} s")

@@ -2,6 +2,7 @@
 
 ```
 gir-translate FILE [--to-cuda [--kernels-only] | --to-opencl | --to-host-python] [-o OUT]
+              [--extern DEVICE_CODE]
 ```
 
 FILE is a GraphIt program (`.gt`) or IR (`.mlir`) at any level; a module that is not
@@ -18,6 +19,8 @@ yet at the GPU level is lowered with the `lower-to-gpu` pipeline first.
 - `--to-opencl` prints the OpenCL C kernels (and the pragmas they need).
 - `--to-host-python` prints the host side, `@main`, as the Python function
   `run(rt, argv)` that `gir.runtime` runs over either target's kernels.
+- `--extern FILE` gives the device code of the program's `extern func`s, printed
+  verbatim before the kernels (`gir.targets.externs`).
 
 The output file is written only when everything succeeded; user errors are one line
 on stderr and exit status 1.
@@ -37,6 +40,7 @@ from gir.dialects import register_dialects
 from gir.frontend.notes import STRICT_SCHEDULE_HELP
 from gir.diagnostics import UserError
 from gir.ir_input import parse_module_text
+from gir.targets.externs import EXTERN_HELP, read_extern
 from gir.tools.opt import report_user_errors
 from gir.tools.output import write_text
 
@@ -69,6 +73,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="with --to-cuda: the kernels alone, without the host program",
     )  # fmt: skip
     parser.add_argument("-o", "--output", help="output file (default: stdout)")
+    parser.add_argument("--extern", metavar="FILE", help=EXTERN_HELP)
     parser.add_argument("--strict-schedule", action="store_true", help=STRICT_SCHEDULE_HELP)
     return parser
 
@@ -122,10 +127,16 @@ def lower_to_gpu(module: ModuleOp) -> ModuleOp:
 
 
 def translate(
-    module: ModuleOp, to: str, source_name: str = "<module>", *, kernels_only: bool = False
+    module: ModuleOp,
+    to: str,
+    source_name: str = "<module>",
+    *,
+    kernels_only: bool = False,
+    extern: str | None = None,
 ) -> str:
     """The text `gir-translate --to-<to>` prints for a module at any level: for
-    "cuda", a complete program unless `kernels_only` or the module has no `@main`."""
+    "cuda", a complete program unless `kernels_only` or the module has no `@main`;
+    `extern` is the text of the `--extern` file."""
     from gir.dialects.levels import Level, check_level
     from gir.targets import print_kernels
     from gir.targets.cuda_host import print_cuda_program
@@ -137,8 +148,8 @@ def translate(
         return print_host_python(module)
     if to == "cuda" and not kernels_only and _has_main(module):
         check_level(module, Level.GPU)
-        return print_cuda_program(module)
-    return print_kernels(module, to)
+        return print_cuda_program(module, extern)
+    return print_kernels(module, to, extern)
 
 
 def _has_main(module: ModuleOp) -> bool:
@@ -155,8 +166,11 @@ def run(argv: Sequence[str] | None = None) -> None:
     to = options.to or "cuda"
     if options.kernels_only and to != "cuda":
         parser.error("--kernels-only goes with --to-cuda")
+    extern = None if options.extern is None else read_extern(options.extern)
     module = read_module(options.file, options.strict_schedule)
-    text = translate(module, to, options.file, kernels_only=options.kernels_only)
+    text = translate(
+        module, to, options.file, kernels_only=options.kernels_only, extern=extern
+    )
     if options.output is None:
         sys.stdout.write(text)
     else:
