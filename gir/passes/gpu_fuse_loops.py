@@ -18,7 +18,7 @@ from xdsl.transforms.dead_code_elimination import dce
 from gir.diagnostics import UserError
 from gir.dialects import gir_gpu, host
 from gir.dialects.schedule import SimpleScheduleAttr, Toggle
-from gir.passes.grid_barriers import _Buffers, plan_barriers
+from gir.passes.grid_barriers import CarriedBuffers, plan_barriers
 from gir.passes.ir_utils import constant_value, main_function, statement
 
 SCHEDULE = "graph.schedule"
@@ -174,6 +174,8 @@ class _Fusion:
     kernels: dict[str, gir_gpu.KernelOp] = field(default_factory=dict)
     block_size: int = 0
     """Threads per block of the fused kernel: the loop's schedule's block size."""
+    buffers: CarriedBuffers = field(init=False)
+    """What the loop's carried buffers may be (`grid_barriers`)."""
 
     def __post_init__(self) -> None:
         self.where = statement(self.loop)
@@ -183,6 +185,7 @@ class _Fusion:
         schedule = self.loop.attributes[SCHEDULE]
         assert isinstance(schedule, SimpleScheduleAttr)
         self.block_size = schedule.block_size.value.data
+        self.buffers = CarriedBuffers.of(self.loop)
 
     def fail(self, why: str) -> UserError:
         return UserError.at(self.loop, f"error: kernel fusion of {self.where}: {why}")
@@ -283,7 +286,7 @@ class _Fusion:
             self.kernels,
             block,
             [outer[c] for c in candidates],
-            plan_barriers(self.loop, self.kernels),
+            plan_barriers(self.buffers, self.kernels),
             self.loop,
             self.reachable_slots,
         )
@@ -387,7 +390,7 @@ class _Fusion:
         `position` may be: its orbit under the body's permutation when the
         loop's buffers are known apart, else every buffer's."""
         places = [i for i, v in enumerate(self.loop.arguments) if isinstance(v.type, MemRefType)]
-        orbit = _Buffers.of(self.loop).orbit(position)
+        orbit = self.buffers.orbit(position)
         return list(range(len(places))) if orbit is None else [places.index(p) for p in orbit]
 
     def reachable(self, candidates: list[SSAValue], position: int) -> list[tuple[int, SSAValue]]:

@@ -39,10 +39,10 @@ ROUNDS = 8
 barrier at the loop's head."""
 
 
-def plan_barriers(loop: scf.WhileOp, kernels: Mapping[str, gir_gpu.KernelOp]) -> set[Operation]:
-    """The device steps of `loop` (host ops of its regions) that need a grid
-    barrier before them in the fused kernel."""
-    buffers = _Buffers.of(loop)
+def plan_barriers(buffers: CarriedBuffers, kernels: Mapping[str, gir_gpu.KernelOp]) -> set[Operation]:
+    """The device steps of `buffers.loop` (host ops of its regions) that need a
+    grid barrier before them in the fused kernel."""
+    loop = buffers.loop
     walker = _Walker(buffers, kernels)
     head: Pending = None
     for _ in range(ROUNDS):
@@ -60,8 +60,9 @@ def plan_barriers(loop: scf.WhileOp, kernels: Mapping[str, gir_gpu.KernelOp]) ->
 
 
 @dataclass
-class _Buffers:
-    """Keys of the buffers that a fused loop's steps touch."""
+class CarriedBuffers:
+    """Keys of the buffers that a fused loop's steps touch, and which buffers
+    each of its carried positions may hold."""
 
     loop: scf.WhileOp
     positions: dict[SSAValue, int] = field(default_factory=dict)
@@ -73,8 +74,8 @@ class _Buffers:
     """Where the body's yield passes the buffer at each position."""
 
     @staticmethod
-    def of(loop: scf.WhileOp) -> _Buffers:
-        buffers = _Buffers(loop)
+    def of(loop: scf.WhileOp) -> CarriedBuffers:
+        buffers = CarriedBuffers(loop)
         places = [i for i, v in enumerate(loop.arguments) if isinstance(v.type, MemRefType)]
         owners = [loop.arguments[i].owner for i in places]
         if not all(isinstance(o, host.AllocOp) for o in owners) or len(set(owners)) != len(owners):
@@ -164,7 +165,7 @@ def resolve(value: SSAValue) -> SSAValue:
 class _Walker:
     """Walks a region's steps, placing barriers where the pending steps conflict."""
 
-    buffers: _Buffers
+    buffers: CarriedBuffers
     kernels: Mapping[str, gir_gpu.KernelOp]
 
     def block(self, block: Block, pending: Pending, barriers: set[Operation]) -> Pending:
