@@ -1,8 +1,10 @@
-"""End to end: the group-mapped load balances (WM, CM) when the frontier has more
-items than the launch has groups, so that groups stride over the items. The
-thread cap (`warp_mapped.MAX_THREADS`, 2^26 in use) is lowered to a few groups
-here so that the small test graphs take that path; the programs run on every
-available target against the CPU references, bounds-checked."""
+"""End to end: `GroupMapped` (the strategy base of docs/tutorial.md: a group of
+threads per frontier vertex) when the frontier has more items than the launch has
+groups, so that groups stride over the items. Two groupings stand in for WM and
+CM here (a warp and a block per vertex); the thread cap
+(`group_mapped.MAX_THREADS`, 2^26 in use) is lowered to a few groups so that the
+small test graphs take that path; the programs run on every available target
+against the CPU references, bounds-checked."""
 
 from __future__ import annotations
 
@@ -16,8 +18,12 @@ from test_programs import (
     with_load_balance,
 )
 
+from xdsl.dialects import arith
+
+from gir.dialects import frontier, gir_gpu
 from gir.dialects.schedule import LoadBalance
-from gir.passes.load_balance import warp_mapped
+from gir.passes.gpu_kernels import constant
+from gir.passes.load_balance import LOAD_BALANCES, group_mapped
 from gir.runtime.executor import compile_program, open_device
 from gir.api import lower_for_run
 from gir.tools.run import parse_program
@@ -34,9 +40,42 @@ CAP_THREADS = 64
 BLOCK_SIZE = 32
 
 
+class WarpPerVertex(group_mapped.GroupMapped):
+    """A warp of 32 threads per frontier vertex."""
+
+    value = LoadBalance.WM
+
+    def width(self, edge_map):
+        return gir_gpu.SUBGROUP_SIZE
+
+    def coordinates(self, b, edge_map):
+        gid = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.GLOBAL)).result
+        width = constant(b, gir_gpu.SUBGROUP_SIZE)
+        grid = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.GRID_DIM)).result
+        per_block = frontier.block_size_of(edge_map) // gir_gpu.SUBGROUP_SIZE
+        warps = b.insert(arith.MuliOp(grid, constant(b, per_block))).result
+        return b.insert(arith.DivUIOp(gid, width)).result, b.insert(arith.RemUIOp(gid, width)).result, warps
+
+
+class BlockPerVertex(group_mapped.GroupMapped):
+    """A block per frontier vertex."""
+
+    value = LoadBalance.CM
+
+    def width(self, edge_map):
+        return frontier.block_size_of(edge_map)
+
+    def coordinates(self, b, edge_map):
+        ids = (gir_gpu.Dimension.BLOCK, gir_gpu.Dimension.THREAD, gir_gpu.Dimension.GRID_DIM)
+        return tuple(b.insert(gir_gpu.IdOp(d)).result for d in ids)
+
+
 @pytest.fixture
 def few_groups(monkeypatch):
-    monkeypatch.setattr(warp_mapped, "MAX_THREADS", CAP_THREADS)
+    """WM and CM lowered by the group-per-vertex strategies, with few groups."""
+    monkeypatch.setattr(group_mapped, "MAX_THREADS", CAP_THREADS)
+    monkeypatch.setitem(LOAD_BALANCES._instances, LoadBalance.WM, WarpPerVertex())
+    monkeypatch.setitem(LOAD_BALANCES._instances, LoadBalance.CM, BlockPerVertex())
 
 
 @pytest.mark.parametrize("target", TARGETS)

@@ -1,32 +1,30 @@
-"""G2's CM load balance: one block (a CTA) per frontier vertex."""
+"""G2's CM load balance: each block (a CTA) spreads its frontier vertices' edges
+evenly over its threads."""
 
 from __future__ import annotations
 
 from xdsl.builder import Builder
-from xdsl.ir import SSAValue
 
 from gir.dialects import frontier, gir_gpu
 from gir.dialects.schedule import LoadBalance
-from gir.passes.load_balance.warp_mapped import GroupMapped
+from gir.passes.gpu_kernels import KernelBuilder, MapBody
+from gir.passes.load_balance import LoadBalanceStrategy, to_edge_map
+from gir.passes.load_balance.cooperative import ScannedEdges, ThreadEdges, frontier_threads
 
 
-class CtaMapped(GroupMapped):
-    """CM load balance: a block per frontier vertex, its threads striding over the vertex's edges.
+class CtaMapped(LoadBalanceStrategy):
+    """CM load balance: one thread per frontier vertex, the block's edges spread evenly over the block.
 
     The traversal becomes a `frontier.edge_map` (as for EDGE_ONLY) whose body is
-    the work of one edge. Its kernel launches one block of `configBlockSize`
-    threads per frontier item (at least one block): block `b` takes item `b`,
-    and thread `t` of the block runs the body for the edges `begin + t, begin +
-    t + block_size, ...` of the item's vertex. A frontier of more than
-    `MAX_THREADS / block_size` items (2^16 at 1024 threads per block) gets that
-    many blocks, which then stride over the items (block `b` also takes `b +
-    blocks`, ...): the thread count stays in i32 range and the grid within
-    every target's limits, and each block still runs long enough to hide its
-    launch. The item loop is uniform per block and no barrier or sub-group
-    operation is used, so CUDA and OpenCL print the same plain loops over
-    `blockIdx.x`/`threadIdx.x` (`get_group_id(0)`/`get_local_id(0)`). A vertex's
-    edges are spread over a block, so an element indexed by the source is
-    shared (atomics included).
+    the work of one edge. Its kernel has one thread per frontier item, in blocks
+    of the schedule's block size B (G2's `CM_load_balance`): each thread reads
+    its vertex's edge range into work-group memory, a block-wide exclusive sum
+    of the degrees numbers the block's edges 0 .. total - 1, and thread t walks
+    numbers t, t + B, ..., finding each number's vertex by binary search over the
+    sums. Every thread of a block does the same share of the block's edges
+    whatever the degrees, and no device-wide scan or host round trip is needed;
+    a hub's edges stay in its block. A vertex's edges are spread over the block,
+    so an element indexed by the source is shared (atomics included).
 
     Before:
     ```mlir
@@ -46,38 +44,47 @@ class CtaMapped(GroupMapped):
       frontier.yield
     }
     ```
-    After `frontier-maps-to-kernels`:
+    After `frontier-maps-to-kernels` (B = 256):
     ```mlir
-    gir_gpu.kernel @map_s1(%in_size : i32, ...) {
-      %block = gir_gpu.id block
-      %thread = gir_gpu.id thread
-      %blocks = gir_gpu.id grid_dim
-      scf.for %item = %block to %in_size step %blocks : i32 {
-        %vertex = memref.load %queue[%item] ...
-        %begin, %end = ...                  // row_ptr[vertex], row_ptr[vertex + 1]
-        %first = arith.addi %begin, %thread : index
-        scf.for %edge = %first to %end step %c256 {
-          ...                               // the body
-        }
+    gir_gpu.kernel @map_s1(...) {
+      %range_vertex = gir_gpu.shared_alloc : memref<256xi32, #gir_gpu.workgroup>
+      ...                                   // range_begin, range_first, warp_totals
+      %vertex, %begin, %end = scf.if %active -> (i32, i32, i32) {...}
+      %count = arith.subi %end, %begin : i32
+      ...                                   // block-wide exclusive sum: %first, %total
+      gir_gpu.barrier
+      scf.for %k = %thread to %total step %c256 : i32 {
+        %item = scf.while ...               // binary search: the last first[i] <= k
+        ...                                 // the body for edge begin[i] + k - first[i]
       }
     }
-    // host: %threads = min(%in_size, MAX_THREADS / 256) * 256
-    host.launch @map_s1 grid %blocks block %c256 (%in_size, ...)
     ```
     """
 
     value = LoadBalance.CM
 
-    def width(self, edge_map: frontier.EdgeMapOp) -> int:
-        return frontier.block_size_of(edge_map)
+    def owns_iterated_vertex(self) -> bool:
+        return False
 
-    def coordinates(
-        self, b: Builder, edge_map: frontier.EdgeMapOp
-    ) -> tuple[SSAValue, SSAValue, SSAValue]:
-        block = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.BLOCK)).result
-        block.name_hint = "block"
-        thread = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.THREAD)).result
-        thread.name_hint = "thread"
-        blocks = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.GRID_DIM)).result
-        blocks.name_hint = "blocks"
-        return block, thread, blocks
+    def rewrite(self, traverse: frontier.EdgeTraverseOp) -> None:
+        to_edge_map(traverse)
+
+    def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
+        scanned_map_kernel(kernels, edge_map, per_warp=False)
+
+
+def scanned_map_kernel(kernels: KernelBuilder, edge_map: frontier.EdgeMapOp, *, per_warp: bool) -> None:
+    """Replaces `edge_map` by a kernel of one thread per frontier item whose block
+    (or, `per_warp`, whose warps) spread their items' edges evenly over their
+    threads (`ScannedEdges`): G2's CM and WM."""
+    block_size = frontier.block_size_of(edge_map)
+    threads, host_b = frontier_threads(kernels, edge_map)
+
+    def build(b: Builder, body: MapBody) -> None:
+        ranges = ScannedEdges.allocate(b, block_size, per_warp=per_warp)
+        mine = ThreadEdges.load(kernels, edge_map, b, threads)
+        ranges.publish(b, mine, mine.begin)
+        b.insert(gir_gpu.BarrierOp())
+        ranges.walk(b, body)
+
+    kernels.map_kernel(edge_map, threads, build, host_b)

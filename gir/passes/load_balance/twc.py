@@ -12,14 +12,12 @@ from gir.dialects.gir_gpu import SUBGROUP_SIZE
 from gir.dialects.schedule import LoadBalance
 from gir.passes.gpu_kernels import KernelBuilder, MapBody, as_index, constant
 from gir.passes.load_balance import LoadBalanceStrategy, exit_early, to_edge_map
-from gir.passes.load_balance.twce import (
-    BLOCK_QUEUE,
-    WARP_QUEUE,
-    BlockTiers,
+from gir.passes.load_balance.cooperative import (
     ThreadEdges,
     frontier_threads,
     strided_loop,
 )
+from gir.passes.load_balance.twce import BLOCK_QUEUE, WARP_QUEUE, BlockTiers
 
 
 class Twc(LoadBalanceStrategy):

@@ -27,19 +27,19 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import gir_gpu, host
-from gir.dialects.gir_gpu import AtomicKind, buffer_type
 from gir.dialects.frontier import AllVerticesType, SparseQueueType
+from gir.dialects.gir_gpu import AtomicKind, buffer_type
 from gir.dialects.schedule import FrontierCreation
 from gir.passes.gpu_kernels import GpuContext, KernelBuilder, as_i32, as_index, constant
+from gir.passes.ir_utils import constant_value
+from gir.passes.load_balance.cooperative import block_exclusive_sum
 from gir.passes.representations import FrontierRepresentation
 from gir.passes.representations.buffers import (
     counter,
     program_buffer,
     vertex_flags,
 )
-from gir.passes.load_balance.twce import block_exclusive_sum
 from gir.passes.representations.dense import SIZE_BLOCK, guarded
-from gir.passes.ir_utils import constant_value
 
 
 def _capacity(ctx: GpuContext) -> SSAValue:

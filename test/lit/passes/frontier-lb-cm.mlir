@@ -14,59 +14,61 @@
 // CHECK:      frontier.edge_map CM CSR %e : !graph.edgeset<i32> from %all : !frontier.all {
 // CHECK-NOT:  frontier.edge_traverse
 
-// The kernel: block b takes frontier items b, b + blocks, ...; thread t of the
-// block takes every 256th edge of the item's vertex from begin + t. The item
-// loop's bounds are the same for the whole block; no barrier.
+// The kernel (G2's CM_load_balance): one thread per frontier item; the block
+// publishes its items' edge ranges in work-group memory, numbers its edges by a
+// block-wide exclusive sum of the degrees, and thread t takes edge numbers t,
+// t + 256, ..., each found by binary search over the block's 256 sums.
 // GPU-LABEL: gir_gpu.kernel @map_s1(%queue: memref<?xi32>, %row_ptr: memref<?xi32>,
-// GPU-DAG:     %[[STEP:.*]] = arith.constant 256 : index
-// GPU:         %block = gir_gpu.id block
-// GPU-NEXT:    %thread = gir_gpu.id thread
-// GPU-NEXT:    %blocks = gir_gpu.id grid_dim
-// GPU-NEXT:    scf.for %item = %block to %{{.*}} step %blocks : i32 {
-// GPU-NEXT:      %[[ITEM:.*]] = arith.index_cast %item : i32 to index
-// GPU-NEXT:      %vertex = memref.load %queue[%[[ITEM]]] : memref<?xi32>
-// GPU:           %[[BEGIN:.*]] = memref.load %row_ptr
-// GPU:           %[[END:.*]] = memref.load %row_ptr
-// GPU-NEXT:      %[[BEGIN_I:.*]] = arith.index_cast %[[BEGIN]] : i32 to index
-// GPU-NEXT:      %[[END_I:.*]] = arith.index_cast %[[END]] : i32 to index
-// GPU-NEXT:      %[[THREAD:.*]] = arith.index_cast %thread : i32 to index
-// GPU-NEXT:      %[[FIRST:.*]] = arith.addi %[[BEGIN_I]], %[[THREAD]] : index
-// GPU-NEXT:      scf.for %edge = %[[FIRST]] to %[[END_I]] step %[[STEP]] {
-// GPU-NEXT:        %dst = memref.load %col_idx[%edge] : memref<?xi32>
-// GPU-NEXT:        %weight = memref.load %weights[%edge] : memref<?xi32>
-// GPU:             gir_gpu.atomic_rmw min
-// GPU-NOT:     gir_gpu.barrier
+// GPU-DAG:     %[[B:.*]] = arith.constant 256 : i32
+// GPU:         %range_vertex = gir_gpu.shared_alloc : memref<256xi32, #gir_gpu.workgroup>
+// GPU-NEXT:    %range_begin = gir_gpu.shared_alloc : memref<256xi32, #gir_gpu.workgroup>
+// GPU-NEXT:    %range_first = gir_gpu.shared_alloc : memref<256xi32, #gir_gpu.workgroup>
+// GPU-NEXT:    %warp_totals = gir_gpu.shared_alloc : memref<8xi32, #gir_gpu.workgroup>
+// GPU:         %vertex, %begin, %end = scf.if %active -> (i32, i32, i32) {
+// GPU:           memref.load %queue
+// GPU:         %count = arith.subi %end, %begin : i32
+// GPU:         memref.store %vertex, %range_vertex
+// GPU-NEXT:    memref.store %begin, %range_begin
+// GPU-NEXT:    %rank = gir_gpu.subgroup_exclusive_sum %count : i32
+// GPU:         gir_gpu.barrier
+// GPU:         %total = gir_gpu.subgroup_broadcast
+// GPU-NEXT:    %first = arith.addi %{{.*}}, %rank : i32
+// GPU-NEXT:    memref.store %first, %range_first
+// GPU-NEXT:    gir_gpu.barrier
+// GPU-NEXT:    %[[T:.*]] = gir_gpu.id thread
+// GPU-NEXT:    %[[HIGH:.*]] = arith.addi %z, %[[B]] : i32
+// GPU-NEXT:    scf.for %[[K:.*]] = %[[T]] to %total step %[[B]] : i32 {
+// GPU-NEXT:      %item, %{{.*}} = scf.while (%{{.*}} = %z, %{{.*}} = %[[HIGH]])
+// GPU:             memref.load %range_first
+// GPU:           %[[OWNER:.*]] = arith.index_cast %item : i32 to index
+// GPU-NEXT:      %[[SRC:.*]] = memref.load %range_vertex[%[[OWNER]]]
+// GPU-NEXT:      %[[BEGIN:.*]] = memref.load %range_begin[%[[OWNER]]]
+// GPU-NEXT:      %[[FIRST:.*]] = memref.load %range_first[%[[OWNER]]]
+// GPU-NEXT:      %[[RANK:.*]] = arith.subi %[[K]], %[[FIRST]] : i32
+// GPU-NEXT:      %[[POS:.*]] = arith.addi %[[BEGIN]], %[[RANK]] : i32
+// GPU-NEXT:      %edge = arith.index_cast %[[POS]] : i32 to index
+// GPU-NEXT:      %dst = memref.load %col_idx[%edge] : memref<?xi32>
+// GPU-NEXT:      %weight = memref.load %weights[%edge] : memref<?xi32>
+// GPU:           gir_gpu.atomic_rmw min
 // GPU:         gir_gpu.return
 
-// Over every vertex the item is the vertex itself.
+// Over every vertex the item is the thread's vertex.
 // GPU-LABEL: gir_gpu.kernel @map_vertices(%num_vertices: i32, %row_ptr: memref<?xi32>,
-// GPU:         scf.for %item = %block to %num_vertices step %blocks : i32 {
-// GPU-NEXT:      %[[ROW:.*]] = arith.index_cast %item : i32 to index
+// GPU:         %active = arith.cmpi slt, %gid, %num_vertices : i32
 
-// Host: a block of 256 threads per item, at most 2^26 threads (2^18 blocks,
-// which then stride over the items).
+// Host: one thread per item, in blocks of 256.
 // GPU-LABEL: func.func @main() {
-// GPU-DAG:     %[[CAP:.*]] = arith.constant 262144 : i32
-// GPU-DAG:     %[[WIDTH:.*]] = arith.constant 256 : i32
-// GPU:         %[[GROUPS:.*]] = arith.minsi %{{.*}}, %[[CAP]] : i32
-// GPU-NEXT:    %threads = arith.muli %[[GROUPS]], %[[WIDTH]] : i32
 // GPU:         host.launch @map_s1 grid
 
-// BFS scheduled with configLoadBalance(CM) and configBlockSize(128): one block
-// of 128 threads per item of the wave (at least one block, at most 2^19); the
-// parent claim is a CAS since the block shares a source.
+// BFS scheduled with configLoadBalance(CM) and configBlockSize(128): the
+// block's arrays hold 128 ranges; the parent claim is a CAS since the block
+// shares a source; one thread per item of the wave.
 // BFS-LABEL: gir_gpu.kernel @map_search_expand(%wave_size: i32,
-// BFS:         %[[STEP:.*]] = arith.constant 128 : index
-// BFS:         scf.for %item = %block to %wave_size step %blocks : i32 {
-// BFS:           scf.for %edge = %{{.*}} to %{{.*}} step %[[STEP]] {
-// BFS:             gir_gpu.atomic_cas %pred
+// BFS:         %range_first = gir_gpu.shared_alloc : memref<128xi32, #gir_gpu.workgroup>
+// BFS:         %warp_totals = gir_gpu.shared_alloc : memref<4xi32, #gir_gpu.workgroup>
+// BFS:         scf.for %{{.*}} = %{{.*}} to %total step %{{.*}} : i32 {
+// BFS:           gir_gpu.atomic_cas %pred
 // BFS-LABEL: func.func @main() {
-// BFS-DAG:     %[[CAP:.*]] = arith.constant 524288 : i32
-// BFS-DAG:     %[[BLOCK:.*]] = arith.constant 128 : i32
-// BFS-DAG:     %[[ROUND:.*]] = arith.constant 127 : i32
-// BFS:         %[[GROUPS:.*]] = arith.minsi %wave_size_1, %[[CAP]] : i32
-// BFS-NEXT:    %threads = arith.muli %[[GROUPS]], %[[BLOCK]] : i32
-// BFS:         %[[PADDED:.*]] = arith.addi %threads, %[[ROUND]] : i32
-// BFS-NEXT:    %[[BLOCKS:.*]] = arith.divsi %[[PADDED]], %[[BLOCK]] : i32
+// BFS:         %[[BLOCKS:.*]] = arith.divsi %{{.*}}, %[[BLOCK:.*]] : i32
 // BFS-NEXT:    %[[GRID:.*]] = arith.maxsi %[[BLOCKS]], %{{.*}} : i32
 // BFS-NEXT:    host.launch @map_search_expand grid %[[GRID]] block %[[BLOCK]] (%wave_size_1,

@@ -28,14 +28,14 @@
 // GPU-NEXT:    %[[WARP_BEGIN:.*]] = arith.addi %begin, %[[BLOCK_PART]] : i32
 // GPU-NEXT:    %[[REST:.*]] = arith.subi %[[SIZE]], %[[BLOCK_PART]] : i32
 // GPU-NEXT:    %[[WARP_PART:.*]] = arith.andi %[[REST]], %{{.*}} : i32
-// GPU-NEXT:    %remainder_begin_1 = arith.addi %[[WARP_BEGIN]], %[[WARP_PART]] : i32
+// GPU-NEXT:    %remainder_begin = arith.addi %[[WARP_BEGIN]], %[[WARP_PART]] : i32
 // GPU:           %slot = gir_gpu.atomic_rmw add %{{.*}}, %queued[%{{.*}}] : i32, memref<2xi32, #gir_gpu.workgroup>, index
 // GPU:           memref.store %[[WARP_BEGIN]], %block_end[%{{.*}}]
 // GPU:           %slot_1 = gir_gpu.atomic_rmw add
-// GPU:           memref.store %remainder_begin_1, %warp_end[%{{.*}}]
+// GPU:           memref.store %remainder_begin, %warp_end[%{{.*}}]
 // The remainders' block-wide numbering: sub-group sums and a barrier.
-// GPU:         %remainder = arith.subi %end, %remainder_begin_1 : i32
-// GPU:         {{^    }}%rank = gir_gpu.subgroup_exclusive_sum %remainder : i32
+// GPU:         %count = arith.subi %end, %remainder_begin : i32
+// GPU:         {{^    }}%rank = gir_gpu.subgroup_exclusive_sum %count : i32
 // GPU:         {{^    }}gir_gpu.barrier
 // GPU:         {{^    }}%{{.*}} = gir_gpu.subgroup_exclusive_sum
 // GPU:         {{^    }}%total = gir_gpu.subgroup_broadcast %{{.*}}, %{{.*}} : i32
@@ -53,7 +53,7 @@
 // Stage 3: the remainder edges, evenly; each finds its owner by binary search.
 // GPU:         scf.for %[[K:.*]] = %{{.*}} to %total step %[[B]] : i32 {
 // GPU-NEXT:      %item, %{{.*}} = scf.while
-// GPU:             memref.load %remainder_first[%{{.*}}] : memref<256xi32, #gir_gpu.workgroup>
+// GPU:             memref.load %range_first[%{{.*}}] : memref<256xi32, #gir_gpu.workgroup>
 // GPU:           %dst_2 = memref.load %col_idx[%edge_2] : memref<?xi32>
 // GPU:         gir_gpu.return
 // GPU-LABEL: gir_gpu.kernel @map_vertices(

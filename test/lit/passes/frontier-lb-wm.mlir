@@ -14,63 +14,42 @@
 // CHECK:      frontier.edge_map WM CSR %e : !graph.edgeset<i32> from %all : !frontier.all {
 // CHECK-NOT:  frontier.edge_traverse
 
-// The kernel: warp gid/32 takes frontier items warp, warp + warps, ... (warps =
-// the launch's warps: 8 per block of 256), lane gid%32 takes every 32nd edge of
-// the item's vertex from begin + lane. No barrier, no guard other than the loops.
+// The kernel (G2's WM_load_balance): one thread per frontier item; each warp
+// numbers its 32 items' edges by a sub-group exclusive sum of the degrees, and
+// lane l takes edge numbers l, l + 32, ..., each found by binary search over the
+// warp's 32 sums (work-group slots [32 w, 32 w + 32)). No warp_totals array:
+// warps do not share.
 // GPU-LABEL: gir_gpu.kernel @map_s1(%queue: memref<?xi32>, %row_ptr: memref<?xi32>,
-// GPU-DAG:     %[[C32:.*]] = arith.constant 32 : i32
-// GPU-DAG:     %[[PER_BLOCK:.*]] = arith.constant 8 : i32
-// GPU-DAG:     %[[STEP:.*]] = arith.constant 32 : index
-// GPU:         %gid = gir_gpu.id global
-// GPU-NEXT:    %warp = arith.divui %gid, %[[C32]] : i32
-// GPU-NEXT:    %lane = arith.remui %gid, %[[C32]] : i32
-// GPU-NEXT:    %[[GRID:.*]] = gir_gpu.id grid_dim
-// GPU-NEXT:    %warps = arith.muli %[[GRID]], %[[PER_BLOCK]] : i32
-// GPU-NEXT:    scf.for %item = %warp to %{{.*}} step %warps : i32 {
-// GPU-NEXT:      %[[ITEM:.*]] = arith.index_cast %item : i32 to index
-// GPU-NEXT:      %vertex = memref.load %queue[%[[ITEM]]] : memref<?xi32>
-// GPU:           %[[BEGIN:.*]] = memref.load %row_ptr
-// GPU:           %[[END:.*]] = memref.load %row_ptr
-// GPU-NEXT:      %[[BEGIN_I:.*]] = arith.index_cast %[[BEGIN]] : i32 to index
-// GPU-NEXT:      %[[END_I:.*]] = arith.index_cast %[[END]] : i32 to index
-// GPU-NEXT:      %[[LANE:.*]] = arith.index_cast %lane : i32 to index
-// GPU-NEXT:      %[[FIRST:.*]] = arith.addi %[[BEGIN_I]], %[[LANE]] : index
-// GPU-NEXT:      scf.for %edge = %[[FIRST]] to %[[END_I]] step %[[STEP]] {
-// GPU-NEXT:        %dst = memref.load %col_idx[%edge] : memref<?xi32>
-// GPU-NEXT:        %weight = memref.load %weights[%edge] : memref<?xi32>
-// GPU:             gir_gpu.atomic_rmw min
-// GPU-NOT:     gir_gpu.barrier
+// GPU-DAG:     %[[W:.*]] = arith.constant 32 : i32
+// GPU-DAG:     %[[LAST:.*]] = arith.constant 31 : i32
+// GPU:         %range_vertex = gir_gpu.shared_alloc : memref<256xi32, #gir_gpu.workgroup>
+// GPU-NEXT:    %range_begin = gir_gpu.shared_alloc : memref<256xi32, #gir_gpu.workgroup>
+// GPU-NEXT:    %range_first = gir_gpu.shared_alloc : memref<256xi32, #gir_gpu.workgroup>
+// GPU-NOT:     warp_totals
+// GPU:         %count = arith.subi %end, %begin : i32
+// GPU:         %first = gir_gpu.subgroup_exclusive_sum %count : i32
+// GPU-NEXT:    %[[THROUGH:.*]] = arith.addi %first, %count : i32
+// GPU-NEXT:    %total = gir_gpu.subgroup_broadcast %[[THROUGH]], %[[LAST]] : i32
+// GPU-NEXT:    memref.store %first, %range_first
+// GPU-NEXT:    gir_gpu.barrier
+// GPU-NEXT:    %[[LANE:.*]] = gir_gpu.id lane
+// GPU-NEXT:    %[[WARP:.*]] = gir_gpu.id subgroup
+// GPU-NEXT:    %warp_base = arith.muli %[[WARP]], %[[W]] : i32
+// GPU-NEXT:    %[[HIGH:.*]] = arith.addi %warp_base, %[[W]] : i32
+// GPU-NEXT:    scf.for %[[K:.*]] = %[[LANE]] to %total step %[[W]] : i32 {
+// GPU-NEXT:      %item, %{{.*}} = scf.while (%{{.*}} = %warp_base, %{{.*}} = %[[HIGH]])
+// GPU:           %edge = arith.index_cast
+// GPU-NEXT:      %dst = memref.load %col_idx[%edge] : memref<?xi32>
+// GPU:           gir_gpu.atomic_rmw min
 // GPU:         gir_gpu.return
 
-// Over every vertex the item is the vertex itself.
-// GPU-LABEL: gir_gpu.kernel @map_vertices(%num_vertices: i32, %row_ptr: memref<?xi32>,
-// GPU:         scf.for %item = %warp to %num_vertices step %warps : i32 {
-// GPU-NEXT:      %[[ROW:.*]] = arith.index_cast %item : i32 to index
-
-// Host: 32 threads per item, at most 2^26 threads (2^21 items, then warps stride).
+// Host: one thread per item, in blocks of 256.
 // GPU-LABEL: func.func @main() {
-// GPU-DAG:     %[[CAP:.*]] = arith.constant 2097152 : i32
-// GPU-DAG:     %[[WIDTH:.*]] = arith.constant 32 : i32
-// GPU:         %[[GROUPS:.*]] = arith.minsi %{{.*}}, %[[CAP]] : i32
-// GPU-NEXT:    %threads = arith.muli %[[GROUPS]], %[[WIDTH]] : i32
 // GPU:         host.launch @map_s1 grid
 
-// BFS scheduled with configLoadBalance(WM) and configBlockSize(128): blocks of
-// 128 threads (4 warps), ceil(min(wave, 2^21) * 32 / 128) of them; the parent
-// claim is a CAS since 32 threads share a source.
+// BFS scheduled with configLoadBalance(WM): the parent claim is a CAS since the
+// warp shares a source.
 // BFS-LABEL: gir_gpu.kernel @map_search_expand(%wave_size: i32,
-// BFS:         %[[PER_BLOCK:.*]] = arith.constant 4 : i32
-// BFS:         %warps = arith.muli %{{.*}}, %[[PER_BLOCK]] : i32
-// BFS-NEXT:    scf.for %item = %warp to %wave_size step %warps : i32 {
+// BFS:         %first = gir_gpu.subgroup_exclusive_sum
+// BFS:         scf.for %{{.*}} = %{{.*}} to %total step %{{.*}} : i32 {
 // BFS:           gir_gpu.atomic_cas %pred
-// BFS-LABEL: func.func @main() {
-// BFS-DAG:     %[[CAP:.*]] = arith.constant 2097152 : i32
-// BFS-DAG:     %[[WIDTH:.*]] = arith.constant 32 : i32
-// BFS-DAG:     %[[BLOCK:.*]] = arith.constant 128 : i32
-// BFS-DAG:     %[[ROUND:.*]] = arith.constant 127 : i32
-// BFS:         %[[GROUPS:.*]] = arith.minsi %wave_size_1, %[[CAP]] : i32
-// BFS-NEXT:    %threads = arith.muli %[[GROUPS]], %[[WIDTH]] : i32
-// BFS:         %[[PADDED:.*]] = arith.addi %threads, %[[ROUND]] : i32
-// BFS-NEXT:    %[[BLOCKS:.*]] = arith.divsi %[[PADDED]], %[[BLOCK]] : i32
-// BFS-NEXT:    %[[GRID:.*]] = arith.maxsi %[[BLOCKS]], %{{.*}} : i32
-// BFS-NEXT:    host.launch @map_search_expand grid %[[GRID]] block %[[BLOCK]] (%wave_size_1,

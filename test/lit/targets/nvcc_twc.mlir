@@ -13,7 +13,7 @@
 // TWC: {{^  }}__syncthreads();
 // TWC: {{^  }}__syncthreads();
 // TWCE: __shfl_up_sync
-// TWCE: __shared__ int remainder_first[256];
+// TWCE: __shared__ int range_first[256];
 // TWCE: gir_subgroup_exclusive_sum
 // TWCE: {{^  }}__syncthreads();
 // TWCE: __shfl_sync(0xffffffffu

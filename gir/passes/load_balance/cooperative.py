@@ -1,0 +1,210 @@
+"""Building blocks of cooperative map kernels: one thread per frontier item, its
+edges spread over a group of threads (the block or the thread's warp) through
+work-group memory.
+
+G2's CM and WM load balances are `ThreadEdges` + `ScannedEdges` over a block and a
+warp; TWCE uses `ScannedEdges` for its thread stage, TWC and TWCE `ThreadEdges`
+and `strided_loop`; the frontier representations' compaction kernels use
+`block_exclusive_sum`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import i32
+from xdsl.ir import Block, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from gir.dialects import frontier, gir_gpu
+from gir.dialects.gir_gpu import SUBGROUP_SIZE, Dimension
+from gir.passes.gpu_kernels import KernelBuilder, MapBody, as_i32, as_index, constant
+from gir.passes.layouts import layout
+from gir.passes.load_balance.edge_offsets import last_at_most
+
+
+@dataclass
+class ThreadEdges:
+    """Device code of a cooperative map kernel: the vertex and [begin, end) edge
+    positions (i32) of the thread's frontier item; past the frontier vertex 0 and
+    an empty range, so every thread runs the block's barriers alike."""
+
+    thread: SSAValue
+    vertex: SSAValue
+    begin: SSAValue
+    end: SSAValue
+
+    @staticmethod
+    def load(
+        kernels: KernelBuilder, edge_map: frontier.EdgeMapOp, b: Builder, count: SSAValue
+    ) -> ThreadEdges:
+        """Inserts at `b` (a kernel's top level) the reads of the thread's item of
+        `edge_map`'s input frontier (of `count` items, a host i32) and of its edge
+        range in `edge_map`'s layout."""
+        ctx = kernels.ctx
+        source, values = kernels.frontier(edge_map.input)
+        thread = b.insert(gir_gpu.IdOp(Dimension.THREAD)).result
+        thread.name_hint = "thread"
+        gid = b.insert(gir_gpu.IdOp(Dimension.GLOBAL)).result
+        gid.name_hint = "gid"
+        active = b.insert(arith.CmpiOp(gid, count, "slt")).result
+        active.name_hint = "active"
+        inside = Builder(InsertPoint.at_end(then := Block()))
+        vertex = source.thread_vertex(ctx, inside, values, gid)
+        begin, end = layout(edge_map.layout.data).edge_range(ctx, inside, vertex)
+        inside.insert(scf.YieldOp(vertex, as_i32(inside, begin), as_i32(inside, end)))
+        outside = Builder(InsertPoint.at_end(otherwise := Block()))
+        zero = constant(outside, 0)
+        outside.insert(scf.YieldOp(zero, zero, zero))
+        item = b.insert(scf.IfOp(active, [i32] * 3, Region(then), Region(otherwise)))
+        for result, hint in zip(item.results, ("vertex", "begin", "end"), strict=True):
+            result.name_hint = hint
+        return ThreadEdges(thread, *item.results)
+
+
+@dataclass
+class ScannedEdges:
+    """Device code of a cooperative map kernel: each thread's edge range
+    `[begin, end)` numbered across its group (the whole block, or the thread's
+    warp) by an exclusive sum, then walked evenly by the group: rank `r` of the
+    group takes the group's edges `r, r + G, r + 2G, ...` (G the group's size),
+    each found by binary search over the numbers. G2's CM (block) and WM (warp)
+    load balances, and TWCE's thread stage (the remainders, block-wide)."""
+
+    group_size: int
+    """Threads per group: the block size, or `SUBGROUP_SIZE` for a warp."""
+    block_size: int
+    vertex: SSAValue
+    begin: SSAValue
+    first: SSAValue
+    """Work-group array: the group-wide number of each thread's first edge."""
+    warp_totals: SSAValue | None
+    total: SSAValue | None = None
+
+    @staticmethod
+    def allocate(b: Builder, block_size: int, *, per_warp: bool = False) -> ScannedEdges:
+        """Declares the work-group arrays at `b` (the kernel's top level): the
+        group is the block, or each warp with `per_warp`."""
+        vertex = shared_array(b, block_size, "range_vertex")
+        begin = shared_array(b, block_size, "range_begin")
+        first = shared_array(b, block_size, "range_first")
+        if per_warp:  # block sizes are multiples of the warp
+            return ScannedEdges(SUBGROUP_SIZE, block_size, vertex, begin, first, None)
+        totals = shared_array(b, max(1, block_size // SUBGROUP_SIZE), "warp_totals")
+        return ScannedEdges(block_size, block_size, vertex, begin, first, totals)
+
+    def publish(self, b: Builder, mine: ThreadEdges, begin: SSAValue) -> None:
+        """Stores the thread's range `[begin, mine.end)` and its group-wide number
+        (a block's sum holds a barrier; the caller's next barrier makes the
+        arrays visible)."""
+        count = b.insert(arith.SubiOp(mine.end, begin)).result
+        count.name_hint = "count"
+        thread = as_index(b, mine.thread)
+        b.insert(memref.StoreOp.get(mine.vertex, self.vertex, [thread]))
+        b.insert(memref.StoreOp.get(begin, self.begin, [thread]))
+        if self.warp_totals is not None:
+            first, self.total = block_exclusive_sum(b, count, self.warp_totals, self.block_size)
+        else:
+            first = b.insert(gir_gpu.SubgroupExclusiveSumOp(count)).result
+            first.name_hint = "first"
+            through = b.insert(arith.AddiOp(first, count)).result
+            last_lane = constant(b, self.group_size - 1)
+            self.total = b.insert(gir_gpu.SubgroupBroadcastOp(through, last_lane)).result
+            self.total.name_hint = "total"
+        b.insert(memref.StoreOp.get(first, self.first, [thread]))
+
+    def walk(self, b: Builder, body: MapBody) -> None:
+        """After a barrier: each rank of the group takes every G-th of the group's
+        edges, finding the owning thread by binary search over the numbers."""
+        assert self.total is not None, "publish first"
+        if self.warp_totals is not None:
+            rank = b.insert(gir_gpu.IdOp(Dimension.THREAD)).result
+            low = constant(b, 0)
+        else:
+            rank = b.insert(gir_gpu.IdOp(Dimension.LANE)).result
+            warp = b.insert(gir_gpu.IdOp(Dimension.SUBGROUP)).result
+            low = b.insert(arith.MuliOp(warp, constant(b, self.group_size))).result
+            low.name_hint = "warp_base"
+        high = b.insert(arith.AddiOp(low, constant(b, self.group_size))).result
+        size = constant(b, self.group_size)
+
+        def edge(at: Builder, k: SSAValue) -> None:
+            owner = as_index(at, last_at_most(at, self.first, low, high, k))
+            vertex = at.insert(memref.LoadOp.get(self.vertex, [owner])).res
+            begin = at.insert(memref.LoadOp.get(self.begin, [owner])).res
+            first = at.insert(memref.LoadOp.get(self.first, [owner])).res
+            offset = at.insert(arith.SubiOp(k, first)).result
+            position = at.insert(arith.AddiOp(begin, offset)).result
+            body(at, [vertex, as_index(at, position)])
+
+        strided_loop(b, rank, self.total, size, edge)
+
+
+def block_exclusive_sum(
+    b: Builder, value: SSAValue, warp_totals: SSAValue, block_size: int
+) -> tuple[SSAValue, SSAValue]:
+    """Device code at a kernel's top level: the sum of `value` (i32) over the
+    block's threads below this one, and over the whole block. A sub-group exclusive
+    sum, each warp's total in `warp_totals` (B/32 slots), a barrier, then a second
+    sub-group sum of those totals gives each warp its base."""
+    rank = b.insert(gir_gpu.SubgroupExclusiveSumOp(value)).result
+    rank.name_hint = "rank"
+    lane = b.insert(gir_gpu.IdOp(Dimension.LANE)).result
+    warp = b.insert(gir_gpu.IdOp(Dimension.SUBGROUP)).result
+    last = b.insert(arith.CmpiOp(lane, constant(b, SUBGROUP_SIZE - 1), "eq")).result
+    then = Builder(InsertPoint.at_end(block := Block()))
+    warp_total = then.insert(arith.AddiOp(rank, value)).result
+    then.insert(memref.StoreOp.get(warp_total, warp_totals, [as_index(then, warp)]))
+    then.insert(scf.YieldOp())
+    b.insert(scf.IfOp(last, [], Region(block)))
+    b.insert(gir_gpu.BarrierOp())
+    warps = max(1, block_size // SUBGROUP_SIZE)
+    has_total = b.insert(arith.CmpiOp(lane, constant(b, warps), "slt")).result
+    load = Builder(InsertPoint.at_end(loaded := Block()))
+    load.insert(scf.YieldOp(load.insert(memref.LoadOp.get(warp_totals, [as_index(load, lane)])).res))
+    none = Builder(InsertPoint.at_end(zero := Block()))
+    none.insert(scf.YieldOp(constant(none, 0)))
+    total_of_lane = b.insert(scf.IfOp(has_total, [i32], Region(loaded), Region(zero))).results[0]
+    base_of_lane = b.insert(gir_gpu.SubgroupExclusiveSumOp(total_of_lane)).result
+    base = b.insert(gir_gpu.SubgroupBroadcastOp(base_of_lane, warp)).result
+    through_lane = b.insert(arith.AddiOp(base_of_lane, total_of_lane)).result
+    total = b.insert(gir_gpu.SubgroupBroadcastOp(through_lane, constant(b, warps - 1))).result
+    total.name_hint = "total"
+    first = b.insert(arith.AddiOp(base, rank)).result
+    first.name_hint = "first"
+    return first, total
+
+
+def strided_loop(
+    b: Builder,
+    start: SSAValue,
+    stop: SSAValue,
+    step: SSAValue,
+    build: Callable[[Builder, SSAValue], None],
+) -> scf.ForOp:
+    """`for (i = start; i < stop; i += step)` over i32, its body by `build(b, i)`."""
+    body = Block(arg_types=[i32])
+    inner = Builder(InsertPoint.at_end(body))
+    build(inner, body.args[0])
+    inner.insert(scf.YieldOp())
+    return b.insert(scf.ForOp(start, stop, step, [], body))
+
+
+def frontier_threads(
+    kernels: KernelBuilder, edge_map: frontier.EdgeMapOp
+) -> tuple[SSAValue, Builder]:
+    """The number of items of `edge_map`'s input frontier (a host i32, one thread
+    each), and a host builder before `edge_map`."""
+    host_b = Builder(InsertPoint.before(edge_map))
+    source, values = kernels.frontier(edge_map.input)
+    return source.thread_count(kernels.ctx, host_b, values), host_b
+
+
+def shared_array(b: Builder, size: int, name: str) -> SSAValue:
+    """Declares a work-group array of `size` i32 at `b` (a kernel's top level)."""
+    array = b.insert(gir_gpu.SharedAllocOp(i32, size)).result
+    array.name_hint = name
+    return array
