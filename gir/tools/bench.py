@@ -566,12 +566,17 @@ def format_table(cells: Sequence[Cell], gpu: str, reference: Reference) -> str:
     ]
     if mean is not None:
         lines.append(f"Geometric mean of gir/ref over {len(ratios)} cell(s): {mean:.2f}")
-    if reference.times and mean is not None and gpu not in reference.gpu:
+    if reference.times and mean is not None and not same_gpu(gpu, reference.gpu):
         lines.append(
             f"Note: the reference ran on {reference.gpu}, this run on {gpu}: the ratios "
             "compare different GPUs."
         )
     return "\n".join(lines)
+
+
+def same_gpu(run_gpu: str, reference_gpu: str) -> bool:
+    """Whether this run's GPU (`NAME (TARGET, ...)`) is the reference's (`NAME`)."""
+    return run_gpu.split(" (")[0].strip() == reference_gpu.strip()
 
 
 def write_csv(path: str, cells: Sequence[Cell], gpu: str, target: str) -> None:

@@ -158,6 +158,8 @@ def test_compare_ratios_against_a_reference_csv(tmp_path: Path) -> None:
     assert "Geometric mean of gir/ref over 2 cell(s): 0.35" in table
     assert "the reference ran on NVIDIA H200, this run on NVIDIA H100" in table
     assert "not lowered: no PULL yet" in table
+    same = bench.format_table(cells, "NVIDIA H200 (CUDA, sm_90)", reference)
+    assert "compare different GPUs" not in same
 
 
 def test_the_shipped_g2_reference_has_every_cell() -> None:

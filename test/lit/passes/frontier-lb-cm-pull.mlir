@@ -1,7 +1,7 @@
 // RUN: sed -e 's/VERTEX_BASED/CM/' %S/Inputs/pull.mlir | gir-opt -p frontier-lb-cm | filecheck %s
 // RUN: sed -e 's/VERTEX_BASED/CM/' %S/Inputs/pull.mlir | gir-opt -p frontier-lb-cm,frontier-to-gpu | filecheck %s --check-prefix=GPU
 
-// PULL with CM: a block per destination, its threads striding over the in-edges.
+// PULL with CM: a thread per destination, each block's in-edges spread over its threads.
 // The edge map iterates every vertex as a destination (a pull from a bitmap
 // wave tests each in-edge's source against it); the body checks the `to`
 // filter on the destination before it reads the source, so a claimed

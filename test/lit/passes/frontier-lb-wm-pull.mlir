@@ -1,7 +1,7 @@
 // RUN: sed -e 's/VERTEX_BASED/WM/' %S/Inputs/pull.mlir | gir-opt -p frontier-lb-wm | filecheck %s
 // RUN: sed -e 's/VERTEX_BASED/WM/' %S/Inputs/pull.mlir | gir-opt -p frontier-lb-wm,frontier-to-gpu | filecheck %s --check-prefix=GPU
 
-// PULL with WM: a warp per destination, its lanes striding over the in-edges.
+// PULL with WM: a thread per destination, each warp's in-edges spread over its lanes.
 // The edge map iterates every vertex as a destination (a pull from a bitmap
 // wave tests each in-edge's source against it); the body checks the `to`
 // filter on the destination before it reads the source, so a claimed
