@@ -257,7 +257,11 @@ def run(argv: Sequence[str] | None = None) -> None:
         if options.trials > 1:
             _progress(f"trial {trial + 1}: {seconds * 1e3:.3f} ms")
     assert result is not None
-    scope = "timer interval" if result.elapsed is not None else "main without graph load"
+    scope = (
+        "timer interval" if result.elapsed is not None
+        else "main without graph load" if with_graph
+        else "main"
+    )
     _progress(
         f"time ({scope}): median {statistics.median(times) * 1e3:.3f} ms "
         f"over {len(times)} trial(s)"
