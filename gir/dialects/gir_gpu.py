@@ -550,11 +550,14 @@ def _dependents(kernel: KernelOp, sources: set[SSAValue]) -> set[SSAValue]:
 
 class AtomicKind(StrEnum):
     """Read-modify-write operators every target provides (float add and 64-bit
-    operations may be emulated with compare-and-swap loops by a printer)."""
+    operations may be emulated with compare-and-swap loops by a printer).
+    `umin` and `umax` compare integers as unsigned (`uint`, `uint_64`)."""
 
     ADD = "add"
     MIN = "min"
     MAX = "max"
+    UMIN = "umin"
+    UMAX = "umax"
     EXCH = "exch"
     OR = "or"
 
@@ -601,6 +604,8 @@ class AtomicRMWOp(IRDLOperation):
 
     def verify_(self) -> None:
         verify_element(self, self.buffer, self.value)
+        if self.kind.data in (AtomicKind.UMIN, AtomicKind.UMAX) and not isinstance(self.value.type, IntegerType):
+            raise VerifyException(f"{self.name}: {self.kind.data} compares integers, not {self.value.type}")
 
 
 @irdl_op_definition
@@ -914,16 +919,17 @@ class PrintOp(IRDLOperation):
             raise VerifyException(f"{self.name} prints exactly one value or text")
 
 
-REDUCE_KINDS = (AtomicKind.ADD, AtomicKind.MIN, AtomicKind.MAX)
+REDUCE_KINDS = (AtomicKind.ADD, AtomicKind.MIN, AtomicKind.MAX, AtomicKind.UMIN, AtomicKind.UMAX)
 """The operators `gir_gpu.vector_reduce` combines elements with."""
 
 
 @irdl_op_definition
 class VectorReduceOp(IRDLOperation):
     """A device-wide reduction, called by the host: `in[0] <kind> ... <kind>
-    in[count - 1]` (`add`, `min` or `max`; integers wrap on overflow, floats
-    are added in an unspecified order) as a host value; a `count` of 0 or less
-    gives the operator's identity (0, the largest or the smallest value). It runs
+    in[count - 1]` (`add`, `min`, `max`, or `umin`/`umax` of integers read as
+    unsigned; integers wrap on overflow, floats are added in an unspecified
+    order) as a host value; a `count` of 0 or less gives the operator's identity
+    (0, the largest or the smallest value). It runs
     after the launches before it, like `host.read`.
 
     ```mlir
@@ -962,6 +968,8 @@ class VectorReduceOp(IRDLOperation):
             )
         if self.kind.data not in REDUCE_KINDS:
             raise VerifyException(f"{self.name} adds, takes the min or the max, not {self.kind.data}")
+        if self.kind.data in (AtomicKind.UMIN, AtomicKind.UMAX) and not isinstance(self.result.type, IntegerType):
+            raise VerifyException(f"{self.name}: {self.kind.data} compares integers, not {self.result.type}")
         element = element_type(self.input)
         if self.result.type != element:
             raise VerifyException(f"{self.name}: the input holds {element}, not {self.result.type}")

@@ -526,11 +526,26 @@ class StoreOp(_VectorAccess):
 
 
 class ReduceKind(StrEnum):
-    """GraphIt's reduction assignments: `min=`, `max=`, `+=`."""
+    """GraphIt's reduction assignments: `min=`, `max=`, `+=`. Integers are
+    signless, so `min=` and `max=` of `uint` and `uint_64` elements are their own
+    kinds, `umin` and `umax`, which compare as unsigned (LLVM's `atomicrmw`
+    names)."""
 
     MIN = "min"
     MAX = "max"
     ADD = "add"
+    UMIN = "umin"
+    UMAX = "umax"
+
+    @property
+    def is_unsigned(self) -> bool:
+        """Whether the kind compares integers as unsigned."""
+        return self in (ReduceKind.UMIN, ReduceKind.UMAX)
+
+    @property
+    def is_min(self) -> bool:
+        """Whether the kind keeps the smaller value (`min` or `umin`)."""
+        return self in (ReduceKind.MIN, ReduceKind.UMIN)
 
 
 @irdl_attr_definition
@@ -693,6 +708,8 @@ class VectorReduceOp(IRDLOperation):
             )
         if element == i1:
             raise VerifyException("bool vectors have no sum, max or min")
+        if self.kind.data.is_unsigned and not isinstance(element, IntegerType):
+            raise VerifyException(f"{self.kind.data.value} compares integers, not {element}")
 
 
 @irdl_op_definition

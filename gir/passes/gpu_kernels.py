@@ -416,21 +416,25 @@ def _is_float(value_type: Attribute) -> bool:
 
 
 def compare(b: Builder, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-    """`lhs <predicate> rhs` with predicate one of eq, ne, gt, lt (signed/ordered)."""
+    """`lhs <predicate> rhs` with predicate one of eq, ne, gt, lt (signed/ordered),
+    or ugt, ult (integers read as unsigned)."""
     if _is_float(lhs.type):
         names = {"eq": "oeq", "ne": "one", "gt": "ogt", "lt": "olt"}
         return b.insert(arith.CmpfOp(lhs, rhs, names[predicate])).result
-    names = {"eq": "eq", "ne": "ne", "gt": "sgt", "lt": "slt"}
+    names = {"eq": "eq", "ne": "ne", "gt": "sgt", "lt": "slt", "ugt": "ugt", "ult": "ult"}
     return b.insert(arith.CmpiOp(lhs, rhs, names[predicate])).result
 
 
 def combine(b: Builder, kind: ReduceKind, old: SSAValue, value: SSAValue) -> SSAValue:
-    """`old` reduced with `value` by `kind` (min, max or add)."""
+    """`old` reduced with `value` by `kind` (min, max, add, or umin, umax of
+    integers)."""
     floating = _is_float(value.type)
     ops = {
         ReduceKind.MIN: arith.MinimumfOp if floating else arith.MinSIOp,
         ReduceKind.MAX: arith.MaximumfOp if floating else arith.MaxSIOp,
         ReduceKind.ADD: arith.AddfOp if floating else arith.AddiOp,
+        ReduceKind.UMIN: arith.MinUIOp,
+        ReduceKind.UMAX: arith.MaxUIOp,
     }
     return b.insert(ops[kind](old, value)).result
 

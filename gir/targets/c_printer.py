@@ -91,6 +91,9 @@ class Needs:
     pragmas) and device helper functions, in order of first use."""
 
     extensions: set[str] = field(default_factory=set)
+    extension_sites: dict[str, Operation] = field(default_factory=dict)
+    """For each extension, the first op printed that needs it (where a device
+    without it is reported)."""
     helpers: dict[str, str] = field(default_factory=dict)
     kernel_arrays: dict[str, str] = field(default_factory=dict)
     """Declarations at the top of the kernel being printed (its scratch arrays),
@@ -393,6 +396,12 @@ class KernelPrinter(StructuredPrinter):
     @property
     def printer_name(self) -> str:
         return self.flavour.name
+
+    def _after_op(self, op: Operation) -> None:
+        """Records `op` as the site of the extensions its printing enabled first
+        (ops nested in it were printed, and recorded, before it)."""
+        for extension in self.needs.extensions:
+            self.needs.extension_sites.setdefault(extension, op)
 
     # -- output -------------------------------------------------------------
 
