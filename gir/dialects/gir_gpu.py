@@ -47,6 +47,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StringAttr,
     SymbolNameConstraint,
+    UnitAttr,
     i32,
 )
 from xdsl.dialects import scf
@@ -905,18 +906,30 @@ class PrintOp(IRDLOperation):
 
     value = opt_operand_def(Scalar)
     text = opt_prop_def(StringAttr)
+    unsigned = opt_prop_def(UnitAttr)
+    """Print the integer `value` as unsigned (`uint_64` values above 2^63)."""
 
-    assembly_format = "($value^ `:` type($value))? ($text^)? attr-dict"
+    assembly_format = "(`unsigned` $unsigned^)? ($value^ `:` type($value))? ($text^)? attr-dict"
 
-    def __init__(self, value: SSAValue | Operation | None = None, text: str | None = None):
+    def __init__(
+        self,
+        value: SSAValue | Operation | None = None,
+        text: str | None = None,
+        unsigned: bool = False,
+    ):
         super().__init__(
             operands=[[] if value is None else [value]],
-            properties={"text": None if text is None else StringAttr(text)},
+            properties={
+                "text": None if text is None else StringAttr(text),
+                "unsigned": UnitAttr() if unsigned else None,
+            },
         )
 
     def verify_(self) -> None:
         if (self.value is None) == (self.text is None):
             raise VerifyException(f"{self.name} prints exactly one value or text")
+        if self.unsigned is not None and (self.value is None or not isinstance(self.value.type, IntegerType)):
+            raise VerifyException(f"{self.name}: only integers print as unsigned")
 
 
 REDUCE_KINDS = (AtomicKind.ADD, AtomicKind.MIN, AtomicKind.MAX, AtomicKind.UMIN, AtomicKind.UMAX)

@@ -338,7 +338,8 @@ class IRGen:
         ops: list[Operation] = []
         for symbol in self.sema.globals:
             with self.located(symbol.pos):
-                ops.append(self.stamp(graph.GlobalOp(symbol.name, ir_type(symbol.ty))))
+                unsigned = isinstance(symbol.ty, VectorTy) and symbol.ty.elem.is_unsigned
+                ops.append(self.stamp(graph.GlobalOp(symbol.name, ir_type(symbol.ty), unsigned)))
         for function, capture in self.captures():
             with self.located(capture.pos):
                 vector = graph.VectorType(ir_type(capture.ty), 1)
@@ -547,7 +548,8 @@ class IRGen:
         assert ty is not None
         if ty == UINT:  # printed as the int64 of the same value
             ty = INT64
-        self.emit(graph.PrintOp(self.expr_as(stmt.value, ty)))
+        unsigned = isinstance(ty, ScalarTy) and ty.is_unsigned  # uint_64
+        self.emit(graph.PrintOp(self.expr_as(stmt.value, ty), unsigned=unsigned))
 
     def assign(self, stmt: ast.Assign) -> None:
         """Assignments and reductions to locals, globals and vector elements."""

@@ -185,7 +185,7 @@ def _allocate_buffers(gpu: GpuContext, main: func.FuncOp, load: graph.LoadEdgesO
         count = gpu.vertices if vector.per_vertex else constant(b, vector.size.value.data)
         buffer = b.insert(host.AllocOp(count, element_type(vector))).result
         buffer.name_hint = name
-        b.insert(host.BindGlobalOp(buffer, name))
+        b.insert(host.BindGlobalOp(buffer, name, globals_[name].unsigned is not None))
         if not isinstance(first, graph.VectorFillOp | graph.OutDegreesOp):
             b.insert(host.FillOp(buffer, zero(b, element_type(vector)), count))
 

@@ -187,11 +187,16 @@ class CFlavour(ABC):
     long_suffix: str = "LL"
     """The suffix of a 64-bit integer literal."""
 
-    def printf_argument(self, value: str, scalar: Scalar, needs: Needs) -> tuple[str, str]:
+    def printf_argument(
+        self, value: str, scalar: Scalar, needs: Needs, *, unsigned: bool = False
+    ) -> tuple[str, str]:
         """The `printf` conversion and the argument that print a `scalar` value
-        as the host prints it (`%g` for floats, bools as 0 or 1)."""
+        as the host prints it (`%g` for floats, bools as 0 or 1; `unsigned`: an
+        integer read as unsigned)."""
         if scalar.kind == "float":
             return "%g", value if scalar.width == 64 else f"(double){value}"
+        if unsigned:
+            return ("%llu", f"(unsigned long long){value}") if scalar.width == 64 else ("%u", f"(unsigned int){value}")
         if scalar.width == 64:
             return "%lld", f"(long long){value}"
         return "%d", f"(int){value}"
@@ -642,7 +647,7 @@ class KernelPrinter(StructuredPrinter):
             self._statement(f'printf("%s\\n", {c_string_literal(op.text.data)})')
             return
         conversion, argument = self.flavour.printf_argument(
-            self.expr(op.value), scalar_of(op.value.type), self.needs
+            self.expr(op.value), scalar_of(op.value.type), self.needs, unsigned=op.unsigned is not None
         )
         self._statement(f'printf("{conversion}\\n", {argument})')
 

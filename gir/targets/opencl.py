@@ -107,10 +107,14 @@ class OpenCLFlavour(CFlavour):
     def note_double(self, needs: Needs) -> None:
         needs.extensions.add(FP64)
 
-    def printf_argument(self, value: str, scalar: Scalar, needs: Needs) -> tuple[str, str]:
+    def printf_argument(
+        self, value: str, scalar: Scalar, needs: Needs, *, unsigned: bool = False
+    ) -> tuple[str, str]:
         # OpenCL 1.2's printf takes a float as it is (no promotion to double)
         if scalar.kind == "float":
             return "%g", value
+        if unsigned:
+            return ("%lu", f"(ulong){value}") if scalar.width == 64 else ("%u", f"(uint){value}")
         if scalar.width == 64:
             return "%ld", f"(long){value}"
         return "%d", f"(int){value}"
