@@ -47,6 +47,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StringAttr,
     SymbolNameConstraint,
+    UnitAttr,
     i32,
 )
 from xdsl.dialects import scf
@@ -550,11 +551,14 @@ def _dependents(kernel: KernelOp, sources: set[SSAValue]) -> set[SSAValue]:
 
 class AtomicKind(StrEnum):
     """Read-modify-write operators every target provides (float add and 64-bit
-    operations may be emulated with compare-and-swap loops by a printer)."""
+    operations may be emulated with compare-and-swap loops by a printer).
+    `umin` and `umax` compare integers as unsigned (`uint`, `uint_64`)."""
 
     ADD = "add"
     MIN = "min"
     MAX = "max"
+    UMIN = "umin"
+    UMAX = "umax"
     EXCH = "exch"
     OR = "or"
 
@@ -601,6 +605,8 @@ class AtomicRMWOp(IRDLOperation):
 
     def verify_(self) -> None:
         verify_element(self, self.buffer, self.value)
+        if self.kind.data in (AtomicKind.UMIN, AtomicKind.UMAX) and not isinstance(self.value.type, IntegerType):
+            raise VerifyException(f"{self.name}: {self.kind.data} compares integers, not {self.value.type}")
 
 
 @irdl_op_definition
@@ -900,30 +906,43 @@ class PrintOp(IRDLOperation):
 
     value = opt_operand_def(Scalar)
     text = opt_prop_def(StringAttr)
+    unsigned = opt_prop_def(UnitAttr)
+    """Print the integer `value` as unsigned (`uint_64` values above 2^63)."""
 
-    assembly_format = "($value^ `:` type($value))? ($text^)? attr-dict"
+    assembly_format = "(`unsigned` $unsigned^)? ($value^ `:` type($value))? ($text^)? attr-dict"
 
-    def __init__(self, value: SSAValue | Operation | None = None, text: str | None = None):
+    def __init__(
+        self,
+        value: SSAValue | Operation | None = None,
+        text: str | None = None,
+        unsigned: bool = False,
+    ):
         super().__init__(
             operands=[[] if value is None else [value]],
-            properties={"text": None if text is None else StringAttr(text)},
+            properties={
+                "text": None if text is None else StringAttr(text),
+                "unsigned": UnitAttr() if unsigned else None,
+            },
         )
 
     def verify_(self) -> None:
         if (self.value is None) == (self.text is None):
             raise VerifyException(f"{self.name} prints exactly one value or text")
+        if self.unsigned is not None and (self.value is None or not isinstance(self.value.type, IntegerType)):
+            raise VerifyException(f"{self.name}: only integers print as unsigned")
 
 
-REDUCE_KINDS = (AtomicKind.ADD, AtomicKind.MIN, AtomicKind.MAX)
+REDUCE_KINDS = (AtomicKind.ADD, AtomicKind.MIN, AtomicKind.MAX, AtomicKind.UMIN, AtomicKind.UMAX)
 """The operators `gir_gpu.vector_reduce` combines elements with."""
 
 
 @irdl_op_definition
 class VectorReduceOp(IRDLOperation):
     """A device-wide reduction, called by the host: `in[0] <kind> ... <kind>
-    in[count - 1]` (`add`, `min` or `max`; integers wrap on overflow, floats
-    are added in an unspecified order) as a host value; a `count` of 0 or less
-    gives the operator's identity (0, the largest or the smallest value). It runs
+    in[count - 1]` (`add`, `min`, `max`, or `umin`/`umax` of integers read as
+    unsigned; integers wrap on overflow, floats are added in an unspecified
+    order) as a host value; a `count` of 0 or less gives the operator's identity
+    (0, the largest or the smallest value). It runs
     after the launches before it, like `host.read`.
 
     ```mlir
@@ -962,6 +981,8 @@ class VectorReduceOp(IRDLOperation):
             )
         if self.kind.data not in REDUCE_KINDS:
             raise VerifyException(f"{self.name} adds, takes the min or the max, not {self.kind.data}")
+        if self.kind.data in (AtomicKind.UMIN, AtomicKind.UMAX) and not isinstance(self.result.type, IntegerType):
+            raise VerifyException(f"{self.name}: {self.kind.data} compares integers, not {self.result.type}")
         element = element_type(self.input)
         if self.result.type != element:
             raise VerifyException(f"{self.name}: the input holds {element}, not {self.result.type}")

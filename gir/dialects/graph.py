@@ -297,14 +297,21 @@ class GlobalOp(IRDLOperation):
 
     sym_name = prop_def(SymbolNameConstraint())
     global_type = prop_def(AnyAttr(), prop_name="type")
+    unsigned = opt_prop_def(UnitAttr)
+    """A vector of `uint` or `uint_64`: its elements are read as unsigned where
+    the program's values leave the IR (`gir-run --dump`, `Program.run`)."""
 
     traits = traits_def(SymbolOpInterface())
 
-    assembly_format = "$sym_name `:` $type attr-dict"
+    assembly_format = "$sym_name `:` $type (`unsigned` $unsigned^)? attr-dict"
 
-    def __init__(self, name: str, global_type: Attribute):
+    def __init__(self, name: str, global_type: Attribute, unsigned: bool = False):
         super().__init__(
-            properties={"sym_name": StringAttr(name), "type": global_type}
+            properties={
+                "sym_name": StringAttr(name),
+                "type": global_type,
+                "unsigned": UnitAttr() if unsigned else None,
+            }
         )
 
     def verify_(self) -> None:
@@ -526,11 +533,26 @@ class StoreOp(_VectorAccess):
 
 
 class ReduceKind(StrEnum):
-    """GraphIt's reduction assignments: `min=`, `max=`, `+=`."""
+    """GraphIt's reduction assignments: `min=`, `max=`, `+=`. Integers are
+    signless, so `min=` and `max=` of `uint` and `uint_64` elements are their own
+    kinds, `umin` and `umax`, which compare as unsigned (LLVM's `atomicrmw`
+    names)."""
 
     MIN = "min"
     MAX = "max"
     ADD = "add"
+    UMIN = "umin"
+    UMAX = "umax"
+
+    @property
+    def is_unsigned(self) -> bool:
+        """Whether the kind compares integers as unsigned."""
+        return self in (ReduceKind.UMIN, ReduceKind.UMAX)
+
+    @property
+    def is_min(self) -> bool:
+        """Whether the kind keeps the smaller value (`min` or `umin`)."""
+        return self in (ReduceKind.MIN, ReduceKind.UMIN)
 
 
 @irdl_attr_definition
@@ -693,6 +715,8 @@ class VectorReduceOp(IRDLOperation):
             )
         if element == i1:
             raise VerifyException("bool vectors have no sum, max or min")
+        if self.kind.data.is_unsigned and not isinstance(element, IntegerType):
+            raise VerifyException(f"{self.kind.data.value} compares integers, not {element}")
 
 
 @irdl_op_definition
@@ -1304,18 +1328,30 @@ class PrintOp(IRDLOperation):
 
     value = opt_operand_def(ScalarType)
     text = opt_prop_def(StringAttr)
+    unsigned = opt_prop_def(UnitAttr)
+    """Print the integer `value` as unsigned (`uint_64` values above 2^63)."""
 
-    assembly_format = "($value^ `:` type($value))? ($text^)? attr-dict"
+    assembly_format = "(`unsigned` $unsigned^)? ($value^ `:` type($value))? ($text^)? attr-dict"
 
-    def __init__(self, value: SSAValue | Operation | None = None, text: str | None = None):
+    def __init__(
+        self,
+        value: SSAValue | Operation | None = None,
+        text: str | None = None,
+        unsigned: bool = False,
+    ):
         super().__init__(
             operands=[[] if value is None else [value]],
-            properties={"text": None if text is None else StringAttr(text)},
+            properties={
+                "text": None if text is None else StringAttr(text),
+                "unsigned": UnitAttr() if unsigned else None,
+            },
         )
 
     def verify_(self) -> None:
         if (self.value is None) == (self.text is None):
             raise VerifyException("graph.print prints exactly one value or text")
+        if self.unsigned is not None and (self.value is None or not isinstance(self.value.type, IntegerType)):
+            raise VerifyException(f"{self.name}: only integers print as unsigned")
 
 
 @irdl_op_definition

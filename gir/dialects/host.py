@@ -160,18 +160,30 @@ class PrintOp(IRDLOperation):
 
     value = opt_operand_def(Scalar)
     text = opt_prop_def(StringAttr)
+    unsigned = opt_prop_def(UnitAttr)
+    """Print the integer `value` as unsigned (`uint_64` values above 2^63)."""
 
-    assembly_format = "($value^ `:` type($value))? ($text^)? attr-dict"
+    assembly_format = "(`unsigned` $unsigned^)? ($value^ `:` type($value))? ($text^)? attr-dict"
 
-    def __init__(self, value: SSAValue | Operation | None = None, text: str | None = None):
+    def __init__(
+        self,
+        value: SSAValue | Operation | None = None,
+        text: str | None = None,
+        unsigned: bool = False,
+    ):
         super().__init__(
             operands=[[] if value is None else [value]],
-            properties={"text": None if text is None else StringAttr(text)},
+            properties={
+                "text": None if text is None else StringAttr(text),
+                "unsigned": UnitAttr() if unsigned else None,
+            },
         )
 
     def verify_(self) -> None:
         if (self.value is None) == (self.text is None):
             raise VerifyException("host.print prints exactly one value or text")
+        if self.unsigned is not None and (self.value is None or not isinstance(self.value.type, IntegerType)):
+            raise VerifyException(f"{self.name}: only integers print as unsigned")
 
 
 @irdl_op_definition
@@ -693,11 +705,16 @@ class BindGlobalOp(IRDLOperation):
 
     buffer = operand_def(MemRefType)
     global_name = prop_def(StringAttr, prop_name="name")
+    unsigned = opt_prop_def(UnitAttr)
+    """The vector holds `uint` or `uint_64` elements: read back as unsigned."""
 
-    assembly_format = "$buffer `as` $name attr-dict `:` type($buffer)"
+    assembly_format = "$buffer `as` $name (`unsigned` $unsigned^)? attr-dict `:` type($buffer)"
 
-    def __init__(self, buffer: SSAValue | Operation, name: str):
-        super().__init__(operands=[buffer], properties={"name": StringAttr(name)})
+    def __init__(self, buffer: SSAValue | Operation, name: str, unsigned: bool = False):
+        super().__init__(
+            operands=[buffer],
+            properties={"name": StringAttr(name), "unsigned": UnitAttr() if unsigned else None},
+        )
 
     def verify_(self) -> None:
         _verify_buffer_type(self, self.buffer)

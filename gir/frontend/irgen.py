@@ -119,6 +119,17 @@ VECTOR_REDUCE_KINDS = {
     "vector_max": graph.ReduceKind.MAX,
     "vector_min": graph.ReduceKind.MIN,
 }
+
+
+def unsigned_kind(kind: graph.ReduceKind, ty: Ty) -> graph.ReduceKind:
+    """`kind` for elements of type `ty`: `min`/`max` of `uint` and `uint_64`
+    compare as unsigned (`umin`/`umax`); integers are signless in the IR."""
+    if isinstance(ty, ScalarTy) and ty.is_unsigned:
+        unsigned = {graph.ReduceKind.MIN: graph.ReduceKind.UMIN, graph.ReduceKind.MAX: graph.ReduceKind.UMAX}
+        return unsigned.get(kind, kind)
+    return kind
+
+
 APPLY_KINDS = {
     "apply": graph.ApplyKind.APPLY,
     "apply_modified": graph.ApplyKind.APPLY_MODIFIED,
@@ -327,7 +338,8 @@ class IRGen:
         ops: list[Operation] = []
         for symbol in self.sema.globals:
             with self.located(symbol.pos):
-                ops.append(self.stamp(graph.GlobalOp(symbol.name, ir_type(symbol.ty))))
+                unsigned = isinstance(symbol.ty, VectorTy) and symbol.ty.elem.is_unsigned
+                ops.append(self.stamp(graph.GlobalOp(symbol.name, ir_type(symbol.ty), unsigned)))
         for function, capture in self.captures():
             with self.located(capture.pos):
                 vector = graph.VectorType(ir_type(capture.ty), 1)
@@ -536,7 +548,8 @@ class IRGen:
         assert ty is not None
         if ty == UINT:  # printed as the int64 of the same value
             ty = INT64
-        self.emit(graph.PrintOp(self.expr_as(stmt.value, ty)))
+        unsigned = isinstance(ty, ScalarTy) and ty.is_unsigned  # uint_64
+        self.emit(graph.PrintOp(self.expr_as(stmt.value, ty), unsigned=unsigned))
 
     def assign(self, stmt: ast.Assign) -> None:
         """Assignments and reductions to locals, globals and vector elements."""
@@ -582,7 +595,8 @@ class IRGen:
         if stmt.op == "=":
             self.emit(graph.StoreOp(value, name, index))
         else:
-            self.emit(graph.ReduceOp(REDUCE_KINDS[stmt.op], value, name, index))
+            kind = unsigned_kind(REDUCE_KINDS[stmt.op], target.ty)
+            self.emit(graph.ReduceOp(kind, value, name, index))
 
     def loop_attributes(self, stmt: ast.Stmt, op: Operation) -> None:
         """`graph.label` (and `graph.schedule`) on a labelled loop or `if`."""
@@ -977,6 +991,7 @@ class IRGen:
     def vector_reduction(self, expr: ast.MethodCall, kind: graph.ReduceKind) -> SSAValue:
         """`v.sum()` / `v.max()` / `v.min()` (`graph.vector_reduce`)."""
         assert isinstance(expr.receiver, ast.Name) and expr.ty is not None
+        kind = unsigned_kind(kind, expr.ty)
         return self.value(graph.VectorReduceOp(kind, expr.receiver.name, ir_type(expr.ty)))
 
     def list_retrieve(self, expr: ast.MethodCall, stack: SSAValue) -> SSAValue | None:

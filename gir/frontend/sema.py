@@ -801,12 +801,6 @@ class Checker:
             )
         if stmt.op != "=" and elem == BOOL:
             raise self.error(stmt.op_pos, f"'{stmt.op}' does not apply to bool elements")
-        if stmt.op in ("min=", "max=") and isinstance(elem, ScalarTy) and elem.is_unsigned:
-            raise self.error(
-                stmt.op_pos,
-                f"'{stmt.op}' on {elem} vector elements is not supported (device atomics "
-                "compare signed)",
-            )
 
     def check_condition(self, cond: ast.Expr, what: str) -> None:
         """An `if` or `while` condition, which must be bool."""

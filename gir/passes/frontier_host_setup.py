@@ -142,10 +142,14 @@ def _retype_vertices(main: func.FuncOp) -> None:
                         Rewriter.replace_value_with_new_type(arg, i32)
 
 
-def _load_graph(main: func.FuncOp) -> graph.LoadEdgesOp:
+def _load_graph(main: func.FuncOp) -> graph.LoadEdgesOp | None:
+    """The program's graph load, with `host.load_graph` before it; None when the
+    program loads no graph (it computes on scalars and fixed-size vectors)."""
     loads = [op for op in main.walk() if isinstance(op, graph.LoadEdgesOp)]
+    if not loads:
+        return None
     if len(loads) != 1:
-        raise UserError(
+        raise UserError.at(loads[1],
             "error: the program must load exactly one graph (graph.load_edges) "
             f"in main, it loads {len(loads)}"
         )
@@ -165,17 +169,23 @@ def _load_graph(main: func.FuncOp) -> graph.LoadEdgesOp:
     return load
 
 
-def _allocate_buffers(gpu: GpuContext, main: func.FuncOp, load: graph.LoadEdgesOp) -> None:
+def _allocate_buffers(gpu: GpuContext, main: func.FuncOp, load: graph.LoadEdgesOp | None) -> None:
     first_uses = _first_uses(main)
+    globals_ = {op.sym_name.data: op for op in gpu.module.ops if isinstance(op, graph.GlobalOp)}
     for name, vector in global_vectors(gpu.module).items():
         first = first_uses.get(name)
-        if first is not None and first.is_before_in_block(load):
+        if load is None and vector.per_vertex:
+            raise UserError.at(globals_[name],
+                f"error: vertex vector '@{name}' needs a graph, but the program loads none "
+                "(load one with `load(argv[1])`, or give the vector a fixed size)"
+            )
+        if load is not None and first is not None and first.is_before_in_block(load):
             raise UserError.at(first, f"error: vector '@{name}' is used before the graph is loaded")
         b = gpu.setup_builder()
         count = gpu.vertices if vector.per_vertex else constant(b, vector.size.value.data)
         buffer = b.insert(host.AllocOp(count, element_type(vector))).result
         buffer.name_hint = name
-        b.insert(host.BindGlobalOp(buffer, name))
+        b.insert(host.BindGlobalOp(buffer, name, globals_[name].unsigned is not None))
         if not isinstance(first, graph.VectorFillOp | graph.OutDegreesOp):
             b.insert(host.FillOp(buffer, zero(b, element_type(vector)), count))
 

@@ -42,6 +42,8 @@ _ATOMIC_KINDS = {
     graph.ReduceKind.MIN: AtomicKind.MIN,
     graph.ReduceKind.MAX: AtomicKind.MAX,
     graph.ReduceKind.ADD: AtomicKind.ADD,
+    graph.ReduceKind.UMIN: AtomicKind.UMIN,
+    graph.ReduceKind.UMAX: AtomicKind.UMAX,
 }
 
 _DEVICE_DIALECTS = ("arith", "math", "scf", "memref", "gir_gpu", "builtin")
@@ -179,7 +181,7 @@ class _DevicePrint(RewritePattern):
     def match_and_rewrite(self, op: graph.PrintOp, rewriter: PatternRewriter) -> None:
         if _on_device(op):
             text = None if op.text is None else op.text.data
-            rewriter.replace_matched_op(gir_gpu.PrintOp(op.value, text))
+            rewriter.replace_matched_op(gir_gpu.PrintOp(op.value, text, op.unsigned is not None))
 
 
 class _Atomics(_VectorPattern):
@@ -189,7 +191,16 @@ class _Atomics(_VectorPattern):
         if not _on_device(op):
             return
         if isinstance(op, graph.ReduceOp):
-            rewriter.replace(op, [], [self._reduce(op, rewriter)])
+            start = op.prev_op
+            changed = self._reduce(op, rewriter)
+            # the update's ops name its statement (where a device without the
+            # atomic's extension is reported), not the first statement of the body
+            built = op.prev_op
+            while built is not None and built is not start:
+                for inner in built.walk():
+                    inner.location = op.location
+                built = built.prev_op
+            rewriter.replace(op, [], [changed])
         elif isinstance(op, graph.CompareAndSwapOp):
             buffer, vector = self.vector(op.vector)
             if vector.element_type == i1:
@@ -222,18 +233,19 @@ class _Atomics(_VectorPattern):
 def _bounded_atomic(
     b: PatternRewriter, kind: graph.ReduceKind, value: SSAValue, buffer: SSAValue, index: SSAValue
 ) -> SSAValue:
-    """An atomic min (max) that is only issued when a plain read says it would
-    lower (raise) the element; whether it did. Values only move one way, so a
+    """An atomic min (max; unsigned for `umin`/`umax`) that is only issued when a
+    plain read says it would lower (raise) the element; whether it did. Values only move one way, so a
     stale read can only let a useless atomic through, never skip a useful one.
     Many edges hooking onto one root (CC) or relaxing one hub (SSSP) would
     otherwise serialise on one address, one atomic each."""
-    improves = "lt" if kind == graph.ReduceKind.MIN else "gt"
+    sign = "u" if kind.is_unsigned else ""
+    improves, worsens = (f"{sign}lt", f"{sign}gt") if kind.is_min else (f"{sign}gt", f"{sign}lt")
     current = b.insert(memref.LoadOp.get(buffer, [index])).res
     current.name_hint = "current"
     worth = compare(b, improves, value, current)
     attempt = Builder(InsertPoint.at_end(tried := Block()))
     old = attempt.insert(gir_gpu.AtomicRMWOp(_ATOMIC_KINDS[kind], value, buffer, index)).old
-    attempt.insert(scf.YieldOp(compare(attempt, "gt" if improves == "lt" else "lt", old, value)))
+    attempt.insert(scf.YieldOp(compare(attempt, worsens, old, value)))
     skip = Builder(InsertPoint.at_end(skipped := Block()))
     skip.insert(scf.YieldOp(skip.insert(arith.ConstantOp(IntegerAttr(0, i1))).result))
     return b.insert(scf.IfOp(worth, [i1], Region(tried), Region(skipped))).results[0]

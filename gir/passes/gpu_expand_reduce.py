@@ -220,6 +220,8 @@ class ReduceKernel:
             AtomicKind.ADD: arith.AddfOp if floating else arith.AddiOp,
             AtomicKind.MIN: arith.MinimumfOp if floating else arith.MinSIOp,
             AtomicKind.MAX: arith.MaximumfOp if floating else arith.MaxSIOp,
+            AtomicKind.UMIN: arith.MinUIOp,
+            AtomicKind.UMAX: arith.MaxUIOp,
         }
         return _named(ops[self.kind](left, right), "combined")
 
@@ -231,6 +233,8 @@ class ReduceKernel:
                 AtomicKind.ADD: 0,
                 AtomicKind.MIN: (1 << (bits - 1)) - 1,
                 AtomicKind.MAX: -(1 << (bits - 1)),
+                AtomicKind.UMIN: -1,  # all ones: the largest unsigned value
+                AtomicKind.UMAX: 0,
             }
             value = arith.ConstantOp(IntegerAttr(values[self.kind], self.element))
         else:

@@ -42,7 +42,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu, host
-from gir.dialects.graph import EdgeSetType, GlobalOp, ReduceKind, VectorType, VertexType
+from gir.dialects.graph import EdgeSetType, GlobalOp, LoadEdgesOp, ReduceKind, VectorType, VertexType
 from gir.dialects.host import GraphArray, GraphSize, buffer_type
 from gir.dialects.schedule import DEFAULT_BLOCK_SIZE
 from gir.passes.ir_utils import main_function
@@ -131,24 +131,29 @@ def _mark_setup(op: Operation) -> None:
 
 @dataclass
 class GpuContext:
-    """The graph on the device and the program-wide resources of one module."""
+    """The graph on the device and the program-wide resources of one module.
+
+    A program that loads no graph (it computes on scalars and fixed-size vectors
+    only) has a context too: its setup code goes to the start of `main`, and
+    asking for the graph or its sizes is a `UserError`."""
 
     module: ModuleOp
     main: func.FuncOp
-    graph: SSAValue
-    """The `host.load_graph` handle."""
-    vertices: SSAValue
-    """The number of vertices V (host i32)."""
-    edges: SSAValue
-    """The number of edges E (host i32)."""
+    loaded: SSAValue | None
+    """The `host.load_graph` handle, or None when the program loads no graph."""
+    sizes: dict[GraphSize, SSAValue] = field(default_factory=dict)
+    """The graph's sizes (host i32), one `host.graph_size` each."""
     _names: set[str] = field(default_factory=set)
 
     @staticmethod
     def of(module: ModuleOp) -> GpuContext:
         """The context of `module`, whose `@main` loads the graph with
-        `host.load_graph` at its top level (made by `frontier-host-setup`)."""
+        `host.load_graph` at its top level (made by `frontier-host-setup`), or
+        loads none."""
         main = main_function(module)
         loads = [op for op in main.walk() if isinstance(op, host.LoadGraphOp)]
+        if not loads and not any(isinstance(op, LoadEdgesOp) for op in main.walk()):
+            return GpuContext(module, main, None)
         if len(loads) != 1 or loads[0].parent_block() is not main.body.block:
             raise UserError(
                 "error: main must load the graph once at its top level "
@@ -164,23 +169,43 @@ class GpuContext:
             if what not in sizes:
                 sizes[what] = after.insert(host.GraphSizeOp(handle, what)).result
                 sizes[what].name_hint = hint
-        return GpuContext(
-            module,
-            main,
-            handle,
-            sizes[GraphSize.VERTICES],
-            sizes[GraphSize.EDGES],
-        )
+        return GpuContext(module, main, handle, sizes)
+
+    @property
+    def graph(self) -> SSAValue:
+        """The `host.load_graph` handle (a `UserError` when the program loads none)."""
+        if self.loaded is None:
+            raise UserError(
+                "error: the program loads no graph, but uses one (a vertex vector, "
+                "a vertex set or a traversal): load it with `load(argv[1])`"
+            )
+        return self.loaded
+
+    @property
+    def vertices(self) -> SSAValue:
+        """The number of vertices V (host i32)."""
+        self.graph  # noqa: B018 -- the error of a program without a graph
+        return self.sizes[GraphSize.VERTICES]
+
+    @property
+    def edges(self) -> SSAValue:
+        """The number of edges E (host i32)."""
+        self.graph  # noqa: B018 -- the error of a program without a graph
+        return self.sizes[GraphSize.EDGES]
 
     # -- program-wide setup ---------------------------------------------------
 
     def setup_builder(self) -> Builder:
-        """A builder for program-wide setup code: right after the graph load and the
-        setup code already there (the ops marked `setup`, as this builder marks
-        what it inserts)."""
-        load = self.graph.owner
-        assert isinstance(load, Operation)
-        point = load.next_op
+        """A builder for program-wide setup code: right after the graph load (at
+        the start of `main` when the program loads no graph) and the setup code
+        already there (the ops marked `setup`, as this builder marks what it
+        inserts)."""
+        if self.loaded is None:
+            point = self.main.body.block.first_op
+        else:
+            load = self.loaded.owner
+            assert isinstance(load, Operation)
+            point = load.next_op
         while point is not None and SETUP_ATTR in point.attributes:
             point = point.next_op
         assert point is not None, "main ends with its terminator"
@@ -391,21 +416,25 @@ def _is_float(value_type: Attribute) -> bool:
 
 
 def compare(b: Builder, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-    """`lhs <predicate> rhs` with predicate one of eq, ne, gt, lt (signed/ordered)."""
+    """`lhs <predicate> rhs` with predicate one of eq, ne, gt, lt (signed/ordered),
+    or ugt, ult (integers read as unsigned)."""
     if _is_float(lhs.type):
         names = {"eq": "oeq", "ne": "one", "gt": "ogt", "lt": "olt"}
         return b.insert(arith.CmpfOp(lhs, rhs, names[predicate])).result
-    names = {"eq": "eq", "ne": "ne", "gt": "sgt", "lt": "slt"}
+    names = {"eq": "eq", "ne": "ne", "gt": "sgt", "lt": "slt", "ugt": "ugt", "ult": "ult"}
     return b.insert(arith.CmpiOp(lhs, rhs, names[predicate])).result
 
 
 def combine(b: Builder, kind: ReduceKind, old: SSAValue, value: SSAValue) -> SSAValue:
-    """`old` reduced with `value` by `kind` (min, max or add)."""
+    """`old` reduced with `value` by `kind` (min, max, add, or umin, umax of
+    integers)."""
     floating = _is_float(value.type)
     ops = {
         ReduceKind.MIN: arith.MinimumfOp if floating else arith.MinSIOp,
         ReduceKind.MAX: arith.MaximumfOp if floating else arith.MaxSIOp,
         ReduceKind.ADD: arith.AddfOp if floating else arith.AddiOp,
+        ReduceKind.UMIN: arith.MinUIOp,
+        ReduceKind.UMAX: arith.MaxUIOp,
     }
     return b.insert(ops[kind](old, value)).result
 

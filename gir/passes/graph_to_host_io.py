@@ -44,7 +44,7 @@ class PrintToHost(RewritePattern):
         if any(isinstance(parent, frontier.MapOps) for parent in _ancestors(op)):
             return
         text = None if op.text is None else op.text.data
-        rewriter.replace(op, host.PrintOp(op.value, text))
+        rewriter.replace(op, host.PrintOp(op.value, text, op.unsigned is not None))
 
 
 class StartTimerToHost(RewritePattern):

@@ -220,6 +220,15 @@ class Device(ABC):
 
     # -- kernels ------------------------------------------------------------
 
+    extensions: frozenset[str] | None = None
+    """The OpenCL extensions the device has (None: not an OpenCL device)."""
+
+    def missing_extensions(self, names: Sequence[str]) -> list[str]:
+        """Those of the OpenCL extensions `names` the device lacks."""
+        if self.extensions is None:
+            return []
+        return [name for name in names if name not in self.extensions]
+
     def load_program(self, source: str, signatures: KernelSignatures, binary: bytes | None = None) -> Any:
         """The kernels of `source` built for this device (or loaded from `binary`,
         e.g. a CUDA cubin), once per device: later calls with the same source return
@@ -398,6 +407,7 @@ class OpenCLDevice(Device):
         self._cl = cl
         self.device = self._choose(device_index, platform)
         self.name = f"{self.device.name.strip()} ({self.device.platform.name.strip()}, OpenCL)"
+        self.extensions = frozenset(self.device.extensions.split())
         self.context = cl.Context([self.device])
         self.queue = cl.CommandQueue(self.context)
         self._host_scalars = {name: np.zeros(1, dtype) for name, dtype in DTYPES.items()}

@@ -36,7 +36,7 @@ from gir.runtime.device import (
 from gir.runtime.program import CompiledProgram
 from gir.runtime.protocol import DType
 from gir.runtime.run import RunResult
-from gir.targets import TARGETS, print_kernels
+from gir.targets import TARGETS, kernel_source
 from gir.targets.host_python import host_program
 
 __all__ = [
@@ -70,18 +70,19 @@ def compile_program(
     if target not in TARGETS:
         raise UserError(f"error: unknown target '{target}' (expected cuda or opencl)")
     check_level(module, Level.GPU)
-    kernel_source = print_kernels(module, target, extern)
+    kernels = kernel_source(module, target, extern)
     host = host_program(module)
     namespace: dict[str, Any] = {"__name__": "gir_host_program"}
     exec(compile(host.source, f"<host program of {source_name}>", "exec"), namespace)
     return CompiledProgram(
         target,
-        kernel_source,
+        kernels.text,
         host.source,
         kernel_signatures(module),
         namespace["run"],
         host.constants,
         gir_gpu.bounds_sites(module),
+        kernels.extensions,
     )
 
 

@@ -19,6 +19,13 @@ from gir.runtime.device import Device, KernelSignatures
 from gir.runtime.protocol import HostRuntime
 from gir.runtime.run import Run, RunResult
 
+EXTENSION_USES = {
+    "cl_khr_fp64": "double values",
+    "cl_khr_int64_base_atomics": "64-bit atomic add, exchange or compare-and-swap",
+    "cl_khr_int64_extended_atomics": "64-bit atomic min, max or or: min= / max= on int64 or uint_64",
+}
+"""What a program uses each OpenCL extension for, in the error of a device without it."""
+
 HostFunction = Callable[[HostRuntime, tuple[Any, ...]], None]
 """The printed `run(rt, K)`: the host program over a runtime and its constants."""
 
@@ -36,13 +43,26 @@ class CompiledProgram:
     constants: tuple[Any, ...]
     bounds_sites: tuple[BoundsSite, ...] | None = None
     """The accesses `gpu-check-bounds` guarded, or None when it did not run."""
+    extensions: tuple[tuple[str, str], ...] = ()
+    """The OpenCL extensions the kernels enable, each with the `file:line:col` of
+    the first statement that needs it ("" where unknown)."""
 
     def kernels(self, device: Device) -> Any:
-        """The program's kernels built on `device` (once per device and source)."""
+        """The program's kernels built on `device` (once per device and source);
+        a located `UserError` when the device lacks an extension they need."""
         if device.target != self.target:
             raise UserError(
                 f"error: the program was compiled for {self.target}, the device is {device.target}"
             )
+        missing = device.missing_extensions([name for name, _ in self.extensions])
+        if missing:
+            name, position = next((n, p) for n, p in self.extensions if n == missing[0])
+            what = EXTENSION_USES.get(name, "it")
+            message = (
+                f"error: {device.name} lacks the OpenCL extension {name}, which this "
+                f"statement needs ({what})"
+            )
+            raise UserError(f"{position}: {message}" if position else message)
         return device.load_program(self.kernel_source, self.signatures)
 
     def run(self, device: Device, argv: list[str], stdout: TextIO) -> RunResult:

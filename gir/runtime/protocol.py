@@ -15,7 +15,7 @@ name spelled again in the printed text:
 | `host.alloc` / `free`   | `rt.alloc(n, DType.INT32)` / `rt.free(b)`         |
 | `host.fill` / `copy`    | `rt.fill(b, v, n, DType.F32)` / `rt.copy(a, b, n, dtype)` |
 | `host.read` / `write`   | `rt.read(b, i, dtype)` / `rt.write(b, i, v, dtype)` |
-| `host.bind_global`      | `rt.bind_global(K[j], b, dtype, n)`               |
+| `host.bind_global`      | `rt.bind_global(K[j], b, dtype, n)` (`unsigned=True` for uint vectors) |
 | `host.launch`           | `launch = rt.launcher(K[j], site, {0: b, ...})`, then `launch(grid, block, *others)` |
 | `host.resident_blocks`  | `rt.resident_blocks(K[j], block)`                 |
 | `host.start_timer` / `stop_timer` | `rt.start_timer()` / `rt.stop_timer()`  |
@@ -136,8 +136,11 @@ class HostRuntime(Protocol):
         """Sets element `index` of `buffer` to `value` (queued after earlier work)."""
         ...
 
-    def bind_global(self, name: str, buffer: Buffer, dtype: DType, count: int | None) -> None:
-        """Names `buffer` as the global vector `name`, returned after the run."""
+    def bind_global(
+        self, name: str, buffer: Buffer, dtype: DType, count: int | None, unsigned: bool = False
+    ) -> None:
+        """Names `buffer` as the global vector `name`, returned after the run
+        (`unsigned`: its integers as numpy's unsigned type of their width)."""
         ...
 
     def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:

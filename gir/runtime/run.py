@@ -62,6 +62,8 @@ class _Binding:
     buffer: Buffer
     dtype: DType
     count: int | None
+    unsigned: bool = False
+    """Whether the vector holds `uint`/`uint_64`: returned as numpy's uint32/uint64."""
 
 
 @dataclass
@@ -223,11 +225,13 @@ class Run:
         self._check_index(buffer, index)
         self.device.write_element(buffer, index, value, dtype)
 
-    def bind_global(self, name: str, buffer: Buffer, dtype: DType, count: int | None) -> None:
+    def bind_global(
+        self, name: str, buffer: Buffer, dtype: DType, count: int | None, unsigned: bool = False
+    ) -> None:
         if name == BOUNDS_RECORD and self._bounds_sites is not None:
             self._bounds_record = buffer
             return
-        self._bindings[self.device.key(buffer)] = _Binding(name, buffer, dtype, count)
+        self._bindings[self.device.key(buffer)] = _Binding(name, buffer, dtype, count, unsigned)
 
     def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
         return self.device.launcher(self.kernels, kernel, site, fixed)
@@ -334,7 +338,10 @@ class Run:
         if count is None:
             allocation = self._allocations.get(key)
             count = allocation.count if allocation is not None else 0
-        self._globals[binding.name] = self.device.to_host(binding.buffer, count, binding.dtype)
+        values = self.device.to_host(binding.buffer, count, binding.dtype)
+        if binding.unsigned:
+            values = values.view(np.dtype(f"uint{values.dtype.itemsize * 8}"))
+        self._globals[binding.name] = values
 
     def _check_bounds(self) -> None:
         """Stops the run with its description when a guarded device access missed

@@ -91,6 +91,9 @@ class Needs:
     pragmas) and device helper functions, in order of first use."""
 
     extensions: set[str] = field(default_factory=set)
+    extension_sites: dict[str, Operation] = field(default_factory=dict)
+    """For each extension, the first op printed that needs it (where a device
+    without it is reported)."""
     helpers: dict[str, str] = field(default_factory=dict)
     kernel_arrays: dict[str, str] = field(default_factory=dict)
     """Declarations at the top of the kernel being printed (its scratch arrays),
@@ -184,11 +187,16 @@ class CFlavour(ABC):
     long_suffix: str = "LL"
     """The suffix of a 64-bit integer literal."""
 
-    def printf_argument(self, value: str, scalar: Scalar, needs: Needs) -> tuple[str, str]:
+    def printf_argument(
+        self, value: str, scalar: Scalar, needs: Needs, *, unsigned: bool = False
+    ) -> tuple[str, str]:
         """The `printf` conversion and the argument that print a `scalar` value
-        as the host prints it (`%g` for floats, bools as 0 or 1)."""
+        as the host prints it (`%g` for floats, bools as 0 or 1; `unsigned`: an
+        integer read as unsigned)."""
         if scalar.kind == "float":
             return "%g", value if scalar.width == 64 else f"(double){value}"
+        if unsigned:
+            return ("%llu", f"(unsigned long long){value}") if scalar.width == 64 else ("%u", f"(unsigned int){value}")
         if scalar.width == 64:
             return "%lld", f"(long long){value}"
         return "%d", f"(int){value}"
@@ -393,6 +401,12 @@ class KernelPrinter(StructuredPrinter):
     @property
     def printer_name(self) -> str:
         return self.flavour.name
+
+    def _after_op(self, op: Operation) -> None:
+        """Records `op` as the site of the extensions its printing enabled first
+        (ops nested in it were printed, and recorded, before it)."""
+        for extension in self.needs.extensions:
+            self.needs.extension_sites.setdefault(extension, op)
 
     # -- output -------------------------------------------------------------
 
@@ -633,7 +647,7 @@ class KernelPrinter(StructuredPrinter):
             self._statement(f'printf("%s\\n", {c_string_literal(op.text.data)})')
             return
         conversion, argument = self.flavour.printf_argument(
-            self.expr(op.value), scalar_of(op.value.type), self.needs
+            self.expr(op.value), scalar_of(op.value.type), self.needs, unsigned=op.unsigned is not None
         )
         self._statement(f'printf("{conversion}\\n", {argument})')
 

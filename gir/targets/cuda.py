@@ -4,8 +4,9 @@ Kernels are `extern "C" __global__` functions (unmangled names, so the runtime
 finds them by name) in a `.cu` file that compiles on its own with
 `nvcc -arch=sm_90 -std=c++17 -c`. Atomics are CUDA's native ones; 64-bit integer
 add/exch/or/CAS go through CUDA's `unsigned long long` overloads (two's complement
-makes the result the same), float/double min and max through compare-and-swap
-helpers. This flavour prints the kernels alone (`gir-translate --to-cuda
+makes the result the same), `umin`/`umax` through the `unsigned int` and
+`unsigned long long` overloads of atomicMin/atomicMax, float/double min and max
+through compare-and-swap helpers. This flavour prints the kernels alone (`gir-translate --to-cuda
 --kernels-only`), which `gir.runtime.device.CudaDevice` loads under the Python
 host; `gir.targets.cuda_host` prints a complete program around them.
 """
@@ -147,6 +148,12 @@ class CudaFlavour(CFlavour):
         return f"__shfl_sync({_FULL_WARP}, {value}, {lane})"
 
     def atomic_rmw(self, kind: str, element: Scalar, address: str, value: str, needs: Needs) -> str:
+        if element.kind == "int" and kind in ("umin", "umax"):
+            # CUDA's unsigned int and unsigned long long overloads compare unsigned
+            unsigned = "unsigned int" if element.width == 32 else _ULL
+            signed = "int" if element.width == 32 else "long long"
+            function = _NATIVE_ATOMICS[kind[1:]]
+            return f"({signed}){function}(({unsigned}*){address}, ({unsigned}){value})"
         if element.kind == "int" and element.width == 32:
             return f"{_NATIVE_ATOMICS[kind]}({address}, {value})"
         if element.kind == "int" and element.width == 64:

@@ -192,6 +192,8 @@ class CudaHostPrinter(KernelPrinter):
         if op.value is None:
             assert op.text is not None
             self._statement(f"gir_rt::print_text({c_string_literal(op.text.data)})")
+        elif op.unsigned is not None:
+            self._statement(f"gir_rt::print_value({self._unsigned(op.value)})")
         else:
             self._statement(f"gir_rt::print_value({self.expr(op.value)})")
 
@@ -260,7 +262,12 @@ class CudaHostPrinter(KernelPrinter):
         owner = op.buffer.owner
         count = self.expr(owner.count) if isinstance(owner, host.AllocOp) else "-1"
         name = c_string_literal(op.global_name.data)
-        self._statement(f"gir_rt::bind_global<{self._element_type(op.buffer)}>({name}, {self.expr(op.buffer)}, {count})")
+        element = self._element_type(op.buffer)
+        buffer = self.expr(op.buffer)
+        if op.unsigned is not None:  # dumped as uint32 / uint64
+            element = f"unsigned {'long long' if element == 'long long' else 'int'}"
+            buffer = f"(const {element}*){buffer}"
+        self._statement(f"gir_rt::bind_global<{element}>({name}, {buffer}, {count})")
 
     @emit.register
     def _(self, op: host.LaunchOp) -> None:

@@ -112,12 +112,16 @@ template <> inline const char* dtype_name<signed char>() { return "int8"; }
 template <> inline const char* dtype_name<short>() { return "int16"; }
 template <> inline const char* dtype_name<int>() { return "int32"; }
 template <> inline const char* dtype_name<long long>() { return "int64"; }
+template <> inline const char* dtype_name<unsigned int>() { return "uint32"; }
+template <> inline const char* dtype_name<unsigned long long>() { return "uint64"; }
 template <> inline const char* dtype_name<float>() { return "float32"; }
 template <> inline const char* dtype_name<double>() { return "float64"; }
 
 template <typename T> void format_value(std::FILE* out, T value) {
   if (std::is_floating_point<T>::value) {
     std::fprintf(out, std::is_same<T, float>::value ? "%.9g\n" : "%.17g\n", (double)value);
+  } else if (std::is_unsigned<T>::value && !std::is_same<T, bool>::value) {
+    std::fprintf(out, "%llu\n", (unsigned long long)value);
   } else {
     std::fprintf(out, "%lld\n", (long long)value);
   }
@@ -138,6 +142,8 @@ inline void print_value(double value) { std::printf("%g\n", value); }
 inline void print_value(float value) { std::printf("%g\n", (double)value); }
 inline void print_value(bool value) { std::printf("%d\n", value ? 1 : 0); }
 inline void print_value(long long value) { std::printf("%lld\n", value); }
+inline void print_value(unsigned long long value) { std::printf("%llu\n", value); }
+inline void print_value(unsigned int value) { std::printf("%u\n", value); }
 inline void print_value(int value) { std::printf("%d\n", value); }
 inline void print_value(short value) { std::printf("%d\n", (int)value); }
 inline void print_value(signed char value) { std::printf("%d\n", (int)value); }

@@ -412,6 +412,8 @@ class HostPrinter(StructuredPrinter):
             self._line(f"rt.print_text({self._constant(op.text.data)})")
         elif self._width(op.value) == 1:
             self._line(f"rt.print(int({self.expr(op.value)}))")
+        elif op.unsigned is not None:
+            self._line(f"rt.print({self._unsigned(op.value)})")
         else:
             self._line(f"rt.print({self.expr(op.value)})")
 
@@ -481,7 +483,8 @@ class HostPrinter(StructuredPrinter):
         owner = op.buffer.owner
         count = self.expr(owner.count) if isinstance(owner, host.AllocOp) else "None"
         name = self._constant(op.global_name.data)
-        self._line(f"rt.bind_global({name}, {self.expr(op.buffer)}, {_element_dtype(op.buffer)}, {count})")
+        unsigned = ", unsigned=True" if op.unsigned is not None else ""
+        self._line(f"rt.bind_global({name}, {self.expr(op.buffer)}, {_element_dtype(op.buffer)}, {count}{unsigned})")
 
     @emit.register
     def _(self, op: host.LaunchOp) -> None:

@@ -4,7 +4,8 @@ OpenCL C differs from CUDA where StarPlat says it does: kernels are `__kernel`
 functions over `__global` pointers; there are no `bool` kernel parameters or
 buffers (an `i1` parameter is an `int`, an `i1` buffer holds `uchar`s); integer
 atomics are 32-bit (`atomic_add`, ...) unless `cl_khr_int64_base_atomics` /
-`cl_khr_int64_extended_atomics` are enabled for `atom_*` on longs; float atomics
+`cl_khr_int64_extended_atomics` are enabled for `atom_*` on longs (`umin`/`umax`
+are the `uint`/`ulong` overloads of min and max); float atomics
 other than exchange are compare-and-swap loops over `as_int`/`as_float`; doubles
 need `cl_khr_fp64`. The printer enables exactly the extensions a program uses.
 
@@ -37,8 +38,8 @@ FP64 = "cl_khr_fp64"
 INT64_BASE_ATOMICS = "cl_khr_int64_base_atomics"
 INT64_EXTENDED_ATOMICS = "cl_khr_int64_extended_atomics"
 
-_ATOMIC_NAMES = {"add": "add", "min": "min", "max": "max", "exch": "xchg", "or": "or"}
-_EXTENDED_KINDS = ("min", "max", "or")
+_ATOMIC_NAMES = {"add": "add", "min": "min", "max": "max", "umin": "min", "umax": "max", "exch": "xchg", "or": "or"}
+_EXTENDED_KINDS = ("min", "max", "umin", "umax", "or")
 
 _COORDINATES = {
     "thread": "(int)get_local_id(0)",
@@ -106,10 +107,14 @@ class OpenCLFlavour(CFlavour):
     def note_double(self, needs: Needs) -> None:
         needs.extensions.add(FP64)
 
-    def printf_argument(self, value: str, scalar: Scalar, needs: Needs) -> tuple[str, str]:
+    def printf_argument(
+        self, value: str, scalar: Scalar, needs: Needs, *, unsigned: bool = False
+    ) -> tuple[str, str]:
         # OpenCL 1.2's printf takes a float as it is (no promotion to double)
         if scalar.kind == "float":
             return "%g", value
+        if unsigned:
+            return ("%lu", f"(ulong){value}") if scalar.width == 64 else ("%u", f"(uint){value}")
         if scalar.width == 64:
             return "%ld", f"(long){value}"
         return "%d", f"(int){value}"
@@ -231,6 +236,13 @@ class OpenCLFlavour(CFlavour):
         return needs.helper(name, "\n".join(lines))
 
     def atomic_rmw(self, kind: str, element: Scalar, address: str, value: str, needs: Needs) -> str:
+        if element.kind == "int" and kind in ("umin", "umax") and element.width in (32, 64):
+            # the uint and ulong overloads compare unsigned
+            if element.width == 64:
+                needs.extensions.add(INT64_EXTENDED_ATOMICS)
+            unsigned, signed = ("uint", "int") if element.width == 32 else ("ulong", "long")
+            function = f"atomic_{_ATOMIC_NAMES[kind]}" if element.width == 32 else f"atom_{_ATOMIC_NAMES[kind]}"
+            return f"({signed}){function}((volatile __global {unsigned}*){address}, ({unsigned}){value})"
         if element.kind == "int" and element.width == 32:
             return f"atomic_{_ATOMIC_NAMES[kind]}({address}, {value})"
         if element.kind == "int" and element.width == 64:

@@ -303,11 +303,15 @@ class StructuredPrinter(ABC):
             self._before_op(op)
             if not self._skips(op):
                 self.emit(op)
+                self._after_op(op)
         if len(self._lines) == start:
             self._empty_block()
 
     def _before_op(self, op: Operation) -> None:
         """Prints what must come before `op` (nothing unless a subclass says)."""
+
+    def _after_op(self, op: Operation) -> None:
+        """Notes what printing `op` needed (nothing unless a subclass says)."""
 
     def _skips(self, op: Operation) -> bool:
         """Whether `op` prints nothing: dead, or a `scf.yield` of no values."""

@@ -1,13 +1,15 @@
 """`gir-run`: compile a GraphIt program and run it on a graph.
 
 ```
-gir-run PROGRAM.gt|IR.mlir GRAPH [ARGS...] [--target auto|cuda|opencl]
+gir-run PROGRAM.gt|IR.mlir [GRAPH] [ARGS...] [--target auto|cuda|opencl]
         [--device N] [--trials N] [--dump FILE.npz] [--validate]
         [--check-bounds | --no-check-bounds] [--max-memory BYTES|auto]
 ```
 
 GRAPH is the program's `argv[1]` (a graph file or a generator spec such as
-`rmat:16` or `road:64:64,w`), ARGS are `argv[2..]`. The program's `print` output
+`rmat:16` or `road:64:64,w`), ARGS are `argv[2..]`. A program that loads no
+graph (it computes on scalars and fixed-size vectors) takes no GRAPH: its
+arguments are `argv[1..]`. The program's `print` output
 goes to stdout; progress and timings go to stderr. Timings follow G2 and Gunrock:
 the graph is loaded and copied to the device once, before the first trial, and is
 excluded; each trial reports the program's `startTimer()`..`stopTimer()` interval
@@ -64,16 +66,21 @@ def parse_program(path: str, strict_schedule: bool = False) -> ModuleOp:
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gir-run",
-        description="Compile a GraphIt program (or IR) and run it on a graph.",
-        epilog="example: gir-run test/programs/bfs.gt rmat:16 0 --validate",
+        usage="%(prog)s PROGRAM [GRAPH] [ARGS ...] [options]",
+        description="Compile a GraphIt program (or IR) and run it on a graph. "
+        "GRAPH, the program's argv[1], is a .el/.wel/.mtx file or rmat:SCALE[:EF], "
+        "road:W:H, uniform:N:M (append ,w for weights, ,seed=N); ARGS are argv[2..]. "
+        "A program that loads no graph takes no GRAPH: ARGS are its argv[1..].",
+        epilog="examples: gir-run test/programs/bfs.gt rmat:16 0 --validate; "
+        "gir-run test/programs/lang_hostonly.gt 5",
     )
     parser.add_argument("program", help="a .gt GraphIt program or an .mlir file")
     parser.add_argument(
-        "graph",
-        help="the program's argv[1]: a .el/.wel/.mtx file or rmat:SCALE[:EF], "
-        "road:W:H, uniform:N:M (append ,w for weights, ,seed=N)",
+        "args",
+        nargs="*",
+        metavar="GRAPH ARGS",
+        help="the program's argv[1..]: GRAPH first when the program loads a graph",
     )
-    parser.add_argument("args", nargs="*", help="the program's argv[2..]")
     parser.add_argument(
         "--target",
         choices=("auto", "cuda", "opencl"),
@@ -165,6 +172,12 @@ def _write_dump(path: str, vectors: dict[str, np.ndarray]) -> None:
         write_npz(stream, vectors)
 
 
+def loads_graph(program: ModuleOp) -> bool:
+    """Whether `program` (at any level) loads a graph: only then is its argv[1]
+    the GRAPH of `gir-run`."""
+    return any(isinstance(op, graph.LoadEdgesOp | host.LoadGraphOp) for op in program.walk())
+
+
 def _note_unused_graph(program: ModuleOp, graph_argument: str) -> None:
     """A `note:` on stderr when the program loads its graph from a fixed file
     and never reads argv[1]: the GRAPH argument is then unused."""
@@ -203,8 +216,15 @@ def run(argv: Sequence[str] | None = None) -> None:
 
     extern = None if options.extern is None else read_extern(options.extern)
     program = parse_program(options.program, options.strict_schedule)
-    program_argv = [options.program, options.graph, *options.args]
-    _note_unused_graph(program, options.graph)
+    program_argv = [options.program, *options.args]
+    with_graph = loads_graph(program)
+    if with_graph and not options.args:
+        raise UserError(
+            f"error: '{options.program}' loads a graph: give it as GRAPH "
+            "(gir-run PROGRAM GRAPH [ARGS...])"
+        )
+    if with_graph:
+        _note_unused_graph(program, options.args[0])
     check_int_arguments(program, program_argv)
     set_max_memory(options.max_memory)
     validator = None
@@ -237,7 +257,11 @@ def run(argv: Sequence[str] | None = None) -> None:
         if options.trials > 1:
             _progress(f"trial {trial + 1}: {seconds * 1e3:.3f} ms")
     assert result is not None
-    scope = "timer interval" if result.elapsed is not None else "main without graph load"
+    scope = (
+        "timer interval" if result.elapsed is not None
+        else "main without graph load" if with_graph
+        else "main"
+    )
     _progress(
         f"time ({scope}): median {statistics.median(times) * 1e3:.3f} ms "
         f"over {len(times)} trial(s)"
@@ -247,9 +271,9 @@ def run(argv: Sequence[str] | None = None) -> None:
         _write_dump(options.dump, result.globals)
         _progress(f"wrote {', '.join(sorted(result.globals))} to {options.dump}")
     if validator is not None:
-        _progress(f"loading {options.graph} again, bypassing the cache, for the reference...")
+        _progress(f"loading {program_argv[1]} again, bypassing the cache, for the reference...")
         reference_graph = load_graph(
-            options.graph, weighted=True if validator.weighted else None, cache=False
+            program_argv[1], weighted=True if validator.weighted else None, cache=False
         )
         problem = validator.check(reference_graph, program_argv, result.globals)
         if problem is not None:
