@@ -12,6 +12,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
+from gir.dialects.schedule import FrontierCreation, FrontierCreationAttr, SimpleScheduleAttr, Toggle
+from gir.passes import representations
+from gir.passes.graph_to_frontier import BUCKET_CREATION_ATTR
 from gir.dialects import frontier, graph
 from gir.dialects.frontier import (
     PriorityQueueBucketSizeOp,
@@ -60,7 +63,10 @@ class FrontierLowerPriorityQueues(ModulePass):
     one-element vector), `W` moves to the end of `m`'s bucket and a second vertex
     map enqueues the vertices whose priority lies in it; the queue is finished
     when that bucket is empty too. `pq_dequeue` hands the pending queue over and
-    starts an empty one.
+    starts an empty one. A traversal whose schedule creates its output as a map
+    (G2's UNFUSED_BOOLMAP / UNFUSED_BITMAP, marked `bucket_creation` by
+    `graph-to-frontier`) fills a fresh map instead, converted into the next
+    pending queue after it (outside loops fused into one kernel).
 
     Before:
     ```mlir
@@ -320,11 +326,13 @@ def _traversal(queue: _Queue, handle: SSAValue, op: frontier.EdgeTraverseOp) -> 
     to_filter, body = (None, regions[0]) if len(regions) == 1 else regions
     if to_filter is not None and not to_filter.blocks:
         to_filter = None
+    emptied = queue.pending.owner
+    marks = _bucket_map(queue, op)
     traverse = frontier.EdgeTraverseOp(
         op.edges,
         op.input,
         body,
-        output=queue.pending,
+        output=queue.pending if marks is None else marks.result,
         to_filter=to_filter,
         direction=op.direction.data,
         load_balance=op.load_balance.data,
@@ -337,6 +345,52 @@ def _traversal(queue: _Queue, handle: SSAValue, op: frontier.EdgeTraverseOp) -> 
     assert traverse.result is not None
     traverse.result.name_hint = "bucket"
     queue.pending = traverse.result
+    if marks is not None:
+        bucket = frontier.ConvertOp(traverse.result, SparseQueueType())
+        bucket.result.name_hint = "bucket"
+        Rewriter.insert_op([bucket, frontier.FreeOp(traverse.result)], InsertPoint.after(traverse))
+        Rewriter.erase_op(emptied)
+        queue.pending = bucket.result
+
+
+def _bucket_map(queue: _Queue, op: frontier.EdgeTraverseOp) -> frontier.NewOp | None:
+    """G2's unfused bucket creation: where the schedule creates the output as a map
+    (a boolmap or bitmap), the traversal marks the vertices it lands in the
+    current bucket in a fresh map, which a separate step converts into the
+    bucket's queue: a vertex lowered several times in the round is queued once,
+    with no counter atomics. Only where the traversal would fill the queue the
+    dequeue just made empty, and not inside a loop fused into one kernel (a map
+    per round is a buffer per iteration). The map (inserted before `op`), or None."""
+    creation = op.attributes.get(BUCKET_CREATION_ATTR)
+    fill = queue.pending
+    if (
+        not isinstance(creation, FrontierCreationAttr)
+        or not isinstance(fill.owner, frontier.NewOp)
+        or fill.uses.get_length() != 0
+        or _in_fused_loop(op)
+    ):
+        return None
+    map_type = representations.output_type(creation.data)
+    if map_type is None:
+        return None
+    marks = frontier.NewOp(fill.owner.operands[0], map_type)
+    marks.result.name_hint = "marks"
+    Rewriter.insert_op(marks, InsertPoint.before(op))
+    return marks
+
+
+def _in_fused_loop(op: Operation) -> bool:
+    loop = op.parent_op()
+    while loop is not None:
+        schedule = loop.attributes.get("graph.schedule")
+        if (
+            isinstance(loop, scf.WhileOp)
+            and isinstance(schedule, SimpleScheduleAttr)
+            and schedule.kernel_fusion.data == Toggle.ENABLED
+        ):
+            return True
+        loop = loop.parent_op()
+    return False
 
 
 def _update(

@@ -41,6 +41,11 @@ from gir.passes.ir_utils import (
 )
 from gir.passes.layouts.blocked import BLOCKING_SIZE_ATTR
 
+BUCKET_CREATION_ATTR = "bucket_creation"
+"""Set on a priority-queue traversal whose schedule creates its output frontier as
+a map (G2's UNFUSED_BOOLMAP / UNFUSED_BITMAP); `frontier-lower-priority-queues`
+fills the bucket's next round through such a map."""
+
 @dataclass(frozen=True)
 class GraphToFrontier(ModulePass):
     """Lowers applies to frontier traversals and vertex maps with the functions inlined.
@@ -232,6 +237,11 @@ def _traversal(
     )
     if schedule.edge_blocking.data == EdgeBlocking.BLOCKED:
         traverse.attributes[BLOCKING_SIZE_ATTR] = schedule.blocking_size
+    if (
+        op.kind.data == graph.ApplyKind.APPLY_UPDATE_PRIORITY
+        and schedule.frontier_creation.data != FrontierCreation.FUSED
+    ):
+        traverse.attributes[BUCKET_CREATION_ATTR] = schedule.frontier_creation
     if unfused_dedup:
         deduplicated = frontier.DedupOp(traverse.results[0])
         Rewriter.insert_op(traverse, InsertPoint.before(op))
