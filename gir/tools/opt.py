@@ -99,6 +99,10 @@ class GirOptMain(xDSLOptMain):
         def parse_graphit(io: IO[bytes]) -> ModuleOp:
             from gir.frontend import parse_graphit_source
 
+            if self.args.export is not None:
+                return _export_module(
+                    io.read(), self.get_input_name(), self.args.export, self.args.strict_schedule
+                )
             return parse_graphit_source(
                 io.read(), self.get_input_name(), self.args.strict_schedule
             )
@@ -110,6 +114,8 @@ class GirOptMain(xDSLOptMain):
     ) -> ModuleOp | None:
         if file_extension != "mlir":
             return super().parse_chunk(chunk, file_extension, start_offset)
+        if self.args.export is not None:
+            raise UserError("error: --export names an 'export func' of GraphIt (.gt) input, not of IR")
         from gir.ir_input import parse_module_text
 
         try:
@@ -137,6 +143,13 @@ class GirOptMain(xDSLOptMain):
         )
         arg_parser.add_argument(
             "--strict-schedule", action="store_true", help=STRICT_SCHEDULE_HELP
+        )
+        arg_parser.add_argument(
+            "--export",
+            metavar="NAME",
+            default=None,
+            help="compile the GraphIt file's 'export func NAME' (the program that "
+            "gir.compile(...).NAME runs) instead of its main",
         )
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
         arg_parser.epilog = _pass_help()
@@ -183,6 +196,20 @@ class GirOptMain(xDSLOptMain):
             sys.stdout.write(output.getvalue())
         else:
             write_text(self.args.output_file, output.getvalue())
+
+
+def _export_module(source: bytes, filename: str, name: str, strict_schedule: bool) -> ModuleOp:
+    """The graph-dialect module of the program that runs export `name` of the
+    GraphIt `source` as its `main` (see `gir.frontend.exports`)."""
+    from gir.frontend.exports import export_program
+    from gir.frontend.irgen import build_module
+    from gir.frontend.parser import parse_program
+    from gir.frontend.source import decode_source, ensure_recursion_headroom
+
+    ensure_recursion_headroom()
+    program = parse_program(decode_source(source, filename), filename)
+    run, _ = export_program(program, name, filename)
+    return build_module(run, filename, strict_schedule)
 
 
 def pipeline_syntax_error(error: ArgSpecParseError, given: str, parsed: str) -> UserError:
