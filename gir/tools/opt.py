@@ -17,7 +17,7 @@ from io import StringIO
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import PassPipeline
+from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import (
     ArgSpecParseError,
     DiagnosticException,
@@ -33,6 +33,7 @@ from gir.passes.locations import LocationInheritance
 from gir.passes.registry import (
     PIPELINES,
     available_passes,
+    parse_pipeline,
     pass_summary,
     strip_module_anchor,
 )
@@ -168,7 +169,8 @@ class GirOptMain(xDSLOptMain):
         except ArgSpecParseError as error:
             raise pipeline_syntax_error(error, spec, self.args.passes) from None
         self.pipeline = PassPipeline(
-            self.pipeline.passes, LocationInheritance(self.pipeline.callback)
+            expand_named_pipelines(self.pipeline.passes),
+            LocationInheritance(self.pipeline.callback),
         )
 
     def prepare_output(self) -> IO[str]:
@@ -196,6 +198,22 @@ class GirOptMain(xDSLOptMain):
             sys.stdout.write(output.getvalue())
         else:
             write_text(self.args.output_file, output.getvalue())
+
+
+def expand_named_pipelines(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
+    """`passes` with each named pipeline (`lower-to-gpu`, ...) replaced by its
+    passes, nested pipelines included: the driver's callback then runs after every
+    pass, so `--print-between-passes` prints, `--time-passes` times and the
+    verifier checks the IR after each pass inside a named pipeline too, as they
+    do for the same passes spelled out with `-p`."""
+    expanded: list[ModulePass] = []
+    for module_pass in passes:
+        if module_pass.name in PIPELINES:
+            inner = parse_pipeline(PIPELINES[module_pass.name].spec).passes
+            expanded.extend(expand_named_pipelines(inner))
+        else:
+            expanded.append(module_pass)
+    return tuple(expanded)
 
 
 def _export_module(source: bytes, filename: str, name: str, strict_schedule: bool) -> ModuleOp:
