@@ -539,9 +539,10 @@ class Program:
 class Export:
     """A GraphIt `export func` of a program, called as its method:
     `prog.pagerank_delta(graph, 20, 0.85)` returns the output vector as a numpy
-    array indexed by vertex (the `Result` of all vectors for an export without
-    output). The graph is anything `Program.run` takes; each scalar argument must
-    be a number of the parameter's type (an int for `int`)."""
+    array indexed by vertex; an export with several outputs, `-> (a : ..., b :
+    ...)`, returns a tuple of arrays in declaration order, and one without output
+    the `Result` of all vectors. The graph is anything `Program.run` takes; each
+    scalar argument must be a number of the parameter's type (an int for `int`)."""
 
     def __init__(self, signature: ExportSignature, program: Program):
         """`program` runs the export as its `main` (see `gir.frontend.exports`)."""
@@ -550,10 +551,19 @@ class Export:
 
     def __call__(
         self, graph: GraphLike, *args: Any, target: str | None = None, device: int | None = None
-    ) -> np.ndarray | Result:
-        """The export's output on `graph` with `args` (see the class docstring)."""
+    ) -> np.ndarray | tuple[np.ndarray, ...] | Result:
+        """The export's output(s) on `graph` with `args` (see the class docstring)."""
         result = self.run(graph, *args, target=target, device=device)
-        return result if self.signature.result is None else result[self.signature.result]
+        results = self.signature.results
+        if not results:
+            return result
+        if len(results) == 1:
+            return result[results[0]]
+        # two outputs bound to one vector get arrays of their own
+        return tuple(
+            result[name] if name not in results[:index] else result[name].copy()
+            for index, name in enumerate(results)
+        )
 
     def run(
         self,

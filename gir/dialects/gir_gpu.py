@@ -134,9 +134,24 @@ C_KEYWORDS = frozenset(
     virtual friend typename asm explicit mutable export nullptr constexpr decltype
     static_assert alignas alignof noexcept thread_local char16_t char32_t wchar_t and
     or not xor bitand bitor compl and_eq or_eq xor_eq not_eq half main NULL
+    typeid static_cast dynamic_cast const_cast reinterpret_cast concept requires
+    co_await co_return co_yield char8_t consteval constinit typeof
     """.split()
 )
-"""C's and C++'s keywords and the names C programs may not redefine."""
+"""C's and C++'s (C++20) keywords and the names C programs may not redefine."""
+
+LIBRARY_NAMES = frozenset(
+    """
+    std printf malloc memcpy exit NAN INFINITY min max abs
+    fabs fmin fmax sqrt exp exp2 log log2 log10 sin cos tan tanh floor ceil trunc
+    round erf cbrt pow atan2 copysign fma log1p expm1 select clamp
+    """.split()
+)
+"""Names declared at file scope where kernels are printed: C++'s `std` namespace
+(nvcc: "'std' has already been declared in the current scope"), the C library
+functions CUDA declares and OpenCL's printf, and the math builtins the printed
+kernels call (a kernel or extern function of such a name collides with them or
+captures the printer's calls)."""
 
 TARGET_BUILTINS = frozenset(
     """
@@ -152,7 +167,7 @@ TARGET_BUILTINS = frozenset(
 )
 """OpenCL C's and CUDA's qualifiers, types and the builtins gir's kernels call."""
 
-C_FAMILY_RESERVED = C_KEYWORDS | VECTOR_TYPES | TARGET_BUILTINS
+C_FAMILY_RESERVED = C_KEYWORDS | VECTOR_TYPES | TARGET_BUILTINS | LIBRARY_NAMES
 """Identifiers no kernel may be called in CUDA or OpenCL C."""
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -161,9 +176,15 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 def check_kernel_name(name: str) -> str | None:
     """Why `name` cannot name a kernel in CUDA and OpenCL C, or None when it can: a
     kernel name is a C identifier that is not reserved by C (`__x`, `_X`), by the
-    targets (`C_FAMILY_RESERVED`) or by gir's device helpers (`gir_...`)."""
+    targets (`C_FAMILY_RESERVED`: C/C++ keywords, `std`, the builtins) or by gir's
+    device helpers (`gir_...`)."""
     if not _IDENTIFIER.fullmatch(name):
         return f"kernel name '{name}' is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)"
+    if name in LIBRARY_NAMES:
+        return (
+            f"kernel name '{name}' is declared by CUDA's or OpenCL's headers "
+            "(C++'s std namespace, the C library, the math builtins)"
+        )
     if name in C_FAMILY_RESERVED:
         return f"kernel name '{name}' is reserved in CUDA or OpenCL C"
     if name.startswith("__") or (name.startswith("_") and name[1:2].isupper()):

@@ -367,6 +367,10 @@ class FuncDecl:
     exported: bool = field(default=False, kw_only=True)
     """Whether it is an `export func` (an entry point called from Python)."""
     captures: list[Param] = field(default_factory=list)
+    outputs: list[Param] = field(default_factory=list, kw_only=True)
+    """Every named output in declaration order: `[output]` for `-> name : T`,
+    several for GraphIt's `-> (a : T, b : U)`, which only an export may declare
+    (`output` is then None: see `gir.frontend.exports`)."""
     extern: bool = field(default=False, kw_only=True)
     """Whether it is an `extern func` declaration (no body: the user's device
     code, given to gir-run/gir-translate with `--extern FILE`, implements it)."""

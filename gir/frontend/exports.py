@@ -1,10 +1,14 @@
 """GraphIt `export func` entry points: each export is compiled as a program of its own.
 
 An export takes the graph as its one edgeset parameter, scalars after it, and
-returns a vertex vector:
+returns a vertex vector, or several in parentheses (GraphIt's grammar for
+results, `'->' (ident_decl | '(' ident_decl {',' ident_decl} ')')`):
 
 ```
 export func pagerank_delta(edges : edgeset{Edge}(Vertex,Vertex), rounds : int) -> rank : vector{Vertex}(double)
+    ...
+end
+export func bfs(edges : edgeset{Edge}(Vertex,Vertex), src : int) -> (parent : vector{Vertex}(int), level : vector{Vertex}(int))
     ...
 end
 ```
@@ -19,10 +23,11 @@ as they take any program:
   itself loads (for its `main`) are left out;
 - the scalar parameters become `main`'s first locals, read from argv[2],
   argv[3], ... in order (float and double parameters read the argument as a float);
-- the output names the vector the export returns: when the body assigns a global
+- each output names a vector the export returns: when the body assigns a global
   vector to it at its top level (`rank = cur_rank;`, GraphIt's way) that global
   is returned and the assignment dropped; otherwise the output becomes a global
   vector of its own (zero at the start), which the body and its functions write.
+  The signature lists the returned vectors in declaration order.
 
 `main` (if the file has one) and the other exports are left out, and so are the
 schedule lines that name their labels. `main_program` is the file for the
@@ -34,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from gir.diagnostics import SourceError
+from gir.diagnostics import SourceError, UserError
 from gir.frontend import ast
 
 NOT_SCALAR_PARAMETERS = ("bool", "string")
@@ -50,15 +55,18 @@ class ExportSignature:
     """The name of the edgeset parameter (the program's argv[1])."""
     scalars: tuple[tuple[str, str], ...]
     """The scalar parameters after the graph, as (name, GraphIt type), in argv order."""
-    result: str | None
-    """The global vector returned, or None for an export without output."""
-    output: str | None
-    """The output's name in the source, or None."""
+    results: tuple[str, ...]
+    """The global vectors returned, one per output in declaration order (empty
+    for an export without output; two outputs may return the same vector)."""
+    outputs: tuple[str, ...]
+    """The outputs' names in the source, in declaration order."""
 
     def __str__(self) -> str:
         params = ", ".join([self.graph, *(f"{name} : {ty}" for name, ty in self.scalars)])
-        output = f" -> {self.output}" if self.output is not None else ""
-        return f"{self.name}({params}){output}"
+        if not self.outputs:
+            return f"{self.name}({params})"
+        outputs = self.outputs[0] if len(self.outputs) == 1 else f"({', '.join(self.outputs)})"
+        return f"{self.name}({params}) -> {outputs}"
 
 
 def exported(program: ast.Program) -> list[ast.FuncDecl]:
@@ -89,10 +97,14 @@ def main_program(program: ast.Program, filename: str) -> ast.Program:
 def export_program(
     program: ast.Program, name: str, filename: str
 ) -> tuple[ast.Program, ExportSignature]:
-    """The program that runs export `name` as its `main`, and the export's signature."""
-    decl = next(decl for decl in exported(program) if decl.name == name)
+    """The program that runs export `name` as its `main`, and the export's
+    signature; a `UserError` when `program` has no export of that name."""
+    decl = next((decl for decl in exported(program) if decl.name == name), None)
+    if decl is None:
+        names = ", ".join(decl.name for decl in exported(program)) or "none"
+        raise UserError(f"{filename}: error: no 'export func {name}' in the program (its exports: {names})")
     graph_param, scalars = _split_params(decl, filename)
-    body, result = _bind_output(decl, program, filename)
+    body, results = _bind_outputs(decl, program, filename)
     reads = [
         ast.VarDecl(param.pos, param.name, param.pos, param.type, ast.Argv(param.pos, index))
         for index, param in enumerate(scalars, start=2)
@@ -112,8 +124,8 @@ def export_program(
         name,
         graph_param.name,
         tuple((param.name, _type_name(param.type)) for param in scalars),
-        result,
-        None if decl.output is None else decl.output.name,
+        tuple(results),
+        tuple(output.name for output in decl.outputs),
     )
     outputs = _own_outputs(program, filename)
     return _keeping(program, [*elements, graph, *outputs, *rest, main]), signature
@@ -126,9 +138,10 @@ def _own_outputs(program: ast.Program, filename: str) -> list[ast.Decl]:
     outputs: list[ast.Decl] = []
     for decl in exported(program):
         _split_params(decl, filename)
-        result = _bind_output(decl, program, filename)[1]
-        if decl.output is not None and result == decl.output.name:
-            outputs.append(ast.ConstDecl(decl.output.pos, result, decl.output.pos, decl.output.type, None))
+        results = _bind_outputs(decl, program, filename)[1]
+        for output, result in zip(decl.outputs, results, strict=True):
+            if result == output.name:
+                outputs.append(ast.ConstDecl(output.pos, result, output.pos, output.type, None))
     return outputs
 
 
@@ -152,24 +165,49 @@ def _split_params(decl: ast.FuncDecl, filename: str) -> tuple[ast.Param, list[as
     return graphs[0], scalars
 
 
-def _bind_output(
+def _bind_outputs(
     decl: ast.FuncDecl, program: ast.Program, filename: str
-) -> tuple[list[ast.Stmt], str | None]:
-    """The export's body without its `output = vector;` statements, and the name
-    of the global vector it returns."""
-    if decl.output is None:
-        return decl.body, None
-    output = decl.output
-    if not isinstance(output.type, ast.VectorTypeExpr) or output.type.element is None:
-        raise SourceError(
-            filename, output.pos.line, output.pos.col,
-            f"export output '{output.name}' must be a vertex vector such as vector{{Vertex}}(int)",
-        )
+) -> tuple[list[ast.Stmt], list[str]]:
+    """The export's body without its `output = vector;` statements, and the
+    global vector each output returns, in declaration order."""
+    body = decl.body
+    results: list[str] = []
+    for output in _checked_outputs(decl, filename):
+        body, result = _bind_output(output, body, program, filename)
+        results.append(result)
+    return body, results
+
+
+def _checked_outputs(decl: ast.FuncDecl, filename: str) -> list[ast.Param]:
+    """The export's outputs, each a vertex vector with a name of its own."""
+    seen = {param.name for param in decl.params}
+    for output in decl.outputs:
+        if not isinstance(output.type, ast.VectorTypeExpr) or output.type.element is None:
+            raise SourceError(
+                filename, output.pos.line, output.pos.col,
+                f"export output '{output.name}' must be a vertex vector such as vector{{Vertex}}(int)",
+            )
+        if output.name in seen:
+            raise SourceError(
+                filename, output.pos.line, output.pos.col,
+                f"export output '{output.name}' is already "
+                + ("a parameter" if any(p.name == output.name for p in decl.params) else "an output")
+                + f" of '{decl.name}'",
+            )
+        seen.add(output.name)
+    return decl.outputs
+
+
+def _bind_output(
+    output: ast.Param, body: list[ast.Stmt], program: ast.Program, filename: str
+) -> tuple[list[ast.Stmt], str]:
+    """`body` without its `output = vector;` statements, and the name of the
+    global vector `output` returns (its own name when the body assigns none)."""
     vectors = {
-        d.name for d in program.consts
+        d.name: d.type for d in program.consts
         if isinstance(d.type, ast.VectorTypeExpr) and d.type.element is not None
     }
-    aliases = [stmt for stmt in decl.body if _aliases_output(stmt, output.name, vectors)]
+    aliases = [stmt for stmt in body if _aliases_output(stmt, output.name, set(vectors))]
     targets = {stmt.value.name for stmt in aliases if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Name)}
     if len(targets) > 1:
         at = aliases[1].pos
@@ -178,8 +216,22 @@ def _bind_output(
             f"export output '{output.name}' is bound to more than one vector ({', '.join(sorted(targets))})",
         )
     if not targets:
-        return decl.body, output.name
-    return [stmt for stmt in decl.body if stmt not in aliases], targets.pop()
+        return body, output.name
+    target = targets.pop()
+    declared, held = _element_name(output.type), _element_name(vectors[target])
+    if declared != held:
+        at = aliases[0].pos
+        raise SourceError(
+            filename, at.line, at.col,
+            f"export output '{output.name}' holds {declared}, but '{target}' holds {held}",
+        )
+    return [stmt for stmt in body if stmt not in aliases], target
+
+
+def _element_name(vector: ast.TypeExpr) -> str | None:
+    """The scalar type a vertex vector holds, by name (None for other values)."""
+    assert isinstance(vector, ast.VectorTypeExpr)
+    return vector.value.name if isinstance(vector.value, ast.ScalarTypeExpr) else None
 
 
 def _aliases_output(stmt: ast.Stmt, output: str, vectors: set[str]) -> bool:

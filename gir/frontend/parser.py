@@ -191,17 +191,37 @@ class Parser:
         self.expect_punct(";")
         return ast.ConstDecl(pos_of(start), name.text, pos_of(name), type_expr, init)
 
-    def parse_func(self) -> ast.FuncDecl:
-        """`func name(params) [-> output : T] body end`."""
+    def parse_func(self, exported: bool = False) -> ast.FuncDecl:
+        """`func name(params) [-> output : T] body end`; an export may also
+        declare several outputs, `-> (a : T, b : U)` (GraphIt's `results` rule)."""
         start = self.advance()
         name = self.expect_ident("a function name")
         captures = self.parse_params("]") if self.accept_punct("[") else []
         self.expect_punct("(")
         params = self.parse_params(")")
-        output = self.parse_param() if self.accept_punct("->") else None
+        outputs = self.parse_outputs(exported) if self.accept_punct("->") else []
         body = self.parse_block(start, "func", BLOCK_ENDS[:1])
         self.advance()
-        return ast.FuncDecl(pos_of(start), name.text, params, output, body, captures)
+        output = outputs[0] if len(outputs) == 1 and not exported else None
+        return ast.FuncDecl(
+            pos_of(start), name.text, params, output, body, captures,
+            outputs=outputs, exported=exported,
+        )
+
+    def parse_outputs(self, exported: bool) -> list[ast.Param]:
+        """`output : T` or, for an export, `(output : T {, output : T})` (after `->`)."""
+        opening = self.accept_punct("(")
+        if opening is None:
+            return [self.parse_param()]
+        if not exported:
+            raise self.error(
+                "only an 'export func' declares its outputs in parentheses; "
+                "a function returns one value, '-> name : T'",
+                opening,
+            )
+        if self.at_punct(")"):
+            raise self.expected("an output name after '('")
+        return self.parse_params(")")
 
     def parse_params(self, closer: str) -> list[ast.Param]:
         """`[param {, param}] closer` (after the opening bracket)."""
@@ -214,14 +234,12 @@ class Parser:
         return params
 
     def parse_export(self) -> ast.FuncDecl:
-        """`export func name(params) [-> output : T] body end`: an entry point
+        """`export func name(params) [-> output : T | -> (a : T, ...)] body end`: an entry point
         called from Python (see `gir.frontend.exports`)."""
         self.advance()
         if not self.at_keyword("func"):
             raise self.expected("'func' after 'export'")
-        decl = self.parse_func()
-        decl.exported = True
-        return decl
+        return self.parse_func(exported=True)
 
     def parse_extern(self) -> ast.FuncDecl:
         """`extern func name(params) [-> output : T];`: a device function the
@@ -235,7 +253,8 @@ class Parser:
         params = self.parse_params(")")
         output = self.parse_param() if self.accept_punct("->") else None
         self.expect_punct(";")
-        return ast.FuncDecl(pos_of(start), name.text, params, output, [], extern=True)
+        outputs = [output] if output is not None else []
+        return ast.FuncDecl(pos_of(start), name.text, params, output, [], outputs=outputs, extern=True)
 
     def parse_param(self) -> ast.Param:
         """`name : T`."""

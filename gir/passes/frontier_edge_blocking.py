@@ -21,6 +21,7 @@ from gir.passes.gpu_kernels import GpuContext, KernelBuilder, MapBody, as_index,
 from gir.passes.ir_utils import main_function, statement
 from gir.passes.layouts import layout
 from gir.passes.layouts.blocked import BLOCKED_LAYOUTS, Blocked, block_count, blocked_array
+from gir.passes.load_balance import drop_early_exit_marks
 
 BLOCKED_THREADS = 4 * 132 * 2048
 """The most threads a blocked traversal launches: four times as many as an H100
@@ -98,6 +99,9 @@ class FrontierEdgeBlocking(ModulePass):
             kernels = KernelBuilder(GpuContext.of(op))
             for edge_map in maps:
                 _form_kernel(edge_map, kernels)
+            for kernel in op.ops:
+                if isinstance(kernel, gir_gpu.KernelOp):  # blocked walks cross destinations
+                    drop_early_exit_marks(kernel)
 
 
 def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:

@@ -23,7 +23,7 @@ from gir.passes.gpu_kernels import (
     kernel_skeleton,
 )
 from gir.passes.ir_utils import main_function
-from gir.passes.load_balance import load_balance
+from gir.passes.load_balance import drop_early_exit_marks, load_balance
 from gir.passes.representations.dense import guarded
 
 
@@ -69,7 +69,8 @@ class FrontierMapsToKernels(ModulePass):
     values it uses become kernel arguments (`outline`), and the output's host
     values after the launch replace the map's result. The casts between frontier
     and host values, and between vertices and i32 ids, are gone afterwards, and
-    so are the `setup` markers of program-wide values (the last frontier pass).
+    so are the `setup` markers of program-wide values (the last frontier pass)
+    and the pull early-exit marks the strategies' kernels did not consume.
 
     Before:
     ```mlir
@@ -110,6 +111,7 @@ class FrontierMapsToKernels(ModulePass):
             child.attributes.pop(SETUP_ATTR, None)
             if isinstance(child, graph.LoadEdgesOp) and not child.result.uses:
                 Rewriter.erase_op(child)
+        drop_early_exit_marks(op)  # every map is a kernel now: no walk is left to exit
         for child in op.walk():
             if isinstance(child, UnrealizedConversionCastOp):
                 raise UserError.at(child,

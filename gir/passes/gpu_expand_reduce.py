@@ -33,14 +33,14 @@ from gir.dialects.gir_gpu import (
     buffer_type,
     element_type,
 )
-from gir.passes.gpu_expand_scan import (
+from gir.passes.gpu_parallel_primitives import (
     BLOCK_SIZES,
-    _constant,
-    _index,
-    _name_args,
-    _named,
-    _store_if,
-    _top_level_op,
+    constant,
+    index,
+    name_args,
+    named,
+    store_if,
+    top_level_op,
 )
 
 
@@ -109,19 +109,19 @@ class ExpandVectorReduce(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: VectorReduceOp, rewriter: PatternRewriter) -> None:
         kernel = ReduceKernel(op.kind.data, element_type(op.input), self.block_size)
-        name = kernel.install(self.module, rewriter, InsertPoint.before(_top_level_op(op, self.module)))
+        name = kernel.install(self.module, rewriter, InsertPoint.before(top_level_op(op, self.module)))
         b = Builder(InsertPoint.before(op))
         with ImplicitBuilder(b):
-            block_size = _constant(self.block_size, i32, "block_size")
-            one = _constant(1, i32, "c1")
-            wanted = _named(arith.CeilDivSIOp(op.count, block_size), "wanted")
-            capped = _named(arith.MinSIOp(wanted, block_size), "capped")
-            blocks = _named(arith.MaxSIOp(capped, one), "blocks")
-            partials = _named(host.AllocOp(blocks, kernel.element), "partials")
+            block_size = constant(self.block_size, i32, "block_size")
+            one = constant(1, i32, "c1")
+            wanted = named(arith.CeilDivSIOp(op.count, block_size), "wanted")
+            capped = named(arith.MinSIOp(wanted, block_size), "capped")
+            blocks = named(arith.MaxSIOp(capped, one), "blocks")
+            partials = named(host.AllocOp(blocks, kernel.element), "partials")
             host.LaunchOp(name, blocks, block_size, [op.input, partials, op.count])
             host.LaunchOp(name, one, block_size, [partials, partials, blocks])
-            read = host.ReadOp(partials, _constant(0, i32, "c0"))
-            result = _named(read, op.result.name_hint or "reduced")
+            read = host.ReadOp(partials, constant(0, i32, "c0"))
+            result = named(read, op.result.name_hint or "reduced")
             host.FreeOp(partials)
         rewriter.replace_matched_op([], [result])
 
@@ -163,49 +163,49 @@ class ReduceKernel:
     def _build(self, body: Block) -> None:
         """`(input, output, count)`: the block's reduction into `output[block]`."""
         input_, output, count = body.args
-        _name_args(body, "input", "output", "count")
+        name_args(body, "input", "output", "count")
         with ImplicitBuilder(body):
-            tile = _named(SharedAllocOp(self.element, self.block_size), "tile")
-            thread = _named(IdOp(Dimension.THREAD), "thread")
-            block = _named(IdOp(Dimension.BLOCK), "block")
-            gid = _named(IdOp(Dimension.GLOBAL), "gid")
-            grid = _named(IdOp(Dimension.GRID_DIM), "grid")
-            threads = _constant(self.block_size, i32, "block_size")
-            stride = _named(arith.MuliOp(grid, threads), "stride")
+            tile = named(SharedAllocOp(self.element, self.block_size), "tile")
+            thread = named(IdOp(Dimension.THREAD), "thread")
+            block = named(IdOp(Dimension.BLOCK), "block")
+            gid = named(IdOp(Dimension.GLOBAL), "gid")
+            grid = named(IdOp(Dimension.GRID_DIM), "grid")
+            threads = constant(self.block_size, i32, "block_size")
+            stride = named(arith.MuliOp(grid, threads), "stride")
             fold = Block(arg_types=[i32, self.element])
-            _name_args(fold, "position", "partial")
+            name_args(fold, "position", "partial")
             with ImplicitBuilder(fold):
                 position, partial = fold.args
-                value = _named(memref.LoadOp.get(input_, [_index(position)]), "value")
+                value = named(memref.LoadOp.get(input_, [index(position)]), "value")
                 scf.YieldOp(self._combine(partial, value))
-            own = _named(scf.ForOp(gid, count, stride, [self._identity()], Region(fold)), "own")
-            t = _index(thread)
+            own = named(scf.ForOp(gid, count, stride, [self._identity()], Region(fold)), "own")
+            t = index(thread)
             memref.StoreOp.get(own, tile, [t])
             BarrierOp()
             self._halving_rounds(tile, thread, t)
-            zero = _constant(0, i32, "c0")
-            first = _named(arith.CmpiOp(thread, zero, "eq"), "first")
-            total = _named(memref.LoadOp.get(tile, [_index(zero)]), "total")
-            _store_if(first, total, output, block)
+            zero = constant(0, i32, "c0")
+            first = named(arith.CmpiOp(thread, zero, "eq"), "first")
+            total = named(memref.LoadOp.get(tile, [index(zero)]), "total")
+            store_if(first, total, output, block)
             ReturnOp()
 
     def _halving_rounds(self, tile: SSAValue, thread: SSAValue, t: SSAValue) -> None:
         """`tile[thread] <kind>= tile[thread + offset]` for the threads below
         `offset`, with `offset` halving from B/2 to 1 and a barrier after each."""
-        zero = _constant(0, i32, "c0")
-        one = _constant(1, i32, "c1")
-        half = _constant(self.block_size // 2, i32, "half")
-        rounds = _constant((self.block_size - 1).bit_length(), i32, "rounds")
+        zero = constant(0, i32, "c0")
+        one = constant(1, i32, "c1")
+        half = constant(self.block_size // 2, i32, "half")
+        rounds = constant((self.block_size - 1).bit_length(), i32, "rounds")
         round_ = Block(arg_types=[i32])
-        _name_args(round_, "round")
+        name_args(round_, "round")
         with ImplicitBuilder(round_):
-            offset = _named(arith.ShRSIOp(half, round_.args[0]), "offset")
-            active = _named(arith.CmpiOp(thread, offset, "slt"), "active")
+            offset = named(arith.ShRSIOp(half, round_.args[0]), "offset")
+            active = named(arith.CmpiOp(thread, offset, "slt"), "active")
             then = Block()
             with ImplicitBuilder(then):
-                other = _index(_named(arith.AddiOp(thread, offset), "other"))
-                mine = _named(memref.LoadOp.get(tile, [t]), "mine")
-                theirs = _named(memref.LoadOp.get(tile, [other]), "theirs")
+                other = index(named(arith.AddiOp(thread, offset), "other"))
+                mine = named(memref.LoadOp.get(tile, [t]), "mine")
+                theirs = named(memref.LoadOp.get(tile, [other]), "theirs")
                 memref.StoreOp.get(self._combine(mine, theirs), tile, [t])
                 scf.YieldOp()
             scf.IfOp(active, [], Region(then))
@@ -223,7 +223,7 @@ class ReduceKernel:
             AtomicKind.UMIN: arith.MinUIOp,
             AtomicKind.UMAX: arith.MaxUIOp,
         }
-        return _named(ops[self.kind](left, right), "combined")
+        return named(ops[self.kind](left, right), "combined")
 
     def _identity(self) -> SSAValue:
         """The value that leaves any element unchanged under `kind`."""
@@ -240,4 +240,4 @@ class ReduceKernel:
         else:
             floats = {AtomicKind.ADD: 0.0, AtomicKind.MIN: float("inf"), AtomicKind.MAX: float("-inf")}
             value = arith.ConstantOp(FloatAttr(floats[self.kind], self.element))  # type: ignore[arg-type]
-        return _named(value, "identity")
+        return named(value, "identity")

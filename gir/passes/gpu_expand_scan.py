@@ -33,10 +33,15 @@ from gir.dialects.gir_gpu import (
     buffer_type,
     element_type,
 )
-
-BLOCK_SIZES = tuple(2**power for power in range(5, 11))
-"""The block sizes the scan kernels can be made for: powers of two, 32 to 1024."""
-
+from gir.passes.gpu_parallel_primitives import (
+    BLOCK_SIZES,
+    constant,
+    index,
+    name_args,
+    named,
+    store_if,
+    top_level_op,
+)
 
 @dataclass(frozen=True)
 class GpuExpandScan(ModulePass):
@@ -112,15 +117,15 @@ class ExpandExclusiveScan(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ExclusiveScanOp, rewriter: PatternRewriter) -> None:
         kernels = ScanKernels(element_type(op.input), self.block_size)
-        names = kernels.install(self.module, rewriter, InsertPoint.before(_top_level_op(op, self.module)))
+        names = kernels.install(self.module, rewriter, InsertPoint.before(top_level_op(op, self.module)))
         then = Block()
         with ImplicitBuilder(then):
-            block_size = _constant(self.block_size, i32, "block_size")
-            blocks = _named(arith.CeilDivSIOp(op.count, block_size), "blocks")
-            sums = _named(host.AllocOp(blocks, kernels.element), "sums")
+            block_size = constant(self.block_size, i32, "block_size")
+            blocks = named(arith.CeilDivSIOp(op.count, block_size), "blocks")
+            sums = named(host.AllocOp(blocks, kernels.element), "sums")
             host.LaunchOp(names.blocks, blocks, block_size, [op.input, op.output, sums, op.count])
-            one = _constant(1, i32, "c1")
-            several = _named(arith.CmpiOp(blocks, one, "sgt"), "several")
+            one = constant(1, i32, "c1")
+            several = named(arith.CmpiOp(blocks, one, "sgt"), "several")
             spread = Block()
             with ImplicitBuilder(spread):
                 host.LaunchOp(names.sums, one, block_size, [sums, blocks])
@@ -129,18 +134,9 @@ class ExpandExclusiveScan(RewritePattern):
             scf.IfOp(several, [], Region(spread))
             host.FreeOp(sums)
             scf.YieldOp()
-        zero = _constant(0, i32, "c0").owner
-        any_ = _named(arith.CmpiOp(op.count, zero, "sgt"), "any").owner
+        zero = constant(0, i32, "c0").owner
+        any_ = named(arith.CmpiOp(op.count, zero, "sgt"), "any").owner
         rewriter.replace(op, [zero, any_, scf.IfOp(any_, [], Region(then))], [])
-
-
-def _top_level_op(op: Operation, module: ModuleOp) -> Operation:
-    """The op of `module`'s body that holds `op`."""
-    while op.parent_op() is not module:
-        parent = op.parent_op()
-        assert parent is not None
-        op = parent
-    return op
 
 
 # ---------------------------------------------------------------------------
@@ -200,63 +196,63 @@ class ScanKernels:
         """`(input, output, sums, count)`: each block's exclusive scan into
         `output`, its total into `sums[block]`."""
         input_, output, sums, count = body.args
-        _name_args(body, "input", "output", "sums", "count")
+        name_args(body, "input", "output", "sums", "count")
         with ImplicitBuilder(body):
             tile = self._tile()
-            thread = _named(IdOp(Dimension.THREAD), "thread")
-            block = _named(IdOp(Dimension.BLOCK), "block")
-            gid = _named(IdOp(Dimension.GLOBAL), "gid")
-            inside = _named(arith.CmpiOp(gid, count, "slt"), "inside")
+            thread = named(IdOp(Dimension.THREAD), "thread")
+            block = named(IdOp(Dimension.BLOCK), "block")
+            gid = named(IdOp(Dimension.GLOBAL), "gid")
+            inside = named(arith.CmpiOp(gid, count, "slt"), "inside")
             value = self._load_or_zero(inside, input_, gid)
             inclusive = self._block_scan(tile, thread, value)
-            exclusive = _named(arith.SubiOp(inclusive, value), "exclusive")
-            _store_if(inside, exclusive, output, gid)
-            last = _constant(self.block_size - 1, i32, "last")
-            is_last = _named(arith.CmpiOp(thread, last, "eq"), "is_last")
-            _store_if(is_last, inclusive, sums, block)
+            exclusive = named(arith.SubiOp(inclusive, value), "exclusive")
+            store_if(inside, exclusive, output, gid)
+            last = constant(self.block_size - 1, i32, "last")
+            is_last = named(arith.CmpiOp(thread, last, "eq"), "is_last")
+            store_if(is_last, inclusive, sums, block)
             ReturnOp()
 
     def _scan_sums(self, body: Block) -> None:
         """`(sums, count)` on one block: scans `sums[0:count]` in place, a chunk of
         block-size elements at a time, adding the totals of the chunks before."""
         sums, count = body.args
-        _name_args(body, "sums", "count")
+        name_args(body, "sums", "count")
         with ImplicitBuilder(body):
             tile = self._tile()
-            thread = _named(IdOp(Dimension.THREAD), "thread")
-            zero = _constant(0, i32, "c0")
-            step = _constant(self.block_size, i32, "block_size")
-            last = _index(_constant(self.block_size - 1, i32, "last"))
+            thread = named(IdOp(Dimension.THREAD), "thread")
+            zero = constant(0, i32, "c0")
+            step = constant(self.block_size, i32, "block_size")
+            last = index(constant(self.block_size - 1, i32, "last"))
             chunk = self._loop_body("start", "carry")
             start, carry = chunk.args
             with ImplicitBuilder(chunk):
-                position = _named(arith.AddiOp(start, thread), "position")
-                inside = _named(arith.CmpiOp(position, count, "slt"), "inside")
+                position = named(arith.AddiOp(start, thread), "position")
+                inside = named(arith.CmpiOp(position, count, "slt"), "inside")
                 value = self._load_or_zero(inside, sums, position)
                 inclusive = self._block_scan(tile, thread, value)
-                total = _named(memref.LoadOp.get(tile, [last]), "total")
-                exclusive = _named(arith.SubiOp(inclusive, value), "exclusive")
-                scanned = _named(arith.AddiOp(exclusive, carry), "scanned")
-                _store_if(inside, scanned, sums, position)
+                total = named(memref.LoadOp.get(tile, [last]), "total")
+                exclusive = named(arith.SubiOp(inclusive, value), "exclusive")
+                scanned = named(arith.AddiOp(exclusive, carry), "scanned")
+                store_if(inside, scanned, sums, position)
                 BarrierOp()  # every thread has read `total` before the next chunk's stores
-                scf.YieldOp(_named(arith.AddiOp(carry, total), "next_carry"))
+                scf.YieldOp(named(arith.AddiOp(carry, total), "next_carry"))
             scf.ForOp(zero, count, step, [self._zero()], Region(chunk))
             ReturnOp()
 
     def _add_sums(self, body: Block) -> None:
         """`(output, sums, count)`: adds `sums[block]` to the block's elements."""
         output, sums, count = body.args
-        _name_args(body, "output", "sums", "count")
+        name_args(body, "output", "sums", "count")
         with ImplicitBuilder(body):
-            block = _index(_named(IdOp(Dimension.BLOCK), "block"))
-            gid = _named(IdOp(Dimension.GLOBAL), "gid")
-            inside = _named(arith.CmpiOp(gid, count, "slt"), "inside")
+            block = index(named(IdOp(Dimension.BLOCK), "block"))
+            gid = named(IdOp(Dimension.GLOBAL), "gid")
+            inside = named(arith.CmpiOp(gid, count, "slt"), "inside")
             then = Block()
             with ImplicitBuilder(then):
-                g = _index(gid)
-                offset = _named(memref.LoadOp.get(sums, [block]), "offset")
-                partial = _named(memref.LoadOp.get(output, [g]), "partial")
-                memref.StoreOp.get(_named(arith.AddiOp(partial, offset), "sum"), output, [g])
+                g = index(gid)
+                offset = named(memref.LoadOp.get(sums, [block]), "offset")
+                partial = named(memref.LoadOp.get(output, [g]), "partial")
+                memref.StoreOp.get(named(arith.AddiOp(partial, offset), "sum"), output, [g])
                 scf.YieldOp()
             scf.IfOp(inside, [], Region(then))
             ReturnOp()
@@ -264,17 +260,17 @@ class ScanKernels:
     # -- pieces ---------------------------------------------------------------
 
     def _tile(self) -> SSAValue:
-        return _named(SharedAllocOp(self.element, self.block_size), "tile")
+        return named(SharedAllocOp(self.element, self.block_size), "tile")
 
     def _loop_body(self, induction: str, carried: str) -> Block:
         """The body of an `scf.for` over i32 carrying one element: `(%induction, %carried)`."""
         body = Block(arg_types=[i32, self.element])
-        _name_args(body, induction, carried)
+        name_args(body, induction, carried)
         return body
 
     def _zero(self) -> SSAValue:
         assert isinstance(self.element, IntegerType)
-        return _constant(0, self.element, "zero")
+        return constant(0, self.element, "zero")
 
     def _load_or_zero(
         self, inside: SSAValue, buffer: SSAValue, position: SSAValue, name: str = "value"
@@ -282,61 +278,30 @@ class ScanKernels:
         """`buffer[position]` where `inside`, else 0, named `%name`."""
         then, otherwise = Block(), Block()
         with ImplicitBuilder(then):
-            scf.YieldOp(_named(memref.LoadOp.get(buffer, [_index(position)]), "loaded"))
+            scf.YieldOp(named(memref.LoadOp.get(buffer, [index(position)]), "loaded"))
         with ImplicitBuilder(otherwise):
             scf.YieldOp(self._zero())
-        return _named(scf.IfOp(inside, [self.element], Region(then), Region(otherwise)), name)
+        return named(scf.IfOp(inside, [self.element], Region(then), Region(otherwise)), name)
 
     def _block_scan(self, tile: SSAValue, thread: SSAValue, value: SSAValue) -> SSAValue:
         """The inclusive scan of the block's `value`s (Hillis-Steele in `tile`): the
         thread's prefix, also left in `tile[thread]` for every thread to read."""
-        t = _index(thread)
+        t = index(thread)
         memref.StoreOp.get(value, tile, [t])
         BarrierOp()
-        zero = _constant(0, i32, "c0")
-        one = _constant(1, i32, "c1")
-        rounds = _constant((self.block_size - 1).bit_length(), i32, "rounds")
+        zero = constant(0, i32, "c0")
+        one = constant(1, i32, "c1")
+        rounds = constant((self.block_size - 1).bit_length(), i32, "rounds")
         round_ = self._loop_body("round", "partial")
         step, partial = round_.args
         with ImplicitBuilder(round_):
-            offset = _named(arith.ShLIOp(one, step), "offset")
-            has_lower = _named(arith.CmpiOp(thread, offset, "sge"), "has_lower")
-            lower_thread = _named(arith.SubiOp(thread, offset), "lower_thread")
+            offset = named(arith.ShLIOp(one, step), "offset")
+            has_lower = named(arith.CmpiOp(thread, offset, "sge"), "has_lower")
+            lower_thread = named(arith.SubiOp(thread, offset), "lower_thread")
             lower = self._load_or_zero(has_lower, tile, lower_thread, "lower")
             BarrierOp()  # every thread has read before any writes
-            added = _named(arith.AddiOp(partial, lower), "added")
+            added = named(arith.AddiOp(partial, lower), "added")
             memref.StoreOp.get(added, tile, [t])
             BarrierOp()
             scf.YieldOp(added)
-        return _named(scf.ForOp(zero, rounds, one, [value], Region(round_)), "inclusive")
-
-
-def _named(op: Operation, name: str) -> SSAValue:
-    """`op`'s single result, named `%name`."""
-    result = op.results[0]
-    result.name_hint = name
-    return result
-
-
-def _constant(value: int, type_: Attribute, name: str) -> SSAValue:
-    assert isinstance(type_, IntegerType)
-    return _named(arith.ConstantOp(IntegerAttr(value, type_)), name)
-
-
-def _index(value: SSAValue) -> SSAValue:
-    """`value` (an i32) as an `index`, for memref accesses."""
-    return _named(arith.IndexCastOp(value, IndexType()), f"{value.name_hint or 'i'}_index")
-
-
-def _store_if(condition: SSAValue, value: SSAValue, buffer: SSAValue, position: SSAValue) -> None:
-    """`buffer[position] = value` where `condition` holds."""
-    then = Block()
-    with ImplicitBuilder(then):
-        memref.StoreOp.get(value, buffer, [_index(position)])
-        scf.YieldOp()
-    scf.IfOp(condition, [], Region(then))
-
-
-def _name_args(block: Block, *names: str) -> None:
-    for arg, name in zip(block.args, names, strict=True):
-        arg.name_hint = name
+        return named(scf.ForOp(zero, rounds, one, [value], Region(round_)), "inclusive")

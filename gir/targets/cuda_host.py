@@ -27,7 +27,8 @@ locals, casts, `scf` as structured statements) with host spellings where host C+
 differs (`std::min`, `std::numeric_limits`, `gir_rt::bitcast`). Strings of the IR
 (print text, graph paths, global names) become escaped C string literals; locals
 are sanitized name hints that cannot shadow a kernel, the runtime (`gir_rt`,
-`gir_...`) or `std`. A launch of a kernel that prints (`gir_gpu.print`) is
+`gir_...`) or `std`. A launch of a kernel that prints (`gir_gpu.print`, or a
+call to an extern function: `gir.targets.externs.kernel_prints`) is
 fenced on both sides (`gir_rt::device_print_fence()`), so device and host lines
 come out in program order, as gir-run prints them.
 """
@@ -45,10 +46,11 @@ from xdsl.traits import SymbolTable
 
 from gir.diagnostics import UserError
 from gir.dialects import host
-from gir.dialects.gir_gpu import KernelOp, PrintOp
+from gir.dialects.gir_gpu import KernelOp
 from gir.targets.c_printer import C_RESERVED, KernelPrinter, Needs
 from gir.targets.cuda import CudaFlavour
 from gir.targets.cuda_host_runtime import RUNTIME
+from gir.targets.externs import kernel_prints
 from gir.targets.host_python import find_main
 from gir.targets.walker import ValueNames, scalar_of
 
@@ -314,9 +316,9 @@ class CudaHostPrinter(KernelPrinter):
 
 
 def _kernel_prints(launch: host.LaunchOp) -> bool:
-    """Whether the kernel `launch` starts prints (`gir_gpu.print`)."""
+    """Whether the kernel `launch` starts may print (`externs.kernel_prints`)."""
     kernel = SymbolTable.lookup_symbol(launch, launch.kernel)
-    return kernel is not None and any(isinstance(op, PrintOp) for op in kernel.walk())
+    return kernel is not None and kernel_prints(kernel)
 
 
 def print_cuda_program(module: ModuleOp, extern: str | None = None) -> str:

@@ -6,6 +6,14 @@ calls from vertex and edge functions into `func.call @f` that no pass inlines; t
 kernel printer calls `f(...)` by name and includes the user's file (given with
 `gir-run --extern FILE` or `gir-translate --extern FILE`) verbatim before the
 kernels: the one place where gir prints text it did not generate.
+
+That code may `printf` on the device, as gir's own `print` in a vertex function
+does (`gir_gpu.print`), so a kernel that calls an extern function is treated as
+one that prints (`kernel_prints`): both host printers fence its launches
+(`device_print_fence`: flush the host's output, synchronize, flush the device's
+printf buffer), and the user's lines come out in program order with the host's.
+The fence synchronizes around each such launch, whether or not the user's code
+prints: gir cannot tell from the text (a macro may call printf).
 """
 
 from __future__ import annotations
@@ -14,8 +22,11 @@ from pathlib import Path
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.traits import SymbolTable
 
 from gir.diagnostics import UserError
+from gir.dialects.gir_gpu import PrintOp
 
 
 EXTERN_HELP = (
@@ -35,6 +46,22 @@ def called_externs(module: ModuleOp) -> list[func.FuncOp]:
         for op in module.ops
         if isinstance(op, func.FuncOp) and op.is_declaration and op.sym_name.data in called
     ]
+
+
+def kernel_prints(kernel: Operation) -> bool:
+    """Whether `kernel` may print on the device: it holds a `gir_gpu.print`, or
+    calls an extern function (the user's device code may printf). The host
+    printers fence the launches of such kernels."""
+    return any(
+        isinstance(op, PrintOp) or (isinstance(op, func.CallOp) and _calls_declaration(op))
+        for op in kernel.walk()
+    )
+
+
+def _calls_declaration(call: func.CallOp) -> bool:
+    """Whether `call` calls a body-less `func.func` (an extern function)."""
+    callee = SymbolTable.lookup_symbol(call, call.callee)
+    return isinstance(callee, func.FuncOp) and callee.is_declaration
 
 
 def read_extern(path: str) -> str:

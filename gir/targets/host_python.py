@@ -47,8 +47,9 @@ from xdsl.traits import SymbolTable
 
 from gir.diagnostics import UserError
 from gir.dialects import host
-from gir.dialects.gir_gpu import KernelOp, PrintOp, is_persistent
+from gir.dialects.gir_gpu import KernelOp, is_persistent
 from gir.runtime.protocol import DType
+from gir.targets.externs import kernel_prints
 from gir.targets.walker import BINARY_OPERATORS, AssignPair, StructuredPrinter, ValueNames
 
 PYTHON_RESERVED = frozenset(keyword.kwlist) | frozenset(dir(builtins)) | frozenset(
@@ -499,9 +500,9 @@ class HostPrinter(StructuredPrinter):
             self._line("rt.device_print_fence()")
 
     def _prints(self, launch: host.LaunchOp) -> bool:
-        """Whether the launched kernel prints (`gir_gpu.print`)."""
+        """Whether the launched kernel may print (`externs.kernel_prints`)."""
         kernel = SymbolTable.lookup_symbol(launch, launch.kernel)
-        return kernel is not None and any(isinstance(op, PrintOp) for op in kernel.walk())
+        return kernel is not None and kernel_prints(kernel)
 
     @emit.register
     def _(self, op: host.ResidentBlocksOp) -> None:

@@ -17,7 +17,7 @@ from io import StringIO
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import PassPipeline
+from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import (
     ArgSpecParseError,
     DiagnosticException,
@@ -33,6 +33,7 @@ from gir.passes.locations import LocationInheritance
 from gir.passes.registry import (
     PIPELINES,
     available_passes,
+    parse_pipeline,
     pass_summary,
     strip_module_anchor,
 )
@@ -99,6 +100,10 @@ class GirOptMain(xDSLOptMain):
         def parse_graphit(io: IO[bytes]) -> ModuleOp:
             from gir.frontend import parse_graphit_source
 
+            if self.args.export is not None:
+                return _export_module(
+                    io.read(), self.get_input_name(), self.args.export, self.args.strict_schedule
+                )
             return parse_graphit_source(
                 io.read(), self.get_input_name(), self.args.strict_schedule
             )
@@ -110,6 +115,8 @@ class GirOptMain(xDSLOptMain):
     ) -> ModuleOp | None:
         if file_extension != "mlir":
             return super().parse_chunk(chunk, file_extension, start_offset)
+        if self.args.export is not None:
+            raise UserError("error: --export names an 'export func' of GraphIt (.gt) input, not of IR")
         from gir.ir_input import parse_module_text
 
         try:
@@ -138,6 +145,13 @@ class GirOptMain(xDSLOptMain):
         arg_parser.add_argument(
             "--strict-schedule", action="store_true", help=STRICT_SCHEDULE_HELP
         )
+        arg_parser.add_argument(
+            "--export",
+            metavar="NAME",
+            default=None,
+            help="compile the GraphIt file's 'export func NAME' (the program that "
+            "gir.compile(...).NAME runs) instead of its main",
+        )
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
         arg_parser.epilog = _pass_help()
 
@@ -155,7 +169,8 @@ class GirOptMain(xDSLOptMain):
         except ArgSpecParseError as error:
             raise pipeline_syntax_error(error, spec, self.args.passes) from None
         self.pipeline = PassPipeline(
-            self.pipeline.passes, LocationInheritance(self.pipeline.callback)
+            expand_named_pipelines(self.pipeline.passes),
+            LocationInheritance(self.pipeline.callback),
         )
 
     def prepare_output(self) -> IO[str]:
@@ -183,6 +198,36 @@ class GirOptMain(xDSLOptMain):
             sys.stdout.write(output.getvalue())
         else:
             write_text(self.args.output_file, output.getvalue())
+
+
+def expand_named_pipelines(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
+    """`passes` with each named pipeline (`lower-to-gpu`, ...) replaced by its
+    passes, nested pipelines included: the driver's callback then runs after every
+    pass, so `--print-between-passes` prints, `--time-passes` times and the
+    verifier checks the IR after each pass inside a named pipeline too, as they
+    do for the same passes spelled out with `-p`."""
+    expanded: list[ModulePass] = []
+    for module_pass in passes:
+        if module_pass.name in PIPELINES:
+            inner = parse_pipeline(PIPELINES[module_pass.name].spec).passes
+            expanded.extend(expand_named_pipelines(inner))
+        else:
+            expanded.append(module_pass)
+    return tuple(expanded)
+
+
+def _export_module(source: bytes, filename: str, name: str, strict_schedule: bool) -> ModuleOp:
+    """The graph-dialect module of the program that runs export `name` of the
+    GraphIt `source` as its `main` (see `gir.frontend.exports`)."""
+    from gir.frontend.exports import export_program
+    from gir.frontend.irgen import build_module
+    from gir.frontend.parser import parse_program
+    from gir.frontend.source import decode_source, ensure_recursion_headroom
+
+    ensure_recursion_headroom()
+    program = parse_program(decode_source(source, filename), filename)
+    run, _ = export_program(program, name, filename)
+    return build_module(run, filename, strict_schedule)
 
 
 def pipeline_syntax_error(error: ArgSpecParseError, given: str, parsed: str) -> UserError:

@@ -84,3 +84,23 @@ def test_gir_run_extern_flag(target, devices):
         f"{PROGRAM}:10:1: error: extern functions 'scale', 'clamp_add' called but not "
         "implemented: give the device code with --extern FILE (a CUDA .cuh or OpenCL .cl file)"
     ]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_extern_printf_in_program_order(target, devices):
+    """An extern function that printfs on the device (`lang_extern_print.gt`): its
+    line comes between the host's prints around the apply, through gir-run."""
+    name, index = target
+    devices(name, index)  # skips where the target is missing
+    program = PROGRAMS / "lang_extern_print.gt"
+    implementation = program.with_suffix(".cl" if name == "opencl" else ".cuh")
+    graph = load_graph("rmat:6", cache=False)
+    chosen = graph.num_vertices - 1
+    command = [sys.executable, "-m", "gir.tools.run", str(program), "rmat:6", str(chosen)]
+    command += ["--target", name, "--extern", str(implementation)]
+    if index is not None:
+        command += ["--device", str(index)]
+    run = subprocess.run(command, capture_output=True, text=True, check=False)
+    total = graph.num_vertices * (graph.num_vertices + 1) // 2  # each vertex's id + 1
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["before", "extern", str(chosen), "after", str(total)]

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, ClassVar
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, UnitAttr, i1
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -190,7 +190,10 @@ def to_edge_map(traverse: frontier.EdgeTraverseOp) -> frontier.EdgeMapOp:
 
 EARLY_EXIT = "gir.early_exit"
 """Marks the `scf.if` of a pull edge's `to` filter check (`Pull.edge_body`): a
-walk over the in-edges of one destination may stop where it fails."""
+walk over the in-edges of one destination may stop where it fails. It lives from
+a traversal's rewrite (`frontier-lb-*`) to the forming of its kernel, which
+consumes it (`exit_early`) where a thread walks one destination's edges;
+`drop_early_exit_marks` removes the marks left where none does."""
 
 
 def exit_early(loop: scf.ForOp) -> None:
@@ -248,3 +251,11 @@ def exit_early(loop: scf.ForOp) -> None:
 def mark_early_exit(check: scf.IfOp) -> None:
     """Marks `check`, a pull edge's `to` filter check, for `exit_early`."""
     check.attributes[EARLY_EXIT] = UnitAttr()
+
+
+def drop_early_exit_marks(root: Operation) -> None:
+    """Removes the `EARLY_EXIT` marks left in `root` once its kernels are formed:
+    the checks no `exit_early` consumed (walks that cross destinations, such as
+    EDGE_ONLY's or TWCE's remainders) skip their edge and stay as they are."""
+    for op in root.walk():
+        op.attributes.pop(EARLY_EXIT, None)

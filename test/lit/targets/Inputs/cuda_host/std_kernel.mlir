@@ -1,5 +1,5 @@
 // A kernel named like C++'s standard namespace: it would hide std:: in a complete
-// program's host code. (Kept out of Inputs/*.mlir: nvcc rejects it in any .cu.)
+// program's host code, and nvcc rejects it in any .cu: gir rejects it while parsing.
 builtin.module {
   gir_gpu.kernel @std(%n: i32) {
     gir_gpu.return
