@@ -114,6 +114,6 @@ def test_fixed_size_vectors(target, run_program, tmp_path):  # noqa: F811
         ints, mix_sum = fixed_vectors_expected(load_graph(spec, cache=False))
         printed = run_program("lang_fixed_vectors.gt", target, [spec])
         got = [int(printed[0]), int(printed[1]), int(printed[3])]
-        if got != ints or not np.isclose(float(printed[2]), mix_sum, rtol=1e-5)  # printed to 6 digits:
+        if got != ints or not np.isclose(float(printed[2]), mix_sum, rtol=1e-5):  # printed to 6 digits
             failures.append(f"{name}: printed {printed}, expected {ints} and {mix_sum}")
     assert not failures, "\n".join(failures)
