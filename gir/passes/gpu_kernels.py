@@ -392,7 +392,8 @@ def element_position(
     """Where `vector[index]` (or its lane `lane`, for a vector of fixed-size
     vectors) lies in the vector's buffer: the lanes of one element are
     contiguous, so lane `l` of element `i` is at `i * lanes + l`. An `index` on
-    the device (64-bit arithmetic), an i32 for the host's reads and writes."""
+    the device, an i32 for the host's reads and writes (the printers spell both
+    `int`: `|V| * lanes` must stay below 2^31)."""
     cast = as_index if on_device else as_i32
     position = cast(b, index)
     if lane is None:
