@@ -159,7 +159,7 @@ class VectorType(ParametrizedAttribute, TypeAttribute):
     factors), addressed one scalar at a time (`graph.load @v[%vertex][%lane]`).
     `element_type` is always the scalar; `lanes` is 0 for a scalar element.
     Buffers lay the lanes of one element out next to each other: element `i`,
-    lane `l` is at `i * lanes + l` (`flat_count` scalars in all)."""
+    lane `l` is at `i * lanes + l` (`lane_count` scalars per element)."""
 
     name = "graph.vector"
 
