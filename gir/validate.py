@@ -20,6 +20,11 @@ its name, gir looks at the shape of its edge traversals:
   an accumulator, in a counted loop, with vertex filters that add a vector into
   the rank (`rank[v] += delta[v]`), scale the accumulator by a constant (the
   damping) and compare `|delta|` with a constant times the rank (epsilon);
+- collaborative filtering: an `apply` over every edge of a weighted edgeset whose
+  edge function float-adds into lanes of an error vector of fixed-size vectors,
+  in a counted loop, and a vertex function that adds `step * (c * latent[v][i] +
+  error[v][i])` into the lanes of the latent vector (c = -lambda); the factors
+  start at the constant a vertex function stores into them or the vector's fill;
 - PageRank: an `apply` whose edge function does a float `+=` into an accumulator,
   inside a counted `for` loop with constant bounds (the iteration count). The rank
   vector is the per-vertex float vector that a vertex function stores from the
@@ -268,6 +273,9 @@ def find_validator(module: ModuleOp) -> Validator | None:
         delta = _pagerank_delta(module, apply, udf)
         if delta is not None:
             return delta
+        factors = _collaborative_filtering(module, apply, udf)
+        if factors is not None:
+            return factors
         if apply.kind.data == graph.ApplyKind.APPLY:
             accumulator = _float_add_vector(udf)
             iterations = _trip_count(apply)
@@ -311,6 +319,100 @@ def _pagerank_delta(
     return _pagerank_delta_validator(rank, iterations, damp, epsilon)
 
 
+def _collaborative_filtering(
+    module: ModuleOp, apply: graph.EdgeSetApplyOp, udf: func.FuncOp
+) -> Validator | None:
+    """Collaborative filtering's shape (GraphIt's `cf` app): an `apply` over all
+    edges of a weighted edgeset, in a counted loop, whose edge function float-adds
+    into lanes of an error vector, and a vertex function that does `latent[v][i]
+    += step * (c * latent[v][i] + error[v][i])`; None if any is missing."""
+    iterations = _trip_count(apply)
+    if (
+        apply.kind.data != graph.ApplyKind.APPLY
+        or apply.result is not None
+        or apply.frontier is not None
+        or not apply.edgeset_type.is_weighted
+        or iterations is None
+    ):
+        return None
+    errors = {
+        op.vector.root_reference.data
+        for op in udf.walk()
+        if isinstance(op, graph.ReduceOp)
+        and op.lane is not None
+        and op.kind.data == graph.ReduceKind.ADD
+        and isinstance(op.value.type, AnyFloat)
+    }
+    functions = _functions(module)
+    vertex_functions = [
+        functions[op.udf.root_reference.data]
+        for op in module.walk()
+        if isinstance(op, graph.VertexSetApplyOp)
+    ]
+    for function in vertex_functions:
+        for op in function.walk():
+            step = _gradient_step(op, errors)
+            if step is None:
+                continue
+            latent, rate, decay = step
+            vector = _vector_type(module, latent)
+            initial = _initial_factor(module, vertex_functions, latent)
+            if vector is None or initial is None:
+                return None
+            return _cf_validator(latent, iterations, vector.lane_count, rate, decay, initial)
+    return None
+
+
+def _gradient_step(op: Operation, errors: set[str]) -> tuple[str, float, float] | None:
+    """(latent, step, c) when `op` is `latent[v][i] += step * (c * latent[v][i] +
+    error[v][i])` for one of the `errors` vectors (operands in either order)."""
+    if not (
+        isinstance(op, graph.ReduceOp) and op.lane is not None and op.kind.data == graph.ReduceKind.ADD
+    ):
+        return None
+    latent = op.vector.root_reference.data
+    scaled = op.value.owner
+    if not isinstance(scaled, arith.MulfOp):
+        return None
+    for rate_value, sum_value in ((scaled.lhs, scaled.rhs), (scaled.rhs, scaled.lhs)):
+        rate, total = _constant_float(rate_value), sum_value.owner
+        if rate is None or not isinstance(total, arith.AddfOp):
+            continue
+        for decayed, error in ((total.lhs, total.rhs), (total.rhs, total.lhs)):
+            term = decayed.owner
+            if not (isinstance(term, arith.MulfOp) and any(_loads(error, e) for e in errors)):
+                continue
+            for c, x in ((term.lhs, term.rhs), (term.rhs, term.lhs)):
+                decay = _constant_float(c)
+                if decay is not None and _loads(x, latent):
+                    return latent, rate, decay
+    return None
+
+
+def _vector_type(module: ModuleOp, name: str) -> graph.VectorType | None:
+    for op in module.ops:
+        if isinstance(op, graph.GlobalOp) and op.sym_name.data == name:
+            return op.global_type if isinstance(op.global_type, graph.VectorType) else None
+    return None
+
+
+def _initial_factor(
+    module: ModuleOp, vertex_functions: list[func.FuncOp], latent: str
+) -> float | None:
+    """The constant that a vertex function stores into `latent`'s lanes, else
+    the constant `latent` is filled with (0 when nothing sets it)."""
+    for function in vertex_functions:
+        for op in function.walk():
+            if isinstance(op, graph.StoreOp) and op.vector.root_reference.data == latent:
+                return _constant_float(op.value)
+    fills = [
+        op
+        for op in module.walk()
+        if isinstance(op, graph.VectorFillOp) and op.vector.root_reference.data == latent
+    ]
+    return _constant_float(fills[-1].value) if fills else 0.0
+
+
 def _added_vector(function: func.FuncOp) -> str | None:
     """The vector `function` float-adds another vector's element into."""
     for op in function.walk():
@@ -347,6 +449,9 @@ def _constant_float(value: SSAValue) -> float | None:
     owner = value.owner
     if isinstance(owner, arith.ExtFOp | arith.TruncFOp | arith.SIToFPOp):
         return _constant_float(owner.input)
+    if isinstance(owner, arith.NegfOp):
+        inner = _constant_float(owner.operand)
+        return None if inner is None else -inner
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, FloatAttr | IntegerAttr):
         return float(owner.value.value.data)
     if isinstance(owner, graph.GlobalLoadOp):
@@ -438,6 +543,19 @@ def _sssp_validator(dist: str, start: IntArg) -> Validator:
         return reference.check_sssp(g, start.read(argv), vectors[dist])
 
     return Validator(f"SSSP (distances in '{dist}')", check, weighted=True)
+
+
+def _cf_validator(
+    latent: str, iterations: Callable[[list[str]], int], lanes: int, step: float, decay: float, initial: float
+) -> Validator:
+    def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
+        return reference.check_collaborative_filtering(
+            g, vectors[latent], iterations(argv), lanes, step, decay, initial
+        )
+
+    return Validator(
+        f"collaborative filtering (latent factors in '{latent}')", check, weighted=True
+    )
 
 
 def _kcore_validator(core: str) -> Validator:

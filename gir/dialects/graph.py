@@ -46,6 +46,7 @@ from xdsl.dialects.builtin import (
     SymbolNameConstraint,
     SymbolRefAttr,
     UnitAttr,
+    VectorType as BuiltinVectorType,
     i1,
     i32,
     i64,
@@ -62,6 +63,7 @@ from xdsl.ir import (
     TypeAttribute,
 )
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     AnyAttr,
     ParsePropInAttrDict,
     VarConstraint,
@@ -151,20 +153,37 @@ class VertexSetType(ParametrizedAttribute, TypeAttribute):
 class VectorType(ParametrizedAttribute, TypeAttribute):
     """A property vector: `!graph.vector<f32>` has one element per vertex
     (`vector{Vertex}(float)`); `!graph.vector<1 x i32>` has a fixed size
-    (`vector[1](int)`)."""
+    (`vector[1](int)`). Each element may itself be a fixed-size vector of `lanes`
+    scalars: `!graph.vector<vector<20xf32>>` is GraphIt's
+    `vector{Vertex}(vector[20](float))` (collaborative filtering's latent
+    factors), addressed one scalar at a time (`graph.load @v[%vertex][%lane]`).
+    `element_type` is always the scalar; `lanes` is 0 for a scalar element.
+    Buffers lay the lanes of one element out next to each other: element `i`,
+    lane `l` is at `i * lanes + l` (`lane_count` scalars per element)."""
 
     name = "graph.vector"
 
     element_type: Attribute
     size: IntegerAttr
+    lanes: IntegerAttr
 
-    def __init__(self, element_type: Attribute, size: int = -1):
-        super().__init__(element_type, IntegerAttr(size, i64))
+    def __init__(self, element_type: Attribute, size: int = -1, lanes: int = 0):
+        super().__init__(element_type, IntegerAttr(size, i64), IntegerAttr(lanes, i64))
 
     @property
     def per_vertex(self) -> bool:
         """Whether the vector is indexed by vertex (rather than fixed-size)."""
         return self.size.value.data < 0
+
+    @property
+    def lane_count(self) -> int:
+        """Scalars per element: `K` for `vector[K](T)` elements, else 1."""
+        return max(self.lanes.value.data, 1)
+
+    @property
+    def has_lanes(self) -> bool:
+        """Whether each element is a fixed-size vector (accessed with a lane)."""
+        return self.lanes.value.data > 0
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
@@ -173,13 +192,24 @@ class VectorType(ParametrizedAttribute, TypeAttribute):
             if size is not None:
                 parser.parse_shape_delimiter()
             element = parser.parse_type()
-        return [element, IntegerAttr(-1 if size is None else size, i64)]
+        lanes = 0
+        if isinstance(element, BuiltinVectorType):
+            shape = element.get_shape()
+            if len(shape) != 1 or element.get_num_scalable_dims():
+                parser.raise_error("vector elements must be one-dimensional vector<KxT>")
+            lanes, element = shape[0], element.element_type
+        return [element, IntegerAttr(-1 if size is None else size, i64), IntegerAttr(lanes, i64)]
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<")
         if not self.per_vertex:
             printer.print_string(f"{self.size.value.data} x ")
-        printer.print_attribute(self.element_type)
+        if self.has_lanes:
+            printer.print_string(f"vector<{self.lanes.value.data}x")
+            printer.print_attribute(self.element_type)
+            printer.print_string(">")
+        else:
+            printer.print_attribute(self.element_type)
         printer.print_string(">")
 
     def verify(self) -> None:
@@ -187,6 +217,8 @@ class VectorType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException("vector elements must be integers or floats")
         if self.size.value.data == 0 or self.size.value.data < -1:
             raise VerifyException("a fixed-size vector needs a positive size")
+        if self.lanes.value.data < 0:
+            raise VerifyException("a vector element needs a positive number of lanes")
 
 
 @irdl_attr_definition
@@ -273,6 +305,11 @@ def _writes_vector(function: func.FuncOp, vector: SymbolRefAttr) -> bool:
         isinstance(op, StoreOp | ReduceOp | CompareAndSwapOp) and op.vector == vector
         for op in function.walk()
     )
+
+
+def _lane(lane: SSAValue | Operation | None) -> list[SSAValue | Operation]:
+    """The optional lane operand of a vector access, as its operand group."""
+    return [] if lane is None else [lane]
 
 
 def _verify_index(vector: VectorType, index: SSAValue, op_name: str) -> None:
@@ -462,10 +499,15 @@ class ToVertexOp(IRDLOperation):
 
 
 class _VectorAccess(IRDLOperation):
-    """Shared verification of ops that address `@vector[index]`."""
+    """Shared verification of ops that address `@vector[index]`, or
+    `@vector[index][lane]` when the vector's elements are fixed-size vectors
+    (the lane is an i32 in `[0, lanes)`)."""
 
     vector = prop_def(FlatSymbolRefAttrConstr)
     index = operand_def(IndexValue)
+    lane = opt_operand_def(i32)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def element_type(self) -> Attribute:
         """The element type of the addressed vector."""
@@ -474,6 +516,14 @@ class _VectorAccess(IRDLOperation):
     def verify_(self) -> None:
         vector = lookup_vector(self, self.vector)
         _verify_index(vector, self.index, self.name)
+        name = self.vector.root_reference.data
+        if vector.has_lanes and self.lane is None:
+            raise VerifyException(
+                f"'@{name}' holds vector<{vector.lanes.value.data}x{vector.element_type}> "
+                "elements: address one lane as @v[index][lane]"
+            )
+        if not vector.has_lanes and self.lane is not None:
+            raise VerifyException(f"'@{name}' holds scalars: it has no lanes to address")
         for value in self._element_values():
             if value.type != vector.element_type:
                 raise VerifyException(
@@ -493,13 +543,19 @@ class LoadOp(_VectorAccess):
 
     result = result_def(ScalarType)
 
-    assembly_format = "$vector `[` $index `]` attr-dict `:` type($index) `->` type($result)"
+    assembly_format = (
+        "$vector `[` $index `]` (`` `[` $lane^ `]`)? attr-dict `:` type($index) `->` type($result)"
+    )
 
     def __init__(
-        self, vector: str, index: SSAValue | Operation, result_type: Attribute
+        self,
+        vector: str,
+        index: SSAValue | Operation,
+        result_type: Attribute,
+        lane: SSAValue | Operation | None = None,
     ):
         super().__init__(
-            operands=[index],
+            operands=[index, _lane(lane)],
             properties={"vector": SymbolRefAttr(vector)},
             result_types=[result_type],
         )
@@ -518,14 +574,20 @@ class StoreOp(_VectorAccess):
     value = operand_def(ScalarType)
 
     assembly_format = (
-        "$value `,` $vector `[` $index `]` attr-dict `:` type($index) `,` type($value)"
+        "$value `,` $vector `[` $index `]` (`` `[` $lane^ `]`)? attr-dict "
+        "`:` type($index) `,` type($value)"
     )
 
     def __init__(
-        self, value: SSAValue | Operation, vector: str, index: SSAValue | Operation
+        self,
+        value: SSAValue | Operation,
+        vector: str,
+        index: SSAValue | Operation,
+        lane: SSAValue | Operation | None = None,
     ):
         super().__init__(
-            operands=[value, index], properties={"vector": SymbolRefAttr(vector)}
+            operands=[value, index, _lane(lane)],
+            properties={"vector": SymbolRefAttr(vector)},
         )
 
     def _element_values(self) -> Sequence[SSAValue]:
@@ -576,7 +638,7 @@ class ReduceOp(_VectorAccess):
     changed = result_def(i1)
 
     assembly_format = (
-        "$kind $value `,` $vector `[` $index `]` (`atomic` $atomic^)? attr-dict "
+        "$kind $value `,` $vector `[` $index `]` (`` `[` $lane^ `]`)? (`atomic` $atomic^)? attr-dict "
         "`:` type($index) `,` type($value)"
     )
 
@@ -587,9 +649,10 @@ class ReduceOp(_VectorAccess):
         vector: str,
         index: SSAValue | Operation,
         atomic: bool = False,
+        lane: SSAValue | Operation | None = None,
     ):
         super().__init__(
-            operands=[value, index],
+            operands=[value, index, _lane(lane)],
             properties={
                 "kind": ReduceKindAttr(kind),
                 "vector": SymbolRefAttr(vector),
@@ -615,7 +678,7 @@ class CompareAndSwapOp(_VectorAccess):
     success = result_def(i1)
 
     assembly_format = (
-        "$vector `[` $index `]` `,` $expected `,` $desired attr-dict "
+        "$vector `[` $index `]` (`` `[` $lane^ `]`)? `,` $expected `,` $desired attr-dict "
         "`:` type($index) `,` type($desired)"
     )
 
@@ -625,9 +688,10 @@ class CompareAndSwapOp(_VectorAccess):
         index: SSAValue | Operation,
         expected: SSAValue | Operation,
         desired: SSAValue | Operation,
+        lane: SSAValue | Operation | None = None,
     ):
         super().__init__(
-            operands=[expected, desired, index],
+            operands=[expected, desired, index, _lane(lane)],
             properties={"vector": SymbolRefAttr(vector)},
             result_types=[i1],
         )

@@ -75,11 +75,16 @@ class EdgeSetTypeExpr(TypeExpr):
 
 @dataclass(eq=False)
 class VectorTypeExpr(TypeExpr):
-    """`vector{Vertex}(T)` (per vertex, `size` None) or `vector[N](T)`."""
+    """`vector{Vertex}(T)` (per vertex, `size` None) or `vector[N](T)`; `T` may
+    itself be a fixed-size `vector[K](T)` (`vector{Vertex}(vector[20](float))`).
+    A size written as a name (`vector[K](float)`) has `size` None and
+    `size_name` K: sema requires a constant."""
 
     element: str | None
     size: int | None
     value: TypeExpr
+    size_name: str | None = None
+    size_pos: Pos | None = None
 
 
 @dataclass(eq=False)
@@ -155,10 +160,18 @@ class Argv(Expr):
 
 @dataclass(eq=False)
 class Index(Expr):
-    """`base[index]`: an element of a vector."""
+    """`base[index]`: an element of a vector; `v[i][j]` (an `Index` of an
+    `Index`) is lane `j` of element `i` of a vector of fixed-size vectors."""
 
     base: Expr
     index: Expr
+
+
+@dataclass(eq=False)
+class VectorLit(Expr):
+    """`{a, b, ...}`: the values of a fixed-size vector, in order."""
+
+    items: list[Expr]
 
 
 @dataclass(eq=False)
@@ -478,6 +491,8 @@ def sub_exprs(expr: Expr) -> list[Expr]:
     """The direct subexpressions of `expr`."""
     if isinstance(expr, Index):
         return [expr.base, expr.index]
+    if isinstance(expr, VectorLit):
+        return list(expr.items)
     if isinstance(expr, Functor):
         return list(expr.captures)
     if isinstance(expr, Call):

@@ -171,7 +171,8 @@ def ir_type(ty: Ty) -> Attribute:
     if isinstance(ty, VertexSetTy):
         return graph.VertexSetType()
     if isinstance(ty, VectorTy):
-        return graph.VectorType(SCALAR_IR[ty.elem], -1 if ty.size is None else ty.size)
+        size = -1 if ty.size is None else ty.size
+        return graph.VectorType(SCALAR_IR[ty.elem], size, ty.lanes or 0)
     if isinstance(ty, PriorityQueueTy):
         return graph.PriorityQueueType(SCALAR_IR[ty.priority])
     if isinstance(ty, ListTy):
@@ -418,8 +419,14 @@ class IRGen:
             self.emit(graph.GlobalStoreOp(self.zero(ty), decl.name))
 
     def vector_assign(self, name: str, ty: VectorTy, init: ast.Expr | None) -> None:
-        """A whole-vector initialization: fill with a value (zero by default), or
-        `edges.getOutDegrees()`."""
+        """A whole-vector initialization: fill with a value (zero by default),
+        `edges.getOutDegrees()`, a copy, or a literal `{a, b, ...}` (one
+        `graph.store` per element)."""
+        if isinstance(init, ast.VectorLit):
+            for position, item in enumerate(init.items):
+                index = self.constant(position, INT)
+                self.emit(graph.StoreOp(self.expr_as(item, ty.elem), name, index))
+            return
         if (
             isinstance(init, ast.MethodCall)
             and isinstance(init.info, MethodInfo)
@@ -587,16 +594,16 @@ class IRGen:
         return self.value(builders[(family, op)](old, new))
 
     def element_assign(self, stmt: ast.Assign, target: ast.Index) -> None:
-        """`vec[i] = e` (`graph.store`) or `vec[i] min= e` (`graph.reduce`)."""
-        assert isinstance(target.base, ast.Name) and target.ty is not None
-        name = target.base.name
-        index = self.index(target)
+        """`vec[i] = e` (`graph.store`) or `vec[i] min= e` (`graph.reduce`), and
+        the same on a lane `vec[i][j]`."""
+        assert target.ty is not None
+        name, index, lane = self.access(target)
         value = self.expr_as(stmt.value, target.ty)
         if stmt.op == "=":
-            self.emit(graph.StoreOp(value, name, index))
+            self.emit(graph.StoreOp(value, name, index, lane))
         else:
             kind = unsigned_kind(REDUCE_KINDS[stmt.op], target.ty)
-            self.emit(graph.ReduceOp(kind, value, name, index))
+            self.emit(graph.ReduceOp(kind, value, name, index, lane=lane))
 
     def loop_attributes(self, stmt: ast.Stmt, op: Operation) -> None:
         """`graph.label` (and `graph.schedule`) on a labelled loop or `if`."""
@@ -761,8 +768,9 @@ class IRGen:
         if isinstance(expr, ast.Name):
             return self.name(expr)
         if isinstance(expr, ast.Index):
-            assert expr.ty is not None and isinstance(expr.base, ast.Name)
-            return self.value(graph.LoadOp(expr.base.name, self.index(expr), ir_type(expr.ty)))
+            assert expr.ty is not None
+            name, index, lane = self.access(expr)
+            return self.value(graph.LoadOp(name, index, ir_type(expr.ty), lane))
         if isinstance(expr, ast.Unary):
             return self.unary(expr)
         if isinstance(expr, ast.Binary):
@@ -838,6 +846,16 @@ class IRGen:
         if symbol.is_global:
             return self.value(graph.GlobalLoadOp(symbol.name, ir_type(symbol.ty)))
         return self.env[symbol]
+
+    def access(self, expr: ast.Index) -> tuple[str, SSAValue, SSAValue | None]:
+        """What a vector access addresses: the vector's name, the element's
+        index and, for `v[i][j]`, the lane j as an int."""
+        if isinstance(expr.base, ast.Index):
+            element = expr.base
+            assert isinstance(element.base, ast.Name)
+            return element.base.name, self.index(element), self.expr_as(expr.index, INT)
+        assert isinstance(expr.base, ast.Name)
+        return expr.base.name, self.index(expr), None
 
     def index(self, expr: ast.Index) -> SSAValue:
         """The index operand of a vector access (a vertex, or an integer as an int)."""
@@ -934,14 +952,15 @@ class IRGen:
             assert expr.ty is not None
             return self.value(math.AbsFOp(self.expr_as(expr.args[0], expr.ty)))
         target, expected, desired = expr.args
-        assert isinstance(target, ast.Index) and isinstance(target.base, ast.Name)
-        assert target.ty is not None
+        assert isinstance(target, ast.Index) and target.ty is not None
+        name, index, lane = self.access(target)
         return self.value(
             graph.CompareAndSwapOp(
-                target.base.name,
-                self.index(target),
+                name,
+                index,
                 self.expr_as(expected, target.ty),
                 self.expr_as(desired, target.ty),
+                lane,
             )
         )
 

@@ -42,7 +42,7 @@ from gir.diagnostics import SourceError
 from gir.frontend import ast
 from gir.frontend.ast import Pos
 from gir.frontend.lexer import Kind, Token, tokenize
-from gir.frontend.sema import GET_NGH_UNSUPPORTED
+from gir.frontend.sema import GET_NGH_UNSUPPORTED, MAX_VECTOR_SIZE
 
 SCALAR_TYPES = ("int", "float", "double", "bool", "string")
 WORD_SCALAR_TYPES = ("uint", "uint_64", "int64")
@@ -55,8 +55,6 @@ MAX_BLOCK_NESTING = 256
 """Deepest nesting of statement bodies."""
 MAX_EXPR_DEPTH = 1024
 """Deepest expression tree."""
-MAX_VECTOR_SIZE = 2**31 - 1
-"""Most elements of a `vector[N]`: device indices are 32-bit."""
 STMT_KEYWORDS = (
     "var", "const", "if", "while", "for", "print", "println", "delete", "break",
     "new", "load", "not", "true", "false",
@@ -318,8 +316,15 @@ class Parser:
         return ast.EdgeSetTypeExpr(pos, element, endpoints, weight)
 
     def parse_vector_type(self, pos: Pos) -> ast.VectorTypeExpr:
-        """`vector{Vertex}(T)` or `vector[N](T)` after `vector`."""
+        """`vector{Vertex}(T)` or `vector[N](T)` after `vector` (a size given by
+        name, `vector[K](T)`, is left to sema, which requires a constant)."""
         if self.accept_punct("["):
+            if self.tok.kind == Kind.IDENT:
+                name = self.advance()
+                self.expect_punct("]")
+                return ast.VectorTypeExpr(
+                    pos, None, None, self.parse_paren_type(), name.text, pos_of(name)
+                )
             if self.tok.kind != Kind.INT:
                 raise self.expected("a vector size")
             size_token = self.advance()
@@ -609,7 +614,8 @@ class Parser:
         return args
 
     def parse_primary(self) -> ast.Expr:
-        """Literals, names, `argv[N]`, parentheses, `new`, `load`."""
+        """Literals, names, `argv[N]`, parentheses, vector literals `{a, b}`,
+        `new`, `load`."""
         token = self.tok
         pos = pos_of(token)
         if token.kind == Kind.INT:
@@ -633,6 +639,12 @@ class Parser:
             inner = self.parse_expr()
             self.expect_punct(")")
             return inner
+        if self.accept_punct("{"):
+            items = [self.parse_expr()]
+            while self.accept_punct(","):
+                items.append(self.parse_expr())
+            self.expect_punct("}")
+            return ast.VectorLit(pos, items)
         if self.accept_keyword("new"):
             type_expr = self.parse_type()
             if not self.at_punct("("):

@@ -112,15 +112,19 @@ class VertexSetTy(Ty):
 
 @dataclass(frozen=True)
 class VectorTy(Ty):
-    """`vector{Vertex}(T)` (`size` None) or `vector[size](T)`."""
+    """`vector{Vertex}(T)` (`size` None) or `vector[size](T)`; with `lanes`, each
+    element is itself a `vector[lanes](T)` (`vector{Vertex}(vector[20](float))`),
+    read and written one scalar at a time as `v[i][lane]`."""
 
     elem: ScalarTy
     size: int | None = None
+    lanes: int | None = None
 
     def __str__(self) -> str:
+        value = str(self.elem) if self.lanes is None else f"vector[{self.lanes}]({self.elem})"
         if self.size is None:
-            return f"vector{{Vertex}}({self.elem})"
-        return f"vector[{self.size}]({self.elem})"
+            return f"vector{{Vertex}}({value})"
+        return f"vector[{self.size}]({value})"
 
 
 @dataclass(frozen=True)
@@ -293,6 +297,8 @@ class SemaInfo:
     warnings, not errors, since GraphIt performs them."""
 
 
+MAX_VECTOR_SIZE = 2**31 - 1
+"""Most elements of a `vector[N]` (lanes included): device indices are 32-bit."""
 VECTOR_REDUCTIONS = {"sum": "vector_sum", "max": "vector_max", "min": "vector_min"}
 """Whole-vector reduction methods and the `MethodInfo.op` each becomes."""
 DEGREE_METHODS = {"getOutDegrees": INT, "getOutDegreesUint": UINT}
@@ -364,6 +370,9 @@ class Checker:
         self.functor_uses: dict[ast.Expr, FuncInfo] = {}
         self.calls: dict[str, list[ast.Call]] = {}
         """The user-function calls in each function's body, by caller."""
+        self.constant_ints: dict[str, int] = {}
+        """Program-level integer consts initialized with a literal: the names a
+        vector size may be given by (`vector[K](float)`)."""
 
     def error(self, pos: Pos, message: str) -> SourceError:
         """A `SourceError` at `pos`."""
@@ -522,6 +531,9 @@ class Checker:
         self.current = None
         if decl.init is not None:
             self.check_initializer(decl.init, ty, decl.name, is_global=True)
+            value = literal_int(decl.init)
+            if is_integer(ty) and value is not None:
+                self.constant_ints[decl.name] = value
         elif isinstance(ty, EdgeSetTy):
             raise self.error(
                 decl.name_pos, f"edgeset '{decl.name}' needs an initializer such as load(argv[1])"
@@ -544,9 +556,13 @@ class Checker:
             raise self.error(init.pos, f"cannot assign {value} to '{name}' of type {ty}")
 
     def check_vector_value(self, init: ast.Expr, ty: VectorTy, name: str) -> None:
-        """A whole-vector value: a scalar to fill it with, `edges.getOutDegrees()`
-        (`getOutDegreesUint()` for a `vector{Vertex}(uint)`), or another vector of
-        the same type to copy."""
+        """A whole-vector value: a scalar to fill it with (every lane of a vector
+        of vectors), `edges.getOutDegrees()` (`getOutDegreesUint()` for a
+        `vector{Vertex}(uint)`), another vector of the same type to copy, or a
+        literal `{a, b, ...}` with one value per element of a `vector[N](T)`."""
+        if isinstance(init, ast.VectorLit):
+            self.check_vector_literal(init, ty, name)
+            return
         if isinstance(init, ast.MethodCall) and init.method in DEGREE_METHODS:
             edges = self.check_expr(init.receiver)
             if not isinstance(edges, EdgeSetTy) or init.args:
@@ -569,6 +585,29 @@ class Checker:
         value = self.check_expr(init)
         if value == VERTEXSET or not self.storable(init, value, ty.elem):
             raise self.error(init.pos, f"cannot initialize '{name}' of type {ty} with {value}")
+
+    def check_vector_literal(self, init: ast.VectorLit, ty: VectorTy, name: str) -> None:
+        """`{a, b, ...}` for `name` of type `ty`: a `vector[N](T)` of scalars,
+        exactly N values, each storable as a T."""
+        if ty.size is None or ty.lanes is not None:
+            raise self.error(
+                init.pos,
+                f"a vector literal {{...}} gives the elements of a fixed-size vector[N](T); "
+                f"'{name}' is {ty} (initialize it with one value for every element)",
+            )
+        if len(init.items) != ty.size:
+            raise self.error(
+                init.pos,
+                f"the vector literal has {len(init.items)} values, '{name}' of type {ty} "
+                f"holds {ty.size}",
+            )
+        for item in init.items:
+            value = self.check_value(item, "a vector literal value")
+            if value == VERTEXSET or not self.storable(item, value, ty.elem):
+                raise self.error(
+                    item.pos, f"cannot store {value} in '{name}', a vector of {ty.elem}"
+                )
+        init.ty = ty
 
     def check_load(self, load: ast.Load, ty: Ty) -> None:
         """`load(argv[N])` / `load("file")`, which must initialize an edgeset."""
@@ -633,14 +672,57 @@ class Checker:
         return EdgeSetTy(weight)
 
     def resolve_vector_type(self, type_expr: ast.VectorTypeExpr, allow_vector: bool) -> VectorTy:
-        """`vector{Vertex}(T)` or `vector[N](T)`; only program-level consts."""
+        """`vector{Vertex}(T)` or `vector[N](T)`, where T is a scalar or a
+        fixed-size `vector[K](S)` of scalars; only program-level consts."""
         if not allow_vector:
             raise self.error(type_expr.pos, "vectors must be program-level 'const' declarations")
         if type_expr.element is not None:
             self.check_vertex_element(type_expr.element, type_expr.pos)
-        elif type_expr.size is not None and type_expr.size <= 0:
+        size = self.vector_size(type_expr)
+        inner = type_expr.value
+        if not isinstance(inner, ast.VectorTypeExpr):
+            return VectorTy(self.resolve_scalar(inner, "vector element"), size)
+        if inner.element is not None:
+            raise self.error(
+                inner.pos,
+                "the elements of a vector may be fixed-size vectors vector[K](T), "
+                f"not per-vertex vector{{{inner.element}}}(...)",
+            )
+        lanes = self.vector_size(inner)
+        if isinstance(inner.value, ast.VectorTypeExpr):
+            raise self.error(
+                inner.value.pos, "vectors nest two levels deep at most (vector{Vertex}(vector[K](T)))"
+            )
+        if size is not None and lanes is not None and size * lanes > MAX_VECTOR_SIZE:
+            raise self.error(
+                type_expr.pos,
+                f"vector of {size} x {lanes} values exceeds the limit of {MAX_VECTOR_SIZE} elements",
+            )
+        return VectorTy(self.resolve_scalar(inner.value, "vector element"), size, lanes)
+
+    def vector_size(self, type_expr: ast.VectorTypeExpr) -> int | None:
+        """The N of `vector[N](T)` (None for a per-vertex vector): a positive
+        integer literal, or the name of a program-level const int initialized
+        with one (declared before it), as GraphIt's CF writes `vector[K]`."""
+        if type_expr.size_name is not None:
+            at = type_expr.size_pos or type_expr.pos
+            size = self.constant_ints.get(type_expr.size_name)
+            if size is None:
+                raise self.error(
+                    at,
+                    f"vector size '{type_expr.size_name}' is not a constant: give an integer "
+                    "literal or the name of a program-level const int initialized with one",
+                )
+            if size <= 0 or size > MAX_VECTOR_SIZE:
+                raise self.error(
+                    at,
+                    f"vector size '{type_expr.size_name}' is {size}: a fixed-size vector needs "
+                    f"1 to {MAX_VECTOR_SIZE} elements",
+                )
+            return size
+        if type_expr.element is None and type_expr.size is not None and type_expr.size <= 0:
             raise self.error(type_expr.pos, "a fixed-size vector needs a positive size")
-        return VectorTy(self.resolve_scalar(type_expr.value, "vector element"), type_expr.size)
+        return type_expr.size
 
     def check_vertex_element(self, name: str, pos: Pos) -> None:
         """`name` must be a declared element that is not an edgeset's edge element."""
@@ -862,6 +944,7 @@ class Checker:
             ast.Binary: self.check_binary,
             ast.New: self.check_new,
             ast.Load: self.check_misplaced_load,
+            ast.VectorLit: self.check_misplaced_literal,
         }
         ty = checkers[type(expr)](expr)
         expr.ty = ty
@@ -902,6 +985,12 @@ class Checker:
         """`argv[N]` where no load takes it: the argument as an int."""
         return INT
 
+    def check_misplaced_literal(self, expr: ast.Expr) -> Ty:
+        """`{a, b}` anywhere but as a fixed-size vector's value."""
+        raise self.error(
+            expr.pos, "a vector literal {...} can only initialize or be assigned to a vector[N](T)"
+        )
+
     def check_misplaced_load(self, expr: ast.Expr) -> Ty:
         """`load(...)` anywhere but as an edgeset's initial value."""
         raise self.error(expr.pos, "load(...) can only initialize an edgeset")
@@ -938,32 +1027,71 @@ class Checker:
 
     def check_index(self, expr: ast.Expr) -> Ty:
         """`vec[i]`: i is a Vertex or an integer (an integer only for fixed-size
-        vectors)."""
+        vectors); `vec[i][j]` for a vector of fixed-size vectors, j an integer
+        (a literal j must lie in `[0, K)`)."""
         assert isinstance(expr, ast.Index)
+        if isinstance(expr.base, ast.Index):
+            return self.check_lane(expr, expr.base)
         vector = self.vector_of(expr.base, "an indexed value")
+        self.check_element_index(expr, vector)
+        if vector.lanes is not None:
+            assert isinstance(expr.base, ast.Name)
+            raise self.error(
+                expr.pos,
+                f"'{expr.base.name}' holds a vector[{vector.lanes}]({vector.elem}) per element: "
+                f"read and write one value of it as {expr.base.name}[i][j]",
+            )
+        return vector.elem
+
+    def check_element_index(self, expr: ast.Index, vector: VectorTy) -> None:
+        """The index of an element of `vector`, as `expr` gives it."""
         index = self.check_expr(expr.index)
         if not (is_integer(index) or (index == VERTEX and vector.size is None)):
             expected = "an integer" if vector.size is not None else "a Vertex or an integer"
             raise self.error(expr.index.pos, f"vector index must be {expected}, found {index}")
-        self.check_constant_index(expr, vector)
+        self.check_constant_index(expr, vector.size, vector)
+
+    def check_lane(self, expr: ast.Index, element: ast.Index) -> Ty:
+        """`vec[i][j]`: lane j of element i of a vector of fixed-size vectors."""
+        if isinstance(element.base, ast.Index):
+            raise self.error(expr.pos, "vectors nest two levels deep at most: index them as v[i][j]")
+        vector = self.vector_of(element.base, "an indexed value")
+        assert isinstance(element.base, ast.Name)
+        if vector.lanes is None:
+            raise self.error(
+                expr.index.pos,
+                f"'{element.base.name}' is {vector}: its elements are scalars, index it once",
+            )
+        self.check_element_index(element, vector)
+        element.ty = VectorTy(vector.elem, vector.lanes)
+        lane = self.check_expr(expr.index)
+        if not is_integer(lane):
+            raise self.error(
+                expr.index.pos,
+                f"the index into a vector[{vector.lanes}]({vector.elem}) must be an integer, "
+                f"found {lane}",
+            )
+        self.check_constant_index(expr, vector.lanes, element.ty, element.base.name)
         return vector.elem
 
-    def check_constant_index(self, expr: ast.Index, vector: VectorTy) -> None:
-        """A literal index must lie inside the vector: `[0, N)` for `vector[N]`,
-        non-negative for a per-vertex vector (its size is known at run time)."""
+    def check_constant_index(
+        self, expr: ast.Index, size: int | None, vector: VectorTy, name: str | None = None
+    ) -> None:
+        """A literal index must lie inside the vector: `[0, N)` for a `vector[N]`
+        (`size` N; the lanes of a vector of vectors), non-negative for a
+        per-vertex vector (its size is known at run time)."""
         value = literal_int(expr.index)
         if value is None:
             return
-        assert isinstance(expr.base, ast.Name)
+        if name is None:
+            assert isinstance(expr.base, ast.Name)
+            name = expr.base.name
         if value < 0:
-            raise self.error(
-                expr.index.pos, f"index {value} is negative: '{expr.base.name}' starts at 0"
-            )
-        if vector.size is not None and value >= vector.size:
+            raise self.error(expr.index.pos, f"index {value} is negative: '{name}' starts at 0")
+        if size is not None and value >= size:
             raise self.error(
                 expr.index.pos,
-                f"index {value} is past the end of '{expr.base.name}' "
-                f"({vector}: indices 0 to {vector.size - 1})",
+                f"index {value} is past the end of '{name}' ({vector}: indices 0 to {size - 1})",
             )
 
     def check_unary(self, expr: ast.Expr) -> Ty:
@@ -1344,9 +1472,10 @@ class Checker:
         vector = self.vector_of(expr.args[1], "the tracked vector of applyModified")
         tracked = expr.args[1]
         assert isinstance(tracked, ast.Name)
-        if vector.size is not None:
+        if vector.size is not None or vector.lanes is not None:
             raise self.error(
-                tracked.pos, f"the tracked vector '{tracked.name}' must be a vector{{Vertex}}"
+                tracked.pos,
+                f"the tracked vector '{tracked.name}' must be a vector{{Vertex}} of scalars",
             )
         if tracked.name not in udf.writes:
             raise self.error(
@@ -1428,7 +1557,7 @@ class Checker:
                     raise self.error(arg.pos, f"this priority queue argument must be {literal}")
                 self.check_expr(arg)
         vector = self.vector_of(expr.args[2], "the priority vector")
-        if vector.size is not None or vector.elem != queue.priority:
+        if vector.size is not None or vector.lanes is not None or vector.elem != queue.priority:
             raise self.error(
                 expr.args[2].pos,
                 f"the priority vector must be a vector{{Vertex}}({queue.priority}), found {vector}",
@@ -1472,15 +1601,21 @@ def vector_writes(body: list[ast.Stmt]) -> set[str]:
     written: set[str] = set()
     for stmt in ast.walk_stmts(body):
         target = stmt.target if isinstance(stmt, ast.Assign) else None
-        if isinstance(target, ast.Index) and isinstance(target.base, ast.Name):
-            written.add(target.base.name)
+        if isinstance(target, ast.Index) and (vector := indexed_vector(target)) is not None:
+            written.add(vector.name)
         for expr in ast.own_exprs(stmt):
             for sub in ast.walk_expr(expr):
                 if isinstance(sub, ast.Call) and sub.name == "compare_and_swap" and sub.args:
                     swapped = sub.args[0]
-                    if isinstance(swapped, ast.Index) and isinstance(swapped.base, ast.Name):
-                        written.add(swapped.base.name)
+                    if isinstance(swapped, ast.Index) and (vector := indexed_vector(swapped)):
+                        written.add(vector.name)
     return written
+
+
+def indexed_vector(expr: ast.Index) -> ast.Name | None:
+    """The vector an element access `v[i]` or lane access `v[i][j]` names."""
+    base = expr.base.base if isinstance(expr.base, ast.Index) else expr.base
+    return base if isinstance(base, ast.Name) else None
 
 
 def check_program(program: ast.Program, filename: str) -> SemaInfo:

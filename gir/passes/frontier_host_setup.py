@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects import func, scf
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -23,6 +23,7 @@ from gir.passes.gpu_kernels import (
     combine,
     compare,
     constant,
+    element_position,
     element_type,
     from_element,
     global_vectors,
@@ -182,7 +183,7 @@ def _allocate_buffers(gpu: GpuContext, main: func.FuncOp, load: graph.LoadEdgesO
         if load is not None and first is not None and first.is_before_in_block(load):
             raise UserError.at(first, f"error: vector '@{name}' is used before the graph is loaded")
         b = gpu.setup_builder()
-        count = gpu.vertices if vector.per_vertex else constant(b, vector.size.value.data)
+        count = _length(gpu, b, vector)
         buffer = b.insert(host.AllocOp(count, element_type(vector))).result
         buffer.name_hint = name
         b.insert(host.BindGlobalOp(buffer, name, globals_[name].unsigned is not None))
@@ -199,6 +200,16 @@ def _first_uses(main: func.FuncOp) -> dict[str, Operation]:
                 if isinstance(value, SymbolRefAttr):
                     first.setdefault(value.root_reference.data, top)
     return first
+
+
+def _length(gpu: GpuContext, b: Builder, vector: graph.VectorType) -> SSAValue:
+    """How many scalars `vector`'s buffer holds: one per vertex or its fixed
+    size, times the lanes of a vector of fixed-size vectors (an i32, so
+    `|V| * lanes` must stay below 2^31)."""
+    count = gpu.vertices if vector.per_vertex else constant(b, vector.size.value.data)
+    if not vector.has_lanes:
+        return count
+    return b.insert(arith.MuliOp(count, constant(b, vector.lane_count))).result
 
 
 def _vector(gpu: GpuContext, ref: SymbolRefAttr) -> tuple[SSAValue, graph.VectorType]:
@@ -221,7 +232,7 @@ def _lower_host_op(gpu: GpuContext, op: Operation) -> None:
     b = Builder(InsertPoint.before(op))
     if isinstance(op, graph.VectorFillOp):
         buffer, vector = _vector(gpu, op.vector)
-        count = gpu.vertices if vector.per_vertex else constant(b, vector.size.value.data)
+        count = _length(gpu, b, vector)
         b.insert(host.FillOp(buffer, to_element(b, op.value, vector), count))
         Rewriter.erase_op(op)
     elif isinstance(op, graph.OutDegreesOp):
@@ -233,33 +244,35 @@ def _lower_host_op(gpu: GpuContext, op: Operation) -> None:
         Rewriter.erase_op(op)
     elif isinstance(op, graph.VectorReduceOp):
         buffer, vector = _vector(gpu, op.vector)
-        count = gpu.vertices if vector.per_vertex else constant(b, vector.size.value.data)
+        count = _length(gpu, b, vector)
         kind = AtomicKind(op.kind.data.value)
         replace(op, [b.insert(gir_gpu.VectorReduceOp(kind, buffer, count)).result])
     elif isinstance(op, graph.VectorCopyOp):
         source, vector = _vector(gpu, op.source)
         target, _ = _vector(gpu, op.target)
-        count = gpu.vertices if vector.per_vertex else constant(b, vector.size.value.data)
+        count = _length(gpu, b, vector)
         b.insert(host.CopyOp(source, target, count))
         Rewriter.erase_op(op)
     elif isinstance(op, graph.LoadOp):
         buffer, vector = _vector(gpu, op.vector)
-        read = b.insert(host.ReadOp(buffer, as_i32(b, op.index))).result
+        index = element_position(b, vector, op.index, op.lane, on_device=False)
+        read = b.insert(host.ReadOp(buffer, index)).result
         replace(op, [from_element(b, read, vector)])
     elif isinstance(op, graph.StoreOp):
         buffer, vector = _vector(gpu, op.vector)
-        b.insert(host.WriteOp(to_element(b, op.value, vector), buffer, as_i32(b, op.index)))
+        index = element_position(b, vector, op.index, op.lane, on_device=False)
+        b.insert(host.WriteOp(to_element(b, op.value, vector), buffer, index))
         Rewriter.erase_op(op)
     elif isinstance(op, graph.ReduceOp):
         buffer, vector = _vector(gpu, op.vector)
-        index = as_i32(b, op.index)
+        index = element_position(b, vector, op.index, op.lane, on_device=False)
         old = from_element(b, b.insert(host.ReadOp(buffer, index)).result, vector)
         new = combine(b, op.kind.data, old, op.value)
         b.insert(host.WriteOp(to_element(b, new, vector), buffer, index))
         replace(op, [compare(b, "ne", new, old)])
     elif isinstance(op, graph.CompareAndSwapOp):
         buffer, vector = _vector(gpu, op.vector)
-        index = as_i32(b, op.index)
+        index = element_position(b, vector, op.index, op.lane, on_device=False)
         old = from_element(b, b.insert(host.ReadOp(buffer, index)).result, vector)
         success = compare(b, "eq", old, op.expected)
         write = Block([host.WriteOp(op.desired, buffer, index), scf.YieldOp()])

@@ -26,10 +26,10 @@ from gir.dialects.gir_gpu import AtomicKind
 from gir.passes.gpu_kernels import (
     GpuContext,
     as_i32,
-    as_index,
     as_vertex,
     combine,
     compare,
+    element_position,
     from_element,
     global_vectors,
     resize,
@@ -165,12 +165,14 @@ class _VectorAccess(_VectorPattern):
             return
         if isinstance(op, graph.LoadOp):
             buffer, vector = self.vector(op.vector)
-            load = rewriter.insert(memref.LoadOp.get(buffer, [as_index(rewriter, op.index)])).res
+            index = element_position(rewriter, vector, op.index, op.lane)
+            load = rewriter.insert(memref.LoadOp.get(buffer, [index])).res
             rewriter.replace(op, [], [from_element(rewriter, load, vector)])
         elif isinstance(op, graph.StoreOp):
             buffer, vector = self.vector(op.vector)
             value = to_element(rewriter, op.value, vector)
-            rewriter.insert(memref.StoreOp.get(value, buffer, [as_index(rewriter, op.index)]))
+            index = element_position(rewriter, vector, op.index, op.lane)
+            rewriter.insert(memref.StoreOp.get(value, buffer, [index]))
             rewriter.erase(op)
 
 
@@ -205,7 +207,7 @@ class _Atomics(_VectorPattern):
             buffer, vector = self.vector(op.vector)
             if vector.element_type == i1:
                 raise UserError.at(op, "error: compare_and_swap on a bool vector is not supported")
-            index = as_index(rewriter, op.index)
+            index = element_position(rewriter, vector, op.index, op.lane)
             old = rewriter.insert(
                 gir_gpu.AtomicCASOp(buffer, index, op.expected, op.desired)
             ).old
@@ -213,7 +215,7 @@ class _Atomics(_VectorPattern):
 
     def _reduce(self, op: graph.ReduceOp, b: PatternRewriter) -> SSAValue:
         buffer, vector = self.vector(op.vector)
-        index = as_index(b, op.index)
+        index = element_position(b, vector, op.index, op.lane)
         kind = op.kind.data
         if op.atomic is None:
             old = from_element(b, b.insert(memref.LoadOp.get(buffer, [index])).res, vector)

@@ -411,6 +411,23 @@ def from_element(b: Builder, value: SSAValue, vector: VectorType) -> SSAValue:
     return value
 
 
+def element_position(
+    b: Builder, vector: VectorType, index: SSAValue, lane: SSAValue | None, on_device: bool = True
+) -> SSAValue:
+    """Where `vector[index]` (or its lane `lane`, for a vector of fixed-size
+    vectors) lies in the vector's buffer: the lanes of one element are
+    contiguous, so lane `l` of element `i` is at `i * lanes + l`. An `index` on
+    the device, an i32 for the host's reads and writes (the printers spell both
+    `int`: `|V| * lanes` must stay below 2^31)."""
+    cast = as_index if on_device else as_i32
+    position = cast(b, index)
+    if lane is None:
+        return position
+    lanes = constant(b, vector.lane_count, IndexType() if on_device else i32)
+    scaled = b.insert(arith.MuliOp(position, lanes)).result
+    return b.insert(arith.AddiOp(scaled, cast(b, lane))).result
+
+
 def _is_float(value_type: Attribute) -> bool:
     return not isinstance(value_type, IntegerType)
 

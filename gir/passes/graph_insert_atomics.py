@@ -107,6 +107,7 @@ def _edge_function(site: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) ->
             isinstance(child, graph.StoreOp)
             and guard is not None
             and guard[0] == child.vector.root_reference.data
+            and child.lane is None
             and len(stores[guard[0]]) == 1
             and parameter_index(child.index, entry) == 1
             and shared(child.index)
@@ -161,6 +162,7 @@ def _to_filter_guard(
         constant = constant_value(constant_side)
         if (
             isinstance(load, graph.LoadOp)
+            and load.lane is None
             and constant is not None
             and parameter_index(load.index, function.body.block) == 0
         ):

@@ -441,6 +441,77 @@ def check_widest(g: Graph, source: int, width: int, got: np.ndarray) -> str | No
 
 
 # --------------------------------------------------------------------------------------
+# Collaborative filtering (gradient descent on latent factors)
+# --------------------------------------------------------------------------------------
+
+
+def collaborative_filtering(
+    g: Graph, iterations: int, lanes: int, step: float, decay: float, initial: float
+) -> np.ndarray:
+    """GraphIt's collaborative filtering (its `cf` app), float64, shape (n, lanes).
+
+    Every vertex's `lanes` latent factors start at `initial`. Each iteration every
+    edge (src, dst, rating) computes the error of its estimate, `rating -
+    latent[src] . latent[dst]`, and adds `latent[src] * error` into the error
+    vector of `dst`; then every vertex steps `latent += step * (decay * latent +
+    error)` (GraphIt's `decay` is `-lambda`) and its error vector is cleared.
+    Estimates use the factors of the iteration's start (the edge apply reads
+    the factors and writes only the errors).
+    """
+    if g.weights is None:
+        raise GraphError("collaborative filtering needs edge weights (the ratings)")
+    latent = np.full((g.num_vertices, lanes), initial, dtype=np.float64)
+    ratings = g.weights.astype(np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):  # diverging steps: inf/NaN, reported by the check
+        for _ in range(iterations):
+            estimate = np.einsum("ij,ij->i", latent[g.src], latent[g.dst])
+            share = latent[g.src] * (ratings - estimate)[:, None]
+            error = np.zeros_like(latent)
+            np.add.at(error, g.dst, share)
+            latent = latent + step * (decay * latent + error)
+    return latent
+
+
+def check_collaborative_filtering(
+    g: Graph,
+    latent: np.ndarray,
+    iterations: int,
+    lanes: int,
+    step: float,
+    decay: float,
+    initial: float,
+    rtol: float = 1e-3,
+    atol: float = 1e-5,
+) -> str | None:
+    """Check the latent factors (flat, `n * lanes` values in vertex order, as gir
+    lays a `vector{Vertex}(vector[K](float))` out, or (n, lanes)) against
+    `collaborative_filtering`; a vertex is wrong when any of its factors is.
+    float32 atomics add the errors in any order, hence the looser default rtol;
+    an infinite or NaN factor is always wrong (diverging parameters)."""
+    want = collaborative_filtering(g, iterations, lanes, step, decay, initial)
+    got = np.asarray(latent, dtype=np.float64)
+    if got.size != want.size:
+        return (
+            f"the latent factors hold {got.size} values, expected {g.num_vertices} "
+            f"vertices x {lanes} = {want.size}"
+        )
+    got = got.reshape(want.shape)
+    wrong = ~np.isclose(got, want, rtol=rtol, atol=atol) | ~np.isfinite(got)
+    bad = wrong.any(axis=1)
+
+    def describe(v: int) -> str:
+        lane = int(np.argmax(wrong[v]))
+        return (
+            f"has factor {lane} = {got[v, lane]:.9g}, expected {want[v, lane]:.9g} "
+            f"(rtol={rtol:g}, atol={atol:g})"
+        )
+
+    return _first_problem(
+        [(bad, describe)], "vertex has wrong latent factors", "vertices have wrong latent factors"
+    )
+
+
+# --------------------------------------------------------------------------------------
 # Shared helpers
 # --------------------------------------------------------------------------------------
 
