@@ -107,16 +107,19 @@ _HELPERS = {
     """`value` truncated to a two's-complement integer of `width` bits."""
     value &= (1 << width) - 1
     return value - (1 << width) if value >> (width - 1) else value''',
-    "_libm": '''def _libm(name, value):
-    """C's math function `name` of a double: inf, -inf or NaN where Python's raises."""
+    "_libm": '''def _libm(name, *values):
+    """C's `name` of doubles (numpy's function): inf, -inf or NaN where Python raises."""
     with np.errstate(all="ignore"):
-        return float(getattr(np, name)(np.float64(value)))''',
+        return float(getattr(np, name)(*(np.float64(value) for value in values)))''',
     "_bitcast": '''def _bitcast(value, source, target):
     """Reinterprets the bits of a scalar (numpy dtype names)."""
     return np.array([value], dtype=source).view(target).item()''',
 }
 
-_BINARY = {**BINARY_OPERATORS, arith.FloorDivSIOp: "//"}
+_BINARY = {
+    **{kind: text for kind, text in BINARY_OPERATORS.items() if kind is not arith.DivfOp},
+    arith.FloorDivSIOp: "//",
+}
 _MIN_MAX = {
     arith.MinSIOp: "<",
     arith.MinUIOp: "<",
@@ -145,9 +148,10 @@ _LIBM = {
     math.Log2Op: "log2",
     math.Log10Op: "log10",
     math.Log1pOp: "log1p",
+    arith.DivfOp: "divide",
 }
-"""Math ops printed as `_libm(name, x)`: numpy's function of that name, which
-gives C's inf, -inf or NaN where Python's `math` would raise."""
+"""Float ops printed as `_libm(name, x...)`: numpy's function of that name, which
+gives C's inf, -inf or NaN where Python's `math` or `/` would raise."""
 
 
 @dataclass
@@ -315,8 +319,8 @@ class HostPrinter(StructuredPrinter):
             lhs, rhs = (self._unsigned(v) if kind in _UNSIGNED else self.expr(v) for v in op.operands)
             self._define(op.results[0], f"{lhs} if {lhs} {_MIN_MAX[kind]} {rhs} else {rhs}")
         elif kind in _LIBM:
-            operand = self._operand(op.operands[0])
-            self._define(op.results[0], f'{self._helper("_libm")}("{_LIBM[kind]}", {operand})')
+            operands = ", ".join(self._operand(v) for v in op.operands)
+            self._define(op.results[0], f'{self._helper("_libm")}("{_LIBM[kind]}", {operands})')
         elif kind in _MATH:
             self._uses_math = self._uses_math or "math." in _MATH[kind]
             self._define(op.results[0], _MATH[kind].format(*(self._operand(v) for v in op.operands)))
