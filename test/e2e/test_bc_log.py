@@ -1,7 +1,8 @@
 """End to end: Brandes betweenness centrality with path counts kept as logarithms
-(`test/programs/bc_log.gt`: the math builtins `exp`, `log1p`, `fmax`, `fabs`, a
-PULL forward pass with one thread per destination) on PoCL and CUDA, against the
-CPU reference: on the hand-made and generated graphs, and on a layered graph
+on PoCL and CUDA, against the CPU reference: `test/programs/bc_log.gt` (the
+math builtins `exp`, `log1p`, `fmax`, `fabs`; a PULL forward pass with one
+thread per destination) and `bench/bc_best_road.gt` (two pushes a level with
+max= and +=, both level loops fused, on PoCL through the host fallback loops), on the hand-made and generated graphs, and on a layered graph
 whose path counts pass double's range, where the double-precision program
 (`bc_default.gt`) is shown to fail."""
 
@@ -56,16 +57,21 @@ def run_on(path: Path, spec: str, target, devices) -> str | None:
     return validator.check(load_graph(spec, cache=False), argv, result.globals)
 
 
+LOG_PROGRAMS = ["bc_log.gt", "bench/bc_best_road.gt"]
+
+
+@pytest.mark.parametrize("program", LOG_PROGRAMS)
 @pytest.mark.parametrize("target", TARGETS)
-def test_bc_log_small_graphs(target, devices, tmp_path):
-    check_bc(PROGRAMS / "bc_log.gt", target, devices, tmp_path, [])
+def test_bc_log_small_graphs(target, program, devices, tmp_path):
+    check_bc(PROGRAMS / program, target, devices, tmp_path, [])
 
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_bc_log_past_double(target, devices, tmp_path):
     assert WIDTH ** (LAYERS - 2) > 2**1024  # double stops below 2^1024
     spec = layered_graph(tmp_path)
-    assert run_on(PROGRAMS / "bc_log.gt", spec, target, devices) is None
+    for program in LOG_PROGRAMS:
+        assert run_on(PROGRAMS / program, spec, target, devices) is None, program
     # sigma in double overflows to inf: 1 / sigma is 0 and the dependencies are wrong
     problem = run_on(PROGRAMS / "bc_default.gt", spec, target, devices)
     assert problem is not None and "dependenc" in problem
