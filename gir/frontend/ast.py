@@ -186,8 +186,9 @@ class Functor(Expr):
 
 @dataclass(eq=False)
 class Call(Expr):
-    """`name(args)`: a call of a user function or a builtin (`atoi`, `fabs`,
-    `startTimer`, `stopTimer`, `compare_and_swap`). `target` is the callee's
+    """`name(args)`: a call of a user function or a builtin (`atoi`, the math
+    functions `fabs` `exp` `log` `log1p` `sqrt` `fmax` `fmin`, `startTimer`,
+    `stopTimer`, `compare_and_swap`). `target` is the callee's
     `sema.FuncInfo`, or the builtin's name."""
 
     name: str

@@ -137,6 +137,18 @@ APPLY_KINDS = {
 }
 
 
+MATH_OPS: dict[str, Callable[..., Operation]] = {
+    "fabs": math.AbsFOp,
+    "exp": math.ExpOp,
+    "log": math.LogOp,
+    "log1p": math.Log1pOp,
+    "sqrt": math.SqrtOp,
+    "fmax": arith.MaxnumfOp,
+    "fmin": arith.MinnumfOp,
+}
+"""The op each math builtin becomes (`fmax`/`fmin` as C's: a NaN argument loses)."""
+
+
 def float_type(ty: ScalarTy) -> Float32Type | Float64Type:
     """The IR type of `float` (f32) or `double` (f64)."""
     return f64 if ty == DOUBLE else f32
@@ -938,7 +950,8 @@ class IRGen:
         return self.builtin(expr)
 
     def builtin(self, expr: ast.Call) -> SSAValue | None:
-        """`startTimer`, `stopTimer`, `atoi`, `fabs`, `compare_and_swap`."""
+        """`startTimer`, `stopTimer`, `atoi`, the math functions (`MATH_OPS`),
+        `compare_and_swap`."""
         if expr.name == "startTimer":
             self.emit(graph.StartTimerOp())
             return None
@@ -948,9 +961,10 @@ class IRGen:
             argv = expr.args[0]
             assert isinstance(argv, ast.Argv)
             return self.value(graph.ArgvIntOp(argv.index))
-        if expr.name == "fabs":
+        if expr.name in MATH_OPS:
             assert expr.ty is not None
-            return self.value(math.AbsFOp(self.expr_as(expr.args[0], expr.ty)))
+            args = [self.expr_as(arg, expr.ty) for arg in expr.args]
+            return self.value(MATH_OPS[expr.name](*args))
         target, expected, desired = expr.args
         assert isinstance(target, ast.Index) and target.ty is not None
         name, index, lane = self.access(target)

@@ -303,7 +303,12 @@ VECTOR_REDUCTIONS = {"sum": "vector_sum", "max": "vector_max", "min": "vector_mi
 """Whole-vector reduction methods and the `MethodInfo.op` each becomes."""
 DEGREE_METHODS = {"getOutDegrees": INT, "getOutDegreesUint": UINT}
 """The edgeset methods that give every vertex's out-degree, and its element type."""
-BUILTINS = ("startTimer", "stopTimer", "atoi", "fabs", "compare_and_swap")
+MATH_BUILTINS = {
+    "fabs": 1, "exp": 1, "log": 1, "log1p": 1, "sqrt": 1, "fmax": 2, "fmin": 2,
+}  # fmt: skip
+"""C's math functions an expression may call, and how many arguments each takes:
+they compute in the arguments' common float type (`float` for integers)."""
+BUILTINS = ("startTimer", "stopTimer", "atoi", "compare_and_swap", *MATH_BUILTINS)
 SCALAR_NAMES = {
     "int": INT, "uint": UINT, "int64": INT64, "uint_64": UINT64,
     "float": FLOAT, "double": DOUBLE, "bool": BOOL,
@@ -1174,8 +1179,8 @@ class Checker:
         )
 
     def check_builtin(self, expr: ast.Call) -> Ty:
-        """`startTimer()`, `stopTimer()`, `atoi(argv[N])`, `fabs(x)`,
-        `compare_and_swap(a[i], old, new)`."""
+        """`startTimer()`, `stopTimer()`, `atoi(argv[N])`, the math functions
+        (`check_math`), `compare_and_swap(a[i], old, new)`."""
         if expr.name in ("startTimer", "stopTimer"):
             self.check_arity(expr, 0)
             return VOID if expr.name == "startTimer" else FLOAT
@@ -1185,13 +1190,25 @@ class Checker:
                 raise self.error(expr.args[0].pos, "atoi takes argv[N]")
             expr.args[0].ty = INT
             return INT
-        if expr.name == "fabs":
-            self.check_arity(expr, 1)
-            ty = self.check_value(expr.args[0], "the argument")
-            if not (isinstance(ty, ScalarTy) and ty.is_numeric):
-                raise self.error(expr.args[0].pos, f"fabs needs a number, found {ty}")
-            return ty if ty.is_float else FLOAT
+        if expr.name in MATH_BUILTINS:
+            return self.check_math(expr)
         return self.check_compare_and_swap(expr)
+
+    def check_math(self, expr: ast.Call) -> Ty:
+        """`fabs(x)`, `exp(x)`, `log(x)`, `log1p(x)`, `sqrt(x)`, `fmax(x, y)`,
+        `fmin(x, y)`: numbers (or vertices, as their ids) in, the arguments'
+        common float type out (`float` when every argument is an integer)."""
+        self.check_arity(expr, MATH_BUILTINS[expr.name])
+        common: ScalarTy = FLOAT
+        for index, arg in enumerate(expr.args):
+            role = "the argument" if len(expr.args) == 1 else f"argument {index + 1}"
+            ty = self.check_value(arg, role)
+            ty = INT if ty == VERTEX else ty  # a vertex's id, as in arithmetic
+            if not (isinstance(ty, ScalarTy) and ty.is_numeric):
+                raise self.error(arg.pos, f"{expr.name} needs a number, found {ty}")
+            if ty.is_float and (ty == DOUBLE or common != DOUBLE):
+                common = ty
+        return common
 
     def check_compare_and_swap(self, expr: ast.Call) -> Ty:
         """`compare_and_swap(vec[i], expected, desired)`."""

@@ -108,12 +108,19 @@ _HELPERS = {
     """`value` truncated to a two's-complement integer of `width` bits."""
     value &= (1 << width) - 1
     return value - (1 << width) if value >> (width - 1) else value''',
+    "_libm": '''def _libm(name, *values):
+    """C's `name` of doubles (numpy's function): inf, -inf or NaN where Python raises."""
+    with np.errstate(all="ignore"):
+        return float(getattr(np, name)(*(np.float64(value) for value in values)))''',
     "_bitcast": '''def _bitcast(value, source, target):
     """Reinterprets the bits of a scalar (numpy dtype names)."""
     return np.array([value], dtype=source).view(target).item()''',
 }
 
-_BINARY = {**BINARY_OPERATORS, arith.FloorDivSIOp: "//"}
+_BINARY = {
+    **{kind: text for kind, text in BINARY_OPERATORS.items() if kind is not arith.DivfOp},
+    arith.FloorDivSIOp: "//",
+}
 _MIN_MAX = {
     arith.MinSIOp: "<",
     arith.MinUIOp: "<",
@@ -128,17 +135,24 @@ _UNSIGNED = (arith.MinUIOp, arith.MaxUIOp)
 _MATH = {
     math.AbsFOp: "abs({0})",
     math.AbsIOp: "abs({0})",
-    math.SqrtOp: "math.sqrt({0})",
-    math.ExpOp: "math.exp({0})",
     math.Exp2Op: "2.0 ** {0}",
-    math.LogOp: "math.log({0})",
-    math.Log2Op: "math.log2({0})",
-    math.Log10Op: "math.log10({0})",
     math.FloorOp: "float(math.floor({0}))",
     math.CeilOp: "float(math.ceil({0}))",
     math.TruncOp: "float(math.trunc({0}))",
     math.PowFOp: "{0} ** {1}",
 }
+
+_LIBM = {
+    math.SqrtOp: "sqrt",
+    math.ExpOp: "exp",
+    math.LogOp: "log",
+    math.Log2Op: "log2",
+    math.Log10Op: "log10",
+    math.Log1pOp: "log1p",
+    arith.DivfOp: "divide",
+}
+"""Float ops printed as `_libm(name, x...)`: numpy's function of that name, which
+gives C's inf, -inf or NaN where Python's `math` or `/` would raise."""
 
 
 @dataclass
@@ -189,7 +203,7 @@ class HostPrinter(StructuredPrinter):
         imports = ["from gir.runtime.protocol import DType, GraphArray, GraphSize"]
         if self._uses_math:
             imports.append("import math")
-        if "_bitcast" in self._helpers:
+        if self._helpers & {"_bitcast", "_libm"}:
             imports.append("import numpy as np")
         header = [
             '"""Host program printed by gir.',
@@ -305,6 +319,9 @@ class HostPrinter(StructuredPrinter):
         elif kind in _MIN_MAX:
             lhs, rhs = (self._unsigned(v) if kind in _UNSIGNED else self.expr(v) for v in op.operands)
             self._define(op.results[0], f"{lhs} if {lhs} {_MIN_MAX[kind]} {rhs} else {rhs}")
+        elif kind in _LIBM:
+            operands = ", ".join(self._operand(v) for v in op.operands)
+            self._define(op.results[0], f'{self._helper("_libm")}("{_LIBM[kind]}", {operands})')
         elif kind in _MATH:
             self._uses_math = self._uses_math or "math." in _MATH[kind]
             self._define(op.results[0], _MATH[kind].format(*(self._operand(v) for v in op.operands)))
