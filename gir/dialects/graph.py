@@ -78,7 +78,6 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     traits_def,
-    var_operand_def,
 )
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer

@@ -15,7 +15,6 @@ from xdsl.rewriter import InsertPoint
 
 from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu
-from gir.dialects.frontier import Layout
 from gir.dialects.schedule import EdgeBlocking, LoadBalance, SimpleScheduleAttr
 from gir.passes.gpu_kernels import GpuContext, KernelBuilder, MapBody, as_index, constant
 from gir.passes.ir_utils import main_function, statement

@@ -12,7 +12,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
-from gir.dialects.schedule import FrontierCreation, FrontierCreationAttr, SimpleScheduleAttr, Toggle
+from gir.dialects.schedule import FrontierCreationAttr, SimpleScheduleAttr, Toggle
 from gir.passes import representations
 from gir.passes.graph_to_frontier import BUCKET_CREATION_ATTR
 from gir.dialects import frontier, graph

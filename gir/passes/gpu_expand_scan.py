@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from xdsl.builder import ImplicitBuilder
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp, i32
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import IntegerType, ModuleOp, i32
+from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
