@@ -66,7 +66,8 @@ from gir.dialects import graph as graph_dialect
 from gir.dialects.schedule import LoadBalanceAttr, SimpleScheduleAttr
 from gir.passes.load_balance import LOAD_BALANCES
 from gir.runtime.graph import load_graph
-from gir.tools.run import _lower, parse_program
+from gir.api import lower_for_run
+from gir.tools.run import parse_program
 
 out, spec = Path(sys.argv[1]), sys.argv[2]
 programs = {"bfs": ("bfs.gt", False), "sssp_bf": ("sssp_bf.gt", True),
@@ -82,7 +83,7 @@ for name, (source, weighted) in programs.items():
                 op.properties["schedule"] = schedule.with_options(load_balance=LoadBalanceAttr(strategy))
         path = out / f"{name}.{strategy.value.lower()}.mlir"
         with open(path, "w") as stream:
-            Printer(stream).print_op(_lower(module))
+            Printer(stream).print_op(lower_for_run(module))
         print(name, strategy.value.lower(), path, graph, start)
 PY
 )
