@@ -47,7 +47,6 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StringAttr,
     SymbolNameConstraint,
-    UnitAttr,
     i32,
 )
 from xdsl.dialects import scf
@@ -68,8 +67,6 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
-    opt_operand_def,
-    opt_prop_def,
     prop_def,
     region_def,
     result_def,
@@ -87,6 +84,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from gir.dialects.printing import PrintOpBase
 from gir.diagnostics import UserError
 
 Scalar = base(IntegerType) | AnyFloatConstr
@@ -912,7 +910,7 @@ class ExclusiveScanOp(IRDLOperation):
 
 
 @irdl_op_definition
-class PrintOp(IRDLOperation):
+class PrintOp(PrintOpBase):
     """`print x` in device code: the thread writes a scalar, or the string `text`,
     and a newline to the host's stdout (`printf`). Lines of one kernel come in an
     unspecified order and reach stdout once the kernel has finished.
@@ -924,33 +922,6 @@ class PrintOp(IRDLOperation):
     """
 
     name = "gir_gpu.print"
-
-    value = opt_operand_def(Scalar)
-    text = opt_prop_def(StringAttr)
-    unsigned = opt_prop_def(UnitAttr)
-    """Print the integer `value` as unsigned (`uint_64` values above 2^63)."""
-
-    assembly_format = "(`unsigned` $unsigned^)? ($value^ `:` type($value))? ($text^)? attr-dict"
-
-    def __init__(
-        self,
-        value: SSAValue | Operation | None = None,
-        text: str | None = None,
-        unsigned: bool = False,
-    ):
-        super().__init__(
-            operands=[[] if value is None else [value]],
-            properties={
-                "text": None if text is None else StringAttr(text),
-                "unsigned": UnitAttr() if unsigned else None,
-            },
-        )
-
-    def verify_(self) -> None:
-        if (self.value is None) == (self.text is None):
-            raise VerifyException(f"{self.name} prints exactly one value or text")
-        if self.unsigned is not None and (self.value is None or not isinstance(self.value.type, IntegerType)):
-            raise VerifyException(f"{self.name}: only integers print as unsigned")
 
 
 REDUCE_KINDS = (AtomicKind.ADD, AtomicKind.MIN, AtomicKind.MAX, AtomicKind.UMIN, AtomicKind.UMAX)

@@ -85,6 +85,7 @@ from xdsl.traits import SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from gir.dialects.printing import PrintOpBase
 from gir.dialects.schedule import (
     SCHEDULE_ATTRIBUTES,
     HybridScheduleAttr,
@@ -1384,37 +1385,10 @@ class ListRetrieveOp(IRDLOperation):
 
 
 @irdl_op_definition
-class PrintOp(IRDLOperation):
+class PrintOp(PrintOpBase):
     """`print x`: writes a scalar, or the string `text`, and a newline to stdout."""
 
     name = "graph.print"
-
-    value = opt_operand_def(ScalarType)
-    text = opt_prop_def(StringAttr)
-    unsigned = opt_prop_def(UnitAttr)
-    """Print the integer `value` as unsigned (`uint_64` values above 2^63)."""
-
-    assembly_format = "(`unsigned` $unsigned^)? ($value^ `:` type($value))? ($text^)? attr-dict"
-
-    def __init__(
-        self,
-        value: SSAValue | Operation | None = None,
-        text: str | None = None,
-        unsigned: bool = False,
-    ):
-        super().__init__(
-            operands=[[] if value is None else [value]],
-            properties={
-                "text": None if text is None else StringAttr(text),
-                "unsigned": UnitAttr() if unsigned else None,
-            },
-        )
-
-    def verify_(self) -> None:
-        if (self.value is None) == (self.text is None):
-            raise VerifyException("graph.print prints exactly one value or text")
-        if self.unsigned is not None and (self.value is None or not isinstance(self.value.type, IntegerType)):
-            raise VerifyException(f"{self.name}: only integers print as unsigned")
 
 
 @irdl_op_definition

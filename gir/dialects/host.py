@@ -70,7 +70,6 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
-    opt_operand_def,
     opt_prop_def,
     prop_def,
     result_def,
@@ -81,6 +80,7 @@ from xdsl.traits import OpTrait, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from gir.dialects.printing import PrintOpBase
 from gir.dialects.gir_gpu import (
     KernelOp,
     Scalar,
@@ -150,40 +150,13 @@ class ArgvIntOp(IRDLOperation):
 
 
 @irdl_op_definition
-class PrintOp(IRDLOperation):
+class PrintOp(PrintOpBase):
     """Writes a host scalar, or the string `text`, and a newline to the program's
     output."""
 
     name = "host.print"
 
     traits = traits_def(HostSide())
-
-    value = opt_operand_def(Scalar)
-    text = opt_prop_def(StringAttr)
-    unsigned = opt_prop_def(UnitAttr)
-    """Print the integer `value` as unsigned (`uint_64` values above 2^63)."""
-
-    assembly_format = "(`unsigned` $unsigned^)? ($value^ `:` type($value))? ($text^)? attr-dict"
-
-    def __init__(
-        self,
-        value: SSAValue | Operation | None = None,
-        text: str | None = None,
-        unsigned: bool = False,
-    ):
-        super().__init__(
-            operands=[[] if value is None else [value]],
-            properties={
-                "text": None if text is None else StringAttr(text),
-                "unsigned": UnitAttr() if unsigned else None,
-            },
-        )
-
-    def verify_(self) -> None:
-        if (self.value is None) == (self.text is None):
-            raise VerifyException("host.print prints exactly one value or text")
-        if self.unsigned is not None and (self.value is None or not isinstance(self.value.type, IntegerType)):
-            raise VerifyException(f"{self.name}: only integers print as unsigned")
 
 
 @irdl_op_definition
