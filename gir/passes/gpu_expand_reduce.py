@@ -34,7 +34,7 @@ from gir.dialects.gir_gpu import (
     element_type,
 )
 from gir.passes.gpu_parallel_primitives import (
-    BLOCK_SIZES,
+    check_block_size,
     constant,
     index,
     name_args,
@@ -88,11 +88,7 @@ class GpuExpandReduce(ModulePass):
     block_size: int = 256
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.block_size not in BLOCK_SIZES:
-            raise UserError(
-                f"error: gpu-expand-reduce: block-size is a power of two from 32 to 1024, "
-                f"not {self.block_size}"
-            )
+        check_block_size(self.name, self.block_size)
         PatternRewriteWalker(
             ExpandVectorReduce(op, self.block_size), apply_recursively=False
         ).rewrite_module(op)

@@ -14,7 +14,18 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
+from gir.diagnostics import UserError
+
 BLOCK_SIZES = tuple(2**power for power in range(5, 11))
+"""The block sizes the parallel primitives are built for: powers of two, 32 to 1024."""
+
+
+def check_block_size(pass_name: str, block_size: int) -> None:
+    """A `UserError` naming `pass_name` unless `block_size` is one of `BLOCK_SIZES`."""
+    if block_size not in BLOCK_SIZES:
+        raise UserError(
+            f"error: {pass_name}: block-size is a power of two from 32 to 1024, not {block_size}"
+        )
 """The block sizes the primitives' kernels can be made for: powers of two, 32 to 1024."""
 
 
