@@ -12,8 +12,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
-from gir.dialects.schedule import FrontierCreationAttr, SimpleScheduleAttr, Toggle
+from gir.dialects.schedule import FrontierCreationAttr
 from gir.passes import representations
+from gir.passes.gpu_fuse_loops import is_fused_loop
 from gir.passes.graph_to_frontier import BUCKET_CREATION_ATTR
 from gir.dialects import frontier, graph
 from gir.dialects.frontier import (
@@ -381,16 +382,9 @@ def _bucket_map(queue: _Queue, op: frontier.EdgeTraverseOp) -> frontier.NewOp | 
 
 def _in_fused_loop(op: Operation) -> bool:
     loop = op.parent_op()
-    while loop is not None:
-        schedule = loop.attributes.get("graph.schedule")
-        if (
-            isinstance(loop, scf.WhileOp)
-            and isinstance(schedule, SimpleScheduleAttr)
-            and schedule.kernel_fusion.data == Toggle.ENABLED
-        ):
-            return True
+    while loop is not None and not is_fused_loop(loop):
         loop = loop.parent_op()
-    return False
+    return loop is not None
 
 
 def _update(

@@ -132,10 +132,13 @@ class GpuFuseLoops(ModulePass):
 
 def fused_loops(module: ModuleOp) -> list[scf.WhileOp]:
     """The `scf.while` loops of `@main` scheduled with kernel fusion, outermost first."""
-    return [o for o in main_function(module).walk() if isinstance(o, scf.WhileOp) and _fused(o)]
+    return [o for o in main_function(module).walk() if is_fused_loop(o)]
 
 
-def _fused(loop: scf.WhileOp) -> bool:
+def is_fused_loop(loop: Operation) -> bool:
+    """Whether `loop` is an `scf.while` scheduled with kernel fusion."""
+    if not isinstance(loop, scf.WhileOp):
+        return False
     schedule = loop.attributes.get(SCHEDULE)
     return isinstance(schedule, SimpleScheduleAttr) and schedule.kernel_fusion.data == Toggle.ENABLED
 
