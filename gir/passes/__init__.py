@@ -36,6 +36,7 @@ register_pass("graph-default-schedule", "graph_default_schedule", "GraphDefaultS
 register_pass("graph-split-hybrid", "graph_split_hybrid", "GraphSplitHybrid")
 register_pass("graph-specialize-udfs", "graph_specialize_udfs", "GraphSpecializeUdfs")
 register_pass("graph-insert-atomics", "graph_insert_atomics", "GraphInsertAtomics")
+register_pass("graph-fold-cas-filters", "graph_fold_cas_filters", "GraphFoldCasFilters")
 
 # Graph level -> frontier level.
 register_pass("graph-to-frontier", "graph_to_frontier", "GraphToFrontier")
@@ -112,6 +113,7 @@ PIPELINES["lower-to-gpu"] = Pipeline(
             "graph-split-hybrid",
             "graph-specialize-udfs",
             "graph-insert-atomics",
+            "graph-fold-cas-filters",
             "graph-to-frontier",
             "frontier-bucket-fusion",
             "frontier-lower-priority-queues",

@@ -95,7 +95,7 @@ def _edge_function(site: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) ->
     def shared(index: SSAValue) -> bool:
         return not (own_is_private and parameter_index(index, entry) == own)
 
-    guard = _to_filter_guard(site, table)
+    guard = to_filter_guard(site, table)
     stores: dict[str, list[graph.StoreOp]] = {}
     for child in function.walk():
         if isinstance(child, graph.StoreOp):
@@ -142,7 +142,7 @@ def _vertex_function(function: func.FuncOp) -> None:
             child.properties["atomic"] = UnitAttr()
 
 
-def _to_filter_guard(
+def to_filter_guard(
     site: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]
 ) -> tuple[str, Attribute] | None:
     """(vector, C) when the statement's `to` filter returns `vector[v] == C`."""
