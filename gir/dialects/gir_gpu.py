@@ -496,6 +496,14 @@ let one thread of each group of threads arriving together add for all of them,
 handing each its share of the old value, as if they had added one after another."""
 
 
+COMBINE_RUNS = "gir_gpu.combine_runs"
+"""The unit attribute that marks a `gir_gpu.atomic_rmw add` whose old value is
+unused and whose index neighbouring threads usually share (a `clustered`
+reduction: the iterated vertex's element, its edges spread over neighbouring
+threads): a printer may let each run of neighbouring lanes that add at one
+address add once, with the run's sum."""
+
+
 def is_persistent(kernel: KernelOp) -> bool:
     """Whether `kernel` is a persistent kernel (a fused loop)."""
     return PERSISTENT in kernel.attributes

@@ -628,17 +628,22 @@ class ReduceKindAttr(EnumAttribute[ReduceKind], SpacedOpaqueSyntaxAttribute):
 class ReduceOp(_VectorAccess):
     """`vector[index] min= value` (or `max=`, `+=`). The result is true when the
     element changed, which is what change tracking (`applyModified`) enqueues on.
-    With `atomic`, the update is one indivisible read-modify-write."""
+    With `atomic`, the update is one indivisible read-modify-write. `clustered`
+    (set by `graph-insert-atomics`) says that the threads updating one element
+    usually run side by side: the index is the vertex a traversal iterates and
+    its load balance spreads that vertex's edges over neighbouring threads."""
 
     name = "graph.reduce"
 
     kind = prop_def(ReduceKindAttr)
     value = operand_def(ScalarType)
     atomic = opt_prop_def(UnitAttr)
+    clustered = opt_prop_def(UnitAttr)
     changed = result_def(i1)
 
     assembly_format = (
-        "$kind $value `,` $vector `[` $index `]` (`` `[` $lane^ `]`)? (`atomic` $atomic^)? attr-dict "
+        "$kind $value `,` $vector `[` $index `]` (`` `[` $lane^ `]`)? (`atomic` $atomic^)? "
+        "(`clustered` $clustered^)? attr-dict "
         "`:` type($index) `,` type($value)"
     )
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, memref, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, SymbolRefAttr, i1
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, SymbolRefAttr, UnitAttr, i1
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -22,7 +22,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu, graph
-from gir.dialects.gir_gpu import AtomicKind
+from gir.dialects.gir_gpu import COMBINE_RUNS, AtomicKind
 from gir.passes.gpu_kernels import (
     GpuContext,
     as_i32,
@@ -225,7 +225,9 @@ class _Atomics(_VectorPattern):
         if vector.element_type == i1:
             raise UserError.at(op, "error: atomic reductions of bool vectors are not supported")
         if kind == graph.ReduceKind.ADD:
-            b.insert(gir_gpu.AtomicRMWOp(_ATOMIC_KINDS[kind], op.value, buffer, index))
+            add = b.insert(gir_gpu.AtomicRMWOp(_ATOMIC_KINDS[kind], op.value, buffer, index))
+            if op.clustered is not None:
+                add.attributes[COMBINE_RUNS] = UnitAttr()
             return compare(b, "ne", op.value, zero(b, op.value.type))
         changed = _bounded_atomic(b, kind, op.value, buffer, index)
         changed.name_hint = op.changed.name_hint

@@ -30,7 +30,9 @@ class GraphInsertAtomics(ModulePass):
     EDGE_ONLY) and the traversal starts from every vertex (a frontier may hold a
     vertex twice). In a vertexset apply or filter the vertex's own element is
     private. Then:
-    - a reduction (`min=`, `max=`, `+=`) of a shared element becomes atomic;
+    - a reduction (`min=`, `max=`, `+=`) of a shared element becomes atomic,
+      and `clustered` when the element is the iterated vertex's (its edges are
+      spread over neighbouring threads, whose updates the printer may combine);
     - a plain store `v[dst] = x` to a shared element whose statement has a `to`
       filter testing `v[dst] == C` becomes `compare_and_swap(v[dst], C, x)`, so
       exactly one thread wins (BFS's parent update; in PULL only where the
@@ -87,7 +89,8 @@ def _edge_function(site: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) ->
         if isinstance(schedule, SimpleScheduleAttr)
         else LoadBalance.VERTEX_BASED
     )
-    own_is_private = load_balance_strategy(load_balance).owns_iterated_vertex() and (
+    spreads_edges = not load_balance_strategy(load_balance).owns_iterated_vertex()
+    own_is_private = not spreads_edges and (
         direction == Direction.PULL or _starts_from_all(site)
     )
     entry = function.body.block
@@ -103,6 +106,8 @@ def _edge_function(site: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) ->
     for child in list(function.walk()):
         if isinstance(child, graph.ReduceOp) and shared(child.index):
             child.properties["atomic"] = UnitAttr()
+            if spreads_edges and parameter_index(child.index, entry) == own:
+                child.properties["clustered"] = UnitAttr()
         elif (
             isinstance(child, graph.StoreOp)
             and guard is not None

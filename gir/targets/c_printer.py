@@ -39,6 +39,7 @@ from gir.diagnostics import UserError
 from gir.dialects.gir_gpu import (
     AtomicCASOp,
     AGGREGATED,
+    COMBINE_RUNS,
     AtomicRMWOp,
     BarrierOp,
     GridBarrierOp,
@@ -252,6 +253,12 @@ class CFlavour(ABC):
         """An expression that adds `value` at `address` for a `gir_gpu.aggregated`
         atomic (address and value alike in every thread), yielding this thread's
         old value; by default one atomic per thread."""
+        return self.atomic_rmw("add", element, address, value, needs)
+
+    def run_combined_add(self, element: Scalar, address: str, value: str, needs: Needs) -> str:
+        """A statement that adds `value` at `address` for a `gir_gpu.combine_runs`
+        atomic (old value unused; neighbouring threads usually share the
+        address); by default one atomic per thread."""
         return self.atomic_rmw("add", element, address, value, needs)
 
     @abstractmethod
@@ -697,6 +704,8 @@ class KernelPrinter(StructuredPrinter):
         element, value = scalar_of(op.value.type), self.expr(op.value)
         if AGGREGATED in op.attributes:
             call = self.flavour.aggregated_add(element, address, value, self.needs)
+        elif COMBINE_RUNS in op.attributes and not op.old.uses:
+            call = self.flavour.run_combined_add(element, address, value, self.needs)
         else:
             call = self.flavour.atomic_rmw(op.kind.data.value, element, address, value, self.needs)
         self._define_or_discard(op.old, call)

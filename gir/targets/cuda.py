@@ -200,6 +200,40 @@ class CudaFlavour(CFlavour):
         ])  # fmt: skip
         return f"{needs.helper('gir_aggregated_add', source)}({address}, {value})"
 
+    def run_combined_add(self, element: Scalar, address: str, value: str, needs: Needs) -> str:
+        # Each run of neighbouring active lanes with one address sums its values
+        # (a segmented suffix sum over the warp) and its first lane adds the sum:
+        # a pull traversal whose edges of one destination lie side by side then
+        # makes one atomic per destination and warp instead of one per edge.
+        # Lanes whose addresses differ form runs of one and add alone.
+        name = f"gir_run_add_{element.suffix}"
+        type_ = self.value_type(element, needs)
+        add = self.atomic_rmw("add", element, "address", "sum", needs)
+        source = "\n".join([
+            f"{self.helper_qualifier} void {name}({type_}* address, {type_} value) {{",
+            "  unsigned int active = __activemask();",
+            f"  int lane = (int)(threadIdx.x % {SUBGROUP_SIZE}u);",
+            "  unsigned long long key = (unsigned long long)address;",
+            "  unsigned long long next = __shfl_down_sync(active, key, 1);",
+            "  unsigned long long previous = __shfl_up_sync(active, key, 1);",
+            "  bool last = lane == 31 || ((active >> (lane + 1)) & 1u) == 0u || next != key;",
+            "  bool first = lane == 0 || ((active >> (lane - 1)) & 1u) == 0u || previous != key;",
+            "  unsigned int ends = __ballot_sync(active, last);",
+            "  int end = lane + __ffs(ends >> lane) - 1;",
+            f"  {type_} sum = value;",
+            "  for (int offset = 1; offset < 32; offset <<= 1) {",
+            f"    {type_} other = __shfl_down_sync(active, sum, offset);",
+            "    if (lane + offset <= end) {",
+            "      sum += other;",
+            "    }",
+            "  }",
+            "  if (first) {",
+            f"    {add};",
+            "  }",
+            "}",
+        ])  # fmt: skip
+        return f"{needs.helper(name, source)}({address}, {value})"
+
     def atomic_cas(
         self, element: Scalar, address: str, expected: str, desired: str, needs: Needs
     ) -> str:

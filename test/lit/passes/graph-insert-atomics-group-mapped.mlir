@@ -1,7 +1,7 @@
 // RUN: gir-opt %s -p graph-default-schedule,graph-insert-atomics | filecheck %s
 
 // Under WM a warp, under CM a block shares the edges of one source: its elements
-// are shared even when the traversal starts from every vertex once.
+// are shared even when the traversal starts from every vertex once, and clustered.
 builtin.module {
   graph.global @count : !graph.vector<i32>
   func.func @warp_degree(%src : !graph.vertex, %dst : !graph.vertex) {
@@ -10,7 +10,7 @@ builtin.module {
     func.return
   }
   // CHECK-LABEL: func.func @warp_degree
-  // CHECK:         graph.reduce add %one, @count[%src] atomic : !graph.vertex, i32
+  // CHECK:         graph.reduce add %one, @count[%src] atomic clustered : !graph.vertex, i32
 
   func.func @block_degree(%src : !graph.vertex, %dst : !graph.vertex) {
     %one = arith.constant 1 : i32
@@ -18,7 +18,7 @@ builtin.module {
     func.return
   }
   // CHECK-LABEL: func.func @block_degree
-  // CHECK:         graph.reduce add %one, @count[%src] atomic : !graph.vertex, i32
+  // CHECK:         graph.reduce add %one, @count[%src] atomic clustered : !graph.vertex, i32
 
   func.func @main() {
     %e = graph.load_edges {argv = 1 : i64} : !graph.edgeset

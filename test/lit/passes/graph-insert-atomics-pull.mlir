@@ -11,9 +11,10 @@
 // the same function applied in PUSH (its own clone, from graph-specialize-udfs)
 // gets the atomic, and a reduction into the source's element is shared in PULL.
 // A strategy that spreads a destination's in-edges over several threads (every
-// load balance but VERTEX_BASED: `owns_iterated_vertex`) shares it: atomic.
+// load balance but VERTEX_BASED: `owns_iterated_vertex`) shares it: atomic,
+// and `clustered`, since those threads are neighbours.
 // SHARED-LABEL: func.func @gather(
-// SHARED:         graph.reduce add %one, @sum[%dst] atomic : !graph.vertex, i32
+// SHARED:         graph.reduce add %one, @sum[%dst] atomic clustered : !graph.vertex, i32
 // SHARED:         graph.reduce add %one, @out[%src] atomic : !graph.vertex, i32
 builtin.module {
   graph.global @sum : !graph.vector<i32>
