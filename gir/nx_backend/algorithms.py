@@ -10,6 +10,7 @@ that gir does not implement the call when `backend="gir"` was asked for).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Hashable, Iterator
 from typing import Any
@@ -107,7 +108,7 @@ def tree_edges(
     rank = np.zeros(levels.size, dtype=np.int64)  # a vertex's position in its level
     parents: list[np.ndarray] = []
     children: list[np.ndarray] = []
-    for first, last in zip(bounds[:-1], bounds[1:]):
+    for first, last in itertools.pairwise(bounds):
         edges = candidates[first:last]
         edges = edges[np.argsort(rank[src[edges]], kind="stable")]
         _, discovery = np.unique(dst[edges], return_index=True)
