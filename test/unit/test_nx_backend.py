@@ -144,6 +144,11 @@ def test_bfs_edges_order_is_networkx_discovery_order() -> None:
     assert list(nx.bfs_edges(graph, 0)) == expected
     assert list(BackendInterface.bfs_edges(_gir(graph), 0)) == expected
     assert list(BackendInterface.bfs_successors(_gir(nx.empty_graph(2)), 1)) == [(1, [])]
+    # a mesh of many levels, its edges inserted in a shuffled order
+    edges = list(nx.convert_node_labels_to_integers(nx.grid_2d_graph(25, 25)).edges)
+    random.Random(1).shuffle(edges)
+    mesh = nx.Graph(edges)
+    assert list(BackendInterface.bfs_edges(_gir(mesh), 300)) == list(nx.bfs_edges(mesh, 300))
 
 
 @pytest.mark.parametrize("directed", [False, True])
