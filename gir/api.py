@@ -325,10 +325,21 @@ class LoadedGraph:
         return f"LoadedGraph({self.spec} on {self.device.name})"
 
 
+def _is_graph(value: Any) -> bool:
+    """Whether `value` is a graph `Program.run` would load, and never a program
+    argument: strings are arguments (a path or spec is one for a program that
+    loads no graph, as on gir-run's command line)."""
+    if isinstance(value, (LoadedGraph, Graph, tuple, os.PathLike)):
+        return True
+    return type(value).__module__.split(".")[0] in ("scipy", "networkx")
+
+
 def _kind(graph: GraphLike) -> str:
     """A short description of an in-memory graph's type, for argv[1] and messages."""
     if isinstance(graph, tuple):
         return "edge array"
+    if isinstance(graph, os.PathLike):
+        return "path"
     return f"{type(graph).__module__.split('.')[0]}.{type(graph).__name__}"
 
 
@@ -458,17 +469,33 @@ class Program:
         uses: pass the result to `run` to skip converting and copying it again."""
         return load_graph(graph, target=target, device=device)
 
+    @property
+    def loads_graph(self) -> bool:
+        """Whether `main` loads a graph: then `run` takes the graph first (its
+        argv[1]), else only the program's arguments."""
+        from gir.tools.run import loads_graph
+
+        loads = self.__dict__.get("_loads_graph")
+        if loads is None:
+            loads = self.__dict__["_loads_graph"] = loads_graph(self._main())
+        return loads
+
     def run(
         self,
-        graph: GraphLike,
         *args: Any,
         target: str | None = None,
         device: int | None = None,
         trials: int = 1,
         stdout: TextIO | None = None,
     ) -> Result:
-        """Runs the program `trials` times on `graph` (its argv[1]) with `args` as
-        argv[2..] (numbers or strings) and returns its vectors and times.
+        """Runs the program `trials` times and returns its vectors and times.
+
+        A program that loads a graph (`load(argv[1])`) takes it first, `run(graph,
+        *args)`: the graph is argv[1] and `args` are argv[2..]. A program that
+        loads no graph (scalars and fixed-size vectors only, as `gir-run PROGRAM
+        ARGS` runs it) takes its arguments alone, `run(*args)`: argv[1..].
+        Arguments are numbers or strings; a graph given to a program that loads
+        none, or no graph given to one that loads one, is a `UserError`.
 
         `target` is "cuda", "opencl" or None (CUDA where available, else OpenCL);
         `device` a device index (OpenCL: across platforms). The program's prints go
@@ -477,32 +504,53 @@ class Program:
         """
         if trials < 1:
             raise UserError("error: trials must be at least 1")
-        loaded = load_graph(graph, target=target, device=device)
-        if loaded is graph and (target, device) != (None, None) and loaded.device is not _device(target, device):
-            raise UserError(f"error: the graph is loaded on {loaded.device.name}, not on the requested device")
-        argv = [self.name, loaded.spec, *(_argument(value) for value in args)]
+        if self.loads_graph:
+            if not args:
+                raise UserError(
+                    f"error: '{self.name}' loads a graph: give it as the first argument "
+                    "(run(graph, *args): the graph is argv[1])"
+                )
+            graph, *rest = args
+            loaded: LoadedGraph | None = load_graph(graph, target=target, device=device)
+            if loaded is graph and (target, device) != (None, None) and loaded.device is not _device(target, device):
+                raise UserError(f"error: the graph is loaded on {loaded.device.name}, not on the requested device")
+            run_on = loaded.device
+            argv = [self.name, loaded.spec, *(_argument(value) for value in rest)]
+        else:
+            for position, value in enumerate(args, 1):
+                if _is_graph(value):
+                    raise UserError(
+                        f"error: '{self.name}' loads no graph: its arguments are argv[1..] "
+                        f"(numbers or strings), but argv[{position}] is a graph ({_kind(value)})"
+                    )
+            graph, loaded, run_on = None, None, _device(target, device)
+            argv = [self.name, *(_argument(value) for value in args)]
         from gir.tools.run import check_int_arguments
 
         check_int_arguments(self._main(), argv)
-        compiled = self.compiled(loaded.device.target)
+        compiled = self.compiled(run_on.target)
         times: list[float] = []
         try:
             for _ in range(trials):
                 output = stdout if stdout is not None else io.StringIO()
-                result, elapsed = self._run_once(compiled, loaded, argv, output)
+                result, elapsed = self._run_once(compiled, run_on, loaded, argv, output)
                 times.append(elapsed)
         finally:
-            if loaded is not graph:
+            if loaded is not None and loaded is not graph:
                 loaded.release()
         printed = output.getvalue() if isinstance(output, io.StringIO) and stdout is None else ""
-        return Result(dict(result.globals), tuple(times), result.elapsed is not None, printed, loaded.device.name)
+        return Result(dict(result.globals), tuple(times), result.elapsed is not None, printed, run_on.name)
 
     def _run_once(
-        self, compiled: CompiledProgram, graph: LoadedGraph, argv: list[str], output: TextIO
+        self, compiled: CompiledProgram, device: Device, graph: LoadedGraph | None, argv: list[str], output: TextIO
     ) -> tuple[Any, float]:
-        """One run of `compiled` on `graph`: its RunResult and its time."""
-        device = graph.device
-        run = _GraphRun(graph, device, compiled.kernels(device), argv, output, compiled.bounds_sites)
+        """One run of `compiled` on `device` (on `graph`, if the program loads
+        one): its RunResult and its time."""
+        kernels = compiled.kernels(device)
+        if graph is None:
+            run = Run(device, kernels, argv, output, compiled.bounds_sites)
+        else:
+            run = _GraphRun(graph, device, kernels, argv, output, compiled.bounds_sites)
         try:
             compiled.host_run(run, compiled.constants)
             result = run.finish()

@@ -16,7 +16,16 @@ DEFAULT_CONFIG: dict[str, Any] = {"schedule": "auto", "target": None, "device": 
 "power_law" or "high_diameter"; `target` "cuda", "opencl" or None (CUDA where it
 runs); `device` a device index, as `gir.Program.run` takes them."""
 
+_BFS_ORDER_NOTE = (
+    "BFS levels on the GPU; the tree and NetworkX's discovery order ranked level by level "
+    "on the host. sort_neighbors: NetworkX runs it."
+)
+
 FUNCTION_NOTES: dict[str, dict[str, Any]] = {
+    **{
+        name: {"additional_docs": _BFS_ORDER_NOTE}
+        for name in ("bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors")
+    },
     "single_source_shortest_path_length": {
         "additional_docs": "BFS levels on the GPU; cutoff is applied to the result.",
     },

@@ -10,6 +10,7 @@ that gir does not implement the call when `backend="gir"` was asked for).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Hashable, Iterator
 from typing import Any
@@ -46,6 +47,120 @@ def single_source_shortest_path_length(
         reached = reached[levels[reached] <= cutoff]
     order = reached[np.argsort(levels[reached], kind="stable")]
     return {G.nodes[vertex]: int(levels[vertex]) for vertex in order}
+
+
+def bfs_edges(
+    G: GirGraph,
+    source: Hashable,
+    reverse: bool = False,
+    depth_limit: float | None = None,
+    sort_neighbors: Any = None,
+) -> Iterator[tuple[Hashable, Hashable]]:
+    """The edges of the breadth-first tree from `source` (following a directed
+    graph's edges backwards when `reverse`, down to `depth_limit` levels), in
+    the order NetworkX's own search yields them: `nx.bfs_edges` without
+    `sort_neighbors`. The levels come from the GPU, the order from `tree_edges`."""
+    backwards = bool(reverse) and G.is_directed()
+    root = _search_root(G, source)
+    if depth_limit is not None and not depth_limit > 0:
+        return
+    threshold = max(1, len(G) // PULL_FRACTION)
+    levels = program("bfs_levels", G).run(G.loaded(reverse=backwards), root, threshold)["level"]
+    src, dst = G.reverse_edges() if backwards else (G.src, G.dst)
+    parents, children = tree_edges(src, dst, levels, depth_limit)
+    nodes = G.nodes
+    yield from zip(map(nodes.__getitem__, parents.tolist()), map(nodes.__getitem__, children.tolist()))
+
+
+def _search_root(G: GirGraph, source: Hashable) -> int:
+    """The vertex of `source`, or the error NetworkX's `G.neighbors` raises."""
+    import networkx as nx
+
+    if source not in G.index:  # an unhashable source raises TypeError, as in NetworkX
+        kind = "digraph" if G.is_directed() else "graph"
+        raise nx.NetworkXError(f"The node {source} is not in the {kind}.")
+    return G.index[source]
+
+
+def tree_edges(
+    src: np.ndarray, dst: np.ndarray, levels: np.ndarray, depth_limit: float | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The breadth-first tree given by BFS `levels` (-1: unreached) over edges
+    `src -> dst` in adjacency order (grouped by `src`, each group in neighbour
+    order), as `(parents, children)` vertex arrays in NetworkX's discovery order.
+
+    NetworkX's queue holds each level in discovery order; a vertex of level L+1
+    is discovered by the first vertex of level L, in that order, that has it as
+    a neighbour, and level L+1 is ordered by (its parent's rank in level L,
+    its position among the parent's neighbours). So each level is ranked from
+    the one above by one stable sort of the edges between them: by the rank of
+    their source, ties kept in adjacency order. Only children of levels below
+    `depth_limit` are kept (NetworkX's `depth < depth_limit`)."""
+    src_level = levels[src]
+    tree = (src_level >= 0) & (levels[dst] == src_level + 1)
+    if depth_limit is not None:
+        tree &= src_level < depth_limit
+    candidates = np.flatnonzero(tree)
+    # the candidate edges grouped by the level of their source, in adjacency order
+    candidates = candidates[np.argsort(src_level[candidates], kind="stable")]
+    grouped = src_level[candidates]
+    bounds = np.searchsorted(grouped, np.arange(grouped[-1] + 2 if grouped.size else 0))
+    rank = np.zeros(levels.size, dtype=np.int64)  # a vertex's position in its level
+    parents: list[np.ndarray] = []
+    children: list[np.ndarray] = []
+    for first, last in itertools.pairwise(bounds):
+        edges = candidates[first:last]
+        edges = edges[np.argsort(rank[src[edges]], kind="stable")]
+        _, discovery = np.unique(dst[edges], return_index=True)
+        discovery.sort()  # the first edge into each child, in the order they are met
+        level_children = dst[edges[discovery]]
+        rank[level_children] = np.arange(level_children.size)
+        parents.append(src[edges[discovery]])
+        children.append(level_children)
+    empty = np.zeros(0, dtype=np.int64)
+    return np.concatenate(parents or [empty]), np.concatenate(children or [empty])
+
+
+def bfs_tree(
+    G: GirGraph,
+    source: Hashable,
+    reverse: bool = False,
+    depth_limit: float | None = None,
+    sort_neighbors: Any = None,
+) -> Any:
+    """The breadth-first tree from `source` as a NetworkX `DiGraph`, its nodes
+    and edges added in NetworkX's order: `nx.bfs_tree`."""
+    import networkx as nx
+
+    tree = nx.DiGraph()
+    tree.add_node(source)
+    tree.add_edges_from(bfs_edges(G, source, reverse=reverse, depth_limit=depth_limit))
+    return tree
+
+
+def bfs_predecessors(
+    G: GirGraph, source: Hashable, depth_limit: float | None = None, sort_neighbors: Any = None
+) -> Iterator[tuple[Hashable, Hashable]]:
+    """`(node, its parent)` for each node of the breadth-first tree from
+    `source` but the source, in discovery order: `nx.bfs_predecessors`."""
+    for parent, child in bfs_edges(G, source, depth_limit=depth_limit):
+        yield child, parent
+
+
+def bfs_successors(
+    G: GirGraph, source: Hashable, depth_limit: float | None = None, sort_neighbors: Any = None
+) -> Iterator[tuple[Hashable, list[Hashable]]]:
+    """`(node, its children)` for each node of the breadth-first tree from
+    `source` with children, in discovery order (`(source, [])` when it has
+    none): `nx.bfs_successors`."""
+    parent, children = source, []
+    for tail, head in bfs_edges(G, source, depth_limit=depth_limit):
+        if tail == parent:
+            children.append(head)
+            continue
+        yield parent, children
+        parent, children = tail, [head]
+    yield parent, children
 
 
 def single_source_dijkstra_path_length(

@@ -27,7 +27,12 @@ degrees close to their mean, and many levels: "high-diameter")."""
 class GirGraph:
     """A NetworkX graph as gir runs it: vertices numbered in `G` order, directed
     edges (an undirected edge becomes two), the requested edge attributes as
-    float arrays, and the graph resident on gir's device once first used."""
+    float arrays, and the graph resident on gir's device once first used.
+
+    The edges are in NetworkX's adjacency order: grouped by source vertex in
+    node order, each vertex's edges in the order `G.neighbors` yields its
+    neighbours (a multigraph's parallel edges next to each other), which is what
+    order-sensitive algorithms such as `bfs_edges` need."""
 
     __networkx_backend__ = "gir"
 
@@ -40,8 +45,11 @@ class GirGraph:
         *,
         directed: bool,
         multigraph: bool,
+        predecessors: Mapping[Hashable, Mapping[Hashable, Any]] | None = None,
     ):
-        """`src`/`dst` index `nodes`; `attributes` has one value per edge each."""
+        """`src`/`dst` index `nodes`; `attributes` has one value per edge each;
+        `predecessors` is a directed graph's `G.pred`, read (once) only when an
+        algorithm follows its edges backwards (`reverse_edges`)."""
         self.nodes = nodes
         self.index = {node: position for position, node in enumerate(nodes)}
         self.src, self.dst = src, dst
@@ -51,7 +59,9 @@ class GirGraph:
         self.directed = directed
         self.multigraph = multigraph
         self.__networkx_cache__: dict[str, Any] = {}
-        self._loaded: dict[str | None, Any] = {}
+        self._predecessors = predecessors
+        self._reverse_edges: tuple[np.ndarray, np.ndarray] | None = None
+        self._loaded: dict[tuple[str | None, bool], Any] = {}
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -70,21 +80,36 @@ class GirGraph:
             return "high_diameter"
         return "power_law" if degrees.max() >= POWER_LAW_MAX_TO_MEAN * degrees.mean() else "high_diameter"
 
-    def gir_graph(self, weight: str | None = None) -> Graph:
+    def gir_graph(self, weight: str | None = None, *, reverse: bool = False) -> Graph:
         """The graph as gir's host `Graph`, weighted by attribute `weight` (its
-        values must be integers: see `integer_weights`)."""
+        values must be integers: see `integer_weights`); every edge turned
+        around when `reverse`."""
         weights = None if weight is None else self.attributes[weight].astype(np.int64)
-        return from_edges(len(self.nodes), self.src, self.dst, weights)
+        src, dst = (self.dst, self.src) if reverse else (self.src, self.dst)
+        return from_edges(len(self.nodes), src, dst, weights)
 
-    def loaded(self, weight: str | None = None) -> Any:
-        """The graph resident on gir's device (a `gir.LoadedGraph`), once."""
+    def loaded(self, weight: str | None = None, *, reverse: bool = False) -> Any:
+        """The graph (reversed when `reverse`) resident on gir's device (a
+        `gir.LoadedGraph`), once."""
         from gir.api import load_graph
         from gir.nx_backend.programs import device_options
 
-        resident = self._loaded.get(weight)
+        resident = self._loaded.get((weight, reverse))
         if resident is None:
-            resident = self._loaded[weight] = load_graph(self.gir_graph(weight), **device_options())
+            graph = self.gir_graph(weight, reverse=reverse)
+            resident = self._loaded[(weight, reverse)] = load_graph(graph, **device_options())
         return resident
+
+    def reverse_edges(self) -> tuple[np.ndarray, np.ndarray]:
+        """A directed graph's edges turned around, in the order of its
+        predecessor adjacency: `(vertex, predecessor)` index arrays grouped by
+        vertex in node order, each vertex's predecessors in `G.predecessors`
+        order (each once, also in a multigraph). Read from `G.pred` once."""
+        if self._reverse_edges is None:
+            if self._predecessors is None:
+                raise ValueError("reverse_edges needs a directed graph's predecessors")
+            self._reverse_edges = _adjacency_arrays(self.index, self._predecessors)
+        return self._reverse_edges
 
     def integer_weights(self, weight: str) -> bool:
         """Whether attribute `weight` holds non-negative integers whose total fits
@@ -106,28 +131,55 @@ class GirGraph:
 
 def from_nx(graph: Any, edge_attrs: Mapping[str, Any] | None) -> GirGraph:
     """`graph` converted with the attributes named in `edge_attrs` (name to
-    default value: an edge without the attribute takes the default)."""
+    default value: an edge without the attribute takes the default), its edges
+    read from the adjacency in NetworkX's order (see `GirGraph`): an undirected
+    edge once from each end (a self loop once), a multigraph's parallel edges
+    once per key."""
     nodes = list(graph)
     index = {node: position for position, node in enumerate(nodes)}
-    edges = list(graph.edges)
-    count = len(edges)
-    src = np.fromiter((index[edge[0]] for edge in edges), dtype=np.int64, count=count)
-    dst = np.fromiter((index[edge[1]] for edge in edges), dtype=np.int64, count=count)
+    adjacency = graph._adj  # NetworkX's own dicts: its views cost a lookup per edge
+    multigraph = graph.is_multigraph()
+    neighbourhoods = [adjacency[node] for node in nodes]
+    if multigraph:
+        counts = [sum(map(len, neighbours.values())) for neighbours in neighbourhoods]
+        heads = (v for neighbours in neighbourhoods for v, keyed in neighbours.items() for _ in keyed)
+        datas = (data for neighbours in neighbourhoods for keyed in neighbours.values() for data in keyed.values())
+    else:
+        counts = list(map(len, neighbourhoods))
+        heads = (v for neighbours in neighbourhoods for v in neighbours)
+        datas = (data for neighbours in neighbourhoods for data in neighbours.values())
+    count = sum(counts)
+    src = np.repeat(np.arange(len(nodes), dtype=np.int64), counts)
+    dst = np.fromiter(map(index.__getitem__, heads), dtype=np.int64, count=count)
     attributes, float_attributes = {}, set()
+    edge_data = list(datas) if edge_attrs else []
     for name, default in (edge_attrs or {}).items():
-        values = [data.get(name, default) for *_, data in graph.edges(data=True)]
+        values = [data.get(name, default) for data in edge_data]
         try:
             attributes[name] = np.asarray(values, dtype=np.float64).reshape(count)
         except (TypeError, ValueError):
             raise NotImplementedError(f"gir reads numeric edge attributes; '{name}' is not") from None
         if any(isinstance(value, (float, np.floating)) for value in values):
             float_attributes.add(name)
-    if not graph.is_directed():
-        src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
-        attributes = {name: np.concatenate([values, values]) for name, values in attributes.items()}
     converted = GirGraph(
-        nodes, src, dst, attributes, directed=graph.is_directed(), multigraph=graph.is_multigraph()
+        nodes,
+        src,
+        dst,
+        attributes,
+        directed=graph.is_directed(),
+        multigraph=multigraph,
+        predecessors=graph._pred if graph.is_directed() else None,
     )
     converted.float_attributes = float_attributes
     return converted
 
+
+def _adjacency_arrays(
+    index: Mapping[Hashable, int], adjacency: Mapping[Hashable, Mapping[Hashable, Any]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """`(vertex, neighbour)` index arrays of `adjacency` (node to neighbours),
+    grouped by vertex in node order, each neighbour once, in adjacency order."""
+    neighbourhoods = [adjacency[node] for node in index]
+    src = np.repeat(np.arange(len(neighbourhoods), dtype=np.int64), list(map(len, neighbourhoods)))
+    heads = (v for neighbours in neighbourhoods for v in neighbours)
+    return src, np.fromiter(map(index.__getitem__, heads), dtype=np.int64, count=src.size)

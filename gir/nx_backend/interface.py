@@ -11,6 +11,7 @@ nx.config.backend_priority.algos = ["gir"]        # every call gir can run, else
 from __future__ import annotations
 
 import inspect
+import numbers
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,6 +19,10 @@ from gir.nx_backend import algorithms
 from gir.nx_backend.graph import GirGraph, from_nx
 
 FUNCTIONS = (
+    "bfs_edges",
+    "bfs_tree",
+    "bfs_predecessors",
+    "bfs_successors",
     "single_source_shortest_path_length",
     "single_source_dijkstra_path_length",
     "connected_components",
@@ -28,6 +33,7 @@ FUNCTIONS = (
 
 _UNSUPPORTED_BY_DEFAULT: dict[str, tuple[str, ...]] = {
     "pagerank": ("personalization", "nstart", "dangling"),
+    **{name: ("sort_neighbors",) for name in ("bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors")},
 }
 """Arguments gir takes only at their default (None)."""
 
@@ -51,6 +57,9 @@ def _refusal(name: str, arguments: Mapping[str, Any]) -> str | None:
     for parameter in _UNSUPPORTED_BY_DEFAULT.get(name, ()):
         if arguments[parameter] is not None:
             return f"gir does not support the {parameter!r} argument"
+    limit = arguments.get("depth_limit", None)
+    if limit is not None and not isinstance(limit, numbers.Real):
+        return "gir takes a depth_limit that is a real number"
     weight = arguments.get("weight", None)
     if weight is not None and not isinstance(weight, str):
         return "gir reads weights from an edge attribute (a name), not from a function"

@@ -168,6 +168,48 @@ def test_networkx_node_labels_are_numbered_in_order(bfs: gir.Program) -> None:
     assert bfs.run(G, 0)["pred"].tolist() == [0, 0, 1, 2, 3]
 
 
+# -- programs without a graph -----------------------------------------------
+
+HOSTONLY = PROGRAMS / "lang_hostonly.gt"
+
+
+def _primes_below(limit: int) -> list[int]:
+    return [n for n in range(2, limit) if all(n % d for d in range(2, int(n**0.5) + 1))]
+
+
+def test_program_without_graph_takes_argv_from_its_arguments() -> None:
+    sieve = gir.compile(HOSTONLY)
+    assert not sieve.loads_graph and gir.compile(BFS).loads_graph
+    for limit, argument in ((100, 100), (30, "30"), (2, np.int64(2))):
+        out = sieve.run(argument, trials=2)
+        primes = _primes_below(limit)
+        count, total, largest, beyond, mean = out.stdout.split()
+        assert [int(count), int(total), int(largest)] == [len(primes), sum(primes), max(primes, default=0)]
+        assert int(beyond) == next((p for p in primes if p * p > limit), 0)
+        assert float(mean) == pytest.approx(max(primes, default=0) / len(primes) if primes else 0.0, abs=1e-4)
+        assert out["primes"][: len(primes)].tolist() == primes and not out["primes"][len(primes) :].any()
+        assert len(out.times) == 2 and out.device
+
+
+def test_program_without_graph_refuses_graphs(bfs: gir.Program) -> None:
+    sieve = gir.compile(HOSTONLY)
+    G = _random_graph(7)
+    with pytest.raises(gir.UserError, match=r"'lang_hostonly' loads no graph: .* argv\[1\] is a graph \(networkx.DiGraph\)"):
+        sieve.run(G, 100)
+    with pytest.raises(gir.UserError, match=r"loads no graph: .* argv\[2\] is a graph \(edge array\)"):
+        sieve.run(100, (np.array([0]), np.array([1])))
+    with pytest.raises(gir.UserError, match=r"argv\[1\] is a graph \(scipy.csr_array\)"):
+        sieve.run(nx.to_scipy_sparse_array(G, format="csr"))
+    with pytest.raises(gir.UserError, match=r"argv\[1\] is a graph \(path\)"):
+        sieve.run(HOSTONLY)
+    with pytest.raises(gir.UserError, match=r"argv\[1\] is a graph \(gir.LoadedGraph\)"):
+        sieve.run(bfs.load_graph(G))
+    with pytest.raises(gir.UserError, match=r"reads argv\[1\], but only 0 argument\(s\) were given"):
+        sieve.run()
+    with pytest.raises(gir.UserError, match=r"^error: 'bfs' loads a graph: give it as the first argument"):
+        bfs.run()
+
+
 # -- errors at run time ------------------------------------------------------
 
 
@@ -202,7 +244,7 @@ def _python_blocks(path: Path) -> list[str]:
 
 def test_docs_python_snippets_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     blocks = _python_blocks(ROOT / "docs" / "python.md")
-    assert len(blocks) == 5
+    assert len(blocks) == 6
     blocks = [block for block in blocks if 'backend="gir"' not in block]  # test_nx_dispatch runs it
     (tmp_path / "test").symlink_to(ROOT / "test")
     monkeypatch.chdir(tmp_path)
@@ -210,4 +252,5 @@ def test_docs_python_snippets_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         exec(compile(block, "docs/python.md", "exec"), {})
     printed = capsys.readouterr().out
     assert "<string>:3:5: error: undefined name 'x'" in printed
+    assert "['25', '1060']" in printed  # the program that loads no graph
     assert (tmp_path / "g.npz").is_file()

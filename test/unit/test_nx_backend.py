@@ -87,6 +87,70 @@ def test_bfs_levels_equal_networkx(shape: str, directed: bool) -> None:
         assert BackendInterface.single_source_shortest_path_length(_gir(graph), source, 2) == cut, seed
 
 
+def _multigraph(graph: nx.Graph, seed: int) -> nx.Graph:
+    """`graph` as a multigraph with some edges doubled."""
+    rng = random.Random(seed)
+    multi = nx.MultiDiGraph(graph) if graph.is_directed() else nx.MultiGraph(graph)
+    multi.add_edges_from(rng.sample(list(graph.edges), graph.number_of_edges() // 3))
+    return multi
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_bfs_edges_equal_networkx(shape: str, directed: bool) -> None:
+    """Same tree edges in the same order as NetworkX's own search, from several
+    sources, forwards and (directed) backwards, with and without depth_limit."""
+    for seed in range(GRAPHS):
+        graph = _random_graph(seed, directed)
+        if seed % 5 == 4:
+            graph = _multigraph(graph, seed)
+        converted = _gir(graph)
+        rng = random.Random(seed)
+        for source in rng.sample(list(graph.nodes), min(3, len(graph))):
+            for reverse in (False, True):
+                for depth_limit in (None, 0, 1, 1 + seed % 4):
+                    arguments = {"reverse": reverse, "depth_limit": depth_limit}
+                    expected = list(nx.bfs_edges(graph, source, **arguments))
+                    got = list(BackendInterface.bfs_edges(converted, source, **arguments))
+                    assert got == expected, (seed, source, arguments)
+                    if not reverse and depth_limit is None:
+                        assert len(got) == len(nx.single_source_shortest_path_length(graph, source)) - 1
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_bfs_tree_predecessors_successors_equal_networkx(shape: str, directed: bool) -> None:
+    for seed in range(GRAPHS):
+        graph = _random_graph(seed, directed)
+        converted = _gir(graph)
+        source = random.Random(seed).choice(list(graph.nodes))
+        depth_limit = (None, 2)[seed % 2]
+        expected = nx.bfs_tree(graph, source, reverse=seed % 3 == 0, depth_limit=depth_limit)
+        got = BackendInterface.bfs_tree(converted, source, reverse=seed % 3 == 0, depth_limit=depth_limit)
+        assert type(got) is nx.DiGraph
+        assert list(got.nodes) == list(expected.nodes) and list(got.edges) == list(expected.edges), seed
+        expected = list(nx.bfs_predecessors(graph, source, depth_limit=depth_limit))
+        assert list(BackendInterface.bfs_predecessors(converted, source, depth_limit=depth_limit)) == expected
+        expected = list(nx.bfs_successors(graph, source, depth_limit=depth_limit))
+        assert list(BackendInterface.bfs_successors(converted, source, depth_limit=depth_limit)) == expected
+
+
+def test_bfs_edges_order_is_networkx_discovery_order() -> None:
+    """A vertex reached from two vertices of the level above belongs to the one
+    NetworkX meets first (queue order, then neighbour order), whatever the GPU
+    wrote; edges are inserted so that neighbour order is not node order."""
+    graph = nx.Graph()
+    graph.add_nodes_from(range(7))
+    graph.add_edges_from([(0, 3), (0, 1), (2, 6), (1, 5), (1, 6), (3, 6), (3, 4), (5, 4)])
+    expected = [(0, 3), (0, 1), (3, 6), (3, 4), (1, 5), (6, 2)]
+    assert list(nx.bfs_edges(graph, 0)) == expected
+    assert list(BackendInterface.bfs_edges(_gir(graph), 0)) == expected
+    assert list(BackendInterface.bfs_successors(_gir(nx.empty_graph(2)), 1)) == [(1, [])]
+    # a mesh of many levels, its edges inserted in a shuffled order
+    edges = list(nx.convert_node_labels_to_integers(nx.grid_2d_graph(25, 25)).edges)
+    random.Random(1).shuffle(edges)
+    mesh = nx.Graph(edges)
+    assert list(BackendInterface.bfs_edges(_gir(mesh), 300)) == list(nx.bfs_edges(mesh, 300))
+
+
 @pytest.mark.parametrize("directed", [False, True])
 def test_dijkstra_lengths_equal_networkx(shape: str, directed: bool) -> None:
     for seed in range(GRAPHS):
@@ -179,6 +243,12 @@ def test_networkx_errors() -> None:
         BackendInterface.single_source_dijkstra_path_length(_gir(graph, {"weight": 1}), 9)
     with pytest.raises(nx.NetworkXNotImplemented, match="directed"):
         BackendInterface.connected_components(_gir(nx.DiGraph(graph)))
+    for G in (graph, nx.DiGraph(graph)):
+        with pytest.raises(nx.NetworkXError) as expected:
+            list(nx.bfs_edges(G, 9))
+        edges = BackendInterface.bfs_edges(_gir(G), 9, depth_limit=0)  # lazy, as NetworkX's generator
+        with pytest.raises(nx.NetworkXError, match=f"^{expected.value}$"):
+            list(edges)
 
 
 def test_unsupported_arguments_are_refused() -> None:
@@ -193,6 +263,11 @@ def test_unsupported_arguments_are_refused() -> None:
     assert "endpoints" in BackendInterface.can_run("betweenness_centrality", (graph,), {"endpoints": True})
     assert "multigraph" in BackendInterface.can_run("betweenness_centrality", (multi,), {})
     assert "closeness_centrality" in BackendInterface.can_run("closeness_centrality", (graph,), {})
+    assert BackendInterface.can_run("bfs_edges", (graph, 0), {"depth_limit": 2, "reverse": True}) is True
+    assert BackendInterface.can_run("bfs_tree", (multi, 0), {}) is True
+    for name in ("bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors"):
+        assert "sort_neighbors" in BackendInterface.can_run(name, (graph, 0), {"sort_neighbors": sorted})
+    assert "depth_limit" in BackendInterface.can_run("bfs_edges", (graph, 0), {"depth_limit": "2"})
     negative = _weighted(nx.path_graph(4), 0)
     negative[0][1]["weight"] = -1
     with pytest.raises(NotImplementedError, match="non-negative integer"):

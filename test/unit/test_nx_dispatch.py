@@ -27,13 +27,16 @@ SCRIPT = textwrap.dedent(
     nx.config.backends.gir.target = "opencl"
     info = nx.utils.backends.backend_info["gir"]
     assert {"pagerank", "connected_components", "single_source_shortest_path_length",
-            "single_source_dijkstra_path_length", "betweenness_centrality"} <= set(info["functions"])
+            "single_source_dijkstra_path_length", "betweenness_centrality", "bfs_edges",
+            "bfs_tree", "bfs_predecessors", "bfs_successors"} <= set(info["functions"])
     assert nx.config.backends.gir.schedule == "auto"
 
     G = nx.barabasi_albert_graph(50, 1, seed=3)
     assert nx.pagerank(G, backend="gir") == pytest.approx(nx.pagerank(G), abs=1e-8)
     assert nx.single_source_shortest_path_length(G, 7, backend="gir") == nx.single_source_shortest_path_length(G, 7)
     assert list(nx.connected_components(G, backend="gir")) == list(nx.connected_components(G))
+    assert list(nx.bfs_edges(G, 7, depth_limit=3, backend="gir")) == list(nx.bfs_edges(G, 7, depth_limit=3))
+    assert list(nx.bfs_tree(G, 7, backend="gir").edges) == list(nx.bfs_tree(G, 7).edges)
     cached = G.__networkx_cache__["backends"]["gir"]
     (converted,) = cached.values()  # converted once (with 'weight'), reused by the others
     assert converted.__networkx_backend__ == "gir" and converted._loaded
@@ -50,12 +53,16 @@ SCRIPT = textwrap.dedent(
         nx.betweenness_centrality(G, k=5, seed=1), rel=1e-9)
     with pytest.raises(NotImplementedError):
         nx.betweenness_centrality(G, weight="weight", backend="gir")
+    with pytest.raises(NotImplementedError, match="not implemented by 'gir'"):
+        nx.bfs_edges(G, 7, sort_neighbors=sorted, backend="gir")
 
     nx.config.backend_priority.algos = ["gir"]
     assert nx.pagerank(G, personalization={0: 1}) == nx.pagerank(G, personalization={0: 1}, backend="networkx")
     W[0][1]["weight"] = 0.5
     W.__networkx_cache__.clear()
     assert nx.single_source_dijkstra_path_length(W, 0) == {0: 0, 1: 0.5, 2: 1.5, 3: 3.5}
+    assert list(nx.bfs_edges(G, 3, sort_neighbors=sorted)) == list(
+        nx.bfs_edges(G, 3, sort_neighbors=sorted, backend="networkx"))
     print("dispatched")
     """
 )
@@ -77,7 +84,8 @@ def test_pyproject_declares_the_backend() -> None:
 
 def _installed(tmp_path: Path) -> dict[str, str]:
     """An environment whose path holds a distribution declaring only gir's
-    NetworkX entry points (gir itself is importable from the checkout)."""
+    NetworkX entry points (gir itself is importable from the checkout), then the
+    PYTHONPATH it was given (where gir's dependencies may come from)."""
     info = tmp_path / "gir_nx_backend_test-0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: gir-nx-backend-test\nVersion: 0\n")
@@ -86,13 +94,26 @@ def _installed(tmp_path: Path) -> dict[str, str]:
         for group in ("networkx.backends", "networkx.backend_info")
     ]
     (info / "entry_points.txt").write_text("\n".join(sections))
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    inherited = [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT), *inherited])}
+
+
+def test_installed_keeps_the_inherited_pythonpath(tmp_path: Path, monkeypatch) -> None:
+    """Where gir's dependencies come from PYTHONPATH, the subprocess still finds
+    them: the test's own entries come first, the inherited ones after."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(["/deps/a", "", "/deps/b"]))
+    assert _installed(first)["PYTHONPATH"].split(os.pathsep) == [str(first), str(ROOT), "/deps/a", "/deps/b"]
+    monkeypatch.delenv("PYTHONPATH")
+    assert _installed(second)["PYTHONPATH"].split(os.pathsep) == [str(second), str(ROOT)]
 
 
 def test_networkx_dispatches_to_gir(tmp_path: Path) -> None:
     env = _installed(tmp_path)
     done = subprocess.run(
-        [sys.executable, "-c", SCRIPT], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600
+        [sys.executable, "-c", SCRIPT], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "dispatched"
@@ -109,6 +130,6 @@ def test_docs_networkx_snippets_run(tmp_path: Path) -> None:
     script = "import warnings\nwarnings.simplefilter('ignore')\n" + "\n".join(blocks)
     done = subprocess.run(
         [sys.executable, "-c", script], env=_installed(tmp_path), cwd=ROOT,
-        capture_output=True, text=True, timeout=600,
+        capture_output=True, text=True, timeout=600, check=False,
     )
     assert done.returncode == 0, done.stderr
