@@ -483,6 +483,7 @@ class Program:
     def run(
         self,
         *args: Any,
+        graph: GraphLike | None = None,
         target: str | None = None,
         device: int | None = None,
         trials: int = 1,
@@ -495,7 +496,8 @@ class Program:
         loads no graph (scalars and fixed-size vectors only, as `gir-run PROGRAM
         ARGS` runs it) takes its arguments alone, `run(*args)`: argv[1..].
         Arguments are numbers or strings; a graph given to a program that loads
-        none, or no graph given to one that loads one, is a `UserError`.
+        none, or no graph given to one that loads one, is a `UserError`. The
+        graph may also be given by keyword, `run(*args, graph=G)`.
 
         `target` is "cuda", "opencl" or None (CUDA where available, else OpenCL);
         `device` a device index (OpenCL: across platforms). The program's prints go
@@ -504,6 +506,8 @@ class Program:
         """
         if trials < 1:
             raise UserError("error: trials must be at least 1")
+        if graph is not None:
+            args = (graph, *args)
         if self.loads_graph:
             if not args:
                 raise UserError(

@@ -163,6 +163,13 @@ def test_loaded_graph_is_copied_once(bfs: gir.Program) -> None:
     _assert_bfs(G, 1, bfs.run(g, 1)["pred"])
 
 
+def test_graph_by_keyword(bfs: gir.Program) -> None:
+    G = _random_graph(11)
+    assert np.array_equal(bfs.run(4, graph=G)["pred"], bfs.run(G, 4)["pred"])
+    with pytest.raises(gir.UserError, match=r"'lang_hostonly' loads no graph: .* argv\[1\] is a graph"):
+        gir.compile(HOSTONLY).run(100, graph=G)
+
+
 def test_networkx_node_labels_are_numbered_in_order(bfs: gir.Program) -> None:
     G = nx.relabel_nodes(nx.path_graph(5, create_using=nx.DiGraph), {i: f"v{i}" for i in range(5)})
     assert bfs.run(G, 0)["pred"].tolist() == [0, 0, 1, 2, 3]
