@@ -249,6 +249,13 @@ def needs_default(body: list[ast.Stmt], output: Symbol) -> bool:
     return True
 
 
+def vector_name(expr: ast.Name) -> str:
+    """The `graph.global` a vector's name refers to (a local vector's is its
+    `Symbol.storage`)."""
+    assert expr.symbol is not None, "sema resolves every vector name"
+    return expr.symbol.global_name
+
+
 def set_name(value: SSAValue, name: str) -> None:
     """Names an SSA value after a GraphIt variable, unless it already has a name."""
     if value.name_hint is None:
@@ -352,7 +359,7 @@ class IRGen:
         for symbol in self.sema.globals:
             with self.located(symbol.pos):
                 unsigned = isinstance(symbol.ty, VectorTy) and symbol.ty.elem.is_unsigned
-                ops.append(self.stamp(graph.GlobalOp(symbol.name, ir_type(symbol.ty), unsigned)))
+                ops.append(self.stamp(graph.GlobalOp(symbol.global_name, ir_type(symbol.ty), unsigned)))
         for function, capture in self.captures():
             with self.located(capture.pos):
                 vector = graph.VectorType(ir_type(capture.ty), 1)
@@ -447,7 +454,7 @@ class IRGen:
             self.emit(graph.OutDegreesOp(self.expr(init.receiver), name))
             return
         if isinstance(init, ast.Name) and isinstance(init.ty, VectorTy):
-            self.emit(graph.VectorCopyOp(name, init.name))
+            self.emit(graph.VectorCopyOp(name, vector_name(init)))
             return
         fill = self.zero(ty.elem) if init is None else self.expr_as(init, ty.elem)
         self.emit(graph.VectorFillOp(name, fill))
@@ -546,6 +553,9 @@ class IRGen:
         if isinstance(stmt, ast.VarDecl):
             assert stmt.symbol is not None
             ty = stmt.symbol.ty
+            if isinstance(ty, VectorTy):  # a local vector: its global, (re)initialized here
+                self.vector_assign(stmt.symbol.global_name, ty, stmt.init)
+                return
             value = self.initial_value(ty) if stmt.init is None else self.expr_as(stmt.init, ty)
             set_name(value, stmt.name)
             self.env[stmt.symbol] = value
@@ -578,13 +588,13 @@ class IRGen:
         assert isinstance(stmt.target, ast.Name) and stmt.target.symbol is not None
         symbol = stmt.target.symbol
         if isinstance(symbol.ty, VectorTy):
-            self.vector_assign(symbol.name, symbol.ty, stmt.value)
+            self.vector_assign(symbol.global_name, symbol.ty, stmt.value)
             return
         value = self.expr_as(stmt.value, symbol.ty)
         if stmt.op != "=":
             value = self.combine(stmt.op, self.expr(stmt.target), value, symbol.ty)
         if symbol.is_global:
-            self.emit(graph.GlobalStoreOp(value, symbol.name))
+            self.emit(graph.GlobalStoreOp(value, symbol.global_name))
         else:
             set_name(value, symbol.name)
             self.env[symbol] = value
@@ -856,7 +866,7 @@ class IRGen:
         symbol = expr.symbol
         assert symbol is not None
         if symbol.is_global:
-            return self.value(graph.GlobalLoadOp(symbol.name, ir_type(symbol.ty)))
+            return self.value(graph.GlobalLoadOp(symbol.global_name, ir_type(symbol.ty)))
         return self.env[symbol]
 
     def access(self, expr: ast.Index) -> tuple[str, SSAValue, SSAValue | None]:
@@ -865,9 +875,9 @@ class IRGen:
         if isinstance(expr.base, ast.Index):
             element = expr.base
             assert isinstance(element.base, ast.Name)
-            return element.base.name, self.index(element), self.expr_as(expr.index, INT)
+            return vector_name(element.base), self.index(element), self.expr_as(expr.index, INT)
         assert isinstance(expr.base, ast.Name)
-        return expr.base.name, self.index(expr), None
+        return vector_name(expr.base), self.index(expr), None
 
     def index(self, expr: ast.Index) -> SSAValue:
         """The index operand of a vector access (a vertex, or an integer as an int)."""
@@ -933,7 +943,7 @@ class IRGen:
         flags = (within.value, across.value, bucket.value, priority.value, init.value)
         return self.value(
             graph.PriorityQueueNewOp(
-                vector.name, self.vertex_arg(start), SCALAR_IR[expr.ty.priority], flags
+                vector_name(vector), self.vertex_arg(start), SCALAR_IR[expr.ty.priority], flags
             )
         )
 
@@ -1025,7 +1035,7 @@ class IRGen:
         """`v.sum()` / `v.max()` / `v.min()` (`graph.vector_reduce`)."""
         assert isinstance(expr.receiver, ast.Name) and expr.ty is not None
         kind = unsigned_kind(kind, expr.ty)
-        return self.value(graph.VectorReduceOp(kind, expr.receiver.name, ir_type(expr.ty)))
+        return self.value(graph.VectorReduceOp(kind, vector_name(expr.receiver), ir_type(expr.ty)))
 
     def list_retrieve(self, expr: ast.MethodCall, stack: SSAValue) -> SSAValue | None:
         """`list.pop()` (a new set) or `list.retrieve(set)`: the popped set becomes
@@ -1036,7 +1046,7 @@ class IRGen:
         assert isinstance(target, ast.Name) and target.symbol is not None
         popped = self.value(graph.ListRetrieveOp(stack, self.expr(target)))
         if target.symbol.is_global:
-            self.emit(graph.GlobalStoreOp(popped, target.symbol.name))
+            self.emit(graph.GlobalStoreOp(popped, target.symbol.global_name))
         else:
             popped.name_hint = target.symbol.name
             self.env[target.symbol] = popped

@@ -224,11 +224,22 @@ class Symbol:
     ty: Ty
     kind: str
     pos: Pos
+    storage: str | None = None
+    """For a local vector (`var level : vector{Vertex}(int) = -1;` in a host
+    function): the `graph.global` that holds it. GraphIt treats a local vector
+    like a program-level one allocated at its declaration, so it is a global
+    that the declaration (re)initializes each time it runs."""
 
     @property
     def is_global(self) -> bool:
-        """Whether this is a program-level constant (an IR `graph.global`)."""
-        return self.kind == "global"
+        """Whether the value lives in an IR `graph.global`: a program-level
+        constant, or a local vector."""
+        return self.kind == "global" or self.storage is not None
+
+    @property
+    def global_name(self) -> str:
+        """The `graph.global` that holds the value (`is_global` symbols only)."""
+        return self.storage or self.name
 
 
 @dataclass(eq=False)
@@ -378,6 +389,10 @@ class Checker:
         self.constant_ints: dict[str, int] = {}
         """Program-level integer consts initialized with a literal: the names a
         vector size may be given by (`vector[K](float)`)."""
+        self.local_vectors: list[tuple[str, Symbol]] = []
+        """Each local vector `var v : vector...`, with the function declaring it."""
+        self.device_roots: set[str] = set()
+        """The functions that applies and filters run (on the device)."""
 
     def error(self, pos: Pos, message: str) -> SourceError:
         """A `SourceError` at `pos`."""
@@ -397,8 +412,9 @@ class Checker:
                 self.check_function(function)
         self.check_main()
         self.check_extern_calls()
+        self.check_local_vector_places()
         return SemaInfo(
-            list(self.globals.values()),
+            [*self.globals.values(), *(symbol for _, symbol in self.local_vectors)],
             self.functions,
             self.labels,
             self.label_stmts,
@@ -495,6 +511,39 @@ class Checker:
                     host.add(callee.name)
                     pending.append(callee.name)
 
+    def check_local_vector_places(self) -> None:
+        """Local vectors belong to host code: none may be declared in a function
+        that an apply or filter runs, or that such a function calls."""
+        device, pending = set(self.device_roots), list(self.device_roots)
+        while pending:
+            for call in self.calls.get(pending.pop(), []):
+                assert isinstance(call.target, FuncInfo)
+                if call.target.name not in device:
+                    device.add(call.target.name)
+                    pending.append(call.target.name)
+        for function, symbol in self.local_vectors:
+            if function in device:
+                raise self.error(
+                    symbol.pos,
+                    f"local vector '{symbol.name}' in '{function}', which runs on the device "
+                    "(an apply or filter runs it): declare vectors in main, in a function "
+                    "main calls, or at program level",
+                )
+
+    def local_vector_storage(self, name: str) -> str:
+        """The name of the `graph.global` holding a local vector `name`: `name`
+        itself where no constant, function, captured value or other local vector
+        has it, else `function_name` (with a counter where that is taken too)."""
+        taken = {
+            *self.globals, *self.functions, *BUILTINS,
+            *(capture_vector(f.name, c.name) for f in self.functions.values() for c in f.captures),
+            *(symbol.global_name for _, symbol in self.local_vectors),
+        }  # fmt: skip
+        assert self.current is not None
+        candidates = [name, f"{self.current.name}_{name}"]
+        candidates += (f"{self.current.name}_{name}_{n}" for n in range(2, len(taken) + 3))
+        return next(candidate for candidate in candidates if candidate not in taken)
+
     def resolve_captures(self, decl: ast.FuncDecl, params: list[Symbol]) -> list[Symbol]:
         """A functor's captures: scalars, named apart from its parameters."""
         captures: list[Symbol] = []
@@ -552,8 +601,6 @@ class Checker:
             self.check_load(init, ty)
             return
         if isinstance(ty, VectorTy):
-            if not is_global:
-                raise self.error(init.pos, "vectors must be program-level 'const' declarations")
             self.check_vector_value(init, ty, name)
             return
         value = self.check_expr(init)
@@ -651,7 +698,7 @@ class Checker:
         raise self.error(type_expr.pos, "unsupported type")
 
     def resolve_value_type(self, type_expr: ast.TypeExpr) -> Ty:
-        """A parameter's or local's type (no vectors)."""
+        """A parameter's, output's or scalar local's type (no vectors)."""
         return self.resolve_type(type_expr, allow_vector=False)
 
     def resolve_scalar(self, type_expr: ast.TypeExpr, role: str) -> ScalarTy:
@@ -678,9 +725,14 @@ class Checker:
 
     def resolve_vector_type(self, type_expr: ast.VectorTypeExpr, allow_vector: bool) -> VectorTy:
         """`vector{Vertex}(T)` or `vector[N](T)`, where T is a scalar or a
-        fixed-size `vector[K](S)` of scalars; only program-level consts."""
+        fixed-size `vector[K](S)` of scalars; program-level consts and local
+        vars only (`allow_vector`)."""
         if not allow_vector:
-            raise self.error(type_expr.pos, "vectors must be program-level 'const' declarations")
+            raise self.error(
+                type_expr.pos,
+                "a vector cannot be passed, returned or captured: declare it as a "
+                "program-level const or a local var",
+            )
         if type_expr.element is not None:
             self.check_vertex_element(type_expr.element, type_expr.pos)
         size = self.vector_size(type_expr)
@@ -833,8 +885,20 @@ class Checker:
         return path
 
     def check_var(self, stmt: ast.VarDecl) -> None:
-        """`var x : T = e;` (scalars and vertexsets may leave out `= e`: zero, or
-        an empty vertexset, as in GraphIt)."""
+        """`var x : T = e;` (scalars, vertexsets and vectors may leave out `= e`:
+        zero, or an empty vertexset, as in GraphIt). A local vector
+        (`var level : vector{Vertex}(int) = -1;`) is held in a global of its
+        own (`Symbol.storage`), initialized where the declaration runs."""
+        if isinstance(stmt.type, ast.VectorTypeExpr):
+            ty = self.resolve_type(stmt.type, allow_vector=True)
+            if stmt.init is not None:
+                self.check_initializer(stmt.init, ty, stmt.name, is_global=False)
+            assert self.current is not None
+            storage = self.local_vector_storage(stmt.name)
+            stmt.symbol = Symbol(stmt.name, ty, "local", stmt.name_pos, storage)
+            self.declare(stmt.symbol)
+            self.local_vectors.append((self.current.name, stmt.symbol))
+            return
         if stmt.type is not None:
             ty = self.resolve_value_type(stmt.type)
             if stmt.init is not None:
@@ -1249,6 +1313,7 @@ class Checker:
                 raise self.error(value.pos, f"'{capture.name}' is {capture.ty}, found {ty}")
         if values:
             self.functor_uses[arg] = function
+        self.device_roots.add(function.name)
         return function
 
     def vertex_function(self, arg: ast.Expr, role: str, returns_bool: bool) -> str:

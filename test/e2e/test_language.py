@@ -341,3 +341,33 @@ def test_functors(target, run_program, tmp_path):
             if printed != expected:
                 failures.append(f"{name} {least}: printed {printed}, expected {expected}")
     assert not failures, "\n".join(failures)
+
+
+def local_vector_expected(graph: Graph, root: int) -> list[str]:
+    """What `lang_local_vector.gt ROOT` prints, from the CPU's BFS levels: per
+    iteration (levels 1 to the deepest + 1) a 1 and (d + 1) times the vertices
+    at level d; then root·|V|, twice the levels' sum + 1000 + 7·|V| (unreached
+    vertices count -1), and 111."""
+    levels = reference.bfs_levels(graph, root)
+    count = graph.num_vertices
+    printed: list[int] = []
+    for depth in range(1, int(levels.max()) + 2):
+        printed += [1, (depth + 1) * int((levels == depth).sum())]
+    spread = int(levels.sum()) + 1000 + 7 * count
+    return [str(value) for value in [*printed, root * count, spread, spread, 111]]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_local_vectors(target, run_program, tmp_path):
+    """Local `var` vectors in main, in a loop body (initialized afresh every
+    iteration, with and without a value), in a function main calls (twice),
+    hiding a global of the same name, and a fixed-size local with a literal."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        for root in {0, graph.num_vertices - 1}:
+            printed = run_program("lang_local_vector.gt", target, [spec, str(root)])
+            expected = local_vector_expected(graph, root)
+            if printed != expected:
+                failures.append(f"{name} {root}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
