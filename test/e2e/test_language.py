@@ -371,3 +371,37 @@ def test_local_vectors(target, run_program, tmp_path):
             if printed != expected:
                 failures.append(f"{name} {root}: printed {printed}, expected {expected}")
     assert not failures, "\n".join(failures)
+
+
+def unsigned_pq_expected(graph: Graph, source: int) -> list[str]:
+    """What `lang_unsigned_pq.gt SOURCE DELTA` prints, from the CPU's shortest
+    paths: the distances start at 2^31 - 8 at the source."""
+    dist = reference.sssp_distances(graph, source)
+    found = np.flatnonzero(dist != reference.UNREACHABLE_DISTANCE)
+    lengths = dist[found]
+    base = 2**31 - 8
+    largest = 2**32 - 1 if found.size < graph.num_vertices else base + int(lengths.max())
+    return [
+        str(found.size),
+        str(int(lengths.sum())),
+        str(int((lengths * (found + 1)).sum())),
+        str(base),
+        str(largest),
+    ]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_unsigned_priority_queue(target, run_program, tmp_path):
+    """Delta-stepping over uint priorities that cross 2^31, with the queue's
+    "no priority" 4294967295: bucket search, atomic updates and bucket tests all
+    compare unsigned (signed ones give other distances)."""
+    failures = []
+    for name, spec in graphs(tmp_path, weighted=True).items():
+        graph = load_graph(spec, cache=False)
+        for source in {0, graph.num_vertices - 1}:
+            expected = unsigned_pq_expected(graph, source)
+            for delta in (1, 7, 1000):
+                printed = run_program("lang_unsigned_pq.gt", target, [spec, str(source), str(delta)])
+                if printed != expected:
+                    failures.append(f"{name} {source} {delta}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
