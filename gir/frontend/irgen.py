@@ -44,6 +44,7 @@ from xdsl.dialects.builtin import (
     LocationAttr,
     ModuleOp,
     StringAttr,
+    UnitAttr,
     UnknownLoc,
     f32,
     f64,
@@ -62,6 +63,7 @@ from gir.frontend.deletes import check_deletes
 from gir.frontend.exports import main_program
 from gir.frontend.notes import Warnings
 from gir.frontend.schedule import ScheduleBinding, resolve_schedules
+from gir.targets.walker import UNSIGNED_LITERAL
 from gir.frontend.sema import (
     BOOL,
     DOUBLE,
@@ -338,7 +340,10 @@ class IRGen:
             return self.value(arith.ConstantOp(FloatAttr(number, float_type(ty))))
         if ty == BOOL:
             return self.value(arith.ConstantOp(IntegerAttr(int(value), i1)))
-        return self.value(arith.ConstantOp(IntegerAttr(wrapped(int(value), ty.width), int_type(ty))))
+        constant = arith.ConstantOp(IntegerAttr(wrapped(int(value), ty.width), int_type(ty)))
+        if ty.is_unsigned and int(value) >= 1 << (ty.width - 1):
+            constant.attributes[UNSIGNED_LITERAL] = UnitAttr()  # printed as 4294967295u
+        return self.value(constant)
 
     def zero(self, ty: Ty) -> SSAValue:
         """The zero (false) value of a scalar type."""

@@ -424,13 +424,36 @@ class Checker:
 
     def storable(self, value: ast.Expr, source: Ty, target: Ty) -> bool:
         """Whether `value` (of type `source`) may be stored as a `target`; a
-        float stored as an integer is, with a warning at `value`."""
+        float stored as an integer is, with a warning at `value`. An integer
+        literal must fit the target (`check_literal_fits`)."""
+        self.check_literal_fits(value, target)
         if drops_fraction(source, target):
             self.conversions.append(
                 (value.pos, f"implicit conversion from {source} to {target} drops the fraction")
             )
             return True
         return is_assignable(source, target)
+
+    def check_literal_fits(self, value: ast.Expr, target: Ty) -> None:
+        """An integer literal (possibly negated) stored as an integer type must
+        fit it: 18446744073709551615 only in a `uint_64`, 3000000000 not in an
+        `int`. A negative literal in an unsigned type wraps as in C (`-1` is
+        the largest uint), down to the signed type's least value."""
+        number = literal_int(value)
+        if number is None or not (is_integer(target) or target == VERTEX):
+            return
+        ty = INT if target == VERTEX else target
+        assert isinstance(ty, ScalarTy)
+        low = -(1 << (ty.width - 1))
+        high = 1 << (ty.width if ty.is_unsigned else ty.width - 1)
+        if low <= number < high:
+            return
+        hint = ""
+        if number >= 1 << 63:
+            hint = ": a literal above 2^63-1 is a uint_64, and only a uint_64 holds it"
+        elif number < -(1 << 63):
+            hint = ": it is below every 64-bit integer type"
+        raise self.error(value.pos, f"integer literal {number} does not fit in {target}{hint}")
 
     def collect_elements(self) -> None:
         """Records `element` declarations and which elements name edges."""
@@ -963,6 +986,7 @@ class Checker:
         """`for i in a:b ... end` with int bounds."""
         for bound in (stmt.start, stmt.stop):
             ty = self.check_count(bound)
+            self.check_literal_fits(bound, INT)
             if not is_assignable(ty, INT) or ty == VERTEXSET:
                 raise self.error(bound.pos, f"for loop bounds must be int, found {ty}")
         stmt.symbol = Symbol(stmt.var, INT, "loop", stmt.var_pos)
@@ -1285,6 +1309,7 @@ class Checker:
         elem = self.check_expr(target)
         for arg in expr.args[1:]:
             ty = self.check_value(arg, "the argument")
+            self.check_literal_fits(arg, elem)
             if not is_assignable(ty, elem) or ty == VERTEXSET:
                 raise self.error(arg.pos, f"compare_and_swap on {elem} elements cannot take {ty}")
         return BOOL
@@ -1432,6 +1457,7 @@ class Checker:
                 )
             for arg in expr.args[1:]:
                 ty = self.check_value(arg, "the priority")
+                self.check_literal_fits(arg, queue.priority)
                 if not is_assignable(ty, queue.priority) or ty == VERTEXSET:
                     raise self.error(arg.pos, f"priorities are {queue.priority}, found {ty}")
             expr.info = MethodInfo(
@@ -1465,6 +1491,7 @@ class Checker:
             )
         for arg in expr.args[1:]:
             ty = self.check_value(arg, "the priority change")
+            self.check_literal_fits(arg, INT)
             if not is_integer(ty):
                 raise self.error(arg.pos, f"priority changes are int, found {ty}")
         expr.info = MethodInfo("pq_update_sum")

@@ -26,6 +26,7 @@ from gir.dialects.schedule import (
 )
 from gir.passes.load_balance import LOAD_BALANCES
 from gir.runtime import reference
+from gir.runtime.device import find_nvcc
 from gir.runtime.graph import Graph, load_graph
 from gir.tools.run import parse_program
 from test_programs import (  # noqa: F401  (devices: fixture)
@@ -405,3 +406,33 @@ def test_unsigned_priority_queue(target, run_program, tmp_path):
                 if printed != expected:
                     failures.append(f"{name} {source} {delta}: printed {printed}, expected {expected}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_uint64_literals(target, run_program, tmp_path):
+    """Literals above 2^63-1 as uint_64 values, in host and device code."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        count = load_graph(spec, cache=False).num_vertices
+        expected = [2**64 - 1, 2**64 - count, 2**63, count, 2**63, 2**63 - 1]
+        printed = run_program("lang_uint64_literals.gt", target, [spec])
+        if printed != [str(value) for value in expected]:
+            failures.append(f"{name}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.skipif(find_nvcc() is None, reason="nvcc is not installed")
+@pytest.mark.parametrize("program", ["lang_local_vector.gt", "lang_uint64_literals.gt", "lang_unsigned_pq.gt"])
+def test_complete_cuda_program_builds(program, tmp_path):
+    """The complete `.cu` of local vectors, uint_64 literals and a uint priority
+    queue builds with nvcc alone (no GPU needed)."""
+    source = tmp_path / "program.cu"
+    translate = [sys.executable, "-m", "gir.tools.translate", "--to-cuda", str(PROGRAMS / program)]
+    subprocess.run([*translate, "-o", str(source)], check=True)
+    assert "18446744073709551615ULL" in source.read_text() or program != "lang_uint64_literals.gt"
+    built = subprocess.run(
+        [find_nvcc(), "-arch=sm_90", "-std=c++17", str(source), "-o", str(tmp_path / "program")],
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stderr[-4000:]
