@@ -2,7 +2,8 @@
 
 The lexer turns a `.gt` file into a list of `Token`s, each with its 1-based line
 and column. `%` starts a comment to the end of the line; `%{ ... %}` is a block
-comment. In the `schedule:` section, which G2 copies verbatim into C++, `//` starts
+comment. As in GraphIt's scanner, `%` is never an operator: GraphIt has no
+modulo (its multiplicative operators are `*` and `/`). In the `schedule:` section, which G2 copies verbatim into C++, `//` starts
 a comment to the end of the line too. `min=` and `max=` are single tokens (reduction assignments), as in
 GraphIt's own scanner. Bad characters, unterminated strings and comments raise a
 `SourceError` at their position.

@@ -13,7 +13,12 @@ or double is expected, float <-> double, int <-> Vertex (vertex ids), and a
 vertexset where an int is expected (its size: `var n : int = edges.getVertices();`).
 `edges.getVertices()` is also the vertex count wherever GraphIt takes it as one: a
 `for` bound, `print`, an arithmetic or comparison operand. `argv[N]` outside
-`load(...)` is an int (GraphIt's `atoi(argv[N])`).
+`load(...)` is an int (GraphIt's `atoi(argv[N])`). An integer literal must fit
+the integer type it is stored as (above 2^63-1 only a `uint_64` holds one).
+
+A vector declared with `var` in a host function (`main` or one it calls) is
+held in a global of its own (`Symbol.storage`), as GraphIt allocates a local
+vector like a program-level one at its declaration.
 """
 
 from __future__ import annotations
