@@ -612,7 +612,7 @@ class Checker:
         self.scopes = [{}]
         self.current = None
         if decl.init is not None:
-            self.check_initializer(decl.init, ty, decl.name, is_global=True)
+            self.check_initializer(decl.init, ty, decl.name)
             value = literal_int(decl.init)
             if is_integer(ty) and value is not None:
                 self.constant_ints[decl.name] = value
@@ -623,7 +623,7 @@ class Checker:
         decl.symbol = Symbol(decl.name, ty, "global", decl.name_pos)
         self.globals[decl.name] = decl.symbol
 
-    def check_initializer(self, init: ast.Expr, ty: Ty, name: str, is_global: bool) -> None:
+    def check_initializer(self, init: ast.Expr, ty: Ty, name: str) -> None:
         """An initial value (or assigned value) `init` for `name` of type `ty`."""
         if isinstance(init, ast.Load):
             self.check_load(init, ty)
@@ -920,7 +920,7 @@ class Checker:
         if isinstance(stmt.type, ast.VectorTypeExpr):
             ty = self.resolve_type(stmt.type, allow_vector=True)
             if stmt.init is not None:
-                self.check_initializer(stmt.init, ty, stmt.name, is_global=False)
+                self.check_initializer(stmt.init, ty, stmt.name)
             assert self.current is not None
             storage = self.local_vector_storage(stmt.name)
             stmt.symbol = Symbol(stmt.name, ty, "local", stmt.name_pos, storage)
@@ -930,7 +930,7 @@ class Checker:
         if stmt.type is not None:
             ty = self.resolve_value_type(stmt.type)
             if stmt.init is not None:
-                self.check_initializer(stmt.init, ty, stmt.name, is_global=False)
+                self.check_initializer(stmt.init, ty, stmt.name)
             elif not isinstance(ty, ScalarTy | VertexSetTy):
                 raise self.error(
                     stmt.name_pos, f"variable '{stmt.name}' of type {ty} needs an initial value"
@@ -965,7 +965,7 @@ class Checker:
             raise self.error(
                 stmt.op_pos, f"'{stmt.op}' needs a numeric variable, '{symbol.name}' is {symbol.ty}"
             )
-        self.check_initializer(stmt.value, symbol.ty, symbol.name, is_global=False)
+        self.check_initializer(stmt.value, symbol.ty, symbol.name)
 
     def check_element_assign(self, stmt: ast.Assign, target: ast.Index) -> None:
         """An assignment or reduction to a vector element."""
