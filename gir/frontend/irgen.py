@@ -6,7 +6,9 @@ schedule section (`schedule`), and builds one `builtin.module`:
 * every program-level `const` becomes a `graph.global`, in source order; its
   initializer runs at the start of `@main` (`graph.load_edges`,
   `graph.get_vertices`, `graph.vector_fill`, `graph.out_degrees`,
-  `graph.global_store`); vectors without one are filled with zero;
+  `graph.global_store`); vectors without one are filled with zero. A local
+  vector (`var v : vector{Vertex}(int) = -1;` in a host function) is a
+  `graph.global` too, initialized where its declaration runs;
 * every function becomes a `func.func` (a named output is a local returned at the
   end);
 * locals are SSA values: `while`, `for` and `if` become `scf.while`, `scf.for` and
@@ -44,6 +46,7 @@ from xdsl.dialects.builtin import (
     LocationAttr,
     ModuleOp,
     StringAttr,
+    UnitAttr,
     UnknownLoc,
     f32,
     f64,
@@ -62,6 +65,7 @@ from gir.frontend.deletes import check_deletes
 from gir.frontend.exports import main_program
 from gir.frontend.notes import Warnings
 from gir.frontend.schedule import ScheduleBinding, resolve_schedules
+from gir.targets.walker import UNSIGNED_LITERAL
 from gir.frontend.sema import (
     BOOL,
     DOUBLE,
@@ -249,6 +253,13 @@ def needs_default(body: list[ast.Stmt], output: Symbol) -> bool:
     return True
 
 
+def vector_name(expr: ast.Name) -> str:
+    """The `graph.global` a vector's name refers to (a local vector's is its
+    `Symbol.storage`)."""
+    assert expr.symbol is not None, "sema resolves every vector name"
+    return expr.symbol.global_name
+
+
 def set_name(value: SSAValue, name: str) -> None:
     """Names an SSA value after a GraphIt variable, unless it already has a name."""
     if value.name_hint is None:
@@ -331,7 +342,10 @@ class IRGen:
             return self.value(arith.ConstantOp(FloatAttr(number, float_type(ty))))
         if ty == BOOL:
             return self.value(arith.ConstantOp(IntegerAttr(int(value), i1)))
-        return self.value(arith.ConstantOp(IntegerAttr(wrapped(int(value), ty.width), int_type(ty))))
+        constant = arith.ConstantOp(IntegerAttr(wrapped(int(value), ty.width), int_type(ty)))
+        if ty.is_unsigned and int(value) >= 1 << (ty.width - 1):
+            constant.attributes[UNSIGNED_LITERAL] = UnitAttr()  # printed as 4294967295u
+        return self.value(constant)
 
     def zero(self, ty: Ty) -> SSAValue:
         """The zero (false) value of a scalar type."""
@@ -352,7 +366,7 @@ class IRGen:
         for symbol in self.sema.globals:
             with self.located(symbol.pos):
                 unsigned = isinstance(symbol.ty, VectorTy) and symbol.ty.elem.is_unsigned
-                ops.append(self.stamp(graph.GlobalOp(symbol.name, ir_type(symbol.ty), unsigned)))
+                ops.append(self.stamp(graph.GlobalOp(symbol.global_name, ir_type(symbol.ty), unsigned)))
         for function, capture in self.captures():
             with self.located(capture.pos):
                 vector = graph.VectorType(ir_type(capture.ty), 1)
@@ -447,7 +461,7 @@ class IRGen:
             self.emit(graph.OutDegreesOp(self.expr(init.receiver), name))
             return
         if isinstance(init, ast.Name) and isinstance(init.ty, VectorTy):
-            self.emit(graph.VectorCopyOp(name, init.name))
+            self.emit(graph.VectorCopyOp(name, vector_name(init)))
             return
         fill = self.zero(ty.elem) if init is None else self.expr_as(init, ty.elem)
         self.emit(graph.VectorFillOp(name, fill))
@@ -546,6 +560,9 @@ class IRGen:
         if isinstance(stmt, ast.VarDecl):
             assert stmt.symbol is not None
             ty = stmt.symbol.ty
+            if isinstance(ty, VectorTy):  # a local vector: its global, (re)initialized here
+                self.vector_assign(stmt.symbol.global_name, ty, stmt.init)
+                return
             value = self.initial_value(ty) if stmt.init is None else self.expr_as(stmt.init, ty)
             set_name(value, stmt.name)
             self.env[stmt.symbol] = value
@@ -578,13 +595,13 @@ class IRGen:
         assert isinstance(stmt.target, ast.Name) and stmt.target.symbol is not None
         symbol = stmt.target.symbol
         if isinstance(symbol.ty, VectorTy):
-            self.vector_assign(symbol.name, symbol.ty, stmt.value)
+            self.vector_assign(symbol.global_name, symbol.ty, stmt.value)
             return
         value = self.expr_as(stmt.value, symbol.ty)
         if stmt.op != "=":
             value = self.combine(stmt.op, self.expr(stmt.target), value, symbol.ty)
         if symbol.is_global:
-            self.emit(graph.GlobalStoreOp(value, symbol.name))
+            self.emit(graph.GlobalStoreOp(value, symbol.global_name))
         else:
             set_name(value, symbol.name)
             self.env[symbol] = value
@@ -856,7 +873,7 @@ class IRGen:
         symbol = expr.symbol
         assert symbol is not None
         if symbol.is_global:
-            return self.value(graph.GlobalLoadOp(symbol.name, ir_type(symbol.ty)))
+            return self.value(graph.GlobalLoadOp(symbol.global_name, ir_type(symbol.ty)))
         return self.env[symbol]
 
     def access(self, expr: ast.Index) -> tuple[str, SSAValue, SSAValue | None]:
@@ -865,9 +882,9 @@ class IRGen:
         if isinstance(expr.base, ast.Index):
             element = expr.base
             assert isinstance(element.base, ast.Name)
-            return element.base.name, self.index(element), self.expr_as(expr.index, INT)
+            return vector_name(element.base), self.index(element), self.expr_as(expr.index, INT)
         assert isinstance(expr.base, ast.Name)
-        return expr.base.name, self.index(expr), None
+        return vector_name(expr.base), self.index(expr), None
 
     def index(self, expr: ast.Index) -> SSAValue:
         """The index operand of a vector access (a vertex, or an integer as an int)."""
@@ -933,7 +950,7 @@ class IRGen:
         flags = (within.value, across.value, bucket.value, priority.value, init.value)
         return self.value(
             graph.PriorityQueueNewOp(
-                vector.name, self.vertex_arg(start), SCALAR_IR[expr.ty.priority], flags
+                vector_name(vector), self.vertex_arg(start), SCALAR_IR[expr.ty.priority], flags
             )
         )
 
@@ -1025,7 +1042,7 @@ class IRGen:
         """`v.sum()` / `v.max()` / `v.min()` (`graph.vector_reduce`)."""
         assert isinstance(expr.receiver, ast.Name) and expr.ty is not None
         kind = unsigned_kind(kind, expr.ty)
-        return self.value(graph.VectorReduceOp(kind, expr.receiver.name, ir_type(expr.ty)))
+        return self.value(graph.VectorReduceOp(kind, vector_name(expr.receiver), ir_type(expr.ty)))
 
     def list_retrieve(self, expr: ast.MethodCall, stack: SSAValue) -> SSAValue | None:
         """`list.pop()` (a new set) or `list.retrieve(set)`: the popped set becomes
@@ -1036,7 +1053,7 @@ class IRGen:
         assert isinstance(target, ast.Name) and target.symbol is not None
         popped = self.value(graph.ListRetrieveOp(stack, self.expr(target)))
         if target.symbol.is_global:
-            self.emit(graph.GlobalStoreOp(popped, target.symbol.name))
+            self.emit(graph.GlobalStoreOp(popped, target.symbol.global_name))
         else:
             popped.name_hint = target.symbol.name
             self.env[target.symbol] = popped

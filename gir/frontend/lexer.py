@@ -2,7 +2,8 @@
 
 The lexer turns a `.gt` file into a list of `Token`s, each with its 1-based line
 and column. `%` starts a comment to the end of the line; `%{ ... %}` is a block
-comment. In the `schedule:` section, which G2 copies verbatim into C++, `//` starts
+comment. As in GraphIt's scanner, `%` is never an operator: GraphIt has no
+modulo (its multiplicative operators are `*` and `/`). In the `schedule:` section, which G2 copies verbatim into C++, `//` starts
 a comment to the end of the line too. `min=` and `max=` are single tokens (reduction assignments), as in
 GraphIt's own scanner. Bad characters, unterminated strings and comments raise a
 `SourceError` at their position.
@@ -12,7 +13,7 @@ GraphIt text is ASCII outside comments: identifiers are ASCII letters, digits an
 literals hold ASCII characters (escapes for the rest are not defined). Anything
 else is one located error, so no two spellings can name one variable (`afi` and
 `aﬁ` under NFKC) and every name is a valid identifier in the generated code.
-Integer literals must fit in 64 bits.
+Integer literals must fit in 64 bits (up to 2^64-1, a `uint_64`).
 """
 
 from __future__ import annotations
@@ -59,8 +60,9 @@ PUNCTUATION = (
 MAX_IDENT_LENGTH = 64
 """Longest identifier: kernel and host names are built from several of them, and
 OpenCL compilers refuse symbols much longer than 250 characters."""
-MAX_INT_LITERAL = 2**63 - 1
-"""Largest integer literal (sema narrows further where the type is `int`)."""
+MAX_INT_LITERAL = 2**64 - 1
+"""Largest integer literal, a `uint_64`'s largest value (sema checks that a
+literal fits the type it is stored as)."""
 DIGITS = frozenset("0123456789")
 HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 IDENT_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
@@ -265,7 +267,7 @@ class Lexer:
         if len(digits) > 20 or int(digits or "0", base) > MAX_INT_LITERAL:
             shown = text if len(text) <= 24 else f"{text[:20]}... ({len(text)} characters)"
             raise self.error(
-                f"integer literal {shown} is out of range (limit 2^63-1)", line, col
+                f"integer literal {shown} does not fit in 64 bits (limit 2^64-1)", line, col
             )
 
     def string(self, line: int, col: int) -> Token:

@@ -69,9 +69,11 @@ def pos_of(token: Token) -> Pos:
 class Parser:
     """Parses one token list; see the module docstring for the grammar."""
 
-    def __init__(self, tokens: list[Token], filename: str):
+    def __init__(self, tokens: list[Token], filename: str, source: str = ""):
         self.tokens = tokens
         self.filename = filename
+        self.lines = source.splitlines()
+        """The source's lines, for hints about what the lexer skipped."""
         self.index = 0
         self.block_nesting = 0
         self.expr_nesting = 0
@@ -102,8 +104,28 @@ class Parser:
         return SourceError(self.filename, where.line, where.col, message)
 
     def expected(self, what: str) -> SourceError:
-        """`expected <what>, found <current token>`."""
-        return self.error(f"expected {what}, found {self.tok.describe()}")
+        """`expected <what>, found <current token>` (with a hint where the
+        previous line goes on with `% operand`, a modulo GraphIt reads as a comment)."""
+        return self.error(f"expected {what}, found {self.tok.describe()}{self.modulo_hint()}")
+
+    def modulo_hint(self) -> str:
+        """A note when the token before the current one ends its line with
+        `% x...`: GraphIt's `%` starts a comment, it is no modulo operator."""
+        if self.index == 0:
+            return ""
+        previous = self.tokens[self.index - 1]
+        operand = previous.kind in (Kind.IDENT, Kind.INT, Kind.FLOAT) or any(
+            previous.is_punct(close) for close in (")", "]")
+        )
+        if not operand or previous.line >= self.tok.line or previous.line > len(self.lines):
+            return ""
+        rest = self.lines[previous.line - 1][previous.col - 1 + len(previous.text) :].lstrip()
+        if not (rest.startswith("%") and rest[1:].lstrip()[:1].isalnum()):
+            return ""
+        return (
+            f" ('%' at {previous.line}:{self.lines[previous.line - 1].index(rest) + 1} starts a "
+            "comment: GraphIt has no modulo operator, write a - a / b * b)"
+        )
 
     def at_punct(self, text: str) -> bool:
         """Whether the current token is the punctuation `text`."""
@@ -763,4 +785,4 @@ def parse_int(text: str) -> int:
 
 def parse_program(source: str, filename: str) -> ast.Program:
     """Parses a GraphIt program; raises `SourceError` for lexical or syntax errors."""
-    return Parser(tokenize(source, filename), filename).parse_program()
+    return Parser(tokenize(source, filename), filename, source).parse_program()

@@ -13,7 +13,12 @@ or double is expected, float <-> double, int <-> Vertex (vertex ids), and a
 vertexset where an int is expected (its size: `var n : int = edges.getVertices();`).
 `edges.getVertices()` is also the vertex count wherever GraphIt takes it as one: a
 `for` bound, `print`, an arithmetic or comparison operand. `argv[N]` outside
-`load(...)` is an int (GraphIt's `atoi(argv[N])`).
+`load(...)` is an int (GraphIt's `atoi(argv[N])`). An integer literal must fit
+the integer type it is stored as (above 2^63-1 only a `uint_64` holds one).
+
+A vector declared with `var` in a host function (`main` or one it calls) is
+held in a global of its own (`Symbol.storage`), as GraphIt allocates a local
+vector like a program-level one at its declaration.
 """
 
 from __future__ import annotations
@@ -224,11 +229,22 @@ class Symbol:
     ty: Ty
     kind: str
     pos: Pos
+    storage: str | None = None
+    """For a local vector (`var level : vector{Vertex}(int) = -1;` in a host
+    function): the `graph.global` that holds it. GraphIt treats a local vector
+    like a program-level one allocated at its declaration, so it is a global
+    that the declaration (re)initializes each time it runs."""
 
     @property
     def is_global(self) -> bool:
-        """Whether this is a program-level constant (an IR `graph.global`)."""
-        return self.kind == "global"
+        """Whether the value lives in an IR `graph.global`: a program-level
+        constant, or a local vector."""
+        return self.kind == "global" or self.storage is not None
+
+    @property
+    def global_name(self) -> str:
+        """The `graph.global` that holds the value (`is_global` symbols only)."""
+        return self.storage or self.name
 
 
 @dataclass(eq=False)
@@ -378,6 +394,10 @@ class Checker:
         self.constant_ints: dict[str, int] = {}
         """Program-level integer consts initialized with a literal: the names a
         vector size may be given by (`vector[K](float)`)."""
+        self.local_vectors: list[tuple[str, Symbol]] = []
+        """Each local vector `var v : vector...`, with the function declaring it."""
+        self.device_roots: set[str] = set()
+        """The functions that applies and filters run (on the device)."""
 
     def error(self, pos: Pos, message: str) -> SourceError:
         """A `SourceError` at `pos`."""
@@ -397,8 +417,9 @@ class Checker:
                 self.check_function(function)
         self.check_main()
         self.check_extern_calls()
+        self.check_local_vector_places()
         return SemaInfo(
-            list(self.globals.values()),
+            [*self.globals.values(), *(symbol for _, symbol in self.local_vectors)],
             self.functions,
             self.labels,
             self.label_stmts,
@@ -408,13 +429,36 @@ class Checker:
 
     def storable(self, value: ast.Expr, source: Ty, target: Ty) -> bool:
         """Whether `value` (of type `source`) may be stored as a `target`; a
-        float stored as an integer is, with a warning at `value`."""
+        float stored as an integer is, with a warning at `value`. An integer
+        literal must fit the target (`check_literal_fits`)."""
+        self.check_literal_fits(value, target)
         if drops_fraction(source, target):
             self.conversions.append(
                 (value.pos, f"implicit conversion from {source} to {target} drops the fraction")
             )
             return True
         return is_assignable(source, target)
+
+    def check_literal_fits(self, value: ast.Expr, target: Ty) -> None:
+        """An integer literal (possibly negated) stored as an integer type must
+        fit it: 18446744073709551615 only in a `uint_64`, 3000000000 not in an
+        `int`. A negative literal in an unsigned type wraps as in C (`-1` is
+        the largest uint), down to the signed type's least value."""
+        number = literal_int(value)
+        if number is None or not (is_integer(target) or target == VERTEX):
+            return
+        ty = INT if target == VERTEX else target
+        assert isinstance(ty, ScalarTy)
+        low = -(1 << (ty.width - 1))
+        high = 1 << (ty.width if ty.is_unsigned else ty.width - 1)
+        if low <= number < high:
+            return
+        hint = ""
+        if number >= 1 << 63:
+            hint = ": a literal above 2^63-1 is a uint_64, and only a uint_64 holds it"
+        elif number < -(1 << 63):
+            hint = ": it is below every 64-bit integer type"
+        raise self.error(value.pos, f"integer literal {number} does not fit in {target}{hint}")
 
     def collect_elements(self) -> None:
         """Records `element` declarations and which elements name edges."""
@@ -495,6 +539,39 @@ class Checker:
                     host.add(callee.name)
                     pending.append(callee.name)
 
+    def check_local_vector_places(self) -> None:
+        """Local vectors belong to host code: none may be declared in a function
+        that an apply or filter runs, or that such a function calls."""
+        device, pending = set(self.device_roots), list(self.device_roots)
+        while pending:
+            for call in self.calls.get(pending.pop(), []):
+                assert isinstance(call.target, FuncInfo)
+                if call.target.name not in device:
+                    device.add(call.target.name)
+                    pending.append(call.target.name)
+        for function, symbol in self.local_vectors:
+            if function in device:
+                raise self.error(
+                    symbol.pos,
+                    f"local vector '{symbol.name}' in '{function}', which runs on the device "
+                    "(an apply or filter runs it): declare vectors in main, in a function "
+                    "main calls, or at program level",
+                )
+
+    def local_vector_storage(self, name: str) -> str:
+        """The name of the `graph.global` holding a local vector `name`: `name`
+        itself where no constant, function, captured value or other local vector
+        has it, else `function_name` (with a counter where that is taken too)."""
+        taken = {
+            *self.globals, *self.functions, *BUILTINS,
+            *(capture_vector(f.name, c.name) for f in self.functions.values() for c in f.captures),
+            *(symbol.global_name for _, symbol in self.local_vectors),
+        }  # fmt: skip
+        assert self.current is not None
+        candidates = [name, f"{self.current.name}_{name}"]
+        candidates += (f"{self.current.name}_{name}_{n}" for n in range(2, len(taken) + 3))
+        return next(candidate for candidate in candidates if candidate not in taken)
+
     def resolve_captures(self, decl: ast.FuncDecl, params: list[Symbol]) -> list[Symbol]:
         """A functor's captures: scalars, named apart from its parameters."""
         captures: list[Symbol] = []
@@ -535,7 +612,7 @@ class Checker:
         self.scopes = [{}]
         self.current = None
         if decl.init is not None:
-            self.check_initializer(decl.init, ty, decl.name, is_global=True)
+            self.check_initializer(decl.init, ty, decl.name)
             value = literal_int(decl.init)
             if is_integer(ty) and value is not None:
                 self.constant_ints[decl.name] = value
@@ -546,14 +623,12 @@ class Checker:
         decl.symbol = Symbol(decl.name, ty, "global", decl.name_pos)
         self.globals[decl.name] = decl.symbol
 
-    def check_initializer(self, init: ast.Expr, ty: Ty, name: str, is_global: bool) -> None:
+    def check_initializer(self, init: ast.Expr, ty: Ty, name: str) -> None:
         """An initial value (or assigned value) `init` for `name` of type `ty`."""
         if isinstance(init, ast.Load):
             self.check_load(init, ty)
             return
         if isinstance(ty, VectorTy):
-            if not is_global:
-                raise self.error(init.pos, "vectors must be program-level 'const' declarations")
             self.check_vector_value(init, ty, name)
             return
         value = self.check_expr(init)
@@ -651,7 +726,7 @@ class Checker:
         raise self.error(type_expr.pos, "unsupported type")
 
     def resolve_value_type(self, type_expr: ast.TypeExpr) -> Ty:
-        """A parameter's or local's type (no vectors)."""
+        """A parameter's, output's or scalar local's type (no vectors)."""
         return self.resolve_type(type_expr, allow_vector=False)
 
     def resolve_scalar(self, type_expr: ast.TypeExpr, role: str) -> ScalarTy:
@@ -678,9 +753,14 @@ class Checker:
 
     def resolve_vector_type(self, type_expr: ast.VectorTypeExpr, allow_vector: bool) -> VectorTy:
         """`vector{Vertex}(T)` or `vector[N](T)`, where T is a scalar or a
-        fixed-size `vector[K](S)` of scalars; only program-level consts."""
+        fixed-size `vector[K](S)` of scalars; program-level consts and local
+        vars only (`allow_vector`)."""
         if not allow_vector:
-            raise self.error(type_expr.pos, "vectors must be program-level 'const' declarations")
+            raise self.error(
+                type_expr.pos,
+                "a vector cannot be passed, returned or captured: declare it as a "
+                "program-level const or a local var",
+            )
         if type_expr.element is not None:
             self.check_vertex_element(type_expr.element, type_expr.pos)
         size = self.vector_size(type_expr)
@@ -833,12 +913,24 @@ class Checker:
         return path
 
     def check_var(self, stmt: ast.VarDecl) -> None:
-        """`var x : T = e;` (scalars and vertexsets may leave out `= e`: zero, or
-        an empty vertexset, as in GraphIt)."""
+        """`var x : T = e;` (scalars, vertexsets and vectors may leave out `= e`:
+        zero, or an empty vertexset, as in GraphIt). A local vector
+        (`var level : vector{Vertex}(int) = -1;`) is held in a global of its
+        own (`Symbol.storage`), initialized where the declaration runs."""
+        if isinstance(stmt.type, ast.VectorTypeExpr):
+            ty = self.resolve_type(stmt.type, allow_vector=True)
+            if stmt.init is not None:
+                self.check_initializer(stmt.init, ty, stmt.name)
+            assert self.current is not None
+            storage = self.local_vector_storage(stmt.name)
+            stmt.symbol = Symbol(stmt.name, ty, "local", stmt.name_pos, storage)
+            self.declare(stmt.symbol)
+            self.local_vectors.append((self.current.name, stmt.symbol))
+            return
         if stmt.type is not None:
             ty = self.resolve_value_type(stmt.type)
             if stmt.init is not None:
-                self.check_initializer(stmt.init, ty, stmt.name, is_global=False)
+                self.check_initializer(stmt.init, ty, stmt.name)
             elif not isinstance(ty, ScalarTy | VertexSetTy):
                 raise self.error(
                     stmt.name_pos, f"variable '{stmt.name}' of type {ty} needs an initial value"
@@ -873,7 +965,7 @@ class Checker:
             raise self.error(
                 stmt.op_pos, f"'{stmt.op}' needs a numeric variable, '{symbol.name}' is {symbol.ty}"
             )
-        self.check_initializer(stmt.value, symbol.ty, symbol.name, is_global=False)
+        self.check_initializer(stmt.value, symbol.ty, symbol.name)
 
     def check_element_assign(self, stmt: ast.Assign, target: ast.Index) -> None:
         """An assignment or reduction to a vector element."""
@@ -899,6 +991,7 @@ class Checker:
         """`for i in a:b ... end` with int bounds."""
         for bound in (stmt.start, stmt.stop):
             ty = self.check_count(bound)
+            self.check_literal_fits(bound, INT)
             if not is_assignable(ty, INT) or ty == VERTEXSET:
                 raise self.error(bound.pos, f"for loop bounds must be int, found {ty}")
         stmt.symbol = Symbol(stmt.var, INT, "loop", stmt.var_pos)
@@ -1221,6 +1314,7 @@ class Checker:
         elem = self.check_expr(target)
         for arg in expr.args[1:]:
             ty = self.check_value(arg, "the argument")
+            self.check_literal_fits(arg, elem)
             if not is_assignable(ty, elem) or ty == VERTEXSET:
                 raise self.error(arg.pos, f"compare_and_swap on {elem} elements cannot take {ty}")
         return BOOL
@@ -1249,6 +1343,7 @@ class Checker:
                 raise self.error(value.pos, f"'{capture.name}' is {capture.ty}, found {ty}")
         if values:
             self.functor_uses[arg] = function
+        self.device_roots.add(function.name)
         return function
 
     def vertex_function(self, arg: ast.Expr, role: str, returns_bool: bool) -> str:
@@ -1367,6 +1462,7 @@ class Checker:
                 )
             for arg in expr.args[1:]:
                 ty = self.check_value(arg, "the priority")
+                self.check_literal_fits(arg, queue.priority)
                 if not is_assignable(ty, queue.priority) or ty == VERTEXSET:
                     raise self.error(arg.pos, f"priorities are {queue.priority}, found {ty}")
             expr.info = MethodInfo(
@@ -1400,6 +1496,7 @@ class Checker:
             )
         for arg in expr.args[1:]:
             ty = self.check_value(arg, "the priority change")
+            self.check_literal_fits(arg, INT)
             if not is_integer(ty):
                 raise self.error(arg.pos, f"priority changes are int, found {ty}")
         expr.info = MethodInfo("pq_update_sum")

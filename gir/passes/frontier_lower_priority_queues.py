@@ -33,6 +33,10 @@ from gir.dialects.frontier import (
 
 INT_MAX = 2**31 - 1
 """The priority of a vertex in no bucket (GraphIt's null priority for int)."""
+UINT_MAX = 2**32 - 1
+"""The priority of a vertex in no bucket for `uint` priorities (GraphIt's
+largest uint, what an unreached vertex keeps)."""
+UNSIGNED_PREDICATES = {"slt": "ult", "sle": "ule", "sgt": "ugt", "sge": "uge"}
 
 
 @dataclass
@@ -46,8 +50,31 @@ class _Queue:
     delta: SSAValue
     window: SSAValue
     pending: SSAValue
+    unsigned: bool = False
+    """Whether the priorities are `uint`: every comparison, the bucket
+    arithmetic and the atomic updates are then unsigned, and no priority is
+    `UINT_MAX` rather than `INT_MAX`."""
     refilled: bool = False
     """Whether `pending` was just refilled (a dequeue then need not look again)."""
+
+    def compare(self, left: SSAValue, right: SSAValue, predicate: str) -> arith.CmpiOp:
+        """`left predicate right` on priorities (`slt`, `sge`, ... as written for
+        int; the unsigned predicate for uint priorities)."""
+        if self.unsigned:
+            predicate = UNSIGNED_PREDICATES.get(predicate, predicate)
+        return arith.CmpiOp(left, right, predicate)
+
+    def kind(self, kind: graph.ReduceKind) -> graph.ReduceKind:
+        """An atomic min or max on priorities (`umin`/`umax` for uint)."""
+        if not self.unsigned:
+            return kind
+        unsigned = {graph.ReduceKind.MIN: graph.ReduceKind.UMIN, graph.ReduceKind.MAX: graph.ReduceKind.UMAX}
+        return unsigned[kind]
+
+    @property
+    def none(self) -> int:
+        """The priority of a vertex in no bucket, as the i32 constant's value."""
+        return UINT_MAX - 2**32 if self.unsigned else INT_MAX
 
 
 @dataclass(frozen=True)
@@ -117,21 +144,22 @@ class FrontierLowerPriorityQueues(ModulePass):
 
 
 def _lower(module: ModuleOp, new: PriorityQueueNewOp) -> None:
-    scratch = _scratch_vector(module, new.priorities.root_reference.data)
+    priorities = new.priorities.root_reference.data
+    unsigned = _unsigned_vector(module, priorities)
+    scratch = _scratch_vector(module, priorities, unsigned)
     zero = arith.ConstantOp(IntegerAttr(0, i32))
     empty = frontier.NewOp(zero)
     empty.result.name_hint = "bucket"
     Rewriter.insert_op([zero, empty], InsertPoint.before(new))
-    priorities = new.priorities.root_reference.data
     if new.start is None:
         # every vertex is in the bucket of its priority: the first refill finds
         # the lowest one at or above 0
-        queue = _Queue(priorities, scratch, new.delta, zero.result, empty.result)
+        queue = _Queue(priorities, scratch, new.delta, zero.result, empty.result, unsigned)
     else:
         start = frontier.AddOp(new.start, empty)
         start.result.name_hint = "bucket"
         Rewriter.insert_op(start, InsertPoint.before(new))
-        queue = _Queue(priorities, scratch, new.delta, new.delta, start.result)
+        queue = _Queue(priorities, scratch, new.delta, new.delta, start.result, unsigned)
     block = new.parent_block()
     assert block is not None
     following = []
@@ -145,8 +173,19 @@ def _lower(module: ModuleOp, new: PriorityQueueNewOp) -> None:
     Rewriter.erase_op(new)
 
 
-def _scratch_vector(module: ModuleOp, priorities: str) -> str:
-    """A fresh one-element i32 vector global for the lowest-priority search."""
+def _unsigned_vector(module: ModuleOp, name: str) -> bool:
+    """Whether the vector global `name` holds `uint` values."""
+    return any(
+        isinstance(child, graph.GlobalOp)
+        and child.sym_name.data == name
+        and child.unsigned is not None
+        for child in module.ops
+    )
+
+
+def _scratch_vector(module: ModuleOp, priorities: str, unsigned: bool) -> str:
+    """A fresh one-element i32 vector global for the lowest-priority search
+    (unsigned like the priorities, so that the host reads it as such)."""
     names = {
         child.sym_name.data for child in module.ops if isinstance(child, graph.GlobalOp)
     }
@@ -155,7 +194,7 @@ def _scratch_vector(module: ModuleOp, priorities: str) -> str:
         index += 1
     name = f"{priorities}_next_priority{index or ''}"
     first = module.body.block.first_op
-    scratch = graph.GlobalOp(name, graph.VectorType(i32, 1))
+    scratch = graph.GlobalOp(name, graph.VectorType(i32, 1), unsigned)
     if first is None:
         module.body.block.add_op(scratch)
     else:
@@ -246,7 +285,7 @@ def _refill(queue: _Queue, block: Block) -> tuple[SSAValue, SSAValue]:
     """Ops at the end of `block` that find the next non-empty bucket and fill the
     (empty) pending queue with it; returns its end and the filled queue."""
     zero = arith.ConstantOp(IntegerAttr(0, i32))
-    none = arith.ConstantOp(IntegerAttr(INT_MAX, i32))
+    none = arith.ConstantOp(IntegerAttr(queue.none, i32))
     reset = graph.StoreOp(none, queue.scratch, zero)
     every = frontier.AllVerticesOp()
     search = frontier.VertexMapOp(
@@ -254,11 +293,12 @@ def _refill(queue: _Queue, block: Block) -> tuple[SSAValue, SSAValue]:
         label="next_bucket",
     )
     lowest = graph.LoadOp(queue.scratch, zero, i32)
-    # the end of the lowest priority's bucket, INT_MAX where it would pass it
-    rem = arith.RemSIOp(lowest, queue.delta)
+    # the end of the lowest priority's bucket, no priority (INT_MAX, UINT_MAX)
+    # where it would pass it
+    rem = (arith.RemUIOp if queue.unsigned else arith.RemSIOp)(lowest, queue.delta)
     base = arith.SubiOp(lowest, rem)
     limit = arith.SubiOp(none, queue.delta)
-    past = arith.CmpiOp(base, limit, "sgt")
+    past = queue.compare(base, limit, "sgt")
     after = arith.AddiOp(base, queue.delta)
     end = arith.SelectOp(past, none, after)
     end.result.name_hint = "bucket_end"
@@ -266,7 +306,7 @@ def _refill(queue: _Queue, block: Block) -> tuple[SSAValue, SSAValue]:
     old_end = queue.window
     fill = frontier.VertexMapOp(
         every,
-        _vertex_body(lambda b, p: _in_bucket_body(b, p, old_end, end.result), queue),
+        _vertex_body(lambda b, p: _in_bucket_body(queue, b, p, old_end, end.result), queue),
         output=queue.pending,
         label="bucket",
     )
@@ -290,19 +330,20 @@ def _lowest_body(
     queue: _Queue, block: Block, priority: SSAValue, none: SSAValue, zero: SSAValue
 ) -> None:
     """Atomic min of the priorities at or above the current bucket's end."""
-    later = arith.CmpiOp(priority, queue.window, "sge")
+    later = queue.compare(priority, queue.window, "sge")
     queued = arith.CmpiOp(priority, none, "ne")
     both = arith.AndIOp(later, queued)
-    body = Block(
-        [graph.ReduceOp(graph.ReduceKind.MIN, priority, queue.scratch, zero, atomic=True), scf.YieldOp()]
-    )
+    lowest = queue.kind(graph.ReduceKind.MIN)
+    body = Block([graph.ReduceOp(lowest, priority, queue.scratch, zero, atomic=True), scf.YieldOp()])
     block.add_ops([later, queued, both, scf.IfOp(both, [], Region(body))])
 
 
-def _in_bucket_body(block: Block, priority: SSAValue, low: SSAValue, end: SSAValue) -> None:
+def _in_bucket_body(
+    queue: _Queue, block: Block, priority: SSAValue, low: SSAValue, end: SSAValue
+) -> None:
     """Enqueues the vertex when `low <= priority < end`."""
-    above = arith.CmpiOp(priority, low, "sge")
-    below = arith.CmpiOp(priority, end, "slt")
+    above = queue.compare(priority, low, "sge")
+    below = queue.compare(priority, end, "slt")
     both = arith.AndIOp(above, below)
     enqueue = Block([frontier.EnqueueOp(block.args[0]), scf.YieldOp()])
     block.add_ops([above, below, both, scf.IfOp(both, [], Region(enqueue))])
@@ -401,10 +442,12 @@ def _update(
             if isinstance(update, PriorityQueueUpdateMinOp)
             else graph.ReduceKind.MAX
         )
-        reduce = graph.ReduceOp(kind, update.new, queue.priorities, update.vertex, atomic=True)
+        reduce = graph.ReduceOp(
+            queue.kind(kind), update.new, queue.priorities, update.vertex, atomic=True
+        )
         # below the bucket's end: now or never (later buckets are found from the
         # priorities, which never look below it again)
-        now = arith.CmpiOp(update.new, queue.window, "slt")
+        now = queue.compare(update.new, queue.window, "slt")
         ops, changed, landed = [reduce, now], reduce.changed, now.result
     both = arith.AndIOp(changed, landed)
     enqueue = Block([frontier.EnqueueOp(update.vertex), scf.YieldOp()])
@@ -421,9 +464,9 @@ def _sum_update(
     vertex into the current bucket from a later one (true for one update only)."""
     before = Block()
     old = graph.LoadOp(queue.priorities, update.vertex, i32)
-    above = arith.CmpiOp(old, update.threshold, "sgt")
+    above = queue.compare(old, update.threshold, "sgt")
     summed = arith.AddiOp(old, update.diff)
-    clamped = arith.MaxSIOp(summed, update.threshold)
+    clamped = (arith.MaxUIOp if queue.unsigned else arith.MaxSIOp)(summed, update.threshold)
     swap = Block()
     swapped = graph.CompareAndSwapOp(queue.priorities, update.vertex, old, clamped)
     swap.add_ops([swapped, scf.YieldOp(swapped)])
@@ -440,8 +483,8 @@ def _sum_update(
     loop = scf.WhileOp([], [i1, i32, i32], Region(before), Region(after))
     changed, was, now = loop.results
     changed.name_hint = "changed"
-    from_later = arith.CmpiOp(was, queue.window, "sge")
-    into_current = arith.CmpiOp(now, queue.window, "slt")
+    from_later = queue.compare(was, queue.window, "sge")
+    into_current = queue.compare(now, queue.window, "slt")
     landed = arith.AndIOp(from_later, into_current)
     return [loop, from_later, into_current, landed], changed, landed.result
 

@@ -556,7 +556,7 @@ def _new_queue(
     if op.result.type.priority_type != i32:
         raise UserError.at(op,
             f"error: priority queues of {op.result.type.priority_type} priorities are "
-            "not supported yet (only int)"
+            "not supported yet (only 32-bit ones: int and uint)"
         )
     width: Operation = (
         graph.ArgvIntOp(delta.index.value.data)

@@ -188,6 +188,13 @@ class CFlavour(ABC):
     long_suffix: str = "LL"
     """The suffix of a 64-bit integer literal."""
 
+    def unsigned_int_literal(self, value: int, width: int) -> str:
+        """An unsigned literal above the signed range (`value` in [2^(w-1),
+        2^w)), cast to the signless (signed) C type of its width:
+        `((long long)18446744073709551615ULL)`, `((int)4294967295u)`."""
+        suffix = f"U{self.long_suffix}" if width == 64 else "u"
+        return f"(({self.int_type(width)}){value}{suffix})"
+
     def printf_argument(
         self, value: str, scalar: Scalar, needs: Needs, *, unsigned: bool = False
     ) -> tuple[str, str]:
@@ -500,6 +507,9 @@ class KernelPrinter(StructuredPrinter):
 
     def _int_literal(self, value: int, width: int) -> str:
         return self.flavour.int_literal(value, width)
+
+    def _unsigned_int_literal(self, value: int, width: int) -> str:
+        return self.flavour.unsigned_int_literal(value, width)
 
     def _float_literal(self, value: float, width: int) -> str:
         return self.flavour.float_literal(value, width, self.needs)

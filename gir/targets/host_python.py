@@ -6,7 +6,10 @@ the runtime protocol `rt` (`gir.runtime.protocol.HostRuntime`), never an
 interpreter of IR. SSA values become Python locals, constants are literals,
 `scf.while` / `scf.for` / `scf.if` become `while True` / `for ... in range` / `if`,
 and every host op is one call of the protocol (its table lists them), keyed by the
-host dialect's enums and `DType`:
+host dialect's enums and `DType`. Integers are Python ints holding the signed
+value of their bits: unsigned ops mask their operands, and `+`, `-`, `*` wrap to
+the width as C's do (`_wrap`), so that a `uint` sum past 2^31 is the i32 the
+device reads:
 
 ```python
 def run(rt, K):
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 import builtins
 import keyword
+import operator
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -50,7 +54,13 @@ from gir.dialects import host
 from gir.dialects.gir_gpu import KernelOp, is_persistent
 from gir.runtime.protocol import DType
 from gir.targets.externs import kernel_prints
-from gir.targets.walker import BINARY_OPERATORS, AssignPair, StructuredPrinter, ValueNames
+from gir.targets.walker import (
+    BINARY_OPERATORS,
+    AssignPair,
+    StructuredPrinter,
+    ValueNames,
+    signed_value,
+)
 
 PYTHON_RESERVED = frozenset(keyword.kwlist) | frozenset(dir(builtins)) | frozenset(
     {"rt", "K", "math", "_divsi", "_remsi", "_wrap", "_bitcast", "np", "DType", "GraphArray", "GraphSize"}
@@ -121,6 +131,16 @@ _BINARY = {
     **{kind: text for kind, text in BINARY_OPERATORS.items() if kind is not arith.DivfOp},
     arith.FloorDivSIOp: "//",
 }
+_WRAPPING = {arith.AddiOp: operator.add, arith.SubiOp: operator.sub, arith.MuliOp: operator.mul}
+"""Integer ops whose Python result can leave its width's range (wrapped to it,
+folded where both operands are literals)."""
+_INT_LITERAL = re.compile(r"\(?-?[0-9]+\)?")
+
+
+def _is_int_literal(text: str) -> bool:
+    """Whether a printed operand is an integer literal (possibly parenthesized)."""
+    return _INT_LITERAL.fullmatch(text) is not None
+
 _MIN_MAX = {
     arith.MinSIOp: "<",
     arith.MinUIOp: "<",
@@ -314,7 +334,17 @@ class HostPrinter(StructuredPrinter):
         """Prints one op of the host function; the walker prints the ops Python
         shares with C."""
         kind = type(op)
-        if kind in _BINARY:
+        if kind in _WRAPPING and self._width(op.results[0]) > 1:
+            # Python ints do not overflow: the result wraps to its width as C's
+            # does (a uint sum past 2^31 becomes the i32 of the same bits)
+            lhs, rhs = (self._operand(v) for v in op.operands)
+            width = self._width(op.results[0])
+            if _is_int_literal(lhs) and _is_int_literal(rhs):
+                folded = _WRAPPING[kind](int(lhs.strip("()")), int(rhs.strip("()")))
+                self._define(op.results[0], str(signed_value(folded, width)))
+            else:
+                self._define(op.results[0], f"{self._helper('_wrap')}({lhs} {_BINARY[kind]} {rhs}, {width})")
+        elif kind in _BINARY:
             self._binary(op, _BINARY)
         elif kind in _MIN_MAX:
             lhs, rhs = (self._unsigned(v) if kind in _UNSIGNED else self.expr(v) for v in op.operands)

@@ -186,6 +186,14 @@ def signed_value(value: int, width: int) -> int:
     return value - (1 << width) if value >> (width - 1) else value
 
 
+UNSIGNED_LITERAL = "unsigned"
+"""A unit attribute on an integer `arith.constant` that the program wrote as an
+unsigned value at or above 2^(width-1) (`18446744073709551615` as a `uint_64`,
+`4294967295` as a `uint`): the IR's integers are signless, so the value is the
+signed one of the same bits (-1); C printers spell it unsigned, `ULL`/`UL`/`u`,
+cast back to the signless C type so that every use reads the same bits."""
+
+
 # ---------------------------------------------------------------------------
 # Operators every printed language spells alike (up to its logical words)
 # ---------------------------------------------------------------------------
@@ -406,6 +414,12 @@ class StructuredPrinter(ABC):
     def _unsigned(self, value: SSAValue) -> str:
         """`value` read as an unsigned integer of its width."""
 
+    def _unsigned_int_literal(self, value: int, width: int) -> str:
+        """An `UNSIGNED_LITERAL` constant's literal, `value` its bits read as
+        unsigned (at least 2^(width-1)); by default the signed literal of the
+        same bits (the Python host holds integers so)."""
+        return self._int_literal(signed_value(value, width), width)
+
     @abstractmethod
     def _int_literal(self, value: int, width: int) -> str:
         """The literal of the signed `width`-bit integer `value` (`width` 1: a bool)."""
@@ -447,7 +461,11 @@ class StructuredPrinter(ABC):
         value = op.value
         if isinstance(value, IntegerAttr):
             width = self._width(op.result)
-            literal = self._int_literal(signed_value(value.value.data, width), width)
+            bits = value.value.data & ((1 << width) - 1)
+            if UNSIGNED_LITERAL in op.attributes and width > 1 and bits >> (width - 1):
+                literal = self._unsigned_int_literal(bits, width)
+            else:
+                literal = self._int_literal(signed_value(value.value.data, width), width)
         elif isinstance(value, FloatAttr):
             literal = self._float_literal(value.value.data, self._width(op.result))
         else:

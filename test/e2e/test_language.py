@@ -26,6 +26,7 @@ from gir.dialects.schedule import (
 )
 from gir.passes.load_balance import LOAD_BALANCES
 from gir.runtime import reference
+from gir.runtime.device import find_nvcc
 from gir.runtime.graph import Graph, load_graph
 from gir.tools.run import parse_program
 from test_programs import (  # noqa: F401  (devices: fixture)
@@ -341,3 +342,97 @@ def test_functors(target, run_program, tmp_path):
             if printed != expected:
                 failures.append(f"{name} {least}: printed {printed}, expected {expected}")
     assert not failures, "\n".join(failures)
+
+
+def local_vector_expected(graph: Graph, root: int) -> list[str]:
+    """What `lang_local_vector.gt ROOT` prints, from the CPU's BFS levels: per
+    iteration (levels 1 to the deepest + 1) a 1 and (d + 1) times the vertices
+    at level d; then root·|V|, twice the levels' sum + 1000 + 7·|V| (unreached
+    vertices count -1), and 111."""
+    levels = reference.bfs_levels(graph, root)
+    count = graph.num_vertices
+    printed: list[int] = []
+    for depth in range(1, int(levels.max()) + 2):
+        printed += [1, (depth + 1) * int((levels == depth).sum())]
+    spread = int(levels.sum()) + 1000 + 7 * count
+    return [str(value) for value in [*printed, root * count, spread, spread, 111]]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_local_vectors(target, run_program, tmp_path):
+    """Local `var` vectors in main, in a loop body (initialized afresh every
+    iteration, with and without a value), in a function main calls (twice),
+    hiding a global of the same name, and a fixed-size local with a literal."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        for root in {0, graph.num_vertices - 1}:
+            printed = run_program("lang_local_vector.gt", target, [spec, str(root)])
+            expected = local_vector_expected(graph, root)
+            if printed != expected:
+                failures.append(f"{name} {root}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
+
+
+def unsigned_pq_expected(graph: Graph, source: int) -> list[str]:
+    """What `lang_unsigned_pq.gt SOURCE DELTA` prints, from the CPU's shortest
+    paths: the distances start at 2^31 - 8 at the source."""
+    dist = reference.sssp_distances(graph, source)
+    found = np.flatnonzero(dist != reference.UNREACHABLE_DISTANCE)
+    lengths = dist[found]
+    base = 2**31 - 8
+    largest = 2**32 - 1 if found.size < graph.num_vertices else base + int(lengths.max())
+    return [
+        str(found.size),
+        str(int(lengths.sum())),
+        str(int((lengths * (found + 1)).sum())),
+        str(base),
+        str(largest),
+    ]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_unsigned_priority_queue(target, run_program, tmp_path):
+    """Delta-stepping over uint priorities that cross 2^31, with the queue's
+    "no priority" 4294967295: bucket search, atomic updates and bucket tests all
+    compare unsigned (signed ones give other distances)."""
+    failures = []
+    for name, spec in graphs(tmp_path, weighted=True).items():
+        graph = load_graph(spec, cache=False)
+        for source in {0, graph.num_vertices - 1}:
+            expected = unsigned_pq_expected(graph, source)
+            for delta in (1, 7, 1000):
+                printed = run_program("lang_unsigned_pq.gt", target, [spec, str(source), str(delta)])
+                if printed != expected:
+                    failures.append(f"{name} {source} {delta}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_uint64_literals(target, run_program, tmp_path):
+    """Literals above 2^63-1 as uint_64 values, in host and device code."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        count = load_graph(spec, cache=False).num_vertices
+        expected = [2**64 - 1, 2**64 - count, 2**63, count, 2**63, 2**63 - 1]
+        printed = run_program("lang_uint64_literals.gt", target, [spec])
+        if printed != [str(value) for value in expected]:
+            failures.append(f"{name}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.skipif(find_nvcc() is None, reason="nvcc is not installed")
+@pytest.mark.parametrize("program", ["lang_local_vector.gt", "lang_uint64_literals.gt", "lang_unsigned_pq.gt"])
+def test_complete_cuda_program_builds(program, tmp_path):
+    """The complete `.cu` of local vectors, uint_64 literals and a uint priority
+    queue builds with nvcc alone (no GPU needed)."""
+    source = tmp_path / "program.cu"
+    translate = [sys.executable, "-m", "gir.tools.translate", "--to-cuda", str(PROGRAMS / program)]
+    subprocess.run([*translate, "-o", str(source)], check=True)
+    assert "18446744073709551615ULL" in source.read_text() or program != "lang_uint64_literals.gt"
+    built = subprocess.run(
+        [find_nvcc(), "-arch=sm_90", "-std=c++17", str(source), "-o", str(tmp_path / "program")],
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stderr[-4000:]

@@ -30,7 +30,7 @@
 // CHECK-NEXT:         if not more:
 // CHECK-NEXT:             break
 // CHECK-NEXT:         rt.write(out_size, 0, 0, DType.INT32)
-// CHECK-NEXT:         t = size + 255
+// CHECK-NEXT:         t = _wrap(size + 255, 32)
 // CHECK-NEXT:         grid = int(t / 256)
 // CHECK-NEXT:         launch_apply_s1(grid, 256, in_, size, out)
 // CHECK-NEXT:         next_ = rt.read(out_size, 0, DType.INT32)

@@ -17,7 +17,7 @@
 // CHECK-NEXT:     launch_scale_index(grid, 64)
 // CHECK-NEXT:     for scale in range(1, 3):
 // CHECK-NEXT:         launch_scale_index_1(grid, 64, scale)
-// CHECK-NEXT:     last = n - 1
+// CHECK-NEXT:     last = _wrap(n - 1, 32)
 // CHECK-NEXT:     x = rt.read(values, last, DType.INT32)
 // CHECK-NEXT:     rt.print(x)
 // CHECK-NEXT:     q = int((-7) / 2)
@@ -28,7 +28,7 @@
 // CHECK-NEXT:         flag = 0
 // CHECK:          sum_ = 0
 // CHECK-NEXT:     for i in range(0, n):
-// CHECK-NEXT:         next_ = sum_ + i
+// CHECK-NEXT:         next_ = _wrap(sum_ + i, 32)
 // CHECK-NEXT:         sum_ = next_
 // CHECK:          rt.print_text(K[2])
 // CHECK-NEXT:     copy = rt.alloc(n, DType.INT32)
