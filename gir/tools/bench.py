@@ -255,7 +255,7 @@ def one_line(error: BaseException) -> str:
 
 
 @dataclass
-class _Compiled:
+class CompiledCell:
     """A program compiled once for every graph: the compiled program or why not."""
 
     program: CompiledProgram | None
@@ -266,7 +266,7 @@ class _Compiled:
     """`--host compiled`: the built complete program (`gir.tools.compiled`)."""
 
 
-def _compile(path: Path, target: str, device: Device) -> _Compiled:
+def _compile(path: Path, target: str, device: Device) -> CompiledCell:
     """Parses, lowers, prints and builds `path`; never raises for a program gir
     cannot lower."""
     from gir.runtime.executor import compile_program
@@ -280,8 +280,8 @@ def _compile(path: Path, target: str, device: Device) -> _Compiled:
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception as error:  # a half-landed strategy must not end the run
-        return _Compiled(None, None, time.perf_counter() - started, one_line(error))
-    return _Compiled(compiled, validator, time.perf_counter() - started)
+        return CompiledCell(None, None, time.perf_counter() - started, one_line(error))
+    return CompiledCell(compiled, validator, time.perf_counter() - started)
 
 
 def trial_seconds(printed: str, elapsed: float | None, wall: float) -> float:
@@ -296,9 +296,9 @@ def trial_seconds(printed: str, elapsed: float | None, wall: float) -> float:
     return elapsed if elapsed is not None else wall
 
 
-def _check(
+def check_cell(
     cell: Cell,
-    compiled: _Compiled,
+    compiled: CompiledCell,
     algorithm: Algorithm,
     g: Graph,
     argv: list[str],
@@ -331,7 +331,7 @@ def start_vertex(spec: str, g: Graph) -> int:
 
 def run_cell(
     cell: Cell,
-    compiled: _Compiled,
+    compiled: CompiledCell,
     algorithm: Algorithm,
     g: Graph,
     spec: str,
@@ -358,7 +358,7 @@ def run_cell(
         cell.status, cell.detail, cell.times_ms = "failed", one_line(error), []
         return
     assert result is not None
-    _check(cell, compiled, algorithm, g, argv, start or 0, result.globals)
+    check_cell(cell, compiled, algorithm, g, argv, start or 0, result.globals)
 
 
 def _reference_graph(spec: str, weighted: bool, progress: Callable[[str], None]) -> Graph:
@@ -385,7 +385,7 @@ def run_cells(
     target = choose_target(options.target)
     device = open_device(target, options.device)
     host = _compiled_host(target, device) if options.host == "compiled" else None
-    compiled: dict[Path, _Compiled] = {}
+    compiled: dict[Path, CompiledCell] = {}
     cells: list[Cell] = []
     total = len(algorithms) * len(schedules) * len(graphs)
     for spec in graphs:

@@ -29,7 +29,7 @@ from gir.diagnostics import UserError
 from gir.runtime.graph import Graph
 from gir.targets.cuda_host import print_cuda_program, read_dump
 from gir.targets.cuda_host_runtime import write_binary_graph
-from gir.tools.bench import Algorithm, Cell, _check, _Compiled, graph_class, one_line, start_vertex, trial_seconds
+from gir.tools.bench import Algorithm, Cell, CompiledCell, check_cell, graph_class, one_line, start_vertex, trial_seconds
 from gir.tools.run import parse_program
 from gir.validate import find_validator
 
@@ -134,7 +134,7 @@ class CompiledHost:
             raise UserError(f"error: {binary.name} failed: {last}")
         return finished.stdout, wall
 
-    def compile_cell(self, path: Path) -> _Compiled:
+    def compile_cell(self, path: Path) -> CompiledCell:
         """Parses, lowers and prints `path` as a complete program and builds it (or
         finds it built); never raises for a program gir cannot lower or build."""
         started = time.perf_counter()
@@ -145,11 +145,11 @@ class CompiledHost:
         except (KeyboardInterrupt, SystemExit):
             raise
         except Exception as error:  # as gir-bench's own compile: the run goes on
-            return _Compiled(None, None, time.perf_counter() - started, one_line(error))
-        return _Compiled(None, validator, time.perf_counter() - started, binary=binary)
+            return CompiledCell(None, None, time.perf_counter() - started, one_line(error))
+        return CompiledCell(None, validator, time.perf_counter() - started, binary=binary)
 
     def run_cell(
-        self, cell: Cell, compiled: _Compiled, algorithm: Algorithm, g: Graph, spec: str, trials: int, warmup: int
+        self, cell: Cell, compiled: CompiledCell, algorithm: Algorithm, g: Graph, spec: str, trials: int, warmup: int
     ) -> None:
         """Runs a built cell `warmup + trials` times on the `.gbin` export of `g`,
         times it by the program's own timer and validates the last trial's vectors."""
@@ -174,7 +174,7 @@ class CompiledHost:
             return
         finally:
             dump.unlink(missing_ok=True)
-        _check(cell, compiled, algorithm, g, argv, start or 0, vectors)
+        check_cell(cell, compiled, algorithm, g, argv, start or 0, vectors)
 
 
 def open_compiled_host(arch: str) -> CompiledHost:

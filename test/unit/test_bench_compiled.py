@@ -18,7 +18,7 @@ from gir.diagnostics import UserError
 from gir.runtime.graph import load_graph
 from gir.targets.cuda_host_runtime import BINARY_GRAPH_MAGIC, write_binary_graph
 from gir.tools import bench
-from gir.tools.bench import ALGORITHMS, Cell, _Compiled
+from gir.tools.bench import ALGORITHMS, Cell, CompiledCell
 from gir.tools.compiled import CompiledHost, build_command, graph_file_name
 from gir.tools.run import parse_program
 from gir.validate import find_validator
@@ -118,7 +118,7 @@ def test_cell_times_by_the_programs_timer_and_validates(cc_cell, tmp_path: Path)
     log = tmp_path / "log"
     binary = _fake_binary(tmp_path / "cc", log, _components_dump(labels))
     cell = Cell("cc", "rmat:6", "g2", program=CC_PROGRAM.name)
-    host.run_cell(cell, _Compiled(None, validator, 0.0, binary=binary), ALGORITHMS["cc"], graph, "rmat:6", 3, 1)
+    host.run_cell(cell, CompiledCell(None, validator, 0.0, binary=binary), ALGORITHMS["cc"], graph, "rmat:6", 3, 1)
     assert (cell.status, cell.detail) == ("ok", "validated")
     assert cell.times_ms == pytest.approx([1.25] * 3)
     runs = [json.loads(line) for line in log.read_text().splitlines()]
@@ -132,7 +132,7 @@ def test_wrong_vectors_make_the_cell_invalid(cc_cell, tmp_path: Path) -> None:
     graph, labels, validator, host = cc_cell
     binary = _fake_binary(tmp_path / "cc", tmp_path / "log", _components_dump(np.arange(labels.size)))
     cell = Cell("cc", "rmat:6", "g2", program=CC_PROGRAM.name)
-    host.run_cell(cell, _Compiled(None, validator, 0.0, binary=binary), ALGORITHMS["cc"], graph, "rmat:6", 1, 0)
+    host.run_cell(cell, CompiledCell(None, validator, 0.0, binary=binary), ALGORITHMS["cc"], graph, "rmat:6", 1, 0)
     assert cell.status == "invalid" and cell.detail
 
 
@@ -140,7 +140,7 @@ def test_failing_program_fails_the_cell_with_its_error(cc_cell, tmp_path: Path) 
     graph, labels, validator, host = cc_cell
     binary = _fake_binary(tmp_path / "cc", tmp_path / "log", _components_dump(labels), status=1)
     cell = Cell("cc", "rmat:6", "g2", program=CC_PROGRAM.name)
-    host.run_cell(cell, _Compiled(None, validator, 0.0, binary=binary), ALGORITHMS["cc"], graph, "rmat:6", 2, 0)
+    host.run_cell(cell, CompiledCell(None, validator, 0.0, binary=binary), ALGORITHMS["cc"], graph, "rmat:6", 2, 0)
     assert (cell.status, cell.detail, cell.times_ms) == ("failed", "cc failed: error: the fake failed", [])
 
 
