@@ -324,6 +324,14 @@ def _verify_index(vector: VectorType, index: SSAValue, op_name: str) -> None:
 # ---------------------------------------------------------------------------
 
 
+UNSIGNED_LITERAL = "graph.unsigned_literal"
+"""A unit attribute on an integer `arith.constant` that the program wrote as an
+unsigned value at or above 2^(width-1) (`18446744073709551615` as a `uint_64`,
+`4294967295` as a `uint`): the IR's integers are signless, so the value is the
+signed one of the same bits (-1); C printers spell it unsigned, `ULL`/`UL`/`u`,
+cast back to the signless C type so that every use reads the same bits."""
+
+
 @irdl_op_definition
 class GlobalOp(IRDLOperation):
     """A program-level `const` of GraphIt: an edgeset, vertexset, vector, scalar or

@@ -59,13 +59,13 @@ from xdsl.utils.exceptions import VerifyException
 
 from gir.diagnostics import UserError
 from gir.dialects import graph
+from gir.dialects.graph import UNSIGNED_LITERAL
 from gir.frontend import ast
 from gir.frontend.breaks import check_fused_breaks
 from gir.frontend.deletes import check_deletes
 from gir.frontend.exports import main_program
 from gir.frontend.notes import Warnings
 from gir.frontend.schedule import ScheduleBinding, resolve_schedules
-from gir.targets.walker import UNSIGNED_LITERAL
 from gir.frontend.sema import (
     BOOL,
     DOUBLE,

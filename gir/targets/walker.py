@@ -58,6 +58,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from gir.diagnostics import UserError
+from gir.dialects.graph import UNSIGNED_LITERAL
 
 # ---------------------------------------------------------------------------
 # Names
@@ -186,12 +187,6 @@ def signed_value(value: int, width: int) -> int:
     return value - (1 << width) if value >> (width - 1) else value
 
 
-UNSIGNED_LITERAL = "unsigned"
-"""A unit attribute on an integer `arith.constant` that the program wrote as an
-unsigned value at or above 2^(width-1) (`18446744073709551615` as a `uint_64`,
-`4294967295` as a `uint`): the IR's integers are signless, so the value is the
-signed one of the same bits (-1); C printers spell it unsigned, `ULL`/`UL`/`u`,
-cast back to the signless C type so that every use reads the same bits."""
 
 
 # ---------------------------------------------------------------------------
