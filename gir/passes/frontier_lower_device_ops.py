@@ -183,7 +183,7 @@ class _DevicePrint(RewritePattern):
     def match_and_rewrite(self, op: graph.PrintOp, rewriter: PatternRewriter) -> None:
         if _on_device(op):
             text = None if op.text is None else op.text.data
-            rewriter.replace_matched_op(gir_gpu.PrintOp(op.value, text, op.unsigned is not None))
+            rewriter.replace(op, gir_gpu.PrintOp(op.value, text, op.unsigned is not None))
 
 
 class _Atomics(_VectorPattern):

@@ -119,7 +119,7 @@ class ExpandVectorReduce(RewritePattern):
             read = host.ReadOp(partials, constant(0, i32, "c0"))
             result = named(read, op.result.name_hint or "reduced")
             host.FreeOp(partials)
-        rewriter.replace_matched_op([], [result])
+        rewriter.replace(op, [], [result])
 
 
 @dataclass(frozen=True)
