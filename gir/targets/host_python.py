@@ -45,7 +45,7 @@ from functools import singledispatchmethod
 
 import numpy as np
 from xdsl.dialects import arith, func, math, scf
-from xdsl.dialects.builtin import IntegerType, ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import SymbolTable
 
@@ -134,12 +134,14 @@ _BINARY = {
 _WRAPPING = {arith.AddiOp: operator.add, arith.SubiOp: operator.sub, arith.MuliOp: operator.mul}
 """Integer ops whose Python result can leave its width's range (wrapped to it,
 folded where both operands are literals)."""
-_INT_LITERAL = re.compile(r"\(?-?[0-9]+\)?")
 
 
-def _is_int_literal(text: str) -> bool:
-    """Whether a printed operand is an integer literal (possibly parenthesized)."""
-    return _INT_LITERAL.fullmatch(text) is not None
+def _int_constant(value: SSAValue) -> int | None:
+    """The (signed) value of an integer `arith.constant` operand, else None."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
 
 _MIN_MAX = {
     arith.MinSIOp: "<",
@@ -339,8 +341,9 @@ class HostPrinter(StructuredPrinter):
             # does (a uint sum past 2^31 becomes the i32 of the same bits)
             lhs, rhs = (self._operand(v) for v in op.operands)
             width = self._width(op.results[0])
-            if _is_int_literal(lhs) and _is_int_literal(rhs):
-                folded = _WRAPPING[kind](int(lhs.strip("()")), int(rhs.strip("()")))
+            constants = [_int_constant(v) for v in op.operands]
+            if None not in constants:
+                folded = _WRAPPING[kind](*constants)
                 self._define(op.results[0], str(signed_value(folded, width)))
             else:
                 self._define(op.results[0], f"{self._helper('_wrap')}({lhs} {_BINARY[kind]} {rhs}, {width})")
