@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, math
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from gir.dialects import graph
@@ -98,7 +98,7 @@ def _swap_repeats_filter(site: graph.EdgeSetApplyOp, table: dict[str, func.FuncO
         swap.vector.root_reference.data == vector
         and swap.lane is None
         and parameter_index(swap.index, function.body.block) == 1
-        and _same_constant(constant_value(swap.expected), expected)
+        and constant_value(swap.expected) == expected
         and not swap.success.uses
     )
 
@@ -110,7 +110,3 @@ def _read_only(function: func.FuncOp, allowed: tuple[type[Operation], ...]) -> b
         or child.dialect_name() in (arith.Arith.name, math.Math.name)
         for child in function.body.walk()
     )
-
-
-def _same_constant(value: Attribute | None, expected: Attribute) -> bool:
-    return value is not None and value == expected
