@@ -258,13 +258,15 @@ delta-stepping 83.2 and 79.6 ms (1 block: 54.0 and 133.9 ms)."""
 @irdl_op_definition
 class ResidentBlocksOp(IRDLOperation):
     """The grid of `block`-thread blocks a persistent `kernel` runs on: blocks per
-    multiprocessor by occupancy, but at most `PERSISTENT_THREADS_PER_SM` threads'
+    multiprocessor by occupancy, but at most `per_sm` (the schedule's
+    `configBlocksPerSM`) or, without it, `PERSISTENT_THREADS_PER_SM` threads'
     worth, times the multiprocessors, queried when the program runs. Every block
     is resident at once, so the kernel can synchronize its grid without deadlock.
     0 where the target has no grid-wide synchronization (OpenCL).
 
     ```mlir
     %grid = host.resident_blocks @fused_s0 block %b
+    %grid1 = host.resident_blocks @fused_s1 block %b per_sm 1
     ```
     """
 
@@ -273,15 +275,23 @@ class ResidentBlocksOp(IRDLOperation):
     traits = traits_def(HostSide())
 
     kernel = prop_def(FlatSymbolRefAttrConstr)
+    per_sm = opt_prop_def(IntegerAttr[I64])
     block = operand_def(i32)
     result = result_def(i32)
 
-    assembly_format = "$kernel `block` $block attr-dict"
+    assembly_format = "$kernel `block` $block (`per_sm` $per_sm^)? attr-dict"
 
-    def __init__(self, kernel: str, block: SSAValue | Operation):
-        super().__init__(
-            operands=[block], result_types=[i32], properties={"kernel": SymbolRefAttr(kernel)}
-        )
+    def __init__(self, kernel: str, block: SSAValue | Operation, per_sm: int | None = None):
+        properties: dict[str, Attribute] = {"kernel": SymbolRefAttr(kernel)}
+        if per_sm is not None:
+            properties["per_sm"] = IntegerAttr(per_sm, i64)
+        super().__init__(operands=[block], result_types=[i32], properties=properties)
+
+    @property
+    def blocks_per_sm(self) -> int:
+        """The schedule's cap on blocks per multiprocessor; 0: gir's default
+        (`PERSISTENT_THREADS_PER_SM` threads' worth)."""
+        return 0 if self.per_sm is None else self.per_sm.value.data
 
     def verify_(self) -> None:
         kernel = SymbolTable.lookup_symbol(self, self.kernel)

@@ -18,7 +18,9 @@ Defaults are G2's: PUSH, VERTEX_BASED, FUSED frontier creation, deduplication
 off, no kernel fusion, delta 1; and blocks of 256 threads (`block_size`, a gir
 extension set by `configBlockSize(N)`). Bucket fusion (`bucket_fusion`,
 `bucket_fusion_threshold`: `configBucketFusion(ENABLED[, N])`, a gir extension
-for `applyUpdatePriority`) is off by default and printed only when on.
+for `applyUpdatePriority`) is off by default and printed only when on; so is
+`blocks_per_sm` (`configBlocksPerSM(N)`, a gir extension for a fused loop: the
+persistent grid's blocks per multiprocessor, 0 for gir's default).
 """
 
 from __future__ import annotations
@@ -199,6 +201,17 @@ number of 32-wide sub-groups, and no more than CUDA and most OpenCL devices run)
 DEFAULT_BUCKET_FUSION_THRESHOLD = 1024
 """Bucket fusion reruns a bucket inside the traversal while it holds fewer vertices."""
 
+MAX_BLOCKS_PER_SM = 32
+"""The most blocks per multiprocessor a fused loop's schedule may ask for (CUDA's
+limit on resident blocks; occupancy caps it further when the program runs)."""
+
+
+def blocks_per_sm_error(blocks: int) -> str | None:
+    """Why `blocks` is not a valid `configBlocksPerSM` count (None: it is)."""
+    if 1 <= blocks <= MAX_BLOCKS_PER_SM:
+        return None
+    return f"blocks per multiprocessor must be in [1, {MAX_BLOCKS_PER_SM}], got {blocks}"
+
 
 def block_size_error(size: int) -> str | None:
     """Why `size` is not a valid block size (None: it is)."""
@@ -276,6 +289,11 @@ SIMPLE_SCHEDULE_FIELDS: tuple[_Field, ...] = (
         lambda: IntegerAttr(DEFAULT_BUCKET_FUSION_THRESHOLD, i64),
         lambda parser: IntegerAttr(parser.parse_integer(allow_boolean=False), i64),
     ),
+    _Field(
+        "blocks_per_sm",
+        lambda: IntegerAttr(0, i64),
+        lambda parser: IntegerAttr(parser.parse_integer(allow_boolean=False), i64),
+    ),
 )
 """The fields of `#graph.simple_schedule`, in printing order, with G2's defaults."""
 
@@ -304,6 +322,7 @@ class SimpleScheduleAttr(ParametrizedAttribute):
     block_size: IntegerAttr
     bucket_fusion: ToggleAttr
     bucket_fusion_threshold: IntegerAttr
+    blocks_per_sm: IntegerAttr
 
     @staticmethod
     def default() -> SimpleScheduleAttr:
@@ -358,8 +377,8 @@ class SimpleScheduleAttr(ParametrizedAttribute):
         fields = [
             field
             for field in SIMPLE_SCHEDULE_FIELDS
-            if field.key not in BUCKET_FUSION_FIELDS
-            or self.bucket_fusion.data == Toggle.ENABLED
+            if (field.key not in BUCKET_FUSION_FIELDS or self.bucket_fusion.data == Toggle.ENABLED)
+            and (field.key != "blocks_per_sm" or self.blocks_per_sm.value.data)
         ]
         entries = [f"{field.key} = " for field in fields]
         printer.print_string("<")
@@ -399,6 +418,10 @@ class SimpleScheduleAttr(ParametrizedAttribute):
                 "bucket fusion threshold must be a positive integer, got "
                 f"{self.bucket_fusion_threshold.value.data}"
             )
+        blocks = self.blocks_per_sm.value.data
+        reason = blocks_per_sm_error(blocks) if blocks else None
+        if reason is not None:
+            raise VerifyException(reason)
 
 
 @irdl_attr_definition

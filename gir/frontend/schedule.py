@@ -51,6 +51,7 @@ from gir.dialects.schedule import (
     LoadBalance,
     LoadBalanceAttr,
     block_size_error,
+    blocks_per_sm_error,
     PullFrontier,
     PullFrontierAttr,
     SimpleScheduleAttr,
@@ -147,6 +148,7 @@ class ScheduleEvaluator:
             ],
             "configBlockSize": [OptionArg("block_size", self.read_block_size)],
             "configBucketFusion": self.bucket_fusion_options(),
+            "configBlocksPerSM": [OptionArg("blocks_per_sm", self.read_blocks_per_sm)],
         }
 
     def error(self, pos: Pos, message: str) -> SourceError:
@@ -215,6 +217,15 @@ class ScheduleEvaluator:
         if reason is not None:
             raise self.error(arg.pos, reason)
         return size
+
+    def read_blocks_per_sm(self, arg: ast.SchedArg) -> Attribute:
+        """A fused loop's blocks per multiprocessor: in [1, MAX_BLOCKS_PER_SM]."""
+        blocks = self.read_int(arg)
+        assert isinstance(blocks, IntegerAttr)
+        reason = blocks_per_sm_error(blocks.value.data)
+        if reason is not None:
+            raise self.error(arg.pos, reason)
+        return blocks
 
     def read_argv(self, arg: ast.SchedArg) -> ArgvAttr | None:
         """`"argv[N]"` as an `ArgvAttr`; None if `arg` is not a string."""
@@ -434,6 +445,12 @@ class ScheduleEvaluator:
             if part.kernel_fusion.data == Toggle.ENABLED:
                 raise self.error(
                     pos, f"kernel fusion applies to while loops, but '{path}' is an edgeset apply"
+                )
+            if part.blocks_per_sm.value.data:
+                raise self.error(
+                    pos,
+                    "configBlocksPerSM sizes a fused while loop's grid, but "
+                    f"'{path}' is an edgeset apply",
                 )
             fuses_buckets = part.bucket_fusion.data == Toggle.ENABLED
             if (not part.has_default_delta or fuses_buckets) and any(

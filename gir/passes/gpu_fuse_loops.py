@@ -56,7 +56,8 @@ class GpuFuseLoops(ModulePass):
     the loop too, telling buffers apart by where they come from).
 
     No deadlock by construction: the host launches the kernel once on the grid
-    that `host.resident_blocks` sizes, at most the blocks the device keeps
+    that `host.resident_blocks` sizes (`per_sm`: the schedule's
+    `configBlocksPerSM`), at most the blocks the device keeps
     resident at once (by occupancy, with the kernel's work-group arrays), so
     every block reaches every grid barrier; it reads the loop's results back
     from a state buffer, and keeps the original loop for targets without grid
@@ -344,7 +345,7 @@ class _Fusion:
         assert isinstance(schedule, SimpleScheduleAttr)
         b = Builder(InsertPoint.before(loop))
         block_size = _const(b, schedule.block_size.value.data)
-        grid = host.ResidentBlocksOp(name, block_size)
+        grid = host.ResidentBlocksOp(name, block_size, schedule.blocks_per_sm.value.data or None)
         b.insert(grid)
         fits = arith.CmpiOp(grid.result, _const(b, 0), "sgt")
         b.insert(fits)

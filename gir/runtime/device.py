@@ -251,10 +251,12 @@ class Device(ABC):
 
     # -- graphs -------------------------------------------------------------
 
-    def resident_blocks(self, program: Any, kernel: str, block: int) -> int:
+    def resident_blocks(self, program: Any, kernel: str, block: int, per_sm: int = 0) -> int:
         """How many `block`-thread blocks of `kernel` (of `program`) are resident on
-        the device at once, so that a persistent kernel on that grid can wait for
-        all of its blocks; 0 where the target has no grid-wide synchronization."""
+        the device at once, at most `per_sm` per multiprocessor (0:
+        `PERSISTENT_THREADS_PER_SM` threads' worth), so that a persistent kernel on
+        that grid can wait for all of its blocks; 0 where the target has no
+        grid-wide synchronization."""
         return 0
 
     def load_graph(self, spec: str, weighted: bool) -> DeviceGraph:
@@ -767,7 +769,9 @@ class CudaDevice(Device):
         body.append("launch_kernel((grid, 1, 1), (block, 1, 1), parameters, 0, None)")
         return _generate_launch(varying, body, namespace)
 
-    def resident_blocks(self, program: _CudaProgram, kernel: str, block: int) -> int:
+    def resident_blocks(
+        self, program: _CudaProgram, kernel: str, block: int, per_sm: int = 0
+    ) -> int:
         # pycuda has no occupancy query, so this is CUDA's occupancy rule over the
         # kernel's registers and threads, rounded down wherever the
         # hardware rounds up: fewer blocks than fit are still all resident, more
@@ -790,7 +794,7 @@ class CudaDevice(Device):
         # Persistent kernels hold no work-group arrays (gpu-fuse-loops), so
         # shared memory never limits them.
         by_blocks = device.get_attribute(cuda.device_attribute.MAX_BLOCKS_PER_MULTIPROCESSOR)
-        by_policy = max(1, PERSISTENT_THREADS_PER_SM // block)
+        by_policy = per_sm or max(1, PERSISTENT_THREADS_PER_SM // block)
         per_multiprocessor = min(by_registers, by_threads, by_blocks, by_policy)
         return per_multiprocessor * device.get_attribute(cuda.device_attribute.MULTIPROCESSOR_COUNT)
 

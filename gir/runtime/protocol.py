@@ -17,7 +17,7 @@ name spelled again in the printed text:
 | `host.read` / `write`   | `rt.read(b, i, dtype)` / `rt.write(b, i, v, dtype)` |
 | `host.bind_global`      | `rt.bind_global(K[j], b, dtype, n)` (`unsigned=True` for uint vectors) |
 | `host.launch`           | `launch = rt.launcher(K[j], site, {0: b, ...})`, then `launch(grid, block, *others)` |
-| `host.resident_blocks`  | `rt.resident_blocks(K[j], block)`                 |
+| `host.resident_blocks`  | `rt.resident_blocks(K[j], block, per_sm)` (0: default) |
 | `host.start_timer` / `stop_timer` | `rt.start_timer()` / `rt.stop_timer()`  |
 | `host.print`            | `rt.print(x)` / `rt.print_text(K[j])`             |
 | `host.list_new` / `list_push` / `list_pop` | `rt.list_new()` / `rt.list_push(l, b, n)` / `n = rt.list_pop(l, b)` |
@@ -148,9 +148,10 @@ class HostRuntime(Protocol):
         the positions of `fixed` bound once."""
         ...
 
-    def resident_blocks(self, kernel: str, block: int) -> int:
+    def resident_blocks(self, kernel: str, block: int, per_sm: int = 0) -> int:
         """How many `block`-thread blocks of `kernel` the device keeps resident at
-        once (0: the target cannot synchronize a grid)."""
+        once, at most `per_sm` per multiprocessor (0: `PERSISTENT_THREADS_PER_SM`
+        threads' worth); 0 where the target cannot synchronize a grid."""
         ...
 
     def start_timer(self) -> None:

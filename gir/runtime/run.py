@@ -304,8 +304,8 @@ class Run:
         if header[ListSlot.STATUS] == ListStatus.EMPTIED:
             raise UserError("error: the program retrieves from an empty list")
 
-    def resident_blocks(self, kernel: str, block: int) -> int:
-        return self.device.resident_blocks(self.kernels, kernel, block)
+    def resident_blocks(self, kernel: str, block: int, per_sm: int = 0) -> int:
+        return self.device.resident_blocks(self.kernels, kernel, block, per_sm)
 
     def start_timer(self) -> None:
         self.device.synchronize()

@@ -291,7 +291,10 @@ class CudaHostPrinter(KernelPrinter):
     @emit.register
     def _(self, op: host.ResidentBlocksOp) -> None:
         kernel = op.kernel.root_reference.data
-        self._define(op.result, f"gir_rt::resident_blocks((const void*){kernel}, {self.expr(op.block)})")
+        self._define(
+            op.result,
+            f"gir_rt::resident_blocks((const void*){kernel}, {self.expr(op.block)}, {op.blocks_per_sm})",
+        )
 
     @emit.register
     def _(self, op: host.ListNewOp) -> None:

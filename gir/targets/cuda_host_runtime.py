@@ -15,7 +15,7 @@ Python. It mirrors `gir.runtime` (the Python host's runtime) call for call:
 | `list_new`, `list_push`, `list_pop`    | `Run.list_new`, `list_push`, `list_pop`   |
 | `list_export`, `list_import`          | `Run.list_export`, `list_import`          |
 | `device_print_fence`                  | `Run.device_print_fence`                  |
-| `resident_blocks(kernel, block)`      | `CudaDevice.resident_blocks` (CUDA's occupancy API) |
+| `resident_blocks(kernel, block, per_sm)` | `CudaDevice.resident_blocks` (CUDA's occupancy API) |
 | `start_timer`, `stop_timer`, `print`  | `Run.start_timer`, `stop_timer`, `print`  |
 
 Graph files: `.el` (`src dst`), `.wel` (`src dst weight`), `.mtx` (Matrix Market
@@ -466,8 +466,9 @@ inline void launched(const char* kernel) {
   }
 }
 
-// How many `block`-thread blocks of `kernel` are resident at once on the device.
-inline int resident_blocks(const void* kernel, int block) {
+// How many `block`-thread blocks of `kernel` are resident at once on the device,
+// at most `per_sm` per multiprocessor (0: the default below).
+inline int resident_blocks(const void* kernel, int block, int per_sm) {
   int device = 0, per_multiprocessor = 0, multiprocessors = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, block, 0) != cudaSuccess) {
@@ -476,7 +477,8 @@ inline int resident_blocks(const void* kernel, int block) {
   }
   check(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
   // host.PERSISTENT_THREADS_PER_SM: more blocks make every grid barrier dearer.
-  per_multiprocessor = std::min(per_multiprocessor, std::max(1, @PERSISTENT_THREADS_PER_SM@ / block));
+  int policy = per_sm > 0 ? per_sm : std::max(1, @PERSISTENT_THREADS_PER_SM@ / block);
+  per_multiprocessor = std::min(per_multiprocessor, policy);
   return per_multiprocessor * multiprocessors;
 }
 

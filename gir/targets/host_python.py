@@ -557,7 +557,8 @@ class HostPrinter(StructuredPrinter):
     @emit.register
     def _(self, op: host.ResidentBlocksOp) -> None:
         kernel = self._constant(op.kernel.root_reference.data)
-        self._define(op.result, f"rt.resident_blocks({kernel}, {self.expr(op.block)})")
+        per_sm = f", {op.blocks_per_sm}" if op.blocks_per_sm else ""
+        self._define(op.result, f"rt.resident_blocks({kernel}, {self.expr(op.block)}{per_sm})")
 
     @emit.register
     def _(self, op: host.ListNewOp) -> None:

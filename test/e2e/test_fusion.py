@@ -26,6 +26,8 @@ from test_programs import (  # noqa: F401  (devices: fixture)
 FUSED_CASES = [
     pytest.param("bfs_fused.gt", "fused_search", False, [[]], id="bfs-vertex-based"),
     pytest.param("bench/bfs_g2_road.gt", "fused_search", False, [[]], id="bfs-twce"),
+    # CM, one 256-thread block per multiprocessor (configBlocksPerSM(1))
+    pytest.param("bench/bfs_best_road.gt", "fused_search", False, [[]], id="bfs-cm-blocks-per-sm"),
     # deltas: 1, one inside the hand-made weights' range (1..5), one above every weight
     pytest.param("bench/sssp_g2_road.gt", "fused_steps", True, [["1"], ["3"], ["100"]], id="sssp-cm"),
 ]
@@ -53,3 +55,22 @@ def test_fused_loop_matches_reference(program, kernel, weighted, extra_argvs, ta
             if problem is not None:
                 failures.append(f"{name} {extra}: {problem}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", [t for t in TARGETS if t.values[0][0] == "cuda"])
+def test_blocks_per_sm_caps_the_persistent_grid(target, devices):
+    """`configBlocksPerSM(1)` gives bfs_best_road's fused loop one block per
+    multiprocessor; without a cap, 256-thread blocks take gir's default (up to
+    four, as occupancy allows)."""
+    from gir.runtime.executor import compile_program
+
+    executable = compile_program(
+        lower_for_run(parse_program(str(PROGRAMS / "bench/bfs_best_road.gt"))), "cuda"
+    )
+    device = devices("cuda", None)
+    kernels = device.load_program(executable.kernel_source, executable.signatures)
+    import pycuda.driver as cuda
+
+    multiprocessors = device.device.get_attribute(cuda.device_attribute.MULTIPROCESSOR_COUNT)
+    assert device.resident_blocks(kernels, "fused_search", 256, 1) == multiprocessors
+    assert device.resident_blocks(kernels, "fused_search", 256) > multiprocessors

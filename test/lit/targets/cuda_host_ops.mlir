@@ -21,7 +21,7 @@
 // CHECK-NEXT:   gir_rt::fill<float>(std_, std::numeric_limits<float>::infinity(), m);
 // CHECK-NEXT:   gir_rt::copy<float>(w, std_, m);
 // CHECK-NEXT:   gir_rt::start_timer();
-// CHECK-NEXT:   int grid = gir_rt::resident_blocks((const void*)spin, 256);
+// CHECK-NEXT:   int grid = gir_rt::resident_blocks((const void*)spin, 256, 2);
 // CHECK-NEXT:   if (grid > 0) {
 // CHECK-NEXT:     spin<<<grid, 256>>>(std_, n);
 // CHECK-NEXT:     gir_rt::launched("spin");

@@ -25,7 +25,7 @@ builtin.module {
     %c0 = arith.constant 0 : i32
     %c256 = arith.constant 256 : i32
     host.start_timer
-    %grid = host.resident_blocks @spin block %c256
+    %grid = host.resident_blocks @spin block %c256 per_sm 2
     host.launch @spin grid %grid block %c256 (%std, %n) : memref<?xf32>, i32
     %t = host.stop_timer : f32
     host.print %t : f32
