@@ -48,5 +48,5 @@ def test_globals_set_in_loops_ifs_and_called_functions(target, run_program, tmp_
                 printed = run_program("lang_global_in_loop.gt", target, argv)
                 expected = global_in_loop_expected(graph, root, limit)
                 if printed != expected:
-                    failures.append(f"{name} {root} {limit}: printed {printed}, expected {expected}")
+                    failures.append(f"{name} {root} {limit}: {printed}, expected {expected}")
     assert not failures, "\n".join(failures)
