@@ -146,9 +146,11 @@ class ScheduleEvaluator:
             "configKernelFusion": [
                 OptionArg("kernel_fusion", self.enum_reader(Toggle, ToggleAttr, "kernel fusion"))
             ],
-            "configBlockSize": [OptionArg("block_size", self.read_block_size)],
+            "configBlockSize": [OptionArg("block_size", self.checked_int_reader(block_size_error))],
             "configBucketFusion": self.bucket_fusion_options(),
-            "configBlocksPerSM": [OptionArg("blocks_per_sm", self.read_blocks_per_sm)],
+            "configBlocksPerSM": [
+                OptionArg("blocks_per_sm", self.checked_int_reader(blocks_per_sm_error))
+            ],
         }
 
     def error(self, pos: Pos, message: str) -> SourceError:
@@ -209,23 +211,20 @@ class ScheduleEvaluator:
             ),
         ]
 
-    def read_block_size(self, arg: ast.SchedArg) -> Attribute:
-        """A block size: a power of two in [32, 1024]."""
-        size = self.read_int(arg)
-        assert isinstance(size, IntegerAttr)
-        reason = block_size_error(size.value.data)
-        if reason is not None:
-            raise self.error(arg.pos, reason)
-        return size
+    def checked_int_reader(
+        self, reason: Callable[[int], str | None]
+    ) -> Callable[[ast.SchedArg], Attribute]:
+        """Reads an integer that `reason` accepts (it says why not, else None)."""
 
-    def read_blocks_per_sm(self, arg: ast.SchedArg) -> Attribute:
-        """A fused loop's blocks per multiprocessor: in [1, MAX_BLOCKS_PER_SM]."""
-        blocks = self.read_int(arg)
-        assert isinstance(blocks, IntegerAttr)
-        reason = blocks_per_sm_error(blocks.value.data)
-        if reason is not None:
-            raise self.error(arg.pos, reason)
-        return blocks
+        def read(arg: ast.SchedArg) -> Attribute:
+            value = self.read_int(arg)
+            assert isinstance(value, IntegerAttr)
+            refused = reason(value.value.data)
+            if refused is not None:
+                raise self.error(arg.pos, refused)
+            return value
+
+        return read
 
     def read_argv(self, arg: ast.SchedArg) -> ArgvAttr | None:
         """`"argv[N]"` as an `ArgvAttr`; None if `arg` is not a string."""
