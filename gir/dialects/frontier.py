@@ -32,7 +32,8 @@ Ops, from the highest to the lowest within this level:
 - host ops on frontiers: `frontier.new`, `frontier.all_vertices`,
   `frontier.convert`, `frontier.size`, `frontier.add`, `frontier.clear`,
   `frontier.dedup` (unfused deduplication), `frontier.free`;
-- priority queues (`!frontier.priority_queue`, a handle whose state the ops change):
+- priority queues (`!frontier.priority_queue<i32>` or `<i64>`, by the priority
+  type; a handle whose state the ops change):
   `frontier.pq_new`, `pq_finished`, `pq_dequeue`, `pq_update_min` (in a
   traversal), `pq_current_priority`, `pq_free`; `frontier-lower-priority-queues`
   lowers them to the ops above.
@@ -89,7 +90,9 @@ from xdsl.ir import (
     TypeAttribute,
 )
 from xdsl.irdl import (
+    EqAttrConstraint,
     IRDLOperation,
+    ParamAttrConstraint,
     ParsePropInAttrDict,
     VarConstraint,
     base,
@@ -796,36 +799,53 @@ class EdgeWeightOp(IRDLOperation):
 # ---------------------------------------------------------------------------
 
 
+PriorityConstr = EqAttrConstraint(i32) | EqAttrConstraint(i64)
+"""The priority types a queue holds: int and uint (i32), int64 and uint_64 (i64);
+whether they are signed is the priority vector's (`graph.global ... unsigned`)."""
+
+
 @irdl_attr_definition
 class PriorityQueueType(ParametrizedAttribute, TypeAttribute):
-    """A bucketed priority queue of vertices ordered by an i32 per-vertex priority
-    vector, buckets `delta` wide (G2's lazy two-bucket queue). A handle: the ops
-    below change its state in place; `frontier-lower-priority-queues` turns that
-    state into values (the current bucket's end and the pending frontier)."""
+    """A bucketed priority queue of vertices ordered by a per-vertex priority
+    vector of `priority_type` (i32 or i64), buckets `delta` wide (G2's lazy
+    two-bucket queue). A handle: the ops below change its state in place;
+    `frontier-lower-priority-queues` turns that state into values (the current
+    bucket's end, a `priority_type` value, and the pending frontier)."""
 
     name = "frontier.priority_queue"
+
+    priority_type: IntegerType
+
+    def __init__(self, priority_type: IntegerType = i32):
+        super().__init__(priority_type)
+
+
+def _queue_of(priority: VarConstraint) -> ParamAttrConstraint:
+    """A priority queue whose priorities are the constraint variable `priority`."""
+    return ParamAttrConstraint(PriorityQueueType, [priority])
 
 
 @irdl_op_definition
 class PriorityQueueNewOp(IRDLOperation):
-    """`new priority_queue{Vertex}(int)(..., priorities, ..., start)`: a queue over
-    the vector `priorities` whose buckets are `delta` wide, holding `start` in its
-    first bucket `[0, delta)`. Without `start` (GraphIt's `init_bucket`), every
-    vertex starts in the bucket of its priority."""
+    """`new priority_queue{Vertex}(T)(..., priorities, ..., start)`: a queue over
+    the vector `priorities` (of T, `delta`'s type) whose buckets are `delta` wide,
+    holding `start` in its first bucket `[0, delta)`. Without `start` (GraphIt's
+    `init_bucket`), every vertex starts in the bucket of its priority."""
 
     name = "frontier.pq_new"
 
+    P: ClassVar = VarConstraint("P", PriorityConstr)
     priorities = prop_def(FlatSymbolRefAttrConstr)
-    delta = operand_def(i32)
+    delta = operand_def(P)
     start = opt_operand_def(i32)
     fusion_threshold = opt_prop_def(IntegerAttr)
     """With bucket fusion: rounds whose bucket holds fewer vertices than this are
     run again without leaving the traversal (`frontier-bucket-fusion`)."""
-    result = result_def(PriorityQueueType)
+    result = result_def(_queue_of(P))
 
     assembly_format = (
         "$priorities `,` $delta (`,` $start^)? (`fusion` `threshold` $fusion_threshold^)? "
-        "attr-dict"
+        "attr-dict `:` type($result)"
     )
 
     def __init__(
@@ -843,7 +863,7 @@ class PriorityQueueNewOp(IRDLOperation):
                 if fusion_threshold is None
                 else IntegerAttr(fusion_threshold, i64),
             },
-            result_types=[PriorityQueueType()],
+            result_types=[PriorityQueueType(SSAValue.get(delta).type)],
         )
 
 
@@ -857,7 +877,7 @@ class PriorityQueueFinishedOp(IRDLOperation):
     queue = operand_def(PriorityQueueType)
     result = result_def(i1)
 
-    assembly_format = "$queue attr-dict"
+    assembly_format = "$queue attr-dict `:` type($queue)"
 
     def __init__(self, queue: SSAValue | Operation):
         super().__init__(operands=[queue], result_types=[i1])
@@ -876,7 +896,9 @@ class PriorityQueueDequeueOp(IRDLOperation):
     current = opt_prop_def(UnitAttr)
     result = result_def(SparseQueueType)
 
-    assembly_format = "$queue (`current` $current^)? attr-dict `:` type($result)"
+    assembly_format = (
+        "$queue (`current` $current^)? attr-dict `:` type($queue) `->` type($result)"
+    )
 
     def __init__(self, queue: SSAValue | Operation, current: bool = False):
         super().__init__(
@@ -896,7 +918,7 @@ class PriorityQueueBucketSizeOp(IRDLOperation):
     queue = operand_def(PriorityQueueType)
     result = result_def(i32)
 
-    assembly_format = "$queue attr-dict"
+    assembly_format = "$queue attr-dict `:` type($queue)"
 
     def __init__(self, queue: SSAValue | Operation):
         super().__init__(operands=[queue], result_types=[i32])
@@ -916,12 +938,13 @@ class _PriorityUpdate(IRDLOperation):
 class _PriorityBound(_PriorityUpdate):
     """An update of a vertex's priority towards a bound `new` (min or max)."""
 
-    queue = operand_def(PriorityQueueType)
+    P: ClassVar = VarConstraint("P", PriorityConstr)
+    queue = operand_def(_queue_of(P))
     vertex = operand_def(VertexType)
-    new = operand_def(i32)
+    new = operand_def(P)
     changed = result_def(i1)
 
-    assembly_format = "$queue `,` $vertex `,` $new attr-dict"
+    assembly_format = "$queue `,` $vertex `,` $new attr-dict `:` type($queue)"
 
     def __init__(
         self, queue: SSAValue | Operation, vertex: SSAValue | Operation, new: SSAValue | Operation
@@ -959,13 +982,14 @@ class PriorityQueueUpdateSumOp(_PriorityUpdate):
 
     name = "frontier.pq_update_sum"
 
-    queue = operand_def(PriorityQueueType)
+    P: ClassVar = VarConstraint("P", PriorityConstr)
+    queue = operand_def(_queue_of(P))
     vertex = operand_def(VertexType)
-    diff = operand_def(i32)
-    threshold = operand_def(i32)
+    diff = operand_def(P)
+    threshold = operand_def(P)
     changed = result_def(i1)
 
-    assembly_format = "$queue `,` $vertex `,` $diff `,` $threshold attr-dict"
+    assembly_format = "$queue `,` $vertex `,` $diff `,` $threshold attr-dict `:` type($queue)"
 
     def __init__(
         self,
@@ -983,13 +1007,16 @@ class PriorityQueueCurrentPriorityOp(IRDLOperation):
 
     name = "frontier.pq_current_priority"
 
-    queue = operand_def(PriorityQueueType)
-    result = result_def(i32)
+    P: ClassVar = VarConstraint("P", PriorityConstr)
+    queue = operand_def(_queue_of(P))
+    result = result_def(P)
 
-    assembly_format = "$queue attr-dict"
+    assembly_format = "$queue attr-dict `:` type($queue)"
 
     def __init__(self, queue: SSAValue | Operation):
-        super().__init__(operands=[queue], result_types=[i32])
+        queue_type = SSAValue.get(queue).type
+        assert isinstance(queue_type, PriorityQueueType)
+        super().__init__(operands=[queue], result_types=[queue_type.priority_type])
 
 
 @irdl_op_definition
@@ -1000,7 +1027,7 @@ class PriorityQueueFreeOp(IRDLOperation):
 
     queue = operand_def(PriorityQueueType)
 
-    assembly_format = "$queue attr-dict"
+    assembly_format = "$queue attr-dict `:` type($queue)"
 
     def __init__(self, queue: SSAValue | Operation):
         super().__init__(operands=[queue])

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i1, i32
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, i1, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -31,11 +31,6 @@ from gir.dialects.frontier import (
     SparseQueueType,
 )
 
-INT_MAX = 2**31 - 1
-"""The priority of a vertex in no bucket (GraphIt's null priority for int)."""
-UINT_MAX = 2**32 - 1
-"""The priority of a vertex in no bucket for `uint` priorities (GraphIt's
-largest uint, what an unreached vertex keeps)."""
 UNSIGNED_PREDICATES = {"slt": "ult", "sle": "ule", "sgt": "ugt", "sge": "uge"}
 
 
@@ -51,9 +46,9 @@ class _Queue:
     window: SSAValue
     pending: SSAValue
     unsigned: bool = False
-    """Whether the priorities are `uint`: every comparison, the bucket
-    arithmetic and the atomic updates are then unsigned, and no priority is
-    `UINT_MAX` rather than `INT_MAX`."""
+    """Whether the priorities are `uint` or `uint_64`: every comparison, the
+    bucket arithmetic and the atomic updates are then unsigned, and no priority
+    is the type's largest unsigned value rather than its largest signed one."""
     refilled: bool = False
     """Whether `pending` was just refilled (a dequeue then need not look again)."""
 
@@ -72,9 +67,22 @@ class _Queue:
         return unsigned[kind]
 
     @property
+    def type(self) -> IntegerType:
+        """The priorities' type (i32 or i64), that of `delta` and of `window`."""
+        assert isinstance(self.delta.type, IntegerType)
+        return self.delta.type
+
+    @property
     def none(self) -> int:
-        """The priority of a vertex in no bucket, as the i32 constant's value."""
-        return UINT_MAX - 2**32 if self.unsigned else INT_MAX
+        """The priority of a vertex in no bucket, GraphIt's null priority (what
+        an unreached vertex keeps): the largest value of the priority type (INT_MAX,
+        UINT_MAX, INT64_MAX or UINT64_MAX), as the signless constant's value."""
+        width = self.type.width.data
+        return -1 if self.unsigned else 2 ** (width - 1) - 1
+
+    def constant(self, value: int) -> arith.ConstantOp:
+        """A constant of the priority type."""
+        return arith.ConstantOp(IntegerAttr(value, self.type))
 
 
 @dataclass(frozen=True)
@@ -96,16 +104,21 @@ class FrontierLowerPriorityQueues(ModulePass):
     `graph-to-frontier`) fills a fresh map instead, converted into the next
     pending queue after it (outside loops fused into one kernel).
 
+    `W`, `delta` and the priorities have the queue's priority type, i32 or i64:
+    there is no bucket index, so no priority is narrowed. A bucket whose end
+    would pass the largest value of the type ends there instead: that value is
+    the type's "no priority", never in a bucket.
+
     Before:
     ```mlir
-    %pq = frontier.pq_new @est, %delta, %source
+    %pq = frontier.pq_new @est, %delta, %source : !frontier.priority_queue<i32>
     scf.while () : () -> () {
-      %done = frontier.pq_finished %pq
+      %done = frontier.pq_finished %pq : !frontier.priority_queue<i32>
       ...
     } do {
-      %ready = frontier.pq_dequeue %pq : !frontier.queue
+      %ready = frontier.pq_dequeue %pq : !frontier.priority_queue<i32> -> !frontier.queue
       frontier.edge_traverse ... from %ready : !frontier.queue apply {
-        %changed = frontier.pq_update_min %pq, %w, %new
+        %changed = frontier.pq_update_min %pq, %w, %new : !frontier.priority_queue<i32>
         ...
       }
       frontier.free %ready : !frontier.queue
@@ -146,7 +159,8 @@ class FrontierLowerPriorityQueues(ModulePass):
 def _lower(module: ModuleOp, new: PriorityQueueNewOp) -> None:
     priorities = new.priorities.root_reference.data
     unsigned = _unsigned_vector(module, priorities)
-    scratch = _scratch_vector(module, priorities, unsigned)
+    assert isinstance(new.delta.type, IntegerType)
+    scratch = _scratch_vector(module, priorities, new.delta.type, unsigned)
     zero = arith.ConstantOp(IntegerAttr(0, i32))
     empty = frontier.NewOp(zero)
     empty.result.name_hint = "bucket"
@@ -154,7 +168,10 @@ def _lower(module: ModuleOp, new: PriorityQueueNewOp) -> None:
     if new.start is None:
         # every vertex is in the bucket of its priority: the first refill finds
         # the lowest one at or above 0
-        queue = _Queue(priorities, scratch, new.delta, zero.result, empty.result, unsigned)
+        queue = _Queue(priorities, scratch, new.delta, new.delta, empty.result, unsigned)
+        lowest = queue.constant(0)
+        Rewriter.insert_op(lowest, InsertPoint.before(new))
+        queue.window = lowest.result
     else:
         start = frontier.AddOp(new.start, empty)
         start.result.name_hint = "bucket"
@@ -183,9 +200,12 @@ def _unsigned_vector(module: ModuleOp, name: str) -> bool:
     )
 
 
-def _scratch_vector(module: ModuleOp, priorities: str, unsigned: bool) -> str:
-    """A fresh one-element i32 vector global for the lowest-priority search
-    (unsigned like the priorities, so that the host reads it as such)."""
+def _scratch_vector(
+    module: ModuleOp, priorities: str, priority_type: IntegerType, unsigned: bool
+) -> str:
+    """A fresh one-element vector global of the priority type for the
+    lowest-priority search (unsigned like the priorities, so that the host reads
+    it as such)."""
     names = {
         child.sym_name.data for child in module.ops if isinstance(child, graph.GlobalOp)
     }
@@ -194,7 +214,7 @@ def _scratch_vector(module: ModuleOp, priorities: str, unsigned: bool) -> str:
         index += 1
     name = f"{priorities}_next_priority{index or ''}"
     first = module.body.block.first_op
-    scratch = graph.GlobalOp(name, graph.VectorType(i32, 1), unsigned)
+    scratch = graph.GlobalOp(name, graph.VectorType(priority_type, 1), unsigned)
     if first is None:
         module.body.block.add_op(scratch)
     else:
@@ -274,7 +294,7 @@ def _ensure_filled(queue: _Queue, before: Operation) -> None:
     window, filled = _refill(queue, refill)
     refill.add_op(scf.YieldOp(window, filled))
     keep = Block([scf.YieldOp(queue.window, queue.pending)])
-    choice = scf.IfOp(drained, [i32, SparseQueueType()], Region(refill), Region(keep))
+    choice = scf.IfOp(drained, [queue.type, SparseQueueType()], Region(refill), Region(keep))
     choice.results[0].name_hint = "bucket_end"
     choice.results[1].name_hint = "bucket"
     Rewriter.insert_op([zero, size, drained, choice], InsertPoint.before(before))
@@ -285,16 +305,16 @@ def _refill(queue: _Queue, block: Block) -> tuple[SSAValue, SSAValue]:
     """Ops at the end of `block` that find the next non-empty bucket and fill the
     (empty) pending queue with it; returns its end and the filled queue."""
     zero = arith.ConstantOp(IntegerAttr(0, i32))
-    none = arith.ConstantOp(IntegerAttr(queue.none, i32))
+    none = queue.constant(queue.none)
     reset = graph.StoreOp(none, queue.scratch, zero)
     every = frontier.AllVerticesOp()
     search = frontier.VertexMapOp(
         every, _vertex_body(lambda b, p: _lowest_body(queue, b, p, none.result, zero.result), queue),
         label="next_bucket",
     )
-    lowest = graph.LoadOp(queue.scratch, zero, i32)
-    # the end of the lowest priority's bucket, no priority (INT_MAX, UINT_MAX)
-    # where it would pass it
+    lowest = graph.LoadOp(queue.scratch, zero, queue.type)
+    # the end of the lowest priority's bucket, no priority where it would pass it
+    # (so that a bucket end never wraps around, however large the priorities)
     rem = (arith.RemUIOp if queue.unsigned else arith.RemSIOp)(lowest, queue.delta)
     base = arith.SubiOp(lowest, rem)
     limit = arith.SubiOp(none, queue.delta)
@@ -319,7 +339,7 @@ def _vertex_body(build, queue: _Queue) -> Region:
     """A vertex-map body that loads the vertex's priority and lets `build(block,
     priority)` add the rest."""
     block = Block(arg_types=[graph.VertexType()])
-    priority = graph.LoadOp(queue.priorities, block.args[0], i32)
+    priority = graph.LoadOp(queue.priorities, block.args[0], queue.type)
     block.add_op(priority)
     build(block, priority.result)
     block.add_op(frontier.YieldOp())
@@ -463,7 +483,7 @@ def _sum_update(
     (clamped to it); returns the ops, whether it changed and whether it moved the
     vertex into the current bucket from a later one (true for one update only)."""
     before = Block()
-    old = graph.LoadOp(queue.priorities, update.vertex, i32)
+    old = graph.LoadOp(queue.priorities, update.vertex, queue.type)
     above = queue.compare(old, update.threshold, "sgt")
     summed = arith.AddiOp(old, update.diff)
     clamped = (arith.MaxUIOp if queue.unsigned else arith.MaxSIOp)(summed, update.threshold)
@@ -478,9 +498,9 @@ def _sum_update(
     retry = arith.AndIOp(above, lost)
     before.add_ops([old, above, summed, clamped, won, true, lost, retry])
     before.add_op(scf.ConditionOp(retry, won, old, clamped))
-    after = Block(arg_types=[i1, i32, i32])
+    after = Block(arg_types=[i1, queue.type, queue.type])
     after.add_op(scf.YieldOp())
-    loop = scf.WhileOp([], [i1, i32, i32], Region(before), Region(after))
+    loop = scf.WhileOp([], [i1, queue.type, queue.type], Region(before), Region(after))
     changed, was, now = loop.results
     changed.name_hint = "changed"
     from_later = queue.compare(was, queue.window, "sge")
@@ -491,7 +511,7 @@ def _sum_update(
 
 def _carry(queue: _Queue, block: Block) -> None:
     """Appends the queue's state to `block`'s arguments and makes them current."""
-    window = block.insert_arg(i32, len(block.args))
+    window = block.insert_arg(queue.type, len(block.args))
     window.name_hint = "bucket_end"
     pending = block.insert_arg(SparseQueueType(), len(block.args))
     pending.name_hint = "bucket"
@@ -516,7 +536,7 @@ def _while(queue: _Queue, handle: SSAValue, op: scf.WhileOp) -> None:
     before, after = [op.detach_region(region) for region in list(op.regions)]
     loop = scf.WhileOp(
         [*op.arguments, queue.window, queue.pending],
-        [*op.result_types, i32, SparseQueueType()],
+        [*op.result_types, queue.type, SparseQueueType()],
         before,
         after,
     )

@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     i32,
+    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -695,16 +696,20 @@ def _priority_update(op: graph.UpdatePriorityOp | graph.UpdatePrioritySumOp) -> 
 def _new_queue(
     op: graph.PriorityQueueNewOp, delta: IntegerAttr | ArgvAttr, fusion: int | None
 ) -> None:
+    """`pq_new` as the frontier op, over priorities of 32 bits (int, uint) or 64
+    (int64, uint_64); `delta` becomes a value of the priority type."""
     assert isinstance(op.result.type, graph.PriorityQueueType)
-    if op.result.type.priority_type != i32:
+    priority = op.result.type.priority_type
+    if priority not in (i32, i64):
         raise UserError.at(op,
-            f"error: priority queues of {op.result.type.priority_type} priorities are "
-            "not supported yet (only 32-bit ones: int and uint)"
+            f"error: priority queues of {priority} priorities are not supported yet "
+            "(only integer ones: int, uint, int64 and uint_64)"
         )
+    assert isinstance(priority, IntegerType)
     width: Operation = (
-        graph.ArgvIntOp(delta.index.value.data)
+        graph.ArgvIntOp(delta.index.value.data, priority)
         if isinstance(delta, ArgvAttr)
-        else arith.ConstantOp(IntegerAttr(delta.value.data, i32))
+        else arith.ConstantOp(IntegerAttr(delta.value.data, priority))
     )
     width.results[0].name_hint = "delta"
     start: SSAValue | None = op.start

@@ -10,30 +10,31 @@ builtin.module {
   func.func @main() {
     %e = graph.load_edges {argv = 1 : i64} : !graph.edgeset
     %delta = arith.constant 1 : i32
-    %pq = frontier.pq_new @core, %delta
+    %pq = frontier.pq_new @core, %delta : !frontier.priority_queue<i32>
     %c0 = arith.constant 0 : i32
     %c9 = arith.constant 9 : i32
     scf.for %i = %c0 to %c9 step %delta : i32 {
-      %ready = frontier.pq_dequeue %pq : !frontier.queue
+      %ready = frontier.pq_dequeue %pq : !frontier.priority_queue<i32> -> !frontier.queue
       frontier.edge_traverse PUSH VERTEX_BASED CSR %e : !graph.edgeset from %ready : !frontier.queue apply {
       ^bb0(%u: !graph.vertex, %w: !graph.vertex):
-        %k = frontier.pq_current_priority %pq
+        %k = frontier.pq_current_priority %pq : !frontier.priority_queue<i32>
         %m1 = arith.constant -1 : i32
-        %s = frontier.pq_update_sum %pq, %w, %m1, %k
-        %x = frontier.pq_update_max %pq, %w, %k
+        %s = frontier.pq_update_sum %pq, %w, %m1, %k : !frontier.priority_queue<i32>
+        %x = frontier.pq_update_max %pq, %w, %k : !frontier.priority_queue<i32>
         frontier.yield
       }
       frontier.free %ready : !frontier.queue
     }
-    frontier.pq_free %pq
+    frontier.pq_free %pq : !frontier.priority_queue<i32>
     func.return
   }
 }
 
 // CHECK:       %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:  %[[EMPTY:.*]] = frontier.new %[[ZERO]] : i32 -> !frontier.queue
+// CHECK-NEXT:  %[[LOWEST:.*]] = arith.constant 0 : i32
 // CHECK-NOT:   frontier.add
-// CHECK:       scf.for %i = %c0 to %c9 step %delta iter_args(%[[W:.*]] = %[[ZERO]], %[[P:.*]] = %[[EMPTY]]) -> (i32, !frontier.queue)  : i32 {
+// CHECK:       scf.for %i = %c0 to %c9 step %delta iter_args(%[[W:.*]] = %[[LOWEST]], %[[P:.*]] = %[[EMPTY]]) -> (i32, !frontier.queue)  : i32 {
 // CHECK:         %[[N:.*]] = frontier.size %[[P]] : !frontier.queue -> i32
 // CHECK:         %[[DRAINED:.*]] = arith.cmpi eq, %[[N]]
 // CHECK:         %[[W2:.*]], %[[READY:.*]] = scf.if %[[DRAINED]] -> (i32, !frontier.queue) {

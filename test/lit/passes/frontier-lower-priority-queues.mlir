@@ -9,27 +9,27 @@ builtin.module {
     %e = graph.load_edges {argv = 1 : i64} : !graph.edgeset<i32>
     %source = graph.argv_int argv[2] : i32
     %delta = graph.argv_int argv[3] : i32
-    %pq = frontier.pq_new @est, %delta, %source
+    %pq = frontier.pq_new @est, %delta, %source : !frontier.priority_queue<i32>
     scf.while () : () -> () {
-      %done = frontier.pq_finished %pq
+      %done = frontier.pq_finished %pq : !frontier.priority_queue<i32>
       %false = arith.constant false
       %go = arith.cmpi eq, %done, %false : i1
       scf.condition(%go)
     } do {
-      %ready = frontier.pq_dequeue %pq : !frontier.queue
+      %ready = frontier.pq_dequeue %pq : !frontier.priority_queue<i32> -> !frontier.queue
       frontier.edge_traverse PUSH VERTEX_BASED CSR %e : !graph.edgeset<i32> from %ready : !frontier.queue {label = "relax"} apply {
       ^bb0(%u: !graph.vertex, %w: !graph.vertex, %len: i32):
         %d = graph.load @est[%u] : !graph.vertex -> i32
         %via = arith.addi %d, %len : i32
-        %changed = frontier.pq_update_min %pq, %w, %via
+        %changed = frontier.pq_update_min %pq, %w, %via : !frontier.priority_queue<i32>
         frontier.yield
       }
       frontier.free %ready : !frontier.queue
       scf.yield
     }
-    %low = frontier.pq_current_priority %pq
+    %low = frontier.pq_current_priority %pq : !frontier.priority_queue<i32>
     graph.print %low : i32
-    frontier.pq_free %pq
+    frontier.pq_free %pq : !frontier.priority_queue<i32>
     func.return
   }
 }

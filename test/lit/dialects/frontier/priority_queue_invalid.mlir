@@ -5,9 +5,9 @@ builtin.module {
   graph.global @est : !graph.vector<i32>
   func.func @main() {
     %s = arith.constant 0 : i32
-    %pq = frontier.pq_new @est, %s, %s
+    %pq = frontier.pq_new @est, %s, %s : !frontier.priority_queue<i32>
     %v = graph.to_vertex %s : i32
-    %c = frontier.pq_update_min %pq, %v, %s
+    %c = frontier.pq_update_min %pq, %v, %s : !frontier.priority_queue<i32>
     func.return
   }
 }

@@ -5,9 +5,9 @@ builtin.module {
   graph.global @core : !graph.vector<i32>
   func.func @main() {
     %s = arith.constant 0 : i32
-    %pq = frontier.pq_new @core, %s
+    %pq = frontier.pq_new @core, %s : !frontier.priority_queue<i32>
     %v = graph.to_vertex %s : i32
-    %c = frontier.pq_update_sum %pq, %v, %s, %s
+    %c = frontier.pq_update_sum %pq, %v, %s, %s : !frontier.priority_queue<i32>
     func.return
   }
 }
@@ -20,9 +20,9 @@ builtin.module {
   graph.global @width : !graph.vector<i32>
   func.func @main() {
     %s = arith.constant 0 : i32
-    %pq = frontier.pq_new @width, %s, %s
+    %pq = frontier.pq_new @width, %s, %s : !frontier.priority_queue<i32>
     %v = graph.to_vertex %s : i32
-    %c = frontier.pq_update_max %pq, %v, %s
+    %c = frontier.pq_update_max %pq, %v, %s : !frontier.priority_queue<i32>
     func.return
   }
 }
