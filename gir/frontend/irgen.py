@@ -1072,10 +1072,14 @@ class IRGen:
         return self.value(graph.UpdatePriorityOp(kind, queue, vertex, old, new))
 
     def update_priority_sum(self, expr: ast.MethodCall, queue: SSAValue) -> SSAValue:
-        """`pq.updatePrioritySum(v, diff, threshold)`."""
+        """`pq.updatePrioritySum(v, diff, threshold)`: the change and the threshold
+        in the queue's priority type (an int change sign-extends, so -1 lowers a
+        64-bit priority by one)."""
+        assert isinstance(expr.receiver.ty, PriorityQueueTy)
+        priority = expr.receiver.ty.priority
         vertex = self.vertex_arg(expr.args[0])
-        diff = self.expr_as(expr.args[1], INT)
-        threshold = self.expr_as(expr.args[2], INT)
+        diff = self.expr_as(expr.args[1], priority)
+        threshold = self.expr_as(expr.args[2], priority)
         return self.value(graph.UpdatePrioritySumOp(queue, vertex, diff, threshold))
 
     def edge_apply(self, info: EdgeApplyInfo) -> SSAValue | None:

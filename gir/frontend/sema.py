@@ -1482,17 +1482,18 @@ class Checker:
         raise self.error(expr.method_pos, f"priority_queue has no method '{expr.method}'")
 
     def check_priority_sum(self, expr: ast.MethodCall, queue: PriorityQueueTy) -> Ty:
-        """`updatePrioritySum(v, diff, threshold)` on a queue of int priorities."""
+        """`updatePrioritySum(v, diff, threshold)` on a queue of integer priorities."""
         self.check_arity(expr, 3)
         vertex = self.check_value(expr.args[0], "the vertex")
         if not is_vertex_like(vertex):
             raise self.error(
                 expr.args[0].pos, f"the vertex must be a Vertex or int, found {vertex}"
             )
-        if queue.priority not in (INT, UINT):
+        if queue.priority not in (INT, UINT, INT64, UINT64):
             raise self.error(
                 expr.method_pos,
-                f"updatePrioritySum needs int or uint priorities, not {queue.priority}",
+                "updatePrioritySum needs int, uint, int64 or uint_64 priorities, "
+                f"not {queue.priority}",
             )
         for arg in expr.args[1:]:
             ty = self.check_value(arg, "the priority change")

@@ -122,6 +122,21 @@ def test_64bit_priority_queue_schedules(program, options, target, devices, tmp_p
     assert not failures, "\n".join(failures)
 
 
+@pytest.mark.parametrize("target", TARGETS)
+def test_64bit_priority_sum(target, run_program, tmp_path):
+    """k-core peeling with `updatePrioritySum` on int64 priorities that start at
+    2^40 + the degree (`lang_kcore_int64.gt`): the decrement and the threshold
+    are widened to the queue's type, and the core numbers match the CPU's."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        cores = reference.core_numbers(load_graph(spec, cache=False))
+        wanted = [str(int(cores.max(initial=0))), str(int(cores.sum()))]
+        printed = run_program("lang_kcore_int64.gt", target, [spec])
+        if printed != wanted:
+            failures.append(f"{name}: printed {printed}, expected {wanted}")
+    assert not failures, "\n".join(failures)
+
+
 @pytest.mark.skipif(find_nvcc() is None, reason="nvcc is not installed")
 @pytest.mark.parametrize("program", list(QUEUES))
 def test_complete_cuda_program_builds(program, tmp_path):
