@@ -13,7 +13,7 @@ its name, gir looks at the shape of its edge traversals:
   started from a `graph.argv_int`;
 - k-core: an `apply_update_priority` whose edge function does
   `updatePrioritySum` on a queue that starts with every vertex bucketed
-  (`init_bucket`); the queue's priority vector holds the core numbers;
+  (`init_bucket`, or start vertex -1); the queue's priority vector holds the core numbers;
 - CC: an `apply_modified` on an unweighted edgeset whose edge function does
   `IDs[...] min= IDs[...]` (label propagation);
 - PageRank-delta: an `apply` from a frontier whose edge function float-adds into
@@ -174,7 +174,7 @@ def _peeled_priorities(module: ModuleOp, udf: func.FuncOp) -> str | None:
     if not any(isinstance(op, graph.UpdatePrioritySumOp) for op in udf.walk()):
         return None
     for op in module.walk():
-        if isinstance(op, graph.PriorityQueueNewOp) and op.init_bucket.value.data:
+        if isinstance(op, graph.PriorityQueueNewOp) and op.starts_with_every_vertex:
             return op.priorities.root_reference.data
     return None
 

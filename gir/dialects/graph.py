@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects import func
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     AnyFloat,
     AnyFloatConstr,
@@ -1194,6 +1194,22 @@ class PriorityQueueNewOp(IRDLOperation):
                 "init_bucket": IntegerAttr(int(init_bucket), i1),
             },
             result_types=[PriorityQueueType(priority_type)],
+        )
+
+    @property
+    def starts_with_every_vertex(self) -> bool:
+        """Whether every vertex starts in the bucket of its priority: with
+        `init_bucket`, or with the start vertex -1 (GraphIt's "none", as its k-core
+        app writes it, after Julienne's bucketing), rather than `start` alone."""
+        if self.init_bucket.value.data:
+            return True
+        owner = self.start.owner
+        if isinstance(owner, ToVertexOp):
+            owner = owner.id.owner
+        return (
+            isinstance(owner, arith.ConstantOp)
+            and isinstance(owner.value, IntegerAttr)
+            and owner.value.value.data == -1
         )
 
     def verify_(self) -> None:

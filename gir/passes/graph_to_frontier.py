@@ -714,7 +714,7 @@ def _new_queue(
     width.results[0].name_hint = "delta"
     start: SSAValue | None = op.start
     new_ops = [width]
-    if op.init_bucket.value.data:
+    if op.starts_with_every_vertex:
         # every vertex starts in the bucket of its priority: no start vertex
         start = None
     elif isinstance(start.type, graph.VertexType):
