@@ -707,6 +707,9 @@ class Checker:
                 raise self.error(type_expr.pos, "string variables are not supported")
             return SCALAR_NAMES[type_expr.name]
         if isinstance(type_expr, ast.ElementTypeExpr):
+            if type_expr.name == "vertexsubset" and type_expr.name not in self.elements:
+                # GraphIt's name for a set of the (one) vertex element's vertices
+                return VERTEXSET
             self.check_vertex_element(type_expr.name, type_expr.pos)
             return VERTEX
         if isinstance(type_expr, ast.VertexSetTypeExpr):
