@@ -34,8 +34,8 @@ Ops, from the highest to the lowest within this level:
   `frontier.dedup` (unfused deduplication), `frontier.free`;
 - priority queues (`!frontier.priority_queue<i32>` or `<i64>`, by the priority
   type; a handle whose state the ops change):
-  `frontier.pq_new`, `pq_finished`, `pq_dequeue`, `pq_update_min` (in a
-  traversal), `pq_current_priority`, `pq_free`; `frontier-lower-priority-queues`
+  `frontier.pq_new`, `pq_finished`, `pq_finished_node`, `pq_dequeue`,
+  `pq_update_min` (in a traversal), `pq_current_priority`, `pq_free`; `frontier-lower-priority-queues`
   lowers them to the ops above.
 - lists of queues (`!frontier.list`, a handle): `frontier.list_new`,
   `list_insert` (pushes a copy), `list_retrieve` (pops into a queue);
@@ -884,6 +884,26 @@ class PriorityQueueFinishedOp(IRDLOperation):
 
 
 @irdl_op_definition
+class PriorityQueueFinishedNodeOp(IRDLOperation):
+    """`pq.finishedNode(v)`: true when `v`'s priority is final: the queue is
+    finished, or the priority lies below the current bucket's lowest priority
+    (the buckets below it are empty and an update never lowers a priority
+    beneath the bucket being processed). Like `pq_finished`, it first moves an
+    empty current bucket to the next non-empty one. `v` is a vertex or an id."""
+
+    name = "frontier.pq_finished_node"
+
+    queue = operand_def(PriorityQueueType)
+    vertex = operand_def(VertexType | IntegerType)
+    result = result_def(i1)
+
+    assembly_format = "$queue `,` $vertex attr-dict `:` type($queue) `,` type($vertex)"
+
+    def __init__(self, queue: SSAValue | Operation, vertex: SSAValue | Operation):
+        super().__init__(operands=[queue, vertex], result_types=[i1])
+
+
+@irdl_op_definition
 class PriorityQueueDequeueOp(IRDLOperation):
     """`pq.dequeue_ready_set()`: the vertices waiting in the current bucket, as a
     fresh queue; the bucket is empty afterwards. An empty current bucket is first
@@ -1036,6 +1056,7 @@ class PriorityQueueFreeOp(IRDLOperation):
 PriorityQueueOps = (
     PriorityQueueNewOp,
     PriorityQueueFinishedOp,
+    PriorityQueueFinishedNodeOp,
     PriorityQueueDequeueOp,
     PriorityQueueBucketSizeOp,
     PriorityQueueUpdateMinOp,

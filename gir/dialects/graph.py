@@ -1339,6 +1339,25 @@ class PriorityQueueFinishedOp(IRDLOperation):
 
 
 @irdl_op_definition
+class PriorityQueueFinishedNodeOp(IRDLOperation):
+    """`pq.finishedNode(v)`: true when `v`'s priority is final, so no later
+    round can change it: the queue is finished, or the priority lies below the
+    bucket being processed (every lower bucket has been emptied). A vertex with
+    no priority (the type's largest value) is final only once the queue is."""
+
+    name = "graph.pq_finished_node"
+
+    queue = operand_def(PriorityQueueType)
+    vertex = operand_def(IndexValue)
+    result = result_def(i1)
+
+    assembly_format = "$queue `,` $vertex attr-dict `:` type($queue) `,` type($vertex)"
+
+    def __init__(self, queue: SSAValue | Operation, vertex: SSAValue | Operation):
+        super().__init__(operands=[queue, vertex], result_types=[i1])
+
+
+@irdl_op_definition
 class GetCurrentPriorityOp(IRDLOperation):
     """`pq.get_current_priority()`: the priority of the bucket last dequeued."""
 
@@ -1475,6 +1494,7 @@ Graph = Dialect(
         UpdatePrioritySumOp,
         DequeueReadySetOp,
         PriorityQueueFinishedOp,
+        PriorityQueueFinishedNodeOp,
         GetCurrentPriorityOp,
         ListNewOp,
         ListInsertOp,

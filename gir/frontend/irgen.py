@@ -1016,6 +1016,9 @@ class IRGen:
             return self.update_priority(expr, info.op, receiver)
         if info.op == "pq_update_sum":
             return self.update_priority_sum(expr, receiver)
+        if info.op == "pq_finished_node":
+            vertex = self.vertex_arg(expr.args[0])
+            return self.value(graph.PriorityQueueFinishedNodeOp(receiver, vertex))
         if info.op == "list_retrieve":
             return self.list_retrieve(expr, receiver)
         if info.op in ("add_vertex", "list_insert"):

@@ -707,6 +707,9 @@ class Checker:
                 raise self.error(type_expr.pos, "string variables are not supported")
             return SCALAR_NAMES[type_expr.name]
         if isinstance(type_expr, ast.ElementTypeExpr):
+            if type_expr.name == "vertexsubset" and type_expr.name not in self.elements:
+                # GraphIt's name for a set of the (one) vertex element's vertices
+                return VERTEXSET
             self.check_vertex_element(type_expr.name, type_expr.pos)
             return VERTEX
         if isinstance(type_expr, ast.VertexSetTypeExpr):
@@ -1450,9 +1453,18 @@ class Checker:
 
     def check_queue_method(self, expr: ast.MethodCall, queue: PriorityQueueTy) -> Ty:
         """`updatePriorityMin/Max(v, old, new)`, `dequeue_ready_set()`, `finished()`,
-        `get_current_priority()`."""
+        `finishedNode(v)`, `get_current_priority()`."""
         if expr.method == "updatePrioritySum":
             return self.check_priority_sum(expr, queue)
+        if expr.method == "finishedNode":
+            self.check_arity(expr, 1)
+            vertex = self.check_value(expr.args[0], "the vertex")
+            if not is_vertex_like(vertex):
+                raise self.error(
+                    expr.args[0].pos, f"the vertex must be a Vertex or int, found {vertex}"
+                )
+            expr.info = MethodInfo("pq_finished_node")
+            return BOOL
         if expr.method in ("updatePriorityMin", "updatePriorityMax"):
             self.check_arity(expr, 3)
             vertex = self.check_value(expr.args[0], "the vertex")

@@ -21,6 +21,7 @@ from gir.dialects.frontier import (
     PriorityQueueBucketSizeOp,
     PriorityQueueCurrentPriorityOp,
     PriorityQueueDequeueOp,
+    PriorityQueueFinishedNodeOp,
     PriorityQueueFinishedOp,
     PriorityQueueFreeOp,
     PriorityQueueNewOp,
@@ -231,6 +232,8 @@ def _thread(queue: _Queue, handle: SSAValue, ops: list[Operation]) -> None:
     for op in ops:
         if isinstance(op, PriorityQueueFinishedOp) and op.queue == handle:
             _finished(queue, op)
+        elif isinstance(op, PriorityQueueFinishedNodeOp) and op.queue == handle:
+            _finished_node(queue, op)
         elif isinstance(op, PriorityQueueDequeueOp) and op.queue == handle:
             _dequeue(queue, op)
         elif isinstance(op, PriorityQueueBucketSizeOp) and op.queue == handle:
@@ -280,6 +283,27 @@ def _finished(queue: _Queue, op: PriorityQueueFinishedOp) -> None:
     done = arith.CmpiOp(left, zero, "eq")
     Rewriter.insert_op([zero, left, done], InsertPoint.before(op))
     op.result.replace_all_uses_with(done.result)
+    Rewriter.erase_op(op)
+    queue.refilled = True
+
+
+def _finished_node(queue: _Queue, op: PriorityQueueFinishedNodeOp) -> None:
+    """Final when the queue is finished or the vertex's priority (read on the
+    host) lies below the current bucket, after moving an empty one to the next:
+    the buckets below were emptied, and an update never lowers a priority beneath
+    the bucket being processed. "No priority" is never below a bucket."""
+    _ensure_filled(queue, op)
+    zero = arith.ConstantOp(IntegerAttr(0, i32))
+    left = frontier.SizeOp(queue.pending)
+    done = arith.CmpiOp(left, zero, "eq")
+    priority = graph.LoadOp(queue.priorities, op.vertex, queue.type)
+    low = arith.SubiOp(queue.window, queue.delta)
+    below = queue.compare(priority.result, low.result, "slt")
+    final = arith.OrIOp(done, below)
+    Rewriter.insert_op(
+        [zero, left, done, priority, low, below, final], InsertPoint.before(op)
+    )
+    op.result.replace_all_uses_with(final.result)
     Rewriter.erase_op(op)
     queue.refilled = True
 

@@ -671,6 +671,8 @@ def _priority_queues(
             Rewriter.replace_op(op, frontier.PriorityQueueDequeueOp(op.queue))
         elif isinstance(op, graph.PriorityQueueFinishedOp):
             Rewriter.replace_op(op, frontier.PriorityQueueFinishedOp(op.queue))
+        elif isinstance(op, graph.PriorityQueueFinishedNodeOp):
+            Rewriter.replace_op(op, frontier.PriorityQueueFinishedNodeOp(op.queue, op.vertex))
         elif isinstance(op, graph.GetCurrentPriorityOp):
             Rewriter.replace_op(op, frontier.PriorityQueueCurrentPriorityOp(op.queue))
         elif isinstance(op, graph.DeleteOp) and isinstance(
