@@ -288,6 +288,9 @@ class IRGen:
         self.stmt_label: str | None = None
         self.stmt_schedule: Attribute | None = None
         self.break_flag: Symbol | None = None
+        self.every_edge: func.FuncOp | None = None
+        """The edge function `edges.getNgh(v)` applies (true on every edge),
+        built at the first use; see `neighbours`."""
 
     # -- helpers -----------------------------------------------------------------
 
@@ -374,6 +377,8 @@ class IRGen:
         for function in self.sema.functions.values():
             with self.located(function.decl.pos):
                 ops.append(self.stamp(self.function(function)))
+        if self.every_edge is not None:
+            ops.append(self.every_edge)
         return ModuleOp(ops)
 
     def function(self, function: FuncInfo) -> func.FuncOp:
@@ -1021,6 +1026,8 @@ class IRGen:
             return self.value(graph.PriorityQueueFinishedNodeOp(receiver, vertex))
         if info.op == "list_retrieve":
             return self.list_retrieve(expr, receiver)
+        if info.op == "get_ngh":
+            return self.neighbours(receiver, self.vertex_arg(expr.args[0]))
         if info.op in ("add_vertex", "list_insert"):
             op_class = {"add_vertex": graph.AddVertexOp, "list_insert": graph.ListInsertOp}[
                 info.op
@@ -1040,6 +1047,39 @@ class IRGen:
             "pq_current_priority": graph.GetCurrentPriorityOp,
         }
         return self.value(unary_ops[info.op](receiver))
+
+    def neighbours(self, edges: SSAValue, vertex: SSAValue) -> SSAValue:
+        """`edges.getNgh(v)`: a one-vertex frontier `{v}` traversed by an `apply`
+        of an edge function returning true on every edge, then freed. Such an
+        apply gives each destination once (its output is always deduplicated),
+        so the result is a set whatever edges the edgeset repeats; an id outside
+        the graph is caught as `addVertex`'s is (`--check-bounds`)."""
+        source = self.value(graph.VertexSetNewOp(self.constant(0, INT)))
+        self.emit(graph.AddVertexOp(source, vertex))
+        apply = graph.EdgeSetApplyOp(
+            edges, graph.ApplyKind.APPLY, self.every_edge_function(), frontier=source, returns_set=True
+        )
+        self.emit(apply)
+        self.emit(graph.DeleteOp(source))
+        return apply.results[0]
+
+    def every_edge_function(self) -> str:
+        """The name of `func @getNgh_edge(src, dst) -> i1 { true }` (with a
+        counter where a function or global has the name), built on first use."""
+        if self.every_edge is None:
+            taken = {*self.sema.functions, *(symbol.global_name for symbol in self.sema.globals)}
+            taken.update(capture_vector(owner, capture.name) for owner, capture in self.captures())
+            name, count = "getNgh_edge", 1
+            while name in taken:
+                name, count = f"getNgh_edge{count}", count + 1
+            vertex = graph.VertexType()
+            block = Block(arg_types=[vertex, vertex])
+            block.args[0].name_hint, block.args[1].name_hint = "src", "dst"
+            true = self.stamp(arith.ConstantOp(IntegerAttr(1, i1)))
+            block.add_ops([true, self.stamp(func.ReturnOp(true.results[0]))])
+            function = func.FuncOp(name, ([vertex, vertex], [i1]), Region(block))
+            self.every_edge = self.stamp(function)
+        return self.every_edge.sym_name.data
 
     def vector_reduction(self, expr: ast.MethodCall, kind: graph.ReduceKind) -> SSAValue:
         """`v.sum()` / `v.max()` / `v.min()` (`graph.vector_reduce`)."""

@@ -42,7 +42,7 @@ from gir.diagnostics import SourceError
 from gir.frontend import ast
 from gir.frontend.ast import Pos
 from gir.frontend.lexer import Kind, Token, tokenize
-from gir.frontend.sema import GET_NGH_UNSUPPORTED, MAX_VECTOR_SIZE
+from gir.frontend.sema import GET_NGH_LOOP_UNSUPPORTED, MAX_VECTOR_SIZE
 
 SCALAR_TYPES = ("int", "float", "double", "bool", "string")
 WORD_SCALAR_TYPES = ("uint", "uint_64", "int64")
@@ -486,8 +486,8 @@ class Parser:
         self.expect_keyword("in")
         first = self.parse_expr()
         if isinstance(first, ast.MethodCall) and first.method == "getNgh":
-            # GraphIt's `for ngh in edges.getNgh(v)`: say why, not "expected ':'"
-            raise self.error(GET_NGH_UNSUPPORTED, first.method_pos)
+            # GraphIt's `for ngh in edges.getNgh(v)`: say what works, not "expected ':'"
+            raise self.error(GET_NGH_LOOP_UNSUPPORTED, first.method_pos)
         self.expect_punct(":")
         last = self.parse_expr()
         body = self.parse_block(start, "for", BLOCK_ENDS[:1])

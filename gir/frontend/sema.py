@@ -341,14 +341,22 @@ FILTER_LINKS = {
 in messages (`from(f)` with a function is a source filter)."""
 
 
-GET_NGH_UNSUPPORTED = (
-    "edges.getNgh(v) is not supported: GraphIt's algorithm language reaches a "
-    "vertex's neighbours only through an edgeset apply, which gir maps onto GPU "
-    "threads; write edges.from(set).apply(f) with an edge function f(src, dst) "
-    "(returning bool to collect the neighbours as a vertexset)"
+GET_NGH_SUPPORTED = (
+    "gir supports edges.getNgh(v) in main and the functions main calls, where it "
+    "gives a vertexset of v's out-neighbours"
 )
-"""Why `edges.getNgh(v)` is refused: a per-vertex neighbour loop inside a
-function would be a serial loop per GPU thread, outside every load balance."""
+GET_NGH_ON_DEVICE = (
+    "edges.getNgh(v) in '{function}', which runs on the device (an apply or filter "
+    "runs it), is not supported: " + GET_NGH_SUPPORTED + "; a vertex or edge function "
+    "reaches neighbours through an edgeset apply, edges.from(set).apply(f)"
+)
+"""Why `edges.getNgh(v)` is refused in device code: a per-vertex neighbour set
+inside a function would be a serial loop per GPU thread, outside every load balance."""
+GET_NGH_LOOP_UNSUPPORTED = (
+    "'for ngh in edges.getNgh(v)' is not supported: " + GET_NGH_SUPPORTED
+    + "; apply a vertex function to it: var ngh : vertexset{Vertex} = edges.getNgh(v); "
+    "ngh.apply(f);"
+)
 
 
 def is_chain_link(expr: ast.Expr) -> bool:
@@ -398,6 +406,8 @@ class Checker:
         """Each local vector `var v : vector...`, with the function declaring it."""
         self.device_roots: set[str] = set()
         """The functions that applies and filters run (on the device)."""
+        self.get_ngh_uses: list[tuple[str, Pos]] = []
+        """Each `edges.getNgh(v)`, with the function it is in."""
 
     def error(self, pos: Pos, message: str) -> SourceError:
         """A `SourceError` at `pos`."""
@@ -418,6 +428,7 @@ class Checker:
         self.check_main()
         self.check_extern_calls()
         self.check_local_vector_places()
+        self.check_get_ngh_places()
         return SemaInfo(
             [*self.globals.values(), *(symbol for _, symbol in self.local_vectors)],
             self.functions,
@@ -539,9 +550,9 @@ class Checker:
                     host.add(callee.name)
                     pending.append(callee.name)
 
-    def check_local_vector_places(self) -> None:
-        """Local vectors belong to host code: none may be declared in a function
-        that an apply or filter runs, or that such a function calls."""
+    def device_functions(self) -> set[str]:
+        """The functions that run on the device: those an apply or filter runs,
+        and those they call."""
         device, pending = set(self.device_roots), list(self.device_roots)
         while pending:
             for call in self.calls.get(pending.pop(), []):
@@ -549,6 +560,12 @@ class Checker:
                 if call.target.name not in device:
                     device.add(call.target.name)
                     pending.append(call.target.name)
+        return device
+
+    def check_local_vector_places(self) -> None:
+        """Local vectors belong to host code: none may be declared in a function
+        that an apply or filter runs, or that such a function calls."""
+        device = self.device_functions()
         for function, symbol in self.local_vectors:
             if function in device:
                 raise self.error(
@@ -557,6 +574,14 @@ class Checker:
                     "(an apply or filter runs it): declare vectors in main, in a function "
                     "main calls, or at program level",
                 )
+
+    def check_get_ngh_places(self) -> None:
+        """`edges.getNgh(v)` builds a vertexset with an edgeset apply, a host
+        operation: none may be in a function that runs on the device."""
+        device = self.device_functions()
+        for function, pos in self.get_ngh_uses:
+            if function in device:
+                raise self.error(pos, GET_NGH_ON_DEVICE.format(function=function))
 
     def local_vector_storage(self, name: str) -> str:
         """The name of the `graph.global` holding a local vector `name`: `name`
@@ -1423,8 +1448,20 @@ class Checker:
                 f"'{expr.method}(...)' must be followed by apply, applyModified or applyUpdatePriority",
             )
         if expr.method == "getNgh":
-            raise self.error(expr.method_pos, GET_NGH_UNSUPPORTED)
+            return self.check_get_ngh(expr)
         raise self.error(expr.method_pos, f"edgeset has no method '{expr.method}'")
+
+    def check_get_ngh(self, expr: ast.MethodCall) -> Ty:
+        """`edges.getNgh(v)`: the vertexset of `v`'s out-neighbours, in host code
+        only (see `check_get_ngh_places`)."""
+        self.check_arity(expr, 1)
+        ty = self.check_value(expr.args[0], "the vertex")
+        if not is_vertex_like(ty):
+            raise self.error(expr.args[0].pos, f"getNgh needs a Vertex or int, found {ty}")
+        function = "main" if self.current is None else self.current.name  # a const's init runs in main
+        self.get_ngh_uses.append((function, expr.method_pos))
+        expr.info = MethodInfo("get_ngh")
+        return VERTEXSET
 
     def check_vertexset_method(self, expr: ast.MethodCall) -> Ty:
         """`size()`, `getVertexSetSize()`, `addVertex(v)`, `apply(f)`, `filter(f)`/`where(f)`."""
