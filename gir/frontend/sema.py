@@ -1495,20 +1495,12 @@ class Checker:
             return self.check_priority_sum(expr, queue)
         if expr.method == "finishedNode":
             self.check_arity(expr, 1)
-            vertex = self.check_value(expr.args[0], "the vertex")
-            if not is_vertex_like(vertex):
-                raise self.error(
-                    expr.args[0].pos, f"the vertex must be a Vertex or int, found {vertex}"
-                )
+            self.check_queue_vertex(expr.args[0])
             expr.info = MethodInfo("pq_finished_node")
             return BOOL
         if expr.method in ("updatePriorityMin", "updatePriorityMax"):
             self.check_arity(expr, 3)
-            vertex = self.check_value(expr.args[0], "the vertex")
-            if not is_vertex_like(vertex):
-                raise self.error(
-                    expr.args[0].pos, f"the vertex must be a Vertex or int, found {vertex}"
-                )
+            self.check_queue_vertex(expr.args[0])
             for arg in expr.args[1:]:
                 ty = self.check_value(arg, "the priority")
                 self.check_literal_fits(arg, queue.priority)
@@ -1530,15 +1522,17 @@ class Checker:
             return ty
         raise self.error(expr.method_pos, f"priority_queue has no method '{expr.method}'")
 
+    def check_queue_vertex(self, arg: ast.Expr) -> None:
+        """The vertex a queue method takes: a Vertex or an int id."""
+        vertex = self.check_value(arg, "the vertex")
+        if not is_vertex_like(vertex):
+            raise self.error(arg.pos, f"the vertex must be a Vertex or int, found {vertex}")
+
     def check_priority_sum(self, expr: ast.MethodCall, queue: PriorityQueueTy) -> Ty:
         """`updatePrioritySum(v, diff, threshold)` on a queue of integer priorities."""
         self.check_arity(expr, 3)
-        vertex = self.check_value(expr.args[0], "the vertex")
-        if not is_vertex_like(vertex):
-            raise self.error(
-                expr.args[0].pos, f"the vertex must be a Vertex or int, found {vertex}"
-            )
-        if queue.priority not in (INT, UINT, INT64, UINT64):
+        self.check_queue_vertex(expr.args[0])
+        if not is_integer(queue.priority):
             raise self.error(
                 expr.method_pos,
                 "updatePrioritySum needs int, uint, int64 or uint_64 priorities, "

@@ -169,10 +169,9 @@ def _lower(module: ModuleOp, new: PriorityQueueNewOp) -> None:
     if new.start is None:
         # every vertex is in the bucket of its priority: the first refill finds
         # the lowest one at or above 0
-        queue = _Queue(priorities, scratch, new.delta, new.delta, empty.result, unsigned)
-        lowest = queue.constant(0)
+        lowest = arith.ConstantOp(IntegerAttr(0, new.delta.type))
         Rewriter.insert_op(lowest, InsertPoint.before(new))
-        queue.window = lowest.result
+        queue = _Queue(priorities, scratch, new.delta, lowest.result, empty.result, unsigned)
     else:
         start = frontier.AddOp(new.start, empty)
         start.result.name_hint = "bucket"
@@ -275,37 +274,34 @@ def _dequeue(queue: _Queue, op: PriorityQueueDequeueOp) -> None:
     queue.pending = empty.result
 
 
-def _finished(queue: _Queue, op: PriorityQueueFinishedOp) -> None:
-    """Moves an empty current bucket to the next non-empty one; finished when none."""
-    _ensure_filled(queue, op)
+def _is_finished(queue: _Queue, before: Operation) -> SSAValue:
+    """Ops before `before` that move an empty current bucket to the next
+    non-empty one; their result: whether there was none (the queue is finished)."""
+    _ensure_filled(queue, before)
     zero = arith.ConstantOp(IntegerAttr(0, i32))
     left = frontier.SizeOp(queue.pending)
     done = arith.CmpiOp(left, zero, "eq")
-    Rewriter.insert_op([zero, left, done], InsertPoint.before(op))
-    op.result.replace_all_uses_with(done.result)
-    Rewriter.erase_op(op)
+    Rewriter.insert_op([zero, left, done], InsertPoint.before(before))
     queue.refilled = True
+    return done.result
+
+
+def _finished(queue: _Queue, op: PriorityQueueFinishedOp) -> None:
+    """Finished when no bucket holds a vertex."""
+    Rewriter.replace_op(op, [], [_is_finished(queue, op)])
 
 
 def _finished_node(queue: _Queue, op: PriorityQueueFinishedNodeOp) -> None:
     """Final when the queue is finished or the vertex's priority (read on the
-    host) lies below the current bucket, after moving an empty one to the next:
-    the buckets below were emptied, and an update never lowers a priority beneath
-    the bucket being processed. "No priority" is never below a bucket."""
-    _ensure_filled(queue, op)
-    zero = arith.ConstantOp(IntegerAttr(0, i32))
-    left = frontier.SizeOp(queue.pending)
-    done = arith.CmpiOp(left, zero, "eq")
+    host) lies below the current bucket: the buckets below were emptied, and an
+    update never lowers a priority beneath the bucket being processed. "No
+    priority" is never below a bucket."""
+    done = _is_finished(queue, op)
     priority = graph.LoadOp(queue.priorities, op.vertex, queue.type)
     low = arith.SubiOp(queue.window, queue.delta)
     below = queue.compare(priority.result, low.result, "slt")
     final = arith.OrIOp(done, below)
-    Rewriter.insert_op(
-        [zero, left, done, priority, low, below, final], InsertPoint.before(op)
-    )
-    op.result.replace_all_uses_with(final.result)
-    Rewriter.erase_op(op)
-    queue.refilled = True
+    Rewriter.replace_op(op, [priority, low, below, final])
 
 
 def _ensure_filled(queue: _Queue, before: Operation) -> None:

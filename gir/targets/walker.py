@@ -187,8 +187,6 @@ def signed_value(value: int, width: int) -> int:
     return value - (1 << width) if value >> (width - 1) else value
 
 
-
-
 # ---------------------------------------------------------------------------
 # Operators every printed language spells alike (up to its logical words)
 # ---------------------------------------------------------------------------
