@@ -489,6 +489,20 @@ co-resident blocks (`host.resident_blocks`), it may synchronize the whole grid
 with `gir_gpu.grid_barrier`."""
 
 
+SPREAD_ITEMS = "gir_gpu.spread_items"
+"""The unit attribute that marks a kernel whose blocks share its items evenly,
+`ceil(count / grid_dim)` each but at most a block's threads, instead of a block's
+threads' worth each: any grid of at least the blocks it is launched on runs it
+whole. A fused loop (`gpu-fuse-loops`) runs it on every block of its persistent
+grid, so a small frontier's edges spread over the whole device, not over the
+few blocks that `count / block_dim` would fill."""
+
+
+def spreads_items(kernel: KernelOp) -> bool:
+    """Whether `kernel` shares its items evenly over whatever grid it runs on."""
+    return SPREAD_ITEMS in kernel.attributes
+
+
 AGGREGATED = "gir_gpu.aggregated"
 """The unit attribute that marks a `gir_gpu.atomic_rmw add` whose buffer, index and
 value every thread of a block sees alike (`gpu-aggregate-atomics`): a printer may

@@ -50,7 +50,10 @@ class GpuFuseLoops(ModulePass):
     (`for vb = block; vb < blocks; vb += grid_dim`), so every thread of a block
     runs the same virtual block and its barriers stay uniform; virtual block and
     global ids replace the real ones inside, and a block barrier ends each
-    virtual block before the next reuses the work-group arrays. A
+    virtual block before the next reuses the work-group arrays. A kernel whose
+    blocks share its items evenly (`gir_gpu.spread_items`: CM, WM, TWCE) runs on at
+    least every block of the grid, so a small frontier's edges spread over the
+    whole device instead of the first `count / block_dim` blocks. A
     `gir_gpu.grid_barrier` precedes each step that touches a buffer a step since
     the last barrier touched, one of them writing it (`plan_barriers`: around
     the loop too, telling buffers apart by where they come from).
@@ -587,7 +590,7 @@ class _KernelBody:
         if cooperation(kernel) is None:
             loop, coordinates = self.thread_loop(launch)
         else:
-            loop, coordinates = self.block_loop(launch)
+            loop, coordinates = self.block_loop(launch, gir_gpu.spreads_items(kernel))
             for position, op in enumerate(kernel.body.block.ops):
                 if isinstance(op, gir_gpu.SharedAllocOp):
                     mapping[op.result] = self.shared_array(kernel, position, op)
@@ -617,13 +620,18 @@ class _KernelBody:
         loop_body.add_op(thread)
         return loop, {gir_gpu.Dimension.GLOBAL: thread.result}
 
-    def block_loop(self, launch: host.LaunchOp) -> tuple[scf.ForOp, dict[gir_gpu.Dimension, SSAValue]]:
+    def block_loop(
+        self, launch: host.LaunchOp, spread: bool
+    ) -> tuple[scf.ForOp, dict[gir_gpu.Dimension, SSAValue]]:
         """`for vb = block id; vb < launch's blocks; vb += grid's blocks`: every
         thread of a block runs the same virtual block `vb`; inside, `vb` is the
         block id, `vb * block_dim + thread` the global id, the launch's blocks the
-        grid's."""
+        grid's. A kernel that `spread`s its items over its blocks
+        (`gir_gpu.SPREAD_ITEMS`) runs on at least the whole persistent grid."""
         assert self.grid is not None
         blocks = self.value(launch.grid)
+        if spread:
+            blocks = self.emit(arith.MaxSIOp(blocks, self.grid)).results[0]
         block = self.emit(gir_gpu.IdOp(gir_gpu.Dimension.BLOCK)).results[0]
         loop_body = Block(arg_types=[IndexType()])
         loop = scf.ForOp(self.index(block), self.index(blocks), self.index(self.grid), [], Region(loop_body))

@@ -560,24 +560,36 @@ class KernelBuilder:
         host_builder: Builder,
         build: Callable[[Builder], None],
         block_size: int = DEFAULT_BLOCK_SIZE,
+        *,
+        spread_items: bool = False,
     ) -> None:
         """As `launch_threads`, for cooperative kernels: `build(b)` fills the whole
         kernel body (`b` at its top level, where `gir_gpu.shared_alloc`s go), with
         no `gid < threads` guard, so that barriers and sub-group operations are
         reached by whole blocks; it checks the bounds of its work itself. The launch
-        has at least `threads` threads, rounded up to whole blocks."""
+        has at least `threads` threads, rounded up to whole blocks. With
+        `spread_items` the kernel is marked `gir_gpu.SPREAD_ITEMS`: its blocks
+        share the items evenly, whatever their number."""
         block = Block()
         b = Builder(InsertPoint.at_end(block))
         build(b)
         b.insert(gir_gpu.ReturnOp())
-        self._outline_and_launch(name, block, threads, host_builder, block_size)
+        self._outline_and_launch(name, block, threads, host_builder, block_size, spread_items)
 
     def _outline_and_launch(
-        self, name: str, block: Block, threads: SSAValue, host_builder: Builder, block_size: int
+        self,
+        name: str,
+        block: Block,
+        threads: SSAValue,
+        host_builder: Builder,
+        block_size: int,
+        spread_items: bool = False,
     ) -> None:
         fold_casts(block)
         unique = self.ctx.unique_name(name)
         kernel, kernel_args = outline(unique, block, host_builder)
+        if spread_items:
+            kernel.attributes[gir_gpu.SPREAD_ITEMS] = UnitAttr()
         self.ctx.add_kernel(kernel)
         self.ctx.launch(host_builder, unique, threads, kernel_args, block_size)
 
@@ -607,6 +619,7 @@ class KernelBuilder:
         host_builder: Builder,
         *,
         cooperative: bool = True,
+        spread_items: bool = False,
     ) -> None:
         """Replaces `map_op` by one kernel of at least `threads` threads (a host
         i32, rounded up to whole blocks of the map's `block_size`) and its launch.
@@ -616,7 +629,8 @@ class KernelBuilder:
         arguments, vertices as i32 ids). The copies' enqueues fill the map's
         output frontier. `cooperative` kernels (barriers, shared arrays, sub-group
         operations) are launched with `launch_blocks`; others are expected to
-        guard themselves as `kernel_skeleton` does."""
+        guard themselves as `kernel_skeleton` does. `spread_items`: the kernel
+        shares its items evenly over its blocks (`gir_gpu.SPREAD_ITEMS`)."""
         ctx, b = self.ctx, host_builder
         output = None
         if map_op.output is not None:
@@ -645,7 +659,10 @@ class KernelBuilder:
         label = map_op.label.data if map_op.label is not None else "vertices"
         block_size = frontier.block_size_of(map_op)
         if cooperative:
-            self.launch_blocks(f"map_{label}", threads, b, lambda at: build(at, body), block_size)
+            self.launch_blocks(
+                f"map_{label}", threads, b, lambda at: build(at, body), block_size,
+                spread_items=spread_items,
+            )
         else:
             kernel = Block()
             build(Builder(InsertPoint.at_end(kernel)), body)

@@ -39,18 +39,28 @@ class ThreadEdges:
 
     @staticmethod
     def load(
-        kernels: KernelBuilder, edge_map: frontier.EdgeMapOp, b: Builder, count: SSAValue
+        kernels: KernelBuilder,
+        edge_map: frontier.EdgeMapOp,
+        b: Builder,
+        count: SSAValue,
+        *,
+        spread: bool = False,
     ) -> ThreadEdges:
         """Inserts at `b` (a kernel's top level) the reads of the thread's item of
         `edge_map`'s input frontier (of `count` items, a host i32) and of its edge
-        range in `edge_map`'s layout."""
+        range in `edge_map`'s layout. Block `k` holds items `k * B ...` (B the
+        block size), or with `spread` the grid's blocks share the items evenly
+        (`spread_items`): the kernel must then carry `SPREAD_ITEMS`."""
         ctx = kernels.ctx
         source, values = kernels.frontier(edge_map.input)
         thread = b.insert(gir_gpu.IdOp(Dimension.THREAD)).result
         thread.name_hint = "thread"
-        gid = b.insert(gir_gpu.IdOp(Dimension.GLOBAL)).result
+        if spread:
+            gid, active = spread_items(b, thread, count, frontier.block_size_of(edge_map))
+        else:
+            gid = b.insert(gir_gpu.IdOp(Dimension.GLOBAL)).result
+            active = b.insert(arith.CmpiOp(gid, count, "slt")).result
         gid.name_hint = "gid"
-        active = b.insert(arith.CmpiOp(gid, count, "slt")).result
         active.name_hint = "active"
         inside = Builder(InsertPoint.at_end(then := Block()))
         vertex = source.thread_vertex(ctx, inside, values, gid)
@@ -141,6 +151,31 @@ class ScannedEdges:
             body(at, [vertex, as_index(at, position)])
 
         strided_loop(b, rank, self.total, size, edge)
+
+
+def spread_items(
+    b: Builder, thread: SSAValue, count: SSAValue, block_size: int
+) -> tuple[SSAValue, SSAValue]:
+    """Device code at a kernel's top level: the index of this thread's item of
+    `count` (an i32) when the grid's blocks share them evenly, `P = min(B,
+    ceil(count / grid_dim))` consecutive items each (B = `block_size`), and
+    whether the thread has one (`thread < P`, index < count). With a grid of
+    `ceil(count / B)` blocks this is about B a block; with more blocks each takes
+    fewer, and a cooperative block's edges spread over more threads."""
+    block = b.insert(gir_gpu.IdOp(Dimension.BLOCK)).result
+    grid = b.insert(gir_gpu.IdOp(Dimension.GRID_DIM)).result
+    # ceil(count / grid) as (count - 1) / grid + 1: no overflow, and 1 when count is 0.
+    below = b.insert(arith.SubiOp(count, constant(b, 1))).result
+    share = b.insert(arith.DivSIOp(below, grid)).result
+    ceiling = b.insert(arith.AddiOp(share, constant(b, 1))).result
+    per_block = b.insert(arith.MinSIOp(ceiling, constant(b, block_size))).result
+    per_block.name_hint = "per_block"
+    first = b.insert(arith.MuliOp(block, per_block)).result
+    item = b.insert(arith.AddiOp(first, thread)).result
+    mine = b.insert(arith.CmpiOp(thread, per_block, "slt")).result
+    inside = b.insert(arith.CmpiOp(item, count, "slt")).result
+    active = b.insert(arith.AndIOp(mine, inside)).result
+    return item, active
 
 
 def block_exclusive_sum(

@@ -17,7 +17,9 @@ class CtaMapped(LoadBalanceStrategy):
 
     The traversal becomes a `frontier.edge_map` (as for EDGE_ONLY) whose body is
     the work of one edge. Its kernel has one thread per frontier item, in blocks
-    of the schedule's block size B (G2's `CM_load_balance`): each thread reads
+    of the schedule's block size B (G2's `CM_load_balance`), the items shared
+    evenly over the blocks, at most B each (`spread_items`: in a fused loop
+    every block of the persistent grid takes a few): each thread reads
     its vertex's edge range into work-group memory, a block-wide exclusive sum
     of the degrees numbers the block's edges 0 .. total - 1, and thread t walks
     numbers t, t + B, ..., finding each number's vertex by binary search over the
@@ -76,15 +78,17 @@ class CtaMapped(LoadBalanceStrategy):
 def scanned_map_kernel(kernels: KernelBuilder, edge_map: frontier.EdgeMapOp, *, per_warp: bool) -> None:
     """Replaces `edge_map` by a kernel of one thread per frontier item whose block
     (or, `per_warp`, whose warps) spread their items' edges evenly over their
-    threads (`ScannedEdges`): G2's CM and WM."""
+    threads (`ScannedEdges`): G2's CM and WM. Its blocks share the items evenly
+    (`SPREAD_ITEMS`), so that in a fused loop a small frontier's edges are
+    spread over every block of the grid, fewer to each thread."""
     block_size = frontier.block_size_of(edge_map)
     threads, host_b = frontier_threads(kernels, edge_map)
 
     def build(b: Builder, body: MapBody) -> None:
         ranges = ScannedEdges.allocate(b, block_size, per_warp=per_warp)
-        mine = ThreadEdges.load(kernels, edge_map, b, threads)
+        mine = ThreadEdges.load(kernels, edge_map, b, threads, spread=True)
         ranges.publish(b, mine, mine.begin)
         b.insert(gir_gpu.BarrierOp())
         ranges.walk(b, body)
 
-    kernels.map_kernel(edge_map, threads, build, host_b)
+    kernels.map_kernel(edge_map, threads, build, host_b, spread_items=True)

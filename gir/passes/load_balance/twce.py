@@ -34,7 +34,9 @@ class Twce(LoadBalanceStrategy):
 
     The traversal becomes a `frontier.edge_map` whose body is the work of one
     edge. Its kernel has one thread per frontier item, in blocks of the schedule's
-    block size B, and runs G2's Algorithm 3 inside each block, in work-group
+    block size B, the items shared evenly over the blocks, at most B each
+    (`spread_items`: in a fused loop every block of the persistent grid takes a
+    few), and runs G2's Algorithm 3 inside each block, in work-group
     memory. A thread cuts its vertex's edges `[begin, end)` into a multiple of B
     (queued for the whole block), then a multiple of 32 (queued for a warp), then a
     remainder of fewer than 32 edges. After a barrier the block walks each
@@ -111,7 +113,7 @@ class Twce(LoadBalanceStrategy):
         def build(b: Builder, body: MapBody) -> None:
             tiers = BlockTiers.allocate(b, block_size)
             remainders = ScannedEdges.allocate(b, block_size)
-            mine = ThreadEdges.load(kernels, edge_map, b, threads)
+            mine = ThreadEdges.load(kernels, edge_map, b, threads, spread=True)
             tiers.reset(b)
             size = b.insert(arith.SubiOp(mine.end, mine.begin)).result
             block_part = _round_down(b, size, block_size)
@@ -131,7 +133,7 @@ class Twce(LoadBalanceStrategy):
             tiers.walk_warp_queue(b, body)
             remainders.walk(b, body)
 
-        kernels.map_kernel(edge_map, threads, build, host_b)
+        kernels.map_kernel(edge_map, threads, build, host_b, spread_items=True)
 
 
 BLOCK_QUEUE, WARP_QUEUE = 0, 1

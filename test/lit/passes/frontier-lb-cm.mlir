@@ -19,12 +19,28 @@
 // block-wide exclusive sum of the degrees, and thread t takes edge numbers t,
 // t + 256, ..., each found by binary search over the block's 256 sums.
 // GPU-LABEL: gir_gpu.kernel @map_s1(%queue: memref<?xi32>, %row_ptr: memref<?xi32>,
+// GPU-SAME:    attributes {gir_gpu.spread_items}
 // GPU-DAG:     %[[B:.*]] = arith.constant 256 : i32
 // GPU:         %range_vertex = gir_gpu.shared_alloc : memref<256xi32, #gir_gpu.workgroup>
 // GPU-NEXT:    %range_begin = gir_gpu.shared_alloc : memref<256xi32, #gir_gpu.workgroup>
 // GPU-NEXT:    %range_first = gir_gpu.shared_alloc : memref<256xi32, #gir_gpu.workgroup>
 // GPU-NEXT:    %warp_totals = gir_gpu.shared_alloc : memref<8xi32, #gir_gpu.workgroup>
-// GPU:         %vertex, %begin, %end = scf.if %active -> (i32, i32, i32) {
+// The blocks share the items evenly, P = min(256, ceil(count / grid)) each, so
+// that on a larger grid than count / 256 blocks (a fused loop's) a block takes
+// fewer items and its threads fewer edges.
+// GPU-NEXT:    %thread = gir_gpu.id thread
+// GPU-NEXT:    %[[BID:.*]] = gir_gpu.id block
+// GPU-NEXT:    %[[GRIDDIM:.*]] = gir_gpu.id grid_dim
+// GPU-NEXT:    %[[BELOW:.*]] = arith.subi %[[COUNT:.*]], %{{.*}} : i32
+// GPU-NEXT:    %[[SHARE:.*]] = arith.divsi %[[BELOW]], %[[GRIDDIM]] : i32
+// GPU-NEXT:    %[[CEIL:.*]] = arith.addi %[[SHARE]], %{{.*}} : i32
+// GPU-NEXT:    %per_block = arith.minsi %[[CEIL]], %[[B]] : i32
+// GPU-NEXT:    %[[FIRSTITEM:.*]] = arith.muli %[[BID]], %per_block : i32
+// GPU-NEXT:    %gid = arith.addi %[[FIRSTITEM]], %thread : i32
+// GPU-NEXT:    %[[MINE:.*]] = arith.cmpi slt, %thread, %per_block : i32
+// GPU-NEXT:    %[[IN:.*]] = arith.cmpi slt, %gid, %[[COUNT]] : i32
+// GPU-NEXT:    %active = arith.andi %[[MINE]], %[[IN]] : i1
+// GPU-NEXT:    %vertex, %begin, %end = scf.if %active -> (i32, i32, i32) {
 // GPU:           memref.load %queue
 // GPU:         %count = arith.subi %end, %begin : i32
 // GPU:         memref.store %vertex, %range_vertex
@@ -54,7 +70,7 @@
 
 // Over every vertex the item is the thread's vertex.
 // GPU-LABEL: gir_gpu.kernel @map_vertices(%num_vertices: i32, %row_ptr: memref<?xi32>,
-// GPU:         %active = arith.cmpi slt, %gid, %num_vertices : i32
+// GPU:         %{{.*}} = arith.cmpi slt, %gid, %num_vertices : i32
 
 // Host: one thread per item, in blocks of 256.
 // GPU-LABEL: func.func @main() {
