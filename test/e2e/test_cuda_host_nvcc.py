@@ -53,6 +53,9 @@ def _build(source: str, directory: Path, name: str) -> Path:
     assert NVCC is not None
     finished = subprocess.run([NVCC, *BUILD, str(cu), "-o", str(binary)], capture_output=True, text=True)
     assert finished.returncode == 0, finished.stderr[-4000:]
+    # Generated code compiles clean: no variable set but never used, no
+    # narrowing, in the kernels or the host.
+    assert "warning #" not in finished.stderr, finished.stderr[-4000:]
     return binary
 
 

@@ -68,8 +68,9 @@ def unsigned_expected(graph) -> dict[str, np.ndarray]:
 @pytest.mark.parametrize("target", TARGETS)
 def test_unsigned_min_max_and_printing(target, devices, tmp_path):
     """`min=`/`max=` of uint values above 2^31 and uint_64 values above 2^63
-    compare as unsigned on the device; the vectors come back as uint32/uint64
-    and uint_64 values above 2^63 print as unsigned."""
+    compare as unsigned on the device, and so does the old value that tells
+    whether `low` changed (the size of applyModified's frontier); the vectors
+    come back as uint32/uint64 and uint_64 values above 2^63 print as unsigned."""
     name, index = target
     module = lower_for_run(parse_program(str(PROGRAMS / "lang_unsigned.gt")), check_bounds=True)
     executable = compile_program(module, name)
@@ -86,7 +87,7 @@ def test_unsigned_min_max_and_printing(target, devices, tmp_path):
         lines = [
             expected["high"].max(initial=0), expected["low"].min(initial=2**32 - 1),
             expected["high64"].max(initial=0), expected["low64"].min(initial=2**64 - 1),
-            2**64 - 1, 2**63,
+            2**64 - 1, 2**63, np.count_nonzero(np.bincount(graph.dst, minlength=graph.num_vertices)),
         ]
         if out.getvalue().split() != [str(int(line)) for line in lines]:
             failures.append(f"{graph_name}: printed {out.getvalue().split()}, expected {lines}")

@@ -27,10 +27,10 @@ def device():
 
 
 def test_kernels_record_where_each_extension_is_needed():
-    """uint_64 `min=` (line 38 of lang_unsigned.gt) needs the extended 64-bit atomics."""
+    """uint_64 `min=` (line 40 of lang_unsigned.gt) needs the extended 64-bit atomics."""
     program = compile_program(lower_for_run(parse_program(str(PROGRAMS / "lang_unsigned.gt"))), "opencl")
     sites = dict(program.extensions)
-    assert sites["cl_khr_int64_extended_atomics"].endswith("lang_unsigned.gt:38:5")
+    assert sites["cl_khr_int64_extended_atomics"].endswith("lang_unsigned.gt:40:5")
     assert "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable" in program.kernel_source
     cuda = compile_program(lower_for_run(parse_program(str(PROGRAMS / "lang_unsigned.gt"))), "cuda")
     assert cuda.extensions == ()
@@ -42,7 +42,7 @@ def test_missing_extension_is_a_located_error(device, monkeypatch):
     with pytest.raises(UserError) as error:
         program.run(device, ["lang_unsigned.gt", "road:3:3"], io.StringIO())
     assert str(error.value) == (
-        f"{PROGRAMS / 'lang_unsigned.gt'}:38:5: error: {device.name} lacks the OpenCL extension "
+        f"{PROGRAMS / 'lang_unsigned.gt'}:40:5: error: {device.name} lacks the OpenCL extension "
         "cl_khr_int64_extended_atomics, which this statement needs (64-bit atomic min, max "
         "or or: min= / max= on int64 or uint_64)"
     )

@@ -15,6 +15,23 @@ builtin.module {
     }
     gir_gpu.return
   }
+  gir_gpu.kernel @changed(%n : i32, %low : memref<?xi32>) {
+    %gid = gir_gpu.id global
+    %zero = arith.constant 0 : index
+    %current = memref.load %low[%zero] : memref<?xi32>
+    %lower = arith.cmpi slt, %gid, %current : i32
+    %changed, %old = scf.if %lower -> (i1, i32) {
+      %was = gir_gpu.atomic_rmw min %gid, %low[%zero] : i32, memref<?xi32>, index
+      %fell = arith.cmpi sgt, %was, %gid : i32
+      scf.yield %fell, %was : i1, i32
+    } else {
+      %no = arith.constant false
+      scf.yield %no, %current : i1, i32
+    }
+    %keep = arith.addi %old, %n : i32
+    memref.store %keep, %low[%zero] : memref<?xi32>
+    gir_gpu.return
+  }
   func.func @main() {
     %dead = arith.constant 3 : i32
     %g = host.load_graph {argv = 1 : i64}
@@ -34,6 +51,16 @@ builtin.module {
 // CHECK-NEXT:    %a = arith.addi %gid, %c1 : i32
 // CHECK:           %b = arith.addi %a, %c1 : i32
 // CHECK-NOT:     arith.constant 7
+// An scf.if loses the results nothing reads (here the "changed" flag of a
+// min reduction), and its branches the code that only computed them.
+// CHECK-LABEL: gir_gpu.kernel @changed(
+// CHECK:         %old = scf.if %lower -> (i32) {
+// CHECK-NEXT:      %was = gir_gpu.atomic_rmw min %gid, %low[%{{.*}}] : i32, memref<?xi32>, index
+// CHECK-NEXT:      scf.yield %was : i32
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.yield %current : i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %keep = arith.addi %old, %n : i32
 // CHECK-LABEL: func.func @main() {
 // CHECK-NEXT:    %c1 = arith.constant 1 : i32
 // CHECK-NEXT:    %g = host.load_graph {argv = 1 : i64}
