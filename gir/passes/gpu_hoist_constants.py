@@ -13,6 +13,7 @@ from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import dce
 
 from gir.dialects import gir_gpu
+from gir.dialects.graph import UNSIGNED_LITERAL
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,9 @@ class GpuHoistConstants(ModulePass):
     """Puts each distinct constant once at the start of its kernel or of main, and drops dead code.
 
     Lowering builds constants where they are needed, often many times; the
-    printers then declare each once, ahead of the code that uses it. Dead code
+    printers then declare each once, ahead of the code that uses it (a literal
+    the program spelled unsigned, `graph.unsigned_literal`, is distinct from
+    the same bits spelled signed). Dead code
     includes the results of an `scf.if` that nothing reads (a reduction's
     "changed" flag where no frontier wants it), which C compilers would report
     as variables set but never used.
@@ -60,12 +63,14 @@ class GpuHoistConstants(ModulePass):
 
 
 def _hoist(entry: Block) -> None:
-    first: dict[tuple[Attribute, Attribute], SSAValue] = {}
+    # A literal the program spelled unsigned stays apart from the same bits
+    # spelled signed, so that each prints as written.
+    first: dict[tuple[Attribute, Attribute, bool], SSAValue] = {}
     hoisted: list[Operation] = []
     for op in list(entry.walk()):
         if not isinstance(op, arith.ConstantOp):
             continue
-        key = (op.value, op.result.type)
+        key = (op.value, op.result.type, UNSIGNED_LITERAL in op.attributes)
         if not op.result.uses:
             Rewriter.erase_op(op)
         elif key in first:

@@ -32,6 +32,15 @@ builtin.module {
     memref.store %keep, %low[%zero] : memref<?xi32>
     gir_gpu.return
   }
+  gir_gpu.kernel @spelled(%out : memref<?xi64>) {
+    %zero = arith.constant 0 : index
+    %one = arith.constant 1 : index
+    %signed = arith.constant -1 : i64
+    memref.store %signed, %out[%zero] : memref<?xi64>
+    %unsigned = arith.constant {graph.unsigned_literal} -1 : i64
+    memref.store %unsigned, %out[%one] : memref<?xi64>
+    gir_gpu.return
+  }
   func.func @main() {
     %dead = arith.constant 3 : i32
     %g = host.load_graph {argv = 1 : i64}
@@ -61,6 +70,13 @@ builtin.module {
 // CHECK-NEXT:      scf.yield %current : i32
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %keep = arith.addi %old, %n : i32
+// The same bits spelled signed and unsigned (18446744073709551615 as a uint_64)
+// stay two constants, each printed as the program wrote it.
+// CHECK-LABEL: gir_gpu.kernel @spelled(
+// CHECK-DAG:     %signed = arith.constant -1 : i64
+// CHECK-DAG:     %unsigned = arith.constant {graph.unsigned_literal} -1 : i64
+// CHECK:         memref.store %signed
+// CHECK:         memref.store %unsigned
 // CHECK-LABEL: func.func @main() {
 // CHECK-NEXT:    %c1 = arith.constant 1 : i32
 // CHECK-NEXT:    %g = host.load_graph {argv = 1 : i64}
