@@ -26,7 +26,7 @@ from test_programs import (  # noqa: F401  (devices: fixture)
 FUSED_CASES = [
     pytest.param("bfs_fused.gt", "fused_search", False, [[]], id="bfs-vertex-based"),
     pytest.param("bench/bfs_g2_road.gt", "fused_search", False, [[]], id="bfs-twce"),
-    # CM, one 256-thread block per multiprocessor (configBlocksPerSM(1))
+    # CM, one 128-thread block per multiprocessor (configBlocksPerSM(1))
     pytest.param("bench/bfs_best_road.gt", "fused_search", False, [[]], id="bfs-cm-blocks-per-sm"),
     # deltas: 1, one inside the hand-made weights' range (1..5), one above every weight
     pytest.param("bench/sssp_g2_road.gt", "fused_steps", True, [["1"], ["3"], ["100"]], id="sssp-cm"),
@@ -60,8 +60,8 @@ def test_fused_loop_matches_reference(program, kernel, weighted, extra_argvs, ta
 @pytest.mark.parametrize("target", [t for t in TARGETS if t.values[0][0] == "cuda"])
 def test_blocks_per_sm_caps_the_persistent_grid(target, devices):
     """`configBlocksPerSM(1)` gives bfs_best_road's fused loop one block per
-    multiprocessor; without a cap, 256-thread blocks take gir's default (up to
-    four, as occupancy allows)."""
+    multiprocessor; without a cap, its 128-thread blocks take gir's default (up
+    to eight, as occupancy allows)."""
     from gir.runtime.executor import compile_program
 
     executable = compile_program(
@@ -72,5 +72,5 @@ def test_blocks_per_sm_caps_the_persistent_grid(target, devices):
     import pycuda.driver as cuda
 
     multiprocessors = device.device.get_attribute(cuda.device_attribute.MULTIPROCESSOR_COUNT)
-    assert device.resident_blocks(kernels, "fused_search", 256, 1) == multiprocessors
-    assert device.resident_blocks(kernels, "fused_search", 256) > multiprocessors
+    assert device.resident_blocks(kernels, "fused_search", 128, 1) == multiprocessors
+    assert device.resident_blocks(kernels, "fused_search", 128) > multiprocessors
