@@ -23,10 +23,9 @@ class GpuHoistConstants(ModulePass):
     Lowering builds constants where they are needed, often many times; the
     printers then declare each once, ahead of the code that uses it (a literal
     the program spelled unsigned, `graph.unsigned_literal`, is distinct from
-    the same bits spelled signed). Dead code
-    includes the results of an `scf.if` that nothing reads (a reduction's
-    "changed" flag where no frontier wants it), which C compilers would report
-    as variables set but never used.
+    the same bits spelled signed). Dead code includes the results of an
+    `scf.if` that nothing reads (a reduction's "changed" flag where no frontier
+    wants it), which C compilers would report as variables set but never used.
 
     Before:
     ```mlir
