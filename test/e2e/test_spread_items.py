@@ -20,6 +20,7 @@ from test_programs import (
     with_load_balance,
 )
 from xdsl.builder import Builder
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.rewriter import InsertPoint
 
@@ -30,7 +31,6 @@ from gir.passes.gpu_kernels import constant
 from gir.runtime.executor import compile_program, open_device
 from gir.tools.run import parse_program
 from gir.validate import find_validator
-from xdsl.dialects import arith
 
 WIDER = (3, 5)
 """A spread kernel's launch of `g` blocks runs on `3 * g + 5` blocks."""

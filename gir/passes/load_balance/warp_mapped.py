@@ -15,7 +15,8 @@ class WarpMapped(LoadBalanceStrategy):
 
     The traversal becomes a `frontier.edge_map` (as for EDGE_ONLY) whose body is
     the work of one edge. Its kernel has one thread per frontier item, in blocks
-    of the schedule's block size (G2's `WM_load_balance`): each thread reads its
+    of the schedule's block size (G2's `WM_load_balance`), the items shared
+    evenly over the blocks as CM's are (`spread_items`): each thread reads its
     vertex's edge range into work-group memory, a sub-group exclusive sum of the
     degrees numbers the warp's edges 0 .. total - 1, and lane l walks numbers l,
     l + 32, ..., finding each number's vertex by binary search over the warp's 32
