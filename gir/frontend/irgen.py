@@ -93,6 +93,7 @@ from gir.frontend.sema import (
     check_program,
     functor_parts,
 )
+from gir.verifier import verify_module
 
 SCALAR_IR: dict[ScalarTy, Attribute] = {
     INT: i32, UINT: i32, INT64: i64, UINT64: i64, FLOAT: f32, DOUBLE: f64, BOOL: i1,
@@ -1163,7 +1164,7 @@ def build_module(program: ast.Program, filename: str, strict_schedule: bool = Fa
     check_fused_breaks(program, bindings, filename)
     module = IRGen(program, sema, bindings, filename).build()
     try:
-        module.verify()
+        verify_module(module)
     except VerifyException as error:
         raise UserError(
             f"{filename}: error: internal frontend error, the generated IR does not verify: {error}"

@@ -38,6 +38,7 @@ from gir.passes.registry import (
     strip_module_anchor,
 )
 from gir.tools.output import write_text
+from gir.verifier import indexing_lookups
 
 XDSL_GENERIC_PASSES = ("canonicalize", "cse", "dce")
 """xDSL's own target-independent passes that gir-opt offers too."""
@@ -168,9 +169,10 @@ class GirOptMain(xDSLOptMain):
             raise UserError(f"error: {error}") from None
         except ArgSpecParseError as error:
             raise pipeline_syntax_error(error, spec, self.args.passes) from None
+        verifying = self.pipeline.callback
         self.pipeline = PassPipeline(
             expand_named_pipelines(self.pipeline.passes),
-            LocationInheritance(self.pipeline.callback),
+            LocationInheritance(None if verifying is None else indexing_lookups(verifying)),
         )
 
     def prepare_output(self) -> IO[str]:

@@ -43,6 +43,7 @@ from gir.ir_input import parse_module_text
 from gir.targets.externs import EXTERN_HELP, read_extern
 from gir.tools.opt import report_user_errors
 from gir.tools.output import write_text
+from gir.verifier import verify_module
 
 LOWERING_PIPELINE = "lower-to-gpu"
 """The named pipeline that takes a module from any level to the GPU level."""
@@ -79,7 +80,8 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def read_module(path: str, strict_schedule: bool = False) -> ModuleOp:
-    """The module of a `.gt` program or of an `.mlir` file (`-`: stdin), verified."""
+    """The module of a `.gt` program or of an `.mlir` file (`-`: stdin), verified
+    (by the frontend or by the IR reader)."""
     if path == "-":
         source, name = sys.stdin.buffer.read(), "<stdin>"
     else:
@@ -93,7 +95,6 @@ def read_module(path: str, strict_schedule: bool = False) -> ModuleOp:
         ctx = Context()
         register_dialects(ctx)
         module = parse_module_text(source, name, ctx)
-    module.verify()
     return module
 
 
@@ -122,7 +123,7 @@ def lower_to_gpu(module: ModuleOp) -> ModuleOp:
     ctx = Context()
     register_dialects(ctx)
     parse_pipeline(LOWERING_PIPELINE).apply(ctx, module)
-    module.verify()
+    verify_module(module)
     return module
 
 
