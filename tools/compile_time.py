@@ -6,9 +6,10 @@ each called once from `main`, and times gir's tools on them.
     python tools/compile_time.py --write 5000 > big.gt   # just the program
 
 Each function is `fI(x) = x + I`, so `main` prints the sum 0 + 1 + ... + (N-1).
-The table (markdown) gives the program's size and the wall time of
+The table (markdown) gives the program's size and the CPU and wall time of
 `gir-opt` (parse, check, verify) and `gir-translate --to-opencl` (the whole
-lowering), each run as `python -m gir.tools.X` in a fresh process. See the
+lowering), each run as `python -m gir.tools.X` in a fresh process (with the
+`gir` that `PYTHONPATH` names, so two checkouts compare). See the
 "Compile time" section of docs/performance.md.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -45,11 +47,17 @@ def calls_for_bytes(size: int) -> int:
     return low
 
 
-def timed(command: list[str]) -> float:
-    """Seconds `command` takes; its failure is this script's."""
+def timed(command: list[str]) -> str:
+    """The CPU seconds (user and system) and the wall seconds `command` takes, as
+    `CPU s (wall s)`; its failure is this script's. CPU time is what to compare on
+    a shared machine: wall time grows with the load of other processes."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return f"{cpu:.1f} s ({wall:.1f} s)"
 
 
 def row(calls: int, directory: str) -> str:
@@ -62,7 +70,7 @@ def row(calls: int, directory: str) -> str:
     translate = timed(
         [sys.executable, "-m", "gir.tools.translate", "--to-opencl", path, "-o", os.devnull]
     )
-    return f"| {calls:,} | {len(source) / 1e6:.2f} MB | {opt:.1f} s | {translate:.1f} s |"
+    return f"| {calls:,} | {len(source) / 1e6:.2f} MB | {opt} | {translate} |"
 
 
 def main() -> None:
@@ -76,7 +84,7 @@ def main() -> None:
         for calls in sizes:
             sys.stdout.write(program(calls))
         return
-    print("| calls | program | gir-opt | gir-translate --to-opencl |")
+    print("| calls | program | gir-opt: CPU (wall) | gir-translate --to-opencl: CPU (wall) |")
     print("|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as directory:
         for calls in sizes:
