@@ -37,7 +37,7 @@ from gir.passes.registry import (
     pass_summary,
     strip_module_anchor,
 )
-from gir.tools.output import write_text
+from gir.tools.output import check_not_input, stdout_closed_quietly, write_text
 from gir.verifier import indexing_lookups
 
 XDSL_GENERIC_PASSES = ("canonicalize", "cse", "dce")
@@ -193,6 +193,7 @@ class GirOptMain(xDSLOptMain):
             ) from None
 
     def run(self) -> None:
+        check_not_input(self.args.output_file, self.args.input_file)
         self._buffer = _KeptOpen()
         super().run()
         output = self._buffer
@@ -273,6 +274,8 @@ def report_user_errors(run: callable) -> int:  # type: ignore[valid-type]
     except (DiagnosticException, PassFailedException) as error:
         print(describe_diagnostic(error), file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        return stdout_closed_quietly()
     except OSError as error:
         print(f"error: {error.strerror}: {error.filename}", file=sys.stderr)
         return 1

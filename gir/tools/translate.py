@@ -42,7 +42,7 @@ from gir.diagnostics import UserError
 from gir.ir_input import parse_module_text
 from gir.targets.externs import EXTERN_HELP, read_extern
 from gir.tools.opt import report_user_errors
-from gir.tools.output import write_text
+from gir.tools.output import check_not_input, write_text
 from gir.verifier import verify_module
 
 LOWERING_PIPELINE = "lower-to-gpu"
@@ -167,6 +167,7 @@ def run(argv: Sequence[str] | None = None) -> None:
     to = options.to or "cuda"
     if options.kernels_only and to != "cuda":
         parser.error("--kernels-only goes with --to-cuda")
+    check_not_input(options.output, options.file)
     extern = None if options.extern is None else read_extern(options.extern)
     module = read_module(options.file, options.strict_schedule)
     text = translate(

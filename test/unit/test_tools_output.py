@@ -168,3 +168,18 @@ def test_check_writable_reports_before_any_work(tmp_path: Path) -> None:
         check_writable(tmp_path)
     with pytest.raises(OutputError, match=r"cannot write '.*/missing/d.npz': no directory"):
         check_writable(tmp_path / "missing" / "d.npz")
+
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["-m gir", "-m gir.tools.translate --to-opencl test/programs/bfs.gt"],
+)
+def test_a_reader_that_goes_away_ends_the_tool_quietly(command: str, tmp_path: Path) -> None:
+    """`python -m gir | head -c 1`: no BrokenPipeError traceback, no message."""
+    errors = tmp_path / "stderr"
+    subprocess.run(
+        f"{sys.executable} {command} 2>{errors} | head -c 1 >/dev/null",
+        shell=True, cwd=Path(__file__).parents[2], check=True,
+    )  # fmt: skip
+    assert errors.read_text() == ""
