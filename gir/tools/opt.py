@@ -28,7 +28,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gir.dialects import register_dialects
 from gir.frontend.notes import STRICT_SCHEDULE_HELP
-from gir.diagnostics import SourceError, UserError
+from gir.diagnostics import SourceError, UserError, printable
 from gir.passes.locations import LocationInheritance
 from gir.passes.registry import (
     PIPELINES,
@@ -269,15 +269,15 @@ def report_user_errors(run: callable) -> int:  # type: ignore[valid-type]
         print(str(error), file=sys.stderr)
         return 1
     except ParseError as error:
-        print(str(error).rstrip(), file=sys.stderr)
+        print(printable(str(error).rstrip()), file=sys.stderr)
         return 1
     except (DiagnosticException, PassFailedException) as error:
-        print(describe_diagnostic(error), file=sys.stderr)
+        print(printable(describe_diagnostic(error)), file=sys.stderr)
         return 1
     except BrokenPipeError:
         return stdout_closed_quietly()
     except OSError as error:
-        print(f"error: {error.strerror}: {error.filename}", file=sys.stderr)
+        print(printable(f"error: {error.strerror}: {error.filename}"), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)

@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import IntegerType, ModuleOp
 
 from gir.dialects import graph, host, register_dialects
 from gir.frontend.notes import STRICT_SCHEDULE_HELP
-from gir.diagnostics import UserError
+from gir.diagnostics import UserError, printable
 from gir.ir_input import parse_module_text
 from gir.targets.externs import EXTERN_HELP, read_extern
 from gir.tools.opt import report_user_errors
@@ -44,7 +44,7 @@ from gir.api import choose_target, lower_for_run
 
 
 def _progress(message: str) -> None:
-    print(f"gir-run: {message}", file=sys.stderr, flush=True)
+    print(printable(f"gir-run: {message}"), file=sys.stderr, flush=True)
 
 
 def parse_program(path: str, strict_schedule: bool = False) -> ModuleOp:

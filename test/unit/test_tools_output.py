@@ -183,3 +183,12 @@ def test_a_reader_that_goes_away_ends_the_tool_quietly(command: str, tmp_path: P
         shell=True, cwd=Path(__file__).parents[2], check=True,
     )  # fmt: skip
     assert errors.read_text() == ""
+
+
+def test_errors_show_control_characters_escaped() -> None:
+    """Every UserError's message is printable: ESC, BEL and C1 controls of an
+    input (a graph file's line, a name) are shown as escapes, newlines kept."""
+    from gir.diagnostics import SourceError, UserError
+
+    assert str(UserError("error: '\x1b]0;X\x07' bad\n  in: \x9b")) == "error: '\\x1b]0;X\\x07' bad\n  in: \\x9b"
+    assert str(SourceError("a\x1b.gt", 1, 2, "m")) == "a\\x1b.gt:1:2: error: m"
