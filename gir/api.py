@@ -36,7 +36,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, PassFailedException
 
-from gir.diagnostics import UserError
+from gir.diagnostics import UserError, describe_diagnostic
 from gir.frontend.exports import ExportSignature
 from gir.program_inputs import check_int_arguments, graph_sources, loads_graph, takes_graph_argument
 from gir.runtime.device import Device, DeviceGraph
@@ -204,7 +204,6 @@ def lower_for_run(module: ModuleOp, check_bounds: bool = False) -> ModuleOp:
     from gir.dialects import register_dialects
     from gir.dialects.levels import Level, level_of
     from gir.passes.registry import parse_pipeline
-    from gir.tools.opt import describe_diagnostic
 
     passes = ["lower-to-gpu"] if level_of(module) in (Level.GRAPH, Level.FRONTIER) else []
     if check_bounds:
