@@ -15,10 +15,21 @@ import pytest
 
 import gir
 from gir.program_inputs import GraphSource
+from gir.runtime.device import DeviceUnavailable, opencl_devices
 from gir.tools.run import main, parse_program
 from gir.validate import find_validator
 
 PROGRAMS = Path(__file__).parents[1] / "programs"
+
+
+def _has_opencl() -> bool:
+    try:
+        return bool(opencl_devices())
+    except (DeviceUnavailable, ImportError):
+        return False
+
+
+needs_opencl = pytest.mark.skipif(not _has_opencl(), reason="no OpenCL device")
 
 FIXED = {
     "fixed_bfs.gt": ("graphs/fixed.el", "BFS (parent tree in 'parent')"),
@@ -62,6 +73,7 @@ def in_programs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(PROGRAMS)
 
 
+@needs_opencl
 @pytest.mark.parametrize("graph_argument", [[], ["rmat:10"]], ids=["no-graph", "unused-graph"])
 @pytest.mark.parametrize("program", sorted(FIXED))
 def test_gir_run_validates_against_the_fixed_file(
@@ -75,6 +87,7 @@ def test_gir_run_validates_against_the_fixed_file(
     assert (note in err) == bool(graph_argument), err
 
 
+@needs_opencl
 @pytest.mark.parametrize("program", sorted(FIXED))
 def test_the_api_validates_a_fixed_path_program_and_catches_a_wrong_result(program: str) -> None:
     compiled = gir.compile(program)
@@ -90,6 +103,7 @@ def test_the_api_validates_a_fixed_path_program_and_catches_a_wrong_result(progr
         compiled.validate(None, wrong)
 
 
+@needs_opencl
 def test_a_graph_given_to_a_fixed_path_program_is_an_error_naming_its_file() -> None:
     compiled = gir.compile("fixed_bfs.gt")
     with pytest.raises(gir.UserError, match=r"'fixed_bfs' loads its graph from 'graphs/fixed.el': .* argv\[1\] is a graph"):
@@ -137,6 +151,7 @@ def test_a_program_loading_two_graphs_is_checked_on_the_one_its_traversal_reads(
     assert validator.graph.spec(["two_graphs", "rmat:10"]) == "rmat:10"
 
 
+@needs_opencl
 def test_a_program_loading_argv_is_checked_on_its_argv_graph() -> None:
     validator = find_validator(parse_program("bfs.gt"))
     assert validator is not None
