@@ -46,6 +46,12 @@ class UserError(Exception):
         return SourceError(filename, line, column, message.removeprefix("error: "))
 
 
+class UsageError(UserError):
+    """A malformed command line (conflicting options, an unknown pass, a pass
+    pipeline that does not parse): tools exit with status 2 for it, as argparse
+    does for the errors it finds, and 1 for every other `UserError`."""
+
+
 class SourceError(UserError):
     """A user error at a position of a source file."""
 
