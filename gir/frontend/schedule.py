@@ -34,6 +34,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from gir.diagnostics import SourceError
+from gir.dialects.graph import ApplyKind
 from gir.dialects.schedule import (
     DEFAULT_BUCKET_FUSION_THRESHOLD,
     ArgvAttr,
@@ -453,7 +454,7 @@ class ScheduleEvaluator:
                 )
             fuses_buckets = part.bucket_fusion.data == Toggle.ENABLED
             if (not part.has_default_delta or fuses_buckets) and any(
-                a.kind != "apply_update_priority" for a in applies
+                a.kind != ApplyKind.APPLY_UPDATE_PRIORITY for a in applies
             ):
                 what = "bucket fusion" if fuses_buckets else "delta"
                 raise self.error(

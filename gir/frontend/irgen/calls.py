@@ -3,30 +3,29 @@ mean, edgeset applies included."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IntegerAttr, f32, i1
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Region, SSAValue
 
 from gir.dialects import graph
 from gir.frontend import ast
 from gir.frontend.irgen.base import IRGenBase
 from gir.frontend.irgen.locals import vector_name
-from gir.frontend.irgen.values import (
-    APPLY_KINDS,
-    MATH_OPS,
-    VECTOR_REDUCE_KINDS,
-    ir_type,
-    unsigned_kind,
-)
-from gir.frontend.sema import (
-    INT,
-    EdgeApplyInfo,
-    FuncInfo,
-    MethodInfo,
-    PriorityQueueTy,
-    capture_vector,
+from gir.frontend.irgen.values import MATH_OPS, RECEIVER_OPS, ir_type, unsigned_kind
+from gir.frontend.sema import INT, EdgeApplyInfo, FuncInfo, PriorityQueueTy, capture_vector
+from gir.frontend.sema.meanings import (
+    AddVertex,
+    FinishedNode,
+    ListInsert,
+    ListRetrieve,
+    Method,
+    Neighbours,
+    UpdatePriority,
+    UpdatePrioritySum,
+    VectorReduction,
+    VertexCount,
+    VertexSetApply,
+    VertexSetFilter,
 )
 
 
@@ -73,52 +72,41 @@ class CallGen(IRGenBase):
         )
 
     def method(self, expr: ast.MethodCall) -> SSAValue | None:
-        """Method calls, by what sema decided they mean."""
+        """Method calls, by what sema decided they mean (`sema.meanings`)."""
         self.store_captures(expr)
-        if isinstance(expr.info, EdgeApplyInfo):
-            return self.edge_apply(expr.info)
         info = expr.info
-        assert isinstance(info, MethodInfo)
-        if info.op in VECTOR_REDUCE_KINDS:
-            return self.vector_reduction(expr, VECTOR_REDUCE_KINDS[info.op])
+        if isinstance(info, EdgeApplyInfo):
+            return self.edge_apply(info)
+        if isinstance(info, VectorReduction):
+            return self.vector_reduction(expr, info.kind)
         receiver = self.expr(expr.receiver)
-        if info.op == "vertexset_apply":
-            assert info.udf is not None
-            self.emit(graph.VertexSetApplyOp(receiver, info.udf, self.stmt_label))
-            return None
-        if info.op == "vertexset_filter":
-            assert info.udf is not None
-            return self.value(graph.VertexSetFilterOp(receiver, info.udf, self.stmt_label))
-        if info.op in ("pq_update_min", "pq_update_max"):
-            return self.update_priority(expr, info.op, receiver)
-        if info.op == "pq_update_sum":
-            return self.update_priority_sum(expr, receiver)
-        if info.op == "pq_finished_node":
-            vertex = self.vertex_arg(expr.args[0])
-            return self.value(graph.PriorityQueueFinishedNodeOp(receiver, vertex))
-        if info.op == "list_retrieve":
-            return self.list_retrieve(expr, receiver)
-        if info.op == "get_ngh":
-            return self.neighbours(receiver, self.vertex_arg(expr.args[0]))
-        if info.op in ("add_vertex", "list_insert"):
-            op_class = {"add_vertex": graph.AddVertexOp, "list_insert": graph.ListInsertOp}[
-                info.op
-            ]
-            argument = expr.args[0]
-            value = self.vertex_arg(argument) if info.op == "add_vertex" else self.expr(argument)
-            self.emit(op_class(receiver, value))
-            return None
-        if info.op == "vertex_count":
-            return self.value(graph.VertexSetSizeOp(self.value(graph.GetVerticesOp(receiver))))
-        unary_ops: dict[str, Callable[[SSAValue], Operation]] = {
-            "get_vertices": graph.GetVerticesOp,
-            "transpose": graph.TransposeOp,
-            "vertexset_size": graph.VertexSetSizeOp,
-            "pq_dequeue": graph.DequeueReadySetOp,
-            "pq_finished": graph.PriorityQueueFinishedOp,
-            "pq_current_priority": graph.GetCurrentPriorityOp,
-        }
-        return self.value(unary_ops[info.op](receiver))
+        match info:
+            case VertexSetApply(udf=udf):
+                self.emit(graph.VertexSetApplyOp(receiver, udf, self.stmt_label))
+                return None
+            case VertexSetFilter(udf=udf):
+                return self.value(graph.VertexSetFilterOp(receiver, udf, self.stmt_label))
+            case UpdatePriority(kind=kind):
+                return self.update_priority(expr, kind, receiver)
+            case UpdatePrioritySum():
+                return self.update_priority_sum(expr, receiver)
+            case FinishedNode():
+                vertex = self.vertex_arg(expr.args[0])
+                return self.value(graph.PriorityQueueFinishedNodeOp(receiver, vertex))
+            case ListRetrieve():
+                return self.list_retrieve(expr, receiver)
+            case Neighbours():
+                return self.neighbours(receiver, self.vertex_arg(expr.args[0]))
+            case AddVertex():
+                self.emit(graph.AddVertexOp(receiver, self.vertex_arg(expr.args[0])))
+                return None
+            case ListInsert():
+                self.emit(graph.ListInsertOp(receiver, self.expr(expr.args[0])))
+                return None
+            case VertexCount():
+                return self.value(graph.VertexSetSizeOp(self.value(graph.GetVerticesOp(receiver))))
+        assert isinstance(info, Method), "sema gives every method call a meaning"
+        return self.value(RECEIVER_OPS[type(info)](receiver))
 
     def neighbours(self, edges: SSAValue, vertex: SSAValue) -> SSAValue:
         """`edges.getNgh(v)`: a one-vertex frontier `{v}` traversed by an `apply`
@@ -174,13 +162,14 @@ class CallGen(IRGenBase):
             self.env[target.symbol] = popped
         return None
 
-    def update_priority(self, expr: ast.MethodCall, op: str, queue: SSAValue) -> SSAValue:
+    def update_priority(
+        self, expr: ast.MethodCall, kind: graph.ReduceKind, queue: SSAValue
+    ) -> SSAValue:
         """`pq.updatePriorityMin(v, old, new)` (or Max)."""
         queue_type = queue.type
         assert isinstance(queue_type, graph.PriorityQueueType)
         assert isinstance(expr.receiver.ty, PriorityQueueTy)
         priority = expr.receiver.ty.priority
-        kind = graph.ReduceKind.MIN if op == "pq_update_min" else graph.ReduceKind.MAX
         vertex = self.vertex_arg(expr.args[0])
         old = self.expr_as(expr.args[1], priority)
         new = self.expr_as(expr.args[2], priority)
@@ -203,7 +192,7 @@ class CallGen(IRGenBase):
         frontier = self.expr(info.frontier) if info.frontier is not None else None
         op = graph.EdgeSetApplyOp(
             edges,
-            APPLY_KINDS[info.kind],
+            info.kind,
             info.udf,
             frontier=frontier,
             to_filter=info.to_filter,

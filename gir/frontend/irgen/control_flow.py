@@ -13,7 +13,7 @@ from gir.frontend import ast
 from gir.frontend.irgen.base import IRGenBase
 from gir.frontend.irgen.locals import assigned_symbols, set_name
 from gir.frontend.irgen.values import ir_type
-from gir.frontend.sema import BOOL, INT, Symbol
+from gir.frontend.sema import BOOL, INT, Symbol, SymbolKind
 
 
 class ControlFlowGen(IRGenBase):
@@ -45,7 +45,7 @@ class ControlFlowGen(IRGenBase):
         """A fresh break flag (false) for a loop whose body breaks, else None."""
         if not ast.loop_breaks(stmt.body):
             return None
-        flag = Symbol("broken", BOOL, "local", stmt.pos)
+        flag = Symbol("broken", BOOL, SymbolKind.LOCAL, stmt.pos)
         self.env[flag] = self.constant(False, BOOL)
         set_name(self.env[flag], flag.name)
         return flag

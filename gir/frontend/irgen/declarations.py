@@ -17,13 +17,13 @@ from gir.frontend.irgen.values import ir_type
 from gir.frontend.sema import (
     INT,
     FuncInfo,
-    MethodInfo,
     ScalarTy,
     Symbol,
     VectorTy,
     capture_vector,
     functor_parts,
 )
+from gir.frontend.sema.meanings import OutDegrees
 
 
 class DeclarationGen(IRGenBase):
@@ -124,11 +124,7 @@ class DeclarationGen(IRGenBase):
                 index = self.constant(position, INT)
                 self.emit(graph.StoreOp(self.expr_as(item, ty.elem), name, index))
             return
-        if (
-            isinstance(init, ast.MethodCall)
-            and isinstance(init.info, MethodInfo)
-            and init.info.op == "out_degrees"
-        ):
+        if isinstance(init, ast.MethodCall) and isinstance(init.info, OutDegrees):
             self.emit(graph.OutDegreesOp(self.expr(init.receiver), name))
             return
         if isinstance(init, ast.Name) and isinstance(init.ty, VectorTy):

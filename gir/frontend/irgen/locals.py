@@ -6,7 +6,8 @@ from __future__ import annotations
 from xdsl.ir import SSAValue
 
 from gir.frontend import ast
-from gir.frontend.sema import MethodInfo, Symbol
+from gir.frontend.sema import Symbol
+from gir.frontend.sema.meanings import ListRetrieve
 
 
 def assigned_symbols(body: list[ast.Stmt]) -> list[Symbol]:
@@ -33,7 +34,7 @@ def retrieve_target(stmt: ast.Stmt) -> ast.Expr | None:
     if not isinstance(stmt, ast.ExprStmt) or not isinstance(stmt.expr, ast.MethodCall):
         return None
     info = stmt.expr.info
-    if isinstance(info, MethodInfo) and info.op == "list_retrieve" and stmt.expr.args:
+    if isinstance(info, ListRetrieve) and stmt.expr.args:
         return stmt.expr.args[0]
     return None
 

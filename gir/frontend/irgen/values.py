@@ -27,6 +27,15 @@ from gir.frontend.sema import (
     VertexSetTy,
     VertexTy,
 )
+from gir.frontend.sema.meanings import (
+    CurrentPriority,
+    DequeueReadySet,
+    GetVertices,
+    Method,
+    QueueFinished,
+    Transpose,
+    VertexSetSize,
+)
 
 
 SCALAR_IR: dict[ScalarTy, Attribute] = {
@@ -53,11 +62,6 @@ REDUCE_KINDS = {
     "max=": graph.ReduceKind.MAX,
     "+=": graph.ReduceKind.ADD,
 }
-VECTOR_REDUCE_KINDS = {
-    "vector_sum": graph.ReduceKind.ADD,
-    "vector_max": graph.ReduceKind.MAX,
-    "vector_min": graph.ReduceKind.MIN,
-}
 
 
 def unsigned_kind(kind: graph.ReduceKind, ty: Ty) -> graph.ReduceKind:
@@ -69,11 +73,15 @@ def unsigned_kind(kind: graph.ReduceKind, ty: Ty) -> graph.ReduceKind:
     return kind
 
 
-APPLY_KINDS = {
-    "apply": graph.ApplyKind.APPLY,
-    "apply_modified": graph.ApplyKind.APPLY_MODIFIED,
-    "apply_update_priority": graph.ApplyKind.APPLY_UPDATE_PRIORITY,
+RECEIVER_OPS: dict[type[Method], Callable[[SSAValue], Operation]] = {
+    GetVertices: graph.GetVerticesOp,
+    Transpose: graph.TransposeOp,
+    VertexSetSize: graph.VertexSetSizeOp,
+    DequeueReadySet: graph.DequeueReadySetOp,
+    QueueFinished: graph.PriorityQueueFinishedOp,
+    CurrentPriority: graph.GetCurrentPriorityOp,
 }
+"""The methods that are one op of their receiver, and that op."""
 
 
 MATH_OPS: dict[str, Callable[..., Operation]] = {

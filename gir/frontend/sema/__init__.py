@@ -28,12 +28,13 @@ The package is split by concern: `types` (GraphIt's types and conversions),
 """
 
 from gir.frontend.sema.checker import Checker, check_program
+from gir.frontend.sema.meanings import Method
 from gir.frontend.sema.symbols import (
     EdgeApplyInfo,
     FuncInfo,
-    MethodInfo,
     SemaInfo,
     Symbol,
+    SymbolKind,
     capture_vector,
     edge_applies,
     functor_parts,
@@ -67,8 +68,8 @@ from gir.frontend.sema.vocabulary import GET_NGH_LOOP_UNSUPPORTED, MAX_VECTOR_SI
 __all__ = [
     "BOOL", "DOUBLE", "FLOAT", "INT", "INT64", "STRING", "UINT", "UINT64",
     "VERTEX", "VERTEXSET", "VOID",
-    "Checker", "EdgeApplyInfo", "EdgeSetTy", "FuncInfo", "ListTy", "MethodInfo",
-    "PriorityQueueTy", "ScalarTy", "SemaInfo", "StringTy", "Symbol", "Ty",
+    "Checker", "EdgeApplyInfo", "EdgeSetTy", "FuncInfo", "ListTy", "Method",
+    "PriorityQueueTy", "ScalarTy", "SemaInfo", "StringTy", "Symbol", "SymbolKind", "Ty",
     "VectorTy", "VertexSetTy", "VertexTy", "VoidTy",
     "GET_NGH_LOOP_UNSUPPORTED", "MAX_VECTOR_SIZE",
     "capture_vector", "check_program", "edge_applies", "functor_parts", "literal_int",

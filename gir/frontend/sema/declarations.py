@@ -9,11 +9,12 @@ from gir.dialects.gir_gpu import check_kernel_name
 from gir.frontend import ast
 from gir.frontend.ast import Pos
 from gir.frontend.sema.base import CheckerBase
+from gir.frontend.sema.meanings import OutDegrees
 from gir.frontend.sema.symbols import (
     FuncInfo,
-    MethodInfo,
     SemaInfo,
     Symbol,
+    SymbolKind,
     capture_vector,
     literal_int,
     vector_writes,
@@ -77,7 +78,7 @@ class DeclarationChecks(CheckerBase):
                 if any(p.name == param.name for p in params):
                     raise self.error(param.pos, f"parameter '{param.name}' is already defined")
                 param.symbol = Symbol(
-                    param.name, self.resolve_value_type(param.type), "param", param.pos
+                    param.name, self.resolve_value_type(param.type), SymbolKind.PARAM, param.pos
                 )
                 params.append(param.symbol)
             output: Symbol | None = None
@@ -89,7 +90,7 @@ class DeclarationChecks(CheckerBase):
                 decl.output.symbol = Symbol(
                     decl.output.name,
                     self.resolve_value_type(decl.output.type),
-                    "output",
+                    SymbolKind.OUTPUT,
                     decl.output.pos,
                 )
                 output = decl.output.symbol
@@ -192,7 +193,7 @@ class DeclarationChecks(CheckerBase):
             ty = self.resolve_type(capture.type)
             if not isinstance(ty, ScalarTy):
                 raise self.error(capture.pos, f"captured values must be scalars, not {ty}")
-            capture.symbol = Symbol(capture.name, ty, "capture", capture.pos)
+            capture.symbol = Symbol(capture.name, ty, SymbolKind.CAPTURE, capture.pos)
             captures.append(capture.symbol)
         return captures
 
@@ -231,7 +232,7 @@ class DeclarationChecks(CheckerBase):
             raise self.error(
                 decl.name_pos, f"edgeset '{decl.name}' needs an initializer such as load(argv[1])"
             )
-        decl.symbol = Symbol(decl.name, ty, "global", decl.name_pos)
+        decl.symbol = Symbol(decl.name, ty, SymbolKind.GLOBAL, decl.name_pos)
         self.globals[decl.name] = decl.symbol
 
     def check_initializer(self, init: ast.Expr, ty: Ty, name: str) -> None:
@@ -265,7 +266,7 @@ class DeclarationChecks(CheckerBase):
                 raise self.error(
                     init.method_pos, f"{init.method}() gives a vector{{Vertex}}({elem}), not {ty}"
                 )
-            init.info = MethodInfo("out_degrees")
+            init.info = OutDegrees()
             init.ty = ty
             return
         if self.names_vector(init):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gir.dialects.graph import ApplyKind
 from gir.frontend import ast
 from gir.frontend.sema.base import CheckerBase
 from gir.frontend.sema.symbols import EdgeApplyInfo, FuncInfo, functor_parts
@@ -25,12 +26,12 @@ class EdgeApplyChecks(CheckerBase):
             raise self.error(
                 base.pos, f"'{expr.method}' over a chain needs an edgeset, found {edges}"
             )
-        info = EdgeApplyInfo(base, "apply", "")
+        info = EdgeApplyInfo(base, ApplyKind.APPLY, "")
         for link in reversed(links):
             self.check_chain_link(link, info)
         self.check_apply_call(expr, info, edges)
         expr.info = info
-        return VERTEXSET if info.kind == "apply_modified" or info.returns_set else VOID
+        return VERTEXSET if info.kind == ApplyKind.APPLY_MODIFIED or info.returns_set else VOID
 
     def check_chain_link(self, link: ast.MethodCall, info: EdgeApplyInfo) -> None:
         """One `.from(..)`, `.to(..)`, `.srcFilter(..)` or `.dstFilter(..)`."""
@@ -64,14 +65,15 @@ class EdgeApplyChecks(CheckerBase):
         frontier is deduplicated (`dedup`) unless it is `true`."""
         if expr.method == "applyModified":
             self.check_arity(expr, (2, 3))
-            info.kind = "apply_modified"
+            info.kind = ApplyKind.APPLY_MODIFIED
         else:
             self.check_arity(expr, 1)
-            info.kind = "apply" if expr.method == "apply" else "apply_update_priority"
-        udf = self.check_edge_udf(expr.args[0], edges, may_return_bool=info.kind == "apply")
+            applies = {"apply": ApplyKind.APPLY, "applyUpdatePriority": ApplyKind.APPLY_UPDATE_PRIORITY}
+            info.kind = applies[expr.method]
+        udf = self.check_edge_udf(expr.args[0], edges, may_return_bool=info.kind == ApplyKind.APPLY)
         info.udf = udf.name
         info.returns_set = udf.output is not None
-        if info.kind != "apply_modified":
+        if info.kind != ApplyKind.APPLY_MODIFIED:
             return
         vector = self.vector_of(expr.args[1], "the tracked vector of applyModified")
         tracked = expr.args[1]

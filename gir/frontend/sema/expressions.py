@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 from gir.frontend import ast
 from gir.frontend.sema.base import CheckerBase
-from gir.frontend.sema.symbols import MethodInfo, Symbol, literal_int
+from gir.frontend.sema.meanings import GetVertices, VertexCount
+from gir.frontend.sema.symbols import Symbol, literal_int
 from gir.frontend.sema.types import (
     BOOL,
     FLOAT,
@@ -68,10 +69,9 @@ class ExpressionChecks(CheckerBase):
         if (
             ty == VERTEXSET
             and isinstance(expr, ast.MethodCall)
-            and isinstance(expr.info, MethodInfo)
-            and expr.info.op == "get_vertices"
+            and isinstance(expr.info, GetVertices)
         ):
-            expr.info = MethodInfo("vertex_count")
+            expr.info = VertexCount()
             expr.ty = INT
             return INT
         return ty

@@ -3,9 +3,28 @@ vertexset, priority queue, list, whole vector)."""
 
 from __future__ import annotations
 
+from gir.dialects.graph import ReduceKind
 from gir.frontend import ast
 from gir.frontend.sema.base import CheckerBase
-from gir.frontend.sema.symbols import MethodInfo
+from gir.frontend.sema.meanings import (
+    AddVertex,
+    CurrentPriority,
+    DequeueReadySet,
+    FinishedNode,
+    GetVertices,
+    ListInsert,
+    ListRetrieve,
+    Method,
+    Neighbours,
+    QueueFinished,
+    Transpose,
+    UpdatePriority,
+    UpdatePrioritySum,
+    VectorReduction,
+    VertexSetApply,
+    VertexSetFilter,
+    VertexSetSize,
+)
 from gir.frontend.sema.types import (
     BOOL,
     INT,
@@ -68,18 +87,18 @@ class MethodChecks(CheckerBase):
             raise self.error(
                 expr.method_pos, f"'{expr.method}()' needs a numeric vector, not {vector}"
             )
-        expr.info = MethodInfo(VECTOR_REDUCTIONS[expr.method])
+        expr.info = VectorReduction(VECTOR_REDUCTIONS[expr.method])
         return vector.elem
 
     def check_edgeset_method(self, expr: ast.MethodCall, edges: EdgeSetTy) -> Ty:
         """`getVertices()`, `transpose()` (and a misplaced `getOutDegrees`/`from`)."""
         if expr.method == "getVertices":
             self.check_arity(expr, 0)
-            expr.info = MethodInfo("get_vertices")
+            expr.info = GetVertices()
             return VERTEXSET
         if expr.method == "transpose":
             self.check_arity(expr, 0)
-            expr.info = MethodInfo("transpose")
+            expr.info = Transpose()
             return edges
         if expr.method in DEGREE_METHODS:
             raise self.error(
@@ -105,31 +124,31 @@ class MethodChecks(CheckerBase):
             raise self.error(expr.args[0].pos, f"getNgh needs a Vertex or int, found {ty}")
         function = "main" if self.current is None else self.current.name  # a const's init runs in main
         self.get_ngh_uses.append((function, expr.method_pos))
-        expr.info = MethodInfo("get_ngh")
+        expr.info = Neighbours()
         return VERTEXSET
 
     def check_vertexset_method(self, expr: ast.MethodCall) -> Ty:
         """`size()`, `getVertexSetSize()`, `addVertex(v)`, `apply(f)`, `filter(f)`/`where(f)`."""
         if expr.method in ("size", "getVertexSetSize"):
             self.check_arity(expr, 0)
-            expr.info = MethodInfo("vertexset_size")
+            expr.info = VertexSetSize()
             return INT
         if expr.method == "addVertex":
             self.check_arity(expr, 1)
             ty = self.check_value(expr.args[0], "the vertex")
             if not is_vertex_like(ty):
                 raise self.error(expr.args[0].pos, f"addVertex needs a Vertex or int, found {ty}")
-            expr.info = MethodInfo("add_vertex")
+            expr.info = AddVertex()
             return VOID
         if expr.method == "apply":
             self.check_arity(expr, 1)
             udf = self.vertex_function(expr.args[0], "vertex function", returns_bool=False)
-            expr.info = MethodInfo("vertexset_apply", udf)
+            expr.info = VertexSetApply(udf)
             return VOID
         if expr.method in ("filter", "where"):
             self.check_arity(expr, 1)
             udf = self.vertex_function(expr.args[0], "filter function", returns_bool=True)
-            expr.info = MethodInfo("vertexset_filter", udf)
+            expr.info = VertexSetFilter(udf)
             return VERTEXSET
         raise self.error(expr.method_pos, f"vertexset has no method '{expr.method}'")
 
@@ -141,7 +160,7 @@ class MethodChecks(CheckerBase):
         if expr.method == "finishedNode":
             self.check_arity(expr, 1)
             self.check_queue_vertex(expr.args[0])
-            expr.info = MethodInfo("pq_finished_node")
+            expr.info = FinishedNode()
             return BOOL
         if expr.method in ("updatePriorityMin", "updatePriorityMax"):
             self.check_arity(expr, 3)
@@ -151,19 +170,17 @@ class MethodChecks(CheckerBase):
                 self.check_literal_fits(arg, queue.priority)
                 if not is_assignable(ty, queue.priority) or ty == VERTEXSET:
                     raise self.error(arg.pos, f"priorities are {queue.priority}, found {ty}")
-            expr.info = MethodInfo(
-                "pq_update_min" if expr.method.endswith("Min") else "pq_update_max"
-            )
+            kind = ReduceKind.MIN if expr.method.endswith("Min") else ReduceKind.MAX
+            expr.info = UpdatePriority(kind)
             return BOOL
-        simple = {
-            "dequeue_ready_set": ("pq_dequeue", VERTEXSET),
-            "finished": ("pq_finished", BOOL),
-            "get_current_priority": ("pq_current_priority", queue.priority),
+        simple: dict[str, tuple[Method, Ty]] = {
+            "dequeue_ready_set": (DequeueReadySet(), VERTEXSET),
+            "finished": (QueueFinished(), BOOL),
+            "get_current_priority": (CurrentPriority(), queue.priority),
         }
         if expr.method in simple:
             self.check_arity(expr, 0)
-            op, ty = simple[expr.method]
-            expr.info = MethodInfo(op)
+            expr.info, ty = simple[expr.method]
             return ty
         raise self.error(expr.method_pos, f"priority_queue has no method '{expr.method}'")
 
@@ -188,7 +205,7 @@ class MethodChecks(CheckerBase):
             self.check_literal_fits(arg, INT)
             if not is_integer(ty):
                 raise self.error(arg.pos, f"priority changes are int, found {ty}")
-        expr.info = MethodInfo("pq_update_sum")
+        expr.info = UpdatePrioritySum()
         return BOOL
 
     def check_list_method(self, expr: ast.MethodCall) -> Ty:
@@ -196,7 +213,7 @@ class MethodChecks(CheckerBase):
         last into a vertexset variable) and `pop()` (the last, as a new set)."""
         if expr.method == "pop":
             self.check_arity(expr, 0)
-            expr.info = MethodInfo("list_retrieve")
+            expr.info = ListRetrieve()
             return VERTEXSET
         if expr.method not in ("insert", "append", "retrieve"):
             raise self.error(expr.method_pos, f"list has no method '{expr.method}'")
@@ -206,5 +223,5 @@ class MethodChecks(CheckerBase):
             raise self.error(expr.args[0].pos, f"{expr.method} needs a vertexset, found {ty}")
         if expr.method == "retrieve" and not isinstance(expr.args[0], ast.Name):
             raise self.error(expr.args[0].pos, "retrieve needs a vertexset variable")
-        expr.info = MethodInfo("list_retrieve" if expr.method == "retrieve" else "list_insert")
+        expr.info = ListRetrieve() if expr.method == "retrieve" else ListInsert()
         return VOID

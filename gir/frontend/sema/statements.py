@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gir.frontend import ast
 from gir.frontend.sema.base import CheckerBase
-from gir.frontend.sema.symbols import FuncInfo, Symbol
+from gir.frontend.sema.symbols import FuncInfo, Symbol, SymbolKind
 from gir.frontend.sema.types import (
     BOOL,
     INT,
@@ -96,7 +96,7 @@ class StatementChecks(CheckerBase):
                 self.check_initializer(stmt.init, ty, stmt.name)
             assert self.current is not None
             storage = self.local_vector_storage(stmt.name)
-            stmt.symbol = Symbol(stmt.name, ty, "local", stmt.name_pos, storage)
+            stmt.symbol = Symbol(stmt.name, ty, SymbolKind.LOCAL, stmt.name_pos, storage)
             self.declare(stmt.symbol)
             self.local_vectors.append((self.current.name, stmt.symbol))
             return
@@ -115,7 +115,7 @@ class StatementChecks(CheckerBase):
             ty = self.check_expr(stmt.init)
             if isinstance(ty, VoidTy | StringTy):
                 raise self.error(stmt.init.pos, f"cannot initialize '{stmt.name}' with {ty}")
-        stmt.symbol = Symbol(stmt.name, ty, "local", stmt.name_pos)
+        stmt.symbol = Symbol(stmt.name, ty, SymbolKind.LOCAL, stmt.name_pos)
         self.declare(stmt.symbol)
 
     def check_assign(self, stmt: ast.Assign) -> None:
@@ -126,8 +126,8 @@ class StatementChecks(CheckerBase):
         assert isinstance(stmt.target, ast.Name)
         symbol = self.resolve_name(stmt.target)
         stmt.target.ty = symbol.ty
-        if symbol.kind in ("loop", "capture"):
-            what = "loop variable" if symbol.kind == "loop" else "captured value"
+        if symbol.kind in (SymbolKind.LOOP, SymbolKind.CAPTURE):
+            what = "loop variable" if symbol.kind == SymbolKind.LOOP else "captured value"
             raise self.error(stmt.target.pos, f"cannot assign to {what} '{symbol.name}'")
         if isinstance(symbol.ty, VectorTy):
             if stmt.op != "=":
@@ -167,7 +167,7 @@ class StatementChecks(CheckerBase):
             self.check_literal_fits(bound, INT)
             if not is_assignable(ty, INT) or ty == VERTEXSET:
                 raise self.error(bound.pos, f"for loop bounds must be int, found {ty}")
-        stmt.symbol = Symbol(stmt.var, INT, "loop", stmt.var_pos)
+        stmt.symbol = Symbol(stmt.var, INT, SymbolKind.LOOP, stmt.var_pos)
 
         def run() -> None:
             assert stmt.symbol is not None

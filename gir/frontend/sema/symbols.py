@@ -6,19 +6,38 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from xdsl.utils.str_enum import StrEnum
+
+from gir.dialects.graph import ApplyKind
 from gir.frontend import ast
 from gir.frontend.ast import Pos
 from gir.frontend.sema.types import VOID, Ty
 
 
+class SymbolKind(StrEnum):
+    """What declared a named value."""
+
+    GLOBAL = "global"
+    """A program-level `const`."""
+    PARAM = "param"
+    OUTPUT = "output"
+    """A function's named output."""
+    LOCAL = "local"
+    """A `var` (and irgen's own locals, such as a loop's break flag)."""
+    LOOP = "loop"
+    """A `for` loop variable."""
+    CAPTURE = "capture"
+    """A functor's captured value (`func f[k : int](v : Vertex)`)."""
+
+
 @dataclass(eq=False)
 class Symbol:
-    """A named value: a program-level `const` (`kind` "global"), a parameter, a
-    function's output, a `var`, or a `for` loop variable."""
+    """A named value: a program-level `const`, a parameter, a function's output,
+    a `var`, a `for` loop variable or a captured value (`kind`)."""
 
     name: str
     ty: Ty
-    kind: str
+    kind: SymbolKind
     pos: Pos
     storage: str | None = None
     """For a local vector (`var level : vector{Vertex}(int) = -1;` in a host
@@ -30,7 +49,7 @@ class Symbol:
     def is_global(self) -> bool:
         """Whether the value lives in an IR `graph.global`: a program-level
         constant, or a local vector."""
-        return self.kind == "global" or self.storage is not None
+        return self.kind == SymbolKind.GLOBAL or self.storage is not None
 
     @property
     def global_name(self) -> str:
@@ -67,7 +86,7 @@ class EdgeApplyInfo:
     """What an `edges[.from(f)][.to(g)]...apply*(udf, ...)` chain means."""
 
     edges: ast.Expr
-    kind: str
+    kind: ApplyKind
     udf: str
     frontier: ast.Expr | None = None
     to_filter: str | None = None
@@ -77,16 +96,6 @@ class EdgeApplyInfo:
     dedup: bool = False
     returns_set: bool = False
     """An `apply` of a bool edge function: it gives the destinations it returned true for."""
-
-
-@dataclass(frozen=True)
-class MethodInfo:
-    """What a (non-edgeset-apply) method call means: `op` names the IR operation
-    (`get_vertices`, `vertexset_apply`, `pq_update_min`, ...), `udf` the function
-    argument where there is one."""
-
-    op: str
-    udf: str | None = None
 
 
 @dataclass

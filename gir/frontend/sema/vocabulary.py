@@ -4,14 +4,15 @@ that several checks share."""
 
 from __future__ import annotations
 
+from gir.dialects.graph import ReduceKind
 from gir.frontend import ast
 from gir.frontend.sema.types import BOOL, DOUBLE, FLOAT, INT, INT64, UINT, UINT64
 
 
 MAX_VECTOR_SIZE = 2**31 - 1
 """Most elements of a `vector[N]` (lanes included): device indices are 32-bit."""
-VECTOR_REDUCTIONS = {"sum": "vector_sum", "max": "vector_max", "min": "vector_min"}
-"""Whole-vector reduction methods and the `MethodInfo.op` each becomes."""
+VECTOR_REDUCTIONS = {"sum": ReduceKind.ADD, "max": ReduceKind.MAX, "min": ReduceKind.MIN}
+"""Whole-vector reduction methods and how each reduces."""
 DEGREE_METHODS = {"getOutDegrees": INT, "getOutDegreesUint": UINT}
 """The edgeset methods that give every vertex's out-degree, and its element type."""
 MATH_BUILTINS = {
