@@ -26,11 +26,14 @@ Grammar (as G2's evaluation programs use it)::
 `parse_program(source, filename)` returns an `ast.Program` or raises a
 `SourceError` at the first offending token.
 
-Nesting is bounded so that no later stage (sema, irgen, passes, printers, reading
-the printed IR back) runs out of Python stack: statements nest at most
-`MAX_BLOCK_NESTING` deep (each `elif` counts, it becomes a nested `scf.if`) and an
-expression tree is at most `MAX_EXPR_DEPTH` deep (parentheses, unary operators,
-and the operands of a chain `a + b + c`, which nests to the left).
+Nesting is bounded (`gir.frontend.limits`) so that no later stage (sema, irgen,
+passes, printers, reading the printed IR back, compiling the printed host code)
+fails on it: statement bodies nest at most `MAX_NESTING` deep in a function
+(each `elif` counts, it becomes a nested `scf.if`), loops at most
+`MAX_LOOP_NESTING` deep, and an expression tree, a type or a schedule argument
+list at most `MAX_EXPR_DEPTH` deep (parentheses, unary operators, and the
+operands of a chain `a + b + c`, which nests to the left). An `argv[N]` index is
+at most `MAX_ARGV_INDEX`.
 """
 
 from __future__ import annotations
@@ -42,6 +45,13 @@ from gir.diagnostics import SourceError
 from gir.frontend import ast
 from gir.frontend.ast import Pos
 from gir.frontend.lexer import Kind, Token, tokenize
+from gir.frontend.limits import (
+    MAX_EXPR_DEPTH,
+    MAX_LOOP_NESTING,
+    MAX_NESTING,
+    argv_index_refused,
+    int_literal_value,
+)
 from gir.frontend.sema import GET_NGH_LOOP_UNSUPPORTED, MAX_VECTOR_SIZE
 
 SCALAR_TYPES = ("int", "float", "double", "bool", "string")
@@ -51,10 +61,6 @@ keeps them usable as identifiers elsewhere): types only where a type is expected
 ASSIGN_OPS = ("=", "min=", "max=", "+=", "-=")
 COMPARISON_OPS = ("==", "!=", "<", ">", "<=", ">=")
 BLOCK_ENDS = ("end", "else", "elif")
-MAX_BLOCK_NESTING = 256
-"""Deepest nesting of statement bodies."""
-MAX_EXPR_DEPTH = 1024
-"""Deepest expression tree."""
 STMT_KEYWORDS = (
     "var", "const", "if", "while", "for", "print", "println", "delete", "break",
     "new", "load", "not", "true", "false",
@@ -76,7 +82,10 @@ class Parser:
         """The source's lines, for hints about what the lexer skipped."""
         self.index = 0
         self.block_nesting = 0
+        """Statement bodies open here, the function's own included."""
+        self.loop_nesting = 0
         self.expr_nesting = 0
+        """Expressions, types or schedule argument lists open here."""
 
     # -- token helpers -------------------------------------------------------
 
@@ -286,6 +295,11 @@ class Parser:
 
     def parse_type(self) -> ast.TypeExpr:
         """A type: scalar, element, vertexset, edgeset, vector, priority queue, list."""
+        with self.nested_expr("type"):
+            return self.parse_type_here()
+
+    def parse_type_here(self) -> ast.TypeExpr:
+        """`parse_type` inside its nesting count."""
         token = self.tok
         pos = pos_of(token)
         if token.kind == Kind.KEYWORD and token.text in SCALAR_TYPES:
@@ -379,21 +393,35 @@ class Parser:
 
     @contextmanager
     def nested_block(self, opener: Token) -> Iterator[None]:
-        """One more level of statement nesting, at most `MAX_BLOCK_NESTING`."""
+        """One more level of statement nesting: at most `MAX_NESTING` inside the
+        function's body."""
         self.block_nesting += 1
-        if self.block_nesting > MAX_BLOCK_NESTING:
-            raise self.error(f"nesting too deep (limit {MAX_BLOCK_NESTING})", opener)
+        if self.block_nesting > MAX_NESTING + 1:
+            raise self.error(f"nesting too deep (limit {MAX_NESTING})", opener)
         try:
             yield
         finally:
             self.block_nesting -= 1
 
     @contextmanager
-    def nested_expr(self) -> Iterator[None]:
-        """One more level of expression nesting, at most `MAX_EXPR_DEPTH`."""
+    def nested_loop(self, opener: Token) -> Iterator[None]:
+        """One more loop around the statements parsed inside, at most
+        `MAX_LOOP_NESTING`."""
+        self.loop_nesting += 1
+        if self.loop_nesting > MAX_LOOP_NESTING:
+            raise self.error(f"loops nested too deep (limit {MAX_LOOP_NESTING})", opener)
+        try:
+            yield
+        finally:
+            self.loop_nesting -= 1
+
+    @contextmanager
+    def nested_expr(self, what: str = "expression") -> Iterator[None]:
+        """One more level of expression (or type, or schedule list) nesting, at
+        most `MAX_EXPR_DEPTH`."""
         self.expr_nesting += 1
         if self.expr_nesting > MAX_EXPR_DEPTH:
-            raise self.error(f"expression nested too deep (limit {MAX_EXPR_DEPTH})")
+            raise self.error(f"{what} nested too deep (limit {MAX_EXPR_DEPTH})")
         try:
             yield
         finally:
@@ -475,7 +503,8 @@ class Parser:
         """`while c ... end`."""
         start = self.advance()
         cond = self.parse_expr()
-        body = self.parse_block(start, "while", BLOCK_ENDS[:1])
+        with self.nested_loop(start):
+            body = self.parse_block(start, "while", BLOCK_ENDS[:1])
         self.advance()
         return ast.While(pos_of(start), cond, body)
 
@@ -490,7 +519,8 @@ class Parser:
             raise self.error(GET_NGH_LOOP_UNSUPPORTED, first.method_pos)
         self.expect_punct(":")
         last = self.parse_expr()
-        body = self.parse_block(start, "for", BLOCK_ENDS[:1])
+        with self.nested_loop(start):
+            body = self.parse_block(start, "for", BLOCK_ENDS[:1])
         self.advance()
         return ast.For(pos_of(start), var.text, pos_of(var), first, last, body)
 
@@ -684,7 +714,11 @@ class Parser:
         self.advance()
         if self.tok.kind != Kind.INT:
             raise self.expected("an integer literal as the argv index")
-        index = parse_int(self.advance().text)
+        token = self.advance()
+        refused = argv_index_refused(token.text)
+        if refused is not None:
+            raise self.error(refused, token)
+        index = parse_int(token.text)
         self.expect_punct("]")
         return ast.Argv(pos, index)
 
@@ -768,19 +802,21 @@ class Parser:
         """`{ [sarg {, sarg}] }`: a list argument (GraphIt's CPU `fuseFields`)."""
         start = self.advance()
         items: list[ast.SchedArg] = []
-        if not self.at_punct("}"):
-            items.append(self.parse_sched_arg())
-            while self.accept_punct(","):
+        with self.nested_expr("schedule argument"):
+            if not self.at_punct("}"):
                 items.append(self.parse_sched_arg())
+                while self.accept_punct(","):
+                    items.append(self.parse_sched_arg())
         self.expect_punct("}")
         return ast.SchedArg(pos_of(start), "list", items)
 
 
 def parse_int(text: str) -> int:
-    """The value of a decimal or `0x` hexadecimal integer literal."""
-    if text[:2] in ("0x", "0X"):
-        return int(text, 16)
-    return int(text, 10)
+    """The value of a decimal or `0x` hexadecimal integer literal (the lexer
+    refuses those beyond 64 bits)."""
+    value = int_literal_value(text)
+    assert value is not None, "the lexer refuses integer literals beyond 64 bits"
+    return value
 
 
 def parse_program(source: str, filename: str) -> ast.Program:

@@ -61,11 +61,12 @@ from gir.dialects.schedule import (
 )
 from gir.frontend import ast
 from gir.frontend.ast import Pos
+from gir.frontend.limits import argv_index_refused, int_literal_value
 from gir.frontend.notes import Warnings
 from gir.frontend.sema import SemaInfo, edge_applies
 
 ScheduleAttr = SimpleScheduleAttr | HybridScheduleAttr
-ARGV_PATTERN = re.compile(r"argv\[(\d+)\]")
+ARGV_PATTERN = re.compile(r"argv\[([0-9]+)\]")
 CPU_SCHEDULE_CALLS = frozenset(
     {
         "configApplyDirection", "configApplyParallelization", "configApplyParallel",
@@ -235,7 +236,12 @@ class ScheduleEvaluator:
         match = ARGV_PATTERN.fullmatch(arg.value)
         if match is None:
             raise self.error(arg.pos, f'expected "argv[N]", found "{arg.value}"')
-        return ArgvAttr(int(match.group(1)))
+        refused = argv_index_refused(match.group(1))
+        if refused is not None:
+            raise self.error(arg.pos, refused)
+        index = int_literal_value(match.group(1))
+        assert index is not None
+        return ArgvAttr(index)
 
     def read_int_or_argv(self, arg: ast.SchedArg) -> Attribute:
         """An integer, or `"argv[N]"`."""

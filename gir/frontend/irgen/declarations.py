@@ -13,6 +13,7 @@ from gir.dialects import graph
 from gir.frontend import ast
 from gir.frontend.irgen.base import IRGenBase
 from gir.frontend.irgen.locals import needs_default, set_name, vector_name
+from gir.frontend.irgen.nesting import check_nesting
 from gir.frontend.irgen.values import ir_type
 from gir.frontend.sema import (
     INT,
@@ -30,7 +31,7 @@ class DeclarationGen(IRGenBase):
     """Builds the module, its globals and its functions."""
 
     def build(self) -> ModuleOp:
-        """The whole module."""
+        """The whole module; its nesting checked against `gir.frontend.limits`."""
         ops: list[Operation] = []
         for symbol in self.sema.globals:
             with self.located(symbol.pos):
@@ -45,7 +46,9 @@ class DeclarationGen(IRGenBase):
                 ops.append(self.stamp(self.function(function)))
         if self.every_edge is not None:
             ops.append(self.every_edge)
-        return ModuleOp(ops)
+        module = ModuleOp(ops)
+        check_nesting(module, self.filename)
+        return module
 
     def function(self, function: FuncInfo) -> func.FuncOp:
         """One `func.func`; `main` first runs the constants' initializers; an
