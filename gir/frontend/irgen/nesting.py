@@ -21,7 +21,7 @@ def check_nesting(module: ModuleOp, filename: str) -> None:
         if not isinstance(function, func.FuncOp):
             continue
         pending: list[tuple[Operation, int, int]] = [
-            (op, 0, 0) for op in function.body.ops if op.regions
+            (op, 0, 0) for block in function.body.blocks for op in block.ops if op.regions
         ]
         while pending:
             op, depth, loops = pending.pop()
