@@ -30,7 +30,8 @@ schedule section (`schedule`), and builds one `builtin.module`:
 The package is split by concern: `values` (IR types and operator tables),
 `locals` (what a loop or `if` carries), and one builder mixin per concern over
 `base.IRGenBase` (`declarations`, `statements`, `control_flow`, `expressions`,
-`calls`), combined in `IRGen`.
+`calls`), combined in `IRGen`; `nesting` measures what was built against
+`gir.frontend.limits`.
 """
 
 from __future__ import annotations
