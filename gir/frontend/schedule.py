@@ -34,6 +34,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from gir.diagnostics import SourceError
+from gir.dialects.graph import ApplyKind
 from gir.dialects.schedule import (
     DEFAULT_BUCKET_FUSION_THRESHOLD,
     ArgvAttr,
@@ -60,11 +61,12 @@ from gir.dialects.schedule import (
 )
 from gir.frontend import ast
 from gir.frontend.ast import Pos
+from gir.frontend.limits import argv_index_refused, int_literal_value
 from gir.frontend.notes import Warnings
 from gir.frontend.sema import SemaInfo, edge_applies
 
 ScheduleAttr = SimpleScheduleAttr | HybridScheduleAttr
-ARGV_PATTERN = re.compile(r"argv\[(\d+)\]")
+ARGV_PATTERN = re.compile(r"argv\[([0-9]+)\]")
 CPU_SCHEDULE_CALLS = frozenset(
     {
         "configApplyDirection", "configApplyParallelization", "configApplyParallel",
@@ -234,7 +236,12 @@ class ScheduleEvaluator:
         match = ARGV_PATTERN.fullmatch(arg.value)
         if match is None:
             raise self.error(arg.pos, f'expected "argv[N]", found "{arg.value}"')
-        return ArgvAttr(int(match.group(1)))
+        refused = argv_index_refused(match.group(1))
+        if refused is not None:
+            raise self.error(arg.pos, refused)
+        index = int_literal_value(match.group(1))
+        assert index is not None
+        return ArgvAttr(index)
 
     def read_int_or_argv(self, arg: ast.SchedArg) -> Attribute:
         """An integer, or `"argv[N]"`."""
@@ -453,7 +460,7 @@ class ScheduleEvaluator:
                 )
             fuses_buckets = part.bucket_fusion.data == Toggle.ENABLED
             if (not part.has_default_delta or fuses_buckets) and any(
-                a.kind != "apply_update_priority" for a in applies
+                a.kind != ApplyKind.APPLY_UPDATE_PRIORITY for a in applies
             ):
                 what = "bucket fusion" if fuses_buckets else "delta"
                 raise self.error(
