@@ -10,7 +10,7 @@ import pytest
 import scipy.io
 import scipy.sparse as sparse
 
-from gir.runtime import graph as graph_module
+from gir.runtime.graph import io as graph_io
 from gir.runtime.graph import Graph, GraphError, from_edges, from_networkx, from_scipy, load_graph
 
 
@@ -71,10 +71,7 @@ def test_random_edge_list_matches_from_edges(tmp_path: Path) -> None:
     assert edges_of(loaded) == edges_of(expected)
 
 
-def test_parsing_across_chunks_reports_absolute_line_numbers(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(graph_module, "_PARSE_CHUNK_BYTES", 16)
+def test_errors_deep_in_a_file_report_absolute_line_numbers(tmp_path: Path) -> None:
     lines = ["# comment"] + [f"{i} {i + 1}" for i in range(200)]
     graph = load_graph(str(write(tmp_path, "long.el", "\n".join(lines) + "\n")), cache=False)
     assert edges_of(graph) == [(i, i + 1) for i in range(200)]
@@ -253,10 +250,10 @@ def test_cache_is_written_then_read(
     assert messages == ["parsing c.wel (1 KB)..."]
     assert [file.suffix for file in cache_dir.iterdir()] == [".npz"]
 
-    def no_parsing(path: Path, data: bytes) -> Graph:
+    def no_parsing(path: Path) -> Graph:
         raise AssertionError("the cached graph should have been used")
 
-    monkeypatch.setitem(graph_module._FILE_PARSERS, ".wel", no_parsing)
+    monkeypatch.setattr(graph_io, "_parse_file", no_parsing)
     messages.clear()
     second = load_graph(str(path), progress=messages.append)
     assert messages[0].startswith("reading cached graph c.wel")
