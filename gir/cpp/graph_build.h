@@ -91,13 +91,29 @@ inline std::string suffix_of(const std::string& path) {
   return name.substr(dot);
 }
 
-// The format of the graph file `path`, which must be a regular file (following
-// links): a directory, FIFO or device is refused as no graph file at all.
+// What a file that is not a regular one is, for messages.
+inline std::string kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "a special file";
+}
+
+// Refuses a path that is missing or no regular file: a directory, FIFO or
+// device (`/dev/zero`) would read as an empty, endless or blocking graph.
+inline void check_regular(const std::string& path, int status_result, const struct stat& status) {
+  if (status_result != 0) raise(path, 0, "graph file not found: " + path);
+  if (!S_ISREG(status.st_mode)) raise(path, 0, "a graph must be a regular file, not " + kind_of(status.st_mode));
+}
+
+// The format of the graph file `path`, which must be a regular file (links
+// followed) with a known extension.
 inline Format graph_format(const std::string& path) {
   struct stat status;
-  if (::stat(path.c_str(), &status) != 0 || !S_ISREG(status.st_mode)) {
-    raise("", 0, "graph file not found: " + path);
-  }
+  int found = ::stat(path.c_str(), &status);
+  check_regular(path, found, status);
   std::string suffix = suffix_of(path), lower = suffix;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return (char)std::tolower(c); });
   if (lower == ".el") return Format::EDGE_LIST;
@@ -114,9 +130,10 @@ inline std::string read_file(const std::string& path) {
   int descriptor = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (descriptor < 0) raise(path, 0, std::string("cannot read the file: ") + std::strerror(errno));
   struct stat status;
-  if (::fstat(descriptor, &status) != 0 || !S_ISREG(status.st_mode)) {
+  int found = ::fstat(descriptor, &status);
+  if (found != 0 || !S_ISREG(status.st_mode)) {
     ::close(descriptor);
-    raise("", 0, "graph file not found: " + path);
+    check_regular(path, found, status);
   }
   std::string data((size_t)status.st_size, '\0');
   size_t done = 0;

@@ -34,7 +34,7 @@ from gir.runtime.device import (
     cuda_unavailable_reason,
 )
 from gir.runtime.program import CompiledProgram
-from gir.runtime.protocol import DType
+from gir.protocol import DType
 from gir.runtime.run import RunResult
 from gir.targets import TARGETS, kernel_source
 from gir.targets.host_python import host_program

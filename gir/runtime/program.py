@@ -16,7 +16,7 @@ from typing import Any, TextIO
 from gir.diagnostics import UserError
 from gir.dialects.gir_gpu import BoundsSite
 from gir.runtime.device import Device, KernelSignatures
-from gir.runtime.protocol import HostRuntime
+from gir.protocol import HostRuntime
 from gir.runtime.run import Run, RunResult
 
 EXTENSION_USES = {

@@ -49,7 +49,7 @@ from gir.dialects import host
 from gir.dialects.gir_gpu import KernelOp
 from gir.targets.c_printer import C_RESERVED, KernelPrinter, Needs
 from gir.targets.cuda import CudaFlavour
-from gir.targets.cuda_host_runtime import RUNTIME
+from gir.targets.cuda_host_runtime import runtime_source
 from gir.targets.externs import kernel_prints
 from gir.targets.host_python import find_main
 from gir.targets.walker import ValueNames, scalar_of
@@ -73,7 +73,7 @@ class CudaProgramFlavour(CudaFlavour):
         ]
 
     def preamble(self, needs: Needs) -> list[str]:
-        return RUNTIME.strip("\n").split("\n")
+        return runtime_source().strip("\n").split("\n")
 
 
 def c_string_literal(text: str) -> str:

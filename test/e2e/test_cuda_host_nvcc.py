@@ -22,10 +22,10 @@ import pytest
 
 from gir.dialects.host import BLOCKED_ARRAYS, GraphArray
 from gir.runtime.device import DeviceGraph, find_nvcc
-from gir.runtime.graph import load_graph
-from gir.runtime.protocol import DType
+from gir.runtime.graph import load_graph, write_binary_graph
+from gir.protocol import DType
 from gir.targets.cuda_host import print_cuda_program
-from gir.targets.cuda_host_runtime import RUNTIME, write_binary_graph
+from gir.targets.cuda_host_runtime import runtime_source
 from gir.tools.translate import lower_to_gpu, read_module
 
 BENCH = Path(__file__).parents[1] / "programs" / "bench"
@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
 def arrays_harness(tmp_path_factory) -> Path:
     """A program printing every graph array the C++ runtime builds, one line each."""
     main = _HARNESS.replace("@COUNT@", str(len(GraphArray)))
-    return _build(RUNTIME + main, tmp_path_factory.mktemp("harness"), "arrays")
+    return _build(runtime_source() + main, tmp_path_factory.mktemp("harness"), "arrays")
 
 
 def _graph_file(spec: str, suffix: str, directory: Path) -> Path:

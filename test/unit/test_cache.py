@@ -3,10 +3,12 @@ writers) and of the memory and size checks made before a graph is built."""
 
 from __future__ import annotations
 
+import io
 import multiprocessing
 import os
 import signal
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -85,6 +87,48 @@ def test_a_truncated_entry_is_rebuilt(
     assert same_graph(load_graph(SPEC), expected)
     assert "is corrupt or truncated; rebuilding it" in capsys.readouterr().err
     assert entry.read_bytes() == data
+
+
+def test_a_fifo_in_place_of_an_entry_is_replaced_without_blocking(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    expected = load_graph(SPEC)
+    (entry,) = entries(cache_dir)
+    entry.unlink()
+    os.mkfifo(entry)
+    signal.alarm(60)  # a regression blocks on the FIFO: fail instead of hanging
+    try:
+        assert same_graph(load_graph(SPEC), expected)
+    finally:
+        signal.alarm(0)
+    assert "is not a regular file; rebuilding it" in capsys.readouterr().err
+    assert entry.is_file() and same_graph(load_graph(SPEC), expected)
+    assert capsys.readouterr().err == ""
+
+
+def test_an_npy_header_claiming_more_than_the_member_holds_is_rebuilt(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A header claiming 2^33 elements is a corrupt entry, never a 32 GiB allocation."""
+    expected = load_graph(SPEC)
+    (entry,) = entries(cache_dir)
+    with np.load(entry) as stored:
+        arrays = {name: stored[name] for name in stored.files}
+    with zipfile.ZipFile(entry, "w") as archive:
+        for name, value in arrays.items():
+            member = io.BytesIO()
+            if name == "src":
+                header = {"descr": "<i4", "fortran_order": False, "shape": (2**33,)}
+                np.lib.format.write_array_header_1_0(member, header)
+                member.write(b"\0" * 64)
+            else:
+                np.save(member, value)
+            archive.writestr(f"{name}.npy", member.getvalue())
+    capsys.readouterr()
+    assert same_graph(load_graph(SPEC), expected)
+    assert "is corrupt or truncated; rebuilding it" in capsys.readouterr().err
+    assert same_graph(load_graph(SPEC), expected)
+    assert capsys.readouterr().err == ""
 
 
 def test_a_file_changed_without_a_new_size_or_mtime_is_reparsed(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
-"""Tests of the Graph class, the .el/.wel/.mtx loaders, the cache and scipy/networkx conversion."""
+"""Tests of the Graph class, the .el/.wel/.mtx/.gbin loaders, the cache and scipy/networkx conversion."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import networkx as nx
@@ -11,7 +12,16 @@ import scipy.io
 import scipy.sparse as sparse
 
 from gir.runtime.graph import io as graph_io
-from gir.runtime.graph import Graph, GraphError, from_edges, from_networkx, from_scipy, load_graph
+from gir.runtime.graph import (
+    Graph,
+    GraphError,
+    from_edges,
+    from_networkx,
+    from_scipy,
+    load_graph,
+    set_max_memory,
+    write_binary_graph,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -212,6 +222,63 @@ def test_malformed_files_name_path_and_line(
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(GraphError, match=r"graph file not found: .*nope\.el"):
         load_graph(str(tmp_path / "nope.el"))
+
+
+def special_files(directory: Path) -> dict[str, tuple[Path, str]]:
+    """Paths that are no regular file, each with what the loaders call it."""
+    fifo = directory / "fifo.el"
+    os.mkfifo(fifo)
+    folder = directory / "folder.el"
+    folder.mkdir()
+    return {
+        "fifo": (fifo, "a FIFO"),
+        "directory": (folder, "a directory"),
+        "zero": (Path("/dev/zero"), "a character device"),
+        "urandom": (Path("/dev/urandom"), "a character device"),
+    }
+
+
+def test_special_files_are_refused_without_reading_them(tmp_path: Path) -> None:
+    """A FIFO would block, /dev/zero and /dev/urandom never end, a directory
+    would read as an empty graph: each is one located error at once."""
+    for label, (path, kind) in special_files(tmp_path).items():
+        with pytest.raises(GraphError) as raised:
+            load_graph(str(path))
+        assert str(raised.value) == f"{path}: error: a graph must be a regular file, not {kind}", label
+
+
+def test_a_matrix_market_file_declaring_more_entries_than_it_holds(tmp_path: Path) -> None:
+    """The declared count is checked against what the file holds, not allocated
+    (here past the host-memory check, which would refuse it first)."""
+    path = write(tmp_path, "a.mtx", "%%MatrixMarket matrix coordinate pattern general\n9 9 2000000000\n1 2\n")
+    set_max_memory(1 << 50)
+    try:
+        with pytest.raises(GraphError, match="truncated file: .* declares 2000000000 entries but 1 were"):
+            load_graph(str(path), cache=False)
+    finally:
+        set_max_memory(None)
+
+
+# --------------------------------------------------------------------------------------
+# gir's binary edge files
+# --------------------------------------------------------------------------------------
+
+
+def test_binary_graph_round_trip(tmp_path: Path) -> None:
+    graph = from_edges(5, np.array([3, 0, 4, 0]), np.array([1, 2, 0, 1]), np.array([7, 8, 9, 10]))
+    write_binary_graph(graph, tmp_path / "g.gbin")
+    loaded = load_graph(str(tmp_path / "g.gbin"))
+    assert loaded.num_vertices == 5 and edges_of(loaded) == edges_of(graph)
+    assert list(tmp_path.iterdir()) == [tmp_path / "g.gbin"]  # no temporary left, not cached
+
+
+def test_a_damaged_binary_graph_is_one_located_error(tmp_path: Path) -> None:
+    graph = from_edges(5, np.array([3, 0, 4]), np.array([1, 2, 0]))
+    write_binary_graph(graph, tmp_path / "g.gbin")
+    data = (tmp_path / "g.gbin").read_bytes()
+    (tmp_path / "g.gbin").write_bytes(data[:-4])
+    with pytest.raises(GraphError, match=r"g\.gbin: error: corrupt gir binary graph: the header does not match"):
+        load_graph(str(tmp_path / "g.gbin"))
 
 
 # --------------------------------------------------------------------------------------
