@@ -17,6 +17,7 @@
 #include <charconv>
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -48,7 +49,8 @@ struct Error {
 inline bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 // A line or token as error messages show it: trimmed, invalid UTF-8 replaced by
-// U+FFFD, at most DISPLAY_LIMIT characters (longer ones end in "...").
+// U+FFFD, at most DISPLAY_LIMIT characters (longer ones end in "..."), and
+// control characters escaped as \xNN, so that no input can drive the terminal.
 inline std::string display(const char* begin, const char* end) {
   while (begin < end && is_space(*begin)) ++begin;
   while (end > begin && is_space(end[-1])) --end;
@@ -57,7 +59,10 @@ inline std::string display(const char* begin, const char* end) {
     size_t length = *c < 0x80 ? 1 : (*c >> 5) == 6 ? 2 : (*c >> 4) == 14 ? 3 : (*c >> 3) == 30 ? 4 : 0;
     bool valid = length > 0 && c + length <= (const unsigned char*)end;
     for (size_t i = 1; valid && i < length; ++i) valid = (c[i] >> 6) == 2;
-    characters.push_back(valid ? std::string((const char*)c, length) : "\xEF\xBF\xBD");
+    unsigned control = !valid ? 256 : (*c < 0x20 && *c != '\t') || *c == 0x7f ? *c : (*c == 0xc2 && c[1] < 0xa0) ? c[1] : 256;
+    char escaped[8];
+    std::snprintf(escaped, sizeof escaped, "\\x%02x", control);
+    characters.push_back(control < 256 ? escaped : valid ? std::string((const char*)c, length) : "\xEF\xBF\xBD");
     c += valid ? length : 1;
   }
   size_t shown = characters.size() <= DISPLAY_LIMIT ? characters.size() : DISPLAY_LIMIT - 3;

@@ -219,6 +219,14 @@ def test_malformed_files_name_path_and_line(
     assert "\n" not in message and str(path) in message
 
 
+def test_control_bytes_of_a_file_are_escaped_in_messages(tmp_path: Path) -> None:
+    """A line that would set the terminal's title (ESC ] 0 ; ... BEL) is shown escaped."""
+    path = write(tmp_path, "a.el", "0 1\n1 \x1b]0;title\x07\tx\u0085\n")
+    with pytest.raises(GraphError) as raised:
+        load_graph(str(path))
+    assert str(raised.value).endswith("found 3: '1 \\x1b]0;title\\x07\tx\\x85'")
+
+
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(GraphError, match=r"graph file not found: .*nope\.el"):
         load_graph(str(tmp_path / "nope.el"))
