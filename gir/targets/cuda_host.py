@@ -47,7 +47,7 @@ from xdsl.traits import SymbolTable
 from gir.diagnostics import UserError
 from gir.dialects import host
 from gir.dialects.gir_gpu import KernelOp
-from gir.targets.c_printer import C_RESERVED, KernelPrinter, Needs
+from gir.targets.c_printer import C_RESERVED, KernelPrinter, Needs, c_string_literal
 from gir.targets.cuda import CudaFlavour
 from gir.targets.cuda_host_runtime import runtime_source
 from gir.targets.externs import kernel_prints
@@ -74,22 +74,6 @@ class CudaProgramFlavour(CudaFlavour):
 
     def preamble(self, needs: Needs) -> list[str]:
         return runtime_source().strip("\n").split("\n")
-
-
-def c_string_literal(text: str) -> str:
-    """`text` (UTF-8) as a C string literal: printable ASCII stays, except `"`, `\\`
-    and `?` (no trigraphs), which are escaped; every other byte is a three-digit
-    octal escape, so no input can end the literal or the line."""
-    pieces = []
-    for byte in text.encode("utf-8"):
-        character = chr(byte)
-        if character in '"\\?':
-            pieces.append("\\" + character)
-        elif 0x20 <= byte < 0x7F:
-            pieces.append(character)
-        else:
-            pieces.append(f"\\{byte:03o}")
-    return '"' + "".join(pieces) + '"'
 
 
 class CudaHostPrinter(KernelPrinter):
