@@ -74,7 +74,6 @@ from typing import Any
 import numpy as np
 
 from gir.diagnostics import UserError
-from gir.runtime.graph import check_device_memory, format_bytes
 from gir.dialects.host import (
     BLOCKED_ARRAYS,
     BY_DESTINATION_ARRAYS,
@@ -82,6 +81,7 @@ from gir.dialects.host import (
     PERSISTENT_THREADS_PER_SM,
 )
 from gir.protocol import DType, GraphArray, Launch
+from gir.runtime.graph import check_device_memory, format_bytes
 
 DTYPES: dict[DType, np.dtype] = {dtype: dtype.numpy for dtype in DType}
 """The numpy dtype of each element type."""

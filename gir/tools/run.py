@@ -203,7 +203,7 @@ def _note_unused_graph(program: ModuleOp, graph_argument: str) -> None:
 
 def run(argv: Sequence[str] | None = None) -> None:
     """Parses the command line, compiles, runs, times, dumps and validates."""
-    from gir.runtime.executor import compile_program, open_device
+    from gir.executor import compile_program, open_device
     from gir.runtime.graph import load_graph, set_max_memory
 
     options = _build_parser().parse_args(argv)

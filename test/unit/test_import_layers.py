@@ -4,9 +4,9 @@ Every import in every module under `gir/` (at module level or inside a function,
 since a lazy import is a dependency all the same) is read with `ast`. Grouped by
 gir's top-level packages and modules (`gir.dialects`, `gir.passes`,
 `gir.targets`, `gir.runtime`, `gir.tools`, `gir.api`, ...), they must form no
-cycle: each package only imports those below it (for example `gir.protocol` and
-`gir.output` below both `gir.targets` and `gir.runtime`, the runtime below the
-tools).
+cycle: each package only imports those below it (for example `gir.protocol`,
+`gir.output` and `gir.cpp` below both `gir.targets` and `gir.runtime`, which do
+not import each other, and `gir.executor` above them).
 """
 
 from __future__ import annotations
@@ -121,6 +121,19 @@ def test_gir_packages_import_each_other_without_cycles() -> None:
             if source in group and target in group:
                 report.append(f"  {source} -> {target}: {', '.join(edges[(source, target)])}")
     assert not report, "gir's packages import each other in a cycle:\n" + "\n".join(report)
+
+
+def test_the_runtime_and_the_targets_stay_apart() -> None:
+    """The targets print what the runtime runs, through `gir.protocol` and
+    `gir/cpp`; `gir.executor`, above both, puts them together."""
+    edges = _package_imports()
+    for source, target in [
+        ("gir.runtime", "gir.targets"),
+        ("gir.targets", "gir.runtime"),
+        ("gir.runtime", "gir.tools"),
+        ("gir.runtime", "gir.api"),
+    ]:
+        assert (source, target) not in edges, f"{source} imports {target}: {edges[(source, target)]}"
 
 
 def test_allowed_upward_imports_still_exist() -> None:
