@@ -40,7 +40,10 @@ const char* gir_error_message() { return last_error.message.c_str(); }
 
 // Checks that `path` is a regular graph file of a known extension: 0, or -1.
 long long gir_file_check(const char* path) {
-  return guarded([&] { return (long long)gir_graph::graph_format(path) * 0; });
+  return guarded([&] {
+    gir_graph::graph_format(path);
+    return 0LL;
+  });
 }
 
 // Reads the graph file `path` (see gir_file_check): a handle, or null.

@@ -109,8 +109,14 @@ def _build(command: list[str], library: Path) -> None:
 
 @cache
 def library() -> ctypes.CDLL:
-    """The loaded library, its functions typed."""
-    lib = ctypes.CDLL(str(library_path()))
+    """The loaded library, its functions typed (a cached library that does not
+    load, say one cut short by a full disk, is built again)."""
+    path = library_path()
+    try:
+        lib = ctypes.CDLL(str(path))
+    except OSError:
+        path.unlink(missing_ok=True)
+        lib = ctypes.CDLL(str(library_path()))
     signatures: dict[str, tuple[object, list[object]]] = {
         "gir_error_path": (ctypes.c_char_p, []),
         "gir_error_line": (_LL, []),
