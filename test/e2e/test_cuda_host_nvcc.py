@@ -26,8 +26,9 @@ from gir.runtime.device import DeviceGraph, find_nvcc
 from gir.runtime.graph import GraphError, load_graph, write_binary_graph
 from gir.protocol import DType
 from gir.targets.cuda_host import print_cuda_program
+from gir.lowering import lower_to_gpu
 from gir.targets.cuda_host_runtime import runtime_source
-from gir.tools.translate import lower_to_gpu, read_module
+from gir.tools.translate import read_module
 
 BENCH = Path(__file__).parents[1] / "programs" / "bench"
 NVCC = find_nvcc()
