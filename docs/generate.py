@@ -64,6 +64,16 @@ def dialects_page() -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def _without_runtime(program: str) -> str:
+    """A complete `.cu` with the C++ runtime it carries replaced by one comment."""
+    from gir.targets.cuda_host_runtime import runtime_source
+
+    runtime = runtime_source().strip("\n")
+    assert runtime in program, "the complete program carries the runtime"
+    elided = "// ... gir's C++ runtime: gir/cpp/cuda_runtime.cuh and gir/cpp/graph_build.h, inlined ..."
+    return program.replace(runtime, elided)
+
+
 def _tool(module: str, *args: str) -> str:
     """What the tool `gir.tools.<module>` prints for ARGS, run in the repository root."""
     import contextlib
@@ -140,9 +150,9 @@ def levels_page() -> str:
         "## CUDA",
         "",
         f"`gir-translate --to-cuda {LEVELS_PROGRAM}` (`--to-opencl` prints the same "
-        "kernels in OpenCL C)",
+        "kernels in OpenCL C; gir's C++ runtime, which the file carries, is elided here)",
         "",
-        *_block("cuda", _tool("translate", "--to-cuda", LEVELS_PROGRAM)),
+        *_block("cuda", _without_runtime(_tool("translate", "--to-cuda", LEVELS_PROGRAM))),
         "## Host program",
         "",
         f"`gir-translate --to-host-python {LEVELS_PROGRAM}`: what `gir-run` executes.",

@@ -83,7 +83,7 @@ def opencl_report() -> tuple[list[str], bool]:
 def cuda_report() -> tuple[list[str], bool]:
     """Whether CUDA can run, with its GPUs, and where nvcc is."""
     from gir.runtime.device import find_nvcc
-    from gir.runtime.executor import cuda_unavailable_reason
+    from gir.executor import cuda_unavailable_reason
 
     nvcc = find_nvcc()
     nvcc_line = f"nvcc: {nvcc}" if nvcc else "nvcc: not found on PATH (needed to build CUDA kernels)"

@@ -1,5 +1,7 @@
 # Sourced by tools/test.sh and tools/quickstart.sh: makes gir and what it needs
 # available, installing only what is missing.
+# - a C++ compiler (g++) through apt when there is none (gir builds its graph
+#   loader with it);
 # - OpenCL on the CPU (PoCL) through apt when no OpenCL platform is installed;
 # - a virtual environment .venv with gir (editable) and its test extras (pip),
 #   unless the current Python already has them (e.g. an activated environment);
@@ -12,6 +14,12 @@ _gir_apt() {
   $_gir_sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $_gir_sudo apt-get install -y -qq "$@" >/dev/null
 }
+
+_gir_cxx=${CXX:-c++}
+if ! command -v "${_gir_cxx%% *}" >/dev/null 2>&1; then
+  echo "== installing g++ (gir builds its graph loader with it)"
+  _gir_apt g++
+fi
 
 if ! ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
   echo "== installing PoCL (OpenCL on the CPU)"

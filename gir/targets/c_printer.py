@@ -81,6 +81,22 @@ C_RESERVED = C_KEYWORDS | VECTOR_TYPES | frozenset(
 printer calls (each flavour adds its own builtins)."""
 
 
+def c_string_literal(text: str) -> str:
+    """`text` (UTF-8) as a C string literal: printable ASCII stays, except `"`, `\\`
+    and `?` (no trigraphs), which are escaped; every other byte is a three-digit
+    octal escape, so no input can end the literal or the line."""
+    pieces = []
+    for byte in text.encode("utf-8"):
+        character = chr(byte)
+        if character in '"\\?':
+            pieces.append("\\" + character)
+        elif 0x20 <= byte < 0x7F:
+            pieces.append(character)
+        else:
+            pieces.append(f"\\{byte:03o}")
+    return '"' + "".join(pieces) + '"'
+
+
 # ---------------------------------------------------------------------------
 # Flavours
 # ---------------------------------------------------------------------------
@@ -658,8 +674,6 @@ class KernelPrinter(StructuredPrinter):
     @emit.register
     def _(self, op: PrintOp) -> None:
         if op.value is None:
-            from gir.targets.cuda_host import c_string_literal  # it imports this module
-
             assert op.text is not None
             self._statement(f'printf("%s\\n", {c_string_literal(op.text.data)})')
             return

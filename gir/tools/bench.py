@@ -269,7 +269,7 @@ class CompiledCell:
 def _compile(path: Path, target: str, device: Device) -> CompiledCell:
     """Parses, lowers, prints and builds `path`; never raises for a program gir
     cannot lower."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     started = time.perf_counter()
     try:
@@ -374,7 +374,7 @@ def run_cells(
     options: argparse.Namespace, progress: Callable[[str], None]
 ) -> tuple[list[Cell], str]:
     """Every cell of the command line, measured; and the device's name."""
-    from gir.runtime.executor import open_device
+    from gir.executor import open_device
 
     algorithms = [_algorithm(name) for name in _split(options.algorithms)]
     schedules, graphs = _split(options.schedules), _graph_list(options.graphs)

@@ -159,7 +159,7 @@ def _write_dump(path: str, vectors: dict[str, np.ndarray]) -> None:
 
 def run(argv: Sequence[str] | None = None) -> None:
     """Parses the command line, compiles, runs, times, dumps and validates."""
-    from gir.runtime.executor import compile_program, open_device
+    from gir.executor import compile_program, open_device
     from gir.runtime.graph import set_max_memory
 
     options = _build_parser().parse_args(argv)

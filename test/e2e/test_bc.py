@@ -43,7 +43,7 @@ def _unfused_road(tmp_path: Path) -> Path:
 def check_bc(path: Path, target, devices, tmp_path: Path, thresholds: list[str]) -> None:
     """Runs BC program `path` (with each of `thresholds` as argv[3], if any) on
     the hand-made and generated graphs and checks the dependencies."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     target_name, index = target
     module = parse_program(str(path))

@@ -45,7 +45,7 @@ def layered_graph(tmp_path: Path) -> str:
 
 def run_on(path: Path, spec: str, target, devices) -> str | None:
     """Runs BC program `path` from vertex 0 of `spec`; the validator's verdict."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     target_name, index = target
     module = parse_program(str(path))

@@ -37,7 +37,7 @@ PROGRAMS = Path(__file__).parents[1] / "programs"
 def _skip_reason() -> str | None:
     if find_nvcc() is None:
         return "nvcc is not installed"
-    from gir.runtime.executor import cuda_unavailable_reason
+    from gir.executor import cuda_unavailable_reason
 
     reason = cuda_unavailable_reason()
     return None if reason is None else f"no CUDA: {reason}"
@@ -110,7 +110,7 @@ def graphs(tmp_path_factory) -> dict[str, tuple[str, int, str]]:
 
 @pytest.fixture(scope="module")
 def device():
-    from gir.runtime.executor import open_device
+    from gir.executor import open_device
 
     return open_device("cuda")
 
@@ -154,7 +154,7 @@ def _numbers_agree(ours: str, theirs: str) -> bool:
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.program)
 def test_complete_program_matches_gir_run(case, graphs, device, built, tmp_path):
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     binary = built(case.program)
     module = parse_program(str(PROGRAMS / case.program))

@@ -38,7 +38,7 @@ from gir.validate import find_validator
 def as_written():
     """`compiled` of `check_program` for programs with their own schedules (the
     strategy and block size arguments are not used)."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     cache: dict[tuple[str, str], tuple[object, object]] = {}
 
@@ -59,7 +59,7 @@ def rescheduled():
     """`compiled` of `check_program` for a program whose traversals all take the
     direction, load balance and pull frontier given as the strategy argument, a
     (Direction, LoadBalance, PullFrontier | None) triple."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     cache: dict[tuple[str, str, object], tuple[object, object]] = {}
 
@@ -189,7 +189,7 @@ def test_transposed_matches_reference(target, devices, tmp_path):
     """BFS over `links.transpose()`: a BFS tree of the transposed graph."""
     import io
 
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
     from gir.runtime.graph import load_graph
     from gir.runtime.reference import check_bfs_parent
 

@@ -65,7 +65,7 @@ def check_blocked(
 def check_module(target, devices, graphs, module, program: str):
     """Runs `module` (parsed from `program`) on every graph of `graphs` and checks
     each result against the reference."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     target_name, index = target
     validator = find_validator(module)

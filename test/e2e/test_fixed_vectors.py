@@ -53,7 +53,7 @@ def test_collaborative_filtering_validates(target, options, devices, tmp_path):
     """`collaborative_filtering.gt` (GraphIt's CF: K = 20 latent factors per
     vertex) is recognised by `--validate` and matches the CPU reference, with the
     error vector's lanes updated atomically (PUSH) or privately (PULL)."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     name, index = target
     module = parse_program(str(PROGRAMS / "collaborative_filtering.gt"))

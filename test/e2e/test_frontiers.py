@@ -87,7 +87,7 @@ def test_cc_with_g2_schedule_matches_reference(target, devices, tmp_path):
 def _check_on_every_graph(module, program: str, target, devices, tmp_path) -> None:
     """Runs `module` (bounds-checked) on the hand-made and generated graphs and
     checks each result against the CPU reference."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     target_name, index = target
     validator = find_validator(module)

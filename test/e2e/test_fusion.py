@@ -36,7 +36,7 @@ FUSED_CASES = [
 @pytest.mark.parametrize("program, kernel, weighted, extra_argvs", FUSED_CASES)
 @pytest.mark.parametrize("target", TARGETS)
 def test_fused_loop_matches_reference(program, kernel, weighted, extra_argvs, target, devices, tmp_path):
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     target_name, index = target
     module = parse_program(str(PROGRAMS / program))
@@ -62,7 +62,7 @@ def test_blocks_per_sm_caps_the_persistent_grid(target, devices):
     """`configBlocksPerSM(1)` gives bfs_best_road's fused loop one block per
     multiprocessor; without a cap, its 128-thread blocks take gir's default (up
     to eight, as occupancy allows)."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     executable = compile_program(
         lower_for_run(parse_program(str(PROGRAMS / "bench/bfs_best_road.gt"))), "cuda"

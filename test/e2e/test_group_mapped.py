@@ -24,7 +24,7 @@ from gir.dialects import frontier, gir_gpu
 from gir.dialects.schedule import LoadBalance
 from gir.passes.gpu_kernels import constant
 from gir.passes.load_balance import LOAD_BALANCES, group_mapped
-from gir.runtime.executor import compile_program, open_device
+from gir.executor import compile_program, open_device
 from gir.api import lower_for_run
 from gir.tools.run import parse_program
 from gir.validate import find_validator

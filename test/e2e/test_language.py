@@ -42,7 +42,7 @@ PROGRAMS = Path(__file__).parents[1] / "programs"
 @pytest.fixture(scope="module")
 def run_program():
     """`run(program, target, argv) -> printed lines`, compiling each program once."""
-    from gir.runtime.executor import compile_program, open_device
+    from gir.executor import compile_program, open_device
 
     compiled: dict[tuple[str, str], object] = {}
     opened: dict[tuple[str, int | None], object] = {}
@@ -230,7 +230,7 @@ def test_bool_edge_functions(target, options, devices, tmp_path):
     returned true for once (the second search returns true on every edge into an
     unseen vertex), under every load balance and frontier creation; the parent
     tree of the first search is a BFS tree."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     name, index = target
     module = with_schedule(parse_program(str(PROGRAMS / "lang_bool_apply.gt")), **options)
@@ -273,7 +273,7 @@ def test_list_append_pop_insert_retrieve(target, run_program, tmp_path):
 def test_pagerank_delta_validates(target, devices, tmp_path):
     """GraphIt's PageRank-delta app, recognised by `--validate` as itself and
     checked against its CPU reference (GraphIt's epsilon semantics)."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
     from gir.validate import find_validator
 
     name, index = target

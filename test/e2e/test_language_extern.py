@@ -43,7 +43,7 @@ def expected_output(graph: Graph) -> list[float]:
 @pytest.mark.parametrize("options", SCHEDULES)
 def test_extern_functions_in_vertex_and_edge_functions(target, options, devices, tmp_path):
     """The user's functions run on the device, under every load balance and pull."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     name, index = target
     device = devices(name, index)

@@ -96,7 +96,7 @@ def fused_ppsp(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("target", TARGETS)
 def test_ppsp_in_a_fused_loop(target, devices, tmp_path):
     """The same answers when the whole loop, finishedNode included, is one kernel."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     name, index = target
     device = devices(name, index)

@@ -33,7 +33,7 @@ MISS = "reach[dst + 1000] += 1;"
 
 
 def _bounds_error(path: Path, target: str, device: object) -> str:
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     executable = compile_program(lower_for_run(parse_program(str(path)), check_bounds=True), target)
     with pytest.raises(UserError) as raised:

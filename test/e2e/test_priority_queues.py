@@ -97,7 +97,7 @@ def test_kcore_matches_reference(strategy, target, compiled, devices, tmp_path):
 def test_widest_path_matches_reference(strategy, target, devices, tmp_path):
     """updatePriorityMax: every raise below the bucket's end is processed now,
     every later one with its bucket, so the widths reach the widest-path values."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     program = "widest_path.gt"
     module = with_load_balance(parse_program(str(PROGRAMS / program)), strategy)

@@ -106,7 +106,7 @@ def test_64bit_priority_queue(program, target, run_program, tmp_path):
 @pytest.mark.parametrize("program", list(QUEUES))
 def test_64bit_priority_queue_schedules(program, options, target, devices, tmp_path):
     """The same under bucket fusion and under unfused (boolmap) bucket creation."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     name, index = target
     module = with_schedule(parse_program(str(PROGRAMS / program)), **options)

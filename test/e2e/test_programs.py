@@ -40,7 +40,7 @@ def _opencl_devices() -> list[tuple[int, str]]:
 
 
 def _cuda_reason() -> str | None:
-    from gir.runtime.executor import cuda_unavailable_reason
+    from gir.executor import cuda_unavailable_reason
 
     return cuda_unavailable_reason()
 
@@ -144,7 +144,7 @@ STRATEGIES = [pytest.param(value, id=value.value.lower()) for value in LOAD_BALA
 
 @pytest.fixture(scope="module")
 def compiled():
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     cache: dict[tuple[str, str, LoadBalance, int | None], tuple[object, object]] = {}
 
@@ -162,7 +162,7 @@ def compiled():
 
 @pytest.fixture(scope="module")
 def devices():
-    from gir.runtime.executor import open_device
+    from gir.executor import open_device
 
     opened: dict[tuple[str, int | None], object] = {}
 

@@ -28,7 +28,7 @@ from gir.api import lower_for_run
 from gir.dialects import gir_gpu, host
 from gir.dialects.schedule import LoadBalance
 from gir.passes.gpu_kernels import constant
-from gir.runtime.executor import compile_program, open_device
+from gir.executor import compile_program, open_device
 from gir.tools.run import parse_program
 from gir.validate import find_validator
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gir.runtime import graph as graph_module
+from gir.runtime.graph import generators
 from gir.runtime.graph import Graph, GraphError, load_graph
 
 
@@ -133,7 +133,7 @@ def test_bad_generator_specs(spec: str, expected: str) -> None:
 def test_large_generated_graphs_are_cached(
     monkeypatch: pytest.MonkeyPatch, cache_dir: Path
 ) -> None:
-    monkeypatch.setattr(graph_module, "_GENERATOR_CACHE_MIN_VERTICES", 1000)
+    monkeypatch.setattr(generators, "_GENERATOR_CACHE_MIN_VERTICES", 1000)
     messages: list[str] = []
     first = load_graph("rmat:10,w,seed=2", progress=messages.append)
     second = load_graph("rmat:10,w,seed=2", progress=messages.append)

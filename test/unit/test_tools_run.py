@@ -171,10 +171,11 @@ def test_validation_uses_a_graph_loaded_independently_of_the_cache(
     argv = [str(PROGRAMS / "bfs.gt"), str(path), "0", "--target", "opencl", "--validate"]
     assert main(argv) == 0
     # A forged entry: other edges, a key and checksum that match them.
-    import gir.runtime.graph as graph_module
+    from gir.runtime.graph import from_edges
+    from gir.runtime.graph.cache import CacheEntry
 
-    entry = graph_module._CacheEntry.for_file(path, path.stat().st_size, path.stat().st_mtime_ns)
-    forged = graph_module.from_edges(4, np.array([0, 1, 0, 3]), np.array([1, 0, 3, 0]))
+    entry = CacheEntry.for_file(path, path.stat().st_size, path.stat().st_mtime_ns)
+    forged = from_edges(4, np.array([0, 1, 0, 3]), np.array([1, 0, 3, 0]))
     entry.write(forged, lambda message: None)
     capsys.readouterr()
     assert main(argv) == 1
