@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-DEFAULT_CONFIG: dict[str, Any] = {"schedule": "auto", "target": None, "device": None}
+DEFAULT_CONFIG: dict[str, Any] = {"schedule": "auto", "target": None, "device": None, "min_edges": None}
 """`nx.config.backends.gir`: `schedule` is "auto" (by the graph's shape),
 "power_law" or "high_diameter"; `target` "cuda", "opencl" or None (CUDA where it
-runs); `device` a device index, as `gir.Program.run` takes them."""
+runs); `device` a device index, as `gir.Program.run` takes them; `min_edges` the
+fewest edges of a graph that `nx.config.backend_priority` offloads to gir (None:
+the measured defaults of `interface.MIN_EDGES`; an int for every function, or a
+dict by function name)."""
 
 _BFS_ORDER_NOTE = (
     "BFS levels on the GPU; the tree and NetworkX's discovery order ranked level by level "

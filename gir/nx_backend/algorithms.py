@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from collections.abc import Hashable, Iterator
 from typing import Any
 
@@ -30,23 +31,37 @@ ROAD_DELTA_FACTOR = 8
 """Delta-stepping buckets are this many mean edge weights wide on high-diameter
 graphs (few vertices per bucket otherwise), one mean weight on power-law graphs."""
 
-PPB, PPT = 10**9, 10**12
-"""PageRank's damping and tolerance reach the program as integers in these units."""
+INT32_MAX = int(np.iinfo(np.int32).max)
 
 
 def single_source_shortest_path_length(
-    G: GirGraph, source: Hashable, cutoff: int | None = None
+    G: GirGraph, source: Hashable, cutoff: Any = None
 ) -> dict[Hashable, int]:
     """Edges on a shortest path from `source` to each node it reaches (at most
-    `cutoff`), nearest first: `nx.single_source_shortest_path_length`."""
+    `cutoff`), in NetworkX's discovery order: `nx.single_source_shortest_path_length`."""
     root = G.node_of(source, f"Source {source} is not in G")
     threshold = max(1, len(G) // PULL_FRACTION)
     levels = program("bfs_levels", G).run(G.loaded(), root, threshold)["level"]
-    reached = np.flatnonzero(levels >= 0)
-    if cutoff is not None:
-        reached = reached[levels[reached] <= cutoff]
-    order = reached[np.argsort(levels[reached], kind="stable")]
-    return {G.nodes[vertex]: int(levels[vertex]) for vertex in order}
+    deepest = _deepest_level(levels, math.inf if cutoff is None else cutoff)
+    _, children = tree_edges(G.src, G.dst, levels, deepest)
+    lengths = {source: 0}
+    lengths.update((G.nodes[vertex], int(levels[vertex])) for vertex in children.tolist())
+    return lengths
+
+
+def _deepest_level(levels: np.ndarray, cutoff: Any) -> int:
+    """The deepest BFS level NetworkX's search reports under `cutoff`: it goes on
+    to level L+1 while level L has vertices, `cutoff > L` (compared as Python
+    compares them: a NaN stops at once, a str raises TypeError) and some vertex
+    is still unseen."""
+    sizes = np.bincount(levels[levels >= 0])
+    unseen = levels.size - np.cumsum(sizes)
+    level = 0
+    while level < sizes.size and cutoff > level:
+        level += 1
+        if level == sizes.size or unseen[level] == 0:
+            break
+    return level
 
 
 def bfs_edges(
@@ -164,27 +179,138 @@ def bfs_successors(
 
 
 def single_source_dijkstra_path_length(
-    G: GirGraph, source: Hashable, cutoff: float | None = None, weight: str = "weight"
+    G: GirGraph, source: Hashable, cutoff: Any = None, weight: str = "weight"
 ) -> dict[Hashable, int | float]:
     """Least total `weight` of a path from `source` to each node it reaches (at
-    most `cutoff`), nearest first: `nx.single_source_dijkstra_path_length`.
-    Weights must be non-negative integers (ints or integral floats)."""
+    most `cutoff`), in the order NetworkX's Dijkstra settles them:
+    `nx.single_source_dijkstra_path_length`. Weights must be non-negative
+    integers (ints, bools or integral floats); a multigraph's parallel edges
+    weigh their least weight, as in NetworkX."""
     root = G.node_of(source, f"Node {source} not found in graph")
     if not G.integer_weights(weight):
-        raise NotImplementedError("gir's SSSP takes non-negative integer weights whose sum fits in int32")
+        raise NotImplementedError(
+            f"gir's SSSP takes non-negative integer weights whose sum fits in int32; '{weight}' has others "
+            "(fractional, negative, NaN or too large)"
+        )
     weights = G.attributes[weight]
     mean = float(weights.mean()) if weights.size else 1.0
     scale = ROAD_DELTA_FACTOR if schedule_shape(G) == "high_diameter" else 1
     delta = max(1, round(mean * scale))
-    dist = program("sssp", G).run(G.loaded(weight), root, delta)["dist"]
-    reached = np.flatnonzero(dist != UNREACHED)
-    if cutoff is not None:
-        reached = reached[dist[reached] <= cutoff]
-    order = reached[np.argsort(dist[reached], kind="stable")]
-    number = float if weight in G.float_attributes else int
+    dist = program("sssp", G).run(G.loaded(weight), root, delta)["dist"].astype(np.int64)
+    kept = dist != UNREACHED
+    kept[root] = False
+    bound = _distance_bound(dist[kept], cutoff, bool(np.any(G.src == root)))
+    if bound is not None:
+        kept &= dist <= bound
+    kept[root] = True
+    order, parent_edge = settle_order(G.src, G.dst, weights.astype(np.int64), dist, root, kept)
+    float_edges = G.float_edges.get(weight)
+    floats = np.zeros(len(G), dtype=bool)
+    if float_edges is not None and float_edges.all():
+        floats[:] = True
+    elif float_edges is not None:
+        for vertex, edge in zip(order[1:].tolist(), parent_edge[order[1:]].tolist()):
+            floats[vertex] = floats[G.src[edge]] or float_edges[edge]
     lengths: dict[Hashable, int | float] = {source: 0}  # NetworkX's start: an int whatever the weights
-    lengths.update((G.nodes[vertex], number(dist[vertex])) for vertex in order if vertex != root)
+    nodes = G.nodes
+    lengths.update(
+        (nodes[vertex], float(dist[vertex]) if floats[vertex] else int(dist[vertex]))
+        for vertex in order[1:].tolist()
+    )
     return lengths
+
+
+def _distance_bound(distances: np.ndarray, cutoff: Any, relaxes: bool) -> int | None:
+    """The greatest distance NetworkX keeps under `cutoff` (None: all), found by
+    comparing `distance > cutoff` as NetworkX does, in Python, by bisection over
+    the distances found (NaN keeps all; a str raises NetworkX's TypeError where
+    NetworkX compares at all: when the source has an edge, `relaxes`)."""
+    if cutoff is None:
+        return None
+    values = np.unique(distances).tolist()
+    if not values:
+        if relaxes:
+            _ = 0 > cutoff  # NetworkX compares the first relaxed edge's length
+        return None
+    low, high = 0, len(values)  # values[:low] are kept, values[high:] are not
+    while low < high:
+        middle = (low + high) // 2
+        if values[middle] > cutoff:
+            high = middle
+        else:
+            low = middle + 1
+    return None if low == len(values) else (values[low - 1] if low else -1)
+
+
+def settle_order(
+    src: np.ndarray, dst: np.ndarray, weights: np.ndarray, dist: np.ndarray, root: int, kept: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The vertices `kept` (distances `dist` from `root` over edges `src -> dst`
+    in adjacency order, see `tree_edges`) in the order NetworkX's Dijkstra
+    settles them, and for each vertex the edge whose relaxation gave it its
+    distance (its parent edge; -1 for the root and vertices not kept).
+
+    NetworkX pops (distance, push counter): a vertex is pushed with its final
+    distance by the first settled vertex with a tight edge to it (`dist[v] +
+    w == dist[u]`), in that vertex's neighbour order. So vertices are settled in
+    rounds: once the settled vertices have pushed their tight neighbours, every
+    pushed vertex no farther than the nearest vertex not yet pushed comes next,
+    ordered by (distance, its pusher's rank, the edge's position), since a later
+    push has a later counter. Zero weights (a pusher as far as its child) fit:
+    the child waits for the next round."""
+    n = dist.size
+    tight = np.flatnonzero(kept[src] & kept[dst] & (src != dst) & (dst != root))
+    tight = tight[dist[src[tight]] + weights[tight] == dist[dst[tight]]]
+    starts = np.searchsorted(src[tight], np.arange(n + 1))
+    rank = np.full(n, -1, dtype=np.int64)
+    parent_edge = np.full(n, -1, dtype=np.int64)
+    pushed = np.zeros(n, dtype=bool)
+    pushed[root] = True
+    rank[root] = 0
+    waiting = np.flatnonzero(kept)
+    waiting = waiting[waiting != root]
+    waiting = waiting[np.argsort(dist[waiting], kind="stable")]  # the vertices to push, nearest first
+    first_unpushed = 0
+    pending = np.zeros(0, dtype=np.int64)
+    settled = [np.array([root], dtype=np.int64)]
+    count = 1
+    while True:
+        fresh = settled[-1]
+        edges = _edges_of(fresh, starts, tight)
+        edges = edges[~pushed[dst[edges]]]
+        # the first push into each vertex: the least (pusher's rank, edge position)
+        edges = edges[np.lexsort((edges, rank[src[edges]]))]
+        heads, first = np.unique(dst[edges], return_index=True)
+        pushed[heads] = True
+        parent_edge[heads] = edges[first]
+        pending = np.concatenate([pending, heads])
+        if pending.size == 0:
+            break
+        while first_unpushed < waiting.size and pushed[waiting[first_unpushed]]:
+            window = pushed[waiting[first_unpushed : first_unpushed + 1024]]
+            first_unpushed += int(np.argmin(window)) if not window.all() else window.size
+        nearest = dist[waiting[first_unpushed]] if first_unpushed < waiting.size else np.iinfo(np.int64).max
+        ready = dist[pending] <= nearest
+        now, pending = pending[ready], pending[~ready]
+        assert now.size, "the nearest unpushed vertex's path passes a pending one"
+        pusher_rank = rank[src[parent_edge[now]]]
+        now = now[np.lexsort((parent_edge[now], pusher_rank, dist[now]))]
+        rank[now] = np.arange(count, count + now.size)
+        count += now.size
+        settled.append(now)
+    return np.concatenate(settled), parent_edge
+
+
+def _edges_of(vertices: np.ndarray, starts: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """The entries of `edges` (grouped by source, `starts` indexing each source's
+    first) whose source is one of `vertices`, in the order of `vertices`."""
+    begin, end = starts[vertices], starts[vertices + 1]
+    counts = end - begin
+    total = int(counts.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    offsets = np.repeat(begin - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
+    return edges[np.arange(total) + offsets]
 
 
 def connected_components(G: GirGraph) -> Iterator[set[Hashable]]:
@@ -221,19 +347,25 @@ def pagerank(
     dangling: Any = None,
 ) -> dict[Hashable, float]:
     """PageRank by NetworkX's power iteration (uniform teleport, dangling rank
-    spread uniformly, stop when the L1 change is below `len(G) * tol`):
-    `nx.pagerank` without personalization, nstart and dangling, on graphs whose
-    `weight` is absent or the same positive value on every edge."""
+    spread uniformly, stop when the L1 change is below `len(G) * tol`), along
+    edges weighted by `weight` (a multigraph's parallel edges add up):
+    `nx.pagerank` without personalization, nstart and dangling."""
     import networkx as nx
 
-    if weight is not None and not _uniform_positive(G.attributes[weight]):
-        raise NotImplementedError("gir's PageRank takes graphs whose edges all weigh the same")
-    damping, tolerance = _as_units(alpha, PPB, "alpha"), _as_units(tol, PPT, "tol")
     if len(G) == 0:
         return {}
-    result = program("pagerank", G).run(G.loaded(), damping, max_iter, tolerance)
-    sums = result["sums"]
-    if not sums[2] < tolerance * 1e-12 * len(G):  # the program's own test
+    iterations = min(max(operator.index(max_iter), 0), INT32_MAX)  # range(max_iter)'s TypeError  # more than 2**31 iterations never end anyway
+    if weight is None or _uniform_positive(G.attributes[weight]):
+        result = program("pagerank", G).run(G.loaded(), float(alpha), iterations, float(tol))
+    else:
+        scaled = _as_integers(G.attributes[weight])
+        if scaled is None:
+            raise NotImplementedError(
+                f"gir's PageRank takes weights that are integers once scaled by a power of two "
+                f"(at most 2**31 each); '{weight}' has others"
+            )
+        result = program("pagerank_weighted", G).run(G.loaded(weight, integers=scaled), float(alpha), iterations, float(tol))
+    if not result["sums"][2] < len(G) * tol:  # the program's own test
         raise nx.PowerIterationFailedConvergence(max_iter)
     return dict(zip(G.nodes, map(float, result["rank"])))
 
@@ -244,12 +376,18 @@ def _uniform_positive(values: np.ndarray) -> bool:
     return values.size == 0 or bool(values[0] > 0 and np.all(values == values[0]))
 
 
-def _as_units(value: float, units: int, name: str) -> int:
-    """`value` as a whole number of 1/`units`, if it is one (and fits in int32)."""
-    scaled = round(value * units)
-    if not 0 <= scaled <= np.iinfo(np.int32).max or abs(scaled - value * units) > 1e-3:
-        raise NotImplementedError(f"gir's PageRank takes {name} in [0, 2.1e9/{units:.0e}] in steps of {1 / units:.0e}")
-    return scaled
+def _as_integers(values: np.ndarray) -> np.ndarray | None:
+    """`values` times the least power of two that makes them all integers in
+    int32, whose absolute sum a double holds exactly; None if there is none.
+    PageRank divides each weight by its vertex's total: an exact scaling by a
+    power of two changes no quotient."""
+    for power in range(0, 64):
+        scaled = np.ldexp(values, power)
+        if not np.all(np.isfinite(scaled)) or np.abs(scaled).max(initial=0) > INT32_MAX:
+            return None
+        if np.all(scaled == np.round(scaled)):
+            return scaled.astype(np.int64) if np.abs(scaled).sum() < 2.0**53 else None
+    return None
 
 
 def betweenness_centrality(

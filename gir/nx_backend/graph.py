@@ -24,6 +24,13 @@ its mean out-degree (scale-free graphs have hubs; road networks and meshes have
 degrees close to their mean, and many levels: "high-diameter")."""
 
 
+NUMBER_TYPES = (int, float, np.integer, np.floating, np.bool_)
+"""The edge attribute values gir reads (bool is an int); NetworkX would add or
+compare anything else (a str, a Fraction, None for a hidden edge) differently."""
+
+FLOAT_TYPES = (float, np.floating)
+
+
 class GirGraph:
     """A NetworkX graph as gir runs it: vertices numbered in `G` order, directed
     edges (an undirected edge becomes two), the requested edge attributes as
@@ -54,14 +61,15 @@ class GirGraph:
         self.index = {node: position for position, node in enumerate(nodes)}
         self.src, self.dst = src, dst
         self.attributes = dict(attributes)
-        self.float_attributes: set[str] = set()
-        """The attributes with a Python or numpy float among their values."""
+        self.float_edges: dict[str, np.ndarray] = {}
+        """For each attribute with a Python or numpy float among its values, which
+        edges hold a float (a path through one has a float length in NetworkX)."""
         self.directed = directed
         self.multigraph = multigraph
         self.__networkx_cache__: dict[str, Any] = {}
         self._predecessors = predecessors
         self._reverse_edges: tuple[np.ndarray, np.ndarray] | None = None
-        self._loaded: dict[tuple[str | None, bool], Any] = {}
+        self._loaded: dict[tuple[str | None, bool, bool], Any] = {}
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -80,24 +88,29 @@ class GirGraph:
             return "high_diameter"
         return "power_law" if degrees.max() >= POWER_LAW_MAX_TO_MEAN * degrees.mean() else "high_diameter"
 
-    def gir_graph(self, weight: str | None = None, *, reverse: bool = False) -> Graph:
+    def gir_graph(
+        self, weight: str | None = None, *, reverse: bool = False, integers: np.ndarray | None = None
+    ) -> Graph:
         """The graph as gir's host `Graph`, weighted by attribute `weight` (its
-        values must be integers: see `integer_weights`); every edge turned
-        around when `reverse`."""
-        weights = None if weight is None else self.attributes[weight].astype(np.int64)
+        values must be integers: see `integer_weights`) or by `integers` (one
+        per edge) where given; every edge turned around when `reverse`."""
+        weights = integers if integers is not None else None if weight is None else self.attributes[weight]
+        weights = None if weights is None else weights.astype(np.int64)
         src, dst = (self.dst, self.src) if reverse else (self.src, self.dst)
         return from_edges(len(self.nodes), src, dst, weights)
 
-    def loaded(self, weight: str | None = None, *, reverse: bool = False) -> Any:
+    def loaded(self, weight: str | None = None, *, reverse: bool = False, integers: np.ndarray | None = None) -> Any:
         """The graph (reversed when `reverse`) resident on gir's device (a
-        `gir.LoadedGraph`), once."""
+        `gir.LoadedGraph`), once: weighted as `gir_graph` weights it, `integers`
+        standing for attribute `weight` (a scaled copy of it) in the cache."""
         from gir.api import load_graph
         from gir.nx_backend.programs import device_options
 
-        resident = self._loaded.get((weight, reverse))
+        key = (weight, reverse, integers is not None)
+        resident = self._loaded.get(key)
         if resident is None:
-            graph = self.gir_graph(weight, reverse=reverse)
-            resident = self._loaded[(weight, reverse)] = load_graph(graph, **device_options())
+            graph = self.gir_graph(weight, reverse=reverse, integers=integers)
+            resident = self._loaded[key] = load_graph(graph, **device_options())
         return resident
 
     def reverse_edges(self) -> tuple[np.ndarray, np.ndarray]:
@@ -151,16 +164,21 @@ def from_nx(graph: Any, edge_attrs: Mapping[str, Any] | None) -> GirGraph:
     count = sum(counts)
     src = np.repeat(np.arange(len(nodes), dtype=np.int64), counts)
     dst = np.fromiter(map(index.__getitem__, heads), dtype=np.int64, count=count)
-    attributes, float_attributes = {}, set()
+    attributes, float_edges = {}, {}
     edge_data = list(datas) if edge_attrs else []
     for name, default in (edge_attrs or {}).items():
         values = [data.get(name, default) for data in edge_data]
-        try:
-            attributes[name] = np.asarray(values, dtype=np.float64).reshape(count)
-        except (TypeError, ValueError):
-            raise NotImplementedError(f"gir reads numeric edge attributes; '{name}' is not") from None
-        if any(isinstance(value, (float, np.floating)) for value in values):
-            float_attributes.add(name)
+        kinds = set(map(type, values))
+        strange = [kind for kind in kinds if not issubclass(kind, NUMBER_TYPES) or issubclass(kind, np.complexfloating)]
+        if strange:
+            raise NotImplementedError(
+                f"gir reads edge attributes that are ints or floats; '{name}' has {strange[0].__name__} values"
+            )
+        attributes[name] = np.asarray(values, dtype=np.float64).reshape(count)
+        if any(issubclass(kind, FLOAT_TYPES) for kind in kinds):
+            float_edges[name] = np.fromiter(
+                (isinstance(value, FLOAT_TYPES) for value in values), dtype=bool, count=count
+            )
     converted = GirGraph(
         nodes,
         src,
@@ -170,7 +188,7 @@ def from_nx(graph: Any, edge_attrs: Mapping[str, Any] | None) -> GirGraph:
         multigraph=multigraph,
         predecessors=graph._pred if graph.is_directed() else None,
     )
-    converted.float_attributes = float_attributes
+    converted.float_edges = float_edges
     return converted
 
 

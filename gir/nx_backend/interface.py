@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import numbers
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -70,6 +71,13 @@ def _refusal(name: str, arguments: Mapping[str, Any]) -> str | None:
     return None
 
 
+MIN_EDGES: dict[str, int] = {name: 0 for name in FUNCTIONS}
+"""Measured defaults of `min_edges` (see docs/python.md for the table behind them)."""
+
+_DISPATCHER_MODULES = ("networkx.utils.backends", "networkx.utils.decorators", "gir.nx_backend")
+"""Modules whose frames sit between a dispatched call and its caller."""
+
+
 class BackendInterface:
     """gir's NetworkX backend: the functions of `FUNCTIONS`, plus NetworkX's
     conversion and dispatch hooks."""
@@ -98,8 +106,51 @@ class BackendInterface:
 
     @staticmethod
     def should_run(name: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> bool | str:
-        """gir runs whatever it can once asked for (by `backend=` or priority)."""
+        """Whether gir is worth running (NetworkX asks only under
+        `backend_priority`; `backend="gir"` always runs gir): not for a call made
+        from inside another NetworkX algorithm (closeness centrality calls a BFS
+        per node: each would be a device round trip), nor below the graph size
+        where gir, conversion included, becomes faster (`min_edges`)."""
+        caller = _networkx_caller()
+        if caller is not None:
+            return f"called from inside NetworkX's {caller}: gir runs only the calls users make"
+        graph = _bound(name, args, kwargs)["G"]
+        edges = _edge_count(graph)
+        least = min_edges(name)
+        if edges < least:
+            return f"the graph has {edges} edges, below nx.config.backends.gir.min_edges for {name} ({least})"
         return True
+
+
+def min_edges(name: str) -> int:
+    """The fewest edges (each direction of an undirected edge counted) on which
+    gir runs `name` when NetworkX asks `should_run`: the backend's config
+    (`nx.config.backends.gir.min_edges`: an int for every function, or a dict
+    by function name) over `MIN_EDGES`."""
+    from gir.nx_backend.programs import config
+
+    configured = config().min_edges
+    if isinstance(configured, Mapping):
+        return int(configured.get(name, MIN_EDGES[name]))
+    return MIN_EDGES[name] if configured is None else int(configured)
+
+
+def _edge_count(graph: Any) -> int:
+    """The edges gir would convert: a directed graph's edges, an undirected
+    graph's twice (parallel edges once per neighbour: a cheap lower bound)."""
+    return sum(map(len, graph._adj.values()))
+
+
+def _networkx_caller() -> str | None:
+    """The NetworkX function that made the current dispatched call, if NetworkX
+    itself made it: the first frame above the dispatcher's own."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_globals.get("__name__", "").startswith(_DISPATCHER_MODULES):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    module = frame.f_globals.get("__name__", "")
+    return frame.f_code.co_name if module.startswith("networkx.") else None
 
 
 for _name in FUNCTIONS:  # NetworkX looks the algorithms up on the interface by name

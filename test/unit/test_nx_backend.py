@@ -67,8 +67,8 @@ def _weighted(graph: nx.Graph, seed: int, *, floats: bool = False) -> nx.Graph:
 @pytest.fixture(params=SHAPES)
 def shape(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """Every test runs under each shape's schedule, whatever its graphs' shapes."""
-    config = nx.utils.Config(schedule=request.param, target="opencl", device=None)
-    monkeypatch.setattr(programs, "_config", lambda: config)
+    config = nx.utils.Config(schedule=request.param, target="opencl", device=None, min_edges=None)
+    monkeypatch.setattr(programs, "config", lambda: config)
     yield request.param
 
 
@@ -276,7 +276,11 @@ def test_unsupported_arguments_are_refused() -> None:
     fractional[0][1]["weight"] = 0.5
     with pytest.raises(NotImplementedError, match="non-negative integer"):
         BackendInterface.single_source_dijkstra_path_length(_gir(fractional, {"weight": 1}), 0)
-    with pytest.raises(NotImplementedError, match="weigh the same"):
-        BackendInterface.pagerank(_gir(fractional, {"weight": 1}))
-    with pytest.raises(NotImplementedError, match="alpha"):
-        BackendInterface.pagerank(_gir(graph, {"weight": 1}), alpha=0.1234567891234)
+    tenth = _weighted(nx.path_graph(4), 0)
+    tenth[0][1]["weight"] = 0.1  # no power of two makes it an integer
+    with pytest.raises(NotImplementedError, match="power of two"):
+        BackendInterface.pagerank(_gir(tenth, {"weight": 1}))
+    text = _weighted(nx.path_graph(4), 0)
+    text[0][1]["weight"] = "3"
+    with pytest.raises(NotImplementedError, match="'weight' has str values"):
+        _gir(text, {"weight": 1})
