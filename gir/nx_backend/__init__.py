@@ -30,11 +30,13 @@ FUNCTION_NOTES: dict[str, dict[str, Any]] = {
         for name in ("bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors")
     },
     "single_source_shortest_path_length": {
-        "additional_docs": "BFS levels on the GPU; cutoff is applied to the result.",
+        "additional_docs": "BFS levels on the GPU; NetworkX's discovery order and its cutoff test "
+        "(`cutoff > level`) on the host.",
     },
     "single_source_dijkstra_path_length": {
-        "additional_docs": "Delta-stepping on the GPU: weights must be non-negative integers "
-        "(ints or integral floats) summing below 2**31; otherwise NetworkX runs it.",
+        "additional_docs": "Delta-stepping on the GPU, NetworkX's settling order and cutoff test on the "
+        "host: weights must be non-negative integers (ints, bools or integral floats) summing below "
+        "2**31, never rounded; otherwise NetworkX runs it.",
     },
     "connected_components": {
         "additional_docs": "Label propagation with hooking and shortcutting on the GPU.",
@@ -44,11 +46,8 @@ FUNCTION_NOTES: dict[str, dict[str, Any]] = {
         "one run, or one run per sampled source); unweighted, endpoints excluded.",
     },
     "pagerank": {
-        "additional_docs": "NetworkX's power iteration on the GPU in double precision.",
-        "additional_parameters": {
-            "alpha": "a multiple of 1e-9",
-            "tol": "a multiple of 1e-12 (at most about 2.1e-3)",
-        },
+        "additional_docs": "NetworkX's power iteration on the GPU in double precision, weighted (float "
+        "weights scaled by a power of two into integers, which keeps every ratio; others: NetworkX runs it).",
     },
 }
 

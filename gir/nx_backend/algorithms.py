@@ -77,14 +77,30 @@ def bfs_edges(
     `sort_neighbors`. The levels come from the GPU, the order from `tree_edges`."""
     backwards = bool(reverse) and G.is_directed()
     root = _search_root(G, source)
-    if depth_limit is not None and not depth_limit > 0:
+    if not 0 < (len(G) if depth_limit is None else depth_limit):
         return
     threshold = max(1, len(G) // PULL_FRACTION)
     levels = program("bfs_levels", G).run(G.loaded(reverse=backwards), root, threshold)["level"]
     src, dst = G.reverse_edges() if backwards else (G.src, G.dst)
-    parents, children = tree_edges(src, dst, levels, depth_limit)
+    parents, children = tree_edges(src, dst, levels, _levels_expanded(levels, depth_limit, len(G)))
     nodes = G.nodes
     yield from zip(map(nodes.__getitem__, parents.tolist()), map(nodes.__getitem__, children.tolist()))
+
+
+def _levels_expanded(levels: np.ndarray, depth_limit: Any, n: int) -> int:
+    """How many BFS levels NetworkX's `generic_bfs_edges` expands under
+    `depth_limit` (None: `n`): it expands level `depth` while that level has
+    vertices, `depth < depth_limit` (compared in Python, as NetworkX does) and
+    some vertex is unseen."""
+    limit = n if depth_limit is None else depth_limit
+    sizes = np.bincount(levels[levels >= 0])
+    unseen = n - np.cumsum(sizes)
+    depth = 0
+    while depth < sizes.size and depth < limit:
+        depth += 1
+        if depth == sizes.size or unseen[depth] == 0:
+            break
+    return depth
 
 
 def _search_root(G: GirGraph, source: Hashable) -> int:
@@ -186,6 +202,7 @@ def single_source_dijkstra_path_length(
     `nx.single_source_dijkstra_path_length`. Weights must be non-negative
     integers (ints, bools or integral floats); a multigraph's parallel edges
     weigh their least weight, as in NetworkX."""
+    hash(source)  # NetworkX puts it in a set first: an unhashable source raises TypeError
     root = G.node_of(source, f"Node {source} not found in graph")
     if not G.integer_weights(weight):
         raise NotImplementedError(
@@ -361,8 +378,8 @@ def pagerank(
         scaled = _as_integers(G.attributes[weight])
         if scaled is None:
             raise NotImplementedError(
-                f"gir's PageRank takes weights that are integers once scaled by a power of two "
-                f"(at most 2**31 each); '{weight}' has others"
+                f"gir's PageRank takes finite weights that a power of two scales into int32 integers; "
+                f"'{weight}' has others"
             )
         result = program("pagerank_weighted", G).run(G.loaded(weight, integers=scaled), float(alpha), iterations, float(tol))
     if not result["sums"][2] < len(G) * tol:  # the program's own test
@@ -377,17 +394,22 @@ def _uniform_positive(values: np.ndarray) -> bool:
 
 
 def _as_integers(values: np.ndarray) -> np.ndarray | None:
-    """`values` times the least power of two that makes them all integers in
-    int32, whose absolute sum a double holds exactly; None if there is none.
-    PageRank divides each weight by its vertex's total: an exact scaling by a
-    power of two changes no quotient."""
-    for power in range(0, 64):
-        scaled = np.ldexp(values, power)
-        if not np.all(np.isfinite(scaled)) or np.abs(scaled).max(initial=0) > INT32_MAX:
-            return None
-        if np.all(scaled == np.round(scaled)):
-            return scaled.astype(np.int64) if np.abs(scaled).sum() < 2.0**53 else None
-    return None
+    """`values` times the greatest power of two (2**-k included) that keeps
+    them all in int32, if they are then integers whose absolute sum a double
+    holds exactly; else None. PageRank divides each weight by its vertex's
+    total: an exact scaling by a power of two changes no quotient."""
+    largest = float(np.abs(values).max(initial=0.0))
+    if not np.all(np.isfinite(values)):
+        return None
+    if largest == 0:
+        return values.astype(np.int64)
+    power = math.floor(math.log2(INT32_MAX / largest))
+    scaled = np.ldexp(values, power)
+    if np.abs(scaled).max() > INT32_MAX:  # log2's rounding
+        scaled = np.ldexp(values, power - 1)
+    if not np.all(scaled == np.round(scaled)) or np.abs(scaled).sum() >= 2.0**53:
+        return None
+    return scaled.astype(np.int64)
 
 
 def betweenness_centrality(

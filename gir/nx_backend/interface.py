@@ -11,7 +11,6 @@ nx.config.backend_priority.algos = ["gir"]        # every call gir can run, else
 from __future__ import annotations
 
 import inspect
-import numbers
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -38,8 +37,10 @@ _UNSUPPORTED_BY_DEFAULT: dict[str, tuple[str, ...]] = {
 }
 """Arguments gir takes only at their default (None)."""
 
-_WEIGHTED = {"single_source_dijkstra_path_length", "pagerank", "betweenness_centrality"}
-"""Functions whose results depend on parallel edges, refused on multigraphs."""
+_NOT_ON_MULTIGRAPHS = {"betweenness_centrality"}
+"""Functions refused on multigraphs: gir's betweenness counts a path once per
+parallel edge, NetworkX's once. (Dijkstra takes the least of parallel weights,
+as NetworkX does; PageRank adds them up, as NetworkX's matrix does.)"""
 
 
 def _bound(name: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> dict[str, Any]:
@@ -53,14 +54,11 @@ def _bound(name: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> dict[
 def _refusal(name: str, arguments: Mapping[str, Any]) -> str | None:
     """Why gir cannot run `name` with `arguments`, or None."""
     graph = arguments["G"]
-    if name in _WEIGHTED and graph.is_multigraph():
-        return "gir does not run this on multigraphs (parallel edges' weights combine)"
+    if name in _NOT_ON_MULTIGRAPHS and graph.is_multigraph():
+        return "gir does not run this on multigraphs (it would count parallel edges' paths apart)"
     for parameter in _UNSUPPORTED_BY_DEFAULT.get(name, ()):
         if arguments[parameter] is not None:
             return f"gir does not support the {parameter!r} argument"
-    limit = arguments.get("depth_limit", None)
-    if limit is not None and not isinstance(limit, numbers.Real):
-        return "gir takes a depth_limit that is a real number"
     weight = arguments.get("weight", None)
     if weight is not None and not isinstance(weight, str):
         return "gir reads weights from an edge attribute (a name), not from a function"
