@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 import operator
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 import numpy as np
@@ -42,26 +42,11 @@ def single_source_shortest_path_length(
     root = G.node_of(source, f"Source {source} is not in G")
     threshold = max(1, len(G) // PULL_FRACTION)
     levels = program("bfs_levels", G).run(G.loaded(), root, threshold)["level"]
-    deepest = _deepest_level(levels, math.inf if cutoff is None else cutoff)
-    _, children = tree_edges(G.src, G.dst, levels, deepest)
+    limit = math.inf if cutoff is None else cutoff
+    _, children = tree_edges(G.src, G.dst, levels, _levels_expanded(levels, lambda level: limit > level))
     lengths = {source: 0}
     lengths.update((G.nodes[vertex], int(levels[vertex])) for vertex in children.tolist())
     return lengths
-
-
-def _deepest_level(levels: np.ndarray, cutoff: Any) -> int:
-    """The deepest BFS level NetworkX's search reports under `cutoff`: it goes on
-    to level L+1 while level L has vertices, `cutoff > L` (compared as Python
-    compares them: a NaN stops at once, a str raises TypeError) and some vertex
-    is still unseen."""
-    sizes = np.bincount(levels[levels >= 0])
-    unseen = levels.size - np.cumsum(sizes)
-    level = 0
-    while level < sizes.size and cutoff > level:
-        level += 1
-        if level == sizes.size or unseen[level] == 0:
-            break
-    return level
 
 
 def bfs_edges(
@@ -82,25 +67,26 @@ def bfs_edges(
     threshold = max(1, len(G) // PULL_FRACTION)
     levels = program("bfs_levels", G).run(G.loaded(reverse=backwards), root, threshold)["level"]
     src, dst = G.reverse_edges() if backwards else (G.src, G.dst)
-    parents, children = tree_edges(src, dst, levels, _levels_expanded(levels, depth_limit, len(G)))
+    limit = len(G) if depth_limit is None else depth_limit
+    parents, children = tree_edges(src, dst, levels, _levels_expanded(levels, lambda depth: depth < limit))
     nodes = G.nodes
     yield from zip(map(nodes.__getitem__, parents.tolist()), map(nodes.__getitem__, children.tolist()))
 
 
-def _levels_expanded(levels: np.ndarray, depth_limit: Any, n: int) -> int:
-    """How many BFS levels NetworkX's `generic_bfs_edges` expands under
-    `depth_limit` (None: `n`): it expands level `depth` while that level has
-    vertices, `depth < depth_limit` (compared in Python, as NetworkX does) and
-    some vertex is unseen."""
-    limit = n if depth_limit is None else depth_limit
+def _levels_expanded(levels: np.ndarray, goes_on: Callable[[int], bool]) -> int:
+    """How many levels of BFS `levels` (-1: unreached) NetworkX's searches
+    expand: level L while it has vertices, some vertex is unseen and
+    `goes_on(L)`, NetworkX's own comparison of L with the cutoff or depth
+    limit, made in Python as NetworkX makes it (NaN stops at once, a str raises
+    TypeError). The children of the expanded levels are reported."""
     sizes = np.bincount(levels[levels >= 0])
-    unseen = n - np.cumsum(sizes)
-    depth = 0
-    while depth < sizes.size and depth < limit:
-        depth += 1
-        if depth == sizes.size or unseen[depth] == 0:
+    unseen = levels.size - np.cumsum(sizes)
+    level = 0
+    while level < sizes.size and goes_on(level):
+        level += 1
+        if level == sizes.size or unseen[level] == 0:
             break
-    return depth
+    return level
 
 
 def _search_root(G: GirGraph, source: Hashable) -> int:
@@ -213,14 +199,16 @@ def single_source_dijkstra_path_length(
     mean = float(weights.mean()) if weights.size else 1.0
     scale = ROAD_DELTA_FACTOR if schedule_shape(G) == "high_diameter" else 1
     delta = max(1, round(mean * scale))
-    dist = program("sssp", G).run(G.loaded(weight), root, delta)["dist"].astype(np.int64)
+    least = G.parallel_combined(weights, np.minimum)  # NetworkX's multigraph weight: the least
+    loaded = G.loaded(weight, integers=("least", least)) if G.multigraph else G.loaded(weight)
+    dist = program("sssp", G).run(loaded, root, delta)["dist"].astype(np.int64)
     kept = dist != UNREACHED
     kept[root] = False
     bound = _distance_bound(dist[kept], cutoff, bool(np.any(G.src == root)))
     if bound is not None:
         kept &= dist <= bound
     kept[root] = True
-    order, parent_edge = settle_order(G.src, G.dst, weights.astype(np.int64), dist, root, kept)
+    order, parent_edge = settle_order(G.src, G.dst, least.astype(np.int64), dist, root, kept)
     float_edges = G.float_edges.get(weight)
     floats = np.zeros(len(G), dtype=bool)
     if float_edges is not None and float_edges.all():
@@ -371,17 +359,20 @@ def pagerank(
 
     if len(G) == 0:
         return {}
-    iterations = min(max(operator.index(max_iter), 0), INT32_MAX)  # range(max_iter)'s TypeError  # more than 2**31 iterations never end anyway
-    if weight is None or _uniform_positive(G.attributes[weight]):
+    iterations = min(max(operator.index(max_iter), 0), INT32_MAX)  # range(max_iter): TypeError; 2**31 never end
+    weights = np.ones(G.src.size) if weight is None else G.attributes[weight]
+    if not G.multigraph and _uniform_positive(weights):
         result = program("pagerank", G).run(G.loaded(), float(alpha), iterations, float(tol))
     else:
-        scaled = _as_integers(G.attributes[weight])
+        # NetworkX's matrix adds up parallel edges; gir's graph keeps one of them
+        scaled = _as_integers(G.parallel_combined(weights, np.add))
         if scaled is None:
             raise NotImplementedError(
                 f"gir's PageRank takes finite weights that a power of two scales into int32 integers; "
                 f"'{weight}' has others"
             )
-        result = program("pagerank_weighted", G).run(G.loaded(weight, integers=scaled), float(alpha), iterations, float(tol))
+        loaded = G.loaded(weight, integers=("pagerank", scaled))
+        result = program("pagerank_weighted", G).run(loaded, float(alpha), iterations, float(tol))
     if not result["sums"][2] < len(G) * tol:  # the program's own test
         raise nx.PowerIterationFailedConvergence(max_iter)
     return dict(zip(G.nodes, map(float, result["rank"])))

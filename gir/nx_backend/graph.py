@@ -69,7 +69,7 @@ class GirGraph:
         self.__networkx_cache__: dict[str, Any] = {}
         self._predecessors = predecessors
         self._reverse_edges: tuple[np.ndarray, np.ndarray] | None = None
-        self._loaded: dict[tuple[str | None, bool, bool], Any] = {}
+        self._loaded: dict[tuple[str | None, bool, str | None], Any] = {}
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -99,19 +99,39 @@ class GirGraph:
         src, dst = (self.dst, self.src) if reverse else (self.src, self.dst)
         return from_edges(len(self.nodes), src, dst, weights)
 
-    def loaded(self, weight: str | None = None, *, reverse: bool = False, integers: np.ndarray | None = None) -> Any:
+    def loaded(
+        self,
+        weight: str | None = None,
+        *,
+        reverse: bool = False,
+        integers: tuple[str, np.ndarray] | None = None,
+    ) -> Any:
         """The graph (reversed when `reverse`) resident on gir's device (a
-        `gir.LoadedGraph`), once: weighted as `gir_graph` weights it, `integers`
-        standing for attribute `weight` (a scaled copy of it) in the cache."""
+        `gir.LoadedGraph`), once: weighted as `gir_graph` weights it, or by
+        `integers`, a (name, per-edge integers) pair derived from attribute
+        `weight` (PageRank's scaled weights), cached under that name."""
         from gir.api import load_graph
         from gir.nx_backend.programs import device_options
 
-        key = (weight, reverse, integers is not None)
+        key = (weight, reverse, None if integers is None else integers[0])
         resident = self._loaded.get(key)
         if resident is None:
-            graph = self.gir_graph(weight, reverse=reverse, integers=integers)
+            values = None if integers is None else integers[1]
+            graph = self.gir_graph(weight, reverse=reverse, integers=values)
             resident = self._loaded[key] = load_graph(graph, **device_options())
         return resident
+
+    def parallel_combined(self, values: np.ndarray, combine: np.ufunc) -> np.ndarray:
+        """`values` (one per edge) with each edge of a multigraph's parallel
+        group holding `combine` (np.minimum, np.add) over its group: gir's
+        graphs keep one edge of a group, with the first one's weight."""
+        if not self.multigraph or values.size == 0:
+            return values
+        _, group = np.unique(self.src * len(self.nodes) + self.dst, return_inverse=True)
+        start = combine.identity if combine.identity is not None else np.inf
+        combined = np.full(group.max() + 1, start, dtype=np.float64)
+        combine.at(combined, group, values)
+        return combined[group]
 
     def reverse_edges(self) -> tuple[np.ndarray, np.ndarray]:
         """A directed graph's edges turned around, in the order of its

@@ -69,8 +69,22 @@ def _refusal(name: str, arguments: Mapping[str, Any]) -> str | None:
     return None
 
 
-MIN_EDGES: dict[str, int] = {name: 0 for name in FUNCTIONS}
-"""Measured defaults of `min_edges` (see docs/python.md for the table behind them)."""
+MIN_EDGES: dict[str, int] = {
+    "single_source_shortest_path_length": 1 << 19,  # gir never won up to 2**18 edges
+    "bfs_edges": 1 << 17,
+    "bfs_tree": 1 << 16,
+    "bfs_predecessors": 1 << 17,
+    "bfs_successors": 1 << 17,
+    "single_source_dijkstra_path_length": 1 << 18,
+    "connected_components": 1 << 19,  # gir never won up to 2**18 edges
+    "pagerank": 1 << 16,
+    "betweenness_centrality": 1 << 12,
+}
+"""The default `min_edges`: the fewest edges from which gir, conversion
+included, was faster than NetworkX at every size measured by
+`python -m gir.nx_backend.calibrate --target opencl` (PoCL on 2 CPU cores; the
+table is in docs/python.md); twice the largest size measured where gir never
+won. A GPU moves them: rerun the calibration there."""
 
 _DISPATCHER_MODULES = ("networkx.utils.backends", "networkx.utils.decorators", "gir.nx_backend")
 """Modules whose frames sit between a dispatched call and its caller."""
