@@ -210,6 +210,12 @@ def single_source_dijkstra_path_length(
     kept[root] = True
     order, parent_edge = settle_order(G.src, G.dst, least.astype(np.int64), dist, root, kept)
     float_edges = G.float_edges.get(weight)
+    if float_edges is not None and G.multigraph and weights.size:
+        # NetworkX's min() keeps the first least weight of parallel edges, with its type
+        group = G.parallel_groups()
+        least_edges = np.flatnonzero(weights == least)
+        _, first = np.unique(group[least_edges], return_index=True)
+        float_edges = float_edges[least_edges[first]][group]
     floats = np.zeros(len(G), dtype=bool)
     if float_edges is not None and float_edges.all():
         floats[:] = True

@@ -121,13 +121,17 @@ class GirGraph:
             resident = self._loaded[key] = load_graph(graph, **device_options())
         return resident
 
+    def parallel_groups(self) -> np.ndarray:
+        """Each edge's group of parallel edges (same ends), numbered by ends."""
+        return np.unique(self.src * len(self.nodes) + self.dst, return_inverse=True)[1].reshape(-1)
+
     def parallel_combined(self, values: np.ndarray, combine: np.ufunc) -> np.ndarray:
         """`values` (one per edge) with each edge of a multigraph's parallel
         group holding `combine` (np.minimum, np.add) over its group: gir's
         graphs keep one edge of a group, with the first one's weight."""
         if not self.multigraph or values.size == 0:
             return values
-        _, group = np.unique(self.src * len(self.nodes) + self.dst, return_inverse=True)
+        group = self.parallel_groups()
         start = combine.identity if combine.identity is not None else np.inf
         combined = np.full(group.max() + 1, start, dtype=np.float64)
         combine.at(combined, group, values)

@@ -23,7 +23,7 @@ from gir.nx_backend.interface import BackendInterface
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
-GRAPHS = 20
+GRAPHS = 10
 
 
 def _random_graph(seed: int, directed: bool) -> nx.Graph:
