@@ -10,6 +10,7 @@ nx.config.backend_priority.algos = ["gir"]        # every call gir can run, else
 
 from __future__ import annotations
 
+import functools
 import inspect
 import sys
 from collections.abc import Mapping
@@ -43,10 +44,15 @@ parallel edge, NetworkX's once. (Dijkstra takes the least of parallel weights,
 as NetworkX does; PageRank adds them up, as NetworkX's matrix does.)"""
 
 
+@functools.cache
+def _signature(name: str) -> inspect.Signature:
+    """The signature of `algorithms.<name>` (inspecting costs more than the checks)."""
+    return inspect.signature(getattr(algorithms, name))
+
+
 def _bound(name: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> dict[str, Any]:
     """The call's arguments by parameter name, defaults included."""
-    parameters = inspect.signature(getattr(algorithms, name))
-    bound = parameters.bind(*args, **kwargs)
+    bound = _signature(name).bind(*args, **kwargs)
     bound.apply_defaults()
     return dict(bound.arguments)
 
