@@ -147,7 +147,7 @@ def min_edges(name: str) -> int:
     by function name) over `MIN_EDGES`."""
     from gir.nx_backend.programs import config
 
-    configured = config().min_edges
+    configured = getattr(config(), "min_edges", None)  # a config made before min_edges: the defaults
     if isinstance(configured, Mapping):
         return int(configured.get(name, MIN_EDGES[name]))
     return MIN_EDGES[name] if configured is None else int(configured)

@@ -298,6 +298,19 @@ def test_should_run_declines_small_graphs_and_networkx_inner_calls(monkeypatch: 
     assert "inside NetworkX's <lambda>" in asked_from_networkx()
 
 
+def test_calibration_times_networkx_and_gir() -> None:
+    """`python -m gir.nx_backend.calibrate` times both on the same graph and
+    reports the least size from which gir won at every larger size."""
+    from gir.nx_backend import calibrate
+
+    graph = calibrate.graph(512)
+    assert 2 * graph.number_of_edges() == 512
+    rows, threshold = calibrate.measure("connected_components", [256])
+    ((edges, nx_seconds, gir_seconds),) = rows
+    assert edges == 256 and nx_seconds > 0 and gir_seconds > 0
+    assert threshold == (256 if gir_seconds < nx_seconds else None)
+
+
 def test_shapes_are_told_apart_by_degrees() -> None:
     hubs = nx.barabasi_albert_graph(60, 1, seed=1)
     assert _gir(hubs).shape() == "power_law"
