@@ -190,17 +190,26 @@ def single_source_dijkstra_path_length(
     weigh their least weight, as in NetworkX."""
     hash(source)  # NetworkX puts it in a set first: an unhashable source raises TypeError
     root = G.node_of(source, f"Node {source} not found in graph")
-    if not G.integer_weights(weight):
+    odd = G.odd_edges.get(weight, {})
+    if odd and (G.multigraph or not set(odd) <= {str, type(None)}):
+        kind = next(iter(odd)).__name__
+        raise NotImplementedError(f"gir's SSSP reads numbers; '{weight}' has {kind} values")
+    usable = ~np.logical_or.reduce(list(odd.values())) if odd else None  # None hides an edge, a str raises
+    if not G.integer_weights(weight, usable):
         raise NotImplementedError(
             f"gir's SSSP takes non-negative integer weights whose sum fits in int32; '{weight}' has others "
             "(fractional, negative, NaN or too large)"
         )
-    weights = G.attributes[weight]
+    weights = G.attributes[weight] if usable is None else np.where(usable, G.attributes[weight], 0)
     mean = float(weights.mean()) if weights.size else 1.0
     scale = ROAD_DELTA_FACTOR if schedule_shape(G) == "high_diameter" else 1
     delta = max(1, round(mean * scale))
     least = G.parallel_combined(weights, np.minimum)  # NetworkX's multigraph weight: the least
-    loaded = G.loaded(weight, integers=("least", least)) if G.multigraph else G.loaded(weight)
+    if usable is not None:
+        loaded = G.loaded(weight, integers=("numbers", least), edges=usable)
+        least = np.where(usable, least, 4 * UNREACHED)  # never on a shortest path
+    else:
+        loaded = G.loaded(weight, integers=("least", least)) if G.multigraph else G.loaded(weight)
     dist = program("sssp", G).run(loaded, root, delta)["dist"].astype(np.int64)
     kept = dist != UNREACHED
     kept[root] = False
@@ -208,6 +217,9 @@ def single_source_dijkstra_path_length(
     if bound is not None:
         kept &= dist <= bound
     kept[root] = True
+    text = odd.get(str)
+    if text is not None and np.any(text & kept[G.src]):  # NetworkX adds it to a length
+        raise TypeError("unsupported operand type(s) for +: 'int' and 'str'")
     order, parent_edge = settle_order(G.src, G.dst, least.astype(np.int64), dist, root, kept)
     float_edges = G.float_edges.get(weight)
     if float_edges is not None and G.multigraph and weights.size:
@@ -366,6 +378,9 @@ def pagerank(
     if len(G) == 0:
         return {}
     iterations = min(max(operator.index(max_iter), 0), INT32_MAX)  # range(max_iter): TypeError; 2**31 never end
+    if weight is not None and G.odd_edges.get(weight):
+        kind = next(iter(G.odd_edges[weight])).__name__
+        raise NotImplementedError(f"gir's PageRank reads numbers; '{weight}' has {kind} values")
     weights = np.ones(G.src.size) if weight is None else G.attributes[weight]
     if not G.multigraph and _uniform_positive(weights):
         result = program("pagerank", G).run(G.loaded(), float(alpha), iterations, float(tol))

@@ -25,8 +25,8 @@ degrees close to their mean, and many levels: "high-diameter")."""
 
 
 NUMBER_TYPES = (int, float, np.integer, np.floating, np.bool_)
-"""The edge attribute values gir reads (bool is an int); NetworkX would add or
-compare anything else (a str, a Fraction, None for a hidden edge) differently."""
+"""The edge attribute values gir computes with (bool is an int); NetworkX adds
+or compares anything else (a str, a Fraction, None for a hidden edge) its own way."""
 
 FLOAT_TYPES = (float, np.floating)
 
@@ -66,6 +66,10 @@ class GirGraph:
         edges hold a float (a path through one has a float length in NetworkX)."""
         self.directed = directed
         self.multigraph = multigraph
+        self.odd_edges: dict[str, dict[type, np.ndarray]] = {}
+        """For each attribute with values that are not numbers (a str, None,
+        a Fraction), which edges hold each such type (their `attributes` value
+        is NaN)."""
         self.__networkx_cache__: dict[str, Any] = {}
         self._predecessors = predecessors
         self._reverse_edges: tuple[np.ndarray, np.ndarray] | None = None
@@ -89,14 +93,22 @@ class GirGraph:
         return "power_law" if degrees.max() >= POWER_LAW_MAX_TO_MEAN * degrees.mean() else "high_diameter"
 
     def gir_graph(
-        self, weight: str | None = None, *, reverse: bool = False, integers: np.ndarray | None = None
+        self,
+        weight: str | None = None,
+        *,
+        reverse: bool = False,
+        integers: np.ndarray | None = None,
+        edges: np.ndarray | None = None,
     ) -> Graph:
         """The graph as gir's host `Graph`, weighted by attribute `weight` (its
         values must be integers: see `integer_weights`) or by `integers` (one
-        per edge) where given; every edge turned around when `reverse`."""
+        per edge) where given, of the `edges` selected (a mask; all if None);
+        every edge turned around when `reverse`."""
         weights = integers if integers is not None else None if weight is None else self.attributes[weight]
         weights = None if weights is None else weights.astype(np.int64)
         src, dst = (self.dst, self.src) if reverse else (self.src, self.dst)
+        if edges is not None:
+            src, dst, weights = src[edges], dst[edges], None if weights is None else weights[edges]
         return from_edges(len(self.nodes), src, dst, weights)
 
     def loaded(
@@ -105,11 +117,12 @@ class GirGraph:
         *,
         reverse: bool = False,
         integers: tuple[str, np.ndarray] | None = None,
+        edges: np.ndarray | None = None,
     ) -> Any:
         """The graph (reversed when `reverse`) resident on gir's device (a
-        `gir.LoadedGraph`), once: weighted as `gir_graph` weights it, or by
-        `integers`, a (name, per-edge integers) pair derived from attribute
-        `weight` (PageRank's scaled weights), cached under that name."""
+        `gir.LoadedGraph`), once: as `gir_graph` builds it, `integers` a
+        (name, per-edge integers) pair derived from attribute `weight` (and
+        `edges` a mask the same name decides), cached under that name."""
         from gir.api import load_graph
         from gir.nx_backend.programs import device_options
 
@@ -117,7 +130,7 @@ class GirGraph:
         resident = self._loaded.get(key)
         if resident is None:
             values = None if integers is None else integers[1]
-            graph = self.gir_graph(weight, reverse=reverse, integers=values)
+            graph = self.gir_graph(weight, reverse=reverse, integers=values, edges=edges)
             resident = self._loaded[key] = load_graph(graph, **device_options())
         return resident
 
@@ -148,10 +161,11 @@ class GirGraph:
             self._reverse_edges = _adjacency_arrays(self.index, self._predecessors)
         return self._reverse_edges
 
-    def integer_weights(self, weight: str) -> bool:
-        """Whether attribute `weight` holds non-negative integers whose total fits
-        gir's int32 distances."""
-        values = self.attributes[weight]
+    def integer_weights(self, weight: str, edges: np.ndarray | None = None) -> bool:
+        """Whether attribute `weight` holds non-negative integers (on the
+        `edges` selected, a mask; all if None) whose total fits gir's int32
+        distances."""
+        values = self.attributes[weight] if edges is None else self.attributes[weight][edges]
         return bool(
             np.all(values >= 0) and np.all(values == np.round(values)) and values.sum() < np.iinfo(np.int32).max
         )
@@ -188,16 +202,18 @@ def from_nx(graph: Any, edge_attrs: Mapping[str, Any] | None) -> GirGraph:
     count = sum(counts)
     src = np.repeat(np.arange(len(nodes), dtype=np.int64), counts)
     dst = np.fromiter(map(index.__getitem__, heads), dtype=np.int64, count=count)
-    attributes, float_edges = {}, {}
+    attributes, float_edges, odd_edges = {}, {}, {}
     edge_data = list(datas) if edge_attrs else []
     for name, default in (edge_attrs or {}).items():
         values = [data.get(name, default) for data in edge_data]
         kinds = set(map(type, values))
-        strange = [kind for kind in kinds if not issubclass(kind, NUMBER_TYPES) or issubclass(kind, np.complexfloating)]
-        if strange:
-            raise NotImplementedError(
-                f"gir reads edge attributes that are ints or floats; '{name}' has {strange[0].__name__} values"
-            )
+        odd_kinds = [kind for kind in kinds if not issubclass(kind, NUMBER_TYPES)]
+        if odd_kinds:  # NaN in `attributes`; the algorithm decides what NetworkX would do
+            odd_edges[name] = {
+                kind: np.fromiter((type(value) is kind for value in values), dtype=bool, count=count)
+                for kind in odd_kinds
+            }
+            values = [value if isinstance(value, NUMBER_TYPES) else np.nan for value in values]
         attributes[name] = np.asarray(values, dtype=np.float64).reshape(count)
         if any(issubclass(kind, FLOAT_TYPES) for kind in kinds):
             float_edges[name] = np.fromiter(
@@ -213,6 +229,7 @@ def from_nx(graph: Any, edge_attrs: Mapping[str, Any] | None) -> GirGraph:
         predecessors=graph._pred if graph.is_directed() else None,
     )
     converted.float_edges = float_edges
+    converted.odd_edges = odd_edges
     return converted
 
 

@@ -372,7 +372,14 @@ def test_unsupported_arguments_are_refused() -> None:
     tenth[0][1]["weight"] = 0.1  # no power of two makes it an integer
     with pytest.raises(NotImplementedError, match="power of two"):
         BackendInterface.pagerank(_gir(tenth, {"weight": 1}))
-    text = _weighted(nx.path_graph(4), 0)
-    text[0][1]["weight"] = "3"
-    with pytest.raises(NotImplementedError, match="'weight' has str values"):
-        _gir(text, {"weight": 1})
+    text = _weighted(nx.DiGraph(nx.path_graph(4)), 0)
+    text[2][3]["weight"] = "3"  # NetworkX adds it to a length: TypeError, where it is reached
+    text[1][2]["weight"] = None  # NetworkX hides the edge
+    with pytest.raises(TypeError, match="'str'"):
+        nx.single_source_dijkstra_path_length(text, 2)
+    with pytest.raises(TypeError, match="'str'"):
+        BackendInterface.single_source_dijkstra_path_length(_gir(text, {"weight": 1}), 2)
+    expected = nx.single_source_dijkstra_path_length(text, 0)
+    assert BackendInterface.single_source_dijkstra_path_length(_gir(text, {"weight": 1}), 0) == expected
+    with pytest.raises(NotImplementedError, match="'weight' has (str|NoneType) values"):
+        BackendInterface.pagerank(_gir(text, {"weight": 1}))
