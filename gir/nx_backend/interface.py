@@ -162,7 +162,7 @@ def _edge_count(graph: Any) -> int:
 def _networkx_caller() -> str | None:
     """The NetworkX function that made the current dispatched call, if NetworkX
     itself made it: the first frame above the dispatcher's own."""
-    frame = sys._getframe(2)
+    frame = sys._getframe(1)  # should_run: skipped with the dispatcher
     while frame is not None and frame.f_globals.get("__name__", "").startswith(_DISPATCHER_MODULES):
         frame = frame.f_back
     if frame is None:
