@@ -41,6 +41,6 @@ if ! _gir_ready; then
   if ! _gir_ready; then
     echo "== installing gir and its Python dependencies (pip)"
     python3 -m pip install -q --upgrade pip
-    python3 -m pip install -q -e "$_gir_root[test,docs]"
+    python3 -m pip install -q -e "$_gir_root[opencl,test,docs]"
   fi
 fi

@@ -9,7 +9,7 @@ gir-bench [--target auto|cuda|opencl] [--device N] [--algorithms bfs,sssp,pr,cc,
 
 A cell is one algorithm on one graph under one schedule class. Its program is
 `<algorithm>_<schedule>_<class>.gt` or else `<algorithm>_<schedule>.gt` in the
-programs folder (`test/programs/bench`), where the class is `road` for `road:`
+programs folder (`gir/benchmarks/programs`), where the class is `road` for `road:`
 graphs and `social` for every other graph. Each program is compiled once (the
 compile time covers parsing, lowering, printing and building the kernels) and run
 `--warmup` + `--trials` times through gir-run's runtime: the graph is loaded and
@@ -24,7 +24,7 @@ built with nvcc once, run as processes on a `.gbin` export of the graph).
 
 A program gir cannot lower yet becomes a `not lowered: <gir's error>` cell and the
 run goes on. Ratios (gir / reference) come from `--compare FILE.csv` (default:
-`bench/g2_h200.csv`, G2's times on an H200); a CSV written by `--csv` is a valid
+`gir/benchmarks/g2_h200.csv`, G2's times on an H200); a CSV written by `--csv` is a valid
 reference too.
 """
 
@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from gir.benchmarks import G2_REFERENCE, PROGRAMS
 from gir.diagnostics import UserError, describe_diagnostic
 from gir.runtime import reference
 from gir.runtime.device import Device
@@ -59,10 +60,6 @@ from gir.validate import Validator, find_validator
 if TYPE_CHECKING:
     from gir.tools.compiled import CompiledHost
 
-ROOT = Path(__file__).resolve().parents[2]
-"""The repository root (gir-bench runs from a source checkout or editable install)."""
-PROGRAMS = ROOT / "test" / "programs" / "bench"
-G2_REFERENCE = ROOT / "bench" / "g2_h200.csv"
 
 HYBRID_THRESHOLD = "0.01"
 """BENCHMARKS.md: the hybrid schedules switch to pull at 0.01 * V active vertices."""
@@ -199,7 +196,7 @@ def _build_parser() -> argparse.ArgumentParser:
         type=Path,
         default=G2_REFERENCE,
         help="reference times: columns algorithm, graph, median_ms[, schedule, gpu] "
-        "(a --csv output works) [bench/g2_h200.csv]",
+        "(a --csv output works) [gir/benchmarks/g2_h200.csv]",
     )
     return parser
 

@@ -14,7 +14,7 @@ from gir.diagnostics import UserError
 from gir.runtime.graph import load_graph
 from gir.tools import bench
 
-PROGRAMS = Path(__file__).parents[1] / "programs" / "bench"
+PROGRAMS = bench.PROGRAMS
 
 # One level of BFS and no loop: a parent tree that misses most of the graph.
 TRUNCATED_BFS = """\
