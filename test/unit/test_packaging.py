@@ -108,6 +108,27 @@ def test_gir_bench_runs_from_the_installed_wheel(wheel: Path, tmp_path: Path) ->
     assert run.returncode == 0, run.stderr
     assert "ok: validated" in run.stdout
     assert "g2_h200.csv" in run.stdout  # the shipped reference, read from the wheel
+    snippet = subprocess.run(
+        [str(python), "-c", GETTING_STARTED_SNIPPET, str(PROGRAMS / "bfs.gt")],
+        cwd=tmp_path, env=clean, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert snippet.returncode == 0, snippet.stderr
+    assert snippet.stdout.strip() == str(environment_dir / "lib")
+
+
+# docs/getting-started.md's Python snippet (the program given by its path here),
+# checked against NetworkX; prints where gir was imported from.
+GETTING_STARTED_SNIPPET = """
+import sys, gir, networkx as nx
+
+prog = gir.compile(sys.argv[1])
+out = prog.run(nx.gnm_random_graph(100, 400, seed=1), 0)
+assert out["pred"][0] == 0 and out.median > 0
+graph = nx.barabasi_albert_graph(1000, 3, seed=1)
+ranks, expected = nx.pagerank(graph, backend="gir"), nx.pagerank(graph)
+assert max(abs(ranks[v] - expected[v]) for v in graph) < 1e-4
+print(gir.__file__.split("/python3")[0])
+"""
 
 
 # Compile-only use: pyopencl and pycuda cannot be imported.
