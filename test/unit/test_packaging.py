@@ -149,6 +149,9 @@ assert opt.main([program, "-p", "lower-to-gpu", "-o", sys.argv[2] + ".mlir"]) ==
 assert translate.main(["--to-opencl", program, "-o", sys.argv[2] + ".cl"]) == 0
 assert translate.main(["--to-cuda", program, "-o", sys.argv[2] + ".cu"]) == 0
 compiled = gir.compile(program)
+import networkx as nx  # loads gir's backend_info entry point
+from gir.nx_backend.interface import BackendInterface
+assert sorted(nx.pagerank(nx.path_graph(4))) == [0, 1, 2, 3]  # NetworkX's own, unaffected
 assert "pyopencl" not in sys.modules and "pycuda" not in sys.modules
 print("compiled without a GPU runtime")
 """
