@@ -61,7 +61,9 @@ def opencl_report() -> tuple[list[str], bool]:
     try:
         import pyopencl as cl
     except ImportError as error:
-        return [f"OpenCL: unavailable: pyopencl cannot be imported ({error})"], False
+        return [
+            f"OpenCL: unavailable: pyopencl cannot be imported ({error}; pip install 'gir[opencl]')"
+        ], False
     from gir.runtime.device import DeviceUnavailable, opencl_devices
 
     lines = [f"OpenCL: pyopencl {_version('pyopencl')}"]

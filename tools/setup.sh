@@ -10,9 +10,12 @@ _gir_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 _gir_sudo=""; [ "$(id -u)" -ne 0 ] && _gir_sudo="sudo"
 [ -d /usr/local/cuda/bin ] && export PATH="/usr/local/cuda/bin:$PATH"
 
+# Another apt process (unattended-upgrades on a fresh machine) may hold dpkg's lock:
+# wait for it up to 5 minutes instead of failing at once.
+_gir_apt_lock="-o DPkg::Lock::Timeout=300"
 _gir_apt() {
-  $_gir_sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $_gir_sudo apt-get install -y -qq "$@" >/dev/null
+  $_gir_sudo apt-get $_gir_apt_lock update -qq
+  DEBIAN_FRONTEND=noninteractive $_gir_sudo apt-get $_gir_apt_lock install -y -qq "$@" >/dev/null
 }
 
 _gir_cxx=${CXX:-c++}
@@ -46,6 +49,6 @@ if ! _gir_ready; then
   if ! _gir_ready; then
     echo "== installing gir and its Python dependencies (pip)"
     python3 -m pip install -q --upgrade pip
-    python3 -m pip install -q -e "$_gir_root[test,docs]"
+    python3 -m pip install -q -e "$_gir_root[opencl,test,docs]"
   fi
 fi

@@ -404,8 +404,8 @@ class OpenCLDevice(Device):
         super().__init__()
         try:
             import pyopencl as cl
-        except ImportError as error:
-            raise DeviceUnavailable(f"pyopencl is not installed ({error})") from None
+        except ImportError:
+            raise DeviceUnavailable("pyopencl is not installed (pip install 'gir[opencl]')") from None
         self._cl = cl
         self.device = self._choose(device_index, platform)
         self.name = f"{self.device.name.strip()} ({self.device.platform.name.strip()}, OpenCL)"

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from gir.api import lower_for_run
+from gir.benchmarks import PROGRAMS as BENCH_PROGRAMS
 from gir.runtime.graph import load_graph
 from gir.tools.run import parse_program
 from gir.validate import find_validator
@@ -33,7 +34,7 @@ THRESHOLDS = ["0", "0.05", "2"]
 
 def _unfused_road(tmp_path: Path) -> Path:
     """bench/bc_g2_road.gt without its kernel fusion (`one_kernel`) lines."""
-    source = (PROGRAMS / "bench" / "bc_g2_road.gt").read_text()
+    source = (BENCH_PROGRAMS / "bc_g2_road.gt").read_text()
     kept = [line for line in source.splitlines() if "one_kernel" not in line]
     path = tmp_path / "bc_g2_road_unfused.gt"
     path.write_text("\n".join(kept) + "\n")
@@ -76,7 +77,7 @@ def test_bc_road_traversals(target, devices, tmp_path):
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_bc_road_fused(target, devices, tmp_path):
-    check_bc(PROGRAMS / "bench" / "bc_g2_road.gt", target, devices, tmp_path, [])
+    check_bc(BENCH_PROGRAMS / "bc_g2_road.gt", target, devices, tmp_path, [])
 
 
 def _fused_ten_runs(tmp_path: Path) -> Path:
@@ -118,7 +119,7 @@ def test_bc_hybrid_vertex_based_pull(target, devices, tmp_path):
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_bc_social(target, devices, tmp_path):
-    check_bc(PROGRAMS / "bench" / "bc_g2_social.gt", target, devices, tmp_path, THRESHOLDS)
+    check_bc(BENCH_PROGRAMS / "bc_g2_social.gt", target, devices, tmp_path, THRESHOLDS)
 
 
 def test_bc_pop_and_append(devices, tmp_path):

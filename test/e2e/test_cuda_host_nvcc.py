@@ -1,6 +1,6 @@
 """Complete CUDA programs built with nvcc, no GPU needed (skipped without nvcc).
 
-Every benchmark program (`test/programs/bench/*.gt`: G2's and gir's best
+Every benchmark program (`gir/benchmarks/programs/*.gt`: G2's and gir's best
 schedules for BFS, SSSP, CC, PageRank and BC) prints a complete `.cu`, and one
 program per host feature (`BUILT`) compiles with `nvcc -O3 -arch=sm_90
 -std=c++17` alone (issue 11). Building all twenty took ~9.5 minutes on a 2-core
@@ -23,6 +23,7 @@ import pytest
 
 from gir.dialects.host import BLOCKED_ARRAYS, GraphArray
 from gir.runtime.device import DeviceGraph, find_nvcc
+from gir.benchmarks import PROGRAMS as BENCH
 from gir.runtime.graph import GraphError, load_graph, write_binary_graph
 from gir.protocol import DType
 from gir.targets.cuda_host import print_cuda_program
@@ -30,7 +31,6 @@ from gir.lowering import lower_to_gpu
 from gir.targets.cuda_host_runtime import runtime_source
 from gir.tools.translate import read_module
 
-BENCH = Path(__file__).parents[1] / "programs" / "bench"
 NVCC = find_nvcc()
 BUILD = ["-O3", "-arch=sm_90", "-std=c++17"]
 

@@ -32,6 +32,10 @@ for tool, module in (
 ):
     config.substitutions.append((tool, f"{python} -m {module}"))
 config.substitutions.append(("%programs", os.path.join(project_root, "test", "programs")))
+# gir-bench's programs ship with gir (package data: gir/benchmarks/__init__.py).
+config.substitutions.append(
+    ("%bench_programs", os.path.join(project_root, "gir", "benchmarks", "programs"))
+)
 
 # `REQUIRES: nvcc` tests compile printed CUDA (no GPU needed); nvcc's directory goes
 # on the tests' PATH so that RUN lines can call `nvcc`.
