@@ -195,7 +195,7 @@ def test_a_hexadecimal_start_vertex_is_validated_like_the_run_reads_it(
 
 
 def _refuse_to_compile(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gir.runtime import executor
+    from gir import executor
 
     def compile_program(*args: object, **kwargs: object) -> None:
         raise AssertionError("gir-run compiled a program it should have refused first")
