@@ -479,6 +479,12 @@ def _legal(options: Mapping[str, Attribute], apply: LabelledApply) -> SimpleSche
     return schedule
 
 
+_PROBES: dict[tuple[str, tuple[tuple[str, str], ...]], bool] = {}
+"""Whether a program (its graph-level text) lowers under some schedules: kept
+for the process, so that the spaces of one program for several graph classes
+probe once."""
+
+
 class _Builder:
     """Builds one program's `ScheduleSpace`."""
 
@@ -489,7 +495,7 @@ class _Builder:
         self.base = module
         self.candidates = candidates
         self.target = target
-        self.probes: dict[tuple[tuple[str, str], ...], bool] = {}
+        self.text = str(module)
         self.loops = self.fusable_loops() if target == "cuda" else ()
         self.applies = self.labelled_applies()
         self.shapes: dict[tuple[str, int], tuple[SimpleScheduleAttr, ...]] = {}
@@ -559,18 +565,18 @@ class _Builder:
     def lowers(self, schedules: Mapping[str, ScheduleAttr]) -> bool:
         """Whether the program lowers to the GPU level under `schedules` (the
         others at their defaults); asked once per distinct set."""
-        key = tuple(sorted((label, str(attr)) for label, attr in schedules.items()))
-        if key not in self.probes:
+        key = (self.text, tuple(sorted((label, str(attr)) for label, attr in schedules.items())))
+        if key not in _PROBES:
             from gir.api import lower_for_run
 
             module = self.base.clone()
             SchedulePoint(schedules).apply(module)
             try:
                 lower_for_run(module)
-                self.probes[key] = True
+                _PROBES[key] = True
             except UserError:
-                self.probes[key] = False
-        return self.probes[key]
+                _PROBES[key] = False
+        return _PROBES[key]
 
     def hybrids_lower(self, apply: LabelledApply) -> bool:
         """Whether a hybrid schedule lowers on `apply` (one probe with its first
