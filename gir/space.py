@@ -49,6 +49,7 @@ from __future__ import annotations
 import itertools
 import os
 import random
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -383,6 +384,8 @@ class ScheduleSpace(Sequence[SchedulePoint]):
 
     program: str
     """The program's path (or `<string>`)."""
+    source: str = field(repr=False)
+    """Its GraphIt source."""
     applies: tuple[LabelledApply, ...]
     loops: tuple[FusableLoop, ...]
     target: str
@@ -410,6 +413,13 @@ class ScheduleSpace(Sequence[SchedulePoint]):
         chosen = random.Random(seed).sample(range(len(self)), min(count, len(self)))
         return [self[index] for index in chosen]
 
+    def program_text(self, point: SchedulePoint) -> str:
+        """The program's source with its schedule section replaced by `point`'s:
+        a `.gt` file that runs under `point`."""
+        found = SCHEDULE_SECTION.search(self.source)
+        algorithm = self.source if found is None else self.source[: found.start()]
+        return algorithm.rstrip("\n") + "\n\n" + point.schedule_section()
+
     def module(self, point: SchedulePoint) -> ModuleOp:
         """A copy of the program's graph-level module under `point`'s schedules,
         ready for `gir.api.lower_for_run` or `gir-translate`'s `translate`."""
@@ -434,14 +444,39 @@ def schedule_space(
         raise UserError(f"error: unknown graph class '{graph_class}' (expected {known} or None)")
     if target not in TARGETS:
         raise UserError(f"error: unknown target '{target}' (expected {' or '.join(TARGETS)})")
-    from gir.api import _parse
+    source, filename = _read_program(program)
+    return _Builder(filename, source, GRAPH_CLASSES[graph_class], target).build(graph_class)
 
-    module, name, _ = _parse(program, "", None)
-    if module is None:
-        raise UserError(f"error: {name} has no main to schedule (only exports)")
-    return _Builder(os.fspath(program), module, GRAPH_CLASSES[graph_class], target).build(
-        graph_class
-    )
+
+def _read_program(program: str | os.PathLike[str]) -> tuple[str, str]:
+    """The GraphIt source of `program` (a path, or the source itself) and its file
+    name (`<string>` for source)."""
+    from gir.frontend.source import decode_source
+
+    text = os.fspath(program)
+    if "\n" in text or not (text.endswith(".gt") or os.path.isfile(text)):
+        return text, "<string>"
+    try:
+        with open(text, "rb") as stream:
+            return decode_source(stream.read(), text), text
+    except OSError as error:
+        raise UserError(f"error: cannot read program '{text}': {error.strerror}") from None
+
+
+def _without_schedules(source: str, filename: str) -> ModuleOp:
+    """The graph-level module of GraphIt `source` with its schedule section left out."""
+    from gir.frontend import ast
+    from gir.frontend.irgen import build_module
+    from gir.frontend.parser import parse_program
+    from gir.frontend.source import ensure_recursion_headroom
+
+    ensure_recursion_headroom()
+    parsed = parse_program(source, filename)
+    return build_module(ast.Program(parsed.decls, []), filename)
+
+
+SCHEDULE_SECTION = re.compile(r"^schedule:", re.MULTILINE)
+"""Where a GraphIt program's schedule section starts (the rest of the file)."""
 
 
 # ---------------------------------------------------------------------------
@@ -488,14 +523,15 @@ probe once."""
 class _Builder:
     """Builds one program's `ScheduleSpace`."""
 
-    def __init__(self, program: str, module: ModuleOp, candidates: GraphClass, target: str):
+    def __init__(self, program: str, source: str, candidates: GraphClass, target: str):
         import gir.passes  # noqa: F401  (fills the registries)
 
         self.program = program
-        self.base = module
+        self.source = source
+        self.base = _without_schedules(source, program)
         self.candidates = candidates
         self.target = target
-        self.text = str(module)
+        self.text = str(self.base)
         self.loops = self.fusable_loops() if target == "cuda" else ()
         self.applies = self.labelled_applies()
         self.shapes: dict[tuple[str, int], tuple[SimpleScheduleAttr, ...]] = {}
@@ -509,6 +545,7 @@ class _Builder:
         ]
         return ScheduleSpace(
             self.program,
+            self.source,
             self.applies,
             self.loops,
             self.target,

@@ -15,8 +15,9 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 
 import gir
-from gir.api import _parse, lower_for_run
+from gir.api import lower_for_run
 from gir.dialects import graph
+from gir.frontend import parse_graphit_source
 from gir.dialects.schedule import (
     DedupStrategy,
     EdgeBlocking,
@@ -201,8 +202,7 @@ def _schedules(module: ModuleOp) -> dict[str, object]:
 def test_schedule_section_text_reads_back_as_the_point(name: str) -> None:
     program = space(name)
     for point in program.sample(15, seed=7):
-        module, _, _ = _parse(PROGRAMS / name, point.schedule_section(), None)
-        assert module is not None
+        module = parse_graphit_source(program.program_text(point), name)
         assert _schedules(module) == dict(point)
         assert _schedules(program.module(point)) == dict(point)
 
