@@ -117,7 +117,8 @@ BLOCK_SIZES: tuple[int, ...] = tuple(
 
 BLOCKS_PER_SM: tuple[int, ...] = (0, 1, 2, 4)
 """A fused loop's blocks per multiprocessor: gir's default (0: as many as make
-1024 threads), and 1, 2, 4 (the best road schedules use 1)."""
+1024 threads), and 1, 2, 4 (the best road schedules use 1), leaving out the one
+that is the default for the loop's block size (4 blocks of 256 threads)."""
 
 BLOCKING_SIZES: tuple[int, ...] = (0x10000, 0x42000, 0x100000)
 """Edge blocking's vertices per block: G2's PageRank size (0x42000), a quarter of
@@ -806,8 +807,19 @@ class _Builder:
         return options
 
     def fusion_options(self) -> list[tuple[int, int] | None]:
-        """Per fusable loop: not fused, or fused with (block size, blocks per SM)."""
-        return [None, *itertools.product(BLOCK_SIZES, BLOCKS_PER_SM)]
+        """Per fusable loop: not fused, or fused with (block size, blocks per SM),
+        but for a count that equals the default's for that block size
+        (`PERSISTENT_THREADS_PER_SM` threads' worth, at least one)."""
+        from gir.dialects.host import PERSISTENT_THREADS_PER_SM
+
+        return [
+            None,
+            *(
+                (block, per_sm)
+                for block, per_sm in itertools.product(BLOCK_SIZES, BLOCKS_PER_SM)
+                if per_sm != max(1, PERSISTENT_THREADS_PER_SM // block)
+            ),
+        ]
 
     def fused(self, loop: FusableLoop, block_size: int, blocks_per_sm: int) -> SimpleScheduleAttr:
         return _DEFAULT.with_options(

@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import ModuleOp
 import gir
 from gir.api import lower_for_run
 from gir.dialects import graph
+from gir.dialects.host import PERSISTENT_THREADS_PER_SM
 from gir.frontend import parse_graphit_source
 from gir.dialects.schedule import (
     DedupStrategy,
@@ -153,6 +154,9 @@ def test_fused_loops_share_their_block_size_and_fuse_only_what_lowers() -> None:
         loop = point["search"]
         assert isinstance(loop, SimpleScheduleAttr)
         assert loop.kernel_fusion.data == Toggle.ENABLED
+        # an explicit count equal to the default's would repeat a point
+        block = loop.block_size.value.data
+        assert loop.blocks_per_sm.value.data != max(1, PERSISTENT_THREADS_PER_SM // block)
         apply = point["search:expand"]
         assert isinstance(apply, SimpleScheduleAttr)
         assert apply.block_size == loop.block_size
