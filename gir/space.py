@@ -50,6 +50,7 @@ import itertools
 import os
 import random
 import re
+from abc import ABC, abstractmethod
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -158,7 +159,29 @@ TARGETS = ("cuda", "opencl")
 T = TypeVar("T")
 
 
-class _Product(Sequence[T]):
+class _Lazy(Sequence[T], ABC):
+    """A sequence whose items are made when indexed."""
+
+    @abstractmethod
+    def item(self, index: int) -> T:
+        """The item at `index`, in [0, len(self))."""
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[T]: ...
+    def __getitem__(self, index: int | slice) -> T | Sequence[T]:
+        size = len(self)
+        if isinstance(index, slice):
+            return [self.item(i) for i in range(*index.indices(size))]
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError(f"index {index} out of range for {size} items")
+        return self.item(index)
+
+
+class _Product(_Lazy[T]):
     """The product of `factors` in order (the last varying fastest), each tuple of
     choices made into an item by `make` when indexed."""
 
@@ -170,14 +193,7 @@ class _Product(Sequence[T]):
     def __len__(self) -> int:
         return self.size
 
-    @overload
-    def __getitem__(self, index: int) -> T: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[T]: ...
-    def __getitem__(self, index: int | slice) -> T | Sequence[T]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self.size))]
-        index = _checked_index(index, self.size)
+    def item(self, index: int) -> T:
         picked: list[object] = []
         for factor in reversed(self.factors):
             index, digit = divmod(index, len(factor))
@@ -189,7 +205,7 @@ class _Product(Sequence[T]):
             yield self.make(*picked)
 
 
-class _Concat(Sequence[T]):
+class _Concat(_Lazy[T]):
     """The items of `parts`, one part after the other."""
 
     def __init__(self, parts: Sequence[Sequence[T]]):
@@ -199,28 +215,13 @@ class _Concat(Sequence[T]):
     def __len__(self) -> int:
         return self.starts[-1]
 
-    @overload
-    def __getitem__(self, index: int) -> T: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[T]: ...
-    def __getitem__(self, index: int | slice) -> T | Sequence[T]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        index = _checked_index(index, len(self))
+    def item(self, index: int) -> T:
         part = bisect_right(self.starts, index) - 1
         return self.parts[part][index - self.starts[part]]
 
     def __iter__(self) -> Iterator[T]:
         for part in self.parts:
             yield from part
-
-
-def _checked_index(index: int, size: int) -> int:
-    if index < 0:
-        index += size
-    if not 0 <= index < size:
-        raise IndexError(f"index {index} out of range for {size} items")
-    return index
 
 
 # ---------------------------------------------------------------------------
