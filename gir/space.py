@@ -66,6 +66,7 @@ from gir.diagnostics import UserError
 from gir.dialects import graph
 from gir.dialects.frontier import SparseQueueType
 from gir.dialects.schedule import (
+    DEFAULT_BLOCK_SIZE,
     DEFAULT_BUCKET_FUSION_THRESHOLD,
     MAX_BLOCK_SIZE,
     MIN_BLOCK_SIZE,
@@ -291,7 +292,8 @@ class SchedulePoint(Mapping[str, ScheduleAttr]):
         return hash(tuple(self._schedules.items()))
 
     def __repr__(self) -> str:
-        return f"SchedulePoint({self._schedules!r})"
+        entries = ", ".join(f"{label!r}: {schedule}" for label, schedule in self._schedules.items())
+        return f"SchedulePoint({{{entries}}})"
 
     def schedule_section(self) -> str:
         """The point as a GraphIt `schedule:` section (for `gir.compile(...,
@@ -591,7 +593,7 @@ class _Builder:
                     if isinstance(inner, graph.EdgeSetApplyOp) and inner.label is not None
                 )
                 loop = FusableLoop(label, applies)
-                if self.lowers({label: self.fused(loop, _block(_DEFAULT), 0)}):
+                if self.lowers({label: _fused()}):
                     loops.append((op, loop))
         return tuple(
             loop
@@ -620,7 +622,7 @@ class _Builder:
     def hybrids_lower(self, apply: LabelledApply) -> bool:
         """Whether a hybrid schedule lowers on `apply` (one probe with its first
         hybrid)."""
-        first = next(iter(self.hybrids(apply, _block(_DEFAULT))), None)
+        first = next(iter(self.hybrids(apply, DEFAULT_BLOCK_SIZE)), None)
         return first is not None and self.lowers({apply.label: first})
 
     def fusable(self, apply: LabelledApply, shape: SimpleScheduleAttr) -> bool:
@@ -636,7 +638,7 @@ class _Builder:
             if key not in self.fusable_values:
                 probe = self.representative(apply, name, value)
                 self.fusable_values[key] = self.lowers(
-                    {loop.label: self.fused(loop, _block(_DEFAULT), 0), apply.label: probe}
+                    {loop.label: _fused(), apply.label: probe}
                 )
             if not self.fusable_values[key]:
                 return False
@@ -822,13 +824,6 @@ class _Builder:
             ),
         ]
 
-    def fused(self, loop: FusableLoop, block_size: int, blocks_per_sm: int) -> SimpleScheduleAttr:
-        return _DEFAULT.with_options(
-            kernel_fusion=ToggleAttr(Toggle.ENABLED),
-            block_size=IntegerAttr(block_size, i64),
-            blocks_per_sm=IntegerAttr(blocks_per_sm, i64),
-        )
-
     def group(
         self, blocking: tuple[int, int], fusion: tuple[tuple[int, int] | None, ...]
     ) -> Sequence[SchedulePoint]:
@@ -840,7 +835,7 @@ class _Builder:
             if option is not None
         }
         loop_schedules = {
-            loop.label: self.fused(loop, *option)
+            loop.label: _fused(*option)
             for loop, option in zip(self.loops, fusion, strict=True)
             if option is not None
         }
@@ -860,6 +855,15 @@ class _Builder:
             return SchedulePoint({**dict(zip(labels, schedules, strict=True)), **loop_schedules})
 
         return _Product(factors, make)
+
+
+def _fused(block_size: int = DEFAULT_BLOCK_SIZE, blocks_per_sm: int = 0) -> SimpleScheduleAttr:
+    """A loop's kernel-fusion schedule."""
+    return _DEFAULT.with_options(
+        kernel_fusion=ToggleAttr(Toggle.ENABLED),
+        block_size=IntegerAttr(block_size, i64),
+        blocks_per_sm=IntegerAttr(blocks_per_sm, i64),
+    )
 
 
 def _block(schedule: SimpleScheduleAttr) -> int:
