@@ -2,7 +2,7 @@
 and that a seeded sample of points lowers and prints for CUDA and OpenCL.
 
 `GIR_SCHEDULE_SPACE_SAMPLE` sets how many points per program the lowering test
-draws (default 6, to keep the suite fast; 20 or more for a deeper check)."""
+draws (default 10, to keep the suite fast; 25 or more for a deeper check)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ from gir.tools.translate import translate
 
 PROGRAMS = Path(__file__).parents[1] / "programs"
 SAMPLED = ("bfs.gt", "sssp_delta.gt", "pagerank.gt", "cc.gt", "bc.gt")
-SAMPLE = int(os.environ.get("GIR_SCHEDULE_SPACE_SAMPLE", "6"))
+SAMPLE = int(os.environ.get("GIR_SCHEDULE_SPACE_SAMPLE", "10"))
 
 
 @cache
