@@ -93,8 +93,8 @@ def _check_input(module: ModuleOp, main: func.FuncOp) -> None:
     for op in module.walk():
         if isinstance(op, frontier.EdgeTraverseOp):
             raise UserError.at(op,
-                f"error: load balance {op.load_balance.data.value} of "
-                f"{statement(op)} was not lowered by any frontier-lb pass"
+                f"error: load balance {op.load_balance.data} of "
+                f"{statement(op)} was not lowered: run frontier-lower-load-balance first"
             )
         if isinstance(op, func.FuncOp) and op is not main and not op.is_declaration:
             raise UserError.at(op,

@@ -23,7 +23,8 @@ from gir.passes.gpu_kernels import (
     kernel_skeleton,
 )
 from gir.passes.ir_utils import main_function
-from gir.passes.load_balance import drop_early_exit_marks, load_balance
+from gir.passes.load_balance import load_balance
+from gir.passes.traversal_regions import drop_early_exit_marks
 from gir.passes.representations.dense import guarded
 
 

@@ -15,6 +15,7 @@ from xdsl.builder import Builder
 from xdsl.rewriter import InsertPoint
 from xdsl.transforms.dead_code_elimination import dce
 
+from gir.axes import LOAD_BALANCES
 from gir.diagnostics import UserError
 from gir.dialects import gir_gpu, host
 from gir.dialects.schedule import SimpleScheduleAttr, Toggle
@@ -31,6 +32,11 @@ others allowed are arithmetic, which every thread repeats."""
 LIST_STEPS = (host.ListPushOp, host.ListPopOp)
 """The list ops that become device steps on the list's exported device view."""
 
+
+def _unfusable_load_balances() -> str:
+    """The registered load balances whose traversals have host steps, listed."""
+    names = [name for name in LOAD_BALANCES if not LOAD_BALANCES.get(name).fusable]
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
 
 @dataclass(frozen=True)
 class GpuFuseLoops(ModulePass):
@@ -217,8 +223,8 @@ class _Fusion:
             elif isinstance(op, host.AllocOp | host.FreeOp):
                 raise self.fail(
                     f"'{op.name}' in {where} cannot run inside a kernel (a scratch buffer "
-                    "per iteration, as the device-wide scans of EDGE_ONLY, STRICT and MERGE_PATH make; "
-                    "fusion takes the other load balances)"
+                    "per iteration, as a device-wide scan makes: the load balances with "
+                    f"host steps, {_unfusable_load_balances()}, have one over a frontier)"
                 )
             elif not isinstance(op, (*DEVICE_STEPS, *LIST_STEPS, scf.YieldOp, scf.ConditionOp)) and (
                 op.dialect_name() != "arith"

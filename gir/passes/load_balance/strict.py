@@ -9,7 +9,6 @@ from xdsl.ir import Block
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier, gir_gpu
-from gir.dialects.schedule import LoadBalance
 from gir.passes.gpu_kernels import KernelBuilder, MapBody, constant
 from gir.passes.load_balance.edge_offsets import EdgeOffsetsStrategy, FrontierEdges, when
 
@@ -45,7 +44,7 @@ class Strict(EdgeOffsetsStrategy):
       ...
     } -> !frontier.queue
     ```
-    After `frontier-lb-strict` (as EDGE_ONLY's: the body is the work of one edge):
+    After `frontier-lower-load-balance` (as EDGE_ONLY's: the body is the work of one edge):
     ```mlir
     %o = frontier.edge_map STRICT CSR %e : !graph.edgeset from %in : !frontier.queue
         into %empty : !frontier.queue -> !frontier.queue {
@@ -74,7 +73,7 @@ class Strict(EdgeOffsetsStrategy):
     ```
     """
 
-    value = LoadBalance.STRICT
+    value = "STRICT"
     kernel_prefix = "strict"
 
     def form_map_kernel(

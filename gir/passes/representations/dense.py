@@ -46,6 +46,7 @@ class DenseFrontier(FrontierRepresentation):
     """A frontier stored as a membership array over every vertex of the graph."""
 
     every_thread_holds_a_vertex = False
+    membership_testable = True
     element: ClassVar[IntegerType]
     """The element type of the membership array."""
 
