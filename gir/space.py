@@ -20,28 +20,31 @@ module = space.module(point)    # or: the program's graph-level IR with the poin
 ```
 
 What varies, per labelled apply (docs/schedule-space.md has the candidate values):
-the direction (each registered direction strategy), the pull frontier (only where
-the direction's `input_type` tells two of them apart and the apply reads a
-frontier), the load balance (each registered strategy), the frontier creation
-(each creation a registered representation realizes, only where the apply makes
-a frontier), deduplication and its strategy (only where the output
-representation can hold a vertex twice, `dedup_for_capacity`), edge blocking and
-its size (only where `blocking_unsupported` allows it, one size per program as
-`graph-default-schedule` requires), the block size, delta and bucket fusion (only
-on `applyUpdatePriority`), and hybrid schedules (a part of one direction below the
-threshold, of a later-registered one above it, sharing a block size; only on
-applies from a frontier, and only where a hybrid lowers). Per fusable loop (CUDA
-only: OpenCL runs a fused loop's unfused fallback): kernel fusion, its block size
-(which the labelled applies inside it then share) and its blocks per SM.
+the direction (`gir.axes.DIRECTIONS`), the pull frontier (`gir.axes.pull_frontiers`,
+only where the direction's `input_type` tells them apart and the apply reads a
+frontier), the load balance (`gir.axes.LOAD_BALANCES`), the frontier creation
+(`gir.axes.frontier_creations`, only where the apply makes a frontier),
+deduplication and its strategy (only where the output representation can hold a
+vertex twice, `FrontierRepresentation.dedup_for_capacity`), edge blocking and its
+size (where the load balance `composes_with_blocking` and `blocking_unsupported`
+allows it; one size per program, as `graph-default-schedule` requires), the block
+size, delta and bucket fusion (only on `applyUpdatePriority`), and hybrid
+schedules (a part of one direction below the threshold, of a later-registered one
+above it, sharing a block size; only on applies from a frontier outside fused
+loops, and only where a hybrid lowers). Per fusable loop (CUDA only: OpenCL runs
+a fused loop's unfused fallback): kernel fusion, its block size (which the
+labelled applies inside it then share) and its blocks per SM.
 
 Legality is asked of the code that owns each rule: the schedule attribute's
-verifier, `graph-default-schedule`'s `check_schedule` (registries and
-`LoadBalanceStrategy.unsupported`), `frontier-edge-blocking`'s
-`blocking_unsupported`. What only a pass decides today is found by lowering a few
-probe programs once per space: whether a hybrid lowers on an apply (priority
-queues do not lower under an `scf.if`) and what `gpu-fuse-loops` can fuse (a loop
-with its applies at the defaults, then each value of each axis on its own; a
-point's apply fuses when each of its values does).
+verifier (registered names, `LoadBalanceStrategy.composes_with_blocking`),
+`graph-default-schedule`'s `check_schedule` (`LoadBalanceStrategy.unsupported`),
+`frontier-edge-blocking`'s `blocking_unsupported`, and
+`LoadBalanceStrategy.fusable` (no `host_steps()`) for kernel fusion. What only a
+pass decides today is found by lowering a few probe programs once per space:
+whether a hybrid lowers on an apply (priority queues do not lower under an
+`scf.if`) and what else `gpu-fuse-loops` can fuse (a loop with its applies at the
+defaults, then each other value of each axis on its own; a point's apply fuses
+when each of its values does).
 """
 
 from __future__ import annotations
@@ -62,9 +65,9 @@ from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, f64, i64
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 
+from gir import axes
 from gir.diagnostics import UserError
 from gir.dialects import graph
-from gir.dialects.frontier import SparseQueueType
 from gir.dialects.schedule import (
     DEFAULT_BLOCK_SIZE,
     DEFAULT_BUCKET_FUSION_THRESHOLD,
@@ -72,7 +75,6 @@ from gir.dialects.schedule import (
     MIN_BLOCK_SIZE,
     DedupStrategy,
     DedupStrategyAttr,
-    Direction,
     DirectionAttr,
     EdgeBlocking,
     EdgeBlockingAttr,
@@ -81,7 +83,6 @@ from gir.dialects.schedule import (
     HybridCriterionAttr,
     HybridScheduleAttr,
     LoadBalanceAttr,
-    PullFrontier,
     PullFrontierAttr,
     ScheduleAttr,
     SimpleScheduleAttr,
@@ -626,13 +627,18 @@ class _Builder:
         return first is not None and self.lowers({apply.label: first})
 
     def fusable(self, apply: LabelledApply, shape: SimpleScheduleAttr) -> bool:
-        """Whether `apply` with `shape` fuses into its loop: each of its values
-        that differs from the default does, alone (one probe per value)."""
+        """Whether `apply` with `shape` fuses into its loop: its load balance says
+        so (`LoadBalanceStrategy.fusable`: no host steps), and each of its other
+        values that differs from the default fuses alone (one probe per value)."""
         assert apply.loop is not None
         loop = next(loop for loop in self.loops if loop.label == apply.loop)
         for name in _CATEGORICAL_FIELDS:
             value = getattr(shape, name)
             if value == getattr(_DEFAULT, name):
+                continue
+            if name == "load_balance":
+                if not axes.LOAD_BALANCES.get(value.data).fusable:
+                    return False
                 continue
             key = (apply.label, name, str(value))
             if key not in self.fusable_values:
@@ -671,13 +677,10 @@ class _Builder:
 
     def all_shapes(self, apply: LabelledApply, blocking_size: int) -> Iterator[dict[str, Attribute]]:
         """The fields of every combination of `apply`'s candidate values."""
-        from gir.passes.directions import DIRECTIONS
-        from gir.passes.load_balance import LOAD_BALANCES
-
         blocking = EdgeBlocking.BLOCKED if blocking_size else EdgeBlocking.UNBLOCKED
-        for direction in DIRECTIONS:
+        for direction in axes.DIRECTIONS:
             for pull_frontier in self.pull_frontiers(apply, direction):
-                for load_balance in LOAD_BALANCES:
+                for load_balance in axes.LOAD_BALANCES:
                     for creation in self.creations(apply):
                         for dedup, strategy in self.dedups(apply, creation):
                             for delta in self.deltas(apply):
@@ -696,36 +699,35 @@ class _Builder:
                                         bucket_fusion_threshold=IntegerAttr(threshold, i64),
                                     )
 
-    def pull_frontiers(self, apply: LabelledApply, direction: Direction) -> list[PullFrontier]:
-        """The pull frontiers that make `direction` read different inputs (its
-        `input_type` of a queue): only the default where none differ or where
-        `apply` reads no frontier."""
+    def pull_frontiers(self, apply: LabelledApply, direction: str) -> list[str]:
+        """The pull frontiers (`gir.axes.pull_frontiers`) that make `direction`
+        read different inputs (its `input_type` of a queue): only the default where
+        none differ or where `apply` reads no frontier."""
         from gir.passes.directions import direction as direction_strategy
+        from gir.passes.representations import queue_type
 
         default = _DEFAULT.pull_frontier.data
         if not apply.from_frontier:
             return [default]
         strategy = direction_strategy(direction)
-        by_input: dict[object, PullFrontier] = {}
-        for value in [default, *(member for member in PullFrontier if member != default)]:
+        by_input: dict[object, str] = {}
+        for value in [default, *(name for name in axes.pull_frontiers() if name != default)]:
             needed = strategy.input_type(
-                SparseQueueType(), _DEFAULT.with_options(pull_frontier=PullFrontierAttr(value))
+                queue_type(), _DEFAULT.with_options(pull_frontier=PullFrontierAttr(value))
             )
             by_input.setdefault(None if needed is None else type(needed), value)
         return list(by_input.values())
 
-    def creations(self, apply: LabelledApply) -> list[object]:
-        """The frontier creations some registered representation realizes, the
-        default first; only the default where `apply` creates no frontier."""
-        from gir.passes.representations import REPRESENTATIONS, representation
-
+    def creations(self, apply: LabelledApply) -> list[str]:
+        """The frontier creations the registered representations realize
+        (`gir.axes.frontier_creations`), the default first; only the default where
+        `apply` creates no frontier."""
         default = _DEFAULT.frontier_creation.data
         if not apply.creates_frontier:
             return [default]
-        realized = [representation(kind).creation for kind in REPRESENTATIONS]
-        return [default, *(c for c in realized if c is not None and c != default)]
+        return [default, *(c for c in axes.frontier_creations() if c != default)]
 
-    def dedups(self, apply: LabelledApply, creation: object) -> list[tuple[Toggle, DedupStrategy]]:
+    def dedups(self, apply: LabelledApply, creation: str) -> list[tuple[Toggle, DedupStrategy]]:
         """(deduplication, strategy) pairs that differ for `apply`'s output of
         `creation`: none where the output cannot hold a vertex twice
         (`dedup_for_capacity`); only the strategy where it is always deduplicated."""
@@ -734,7 +736,7 @@ class _Builder:
         off = (Toggle.DISABLED, _DEFAULT.dedup_strategy.data)
         if not apply.has_output:
             return [off]
-        output = output_type(creation)  # type: ignore[arg-type]
+        output = output_type(creation)
         if output is None or not representation(output).dedup_for_capacity:
             return [off]
         on = [(Toggle.ENABLED, strategy) for strategy in DedupStrategy]
@@ -752,14 +754,12 @@ class _Builder:
     def hybrids(self, apply: LabelledApply, block_size: int) -> Sequence[HybridScheduleAttr]:
         """Hybrid schedules of `apply`: a part of one direction below the threshold,
         of a later-registered direction above it, both of `block_size`."""
-        from gir.passes.directions import DIRECTIONS
-
         if not apply.from_frontier:
             return []
         shapes = self.simple_shapes(apply, 0)
         by_direction = {
             direction: [s for s in shapes if s.direction.data == direction and s.bucket_fusion.data == Toggle.DISABLED]
-            for direction in DIRECTIONS
+            for direction in axes.DIRECTIONS
         }
         pairs = [
             _Product(
@@ -771,7 +771,7 @@ class _Builder:
                     _with_block(b, block_size),
                 ),
             )
-            for first, second in itertools.combinations(DIRECTIONS, 2)
+            for first, second in itertools.combinations(axes.DIRECTIONS, 2)
         ]
         return _Concat(pairs)
 

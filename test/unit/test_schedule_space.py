@@ -96,7 +96,7 @@ def test_sampled_points_of_a_large_space_are_unique() -> None:
 
 
 def test_load_balances_come_from_the_registry() -> None:
-    from gir.passes.load_balance import LOAD_BALANCES
+    from gir.axes import LOAD_BALANCES
 
     seen = {
         part.load_balance.data
@@ -116,7 +116,7 @@ def test_axes_vary_only_where_they_matter() -> None:
             sizes = set()
             for apply in program.applies:
                 for part in parts(point, apply.label):
-                    if part.direction.data.value != "PULL" or not apply.from_frontier:
+                    if part.direction.data != "PULL" or not apply.from_frontier:
                         assert part.pull_frontier == SimpleScheduleAttr.default().pull_frontier
                     if part.deduplication.data == Toggle.DISABLED:
                         assert part.dedup_strategy.data == DedupStrategy.FUSED
@@ -138,7 +138,7 @@ def test_blocking_appears_only_over_all_vertices() -> None:
     ]
     assert blocked
     assert all(
-        point["gather"].load_balance.data.value == "EDGE_ONLY"  # type: ignore[union-attr]
+        point["gather"].load_balance.data == "EDGE_ONLY"  # type: ignore[union-attr]
         for point in blocked
     )
     for point in sample("bfs.gt"):
@@ -161,7 +161,7 @@ def test_fused_loops_share_their_block_size_and_fuse_only_what_lowers() -> None:
         assert isinstance(apply, SimpleScheduleAttr)
         assert apply.block_size == loop.block_size
         # EDGE_ONLY's host-side scan cannot run in a fused kernel
-        assert apply.load_balance.data.value != "EDGE_ONLY"
+        assert apply.load_balance.data != "EDGE_ONLY"
     assert {p["search"].block_size.value.data for p in fused} <= set(BLOCK_SIZES)  # type: ignore[union-attr]
     assert len(bfs) > len(space("bfs.gt", target="opencl"))
 
