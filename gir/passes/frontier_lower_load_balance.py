@@ -12,6 +12,7 @@ from gir.axes import LOAD_BALANCES
 from gir.diagnostics import UserError
 from gir.dialects import frontier
 from gir.passes.ir_utils import statement
+from gir.passes.registry import pass_summary
 
 
 def lower_traversal(traverse: frontier.EdgeTraverseOp) -> None:
@@ -60,6 +61,15 @@ class FrontierLowerLoadBalance(ModulePass):
     name = "frontier-lower-load-balance"
 
     only: str | None = None
+
+    @classmethod
+    def option_help(cls) -> list[tuple[str, str]]:
+        """`gir-opt --help`'s lines under the pass: each registered strategy, as
+        the value of `only`, with the first line of its docstring."""
+        return [
+            (f"only={name}", pass_summary(type(LOAD_BALANCES.get(name))))
+            for name in LOAD_BALANCES
+        ]
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.only is not None and self.only not in LOAD_BALANCES:
