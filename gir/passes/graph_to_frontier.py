@@ -40,7 +40,8 @@ from gir.passes.ir_utils import (
     main_function,
     statement,
 )
-from gir.passes.layouts import layout_for, layout as layout_strategy
+from gir.passes.layouts import layout as layout_strategy
+from gir.passes.layouts import layout_for
 from gir.passes.layouts.blocked import BLOCKING_SIZE_ATTR
 
 BUCKET_CREATION_ATTR = "bucket_creation"

@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING, ClassVar
 from xdsl.builder import Builder
 from xdsl.ir import Attribute, SSAValue
 
-from gir.diagnostics import UserError
-
 from gir.axes import LAYOUTS
+from gir.diagnostics import UserError
 from gir.dialects.schedule import EdgeBlocking, SimpleScheduleAttr
 
 if TYPE_CHECKING:
