@@ -16,7 +16,8 @@ from xdsl.rewriter import InsertPoint
 from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu
 from gir.dialects.schedule import EdgeBlocking, SimpleScheduleAttr
-from gir.passes.gpu_kernels import GpuContext, KernelBuilder, MapBody, as_index, constant
+from gir.passes.gpu_kernels import GpuContext, as_index, constant
+from gir.passes.kernel_builder import KernelBuilder, MapBody
 from gir.passes.ir_utils import main_function, statement
 from gir.passes.layouts import layout
 from gir.passes.layouts.blocked import Blocked, block_count, blocked_array, is_blocked

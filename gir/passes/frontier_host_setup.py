@@ -17,21 +17,17 @@ from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu, graph, host
 from gir.dialects.gir_gpu import AtomicKind
 from gir.dialects.host import GraphArray
-from gir.passes.gpu_kernels import (
-    GpuContext,
-    as_i32,
+from gir.passes.gpu_elements import (
     combine,
     compare,
-    constant,
     element_position,
     element_type,
     from_element,
     global_vectors,
-    replace,
-    resize,
     to_element,
     zero,
 )
+from gir.passes.gpu_kernels import GpuContext, as_i32, constant, replace, resize
 from gir.passes.ir_utils import main_function, statement
 
 

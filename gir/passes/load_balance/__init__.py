@@ -38,7 +38,7 @@ from gir.passes.directions import direction
 from gir.passes.ir_utils import statement
 
 if TYPE_CHECKING:
-    from gir.passes.gpu_kernels import KernelBuilder
+    from gir.passes.kernel_builder import KernelBuilder
 
 
 class LoadBalanceStrategy(ABC):

@@ -22,7 +22,8 @@ from xdsl.rewriter import InsertPoint
 from gir.dialects import frontier, gir_gpu
 from gir.dialects.gir_gpu import SUBGROUP_SIZE, Dimension
 from gir.passes.block_sums import block_exclusive_sum
-from gir.passes.gpu_kernels import KernelBuilder, MapBody, as_i32, as_index, constant
+from gir.passes.gpu_kernels import as_i32, as_index, constant
+from gir.passes.kernel_builder import KernelBuilder, MapBody
 from gir.passes.layouts import layout
 from gir.passes.load_balance.edge_offsets import last_at_most
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from xdsl.builder import Builder
 
 from gir.dialects import frontier, gir_gpu
-from gir.passes.gpu_kernels import KernelBuilder, MapBody
+from gir.passes.kernel_builder import KernelBuilder, MapBody
 from gir.passes.load_balance import LoadBalanceStrategy
 from gir.passes.load_balance.cooperative import ScannedEdges, ThreadEdges, frontier_threads
 

@@ -25,7 +25,8 @@ from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier, gir_gpu, host
-from gir.passes.gpu_kernels import GpuContext, KernelBuilder, as_i32, as_index, constant
+from gir.passes.gpu_kernels import GpuContext, as_i32, as_index, constant
+from gir.passes.kernel_builder import KernelBuilder
 from gir.passes.layouts import LayoutStrategy, layout
 from gir.passes.load_balance import LoadBalanceStrategy
 from gir.passes.representations import FrontierRepresentation

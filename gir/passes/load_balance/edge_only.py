@@ -7,7 +7,8 @@ from xdsl.ir import SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier
-from gir.passes.gpu_kernels import KernelBuilder, as_index
+from gir.passes.gpu_kernels import as_index
+from gir.passes.kernel_builder import KernelBuilder
 from gir.passes.layouts import layout
 from gir.passes.load_balance.edge_offsets import EdgeOffsetsStrategy, FrontierEdges
 

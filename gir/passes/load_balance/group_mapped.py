@@ -17,7 +17,8 @@ from xdsl.ir import Block, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier, gir_gpu
-from gir.passes.gpu_kernels import KernelBuilder, MapBody, as_index, constant
+from gir.passes.gpu_kernels import as_index, constant
+from gir.passes.kernel_builder import KernelBuilder, MapBody
 from gir.passes.layouts import layout
 from gir.passes.load_balance import LoadBalanceStrategy
 from gir.passes.traversal_regions import exit_early

@@ -10,7 +10,8 @@ from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier
-from gir.passes.gpu_kernels import KernelBuilder, MapBody, as_index, constant, kernel_skeleton
+from gir.passes.gpu_kernels import as_index, constant, kernel_skeleton
+from gir.passes.kernel_builder import KernelBuilder, MapBody
 from gir.passes.load_balance.edge_offsets import EdgeOffsetsStrategy, FrontierEdges
 
 PATH_PER_THREAD = 8

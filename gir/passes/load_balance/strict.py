@@ -9,7 +9,8 @@ from xdsl.ir import Block
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier, gir_gpu
-from gir.passes.gpu_kernels import KernelBuilder, MapBody, constant
+from gir.passes.gpu_kernels import constant
+from gir.passes.kernel_builder import KernelBuilder, MapBody
 from gir.passes.load_balance.edge_offsets import EdgeOffsetsStrategy, FrontierEdges, when
 
 EDGES_PER_THREAD = 4

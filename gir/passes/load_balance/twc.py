@@ -9,7 +9,8 @@ from xdsl.ir import SSAValue
 
 from gir.dialects import frontier, gir_gpu
 from gir.dialects.gir_gpu import SUBGROUP_SIZE
-from gir.passes.gpu_kernels import KernelBuilder, MapBody, as_index, constant
+from gir.passes.gpu_kernels import as_index, constant
+from gir.passes.kernel_builder import KernelBuilder, MapBody
 from gir.passes.load_balance import LoadBalanceStrategy
 from gir.passes.traversal_regions import exit_early
 from gir.passes.load_balance.cooperative import (

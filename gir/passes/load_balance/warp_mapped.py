@@ -4,7 +4,7 @@ over its lanes."""
 from __future__ import annotations
 
 from gir.dialects import frontier
-from gir.passes.gpu_kernels import KernelBuilder
+from gir.passes.kernel_builder import KernelBuilder
 from gir.passes.load_balance import LoadBalanceStrategy
 from gir.passes.load_balance.cta_mapped import scanned_map_kernel
 

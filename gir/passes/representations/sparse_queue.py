@@ -30,7 +30,8 @@ from gir.dialects import gir_gpu, host
 from gir.dialects.frontier import AllVerticesType, SparseQueueType
 from gir.dialects.gir_gpu import AtomicKind, buffer_type
 from gir.passes.block_sums import block_exclusive_sum
-from gir.passes.gpu_kernels import GpuContext, KernelBuilder, as_i32, as_index, constant
+from gir.passes.gpu_kernels import GpuContext, as_i32, as_index, constant
+from gir.passes.kernel_builder import KernelBuilder
 from gir.passes.ir_utils import constant_value
 from gir.passes.representations import FrontierRepresentation
 from gir.passes.representations.buffers import (
