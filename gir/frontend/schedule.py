@@ -33,27 +33,26 @@ from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from gir import axes
 from gir.diagnostics import SourceError
 from gir.dialects.graph import ApplyKind
 from gir.dialects.schedule import (
     DEFAULT_BUCKET_FUSION_THRESHOLD,
+    G2_DEFAULTS,
     ArgvAttr,
+    AxisValueAttr,
     DedupStrategy,
     DedupStrategyAttr,
-    Direction,
     DirectionAttr,
     EdgeBlocking,
     EdgeBlockingAttr,
-    FrontierCreation,
     FrontierCreationAttr,
     HybridCriterion,
     HybridCriterionAttr,
     HybridScheduleAttr,
-    LoadBalance,
     LoadBalanceAttr,
     block_size_error,
     blocks_per_sm_error,
-    PullFrontier,
     PullFrontierAttr,
     SimpleScheduleAttr,
     Toggle,
@@ -112,17 +111,15 @@ class ScheduleEvaluator:
         self.bindings: dict[ast.Stmt, ScheduleBinding] = {}
         self.methods: dict[str, list[OptionArg]] = {
             "configDirection": [
-                OptionArg("direction", self.enum_reader(Direction, DirectionAttr, "direction")),
+                OptionArg("direction", self.axis_reader(DirectionAttr)),
                 OptionArg(
                     "pull_frontier",
-                    self.enum_reader(PullFrontier, PullFrontierAttr, "pull frontier"),
-                    lambda: PullFrontierAttr(PullFrontier.BOOLMAP),
+                    self.axis_reader(PullFrontierAttr),
+                    lambda: PullFrontierAttr(G2_DEFAULTS["pull_frontier"]),
                 ),
             ],
             "configLoadBalance": [
-                OptionArg(
-                    "load_balance", self.enum_reader(LoadBalance, LoadBalanceAttr, "load balance")
-                ),
+                OptionArg("load_balance", self.axis_reader(LoadBalanceAttr)),
                 OptionArg(
                     "edge_blocking",
                     self.enum_reader(EdgeBlocking, EdgeBlockingAttr, "edge blocking"),
@@ -133,7 +130,7 @@ class ScheduleEvaluator:
             "configFrontierCreation": [
                 OptionArg(
                     "frontier_creation",
-                    self.enum_reader(FrontierCreation, FrontierCreationAttr, "frontier creation"),
+                    self.axis_reader(FrontierCreationAttr),
                 )
             ],
             "configDeduplication": [
@@ -185,6 +182,21 @@ class ScheduleEvaluator:
                     arg.pos, f"unknown {what} '{shown}', expected one of {', '.join(values)}"
                 )
             return attr(enum(arg.value))
+
+        return read
+
+    def axis_reader(self, attr: type[AxisValueAttr]) -> Callable[[ast.SchedArg], Attribute]:
+        """Reads a strategy's name (e.g. `TWCE`) of `attr`'s axis into `attr`."""
+
+        def read(arg: ast.SchedArg) -> Attribute:
+            reason = axes.unknown(attr.axis, arg.value) if arg.kind == "ident" else None
+            if arg.kind != "ident" or reason is not None:
+                shown = f'"{arg.value}"' if arg.kind == "string" else arg.value
+                raise self.error(
+                    arg.pos,
+                    f"unknown {attr.axis} '{shown}', expected one of {', '.join(attr.names())}",
+                )
+            return attr(arg.value)
 
         return read
 

@@ -19,12 +19,10 @@ from test_programs import (  # noqa: F401  (devices is a fixture)
 
 from gir.api import lower_for_run
 from gir.diagnostics import UserError
+from gir.axes import pull_frontiers
 from gir.dialects.schedule import (
-    Direction,
     DirectionAttr,
-    LoadBalance,
     LoadBalanceAttr,
-    PullFrontier,
     PullFrontierAttr,
     SimpleScheduleAttr,
 )
@@ -58,7 +56,7 @@ def as_written():
 def rescheduled():
     """`compiled` of `check_program` for a program whose traversals all take the
     direction, load balance and pull frontier given as the strategy argument, a
-    (Direction, LoadBalance, PullFrontier | None) triple."""
+    (direction, load balance, pull frontier or None) triple of names."""
     from gir.executor import compile_program
 
     cache: dict[tuple[str, str, object], tuple[object, object]] = {}
@@ -91,7 +89,7 @@ DIRECTION_CASES = [
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("strategy", STRATEGIES)
-@pytest.mark.parametrize("direction", [pytest.param(d, id=d.value.lower()) for d in DIRECTIONS])
+@pytest.mark.parametrize("direction", [pytest.param(d, id=d.lower()) for d in DIRECTIONS])
 @pytest.mark.parametrize(("program", "weighted"), DIRECTION_CASES)
 def test_direction_matches_reference(
     program, weighted, direction, strategy, target, rescheduled, devices, tmp_path
@@ -113,7 +111,7 @@ def test_direction_matches_reference(
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("strategy", STRATEGIES)
-@pytest.mark.parametrize("pull_frontier", [pytest.param(f, id=f.value.lower()) for f in PullFrontier])
+@pytest.mark.parametrize("pull_frontier", [pytest.param(f, id=f.lower()) for f in pull_frontiers()])
 def test_pull_frontier_matches_reference(
     pull_frontier, strategy, target, rescheduled, devices, tmp_path
 ):
@@ -125,7 +123,7 @@ def test_pull_frontier_matches_reference(
         rescheduled,
         devices,
         "bfs_pull_bitmap.gt",
-        (Direction.PULL, strategy, pull_frontier),
+        ("PULL", strategy, pull_frontier),
         target,
         graphs,
     )

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from gir.api import lower_for_run
-from gir.dialects.schedule import Direction, DirectionAttr, LoadBalanceAttr
+from gir.dialects.schedule import DirectionAttr, LoadBalanceAttr
 from gir.passes.load_balance import LOAD_BALANCES
 from gir.runtime.graph import Graph, load_graph
 from gir.tools.run import parse_program
@@ -43,8 +43,8 @@ def cf_graphs(tmp: Path) -> dict[str, str]:
 
 
 SCHEDULES = [
-    pytest.param({"load_balance": LoadBalanceAttr(lb)}, id=lb.value) for lb in LOAD_BALANCES
-] + [pytest.param({"direction": DirectionAttr(Direction.PULL)}, id="PULL")]
+    pytest.param({"load_balance": LoadBalanceAttr(lb)}, id=lb) for lb in LOAD_BALANCES
+] + [pytest.param({"direction": DirectionAttr("PULL")}, id="PULL")]
 
 
 @pytest.mark.parametrize("target", TARGETS)

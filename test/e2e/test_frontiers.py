@@ -10,12 +10,11 @@ import io
 
 import pytest
 
+from gir.axes import frontier_creations
 from gir.dialects.schedule import (
     DedupStrategy,
     DedupStrategyAttr,
-    FrontierCreation,
     FrontierCreationAttr,
-    LoadBalance,
     LoadBalanceAttr,
     Toggle,
     ToggleAttr,
@@ -42,22 +41,22 @@ DEDUPS = {
 }
 CASES = [
     pytest.param(
-        program, creation, dedup, LoadBalance.VERTEX_BASED,
-        id=f"{program}-{creation.value.lower()}-{dedup_id}",
+        program, creation, dedup, "VERTEX_BASED",
+        id=f"{program}-{creation.lower()}-{dedup_id}",
     )
     for program in ("bfs.gt", "cc_default.gt")
-    for creation in FrontierCreation
+    for creation in frontier_creations()
     for dedup_id, dedup in DEDUPS.items()
 ] + [
     pytest.param(
-        program, FrontierCreation.UNFUSED_BITMAP, None, LoadBalance.EDGE_ONLY,
+        program, "UNFUSED_BITMAP", None, "EDGE_ONLY",
         id=f"{program}-unfused_bitmap-edge_only",
     )
     for program in ("bfs.gt", "cc_default.gt")
 ]
 
 
-def scheduled(module, creation: FrontierCreation, dedup: DedupStrategy | None, lb: LoadBalance):
+def scheduled(module, creation: str, dedup: DedupStrategy | None, lb: str):
     """`module` with every edgeset apply's schedule given these options."""
     options = {
         "frontier_creation": FrontierCreationAttr(creation),

@@ -16,9 +16,7 @@ from gir.api import lower_for_run
 from gir.dialects.schedule import (
     DedupStrategy,
     DedupStrategyAttr,
-    Direction,
     DirectionAttr,
-    FrontierCreation,
     FrontierCreationAttr,
     LoadBalanceAttr,
     Toggle,
@@ -206,11 +204,11 @@ def test_print_in_vertex_function(target, devices, tmp_path):
 
 
 BOOL_APPLY_SCHEDULES = [
-    pytest.param({"load_balance": LoadBalanceAttr(lb)}, id=lb.value.lower())
+    pytest.param({"load_balance": LoadBalanceAttr(lb)}, id=lb.lower())
     for lb in LOAD_BALANCES
 ] + [
-    pytest.param({"frontier_creation": FrontierCreationAttr(creation)}, id=creation.value.lower())
-    for creation in (FrontierCreation.UNFUSED_BITMAP, FrontierCreation.UNFUSED_BOOLMAP)
+    pytest.param({"frontier_creation": FrontierCreationAttr(creation)}, id=creation.lower())
+    for creation in ("UNFUSED_BITMAP", "UNFUSED_BOOLMAP")
 ] + [
     pytest.param(
         {
@@ -219,7 +217,7 @@ BOOL_APPLY_SCHEDULES = [
         },
         id="dedup_unfused",
     ),
-    pytest.param({"direction": DirectionAttr(Direction.PULL)}, id="pull"),
+    pytest.param({"direction": DirectionAttr("PULL")}, id="pull"),
 ]
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from gir.api import lower_for_run
-from gir.dialects.schedule import Direction, DirectionAttr, LoadBalanceAttr
+from gir.dialects.schedule import DirectionAttr, LoadBalanceAttr
 from gir.passes.load_balance import LOAD_BALANCES
 from gir.runtime.graph import Graph, load_graph
 from gir.tools.run import parse_program
@@ -26,9 +26,9 @@ IMPLEMENTATIONS = {"opencl": PROGRAMS / "lang_extern.cl", "cuda": PROGRAMS / "la
 """The device code of the extern functions, by target."""
 
 SCHEDULES = [
-    pytest.param({"load_balance": LoadBalanceAttr(lb)}, id=lb.value.lower())
+    pytest.param({"load_balance": LoadBalanceAttr(lb)}, id=lb.lower())
     for lb in LOAD_BALANCES
-] + [pytest.param({"direction": DirectionAttr(Direction.PULL)}, id="pull")]
+] + [pytest.param({"direction": DirectionAttr("PULL")}, id="pull")]
 
 
 def expected_output(graph: Graph) -> list[float]:

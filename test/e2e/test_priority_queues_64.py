@@ -16,7 +16,7 @@ import pytest
 from xdsl.dialects.builtin import IntegerAttr, i64
 
 from gir.api import lower_for_run
-from gir.dialects.schedule import FrontierCreation, FrontierCreationAttr, Toggle, ToggleAttr
+from gir.dialects.schedule import FrontierCreationAttr, Toggle, ToggleAttr
 from gir.runtime import reference
 from gir.runtime.device import find_nvcc
 from gir.runtime.graph import Graph, load_graph
@@ -42,7 +42,7 @@ SCHEDULES = [
         id="bucket_fusion",
     ),
     pytest.param(
-        {"frontier_creation": FrontierCreationAttr(FrontierCreation.UNFUSED_BOOLMAP)},
+        {"frontier_creation": FrontierCreationAttr("UNFUSED_BOOLMAP")},
         id="boolmap_buckets",
     ),
 ]

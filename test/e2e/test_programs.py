@@ -17,7 +17,6 @@ from gir.dialects import graph as graph_dialect
 from gir.dialects.schedule import (
     MAX_BLOCK_SIZE,
     MIN_BLOCK_SIZE,
-    LoadBalance,
     LoadBalanceAttr,
     SimpleScheduleAttr,
 )
@@ -130,7 +129,7 @@ def with_schedule(module, **options):
     return module
 
 
-def with_load_balance(module, strategy: LoadBalance, block_size: int | None = None):
+def with_load_balance(module, strategy: str, block_size: int | None = None):
     """`module` with every edgeset apply scheduled with `strategy` (and `block_size`
     threads per block, if given)."""
     options = {"load_balance": LoadBalanceAttr(strategy)}
@@ -139,16 +138,16 @@ def with_load_balance(module, strategy: LoadBalance, block_size: int | None = No
     return with_schedule(module, **options)
 
 
-STRATEGIES = [pytest.param(value, id=value.value.lower()) for value in LOAD_BALANCES]
+STRATEGIES = [pytest.param(value, id=value.lower()) for value in LOAD_BALANCES]
 
 
 @pytest.fixture(scope="module")
 def compiled():
     from gir.executor import compile_program
 
-    cache: dict[tuple[str, str, LoadBalance, int | None], tuple[object, object]] = {}
+    cache: dict[tuple[str, str, str, int | None], tuple[object, object]] = {}
 
-    def get(program: str, target: str, strategy: LoadBalance, block_size: int | None = None):
+    def get(program: str, target: str, strategy: str, block_size: int | None = None):
         key = (program, target, strategy, block_size)
         if key not in cache:
             module = with_load_balance(parse_program(str(PROGRAMS / program)), strategy, block_size)
