@@ -4,6 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/setup.sh
+# The tests never touch the user's graph cache (~/.cache/gir): lit's RUN lines
+# share a scratch one, and pytest gives every test its own (test/conftest.py).
+GIR_CACHE_DIR=$(mktemp -d)
+export GIR_CACHE_DIR
+trap 'rm -rf "$GIR_CACHE_DIR"' EXIT
 echo "== lit: test/lit"
 lit -q test/lit
 echo "== pytest: test/unit test/e2e"

@@ -14,14 +14,6 @@ from gir.runtime import graph as graph_module
 from gir.runtime.graph import Graph, GraphError, from_edges, from_networkx, from_scipy, load_graph
 
 
-@pytest.fixture(autouse=True)
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Keep every test's graph cache in its own temporary directory."""
-    directory = tmp_path / "cache"
-    monkeypatch.setenv("GIR_CACHE_DIR", str(directory))
-    return directory
-
-
 def write(directory: Path, name: str, text: str) -> Path:
     """Write a text file and return its path."""
     path = directory / name
