@@ -1,5 +1,5 @@
-"""Fixtures every test gets (unit and end to end): no test reads or writes the
-user's graph cache (`~/.cache/gir`).
+"""What every test gets (unit and end to end): no test reads or writes the
+user's graph cache (`~/.cache/gir`); and the run's skips summed up by reason.
 
 Each test has its own `GIR_CACHE_DIR`, so a test never sees what another one
 cached. That costs no regeneration: the only graphs the suite caches are the
@@ -11,6 +11,7 @@ test's own fixtures, so the session gets a cache directory of its own as well
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,3 +34,18 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     directory = tmp_path_factory.mktemp("cache")
     monkeypatch.setenv("GIR_CACHE_DIR", str(directory))
     return directory
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The skipped tests counted by reason, one line each (pytest's `-rs` gives a
+    line per skipping test location: about ninety for the CUDA tests alone on a
+    machine without a GPU)."""
+    reasons = Counter(
+        report.longrepr[2].removeprefix("Skipped: ")
+        for report in terminalreporter.stats.get("skipped", [])
+        if isinstance(report.longrepr, tuple)
+    )
+    if reasons:
+        terminalreporter.section("skipped, by reason")
+        for reason, count in reasons.most_common():
+            terminalreporter.line(f"{count:5d}  {reason}")

@@ -9,8 +9,9 @@ _gir_sudo=""; [ "$(id -u)" -ne 0 ] && _gir_sudo="sudo"
 [ -d /usr/local/cuda/bin ] && export PATH="/usr/local/cuda/bin:$PATH"
 
 _gir_apt() {
-  $_gir_sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $_gir_sudo apt-get install -y -qq "$@" >/dev/null
+  # Wait for another apt process's lock (an unattended upgrade) instead of failing.
+  $_gir_sudo apt-get -o DPkg::Lock::Timeout=300 update -qq
+  DEBIAN_FRONTEND=noninteractive $_gir_sudo apt-get -o DPkg::Lock::Timeout=300 install -y -qq "$@" >/dev/null
 }
 
 if ! ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
@@ -21,7 +22,7 @@ fi
 _gir_ready() {
   # Run from / so that an uninstalled checkout on sys.path does not count.
   (cd / && python3 - <<'PY' 2>/dev/null)
-import importlib.metadata as m, gir, xdsl, pyopencl, lit, filecheck, pytest, networkx, mkdocs
+import importlib.metadata as m, gir, xdsl, pyopencl, lit, filecheck, pytest, xdist, networkx, mkdocs
 assert m.version("xdsl") == "0.74.0"
 PY
 }
