@@ -4,8 +4,8 @@
 #
 # lit and pytest run at the same time, each on every core (lit's workers and
 # pytest-xdist's `-n auto`), so neither leaves a core idle while the other's
-# slowest tests finish. lit's output comes first; pytest's follows as it runs,
-# ending with its summary line. Exits non-zero if either fails, or if pytest
+# slowest tests finish. lit's output comes first, with its time; pytest's follows
+# as it runs (its ten slowest tests listed), ending with its summary line. Exits non-zero if either fails, or if pytest
 # collects no tests (its exit status 5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,12 +16,14 @@ scratch=$(mktemp -d)
 export GIR_CACHE_DIR="$scratch/cache"
 trap 'rm -rf "$scratch"' EXIT
 
-python3 -m pytest -q -n auto test/unit test/e2e >"$scratch/pytest.log" 2>&1 &
+python3 -m pytest -q -n auto --durations=10 test/unit test/e2e >"$scratch/pytest.log" 2>&1 &
 pytest_pid=$!
 
 echo "== lit: test/lit"
 lit_status=0
+lit_start=$SECONDS
 lit -q test/lit || lit_status=$?
+echo "lit took $((SECONDS - lit_start)) s"
 
 echo "== pytest: test/unit test/e2e"
 tail -n +1 --pid="$pytest_pid" -f "$scratch/pytest.log"
