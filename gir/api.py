@@ -36,8 +36,9 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, PassFailedException
 
-from gir.diagnostics import UserError
+from gir.diagnostics import UserError, describe_diagnostic
 from gir.frontend.exports import ExportSignature
+from gir.program_inputs import check_int_arguments, graph_sources, loads_graph, takes_graph_argument
 from gir.runtime.device import Device, DeviceGraph
 from gir.runtime.graph import Graph, GraphError, from_edges, from_networkx, from_scipy
 from gir.runtime.program import CompiledProgram
@@ -203,7 +204,6 @@ def lower_for_run(module: ModuleOp, check_bounds: bool = False) -> ModuleOp:
     from gir.dialects import register_dialects
     from gir.dialects.levels import Level, level_of
     from gir.passes.registry import parse_pipeline
-    from gir.tools.opt import describe_diagnostic
 
     passes = ["lower-to-gpu"] if level_of(module) in (Level.GRAPH, Level.FRONTIER) else []
     if check_bounds:
@@ -471,14 +471,24 @@ class Program:
 
     @property
     def loads_graph(self) -> bool:
-        """Whether `main` loads a graph: then `run` takes the graph first (its
-        argv[1]), else only the program's arguments."""
-        from gir.tools.run import loads_graph
+        """Whether `main` loads a graph, from its argv or a fixed file."""
+        return loads_graph(self._main())
 
-        loads = self.__dict__.get("_loads_graph")
-        if loads is None:
-            loads = self.__dict__["_loads_graph"] = loads_graph(self._main())
-        return loads
+    @property
+    def takes_graph(self) -> bool:
+        """Whether `main` loads a graph named by its argv: then `run` takes the
+        graph first (its argv[1]), else only the program's arguments (a program
+        that loads no graph, or only a fixed file)."""
+        takes = self.__dict__.get("_takes_graph")
+        if takes is None:
+            takes = self.__dict__["_takes_graph"] = takes_graph_argument(self._main())
+        return takes
+
+    def _graph_kind(self) -> str:
+        """What the program loads, for an error about a graph given to a program
+        that takes none: "loads no graph" or where it loads one from."""
+        paths = [source.path for source in graph_sources(self._main()) if source.path is not None]
+        return f"loads its graph from '{paths[0]}'" if paths else "loads no graph"
 
     def run(
         self,
@@ -488,27 +498,36 @@ class Program:
         device: int | None = None,
         trials: int = 1,
         stdout: TextIO | None = None,
+        validate: bool = False,
     ) -> Result:
         """Runs the program `trials` times and returns its vectors and times.
 
         A program that loads a graph (`load(argv[1])`) takes it first, `run(graph,
         *args)`: the graph is argv[1] and `args` are argv[2..]. A program that
         loads no graph (scalars and fixed-size vectors only, as `gir-run PROGRAM
-        ARGS` runs it) takes its arguments alone, `run(*args)`: argv[1..].
-        Arguments are numbers or strings; a graph given to a program that loads
-        none, or no graph given to one that loads one, is a `UserError`. The
-        graph may also be given by keyword, `run(*args, graph=G)`.
+        ARGS` runs it), or only a fixed file (`load("graphs/small.el")`, relative
+        to the current folder), takes its arguments alone, `run(*args)`:
+        argv[1..]. Arguments are numbers or strings; a graph given to a program
+        that takes none, or no graph given to one that loads one, is a
+        `UserError`. The graph may also be given by keyword, `run(*args, graph=G)`.
 
         `target` is "cuda", "opencl" or None (CUDA where available, else OpenCL);
         `device` a device index (OpenCL: across platforms). The program's prints go
         to `stdout` when given, else into `Result.stdout`. A graph that is not a
         `LoadedGraph` is loaded for this call and released after it.
+
+        `validate` checks the last trial's vectors as `validate` does, against
+        the CPU reference built from the graph the program loaded (the one
+        given, or its fixed file); a `UserError` says what differs, or that gir
+        cannot tell which reference applies (then before running).
         """
         if trials < 1:
             raise UserError("error: trials must be at least 1")
+        if validate:
+            self._validator()
         if graph is not None:
             args = (graph, *args)
-        if self.loads_graph:
+        if self.takes_graph:
             if not args:
                 raise UserError(
                     f"error: '{self.name}' loads a graph: give it as the first argument "
@@ -524,13 +543,11 @@ class Program:
             for position, value in enumerate(args, 1):
                 if _is_graph(value):
                     raise UserError(
-                        f"error: '{self.name}' loads no graph: its arguments are argv[1..] "
+                        f"error: '{self.name}' {self._graph_kind()}: its arguments are argv[1..] "
                         f"(numbers or strings), but argv[{position}] is a graph ({_kind(value)})"
                     )
             graph, loaded, run_on = None, None, _device(target, device)
             argv = [self.name, *(_argument(value) for value in args)]
-        from gir.tools.run import check_int_arguments
-
         check_int_arguments(self._main(), argv)
         compiled = self.compiled(run_on.target)
         times: list[float] = []
@@ -543,6 +560,8 @@ class Program:
             if loaded is not None and loaded is not graph:
                 loaded.release()
         printed = output.getvalue() if isinstance(output, io.StringIO) and stdout is None else ""
+        if validate:
+            self._check(graph, argv, result.globals)
         return Result(dict(result.globals), tuple(times), result.elapsed is not None, printed, run_on.name)
 
     def _run_once(
@@ -563,23 +582,46 @@ class Program:
             raise
         return result, result.elapsed if result.elapsed is not None else result.wall
 
-    def validate(self, graph: GraphLike, result: Mapping[str, np.ndarray], *args: Any) -> None:
+    def validate(self, graph: GraphLike | None, result: Mapping[str, np.ndarray], *args: Any) -> None:
         """Checks `result` of a run on `graph` with `args` against gir's CPU
         reference (BFS, SSSP, CC, PageRank); a `UserError` says what differs, or
-        that gir cannot tell which reference applies."""
-        validator = self.validator
-        if validator is None:
+        that gir cannot tell which reference applies.
+
+        The reference is built from the graph the program loaded: `graph` for a
+        program that loads `argv[N]`, its fixed file for one that loads
+        `load("file")` (then `graph` is None, or ignored, and `args` are
+        argv[1..], as `run` takes them)."""
+        if self.takes_graph:
+            if graph is None:
+                raise UserError(f"error: '{self.name}' loads a graph: give validate the graph it ran on")
+            argv = [self.name, "<graph>", *(_argument(value) for value in args)]
+        else:
+            argv = [self.name, *(_argument(value) for value in args)]
+        self._check(graph, argv, dict(result))
+
+    def _validator(self) -> Validator:
+        """The program's check; a `UserError` when gir knows none."""
+        if self.validator is None:
             raise UserError(
                 f"error: cannot tell which CPU reference applies to '{self.name}' (gir "
                 "recognises BFS, SSSP, CC and PageRank by their edge traversals)"
             )
-        host = graph.host_graph if isinstance(graph, LoadedGraph) else to_graph(graph)
-        if isinstance(host, str):
-            from gir.runtime.graph import load_graph as load_host_graph
+        return self.validator
 
-            host = load_host_graph(host, weighted=True if validator.weighted else None)
-        argv = [self.name, "<graph>", *(_argument(value) for value in args)]
-        problem = validator.check(host, argv, dict(result))
+    def _check(self, graph: GraphLike | None, argv: list[str], vectors: Mapping[str, np.ndarray]) -> None:
+        """Checks `vectors` of a run with `argv` on `graph` (None: the program
+        took none) against the reference built from the graph the program loaded."""
+        from gir.runtime.graph import load_graph as load_host_graph
+
+        validator = self._validator()
+        weighted = True if validator.weighted else None
+        if validator.graph.path is not None or graph is None:
+            host: Graph | str = validator.graph.spec(argv)
+        else:
+            host = graph.host_graph if isinstance(graph, LoadedGraph) else to_graph(graph)
+        if isinstance(host, str):
+            host = load_host_graph(host, weighted=weighted)
+        problem = validator.check(host, argv, dict(vectors))
         if problem is not None:
             raise UserError(f"error: validation of {validator.algorithm} failed: {problem}")
 

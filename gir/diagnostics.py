@@ -67,3 +67,17 @@ def source_position(op: Operation) -> tuple[str, int, int] | None:
             return found.filename.data, found.line.data, found.column.data
         current = current.parent_op()
     return None
+
+
+def describe_diagnostic(error: Exception) -> str:
+    """A verifier or pass error as `error: <message>` plus the offending op.
+
+    xDSL renders the whole module with a marker under the failing op; users need
+    the message and that op, not the dump.
+    """
+    lines = str(error).strip().splitlines()
+    message = lines[0] if lines else "verification failed"
+    for index, line in enumerate(lines):
+        if line.strip().startswith("^") and index > 0:
+            return f"error: {message}\n  in: {lines[index - 1].strip()}"
+    return f"error: {message}"

@@ -40,7 +40,7 @@ class _GirTarget(Target):
     name: ClassVar[str]
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        from gir.tools.translate import translate
+        from gir.lowering import translate
 
         output.write(translate(module, self.name))
 

@@ -37,12 +37,17 @@ the first frontier (or given to the priority queue). The iteration count of
 PageRank is the trip count of the loop right around the traversal: a `for` whose
 bounds are literals, `const`s set from literals, or `argv[N]`; none when that loop
 is a `while` (an outer `for` of trials does not count).
+
+The reference is built from the graph the recognised traversal runs on
+(`Validator.graph`): the fixed file of a `load("file")`, or the argv entry of a
+`load(argv[N])`; of a program that loads several graphs (which gir's lowering
+refuses today), the one that traversal reads.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from xdsl.dialects import arith, func, scf
@@ -50,6 +55,7 @@ from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, ModuleOp
 from xdsl.ir import Operation, SSAValue
 
 from gir.dialects import graph
+from gir.program_inputs import GraphSource, graph_sources
 from gir.runtime import reference
 from gir.runtime.graph import Graph
 
@@ -63,6 +69,8 @@ class Validator:
     algorithm: str
     check: Callable[[Graph, list[str], dict[str, np.ndarray]], str | None]
     weighted: bool = False
+    graph: GraphSource = GraphSource(argv=1)
+    """The graph the checked traversal runs on: the reference is built from it."""
 
 
 def _functions(module: ModuleOp) -> dict[str, func.FuncOp]:
@@ -236,11 +244,38 @@ def _trip_count(op: Operation) -> Callable[[list[str]], int] | None:
 
 def find_validator(module: ModuleOp) -> Validator | None:
     """The check that applies to this graph-level program, or None."""
+    found = _recognise(module)
+    if found is None:
+        return None
+    validator, apply = found
+    loaded = graph_sources(module)
+    source = _loaded_graph(apply.edges) or (loaded[0] if loaded else GraphSource(argv=1))
+    return replace(validator, graph=source)
+
+
+def _loaded_graph(edges: SSAValue) -> GraphSource | None:
+    """Where the edgeset `edges` was loaded from: through `transpose()` and the
+    `const` global it was stored in; None when it cannot be followed."""
+    owner = edges.owner
+    while True:
+        if isinstance(owner, graph.LoadEdgesOp):
+            return GraphSource.of(owner)
+        if isinstance(owner, graph.TransposeOp):
+            owner = owner.edges.owner
+        elif isinstance(owner, graph.GlobalLoadOp) and (stored := _global_value(owner)) is not None:
+            owner = stored.owner
+        else:
+            return None
+
+
+def _recognise(module: ModuleOp) -> tuple[Validator, graph.EdgeSetApplyOp] | None:
+    """The check that applies to this program and the traversal it was
+    recognised from, or None."""
     functions = _functions(module)
     start = _start(module)
     dependencies = _bc_dependencies(module, functions)
     if dependencies is not None and start is not None:
-        return _bc_validator(dependencies, start)
+        return _bc_validator(dependencies[0], start), dependencies[1]
     for apply in _applies(module):
         udf = functions.get(apply.udf.root_reference.data)
         if udf is None:
@@ -253,36 +288,36 @@ def find_validator(module: ModuleOp) -> Validator | None:
                 and apply.to_filter is not None
                 and _stores_source_id(udf, tracked)
             ):
-                return _bfs_validator(tracked, start)
+                return _bfs_validator(tracked, start), apply
             if _reduces(udf, tracked, graph.ReduceKind.MIN):
                 if weighted and start is not None:
-                    return _sssp_validator(tracked, start)
+                    return _sssp_validator(tracked, start), apply
                 if not weighted:
-                    return _cc_validator(tracked)
+                    return _cc_validator(tracked), apply
         parent = _claimed_parent(apply, udf)
         if parent is not None and start is not None:
-            return _bfs_validator(parent, start)
+            return _bfs_validator(parent, start), apply
         if apply.kind.data == graph.ApplyKind.APPLY_UPDATE_PRIORITY and weighted:
             found = _min_queue_start(module, udf)
             if found is not None:
-                return _sssp_validator(*found)
+                return _sssp_validator(*found), apply
         if apply.kind.data == graph.ApplyKind.APPLY_UPDATE_PRIORITY:
             core = _peeled_priorities(module, udf)
             if core is not None:
-                return _kcore_validator(core)
+                return _kcore_validator(core), apply
         delta = _pagerank_delta(module, apply, udf)
         if delta is not None:
-            return delta
+            return delta, apply
         factors = _collaborative_filtering(module, apply, udf)
         if factors is not None:
-            return factors
+            return factors, apply
         if apply.kind.data == graph.ApplyKind.APPLY:
             accumulator = _float_add_vector(udf)
             iterations = _trip_count(apply)
             if accumulator is not None and iterations is not None:
                 rank = _rank_vector(module, accumulator)
                 if rank is not None:
-                    return _pagerank_validator(rank, iterations)
+                    return _pagerank_validator(rank, iterations), apply
     return None
 
 
@@ -572,15 +607,19 @@ def _cc_validator(labels: str) -> Validator:
     return Validator(f"connected components (labels in '{labels}')", check)
 
 
-def _bc_dependencies(module: ModuleOp, functions: dict[str, func.FuncOp]) -> str | None:
+def _bc_dependencies(
+    module: ModuleOp, functions: dict[str, func.FuncOp]
+) -> tuple[str, graph.EdgeSetApplyOp] | None:
     """Brandes BC's shape: a list of vertexsets (the levels) and a traversal of
-    the transposed edges that float-adds into a vector (the dependencies)."""
+    the transposed edges that float-adds into a vector (the dependencies); the
+    vector and that traversal."""
     if not any(isinstance(op, graph.ListNewOp) for op in module.walk()):
         return None
     for apply in _applies(module):
         udf = functions.get(apply.udf.root_reference.data)
         if udf is not None and isinstance(apply.edges.owner, graph.TransposeOp):
-            return _float_add_vector(udf)
+            vector = _float_add_vector(udf)
+            return None if vector is None else (vector, apply)
     return None
 
 

@@ -1,4 +1,9 @@
-"""Lowers priority queues to frontiers, vertex maps and a loop-carried bucket end."""
+"""Lowers priority queues to frontiers, vertex maps and a loop-carried bucket end.
+
+The pass threads each queue's state through the program here; that state and the
+bucket refill are in `priority_queue_buckets`, the traversals that update a
+queue in `priority_queue_updates`.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +11,14 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, i1, i32
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, i32
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
-from gir.dialects.schedule import FrontierCreationAttr
-from gir.passes import representations
-from gir.passes.gpu_fuse_loops import is_fused_loop
-from gir.passes.graph_to_frontier import BUCKET_CREATION_ATTR
+from gir.passes.priority_queue_buckets import QueueState, ensure_filled, uses_queue
+from gir.passes.priority_queue_updates import lower_traversal
 from gir.dialects import frontier, graph
 from gir.dialects.frontier import (
     PriorityQueueBucketSizeOp,
@@ -25,65 +28,8 @@ from gir.dialects.frontier import (
     PriorityQueueFinishedOp,
     PriorityQueueFreeOp,
     PriorityQueueNewOp,
-    PriorityQueueUpdateMaxOp,
-    PriorityQueueUpdateMinOp,
-    PriorityQueueUpdates,
-    PriorityQueueUpdateSumOp,
     SparseQueueType,
 )
-
-UNSIGNED_PREDICATES = {"slt": "ult", "sle": "ule", "sgt": "ugt", "sge": "uge"}
-
-
-@dataclass
-class _Queue:
-    """One queue's lowered state at the current point of the program: `window` is
-    the end of the current bucket `[window - delta, window)`, `pending` the
-    vertices waiting in it."""
-
-    priorities: str
-    scratch: str
-    delta: SSAValue
-    window: SSAValue
-    pending: SSAValue
-    unsigned: bool = False
-    """Whether the priorities are `uint` or `uint_64`: every comparison, the
-    bucket arithmetic and the atomic updates are then unsigned, and no priority
-    is the type's largest unsigned value rather than its largest signed one."""
-    refilled: bool = False
-    """Whether `pending` was just refilled (a dequeue then need not look again)."""
-
-    def compare(self, left: SSAValue, right: SSAValue, predicate: str) -> arith.CmpiOp:
-        """`left predicate right` on priorities (`slt`, `sge`, ... as written for
-        int; the unsigned predicate for uint priorities)."""
-        if self.unsigned:
-            predicate = UNSIGNED_PREDICATES.get(predicate, predicate)
-        return arith.CmpiOp(left, right, predicate)
-
-    def kind(self, kind: graph.ReduceKind) -> graph.ReduceKind:
-        """An atomic min or max on priorities (`umin`/`umax` for uint)."""
-        if not self.unsigned:
-            return kind
-        unsigned = {graph.ReduceKind.MIN: graph.ReduceKind.UMIN, graph.ReduceKind.MAX: graph.ReduceKind.UMAX}
-        return unsigned[kind]
-
-    @property
-    def type(self) -> IntegerType:
-        """The priorities' type (i32 or i64), that of `delta` and of `window`."""
-        assert isinstance(self.delta.type, IntegerType)
-        return self.delta.type
-
-    @property
-    def none(self) -> int:
-        """The priority of a vertex in no bucket, GraphIt's null priority (what
-        an unreached vertex keeps): the largest value of the priority type (INT_MAX,
-        UINT_MAX, INT64_MAX or UINT64_MAX), as the signless constant's value."""
-        width = self.type.width.data
-        return -1 if self.unsigned else 2 ** (width - 1) - 1
-
-    def constant(self, value: int) -> arith.ConstantOp:
-        """A constant of the priority type."""
-        return arith.ConstantOp(IntegerAttr(value, self.type))
 
 
 @dataclass(frozen=True)
@@ -171,12 +117,12 @@ def _lower(module: ModuleOp, new: PriorityQueueNewOp) -> None:
         # the lowest one at or above 0
         lowest = arith.ConstantOp(IntegerAttr(0, new.delta.type))
         Rewriter.insert_op(lowest, InsertPoint.before(new))
-        queue = _Queue(priorities, scratch, new.delta, lowest.result, empty.result, unsigned)
+        queue = QueueState(priorities, scratch, new.delta, lowest.result, empty.result, unsigned)
     else:
         start = frontier.AddOp(new.start, empty)
         start.result.name_hint = "bucket"
         Rewriter.insert_op(start, InsertPoint.before(new))
-        queue = _Queue(priorities, scratch, new.delta, new.delta, start.result, unsigned)
+        queue = QueueState(priorities, scratch, new.delta, new.delta, start.result, unsigned)
     block = new.parent_block()
     assert block is not None
     following = []
@@ -222,11 +168,7 @@ def _scratch_vector(
     return name
 
 
-def _uses(op: Operation, handle: SSAValue) -> bool:
-    return any(handle in child.operands for child in op.walk())
-
-
-def _thread(queue: _Queue, handle: SSAValue, ops: list[Operation]) -> None:
+def _thread(queue: QueueState, handle: SSAValue, ops: list[Operation]) -> None:
     """Lowers the uses of `handle` in `ops` (in program order), updating `queue`."""
     for op in ops:
         if isinstance(op, PriorityQueueFinishedOp) and op.queue == handle:
@@ -242,13 +184,13 @@ def _thread(queue: _Queue, handle: SSAValue, ops: list[Operation]) -> None:
             Rewriter.replace_op(op, low)
         elif isinstance(op, PriorityQueueFreeOp) and op.queue == handle:
             Rewriter.replace_op(op, frontier.FreeOp(queue.pending))
-        elif isinstance(op, frontier.EdgeTraverseOp) and _uses(op, handle):
-            _traversal(queue, handle, op)
-        elif isinstance(op, scf.WhileOp) and _uses(op, handle):
+        elif isinstance(op, frontier.EdgeTraverseOp) and uses_queue(op, handle):
+            lower_traversal(queue, handle, op)
+        elif isinstance(op, scf.WhileOp) and uses_queue(op, handle):
             _while(queue, handle, op)
-        elif isinstance(op, scf.ForOp) and _uses(op, handle):
+        elif isinstance(op, scf.ForOp) and uses_queue(op, handle):
             _for(queue, handle, op)
-        elif _uses(op, handle):
+        elif uses_queue(op, handle):
             raise UserError.at(op,
                 f"error: a priority queue used inside '{op.name}' is not supported "
                 "yet (use it in loops and at the top level)"
@@ -259,11 +201,11 @@ def _block_ops(block: Block) -> list[Operation]:
     return list(block.ops)
 
 
-def _dequeue(queue: _Queue, op: PriorityQueueDequeueOp) -> None:
+def _dequeue(queue: QueueState, op: PriorityQueueDequeueOp) -> None:
     """Hands the current bucket over (moving to the next non-empty bucket first
     when it is empty and `pq_finished` did not just do so)."""
     if not queue.refilled and op.current is None:
-        _ensure_filled(queue, op)
+        ensure_filled(queue, op)
     queue.refilled = False
     zero = arith.ConstantOp(IntegerAttr(0, i32))
     empty = frontier.NewOp(zero)
@@ -274,10 +216,10 @@ def _dequeue(queue: _Queue, op: PriorityQueueDequeueOp) -> None:
     queue.pending = empty.result
 
 
-def _is_finished(queue: _Queue, before: Operation) -> SSAValue:
+def _is_finished(queue: QueueState, before: Operation) -> SSAValue:
     """Ops before `before` that move an empty current bucket to the next
     non-empty one; their result: whether there was none (the queue is finished)."""
-    _ensure_filled(queue, before)
+    ensure_filled(queue, before)
     zero = arith.ConstantOp(IntegerAttr(0, i32))
     left = frontier.SizeOp(queue.pending)
     done = arith.CmpiOp(left, zero, "eq")
@@ -286,12 +228,12 @@ def _is_finished(queue: _Queue, before: Operation) -> SSAValue:
     return done.result
 
 
-def _finished(queue: _Queue, op: PriorityQueueFinishedOp) -> None:
+def _finished(queue: QueueState, op: PriorityQueueFinishedOp) -> None:
     """Finished when no bucket holds a vertex."""
     Rewriter.replace_op(op, [], [_is_finished(queue, op)])
 
 
-def _finished_node(queue: _Queue, op: PriorityQueueFinishedNodeOp) -> None:
+def _finished_node(queue: QueueState, op: PriorityQueueFinishedNodeOp) -> None:
     """Final when the queue is finished or the vertex's priority (read on the
     host) lies below the current bucket: the buckets below were emptied, and an
     update never lowers a priority beneath the bucket being processed. "No
@@ -304,232 +246,7 @@ def _finished_node(queue: _Queue, op: PriorityQueueFinishedNodeOp) -> None:
     Rewriter.replace_op(op, [priority, low, below, final])
 
 
-def _ensure_filled(queue: _Queue, before: Operation) -> None:
-    """Ops before `before` that move an empty current bucket to the next
-    non-empty one (which stays empty when there is none)."""
-    zero = arith.ConstantOp(IntegerAttr(0, i32))
-    size = frontier.SizeOp(queue.pending)
-    drained = arith.CmpiOp(size, zero, "eq")
-    refill = Block()
-    window, filled = _refill(queue, refill)
-    refill.add_op(scf.YieldOp(window, filled))
-    keep = Block([scf.YieldOp(queue.window, queue.pending)])
-    choice = scf.IfOp(drained, [queue.type, SparseQueueType()], Region(refill), Region(keep))
-    choice.results[0].name_hint = "bucket_end"
-    choice.results[1].name_hint = "bucket"
-    Rewriter.insert_op([zero, size, drained, choice], InsertPoint.before(before))
-    queue.window, queue.pending = choice.results
-
-
-def _refill(queue: _Queue, block: Block) -> tuple[SSAValue, SSAValue]:
-    """Ops at the end of `block` that find the next non-empty bucket and fill the
-    (empty) pending queue with it; returns its end and the filled queue."""
-    zero = arith.ConstantOp(IntegerAttr(0, i32))
-    none = queue.constant(queue.none)
-    reset = graph.StoreOp(none, queue.scratch, zero)
-    every = frontier.AllVerticesOp()
-    search = frontier.VertexMapOp(
-        every, _vertex_body(lambda b, p: _lowest_body(queue, b, p, none.result, zero.result), queue),
-        label="next_bucket",
-    )
-    lowest = graph.LoadOp(queue.scratch, zero, queue.type)
-    # the end of the lowest priority's bucket, no priority where it would pass it
-    # (so that a bucket end never wraps around, however large the priorities)
-    rem = (arith.RemUIOp if queue.unsigned else arith.RemSIOp)(lowest, queue.delta)
-    base = arith.SubiOp(lowest, rem)
-    limit = arith.SubiOp(none, queue.delta)
-    past = queue.compare(base, limit, "sgt")
-    after = arith.AddiOp(base, queue.delta)
-    end = arith.SelectOp(past, none, after)
-    end.result.name_hint = "bucket_end"
-    block.add_ops([zero, none, reset, every, search, lowest, rem, base, limit, past, after, end])
-    old_end = queue.window
-    fill = frontier.VertexMapOp(
-        every,
-        _vertex_body(lambda b, p: _in_bucket_body(queue, b, p, old_end, end.result), queue),
-        output=queue.pending,
-        label="bucket",
-    )
-    block.add_op(fill)
-    assert fill.result is not None
-    return end.result, fill.result
-
-
-def _vertex_body(build, queue: _Queue) -> Region:
-    """A vertex-map body that loads the vertex's priority and lets `build(block,
-    priority)` add the rest."""
-    block = Block(arg_types=[graph.VertexType()])
-    priority = graph.LoadOp(queue.priorities, block.args[0], queue.type)
-    block.add_op(priority)
-    build(block, priority.result)
-    block.add_op(frontier.YieldOp())
-    return Region(block)
-
-
-def _lowest_body(
-    queue: _Queue, block: Block, priority: SSAValue, none: SSAValue, zero: SSAValue
-) -> None:
-    """Atomic min of the priorities at or above the current bucket's end."""
-    later = queue.compare(priority, queue.window, "sge")
-    queued = arith.CmpiOp(priority, none, "ne")
-    both = arith.AndIOp(later, queued)
-    lowest = queue.kind(graph.ReduceKind.MIN)
-    body = Block([graph.ReduceOp(lowest, priority, queue.scratch, zero, atomic=True), scf.YieldOp()])
-    block.add_ops([later, queued, both, scf.IfOp(both, [], Region(body))])
-
-
-def _in_bucket_body(
-    queue: _Queue, block: Block, priority: SSAValue, low: SSAValue, end: SSAValue
-) -> None:
-    """Enqueues the vertex when `low <= priority < end`."""
-    above = queue.compare(priority, low, "sge")
-    below = queue.compare(priority, end, "slt")
-    both = arith.AndIOp(above, below)
-    enqueue = Block([frontier.EnqueueOp(block.args[0]), scf.YieldOp()])
-    block.add_ops([above, below, both, scf.IfOp(both, [], Region(enqueue))])
-
-
-def _traversal(queue: _Queue, handle: SSAValue, op: frontier.EdgeTraverseOp) -> None:
-    """The traversal filling the pending queue: each update an atomic min that
-    enqueues into the current bucket."""
-    if op.output is not None:
-        raise UserError.at(op,
-            "error: a traversal that updates a priority queue and fills a frontier "
-            "is not supported yet"
-        )
-    for child in list(op.body.walk()):
-        if isinstance(child, PriorityQueueUpdates) and child.queue == handle:
-            _update(queue, child)
-        elif isinstance(child, PriorityQueueCurrentPriorityOp) and child.queue == handle:
-            Rewriter.replace_op(child, arith.SubiOp(queue.window, queue.delta))
-    if _uses(op, handle):
-        raise UserError.at(op, "error: a priority queue used in a traversal this way is not supported yet")
-    regions = [op.detach_region(region) for region in list(op.regions)]
-    to_filter, body = (None, regions[0]) if len(regions) == 1 else regions
-    if to_filter is not None and not to_filter.blocks:
-        to_filter = None
-    emptied = queue.pending.owner
-    marks = _bucket_map(queue, op)
-    traverse = frontier.EdgeTraverseOp(
-        op.edges,
-        op.input,
-        body,
-        output=queue.pending if marks is None else marks.result,
-        to_filter=to_filter,
-        direction=op.direction.data,
-        load_balance=op.load_balance.data,
-        layout=op.layout.data,
-        dedup=op.dedup is not None,
-        label=None if op.label is None else op.label.data,
-        block_size=frontier.block_size_of(op),
-    )
-    Rewriter.replace_op(op, traverse, new_results=[])
-    assert traverse.result is not None
-    traverse.result.name_hint = "bucket"
-    queue.pending = traverse.result
-    if marks is not None:
-        bucket = frontier.ConvertOp(traverse.result, SparseQueueType())
-        bucket.result.name_hint = "bucket"
-        Rewriter.insert_op([bucket, frontier.FreeOp(traverse.result)], InsertPoint.after(traverse))
-        Rewriter.erase_op(emptied)
-        queue.pending = bucket.result
-
-
-def _bucket_map(queue: _Queue, op: frontier.EdgeTraverseOp) -> frontier.NewOp | None:
-    """G2's unfused bucket creation: where the schedule creates the output as a map
-    (a boolmap or bitmap), the traversal marks the vertices it lands in the
-    current bucket in a fresh map, which a separate step converts into the
-    bucket's queue: a vertex lowered several times in the round is queued once,
-    with no counter atomics. Only where the traversal would fill the queue the
-    dequeue just made empty, and not inside a loop fused into one kernel (a map
-    per round is a buffer per iteration). The map (inserted before `op`), or None."""
-    creation = op.attributes.get(BUCKET_CREATION_ATTR)
-    fill = queue.pending
-    if (
-        not isinstance(creation, FrontierCreationAttr)
-        or not isinstance(fill.owner, frontier.NewOp)
-        or fill.uses.get_length() != 0
-        or _in_fused_loop(op)
-    ):
-        return None
-    map_type = representations.output_type(creation.data)
-    if map_type is None:
-        return None
-    marks = frontier.NewOp(fill.owner.operands[0], map_type)
-    marks.result.name_hint = "marks"
-    Rewriter.insert_op(marks, InsertPoint.before(op))
-    return marks
-
-
-def _in_fused_loop(op: Operation) -> bool:
-    loop = op.parent_op()
-    while loop is not None and not is_fused_loop(loop):
-        loop = loop.parent_op()
-    return loop is not None
-
-
-def _update(
-    queue: _Queue,
-    update: PriorityQueueUpdateMinOp | PriorityQueueUpdateMaxOp | PriorityQueueUpdateSumOp,
-) -> None:
-    """One priority update as an atomic update of the priority vector that
-    enqueues the vertex into the current bucket's next round when it lands there."""
-    if isinstance(update, PriorityQueueUpdateSumOp):
-        ops, changed, landed = _sum_update(queue, update)
-    else:
-        kind = (
-            graph.ReduceKind.MIN
-            if isinstance(update, PriorityQueueUpdateMinOp)
-            else graph.ReduceKind.MAX
-        )
-        reduce = graph.ReduceOp(
-            queue.kind(kind), update.new, queue.priorities, update.vertex, atomic=True
-        )
-        # below the bucket's end: now or never (later buckets are found from the
-        # priorities, which never look below it again)
-        now = queue.compare(update.new, queue.window, "slt")
-        ops, changed, landed = [reduce, now], reduce.changed, now.result
-    both = arith.AndIOp(changed, landed)
-    enqueue = Block([frontier.EnqueueOp(update.vertex), scf.YieldOp()])
-    Rewriter.replace_op(
-        update, [*ops, both, scf.IfOp(both, [], Region(enqueue))], new_results=[changed]
-    )
-
-
-def _sum_update(
-    queue: _Queue, update: PriorityQueueUpdateSumOp
-) -> tuple[list[Operation], SSAValue, SSAValue]:
-    """A compare-and-swap loop adding `diff` to a priority above `threshold`
-    (clamped to it); returns the ops, whether it changed and whether it moved the
-    vertex into the current bucket from a later one (true for one update only)."""
-    before = Block()
-    old = graph.LoadOp(queue.priorities, update.vertex, queue.type)
-    above = queue.compare(old, update.threshold, "sgt")
-    summed = arith.AddiOp(old, update.diff)
-    clamped = (arith.MaxUIOp if queue.unsigned else arith.MaxSIOp)(summed, update.threshold)
-    swap = Block()
-    swapped = graph.CompareAndSwapOp(queue.priorities, update.vertex, old, clamped)
-    swap.add_ops([swapped, scf.YieldOp(swapped)])
-    false = arith.ConstantOp(IntegerAttr(0, i1))
-    skip = Block([false, scf.YieldOp(false)])
-    won = scf.IfOp(above, [i1], Region(swap), Region(skip))
-    true = arith.ConstantOp(IntegerAttr(1, i1))
-    lost = arith.XOrIOp(won, true)
-    retry = arith.AndIOp(above, lost)
-    before.add_ops([old, above, summed, clamped, won, true, lost, retry])
-    before.add_op(scf.ConditionOp(retry, won, old, clamped))
-    after = Block(arg_types=[i1, queue.type, queue.type])
-    after.add_op(scf.YieldOp())
-    loop = scf.WhileOp([], [i1, queue.type, queue.type], Region(before), Region(after))
-    changed, was, now = loop.results
-    changed.name_hint = "changed"
-    from_later = queue.compare(was, queue.window, "sge")
-    into_current = queue.compare(now, queue.window, "slt")
-    landed = arith.AndIOp(from_later, into_current)
-    return [loop, from_later, into_current, landed], changed, landed.result
-
-
-def _carry(queue: _Queue, block: Block) -> None:
+def _carry(queue: QueueState, block: Block) -> None:
     """Appends the queue's state to `block`'s arguments and makes them current."""
     window = block.insert_arg(queue.type, len(block.args))
     window.name_hint = "bucket_end"
@@ -539,7 +256,7 @@ def _carry(queue: _Queue, block: Block) -> None:
     queue.refilled = False
 
 
-def _terminate(queue: _Queue, block: Block) -> None:
+def _terminate(queue: QueueState, block: Block) -> None:
     """Appends the queue's state to the operands of `block`'s terminator."""
     terminator = block.last_op
     if isinstance(terminator, scf.ConditionOp):
@@ -552,7 +269,7 @@ def _terminate(queue: _Queue, block: Block) -> None:
     Rewriter.replace_op(terminator, replacement)
 
 
-def _while(queue: _Queue, handle: SSAValue, op: scf.WhileOp) -> None:
+def _while(queue: QueueState, handle: SSAValue, op: scf.WhileOp) -> None:
     before, after = [op.detach_region(region) for region in list(op.regions)]
     loop = scf.WhileOp(
         [*op.arguments, queue.window, queue.pending],
@@ -573,7 +290,7 @@ def _while(queue: _Queue, handle: SSAValue, op: scf.WhileOp) -> None:
     queue.refilled = refilled
 
 
-def _for(queue: _Queue, handle: SSAValue, op: scf.ForOp) -> None:
+def _for(queue: QueueState, handle: SSAValue, op: scf.ForOp) -> None:
     body = op.detach_region(op.body)
     loop = scf.ForOp(
         op.lb, op.ub, op.step, [*op.iter_args, queue.window, queue.pending], body
@@ -584,7 +301,7 @@ def _for(queue: _Queue, handle: SSAValue, op: scf.ForOp) -> None:
     _replace_loop(queue, op, loop)
 
 
-def _replace_loop(queue: _Queue, old: scf.WhileOp | scf.ForOp, loop: scf.WhileOp | scf.ForOp) -> None:
+def _replace_loop(queue: QueueState, old: scf.WhileOp | scf.ForOp, loop: scf.WhileOp | scf.ForOp) -> None:
     """Puts `loop` (`old` carrying the queue's state too) in `old`'s place; the
     queue's state is its last two results afterwards."""
     loop.attributes.update(old.attributes)

@@ -45,12 +45,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from gir.diagnostics import UserError
+from gir.diagnostics import UserError, describe_diagnostic
 from gir.runtime import reference
 from gir.runtime.device import Device
 from gir.runtime.graph import Graph, load_graph
 from gir.runtime.program import CompiledProgram
-from gir.tools.opt import describe_diagnostic, report_user_errors
+from gir.tools.opt import report_user_errors
 from gir.tools.output import check_writable, open_output
 from gir.api import choose_target, lower_for_run
 from gir.tools.run import parse_program

@@ -28,7 +28,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gir.dialects import register_dialects
 from gir.frontend.notes import STRICT_SCHEDULE_HELP
-from gir.diagnostics import SourceError, UserError
+from gir.diagnostics import SourceError, UserError, describe_diagnostic
 from gir.passes.locations import LocationInheritance
 from gir.passes.registry import (
     PIPELINES,
@@ -242,20 +242,6 @@ def pipeline_syntax_error(error: ArgSpecParseError, given: str, parsed: str) -> 
     column = next((int(found[1]) for found in locations if found), 1)
     column += max(given.find(parsed), 0) if parsed else 0
     return UserError(f"pass-pipeline:1:{column}: error: {message} in '{given}'")
-
-
-def describe_diagnostic(error: Exception) -> str:
-    """A verifier or pass error as `error: <message>` plus the offending op.
-
-    xDSL renders the whole module with a marker under the failing op; users need
-    the message and that op, not the dump.
-    """
-    lines = str(error).strip().splitlines()
-    message = lines[0] if lines else "verification failed"
-    for index, line in enumerate(lines):
-        if line.strip().startswith("^") and index > 0:
-            return f"error: {message}\n  in: {lines[index - 1].strip()}"
-    return f"error: {message}"
 
 
 def report_user_errors(run: callable) -> int:  # type: ignore[valid-type]

@@ -8,8 +8,9 @@ gir-run PROGRAM.gt|IR.mlir [GRAPH] [ARGS...] [--target auto|cuda|opencl]
 
 GRAPH is the program's `argv[1]` (a graph file or a generator spec such as
 `rmat:16` or `road:64:64,w`), ARGS are `argv[2..]`. A program that loads no
-graph (it computes on scalars and fixed-size vectors) takes no GRAPH: its
-arguments are `argv[1..]`. The program's `print` output
+graph (it computes on scalars and fixed-size vectors), or only a fixed file
+(`load("graphs/small.el")`, relative to the folder it runs in), takes no GRAPH:
+its arguments are `argv[1..]`. The program's `print` output
 goes to stdout; progress and timings go to stderr. Timings follow G2 and Gunrock:
 the graph is loaded and copied to the device once, before the first trial, and is
 excluded; each trial reports the program's `startTimer()`..`stopTimer()` interval
@@ -17,7 +18,8 @@ when it has one, else the time of its whole `main` without the graph load.
 
 `--check-bounds` (the default with `--validate`) compiles with `gpu-check-bounds`:
 a device access outside its vector is skipped and the run stops with one line
-naming the kernel, the vector and the statement.
+naming the kernel, the vector and the statement. `--validate` builds its CPU
+reference from the graph the program loaded: the fixed file, or GRAPH.
 """
 
 from __future__ import annotations
@@ -31,16 +33,23 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerType, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 
-from gir.dialects import graph, host, register_dialects
+from gir.dialects import register_dialects
 from gir.frontend.notes import STRICT_SCHEDULE_HELP
 from gir.diagnostics import UserError
 from gir.ir_input import parse_module_text
+from gir.program_inputs import (
+    check_int_arguments,
+    loads_graph,
+    takes_graph_argument,
+    unused_graph_note,
+)
 from gir.targets.externs import EXTERN_HELP, read_extern
 from gir.tools.opt import report_user_errors
 from gir.tools.output import check_writable, open_output, write_npz
 from gir.api import choose_target, lower_for_run
+from gir.validate import Validator, find_validator
 
 
 def _progress(message: str) -> None:
@@ -70,7 +79,8 @@ def _build_parser() -> argparse.ArgumentParser:
         description="Compile a GraphIt program (or IR) and run it on a graph. "
         "GRAPH, the program's argv[1], is a .el/.wel/.mtx file or rmat:SCALE[:EF], "
         "road:W:H, uniform:N:M (append ,w for weights, ,seed=N); ARGS are argv[2..]. "
-        "A program that loads no graph takes no GRAPH: ARGS are its argv[1..].",
+        "A program that loads no graph, or only a fixed file, takes no GRAPH: ARGS are "
+        "its argv[1..].",
         epilog="examples: gir-run test/programs/bfs.gt rmat:16 0 --validate; "
         "gir-run test/programs/lang_hostonly.gt 5",
     )
@@ -137,31 +147,6 @@ def _memory_size(text: str) -> int | None:
     return int(match[1]) * _MEMORY_UNITS[match[2].upper()]
 
 
-def check_int_arguments(program: ModuleOp, argv: Sequence[str]) -> None:
-    """Raise a UserError when an integer argument the program reads does not fit its type.
-
-    `argv` is the program's (argv[0] is its name); arguments it does not read, or
-    that are not integers, are left to the run to report.
-    """
-    for op in program.walk():
-        if not isinstance(op, (graph.ArgvIntOp, host.ArgvIntOp)) or not isinstance(op.result.type, IntegerType):
-            continue
-        index = op.index.value.data
-        if index >= len(argv):
-            continue
-        try:
-            value = int(argv[index], 0)
-        except ValueError:
-            continue
-        bits = op.result.type.width.data
-        low, high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
-        if not low <= value <= high:
-            raise UserError(
-                f"error: argv[{index}] is {argv[index]}, which does not fit the program's "
-                f"i{bits} (it must lie in [{low}, {high}])"
-            )
-
-
 def checks_bounds(options: argparse.Namespace) -> bool:
     """Whether the run guards device accesses: `--check-bounds`, else `--validate`."""
     return options.validate if options.check_bounds is None else options.check_bounds
@@ -172,39 +157,10 @@ def _write_dump(path: str, vectors: dict[str, np.ndarray]) -> None:
         write_npz(stream, vectors)
 
 
-def loads_graph(program: ModuleOp) -> bool:
-    """Whether `program` (at any level) loads a graph: only then is its argv[1]
-    the GRAPH of `gir-run`."""
-    return any(isinstance(op, graph.LoadEdgesOp | host.LoadGraphOp) for op in program.walk())
-
-
-def _note_unused_graph(program: ModuleOp, graph_argument: str) -> None:
-    """A `note:` on stderr when the program loads its graph from a fixed file
-    and never reads argv[1]: the GRAPH argument is then unused."""
-    paths = [
-        op.path.data
-        for op in program.walk()
-        if isinstance(op, graph.LoadEdgesOp | host.LoadGraphOp) and op.path is not None
-    ]
-    reads_argv1 = any(
-        isinstance(op, graph.ArgvIntOp | host.ArgvIntOp) and op.index.value.data == 1
-        for op in program.walk()
-    ) or any(
-        isinstance(op, graph.LoadEdgesOp | host.LoadGraphOp) and op.argv is not None
-        for op in program.walk()
-    )
-    if paths and not reads_argv1:
-        print(
-            f"note: the program loads its graph from '{paths[0]}': "
-            f"the GRAPH argument '{graph_argument}' is unused",
-            file=sys.stderr,
-        )
-
-
 def run(argv: Sequence[str] | None = None) -> None:
     """Parses the command line, compiles, runs, times, dumps and validates."""
     from gir.runtime.executor import compile_program, open_device
-    from gir.runtime.graph import load_graph, set_max_memory
+    from gir.runtime.graph import set_max_memory
 
     options = _build_parser().parse_args(argv)
     if options.trials < 1:
@@ -217,20 +173,18 @@ def run(argv: Sequence[str] | None = None) -> None:
     extern = None if options.extern is None else read_extern(options.extern)
     program = parse_program(options.program, options.strict_schedule)
     program_argv = [options.program, *options.args]
-    with_graph = loads_graph(program)
-    if with_graph and not options.args:
+    if takes_graph_argument(program) and not options.args:
         raise UserError(
             f"error: '{options.program}' loads a graph: give it as GRAPH "
             "(gir-run PROGRAM GRAPH [ARGS...])"
         )
-    if with_graph:
-        _note_unused_graph(program, options.args[0])
+    note = unused_graph_note(program, options.args)
+    if note is not None:
+        print(note, file=sys.stderr)
     check_int_arguments(program, program_argv)
     set_max_memory(options.max_memory)
     validator = None
     if options.validate:
-        from gir.validate import find_validator
-
         validator = find_validator(program)
         if validator is None:
             raise UserError(
@@ -259,7 +213,7 @@ def run(argv: Sequence[str] | None = None) -> None:
     assert result is not None
     scope = (
         "timer interval" if result.elapsed is not None
-        else "main without graph load" if with_graph
+        else "main without graph load" if loads_graph(program)
         else "main"
     )
     _progress(
@@ -271,14 +225,21 @@ def run(argv: Sequence[str] | None = None) -> None:
         _write_dump(options.dump, result.globals)
         _progress(f"wrote {', '.join(sorted(result.globals))} to {options.dump}")
     if validator is not None:
-        _progress(f"loading {program_argv[1]} again, bypassing the cache, for the reference...")
-        reference_graph = load_graph(
-            program_argv[1], weighted=True if validator.weighted else None, cache=False
-        )
-        problem = validator.check(reference_graph, program_argv, result.globals)
-        if problem is not None:
-            raise UserError(f"error: validation of {validator.algorithm} failed: {problem}")
-        _progress(f"validated {validator.algorithm} against the CPU reference: OK")
+        _validate(validator, program_argv, result.globals)
+
+
+def _validate(validator: Validator, program_argv: list[str], vectors: dict[str, np.ndarray]) -> None:
+    """Checks a run's `vectors` against the CPU reference, built from the graph the
+    program loaded (its fixed file, or its argv entry) loaded again."""
+    from gir.runtime.graph import load_graph
+
+    spec = validator.graph.spec(program_argv)
+    _progress(f"loading {spec} again, bypassing the cache, for the reference...")
+    reference_graph = load_graph(spec, weighted=True if validator.weighted else None, cache=False)
+    problem = validator.check(reference_graph, program_argv, vectors)
+    if problem is not None:
+        raise UserError(f"error: validation of {validator.algorithm} failed: {problem}")
+    _progress(f"validated {validator.algorithm} on {spec} against the CPU reference: OK")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -29,7 +29,6 @@ on stderr and exit status 1.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 
@@ -38,14 +37,11 @@ from xdsl.dialects.builtin import ModuleOp
 
 from gir.dialects import register_dialects
 from gir.frontend.notes import STRICT_SCHEDULE_HELP
-from gir.diagnostics import UserError
 from gir.ir_input import parse_module_text
+from gir.lowering import translate
 from gir.targets.externs import EXTERN_HELP, read_extern
 from gir.tools.opt import report_user_errors
 from gir.tools.output import write_text
-
-LOWERING_PIPELINE = "lower-to-gpu"
-"""The named pipeline that takes a module from any level to the GPU level."""
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -95,68 +91,6 @@ def read_module(path: str, strict_schedule: bool = False) -> ModuleOp:
         module = parse_module_text(source, name, ctx)
     module.verify()
     return module
-
-
-def lower_to_gpu(module: ModuleOp) -> ModuleOp:
-    """`module` at the GPU level: lowered with `lower-to-gpu` unless it already is."""
-    from gir.passes.registry import PIPELINES, parse_pipeline
-    from gir.dialects.levels import Level, check_level, level_of, level_violation
-
-    level = level_of(module)
-    if level == Level.GPU:
-        return module
-    if level is None:
-        check_level(module, Level.GPU)  # a module mixing levels cannot be lowered
-    violation = level_violation(module, Level.GPU)
-    if violation is None:  # only ops every level has: already GPU-level text
-        check_level(module, Level.GPU)
-        return module
-    op = violation[0]
-    import gir.passes  # noqa: F401  (fills the registry)
-
-    if LOWERING_PIPELINE not in PIPELINES:
-        raise UserError(
-            f"error: '{op.name}' is above the GPU level and the '{LOWERING_PIPELINE}' "
-            "pipeline is not available to lower it"
-        )
-    ctx = Context()
-    register_dialects(ctx)
-    parse_pipeline(LOWERING_PIPELINE).apply(ctx, module)
-    module.verify()
-    return module
-
-
-def translate(
-    module: ModuleOp,
-    to: str,
-    source_name: str = "<module>",
-    *,
-    kernels_only: bool = False,
-    extern: str | None = None,
-) -> str:
-    """The text `gir-translate --to-<to>` prints for a module at any level: for
-    "cuda", a complete program unless `kernels_only` or the module has no `@main`;
-    `extern` is the text of the `--extern` file."""
-    from gir.dialects.levels import Level, check_level
-    from gir.targets import print_kernels
-    from gir.targets.cuda_host import print_cuda_program
-    from gir.targets.host_python import print_host_python
-
-    module = lower_to_gpu(module)
-    if to == "host-python":
-        check_level(module, Level.GPU)
-        return print_host_python(module)
-    if to == "cuda" and not kernels_only and _has_main(module):
-        check_level(module, Level.GPU)
-        return print_cuda_program(module, extern)
-    return print_kernels(module, to, extern)
-
-
-def _has_main(module: ModuleOp) -> bool:
-    """Whether `module` has a host function `@main` to print."""
-    from xdsl.dialects import func
-
-    return any(isinstance(op, func.FuncOp) and op.sym_name.data == "main" for op in module.ops)
 
 
 def run(argv: Sequence[str] | None = None) -> None:

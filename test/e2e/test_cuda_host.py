@@ -27,7 +27,7 @@ from gir.runtime.graph import Graph, load_graph
 from gir.targets.cuda_host import read_dump
 from gir.tools.bench import ALGORITHMS, graph_class
 from gir.tools.run import parse_program
-from gir.tools.translate import translate
+from gir.lowering import translate
 from gir.api import lower_for_run
 from gir.validate import find_validator
 

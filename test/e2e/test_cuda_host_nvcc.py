@@ -27,7 +27,8 @@ from gir.runtime.graph import load_graph
 from gir.runtime.protocol import DType
 from gir.targets.cuda_host import print_cuda_program
 from gir.targets.cuda_host_runtime import RUNTIME, write_binary_graph
-from gir.tools.translate import lower_to_gpu, read_module
+from gir.lowering import lower_to_gpu
+from gir.tools.translate import read_module
 
 BENCH = Path(__file__).parents[1] / "programs" / "bench"
 NVCC = find_nvcc()

@@ -44,7 +44,7 @@ from gir.frontend import parse_graphit_source
 from gir.frontend.source import ensure_recursion_headroom
 from gir.ir_input import parse_module_text
 from gir.runtime.graph import GraphError, load_graph
-from gir.tools.translate import translate
+from gir.lowering import translate
 
 ROOT = Path(__file__).resolve().parents[2]
 SECONDS = float(os.environ.get("GIR_FUZZ_SECONDS", "10"))

@@ -10,7 +10,8 @@ import pytest
 
 from gir.runtime import reference
 from gir.runtime.graph import load_graph
-from gir.tools.run import _memory_size, check_int_arguments, main, parse_program
+from gir.program_inputs import check_int_arguments
+from gir.tools.run import _memory_size, main, parse_program
 from gir.validate import find_validator
 
 PROGRAMS = Path(__file__).parents[1] / "programs"
