@@ -35,6 +35,8 @@ TOOLS = {
 }
 """The tools served, by the name a client asks for: their modules."""
 
+PARENT_CHECK_S = 5
+"""How often the idle server checks that lit, which started it, still runs."""
 LENGTH_BYTES = 8
 """A request is its length (big-endian) and then its JSON: tool, arguments,
 directory, environment; the client's three streams come with its first bytes."""
@@ -51,8 +53,17 @@ def serve(path: str) -> None:
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, sys.stdout.fileno())  # lit stops reading after "ready"
     os.close(null)
+    lit = os.getppid()
+    listener.settimeout(PARENT_CHECK_S)
     while True:
-        connection, _ = listener.accept()
+        try:
+            connection, _ = listener.accept()
+        except TimeoutError:
+            if os.getppid() != lit:  # lit was killed before it could stop the server
+                os.unlink(path)
+                return
+            continue
+        connection.setblocking(True)
         if os.fork() == 0:
             listener.close()
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
