@@ -14,6 +14,7 @@ arrays calls no CUDA API.
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 from pathlib import Path
@@ -61,8 +62,10 @@ def _build(source: str, directory: Path, name: str) -> Path:
     return binary
 
 
+@functools.cache
 def _program(name: str) -> str:
-    """The complete `.cu` of the benchmark program `name`."""
+    """The complete `.cu` of the benchmark program `name` (lowered once a session:
+    the eight built here are among those that must print)."""
     return print_cuda_program(lower_to_gpu(read_module(str(BENCH / name))))
 
 

@@ -18,8 +18,8 @@ from gir.passes.load_balance import LOAD_BALANCES
 from gir.runtime.graph import Graph, load_graph
 from gir.tools.run import parse_program
 from gir.validate import find_validator
-from test_language import graphs, run_program  # noqa: F401  (run_program: fixture)
-from test_programs import TARGETS, devices, with_schedule  # noqa: F401  (devices: fixture)
+from test_language import graphs
+from test_programs import TARGETS, with_schedule
 
 PROGRAMS = Path(__file__).parents[1] / "programs"
 
@@ -105,7 +105,7 @@ def fixed_vectors_expected(graph: Graph) -> tuple[list[int], float]:
 
 
 @pytest.mark.parametrize("target", TARGETS)
-def test_fixed_size_vectors(target, run_program, tmp_path):  # noqa: F811
+def test_fixed_size_vectors(target, run_program, tmp_path):
     """Literals, a const-named size, int lanes updated with `+=` and `min=` by an
     edge function, double lanes written by a vertex function, main's lane reads
     and writes, and whole-vector reductions over every lane."""

@@ -12,7 +12,6 @@ import pytest
 from test_programs import (
     PROGRAMS,
     TARGETS,
-    check_program,
     generated_graphs,
     hand_made_graphs,
     with_load_balance,
@@ -23,7 +22,7 @@ from xdsl.dialects import arith
 from gir.dialects import frontier, gir_gpu
 from gir.passes.gpu_kernels import constant
 from gir.passes.load_balance import LOAD_BALANCES, group_mapped
-from gir.executor import compile_program, open_device
+from gir.executor import compile_program
 from gir.api import lower_for_run
 from gir.tools.run import parse_program
 from gir.validate import find_validator
@@ -82,7 +81,7 @@ def few_groups(monkeypatch):
 @pytest.mark.parametrize(
     ("program", "weighted"), [("bfs.gt", False), ("sssp_bf.gt", True), ("pagerank_default.gt", False)]
 )
-def test_groups_stride_over_items(program, weighted, strategy, target, few_groups, tmp_path):
+def test_groups_stride_over_items(program, weighted, strategy, target, few_groups, check_program, tmp_path):
     def compiled(program: str, target_name: str, strategy: str, block_size: int | None):
         module = with_load_balance(parse_program(str(PROGRAMS / program)), strategy, block_size)
         validator = find_validator(module)
@@ -90,4 +89,4 @@ def test_groups_stride_over_items(program, weighted, strategy, target, few_group
         return compile_program(lower_for_run(module, check_bounds=True), target_name), validator
 
     graphs = {**hand_made_graphs(tmp_path, weighted), **generated_graphs(weighted)}
-    check_program(compiled, open_device, program, strategy, target, graphs, BLOCK_SIZE)
+    check_program(compiled, program, strategy, target, graphs, BLOCK_SIZE)

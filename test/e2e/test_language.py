@@ -27,36 +27,13 @@ from gir.runtime import reference
 from gir.runtime.device import find_nvcc
 from gir.runtime.graph import Graph, load_graph
 from gir.tools.run import parse_program
-from test_programs import (  # noqa: F401  (devices: fixture)
+from test_programs import (
     TARGETS,
-    devices,
     hand_made_graphs,
     with_schedule,
 )
 
 PROGRAMS = Path(__file__).parents[1] / "programs"
-
-
-@pytest.fixture(scope="module")
-def run_program():
-    """`run(program, target, argv) -> printed lines`, compiling each program once."""
-    from gir.executor import compile_program, open_device
-
-    compiled: dict[tuple[str, str], object] = {}
-    opened: dict[tuple[str, int | None], object] = {}
-
-    def run(program: str, target: tuple[str, int | None], argv: list[str]) -> list[str]:
-        name, index = target
-        if (program, name) not in compiled:
-            module = lower_for_run(parse_program(str(PROGRAMS / program)), check_bounds=True)
-            compiled[(program, name)] = compile_program(module, name)
-        if target not in opened:
-            opened[target] = open_device(name, index)
-        out = io.StringIO()
-        compiled[(program, name)].run(opened[target], [program, *argv], out)
-        return out.getvalue().split()
-
-    return run
 
 
 def graphs(tmp_path: Path, weighted: bool = False) -> dict[str, str]:
@@ -268,26 +245,18 @@ def test_list_append_pop_insert_retrieve(target, run_program, tmp_path):
 
 
 @pytest.mark.parametrize("target", TARGETS)
-def test_pagerank_delta_validates(target, devices, tmp_path):
+def test_pagerank_delta_validates(target, check_runs, tmp_path):
     """GraphIt's PageRank-delta app, recognised by `--validate` as itself and
     checked against its CPU reference (GraphIt's epsilon semantics)."""
     from gir.executor import compile_program
     from gir.validate import find_validator
 
-    name, index = target
     module = parse_program(str(PROGRAMS / "lang_pagerank_delta.gt"))
     validator = find_validator(module)
     assert validator is not None and validator.algorithm.startswith("PageRank-delta")
-    executable = compile_program(lower_for_run(module, check_bounds=True), name)
-    device = devices(name, index)
-    failures = []
-    for graph_name, spec in graphs(tmp_path).items():
-        argv = ["lang_pagerank_delta.gt", spec]
-        result = executable.run(device, argv, io.StringIO())
-        problem = validator.check(load_graph(spec, cache=False), argv, result.globals)
-        if problem is not None:
-            failures.append(f"{graph_name}: {problem}")
-    assert not failures, "\n".join(failures)
+    executable = compile_program(lower_for_run(module, check_bounds=True), target[0])
+    without_start = {name: (spec, None) for name, spec in graphs(tmp_path).items()}
+    check_runs("lang_pagerank_delta.gt", executable, validator, target, without_start)
 
 
 @pytest.mark.parametrize("target", TARGETS)

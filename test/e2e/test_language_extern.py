@@ -18,7 +18,7 @@ from gir.passes.load_balance import LOAD_BALANCES
 from gir.runtime.graph import Graph, load_graph
 from gir.tools.run import parse_program
 from test_language import graphs
-from test_programs import TARGETS, devices, with_schedule  # noqa: F401  (devices: fixture)
+from test_programs import TARGETS, with_schedule
 
 PROGRAMS = Path(__file__).parents[1] / "programs"
 PROGRAM = PROGRAMS / "lang_extern.gt"

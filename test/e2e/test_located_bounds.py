@@ -13,7 +13,7 @@ import pytest
 from gir.api import lower_for_run
 from gir.diagnostics import UserError
 from gir.tools.run import parse_program
-from test_programs import TARGETS, devices  # noqa: F401  (devices: fixture)
+from test_programs import TARGETS
 
 SOURCE = """element Vertex end
 element Edge end

@@ -21,8 +21,8 @@ from gir.runtime import reference
 from gir.runtime.device import find_nvcc
 from gir.runtime.graph import Graph, load_graph
 from gir.tools.run import parse_program
-from test_language import PROGRAMS, graphs, run_program  # noqa: F401  (run_program: fixture)
-from test_programs import TARGETS, devices, with_schedule  # noqa: F401  (devices: fixture)
+from test_language import PROGRAMS, graphs
+from test_programs import TARGETS, with_schedule
 
 QUEUES = {
     "lang_pq_int64.gt": (2**40 + 3, 2**63 - 1),

@@ -14,7 +14,6 @@ from test_programs import (
     PROGRAMS,
     STRATEGIES,
     TARGETS,
-    check_program,
     generated_graphs,
     hand_made_graphs,
     with_load_balance,
@@ -27,7 +26,7 @@ from xdsl.rewriter import InsertPoint
 from gir.api import lower_for_run
 from gir.dialects import gir_gpu, host
 from gir.passes.gpu_kernels import constant
-from gir.executor import compile_program, open_device
+from gir.executor import compile_program
 from gir.tools.run import parse_program
 from gir.validate import find_validator
 
@@ -60,7 +59,7 @@ def widen_spread_launches(module: ModuleOp) -> int:
 @pytest.mark.parametrize(
     ("program", "weighted"), [("bfs.gt", False), ("sssp_bf.gt", True), ("pagerank_default.gt", False)]
 )
-def test_spread_kernels_run_on_wider_grids(program, weighted, strategy, target, tmp_path):
+def test_spread_kernels_run_on_wider_grids(program, weighted, strategy, target, check_program, tmp_path):
     def compiled(program: str, target_name: str, strategy: str, block_size: int | None):
         module = with_load_balance(parse_program(str(PROGRAMS / program)), strategy, block_size)
         validator = find_validator(module)
@@ -71,4 +70,4 @@ def test_spread_kernels_run_on_wider_grids(program, weighted, strategy, target, 
         return compile_program(lowered, target_name), validator
 
     graphs = {**hand_made_graphs(tmp_path, weighted), **generated_graphs(weighted)}
-    check_program(compiled, open_device, program, strategy, target, graphs)
+    check_program(compiled, program, strategy, target, graphs)

@@ -41,13 +41,6 @@ end
 """
 
 
-@pytest.fixture(autouse=True)
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "cache"
-    monkeypatch.setenv("GIR_CACHE_DIR", str(directory))
-    return directory
-
-
 @pytest.fixture
 def programs(tmp_path: Path) -> Path:
     folder = tmp_path / "programs"

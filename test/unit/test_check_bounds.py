@@ -22,13 +22,6 @@ PROGRAMS = Path(__file__).parents[1] / "programs"
 OOB = PROGRAMS / "oob_computed_index.gt"
 
 
-@pytest.fixture(autouse=True)
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "cache"
-    monkeypatch.setenv("GIR_CACHE_DIR", str(directory))
-    return directory
-
-
 def _opencl_unavailable() -> str | None:
     try:
         import pyopencl as cl

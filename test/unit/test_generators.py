@@ -11,14 +11,6 @@ from gir.runtime.graph import generators
 from gir.runtime.graph import Graph, GraphError, load_graph
 
 
-@pytest.fixture(autouse=True)
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Keep every test's graph cache in its own temporary directory."""
-    directory = tmp_path / "cache"
-    monkeypatch.setenv("GIR_CACHE_DIR", str(directory))
-    return directory
-
-
 def edge_keys(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
     """One int64 per edge, ordered like (src, dst)."""
     return (src.astype(np.int64) << 32) | dst

@@ -24,14 +24,6 @@ from gir.runtime.graph import (
 )
 
 
-@pytest.fixture(autouse=True)
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Keep every test's graph cache in its own temporary directory."""
-    directory = tmp_path / "cache"
-    monkeypatch.setenv("GIR_CACHE_DIR", str(directory))
-    return directory
-
-
 def write(directory: Path, name: str, text: str) -> Path:
     """Write a text file and return its path."""
     path = directory / name

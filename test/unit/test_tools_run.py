@@ -17,13 +17,6 @@ from gir.validate import find_validator
 PROGRAMS = Path(__file__).parents[1] / "programs"
 
 
-@pytest.fixture(autouse=True)
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "cache"
-    monkeypatch.setenv("GIR_CACHE_DIR", str(directory))
-    return directory
-
-
 def one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
     errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error")]
     assert len(errors) == 1, errors
