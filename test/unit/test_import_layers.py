@@ -1,7 +1,8 @@
 """gir's source structure: its packages are layered, and code is not kept in strings.
 
 Every import in every module under `gir/` (at module level or inside a function,
-since a lazy import is a dependency all the same) is read with `ast`. Grouped by
+since a lazy import is a dependency all the same; not those under `if
+TYPE_CHECKING:`, which only annotations read) is read with `ast`. Grouped by
 gir's top-level packages and modules (`gir.dialects`, `gir.passes`,
 `gir.targets`, `gir.runtime`, `gir.tools`, `gir.api`, ...), they must form no
 cycle: each package only imports those below it (for example `gir.protocol`,
@@ -36,11 +37,27 @@ def _modules() -> Iterator[tuple[str, Path]]:
         yield ".".join(parts), path
 
 
+def _type_checking_only(tree: ast.Module) -> set[int]:
+    """The ids of the nodes inside `if TYPE_CHECKING:` blocks: imports for annotations,
+    never executed, so they are no dependency at run time."""
+    hidden: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for statement in node.body:
+                hidden.update(id(child) for child in ast.walk(statement))
+    return hidden
+
+
 def _imports() -> Iterator[tuple[str, str, str]]:
-    """(importing module, imported gir name, `file:line`) for every import of gir."""
+    """(importing module, imported gir name, `file:line`) for every import of gir
+    that runs."""
     for module, path in _modules():
         package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        tree = ast.parse(path.read_text(), str(path))
+        hidden = _type_checking_only(tree)
+        for node in ast.walk(tree):
+            if id(node) in hidden:
+                continue
             names: list[str] = []
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
