@@ -6,6 +6,7 @@ From Python (see `gir.api` and docs/python.md):
 import gir
 prog = gir.compile("bfs.gt")
 out = prog.run("rmat:10", 0)          # {vector name: numpy array}, plus out.times
+len(gir.schedule_space("bfs.gt"))     # every legal schedule (docs/schedule-space.md)
 ```
 """
 
@@ -20,7 +21,7 @@ except PackageNotFoundError:  # imported from a source tree that was never insta
     __version__ = "unknown"
 
 _API = ("compile", "load_graph", "Program", "LoadedGraph", "Result", "UserError")
-__all__ = ["__version__", *_API]
+__all__ = ["__version__", *_API, "schedule_space"]
 
 
 def __getattr__(name: str) -> Any:
@@ -30,6 +31,10 @@ def __getattr__(name: str) -> Any:
         from gir.diagnostics import UserError
 
         return UserError
+    if name == "schedule_space":
+        from gir.space import schedule_space
+
+        return schedule_space
     if name in _API:
         from gir import api
 

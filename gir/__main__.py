@@ -61,7 +61,9 @@ def opencl_report() -> tuple[list[str], bool]:
     try:
         import pyopencl as cl
     except ImportError as error:
-        return [f"OpenCL: unavailable: pyopencl cannot be imported ({error})"], False
+        return [
+            f"OpenCL: unavailable: pyopencl cannot be imported ({error}; pip install 'gir[opencl]')"
+        ], False
     from gir.runtime.device import DeviceUnavailable, opencl_devices
 
     lines = [f"OpenCL: pyopencl {_version('pyopencl')}"]
@@ -83,7 +85,7 @@ def opencl_report() -> tuple[list[str], bool]:
 def cuda_report() -> tuple[list[str], bool]:
     """Whether CUDA can run, with its GPUs, and where nvcc is."""
     from gir.runtime.device import find_nvcc
-    from gir.runtime.executor import cuda_unavailable_reason
+    from gir.executor import cuda_unavailable_reason
 
     nvcc = find_nvcc()
     nvcc_line = f"nvcc: {nvcc}" if nvcc else "nvcc: not found on PATH (needed to build CUDA kernels)"
@@ -119,7 +121,7 @@ def doctor(write: Callable[[str], None] = print) -> int:
 def main() -> int:
     """`python -m gir`: the report, ending quietly when its reader goes away
     (`python -m gir | head -1`)."""
-    from gir.tools.output import stdout_closed_quietly
+    from gir.output import stdout_closed_quietly
 
     try:
         status = doctor()

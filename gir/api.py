@@ -232,7 +232,7 @@ def choose_target(requested: str | None) -> str:
         if requested not in ("cuda", "opencl"):
             raise UserError(f"error: unknown target '{requested}' (expected cuda or opencl)")
         return requested
-    from gir.runtime.executor import cuda_unavailable_reason
+    from gir.executor import cuda_unavailable_reason
 
     return "opencl" if cuda_unavailable_reason() else "cuda"
 
@@ -247,7 +247,7 @@ _devices: dict[tuple[str, int | None], Device] = {}
 def _device(target: str | None, index: int | None) -> Device:
     """The device of `target` and `index`, opened once per process, so that
     programs share it (and the graphs loaded on it)."""
-    from gir.runtime.executor import open_device
+    from gir.executor import open_device
 
     key = (choose_target(target), index)
     device = _devices.get(key)
@@ -460,7 +460,7 @@ class Program:
 
     def compiled(self, target: str | None = None) -> CompiledProgram:
         """The program printed for `target` (kernels and host code), once."""
-        from gir.runtime.executor import compile_program
+        from gir.executor import compile_program
 
         chosen = choose_target(target)
         program = self._compiled.get(chosen)

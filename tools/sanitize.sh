@@ -45,7 +45,7 @@ command -v gir-run >/dev/null || gir_run=(python3 -m gir.tools.run)
 
 problems=()
 command -v compute-sanitizer >/dev/null || problems+=("compute-sanitizer is not on PATH (it comes with the CUDA toolkit, e.g. /usr/local/cuda/bin)")
-cuda_reason=$(python3 -c "from gir.runtime.executor import cuda_unavailable_reason as r; print(r() or '')")
+cuda_reason=$(python3 -c "from gir.executor import cuda_unavailable_reason as r; print(r() or '')")
 [ -n "$cuda_reason" ] && problems+=("CUDA cannot run here: $cuda_reason")
 if [ ${#problems[@]} -gt 0 ] && [ $dry_run -eq 0 ]; then
   for problem in "${problems[@]}"; do echo "sanitize.sh: error: $problem" >&2; done

@@ -1,5 +1,7 @@
 # Sourced by tools/test.sh and tools/quickstart.sh: makes gir and what it needs
 # available, installing only what is missing.
+# - a C++ compiler (g++) through apt when there is none (gir builds its graph
+#   loader with it);
 # - OpenCL on the CPU (PoCL) through apt when no OpenCL platform is installed;
 # - a virtual environment .venv with gir (editable) and its test extras (pip),
 #   unless the current Python already has them (e.g. an activated environment);
@@ -8,10 +10,19 @@ _gir_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 _gir_sudo=""; [ "$(id -u)" -ne 0 ] && _gir_sudo="sudo"
 [ -d /usr/local/cuda/bin ] && export PATH="/usr/local/cuda/bin:$PATH"
 
+# Another apt process (unattended-upgrades on a fresh machine) may hold dpkg's lock:
+# wait for it up to 5 minutes instead of failing at once.
+_gir_apt_lock="-o DPkg::Lock::Timeout=300"
 _gir_apt() {
-  $_gir_sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $_gir_sudo apt-get install -y -qq "$@" >/dev/null
+  $_gir_sudo apt-get $_gir_apt_lock update -qq
+  DEBIAN_FRONTEND=noninteractive $_gir_sudo apt-get $_gir_apt_lock install -y -qq "$@" >/dev/null
 }
+
+_gir_cxx=${CXX:-c++}
+if ! command -v "${_gir_cxx%% *}" >/dev/null 2>&1; then
+  echo "== installing g++ (gir builds its graph loader with it)"
+  _gir_apt g++
+fi
 
 if ! ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
   echo "== installing PoCL (OpenCL on the CPU)"
@@ -21,7 +32,7 @@ fi
 _gir_ready() {
   # Run from / so that an uninstalled checkout on sys.path does not count.
   (cd / && python3 - <<'PY' 2>/dev/null)
-import importlib.metadata as m, gir, xdsl, pyopencl, lit, filecheck, pytest, networkx, mkdocs
+import importlib.metadata as m, gir, xdsl, pyopencl, lit, filecheck, pytest, xdist, networkx, mkdocs
 assert m.version("xdsl") == "0.74.0"
 PY
 }
@@ -38,6 +49,6 @@ if ! _gir_ready; then
   if ! _gir_ready; then
     echo "== installing gir and its Python dependencies (pip)"
     python3 -m pip install -q --upgrade pip
-    python3 -m pip install -q -e "$_gir_root[test,docs]"
+    python3 -m pip install -q -e "$_gir_root[opencl,test,docs]"
   fi
 fi

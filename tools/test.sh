@@ -1,10 +1,39 @@
 #!/usr/bin/env bash
 # Sets up what the tests need (Python packages; PoCL for OpenCL on the CPU when no
 # OpenCL platform is present) and runs every test: lit (FileCheck) and pytest.
+#
+# lit and pytest run at the same time, each on every core (lit's workers and
+# pytest-xdist's `-n auto`), so neither leaves a core idle while the other's
+# slowest tests finish. lit's output comes first, with its time; pytest's follows
+# as it runs (its ten slowest tests listed), ending with its summary line. Exits non-zero if either fails, or if pytest
+# collects no tests (its exit status 5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/setup.sh
+# The tests never touch the user's graph cache (~/.cache/gir): lit's RUN lines
+# share a scratch one, and pytest gives every test its own (test/conftest.py).
+scratch=$(mktemp -d)
+export GIR_CACHE_DIR="$scratch/cache"
+trap 'rm -rf "$scratch"' EXIT
+
+python3 -m pytest -q -n auto --durations=10 test/unit test/e2e >"$scratch/pytest.log" 2>&1 &
+pytest_pid=$!
+
 echo "== lit: test/lit"
-lit -q test/lit
+lit_status=0
+lit_start=$SECONDS
+lit -q test/lit || lit_status=$?
+echo "lit took $((SECONDS - lit_start)) s"
+
 echo "== pytest: test/unit test/e2e"
-python3 -m pytest -q test/unit test/e2e
+tail -n +1 --pid="$pytest_pid" -f "$scratch/pytest.log"
+pytest_status=0
+wait "$pytest_pid" || pytest_status=$?
+
+if [ "$lit_status" -ne 0 ]; then
+  echo "lit failed (exit status $lit_status)" >&2
+fi
+if [ "$pytest_status" -ne 0 ]; then
+  echo "pytest failed (exit status $pytest_status$([ "$pytest_status" -eq 5 ] && echo ": no tests collected"))" >&2
+fi
+[ "$lit_status" -eq 0 ] && [ "$pytest_status" -eq 0 ]

@@ -23,7 +23,7 @@ more type here and one more lowering in `gir/passes/representations/`):
 
 Ops, from the highest to the lowest within this level:
 - traversal: `frontier.edge_traverse` (one `edgeset.apply`, schedule axes as
-  properties); its load-balance strategy's pass (`frontier-lb-*`) rewrites it into
+  properties); its load-balance strategy (`frontier-lower-load-balance`) rewrites it into
 - `frontier.vertex_map` (one thread per vertex of a frontier, optionally filling an
   output frontier with `frontier.enqueue`; VERTEX_BASED, vertex applies and
   filters) or `frontier.edge_map` (the work of one edge, threads mapped to edges
@@ -78,14 +78,12 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import (
     Attribute,
     Dialect,
     Operation,
     ParametrizedAttribute,
     Region,
-    SpacedOpaqueSyntaxAttribute,
     SSAValue,
     TypeAttribute,
 )
@@ -111,14 +109,12 @@ from xdsl.irdl import (
 )
 from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.str_enum import StrEnum
 
 from gir.dialects.graph import EdgeSetType, VertexType
 from gir.dialects.schedule import (
     DEFAULT_BLOCK_SIZE,
-    Direction,
+    AxisValueAttr,
     DirectionAttr,
-    LoadBalance,
     LoadBalanceAttr,
     block_size_error,
 )
@@ -156,29 +152,15 @@ class AllVerticesType(FrontierType):
     name = "frontier.all"
 
 
-class Layout(StrEnum):
-    """The topology layout a traversal reads edges from (GRAssembler's axis)."""
-
-    CSR = "CSR"
-    """Out-edges by source: row offsets and destinations."""
-    CSC = "CSC"
-    """In-edges by destination: column offsets and sources."""
-    COO = "COO"
-    """Edge list: a source and a destination per edge."""
-    BLOCKED = "BLOCKED"
-    """Edge list tiled by destination range (G2's EdgeBlocking): block k holds the
-    edges into [k*size, (k+1)*size) in source order; a traversal over it walks
-    block after block. Its `size` is the traversal's `blocking_size` attribute."""
-    BLOCKED_CSC = "BLOCKED_CSC"
-    """The transpose's BLOCKED layout (G2's EdgeBlocking pulling): block k holds
-    the edges out of [k*size, (k+1)*size) in destination order."""
-
-
 @irdl_attr_definition
-class LayoutAttr(EnumAttribute[Layout], SpacedOpaqueSyntaxAttribute):
-    """The layout of a traversal or of a layout op."""
+class LayoutAttr(AxisValueAttr):
+    """The topology layout (GRAssembler's axis) a traversal or a layout op reads
+    edges from: CSR (out-edges by source), CSC (in-edges by destination), the
+    edge-blocked BLOCKED and BLOCKED_CSC, ... as `gir.axes.LAYOUTS` registers
+    them (each layout's strategy documents its arrays)."""
 
     name = "frontier.layout"
+    axis = "layout"
 
 
 # ---------------------------------------------------------------------------
@@ -396,7 +378,7 @@ class EdgeTraverseOp(IRDLOperation):
     filter (re-checked against the current state of the vectors).
 
     The schedule's axes are properties: `direction`, `load_balance` (which
-    `frontier-lb-*` pass lowers it), `layout` (where edges are read from),
+    strategy `frontier-lower-load-balance` lowers it by), `layout` (where edges are read from),
     `block_size` (threads per block of its kernels; absent: 256). Map ops keep the
     `block_size` of the traversal they come from. With an
     output frontier (G2's FUSED frontier creation, into a `!frontier.queue`),
@@ -438,9 +420,9 @@ class EdgeTraverseOp(IRDLOperation):
         *,
         output: SSAValue | Operation | None = None,
         to_filter: Region | None = None,
-        direction: Direction = Direction.PUSH,
-        load_balance: LoadBalance = LoadBalance.VERTEX_BASED,
-        layout: Layout = Layout.CSR,
+        direction: str,
+        load_balance: str,
+        layout: str,
         tracked: SymbolRefAttr | None = None,
         dedup: bool = False,
         label: str | None = None,
@@ -593,8 +575,8 @@ class EdgeMapOp(IRDLOperation):
         input: SSAValue | Operation,
         body: Region,
         *,
-        load_balance: LoadBalance,
-        layout: Layout = Layout.CSR,
+        load_balance: str,
+        layout: str,
         output: SSAValue | Operation | None = None,
         dedup: bool = False,
         label: str | None = None,
@@ -724,7 +706,7 @@ class EdgeRangeOp(IRDLOperation):
     assembly_format = "$layout $edges `[` $vertex `]` attr-dict `:` type($edges)"
 
     def __init__(
-        self, layout: Layout, edges: SSAValue | Operation, vertex: SSAValue | Operation
+        self, layout: str, edges: SSAValue | Operation, vertex: SSAValue | Operation
     ):
         super().__init__(
             operands=[edges, vertex],
@@ -748,7 +730,7 @@ class NeighborOp(IRDLOperation):
     assembly_format = "$layout $edges `[` $position `]` attr-dict `:` type($edges)"
 
     def __init__(
-        self, layout: Layout, edges: SSAValue | Operation, position: SSAValue | Operation
+        self, layout: str, edges: SSAValue | Operation, position: SSAValue | Operation
     ):
         super().__init__(
             operands=[edges, position],
@@ -773,7 +755,7 @@ class EdgeWeightOp(IRDLOperation):
     )
 
     def __init__(
-        self, layout: Layout, edges: SSAValue | Operation, position: SSAValue | Operation
+        self, layout: str, edges: SSAValue | Operation, position: SSAValue | Operation
     ):
         edges_type = SSAValue.get(edges).type
         assert isinstance(edges_type, EdgeSetType)

@@ -10,7 +10,7 @@ and `host.launch`). Device buffers are `memref<?xT>` values; kernels read and wr
 them with `memref.load` / `memref.store` (index operands) and update them atomically
 with the ops below. Printers in `gir/targets` turn this level into CUDA or OpenCL
 kernels plus a host program; the host program printed as Python calls the runtime
-protocol `gir.runtime.protocol.HostRuntime`, one method per host op, keyed by the
+protocol `gir.protocol.HostRuntime`, one method per host op, keyed by the
 host dialect's enums (`GraphArray`, `GraphSize`) and the buffers' `DType`.
 
 Kernels: `gir_gpu.kernel` (ended by `gir_gpu.return`), launched by `host.launch`.

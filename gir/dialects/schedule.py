@@ -27,42 +27,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, f64, i64
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute
+from xdsl.ir import Attribute, Data, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-
-class Direction(StrEnum):
-    """Which endpoint's thread visits an edge: the source (PUSH) or the destination (PULL)."""
-
-    PUSH = "PUSH"
-    PULL = "PULL"
-
-
-class PullFrontier(StrEnum):
-    """Representation of the input frontier that a PULL traversal tests membership in."""
-
-    BITMAP = "BITMAP"
-    BOOLMAP = "BOOLMAP"
-
-
-class LoadBalance(StrEnum):
-    """How the edges of the active vertices are divided among GPU threads."""
-
-    VERTEX_BASED = "VERTEX_BASED"
-    EDGE_ONLY = "EDGE_ONLY"
-    TWC = "TWC"
-    TWCE = "TWCE"
-    WM = "WM"
-    CM = "CM"
-    STRICT = "STRICT"
-    MERGE_PATH = "MERGE_PATH"
+from gir import axes
 
 
 class EdgeBlocking(StrEnum):
@@ -70,15 +46,6 @@ class EdgeBlocking(StrEnum):
 
     BLOCKED = "BLOCKED"
     UNBLOCKED = "UNBLOCKED"
-
-
-class FrontierCreation(StrEnum):
-    """How the output frontier is built: a sparse queue during the traversal, or a
-    bitmap/boolmap that a separate step turns into the next frontier."""
-
-    FUSED = "FUSED"
-    UNFUSED_BITMAP = "UNFUSED_BITMAP"
-    UNFUSED_BOOLMAP = "UNFUSED_BOOLMAP"
 
 
 class Toggle(StrEnum):
@@ -101,25 +68,72 @@ class HybridCriterion(StrEnum):
     INPUT_VERTEXSET_SIZE = "INPUT_VERTEXSET_SIZE"
 
 
+class AxisValueAttr(Data[str], SpacedOpaqueSyntaxAttribute):
+    """A schedule value that a registered strategy owns (`TWCE`, `PULL`, ...): a
+    name, printed bare, verified against its axis's registry (`gir.axes`), so a
+    new strategy's name is valid once its registration line exists."""
+
+    axis: ClassVar[str]
+    """The axis (a key of `gir.axes.AXES`) whose names it takes."""
+
+    @classmethod
+    def names(cls) -> list[str]:
+        """The names this attribute takes, in registration order."""
+        return axes.AXES[cls.axis]()
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> str:
+        start = parser.pos
+        name = parser.parse_identifier_or_str_literal(f"a {cls.axis}")
+        reason = axes.unknown(cls.axis, name)
+        if reason is not None:
+            parser.raise_error(reason, start, parser.pos)
+        return name
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_identifier_or_string_literal(self.data)
+
+    def verify(self) -> None:
+        reason = axes.unknown(self.axis, self.data)
+        if reason is not None:
+            raise VerifyException(reason)
+
+
 @irdl_attr_definition
-class DirectionAttr(EnumAttribute[Direction], SpacedOpaqueSyntaxAttribute):
-    """Traversal direction of a schedule."""
+class DirectionAttr(AxisValueAttr):
+    """Which endpoint's thread visits an edge: the source (PUSH) or the destination
+    (PULL); the directions are `gir.axes.DIRECTIONS`."""
 
     name = "graph.direction"
+    axis = "direction"
 
 
 @irdl_attr_definition
-class PullFrontierAttr(EnumAttribute[PullFrontier], SpacedOpaqueSyntaxAttribute):
-    """Input-frontier representation used by PULL traversals."""
+class PullFrontierAttr(AxisValueAttr):
+    """The representation a PULL traversal's input is converted to, to test its
+    membership (BITMAP, BOOLMAP: `gir.axes.pull_frontiers`)."""
 
     name = "graph.pull_frontier"
+    axis = "pull frontier"
 
 
 @irdl_attr_definition
-class LoadBalanceAttr(EnumAttribute[LoadBalance], SpacedOpaqueSyntaxAttribute):
-    """Load-balancing strategy of a schedule."""
+class LoadBalanceAttr(AxisValueAttr):
+    """How the edges of the active vertices are divided among GPU threads (the
+    load balances are `gir.axes.LOAD_BALANCES`)."""
 
     name = "graph.load_balance"
+    axis = "load balance"
+
+
+@irdl_attr_definition
+class FrontierCreationAttr(AxisValueAttr):
+    """How the output frontier is built: a sparse queue during the traversal
+    (FUSED), or a bitmap/boolmap a separate step turns into the next frontier
+    (`gir.axes.frontier_creations`)."""
+
+    name = "graph.frontier_creation"
+    axis = "frontier creation"
 
 
 @irdl_attr_definition
@@ -127,15 +141,6 @@ class EdgeBlockingAttr(EnumAttribute[EdgeBlocking], SpacedOpaqueSyntaxAttribute)
     """Edge blocking on or off."""
 
     name = "graph.edge_blocking"
-
-
-@irdl_attr_definition
-class FrontierCreationAttr(
-    EnumAttribute[FrontierCreation], SpacedOpaqueSyntaxAttribute
-):
-    """Output-frontier creation strategy."""
-
-    name = "graph.frontier_creation"
 
 
 @irdl_attr_definition
@@ -242,6 +247,8 @@ def _print_param(printer: Printer, value: Attribute) -> None:
         printer.print_string(repr(value.value.data))
     elif isinstance(value, EnumAttribute):
         printer.print_string(str(value.data.value))
+    elif isinstance(value, AxisValueAttr):
+        printer.print_string(value.data)
     else:
         printer.print_attribute(value)
 
@@ -263,17 +270,31 @@ def _enum_field(key: str, attr: type[EnumAttribute], default: StrEnum) -> _Field
     )
 
 
+def _axis_field(key: str, attr: type[AxisValueAttr], default: str) -> _Field:
+    return _Field(key, lambda: attr(default), lambda parser: attr(attr.parse_parameter(parser)))
+
+
+G2_DEFAULTS = {
+    "direction": "PUSH",
+    "pull_frontier": "BOOLMAP",
+    "load_balance": "VERTEX_BASED",
+    "frontier_creation": "FUSED",
+}
+"""G2's defaults of the registry-owned fields (each the name of a strategy that
+`gir/passes/__init__.py` registers)."""
+
+
 SIMPLE_SCHEDULE_FIELDS: tuple[_Field, ...] = (
-    _enum_field("direction", DirectionAttr, Direction.PUSH),
-    _enum_field("pull_frontier", PullFrontierAttr, PullFrontier.BOOLMAP),
-    _enum_field("load_balance", LoadBalanceAttr, LoadBalance.VERTEX_BASED),
+    _axis_field("direction", DirectionAttr, G2_DEFAULTS["direction"]),
+    _axis_field("pull_frontier", PullFrontierAttr, G2_DEFAULTS["pull_frontier"]),
+    _axis_field("load_balance", LoadBalanceAttr, G2_DEFAULTS["load_balance"]),
     _enum_field("edge_blocking", EdgeBlockingAttr, EdgeBlocking.UNBLOCKED),
     _Field(
         "blocking_size",
         lambda: IntegerAttr(0, i64),
         lambda parser: IntegerAttr(parser.parse_integer(allow_boolean=False), i64),
     ),
-    _enum_field("frontier_creation", FrontierCreationAttr, FrontierCreation.FUSED),
+    _axis_field("frontier_creation", FrontierCreationAttr, G2_DEFAULTS["frontier_creation"]),
     _enum_field("deduplication", ToggleAttr, Toggle.DISABLED),
     _enum_field("dedup_strategy", DedupStrategyAttr, DedupStrategy.FUSED),
     _Field("delta", lambda: IntegerAttr(1, i64), _parse_int_or_argv),
@@ -391,12 +412,17 @@ class SimpleScheduleAttr(ParametrizedAttribute):
 
     def verify(self) -> None:
         if self.edge_blocking.data == EdgeBlocking.BLOCKED:
-            # The other strategies walk a vertex's edges together; blocking spreads
-            # them over the blocks, so only one thread per edge composes with it.
-            if self.load_balance.data != LoadBalance.EDGE_ONLY:
+            # Blocking spreads a vertex's edges over the blocks: only strategies
+            # that walk edges one by one compose with it (they say so).
+            composing = [
+                name
+                for name in axes.LOAD_BALANCES
+                if axes.LOAD_BALANCES.get(name).composes_with_blocking
+            ]
+            if self.load_balance.data not in composing:
                 raise VerifyException(
-                    "edge blocking (BLOCKED) requires load balance EDGE_ONLY, got "
-                    f"{self.load_balance.data.value} (blocking spreads a vertex's edges "
+                    f"edge blocking (BLOCKED) requires load balance {' or '.join(composing)}, "
+                    f"got {self.load_balance.data} (blocking spreads a vertex's edges "
                     "over blocks; only one thread per edge walks them)"
                 )
             if self.blocking_size.value.data <= 0:

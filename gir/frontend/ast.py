@@ -3,7 +3,7 @@
 Every node carries the `Pos` (1-based line and column) where it starts, which is
 where errors about it are reported. Nodes compare by identity (`eq=False`) so that
 they can be dictionary keys. A few fields are filled in by semantic analysis
-(`sema.py`) rather than by the parser: expression types (`Expr.ty`), the symbol a
+(`sema`) rather than by the parser: expression types (`Expr.ty`), the symbol a
 name refers to, the common operand type of a binary operator, and what a call or
 method call resolved to. They are declared with `init=False`.
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from gir.diagnostics import SourceError
+from gir.frontend.limits import int_literal_value
 
 
 class Kind(Enum):
@@ -231,7 +232,7 @@ class Lexer:
             text = self.source[start : self.pos]
             if len(text) == 2 or any(c not in HEX_DIGITS for c in text[2:]):
                 raise self.error(f"malformed hexadecimal literal '{text[:40]}'", line, col)
-            self.check_int_range(text, 16, line, col)
+            self.check_int_range(text, line, col)
             return Token(Kind.INT, text, line, col)
         is_float = False
         self.skip_chars(DIGITS)
@@ -252,7 +253,7 @@ class Lexer:
             )
         text = self.source[start : self.pos]
         if not is_float:
-            self.check_int_range(text, 10, line, col)
+            self.check_int_range(text, line, col)
         return Token(Kind.FLOAT if is_float else Kind.INT, text, line, col)
 
     def skip_chars(self, chars: frozenset[str]) -> None:
@@ -260,11 +261,11 @@ class Lexer:
         while self.pos < len(self.source) and self.source[self.pos] in chars:
             self.advance()
 
-    def check_int_range(self, text: str, base: int, line: int, col: int) -> None:
+    def check_int_range(self, text: str, line: int, col: int) -> None:
         """Integer literals above `MAX_INT_LITERAL` are errors (checked on the digit
         count first: Python refuses to convert more than 4300 digits)."""
-        digits = text[2:].lstrip("0") if base == 16 else text.lstrip("0")
-        if len(digits) > 20 or int(digits or "0", base) > MAX_INT_LITERAL:
+        value = int_literal_value(text)
+        if value is None or value > MAX_INT_LITERAL:
             shown = text if len(text) <= 24 else f"{text[:20]}... ({len(text)} characters)"
             raise self.error(
                 f"integer literal {shown} does not fit in 64 bits (limit 2^64-1)", line, col

@@ -33,26 +33,26 @@ from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from gir import axes
 from gir.diagnostics import SourceError
+from gir.dialects.graph import ApplyKind
 from gir.dialects.schedule import (
     DEFAULT_BUCKET_FUSION_THRESHOLD,
+    G2_DEFAULTS,
     ArgvAttr,
+    AxisValueAttr,
     DedupStrategy,
     DedupStrategyAttr,
-    Direction,
     DirectionAttr,
     EdgeBlocking,
     EdgeBlockingAttr,
-    FrontierCreation,
     FrontierCreationAttr,
     HybridCriterion,
     HybridCriterionAttr,
     HybridScheduleAttr,
-    LoadBalance,
     LoadBalanceAttr,
     block_size_error,
     blocks_per_sm_error,
-    PullFrontier,
     PullFrontierAttr,
     SimpleScheduleAttr,
     Toggle,
@@ -60,11 +60,12 @@ from gir.dialects.schedule import (
 )
 from gir.frontend import ast
 from gir.frontend.ast import Pos
+from gir.frontend.limits import argv_index_refused, int_literal_value
 from gir.frontend.notes import Warnings
 from gir.frontend.sema import SemaInfo, edge_applies
 
 ScheduleAttr = SimpleScheduleAttr | HybridScheduleAttr
-ARGV_PATTERN = re.compile(r"argv\[(\d+)\]")
+ARGV_PATTERN = re.compile(r"argv\[([0-9]+)\]")
 CPU_SCHEDULE_CALLS = frozenset(
     {
         "configApplyDirection", "configApplyParallelization", "configApplyParallel",
@@ -110,17 +111,15 @@ class ScheduleEvaluator:
         self.bindings: dict[ast.Stmt, ScheduleBinding] = {}
         self.methods: dict[str, list[OptionArg]] = {
             "configDirection": [
-                OptionArg("direction", self.enum_reader(Direction, DirectionAttr, "direction")),
+                OptionArg("direction", self.axis_reader(DirectionAttr)),
                 OptionArg(
                     "pull_frontier",
-                    self.enum_reader(PullFrontier, PullFrontierAttr, "pull frontier"),
-                    lambda: PullFrontierAttr(PullFrontier.BOOLMAP),
+                    self.axis_reader(PullFrontierAttr),
+                    lambda: PullFrontierAttr(G2_DEFAULTS["pull_frontier"]),
                 ),
             ],
             "configLoadBalance": [
-                OptionArg(
-                    "load_balance", self.enum_reader(LoadBalance, LoadBalanceAttr, "load balance")
-                ),
+                OptionArg("load_balance", self.axis_reader(LoadBalanceAttr)),
                 OptionArg(
                     "edge_blocking",
                     self.enum_reader(EdgeBlocking, EdgeBlockingAttr, "edge blocking"),
@@ -131,7 +130,7 @@ class ScheduleEvaluator:
             "configFrontierCreation": [
                 OptionArg(
                     "frontier_creation",
-                    self.enum_reader(FrontierCreation, FrontierCreationAttr, "frontier creation"),
+                    self.axis_reader(FrontierCreationAttr),
                 )
             ],
             "configDeduplication": [
@@ -186,6 +185,21 @@ class ScheduleEvaluator:
 
         return read
 
+    def axis_reader(self, attr: type[AxisValueAttr]) -> Callable[[ast.SchedArg], Attribute]:
+        """Reads a strategy's name (e.g. `TWCE`) of `attr`'s axis into `attr`."""
+
+        def read(arg: ast.SchedArg) -> Attribute:
+            reason = axes.unknown(attr.axis, arg.value) if arg.kind == "ident" else None
+            if arg.kind != "ident" or reason is not None:
+                shown = f'"{arg.value}"' if arg.kind == "string" else arg.value
+                raise self.error(
+                    arg.pos,
+                    f"unknown {attr.axis} '{shown}', expected one of {', '.join(attr.names())}",
+                )
+            return attr(arg.value)
+
+        return read
+
     def read_int(self, arg: ast.SchedArg) -> Attribute:
         """An integer literal (decimal or hex)."""
         if not isinstance(arg.value, int) or arg.kind != "int":
@@ -234,7 +248,12 @@ class ScheduleEvaluator:
         match = ARGV_PATTERN.fullmatch(arg.value)
         if match is None:
             raise self.error(arg.pos, f'expected "argv[N]", found "{arg.value}"')
-        return ArgvAttr(int(match.group(1)))
+        refused = argv_index_refused(match.group(1))
+        if refused is not None:
+            raise self.error(arg.pos, refused)
+        index = int_literal_value(match.group(1))
+        assert index is not None
+        return ArgvAttr(index)
 
     def read_int_or_argv(self, arg: ast.SchedArg) -> Attribute:
         """An integer, or `"argv[N]"`."""
@@ -453,7 +472,7 @@ class ScheduleEvaluator:
                 )
             fuses_buckets = part.bucket_fusion.data == Toggle.ENABLED
             if (not part.has_default_delta or fuses_buckets) and any(
-                a.kind != "apply_update_priority" for a in applies
+                a.kind != ApplyKind.APPLY_UPDATE_PRIORITY for a in applies
             ):
                 what = "bucket fusion" if fuses_buckets else "delta"
                 raise self.error(

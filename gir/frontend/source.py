@@ -13,10 +13,10 @@ import sys
 from gir.diagnostics import SourceError
 
 RECURSION_LIMIT = 20_000
-"""Python frames gir may use. The readers bound nesting (`MAX_BLOCK_NESTING` and
-`MAX_EXPR_DEPTH` in `parser.py`, `MAX_NESTING` in `gir.ir_input`) so that parsing
-and every later pass and printer stay far below it; it is raised for the whole
-process because modules are walked again after parsing."""
+"""Python frames gir may use. The readers bound nesting (`gir.frontend.limits`,
+`MAX_NESTING` in `gir.ir_input`) so that parsing and every later pass and
+printer stay far below it; it is raised for the whole process because modules
+are walked again after parsing."""
 
 
 def ensure_recursion_headroom() -> None:

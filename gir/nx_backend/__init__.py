@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-DEFAULT_CONFIG: dict[str, Any] = {"schedule": "auto", "target": None, "device": None}
+DEFAULT_CONFIG: dict[str, Any] = {"schedule": "auto", "target": None, "device": None, "min_edges": None}
 """`nx.config.backends.gir`: `schedule` is "auto" (by the graph's shape),
 "power_law" or "high_diameter"; `target` "cuda", "opencl" or None (CUDA where it
-runs); `device` a device index, as `gir.Program.run` takes them."""
+runs); `device` a device index, as `gir.Program.run` takes them; `min_edges` the
+fewest edges of a graph that `nx.config.backend_priority` offloads to gir (None:
+the measured defaults of `interface.MIN_EDGES`; an int for every function, or a
+dict by function name)."""
 
 _BFS_ORDER_NOTE = (
     "BFS levels on the GPU; the tree and NetworkX's discovery order ranked level by level "
@@ -27,11 +30,13 @@ FUNCTION_NOTES: dict[str, dict[str, Any]] = {
         for name in ("bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors")
     },
     "single_source_shortest_path_length": {
-        "additional_docs": "BFS levels on the GPU; cutoff is applied to the result.",
+        "additional_docs": "BFS levels on the GPU; NetworkX's discovery order and its cutoff test "
+        "(`cutoff > level`) on the host.",
     },
     "single_source_dijkstra_path_length": {
-        "additional_docs": "Delta-stepping on the GPU: weights must be non-negative integers "
-        "(ints or integral floats) summing below 2**31; otherwise NetworkX runs it.",
+        "additional_docs": "Delta-stepping on the GPU, NetworkX's settling order and cutoff test on the "
+        "host: weights must be non-negative integers (ints, bools or integral floats) summing below "
+        "2**31, never rounded; otherwise NetworkX runs it.",
     },
     "connected_components": {
         "additional_docs": "Label propagation with hooking and shortcutting on the GPU.",
@@ -41,11 +46,8 @@ FUNCTION_NOTES: dict[str, dict[str, Any]] = {
         "one run, or one run per sampled source); unweighted, endpoints excluded.",
     },
     "pagerank": {
-        "additional_docs": "NetworkX's power iteration on the GPU in double precision.",
-        "additional_parameters": {
-            "alpha": "a multiple of 1e-9",
-            "tol": "a multiple of 1e-12 (at most about 2.1e-3)",
-        },
+        "additional_docs": "NetworkX's power iteration on the GPU in double precision, weighted (float "
+        "weights scaled by a power of two into integers, which keeps every ratio; others: NetworkX runs it).",
     },
 }
 

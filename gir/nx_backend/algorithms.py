@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Hashable, Iterator
+import operator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 import numpy as np
@@ -30,23 +31,22 @@ ROAD_DELTA_FACTOR = 8
 """Delta-stepping buckets are this many mean edge weights wide on high-diameter
 graphs (few vertices per bucket otherwise), one mean weight on power-law graphs."""
 
-PPB, PPT = 10**9, 10**12
-"""PageRank's damping and tolerance reach the program as integers in these units."""
+INT32_MAX = int(np.iinfo(np.int32).max)
 
 
 def single_source_shortest_path_length(
-    G: GirGraph, source: Hashable, cutoff: int | None = None
+    G: GirGraph, source: Hashable, cutoff: Any = None
 ) -> dict[Hashable, int]:
     """Edges on a shortest path from `source` to each node it reaches (at most
-    `cutoff`), nearest first: `nx.single_source_shortest_path_length`."""
+    `cutoff`), in NetworkX's discovery order: `nx.single_source_shortest_path_length`."""
     root = G.node_of(source, f"Source {source} is not in G")
     threshold = max(1, len(G) // PULL_FRACTION)
     levels = program("bfs_levels", G).run(G.loaded(), root, threshold)["level"]
-    reached = np.flatnonzero(levels >= 0)
-    if cutoff is not None:
-        reached = reached[levels[reached] <= cutoff]
-    order = reached[np.argsort(levels[reached], kind="stable")]
-    return {G.nodes[vertex]: int(levels[vertex]) for vertex in order}
+    limit = math.inf if cutoff is None else cutoff
+    _, children = tree_edges(G.src, G.dst, levels, _levels_expanded(levels, lambda level: limit > level))
+    lengths = {source: 0}
+    lengths.update((G.nodes[vertex], int(levels[vertex])) for vertex in children.tolist())
+    return lengths
 
 
 def bfs_edges(
@@ -62,14 +62,31 @@ def bfs_edges(
     `sort_neighbors`. The levels come from the GPU, the order from `tree_edges`."""
     backwards = bool(reverse) and G.is_directed()
     root = _search_root(G, source)
-    if depth_limit is not None and not depth_limit > 0:
+    if not 0 < (len(G) if depth_limit is None else depth_limit):
         return
     threshold = max(1, len(G) // PULL_FRACTION)
     levels = program("bfs_levels", G).run(G.loaded(reverse=backwards), root, threshold)["level"]
     src, dst = G.reverse_edges() if backwards else (G.src, G.dst)
-    parents, children = tree_edges(src, dst, levels, depth_limit)
+    limit = len(G) if depth_limit is None else depth_limit
+    parents, children = tree_edges(src, dst, levels, _levels_expanded(levels, lambda depth: depth < limit))
     nodes = G.nodes
     yield from zip(map(nodes.__getitem__, parents.tolist()), map(nodes.__getitem__, children.tolist()))
+
+
+def _levels_expanded(levels: np.ndarray, goes_on: Callable[[int], bool]) -> int:
+    """How many levels of BFS `levels` (-1: unreached) NetworkX's searches
+    expand: level L while it has vertices, some vertex is unseen and
+    `goes_on(L)`, NetworkX's own comparison of L with the cutoff or depth
+    limit, made in Python as NetworkX makes it (NaN stops at once, a str raises
+    TypeError). The children of the expanded levels are reported."""
+    sizes = np.bincount(levels[levels >= 0])
+    unseen = levels.size - np.cumsum(sizes)
+    level = 0
+    while level < sizes.size and goes_on(level):
+        level += 1
+        if level == sizes.size or unseen[level] == 0:
+            break
+    return level
 
 
 def _search_root(G: GirGraph, source: Hashable) -> int:
@@ -164,27 +181,159 @@ def bfs_successors(
 
 
 def single_source_dijkstra_path_length(
-    G: GirGraph, source: Hashable, cutoff: float | None = None, weight: str = "weight"
+    G: GirGraph, source: Hashable, cutoff: Any = None, weight: str = "weight"
 ) -> dict[Hashable, int | float]:
     """Least total `weight` of a path from `source` to each node it reaches (at
-    most `cutoff`), nearest first: `nx.single_source_dijkstra_path_length`.
-    Weights must be non-negative integers (ints or integral floats)."""
+    most `cutoff`), in the order NetworkX's Dijkstra settles them:
+    `nx.single_source_dijkstra_path_length`. Weights must be non-negative
+    integers (ints, bools or integral floats); a multigraph's parallel edges
+    weigh their least weight, as in NetworkX."""
+    hash(source)  # NetworkX puts it in a set first: an unhashable source raises TypeError
     root = G.node_of(source, f"Node {source} not found in graph")
-    if not G.integer_weights(weight):
-        raise NotImplementedError("gir's SSSP takes non-negative integer weights whose sum fits in int32")
-    weights = G.attributes[weight]
+    odd = G.odd_edges.get(weight, {})
+    if odd and (G.multigraph or not set(odd) <= {str, type(None)}):
+        kind = next(iter(odd)).__name__
+        raise NotImplementedError(f"gir's SSSP reads numbers; '{weight}' has {kind} values")
+    usable = ~np.logical_or.reduce(list(odd.values())) if odd else None  # None hides an edge, a str raises
+    if not G.integer_weights(weight, usable):
+        raise NotImplementedError(
+            f"gir's SSSP takes non-negative integer weights whose sum fits in int32; '{weight}' has others "
+            "(fractional, negative, NaN or too large)"
+        )
+    weights = G.attributes[weight] if usable is None else np.where(usable, G.attributes[weight], 0)
     mean = float(weights.mean()) if weights.size else 1.0
     scale = ROAD_DELTA_FACTOR if schedule_shape(G) == "high_diameter" else 1
     delta = max(1, round(mean * scale))
-    dist = program("sssp", G).run(G.loaded(weight), root, delta)["dist"]
-    reached = np.flatnonzero(dist != UNREACHED)
-    if cutoff is not None:
-        reached = reached[dist[reached] <= cutoff]
-    order = reached[np.argsort(dist[reached], kind="stable")]
-    number = float if weight in G.float_attributes else int
+    least = G.parallel_combined(weights, np.minimum)  # NetworkX's multigraph weight: the least
+    if usable is not None:
+        loaded = G.loaded(weight, integers=("numbers", least), edges=usable)
+        least = np.where(usable, least, 4 * UNREACHED)  # never on a shortest path
+    else:
+        loaded = G.loaded(weight, integers=("least", least)) if G.multigraph else G.loaded(weight)
+    dist = program("sssp", G).run(loaded, root, delta)["dist"].astype(np.int64)
+    kept = dist != UNREACHED
+    kept[root] = False
+    bound = _distance_bound(dist[kept], cutoff, bool(np.any(G.src == root)))
+    if bound is not None:
+        kept &= dist <= bound
+    kept[root] = True
+    text = odd.get(str)
+    if text is not None and np.any(text & kept[G.src]):  # NetworkX adds it to a length
+        raise TypeError("unsupported operand type(s) for +: 'int' and 'str'")
+    order, parent_edge = settle_order(G.src, G.dst, least.astype(np.int64), dist, root, kept)
+    float_edges = G.float_edges.get(weight)
+    if float_edges is not None and G.multigraph and weights.size:
+        # NetworkX's min() keeps the first least weight of parallel edges, with its type
+        group = G.parallel_groups()
+        least_edges = np.flatnonzero(weights == least)
+        _, first = np.unique(group[least_edges], return_index=True)
+        float_edges = float_edges[least_edges[first]][group]
+    floats = np.zeros(len(G), dtype=bool)
+    if float_edges is not None and float_edges.all():
+        floats[:] = True
+    elif float_edges is not None:
+        for vertex, edge in zip(order[1:].tolist(), parent_edge[order[1:]].tolist()):
+            floats[vertex] = floats[G.src[edge]] or float_edges[edge]
     lengths: dict[Hashable, int | float] = {source: 0}  # NetworkX's start: an int whatever the weights
-    lengths.update((G.nodes[vertex], number(dist[vertex])) for vertex in order if vertex != root)
+    nodes = G.nodes
+    lengths.update(
+        (nodes[vertex], float(dist[vertex]) if floats[vertex] else int(dist[vertex]))
+        for vertex in order[1:].tolist()
+    )
     return lengths
+
+
+def _distance_bound(distances: np.ndarray, cutoff: Any, relaxes: bool) -> int | None:
+    """The greatest distance NetworkX keeps under `cutoff` (None: all), found by
+    comparing `distance > cutoff` as NetworkX does, in Python, by bisection over
+    the distances found (NaN keeps all; a str raises NetworkX's TypeError where
+    NetworkX compares at all: when the source has an edge, `relaxes`)."""
+    if cutoff is None:
+        return None
+    values = np.unique(distances).tolist()
+    if not values:
+        if relaxes:
+            _ = 0 > cutoff  # NetworkX compares the first relaxed edge's length
+        return None
+    low, high = 0, len(values)  # values[:low] are kept, values[high:] are not
+    while low < high:
+        middle = (low + high) // 2
+        if values[middle] > cutoff:
+            high = middle
+        else:
+            low = middle + 1
+    return None if low == len(values) else (values[low - 1] if low else -1)
+
+
+def settle_order(
+    src: np.ndarray, dst: np.ndarray, weights: np.ndarray, dist: np.ndarray, root: int, kept: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The vertices `kept` (distances `dist` from `root` over edges `src -> dst`
+    in adjacency order, see `tree_edges`) in the order NetworkX's Dijkstra
+    settles them, and for each vertex the edge whose relaxation gave it its
+    distance (its parent edge; -1 for the root and vertices not kept).
+
+    NetworkX pops (distance, push counter): a vertex is pushed with its final
+    distance by the first settled vertex with a tight edge to it (`dist[v] +
+    w == dist[u]`), in that vertex's neighbour order. So vertices are settled in
+    rounds: once the settled vertices have pushed their tight neighbours, every
+    pushed vertex no farther than the nearest vertex not yet pushed comes next,
+    ordered by (distance, its pusher's rank, the edge's position), since a later
+    push has a later counter. Zero weights (a pusher as far as its child) fit:
+    the child waits for the next round."""
+    n = dist.size
+    tight = np.flatnonzero(kept[src] & kept[dst] & (src != dst) & (dst != root))
+    tight = tight[dist[src[tight]] + weights[tight] == dist[dst[tight]]]
+    starts = np.searchsorted(src[tight], np.arange(n + 1))
+    rank = np.full(n, -1, dtype=np.int64)
+    parent_edge = np.full(n, -1, dtype=np.int64)
+    pushed = np.zeros(n, dtype=bool)
+    pushed[root] = True
+    rank[root] = 0
+    waiting = np.flatnonzero(kept)
+    waiting = waiting[waiting != root]
+    waiting = waiting[np.argsort(dist[waiting], kind="stable")]  # the vertices to push, nearest first
+    first_unpushed = 0
+    pending = np.zeros(0, dtype=np.int64)
+    settled = [np.array([root], dtype=np.int64)]
+    count = 1
+    while True:
+        fresh = settled[-1]
+        edges = _edges_of(fresh, starts, tight)
+        edges = edges[~pushed[dst[edges]]]
+        # the first push into each vertex: the least (pusher's rank, edge position)
+        edges = edges[np.lexsort((edges, rank[src[edges]]))]
+        heads, first = np.unique(dst[edges], return_index=True)
+        pushed[heads] = True
+        parent_edge[heads] = edges[first]
+        pending = np.concatenate([pending, heads])
+        if pending.size == 0:
+            break
+        while first_unpushed < waiting.size and pushed[waiting[first_unpushed]]:
+            window = pushed[waiting[first_unpushed : first_unpushed + 1024]]
+            first_unpushed += int(np.argmin(window)) if not window.all() else window.size
+        nearest = dist[waiting[first_unpushed]] if first_unpushed < waiting.size else np.iinfo(np.int64).max
+        ready = dist[pending] <= nearest
+        now, pending = pending[ready], pending[~ready]
+        assert now.size, "the nearest unpushed vertex's path passes a pending one"
+        pusher_rank = rank[src[parent_edge[now]]]
+        now = now[np.lexsort((parent_edge[now], pusher_rank, dist[now]))]
+        rank[now] = np.arange(count, count + now.size)
+        count += now.size
+        settled.append(now)
+    return np.concatenate(settled), parent_edge
+
+
+def _edges_of(vertices: np.ndarray, starts: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """The entries of `edges` (grouped by source, `starts` indexing each source's
+    first) whose source is one of `vertices`, in the order of `vertices`."""
+    begin, end = starts[vertices], starts[vertices + 1]
+    counts = end - begin
+    total = int(counts.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    offsets = np.repeat(begin - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
+    return edges[np.arange(total) + offsets]
 
 
 def connected_components(G: GirGraph) -> Iterator[set[Hashable]]:
@@ -221,19 +370,31 @@ def pagerank(
     dangling: Any = None,
 ) -> dict[Hashable, float]:
     """PageRank by NetworkX's power iteration (uniform teleport, dangling rank
-    spread uniformly, stop when the L1 change is below `len(G) * tol`):
-    `nx.pagerank` without personalization, nstart and dangling, on graphs whose
-    `weight` is absent or the same positive value on every edge."""
+    spread uniformly, stop when the L1 change is below `len(G) * tol`), along
+    edges weighted by `weight` (a multigraph's parallel edges add up):
+    `nx.pagerank` without personalization, nstart and dangling."""
     import networkx as nx
 
-    if weight is not None and not _uniform_positive(G.attributes[weight]):
-        raise NotImplementedError("gir's PageRank takes graphs whose edges all weigh the same")
-    damping, tolerance = _as_units(alpha, PPB, "alpha"), _as_units(tol, PPT, "tol")
     if len(G) == 0:
         return {}
-    result = program("pagerank", G).run(G.loaded(), damping, max_iter, tolerance)
-    sums = result["sums"]
-    if not sums[2] < tolerance * 1e-12 * len(G):  # the program's own test
+    iterations = min(max(operator.index(max_iter), 0), INT32_MAX)  # range(max_iter): TypeError; 2**31 never end
+    if weight is not None and G.odd_edges.get(weight):
+        kind = next(iter(G.odd_edges[weight])).__name__
+        raise NotImplementedError(f"gir's PageRank reads numbers; '{weight}' has {kind} values")
+    weights = np.ones(G.src.size) if weight is None else G.attributes[weight]
+    if not G.multigraph and _uniform_positive(weights):
+        result = program("pagerank", G).run(G.loaded(), float(alpha), iterations, float(tol))
+    else:
+        # NetworkX's matrix adds up parallel edges; gir's graph keeps one of them
+        scaled = _as_integers(G.parallel_combined(weights, np.add))
+        if scaled is None:
+            raise NotImplementedError(
+                f"gir's PageRank takes finite weights that a power of two scales into int32 integers; "
+                f"'{weight}' has others"
+            )
+        loaded = G.loaded(weight, integers=("pagerank", scaled))
+        result = program("pagerank_weighted", G).run(loaded, float(alpha), iterations, float(tol))
+    if not result["sums"][2] < len(G) * tol:  # the program's own test
         raise nx.PowerIterationFailedConvergence(max_iter)
     return dict(zip(G.nodes, map(float, result["rank"])))
 
@@ -244,12 +405,23 @@ def _uniform_positive(values: np.ndarray) -> bool:
     return values.size == 0 or bool(values[0] > 0 and np.all(values == values[0]))
 
 
-def _as_units(value: float, units: int, name: str) -> int:
-    """`value` as a whole number of 1/`units`, if it is one (and fits in int32)."""
-    scaled = round(value * units)
-    if not 0 <= scaled <= np.iinfo(np.int32).max or abs(scaled - value * units) > 1e-3:
-        raise NotImplementedError(f"gir's PageRank takes {name} in [0, 2.1e9/{units:.0e}] in steps of {1 / units:.0e}")
-    return scaled
+def _as_integers(values: np.ndarray) -> np.ndarray | None:
+    """`values` times the greatest power of two (2**-k included) that keeps
+    them all in int32, if they are then integers whose absolute sum a double
+    holds exactly; else None. PageRank divides each weight by its vertex's
+    total: an exact scaling by a power of two changes no quotient."""
+    largest = float(np.abs(values).max(initial=0.0))
+    if not np.all(np.isfinite(values)):
+        return None
+    if largest == 0:
+        return values.astype(np.int64)
+    power = math.floor(math.log2(INT32_MAX / largest))
+    scaled = np.ldexp(values, power)
+    if np.abs(scaled).max() > INT32_MAX:  # log2's rounding
+        scaled = np.ldexp(values, power - 1)
+    if not np.all(scaled == np.round(scaled)) or np.abs(scaled).sum() >= 2.0**53:
+        return None
+    return scaled.astype(np.int64)
 
 
 def betweenness_centrality(

@@ -24,6 +24,13 @@ its mean out-degree (scale-free graphs have hubs; road networks and meshes have
 degrees close to their mean, and many levels: "high-diameter")."""
 
 
+NUMBER_TYPES = (int, float, np.integer, np.floating, np.bool_)
+"""The edge attribute values gir computes with (bool is an int); NetworkX adds
+or compares anything else (a str, a Fraction, None for a hidden edge) its own way."""
+
+FLOAT_TYPES = (float, np.floating)
+
+
 class GirGraph:
     """A NetworkX graph as gir runs it: vertices numbered in `G` order, directed
     edges (an undirected edge becomes two), the requested edge attributes as
@@ -54,14 +61,19 @@ class GirGraph:
         self.index = {node: position for position, node in enumerate(nodes)}
         self.src, self.dst = src, dst
         self.attributes = dict(attributes)
-        self.float_attributes: set[str] = set()
-        """The attributes with a Python or numpy float among their values."""
+        self.float_edges: dict[str, np.ndarray] = {}
+        """For each attribute with a Python or numpy float among its values, which
+        edges hold a float (a path through one has a float length in NetworkX)."""
         self.directed = directed
         self.multigraph = multigraph
+        self.odd_edges: dict[str, dict[type, np.ndarray]] = {}
+        """For each attribute with values that are not numbers (a str, None,
+        a Fraction), which edges hold each such type (their `attributes` value
+        is NaN)."""
         self.__networkx_cache__: dict[str, Any] = {}
         self._predecessors = predecessors
         self._reverse_edges: tuple[np.ndarray, np.ndarray] | None = None
-        self._loaded: dict[tuple[str | None, bool], Any] = {}
+        self._loaded: dict[tuple[str | None, bool, str | None], Any] = {}
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -80,25 +92,63 @@ class GirGraph:
             return "high_diameter"
         return "power_law" if degrees.max() >= POWER_LAW_MAX_TO_MEAN * degrees.mean() else "high_diameter"
 
-    def gir_graph(self, weight: str | None = None, *, reverse: bool = False) -> Graph:
+    def gir_graph(
+        self,
+        weight: str | None = None,
+        *,
+        reverse: bool = False,
+        integers: np.ndarray | None = None,
+        edges: np.ndarray | None = None,
+    ) -> Graph:
         """The graph as gir's host `Graph`, weighted by attribute `weight` (its
-        values must be integers: see `integer_weights`); every edge turned
-        around when `reverse`."""
-        weights = None if weight is None else self.attributes[weight].astype(np.int64)
+        values must be integers: see `integer_weights`) or by `integers` (one
+        per edge) where given, of the `edges` selected (a mask; all if None);
+        every edge turned around when `reverse`."""
+        weights = integers if integers is not None else None if weight is None else self.attributes[weight]
+        weights = None if weights is None else weights.astype(np.int64)
         src, dst = (self.dst, self.src) if reverse else (self.src, self.dst)
+        if edges is not None:
+            src, dst, weights = src[edges], dst[edges], None if weights is None else weights[edges]
         return from_edges(len(self.nodes), src, dst, weights)
 
-    def loaded(self, weight: str | None = None, *, reverse: bool = False) -> Any:
+    def loaded(
+        self,
+        weight: str | None = None,
+        *,
+        reverse: bool = False,
+        integers: tuple[str, np.ndarray] | None = None,
+        edges: np.ndarray | None = None,
+    ) -> Any:
         """The graph (reversed when `reverse`) resident on gir's device (a
-        `gir.LoadedGraph`), once."""
+        `gir.LoadedGraph`), once: as `gir_graph` builds it, `integers` a
+        (name, per-edge integers) pair derived from attribute `weight` (and
+        `edges` a mask the same name decides), cached under that name."""
         from gir.api import load_graph
         from gir.nx_backend.programs import device_options
 
-        resident = self._loaded.get((weight, reverse))
+        key = (weight, reverse, None if integers is None else integers[0])
+        resident = self._loaded.get(key)
         if resident is None:
-            graph = self.gir_graph(weight, reverse=reverse)
-            resident = self._loaded[(weight, reverse)] = load_graph(graph, **device_options())
+            values = None if integers is None else integers[1]
+            graph = self.gir_graph(weight, reverse=reverse, integers=values, edges=edges)
+            resident = self._loaded[key] = load_graph(graph, **device_options())
         return resident
+
+    def parallel_groups(self) -> np.ndarray:
+        """Each edge's group of parallel edges (same ends), numbered by ends."""
+        return np.unique(self.src * len(self.nodes) + self.dst, return_inverse=True)[1].reshape(-1)
+
+    def parallel_combined(self, values: np.ndarray, combine: np.ufunc) -> np.ndarray:
+        """`values` (one per edge) with each edge of a multigraph's parallel
+        group holding `combine` (np.minimum, np.add) over its group: gir's
+        graphs keep one edge of a group, with the first one's weight."""
+        if not self.multigraph or values.size == 0:
+            return values
+        group = self.parallel_groups()
+        start = combine.identity if combine.identity is not None else np.inf
+        combined = np.full(group.max() + 1, start, dtype=np.float64)
+        combine.at(combined, group, values)
+        return combined[group]
 
     def reverse_edges(self) -> tuple[np.ndarray, np.ndarray]:
         """A directed graph's edges turned around, in the order of its
@@ -111,10 +161,11 @@ class GirGraph:
             self._reverse_edges = _adjacency_arrays(self.index, self._predecessors)
         return self._reverse_edges
 
-    def integer_weights(self, weight: str) -> bool:
-        """Whether attribute `weight` holds non-negative integers whose total fits
-        gir's int32 distances."""
-        values = self.attributes[weight]
+    def integer_weights(self, weight: str, edges: np.ndarray | None = None) -> bool:
+        """Whether attribute `weight` holds non-negative integers (on the
+        `edges` selected, a mask; all if None) whose total fits gir's int32
+        distances."""
+        values = self.attributes[weight] if edges is None else self.attributes[weight][edges]
         return bool(
             np.all(values >= 0) and np.all(values == np.round(values)) and values.sum() < np.iinfo(np.int32).max
         )
@@ -151,16 +202,23 @@ def from_nx(graph: Any, edge_attrs: Mapping[str, Any] | None) -> GirGraph:
     count = sum(counts)
     src = np.repeat(np.arange(len(nodes), dtype=np.int64), counts)
     dst = np.fromiter(map(index.__getitem__, heads), dtype=np.int64, count=count)
-    attributes, float_attributes = {}, set()
+    attributes, float_edges, odd_edges = {}, {}, {}
     edge_data = list(datas) if edge_attrs else []
     for name, default in (edge_attrs or {}).items():
         values = [data.get(name, default) for data in edge_data]
-        try:
-            attributes[name] = np.asarray(values, dtype=np.float64).reshape(count)
-        except (TypeError, ValueError):
-            raise NotImplementedError(f"gir reads numeric edge attributes; '{name}' is not") from None
-        if any(isinstance(value, (float, np.floating)) for value in values):
-            float_attributes.add(name)
+        kinds = set(map(type, values))
+        odd_kinds = [kind for kind in kinds if not issubclass(kind, NUMBER_TYPES)]
+        if odd_kinds:  # NaN in `attributes`; the algorithm decides what NetworkX would do
+            odd_edges[name] = {
+                kind: np.fromiter((type(value) is kind for value in values), dtype=bool, count=count)
+                for kind in odd_kinds
+            }
+            values = [value if isinstance(value, NUMBER_TYPES) else np.nan for value in values]
+        attributes[name] = np.asarray(values, dtype=np.float64).reshape(count)
+        if any(issubclass(kind, FLOAT_TYPES) for kind in kinds):
+            float_edges[name] = np.fromiter(
+                (isinstance(value, FLOAT_TYPES) for value in values), dtype=bool, count=count
+            )
     converted = GirGraph(
         nodes,
         src,
@@ -170,7 +228,8 @@ def from_nx(graph: Any, edge_attrs: Mapping[str, Any] | None) -> GirGraph:
         multigraph=multigraph,
         predecessors=graph._pred if graph.is_directed() else None,
     )
-    converted.float_attributes = float_attributes
+    converted.float_edges = float_edges
+    converted.odd_edges = odd_edges
     return converted
 
 

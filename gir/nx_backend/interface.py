@@ -10,8 +10,9 @@ nx.config.backend_priority.algos = ["gir"]        # every call gir can run, else
 
 from __future__ import annotations
 
+import functools
 import inspect
-import numbers
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -37,14 +38,21 @@ _UNSUPPORTED_BY_DEFAULT: dict[str, tuple[str, ...]] = {
 }
 """Arguments gir takes only at their default (None)."""
 
-_WEIGHTED = {"single_source_dijkstra_path_length", "pagerank", "betweenness_centrality"}
-"""Functions whose results depend on parallel edges, refused on multigraphs."""
+_NOT_ON_MULTIGRAPHS = {"betweenness_centrality"}
+"""Functions refused on multigraphs: gir's betweenness counts a path once per
+parallel edge, NetworkX's once. (Dijkstra takes the least of parallel weights,
+as NetworkX does; PageRank adds them up, as NetworkX's matrix does.)"""
+
+
+@functools.cache
+def _signature(name: str) -> inspect.Signature:
+    """The signature of `algorithms.<name>` (inspecting costs more than the checks)."""
+    return inspect.signature(getattr(algorithms, name))
 
 
 def _bound(name: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> dict[str, Any]:
     """The call's arguments by parameter name, defaults included."""
-    parameters = inspect.signature(getattr(algorithms, name))
-    bound = parameters.bind(*args, **kwargs)
+    bound = _signature(name).bind(*args, **kwargs)
     bound.apply_defaults()
     return dict(bound.arguments)
 
@@ -52,14 +60,11 @@ def _bound(name: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> dict[
 def _refusal(name: str, arguments: Mapping[str, Any]) -> str | None:
     """Why gir cannot run `name` with `arguments`, or None."""
     graph = arguments["G"]
-    if name in _WEIGHTED and graph.is_multigraph():
-        return "gir does not run this on multigraphs (parallel edges' weights combine)"
+    if name in _NOT_ON_MULTIGRAPHS and graph.is_multigraph():
+        return "gir does not run this on multigraphs (it would count parallel edges' paths apart)"
     for parameter in _UNSUPPORTED_BY_DEFAULT.get(name, ()):
         if arguments[parameter] is not None:
             return f"gir does not support the {parameter!r} argument"
-    limit = arguments.get("depth_limit", None)
-    if limit is not None and not isinstance(limit, numbers.Real):
-        return "gir takes a depth_limit that is a real number"
     weight = arguments.get("weight", None)
     if weight is not None and not isinstance(weight, str):
         return "gir reads weights from an edge attribute (a name), not from a function"
@@ -68,6 +73,27 @@ def _refusal(name: str, arguments: Mapping[str, Any]) -> str | None:
     if name == "betweenness_centrality" and (weight is not None or arguments["endpoints"]):
         return "gir's betweenness is unweighted and excludes endpoints"
     return None
+
+
+MIN_EDGES: dict[str, int] = {
+    "single_source_shortest_path_length": 1 << 19,  # gir never won up to 2**18 edges
+    "bfs_edges": 1 << 17,
+    "bfs_tree": 1 << 16,
+    "bfs_predecessors": 1 << 17,
+    "bfs_successors": 1 << 17,
+    "single_source_dijkstra_path_length": 1 << 18,
+    "connected_components": 1 << 19,  # gir never won up to 2**18 edges
+    "pagerank": 1 << 16,
+    "betweenness_centrality": 1 << 12,
+}
+"""The default `min_edges`: the fewest edges from which gir, conversion
+included, was faster than NetworkX at every size measured by
+`python -m gir.nx_backend.calibrate --target opencl` (PoCL on 2 CPU cores; the
+table is in docs/python.md); twice the largest size measured where gir never
+won. A GPU moves them: rerun the calibration there."""
+
+_DISPATCHER_MODULES = ("networkx.utils.backends", "networkx.utils.decorators", "gir.nx_backend")
+"""Modules whose frames sit between a dispatched call and its caller."""
 
 
 class BackendInterface:
@@ -98,8 +124,51 @@ class BackendInterface:
 
     @staticmethod
     def should_run(name: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> bool | str:
-        """gir runs whatever it can once asked for (by `backend=` or priority)."""
+        """Whether gir is worth running (NetworkX asks only under
+        `backend_priority`; `backend="gir"` always runs gir): not for a call made
+        from inside another NetworkX algorithm (closeness centrality calls a BFS
+        per node: each would be a device round trip), nor below the graph size
+        where gir, conversion included, becomes faster (`min_edges`)."""
+        caller = _networkx_caller()
+        if caller is not None:
+            return f"called from inside NetworkX's {caller}: gir runs only the calls users make"
+        graph = _bound(name, args, kwargs)["G"]
+        edges = _edge_count(graph)
+        least = min_edges(name)
+        if edges < least:
+            return f"the graph has {edges} edges, below nx.config.backends.gir.min_edges for {name} ({least})"
         return True
+
+
+def min_edges(name: str) -> int:
+    """The fewest edges (each direction of an undirected edge counted) on which
+    gir runs `name` when NetworkX asks `should_run`: the backend's config
+    (`nx.config.backends.gir.min_edges`: an int for every function, or a dict
+    by function name) over `MIN_EDGES`."""
+    from gir.nx_backend.programs import config
+
+    configured = getattr(config(), "min_edges", None)  # a config made before min_edges: the defaults
+    if isinstance(configured, Mapping):
+        return int(configured.get(name, MIN_EDGES[name]))
+    return MIN_EDGES[name] if configured is None else int(configured)
+
+
+def _edge_count(graph: Any) -> int:
+    """The edges gir would convert: a directed graph's edges, an undirected
+    graph's twice (parallel edges once per neighbour: a cheap lower bound)."""
+    return sum(map(len, graph._adj.values()))
+
+
+def _networkx_caller() -> str | None:
+    """The NetworkX function that made the current dispatched call, if NetworkX
+    itself made it: the first frame above the dispatcher's own."""
+    frame = sys._getframe(1)  # should_run: skipped with the dispatcher
+    while frame is not None and frame.f_globals.get("__name__", "").startswith(_DISPATCHER_MODULES):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    module = frame.f_globals.get("__name__", "")
+    return frame.f_code.co_name if module.startswith("networkx.") else None
 
 
 for _name in FUNCTIONS:  # NetworkX looks the algorithms up on the interface by name

@@ -18,24 +18,24 @@ from gir.nx_backend.graph import SHAPES, GirGraph
 _compiled: dict[tuple[str, str], Any] = {}
 
 
-def _config() -> Any:
+def config() -> Any:
     """The backend's NetworkX config (the defaults when NetworkX has none for gir,
     e.g. before the entry points are installed)."""
     import networkx as nx
 
-    config = getattr(nx.config.backends, "gir", None)
-    return config if config is not None else nx.utils.Config(**DEFAULT_CONFIG)
+    settings = getattr(nx.config.backends, "gir", None)
+    return settings if settings is not None else nx.utils.Config(**DEFAULT_CONFIG)
 
 
 def device_options() -> dict[str, Any]:
     """`target` and `device` for `gir.load_graph`, from the backend's config."""
-    config = _config()
-    return {"target": config.target, "device": config.device}
+    settings = config()
+    return {"target": settings.target, "device": settings.device}
 
 
 def schedule_shape(graph: GirGraph) -> str:
     """The shape whose schedule runs on `graph`: the config's, or the graph's own."""
-    forced = _config().schedule
+    forced = config().schedule
     if forced == "auto":
         return graph.shape()
     if forced not in SHAPES:

@@ -4,30 +4,25 @@ Adding a pass: write `gir/passes/<name>.py` with a `ModulePass` subclass whose
 docstring starts with a one-line summary followed by a before/after example, add
 one `register_pass(...)` line below, and a lit test `test/lit/passes/<name>.mlir`.
 
-A schedule axis value is one strategy file plus one line here:
+A schedule axis value is one strategy file plus one line here (the registries
+are `gir.axes`'s; the schedule attributes verify their names against them):
 - a load-balance strategy (`register_load_balance`, `gir/passes/load_balance/`) is
-  then accepted by `graph-default-schedule`, and its `frontier-lb-*` pass is
-  registered and runs in `lower-to-gpu`;
+  then a valid `load_balance` of a schedule, and `frontier-lower-load-balance`
+  (in `lower-to-gpu`) and `frontier-maps-to-kernels` dispatch to it;
 - a frontier representation (`register_representation`,
   `gir/passes/representations/`) lowers its frontier type, and realizes the
-  schedule's frontier creation it declares;
-- a direction (`register_direction`, `gir/passes/directions/`) is then accepted
-  by `graph-default-schedule` and sets its traversals' layout;
+  schedule's frontier creation and pull frontier it declares;
+- a direction (`register_direction`, `gir/passes/directions/`) is then a valid
+  `direction` of a schedule;
 - a topology layout (`register_layout`, `gir/passes/layouts/`) lowers the layout
-  ops that read it.
+  ops that read it, and serves the traversals whose direction and edge blocking
+  it declares.
 """
 
-from gir.dialects.frontier import (
-    AllVerticesType,
-    BitmapType,
-    BoolmapType,
-    Layout,
-    SparseQueueType,
-)
-from gir.dialects.schedule import Direction, LoadBalance
+from gir.dialects.frontier import AllVerticesType, BitmapType, BoolmapType, SparseQueueType
 from gir.passes.directions import register_direction
 from gir.passes.layouts import register_layout
-from gir.passes.load_balance import LOAD_BALANCES, REWRITE_PASSES, register_load_balance
+from gir.passes.load_balance import register_load_balance
 from gir.passes.registry import PASSES, PIPELINES, Pipeline, register_pass
 from gir.passes.representations import register_representation
 
@@ -46,31 +41,32 @@ register_pass("frontier-insert-conversions", "frontier_insert_conversions", "Fro
 register_pass("frontier-track-changes", "frontier_track_changes", "FrontierTrackChanges")
 register_pass("frontier-double-buffer", "frontier_double_buffer", "FrontierDoubleBuffer")
 register_pass("frontier-bucket-fusion", "frontier_bucket_fusion", "FrontierBucketFusion")
+register_pass("frontier-lower-load-balance", "frontier_lower_load_balance", "FrontierLowerLoadBalance")
 register_pass("frontier-lower-priority-queues", "frontier_lower_priority_queues", "FrontierLowerPriorityQueues")
 
 # Directions.
-register_direction(Direction.PUSH, "push", "Push")
-register_direction(Direction.PULL, "pull", "Pull")
+register_direction("PUSH", "push", "Push")
+register_direction("PULL", "pull", "Pull")
 
 # Load-balance strategies (one per G2 option value).
-register_load_balance(LoadBalance.VERTEX_BASED, "frontier-lb-vertex-based", "vertex_based", "VertexBased")
-register_load_balance(LoadBalance.EDGE_ONLY, "frontier-lb-edge-only", "edge_only", "EdgeOnly")
-register_load_balance(LoadBalance.TWC, "frontier-lb-twc", "twc", "Twc")
-register_load_balance(LoadBalance.TWCE, "frontier-lb-twce", "twce", "Twce")
-register_load_balance(LoadBalance.STRICT, "frontier-lb-strict", "strict", "Strict")
-register_load_balance(LoadBalance.MERGE_PATH, "frontier-lb-merge-path", "merge_path", "MergePath")
-register_load_balance(LoadBalance.WM, "frontier-lb-wm", "warp_mapped", "WarpMapped")
-register_load_balance(LoadBalance.CM, "frontier-lb-cm", "cta_mapped", "CtaMapped")
+register_load_balance("VERTEX_BASED", "vertex_based", "VertexBased")
+register_load_balance("EDGE_ONLY", "edge_only", "EdgeOnly")
+register_load_balance("TWC", "twc", "Twc")
+register_load_balance("TWCE", "twce", "Twce")
+register_load_balance("STRICT", "strict", "Strict")
+register_load_balance("MERGE_PATH", "merge_path", "MergePath")
+register_load_balance("WM", "warp_mapped", "WarpMapped")
+register_load_balance("CM", "cta_mapped", "CtaMapped")
 
 # Frontier representations and topology layouts.
 register_representation(SparseQueueType, "sparse_queue", "SparseQueue")
 register_representation(AllVerticesType, "all_vertices", "AllVertices")
 register_representation(BoolmapType, "boolmap", "Boolmap")
 register_representation(BitmapType, "bitmap", "Bitmap")
-register_layout(Layout.CSR, "csr", "Csr")
-register_layout(Layout.CSC, "csc", "Csc")
-register_layout(Layout.BLOCKED, "blocked", "Blocked")
-register_layout(Layout.BLOCKED_CSC, "blocked", "BlockedCsc")
+register_layout("CSR", "csr", "Csr")
+register_layout("CSC", "csc", "Csc")
+register_layout("BLOCKED", "blocked", "Blocked")
+register_layout("BLOCKED_CSC", "blocked", "BlockedCsc")
 
 # Frontier level -> GPU level.
 register_pass("graph-to-host-io", "graph_to_host_io", "GraphToHostIo")
@@ -120,7 +116,7 @@ PIPELINES["lower-to-gpu"] = Pipeline(
             "frontier-insert-conversions",
             "frontier-track-changes",
             "frontier-double-buffer",
-            *(REWRITE_PASSES[value] for value in LOAD_BALANCES),
+            "frontier-lower-load-balance",
             "frontier-insert-conversions",
             "graph-to-host-io",
             "frontier-to-gpu",

@@ -18,12 +18,21 @@ from gir.dialects.frontier import (
     PriorityQueueNewOp,
     PriorityQueueUpdates,
 )
-from gir.dialects.schedule import LoadBalance, LoadBalanceAttr, SimpleScheduleAttr, Toggle, ToggleAttr
+from gir.axes import LOAD_BALANCES
+from gir.diagnostics import UserError
+from gir.dialects.schedule import LoadBalanceAttr, SimpleScheduleAttr, Toggle, ToggleAttr
 from gir.passes.gpu_fuse_loops import SCHEDULE
 
-FUSED_LOAD_BALANCE = LoadBalance.VERTEX_BASED
-"""How the fused rounds spread a small bucket over threads: one thread per vertex
-(a small bucket gains nothing from finer mappings, and the kernel stays fusable)."""
+def fused_load_balance() -> str:
+    """How the fused rounds spread a small bucket over threads: the first
+    registered load balance with one thread per vertex and no host steps
+    (VERTEX_BASED): a small bucket gains nothing from finer mappings, and the
+    kernel stays fusable."""
+    for name in LOAD_BALANCES:
+        strategy = LOAD_BALANCES.get(name)
+        if strategy.owns_iterated_vertex() and strategy.fusable:
+            return name
+    raise UserError("error: bucket fusion needs a load balance with one thread per vertex")
 
 
 @dataclass(frozen=True)
@@ -124,7 +133,7 @@ def _fuse_rounds(
     again.result.name_hint = "again"
     rerun = traversal.clone()
     rerun.operands[1] = again.result
-    rerun.properties["load_balance"] = LoadBalanceAttr(FUSED_LOAD_BALANCE)
+    rerun.properties["load_balance"] = LoadBalanceAttr(fused_load_balance())
     if traversal.label is not None:
         rerun.properties["label"] = StringAttr(f"{traversal.label.data}:fused")
     after = Block([again, rerun, frontier.FreeOp(again), scf.YieldOp()])

@@ -15,12 +15,13 @@ from xdsl.rewriter import InsertPoint
 
 from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu
-from gir.dialects.schedule import EdgeBlocking, LoadBalance, SimpleScheduleAttr
-from gir.passes.gpu_kernels import GpuContext, KernelBuilder, MapBody, as_index, constant
+from gir.dialects.schedule import EdgeBlocking, SimpleScheduleAttr
+from gir.passes.gpu_kernels import GpuContext, as_index, constant
+from gir.passes.kernel_builder import KernelBuilder, MapBody
 from gir.passes.ir_utils import main_function, statement
 from gir.passes.layouts import layout
-from gir.passes.layouts.blocked import BLOCKED_LAYOUTS, Blocked, block_count, blocked_array
-from gir.passes.load_balance import drop_early_exit_marks
+from gir.passes.layouts.blocked import Blocked, block_count, blocked_array, is_blocked
+from gir.passes.traversal_regions import drop_early_exit_marks
 
 BLOCKED_THREADS = 4 * 132 * 2048
 """The most threads a blocked traversal launches: four times as many as an H100
@@ -32,11 +33,10 @@ road, where 16 times as many threads lost 20%."""
 
 def blocking_unsupported(schedule: SimpleScheduleAttr, over_all_vertices: bool) -> str | None:
     """Why a traversal with `schedule` cannot be edge-blocked (None: it can, or it
-    asks for no blocking). `over_all_vertices`: it has no input frontier."""
+    asks for no blocking). `over_all_vertices`: it has no input frontier. (Its
+    load balance composes with blocking: the schedule's verifier asks it.)"""
     if schedule.edge_blocking.data != EdgeBlocking.BLOCKED:
         return None
-    if schedule.load_balance.data != LoadBalance.EDGE_ONLY:
-        return f"needs load balance EDGE_ONLY, not {schedule.load_balance.data.value}"
     if not over_all_vertices:
         return (
             "walks every edge of the graph, so it needs a traversal over all vertices "
@@ -92,7 +92,7 @@ class FrontierEdgeBlocking(ModulePass):
         maps = [
             child
             for child in main_function(op).walk()
-            if isinstance(child, frontier.EdgeMapOp) and child.layout.data in BLOCKED_LAYOUTS
+            if isinstance(child, frontier.EdgeMapOp) and is_blocked(child.layout.data)
         ]
         if maps:
             kernels = KernelBuilder(GpuContext.of(op))

@@ -17,21 +17,17 @@ from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu, graph, host
 from gir.dialects.gir_gpu import AtomicKind
 from gir.dialects.host import GraphArray
-from gir.passes.gpu_kernels import (
-    GpuContext,
-    as_i32,
+from gir.passes.gpu_elements import (
     combine,
     compare,
-    constant,
     element_position,
     element_type,
     from_element,
     global_vectors,
-    replace,
-    resize,
     to_element,
     zero,
 )
+from gir.passes.gpu_kernels import GpuContext, as_i32, constant, replace, resize
 from gir.passes.ir_utils import main_function, statement
 
 
@@ -93,8 +89,8 @@ def _check_input(module: ModuleOp, main: func.FuncOp) -> None:
     for op in module.walk():
         if isinstance(op, frontier.EdgeTraverseOp):
             raise UserError.at(op,
-                f"error: load balance {op.load_balance.data.value} of "
-                f"{statement(op)} was not lowered by any frontier-lb pass"
+                f"error: load balance {op.load_balance.data} of "
+                f"{statement(op)} was not lowered: run frontier-lower-load-balance first"
             )
         if isinstance(op, func.FuncOp) and op is not main and not op.is_declaration:
             raise UserError.at(op,

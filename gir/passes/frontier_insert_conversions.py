@@ -13,7 +13,6 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.dialects import frontier
-from gir.dialects.schedule import FrontierCreation
 from gir.passes import representations
 from gir.passes.representations import is_frontier, representation
 
@@ -95,8 +94,7 @@ def _convert_edge_map_input(edge_map: frontier.EdgeMapOp) -> None:
     value: SSAValue = edge_map.input
     if representation(value.type).every_thread_holds_a_vertex:
         return
-    queue = representations.output_type(FrontierCreation.FUSED)
-    assert queue is not None, "the sparse queue is registered"
+    queue = representations.queue_type()
     convert = frontier.ConvertOp(value, queue)
     Rewriter.insert_op(convert, InsertPoint.before(edge_map))
     edge_map.operands[1] = convert.result

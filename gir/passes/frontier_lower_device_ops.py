@@ -23,19 +23,16 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu, graph
 from gir.dialects.gir_gpu import COMBINE_RUNS, AtomicKind
-from gir.passes.gpu_kernels import (
-    GpuContext,
-    as_i32,
-    as_vertex,
+from gir.passes.gpu_elements import (
     combine,
     compare,
     element_position,
     from_element,
     global_vectors,
-    resize,
     to_element,
     zero,
 )
+from gir.passes.gpu_kernels import GpuContext, as_i32, as_vertex, resize
 from gir.passes.layouts import layout
 
 _ATOMIC_KINDS = {

@@ -14,14 +14,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.dialects import frontier, host
 from gir.dialects.frontier import SparseQueueType
-from gir.passes.gpu_kernels import (
-    GpuContext,
-    constant,
-    fold_casts,
-    frontier_value,
-    host_values,
-    replace,
-)
+from gir.passes.gpu_kernels import GpuContext, constant, replace
+from gir.passes.kernel_builder import fold_casts, frontier_value, host_values
 from gir.passes.ir_utils import main_function
 from gir.passes.representations import representation
 

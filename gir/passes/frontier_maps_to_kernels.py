@@ -14,16 +14,11 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
 from gir.dialects import frontier, graph
-from gir.passes.gpu_kernels import (
-    SETUP_ATTR,
-    GpuContext,
-    KernelBuilder,
-    MapBody,
-    fold_casts,
-    kernel_skeleton,
-)
+from gir.passes.gpu_kernels import SETUP_ATTR, GpuContext, kernel_skeleton
+from gir.passes.kernel_builder import KernelBuilder, MapBody, fold_casts
 from gir.passes.ir_utils import main_function
-from gir.passes.load_balance import drop_early_exit_marks, load_balance
+from gir.passes.load_balance import load_balance
+from gir.passes.traversal_regions import drop_early_exit_marks
 from gir.passes.representations.dense import guarded
 
 

@@ -14,15 +14,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.dialects import frontier
-from gir.passes.gpu_kernels import (
-    GpuContext,
-    as_i32,
-    fold_casts,
-    frontier_value,
-    host_values,
-    replace,
-    resize,
-)
+from gir.passes.gpu_kernels import GpuContext, as_i32, replace, resize
+from gir.passes.kernel_builder import fold_casts, frontier_value, host_values
 from gir.passes.ir_utils import main_function
 from gir.passes.representations import is_frontier, representation
 

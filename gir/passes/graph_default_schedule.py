@@ -31,9 +31,9 @@ SUPPORTED: dict[str, set[str]] = {
     "kernel_fusion": {Toggle.DISABLED},
 }
 """Values of the enum-valued schedule options that the GPU lowering realizes.
-`direction` and `load_balance` are checked against the registered strategies
-(`DIRECTIONS`, `LOAD_BALANCES`),
-`frontier_creation` against the registered frontier representations; `delta`
+`direction`, `load_balance`, `frontier_creation` and `pull_frontier` name
+registered strategies (their attributes verify it, `gir.axes`), and the load
+balance says which schedules it lowers (`LoadBalanceStrategy.unsupported`); `delta`
 only matters to priority queues (any positive width; the graph verifier keeps it
 to applyUpdatePriority); `pull_frontier` only to PULL;
 `dedup_strategy` only when deduplication is ENABLED."""
@@ -47,7 +47,7 @@ def _option_value(value: Attribute) -> str:
 def check_schedule(schedule: SimpleScheduleAttr, where: str, at: Operation | None = None) -> None:
     """Raises a user error naming the first option of `schedule` (of `where`, a
     statement) that the lowering does not realize."""
-    from gir.passes import directions, load_balance, representations
+    from gir.passes.load_balance import load_balance
 
     def reject(option: str, value: Attribute) -> None:
         raise UserError.at(at,
@@ -61,16 +61,10 @@ def check_schedule(schedule: SimpleScheduleAttr, where: str, at: Operation | Non
             continue
         if value.data not in allowed:
             reject(option, value)
-    if schedule.direction.data not in directions.DIRECTIONS:
-        reject("direction", schedule.direction)
-    if representations.output_type(schedule.frontier_creation.data) is None:
-        reject("frontier_creation", schedule.frontier_creation)
-    if schedule.load_balance.data not in load_balance.LOAD_BALANCES:
-        reject("load_balance", schedule.load_balance)
-    reason = load_balance.load_balance(schedule.load_balance.data).unsupported(schedule)
+    reason = load_balance(schedule.load_balance.data).unsupported(schedule)
     if reason is not None:
         raise UserError.at(at,
-            f"error: load balance {schedule.load_balance.data.value} of {where} "
+            f"error: load balance {schedule.load_balance.data} of {where} "
             f"cannot lower {reason} yet"
         )
 

@@ -12,7 +12,8 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from gir.dialects import graph
-from gir.dialects.schedule import Direction, SimpleScheduleAttr
+from gir.dialects.schedule import SimpleScheduleAttr
+from gir.passes.directions import direction
 from gir.passes.gpu_fuse_loops import is_fused_loop
 from gir.passes.graph_insert_atomics import to_filter_guard
 from gir.passes.ir_utils import constant_value, functions, parameter_index
@@ -67,10 +68,15 @@ class GraphFoldCasFilters(ModulePass):
 
 
 def _pushes(site: graph.EdgeSetApplyOp) -> bool:
-    """Whether the traversal is PUSH only (a PULL step filters the vertex it
-    iterates, and skips its in-edges with it)."""
+    """Whether the traversal has one direction and its threads iterate sources,
+    so the `to` filter checks the neighbor (PUSH; a direction iterating the
+    destination, PULL, filters the vertex it iterates, and skips its in-edges
+    with it)."""
     schedule = site.schedule
-    return isinstance(schedule, SimpleScheduleAttr) and schedule.direction.data == Direction.PUSH
+    return (
+        isinstance(schedule, SimpleScheduleAttr)
+        and direction(schedule.direction.data).iterated == 0
+    )
 
 
 def _in_fused_loop(site: Operation) -> bool:

@@ -12,7 +12,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from gir.dialects import graph
-from gir.dialects.schedule import Direction, LoadBalance, SimpleScheduleAttr
+from gir.dialects.schedule import G2_DEFAULTS, SimpleScheduleAttr
 from gir.passes.directions import direction as direction_strategy
 from gir.passes.load_balance import load_balance as load_balance_strategy
 from gir.passes.ir_utils import constant_value, functions, parameter_index
@@ -80,19 +80,18 @@ def _edge_function(site: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) ->
     direction = (
         schedule.direction.data
         if isinstance(schedule, SimpleScheduleAttr)
-        else Direction.PUSH
+        else G2_DEFAULTS["direction"]
     )
     # The vertex a thread iterates: the source in PUSH, the destination in PULL.
     own = direction_strategy(direction).iterated
     load_balance = (
         schedule.load_balance.data
         if isinstance(schedule, SimpleScheduleAttr)
-        else LoadBalance.VERTEX_BASED
+        else G2_DEFAULTS["load_balance"]
     )
     spreads_edges = not load_balance_strategy(load_balance).owns_iterated_vertex()
-    own_is_private = not spreads_edges and (
-        direction == Direction.PULL or _starts_from_all(site)
-    )
+    # A thread iterating destinations (PULL) takes every vertex once.
+    own_is_private = not spreads_edges and (own == 1 or _starts_from_all(site))
     entry = function.body.block
 
     def shared(index: SSAValue) -> bool:

@@ -19,11 +19,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
 from gir.dialects import frontier, graph
-from gir.dialects.frontier import Layout
 from gir.dialects.schedule import (
     DedupStrategy,
+    G2_DEFAULTS,
     EdgeBlocking,
-    FrontierCreation,
     HybridScheduleAttr,
     SimpleScheduleAttr,
     Toggle,
@@ -46,6 +45,8 @@ from gir.passes.graph_to_frontier_queues import (
     queue_fusion_threshold,
 )
 from gir.passes.graph_to_frontier_vertexsets import frontier_values
+from gir.passes.layouts import layout as layout_strategy
+from gir.passes.layouts import layout_for
 from gir.passes.layouts.blocked import BLOCKING_SIZE_ATTR
 
 BUCKET_CREATION_ATTR = "bucket_creation"
@@ -173,13 +174,13 @@ def _zero_i32(before: Operation) -> SSAValue:
     return zero.result
 
 
-def _empty_output(before: Operation, creation: FrontierCreation) -> SSAValue:
+def _empty_output(before: Operation, creation: str) -> SSAValue:
     """A fresh empty frontier of the representation that realizes `creation` (the
     schedule's frontier creation; a filter's output is FUSED)."""
     output_type = representations.output_type(creation)
     if output_type is None:
         raise UserError.at(before,
-            f"error: frontier creation {creation.value} of {statement(before)} has no "
+            f"error: frontier creation {creation} of {statement(before)} has no "
             "registered frontier representation"
         )
     new = frontier.NewOp(_zero_i32(before), output_type)
@@ -248,7 +249,7 @@ def _traversal(
         traverse.attributes[BLOCKING_SIZE_ATTR] = schedule.blocking_size
     if (
         op.kind.data == graph.ApplyKind.APPLY_UPDATE_PRIORITY
-        and schedule.frontier_creation.data != FrontierCreation.FUSED
+        and schedule.frontier_creation.data != G2_DEFAULTS["frontier_creation"]
     ):
         traverse.attributes[BUCKET_CREATION_ATTR] = schedule.frontier_creation
     if unfused_dedup:
@@ -260,13 +261,9 @@ def _traversal(
     return traverse, schedule
 
 
-_TRANSPOSED: dict[Layout, Layout] = {Layout.CSR: Layout.CSC, Layout.CSC: Layout.CSR}
-"""The layout of a graph that holds the edges of its transpose in another."""
-
-
 def _edges_and_layout(
     op: graph.EdgeSetApplyOp, schedule: SimpleScheduleAttr, direction: DirectionStrategy
-) -> tuple[SSAValue, Layout]:
+) -> tuple[SSAValue, str]:
     """The edgeset a traversal reads and its layout: over `edges.transpose()`,
     the original edges in the opposite layout (a vertex's out-edges in the
     transpose are its in-edges, CSC, and the other way round)."""
@@ -274,21 +271,20 @@ def _edges_and_layout(
     transpose = op.edges.owner
     if not isinstance(transpose, graph.TransposeOp):
         return op.edges, layout
-    if layout not in _TRANSPOSED:
+    transposed = layout_strategy(layout).transposed
+    if transposed is None:
         raise UserError.at(op,
-            f"error: {layout.value} layout of {statement(op)} over a transposed "
+            f"error: {layout} layout of {statement(op)} over a transposed "
             "edgeset is not supported yet"
         )
-    return transpose.edges, _TRANSPOSED[layout]
+    return transpose.edges, transposed
 
 
-def _layout(schedule: SimpleScheduleAttr, direction: DirectionStrategy) -> Layout:
+def _layout(schedule: SimpleScheduleAttr, direction: DirectionStrategy) -> str:
     """The layout a traversal with `schedule` reads: the one its direction reads
     (CSR for PUSH, CSC for PULL), under edge blocking its blocked edge list
     (BLOCKED, BLOCKED_CSC; the size goes along as the `blocking_size` attribute)."""
-    if schedule.edge_blocking.data == EdgeBlocking.BLOCKED:
-        return direction.blocked_layout
-    return direction.layout
+    return layout_for(schedule)
 
 
 def _guarded(body: Region, guards: list[tuple[func.FuncOp, int]]) -> Region:
@@ -349,7 +345,7 @@ def _vertex_filter(op: graph.VertexSetFilterOp, table: dict[str, func.FuncOp]) -
     body = body_region(table[name], frontier.YieldOp)
     _enqueue_if_verdict(body.block, 0)
     vertex_map = frontier.VertexMapOp(
-        op.set, body, output=_empty_output(op, FrontierCreation.FUSED), label=_label(op, name)
+        op.set, body, output=_empty_output(op, G2_DEFAULTS["frontier_creation"]), label=_label(op, name)
     )
     Rewriter.replace_op(op, vertex_map)
 
@@ -362,7 +358,7 @@ def _direction_inputs(schedules: dict[frontier.EdgeTraverseOp, SimpleScheduleAtt
         needed = strategy.input_type(traverse.input.type, schedule)
         if needed is not None:
             convert = frontier.ConvertOp(traverse.input, needed)
-            convert.result.name_hint = f"{traverse.direction.data.value.lower()}_input"
+            convert.result.name_hint = f"{traverse.direction.data.lower()}_input"
             Rewriter.insert_op(convert, InsertPoint.before(traverse))
             traverse.operands[1] = convert.result
             Rewriter.insert_op(frontier.FreeOp(convert.result), InsertPoint.after(traverse))

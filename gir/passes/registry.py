@@ -2,25 +2,22 @@
 
 A pass is registered with one entry in `PASSES` (name -> factory importing its
 module lazily, so a tool starts fast); a named pipeline is one entry in
-`PIPELINES`; the strategies of a schedule axis live in a `StrategyRegistry`. `gir-opt --help` prints both, one line each, from the passes'
+`PIPELINES`; the strategies of a schedule axis live in `gir.axes`'s registries.
+`gir-opt --help` prints passes and pipelines, one line each, from the passes'
 docstrings.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar, Generic, TypeVar
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
-from gir.diagnostics import UserError
-
-KeyT = TypeVar("KeyT")
-StrategyT = TypeVar("StrategyT")
 
 
 def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
@@ -101,40 +98,3 @@ def parse_pipeline(spec: str) -> PassPipeline:
     return PassPipeline.parse_spec(
         available_passes(), strip_module_anchor(spec), LocationInheritance()
     )
-
-
-class StrategyRegistry(Generic[KeyT, StrategyT]):
-    """The strategies of one schedule axis by key (a schedule value or a frontier
-    type), in registration order. Each strategy's module is imported and the
-    strategy made on first use, so a tool starts fast."""
-
-    def __init__(self, package: str, missing: Callable[[KeyT], str]):
-        self._package = package
-        self._missing = missing
-        self._entries: dict[KeyT, tuple[str, str]] = {}
-        self._instances: dict[KeyT, StrategyT] = {}
-
-    def register(self, key: KeyT, module: str, cls: str) -> None:
-        """Registers `<package>.<module>.<cls>` for `key`."""
-        self._entries[key] = (module, cls)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._entries
-
-    def __iter__(self) -> Iterator[KeyT]:
-        return iter(self._entries)
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def get(self, key: KeyT) -> StrategyT:
-        """The strategy registered for `key` (a UserError naming it if there is none)."""
-        if key not in self._instances:
-            entry = self._entries.get(key)
-            if entry is None:
-                raise UserError(self._missing(key))
-            module, cls = entry
-            self._instances[key] = getattr(
-                importlib.import_module(f"{self._package}.{module}"), cls
-            )()
-        return self._instances[key]

@@ -2,7 +2,7 @@
 
 A `Device` is one GPU (or OpenCL device) seen from the host. It has no notion of
 a program being run: a `gir.runtime.run.Run` (the `HostRuntime` a printed host
-program calls, see `gir.runtime.protocol`) owns a run's allocations, bindings,
+program calls, see `gir.protocol`) owns a run's allocations, bindings,
 timer and output, and passes the device the kernels it built
 (`load_program`) whenever it prepares a launch (`launcher`).
 
@@ -74,14 +74,14 @@ from typing import Any
 import numpy as np
 
 from gir.diagnostics import UserError
-from gir.runtime.graph import check_device_memory, format_bytes
 from gir.dialects.host import (
     BLOCKED_ARRAYS,
     BY_DESTINATION_ARRAYS,
     BY_SOURCE_ARRAYS,
     PERSISTENT_THREADS_PER_SM,
 )
-from gir.runtime.protocol import DType, GraphArray, Launch
+from gir.protocol import DType, GraphArray, Launch
+from gir.runtime.graph import check_device_memory, format_bytes
 
 DTYPES: dict[DType, np.dtype] = {dtype: dtype.numpy for dtype in DType}
 """The numpy dtype of each element type."""
@@ -404,8 +404,8 @@ class OpenCLDevice(Device):
         super().__init__()
         try:
             import pyopencl as cl
-        except ImportError as error:
-            raise DeviceUnavailable(f"pyopencl is not installed ({error})") from None
+        except ImportError:
+            raise DeviceUnavailable("pyopencl is not installed (pip install 'gir[opencl]')") from None
         self._cl = cl
         self.device = self._choose(device_index, platform)
         self.name = f"{self.device.name.strip()} ({self.device.platform.name.strip()}, OpenCL)"

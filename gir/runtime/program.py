@@ -2,7 +2,7 @@
 constants that function reads, built on a device once and run many times.
 
 ```python
-program = compile_program(module, "opencl")        # gir.runtime.executor
+program = compile_program(module, "opencl")        # gir.executor
 result = program.run(device, ["bfs", "rmat:10", "0"], sys.stdout)
 ```
 """
@@ -15,8 +15,8 @@ from typing import Any, TextIO
 
 from gir.diagnostics import UserError
 from gir.dialects.gir_gpu import BoundsSite
+from gir.protocol import HostRuntime
 from gir.runtime.device import Device, KernelSignatures
-from gir.runtime.protocol import HostRuntime
 from gir.runtime.run import Run, RunResult
 
 EXTENSION_USES = {

@@ -24,8 +24,8 @@ import numpy as np
 from gir.diagnostics import UserError
 from gir.dialects.gir_gpu import BOUNDS_RECORD, BoundsSite
 from gir.dialects.host import ListSlot, ListStatus
+from gir.protocol import Buffer, DType, GraphArray, GraphSize, Launch
 from gir.runtime.device import DTYPES, Device, DeviceGraph
-from gir.runtime.protocol import Buffer, DType, GraphArray, GraphSize, Launch
 
 
 BOUNDS_CHECK_INTERVAL = 0.1

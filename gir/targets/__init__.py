@@ -8,7 +8,7 @@
   atomics).
 - `host_python`: the walker in Python syntax: the host function `@main` printed
   once as a function `run(rt, K)` calling the runtime protocol of
-  `gir.runtime.protocol`.
+  `gir.protocol`.
 - `cuda_host`: the kernel printer's C syntax over `@main`: a complete CUDA program
   (kernels, the C++ runtime of `cuda_host_runtime`, and `main(argc, argv)`).
 

@@ -81,6 +81,22 @@ C_RESERVED = C_KEYWORDS | VECTOR_TYPES | frozenset(
 printer calls (each flavour adds its own builtins)."""
 
 
+def c_string_literal(text: str) -> str:
+    """`text` (UTF-8) as a C string literal: printable ASCII stays, except `"`, `\\`
+    and `?` (no trigraphs), which are escaped; every other byte is a three-digit
+    octal escape, so no input can end the literal or the line."""
+    pieces = []
+    for byte in text.encode("utf-8"):
+        character = chr(byte)
+        if character in '"\\?':
+            pieces.append("\\" + character)
+        elif 0x20 <= byte < 0x7F:
+            pieces.append(character)
+        else:
+            pieces.append(f"\\{byte:03o}")
+    return '"' + "".join(pieces) + '"'
+
+
 # ---------------------------------------------------------------------------
 # Flavours
 # ---------------------------------------------------------------------------
@@ -386,6 +402,9 @@ _CASTS = (
 )
 _UNSIGNED_CASTS = (arith.ExtUIOp, arith.UIToFPOp, arith.FPToUIOp)
 
+HOST_FALLBACK_NOTED: set[str] = set()
+"""The targets whose fused-loop host fallback this process has already noted on stderr."""
+
 
 class KernelPrinter(StructuredPrinter):
     """Prints the `gir_gpu.kernel`s of a module as one C-family source file in the
@@ -451,13 +470,16 @@ class KernelPrinter(StructuredPrinter):
         return "\n\n".join(sections) + "\n"
 
     def _note_host_fallback(self, module: ModuleOp) -> None:
-        """Says on stderr (once per module) that the fused loops run on the host,
-        where the target cannot synchronize a grid and persistent kernels are left
-        out: the host program then takes their loops' fallback branch."""
+        """Says on stderr that the fused loops run on the host, where the target
+        cannot synchronize a grid and persistent kernels are left out: the host
+        program then takes their loops' fallback branch. Once per process and
+        target: the NetworkX backend and `gir.compile` users compile many programs
+        whose schedules fuse, and the note says nothing new the second time."""
         persistent = [
             op.sym_name.data for op in module.ops if isinstance(op, KernelOp) and is_persistent(op)
         ]
-        if persistent and not self.flavour.grid_sync:
+        if persistent and not self.flavour.grid_sync and self.flavour.name not in HOST_FALLBACK_NOTED:
+            HOST_FALLBACK_NOTED.add(self.flavour.name)
             print(
                 f"note: {self.flavour.name} has no grid-wide synchronization: kernel fusion "
                 f"falls back to a host loop ({', '.join('@' + name for name in persistent)} "
@@ -658,8 +680,6 @@ class KernelPrinter(StructuredPrinter):
     @emit.register
     def _(self, op: PrintOp) -> None:
         if op.value is None:
-            from gir.targets.cuda_host import c_string_literal  # it imports this module
-
             assert op.text is not None
             self._statement(f'printf("%s\\n", {c_string_literal(op.text.data)})')
             return

@@ -2,7 +2,7 @@
 once per program.
 
 The output is a module with one function `run(rt, K)`: straight-line Python over
-the runtime protocol `rt` (`gir.runtime.protocol.HostRuntime`), never an
+the runtime protocol `rt` (`gir.protocol.HostRuntime`), never an
 interpreter of IR. SSA values become Python locals, constants are literals,
 `scf.while` / `scf.for` / `scf.if` become `while True` / `for ... in range` / `if`,
 and every host op is one call of the protocol (its table lists them), keyed by the
@@ -52,7 +52,7 @@ from xdsl.traits import SymbolTable
 from gir.diagnostics import UserError
 from gir.dialects import host
 from gir.dialects.gir_gpu import KernelOp, is_persistent
-from gir.runtime.protocol import DType
+from gir.protocol import DType
 from gir.targets.externs import kernel_prints
 from gir.targets.walker import (
     BINARY_OPERATORS,
@@ -231,7 +231,7 @@ class HostPrinter(StructuredPrinter):
         self.reset(main, HostNames(PYTHON_RESERVED), depth=1)
         self._plan_launchers(main)
         self._print_block_ops(main.body.block)
-        imports = ["from gir.runtime.protocol import DType, GraphArray, GraphSize"]
+        imports = ["from gir.protocol import DType, GraphArray, GraphSize"]
         if self._uses_math:
             imports.append("import math")
         if self._helpers & {"_bitcast", "_libm"}:
@@ -240,7 +240,7 @@ class HostPrinter(StructuredPrinter):
             '"""Host program printed by gir.',
             "",
             "run(rt, K) drives the kernels printed from the same module through the",
-            "runtime protocol of gir.runtime.protocol (rt); K holds the program's strings.",
+            "runtime protocol of gir.protocol (rt); K holds the program's strings.",
             '"""',
         ]
         sections = ["\n".join(header), "\n".join(imports)]

@@ -9,7 +9,7 @@ gir-bench [--target auto|cuda|opencl] [--device N] [--algorithms bfs,sssp,pr,cc,
 
 A cell is one algorithm on one graph under one schedule class. Its program is
 `<algorithm>_<schedule>_<class>.gt` or else `<algorithm>_<schedule>.gt` in the
-programs folder (`test/programs/bench`), where the class is `road` for `road:`
+programs folder (`gir/benchmarks/programs`), where the class is `road` for `road:`
 graphs and `social` for every other graph. Each program is compiled once (the
 compile time covers parsing, lowering, printing and building the kernels) and run
 `--warmup` + `--trials` times through gir-run's runtime: the graph is loaded and
@@ -24,7 +24,7 @@ built with nvcc once, run as processes on a `.gbin` export of the graph).
 
 A program gir cannot lower yet becomes a `not lowered: <gir's error>` cell and the
 run goes on. Ratios (gir / reference) come from `--compare FILE.csv` (default:
-`bench/g2_h200.csv`, G2's times on an H200); a CSV written by `--csv` is a valid
+`gir/benchmarks/g2_h200.csv`, G2's times on an H200); a CSV written by `--csv` is a valid
 reference too.
 """
 
@@ -41,10 +41,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from gir.benchmarks import G2_REFERENCE, PROGRAMS
 from gir.diagnostics import UserError, describe_diagnostic
 from gir.runtime import reference
 from gir.runtime.device import Device
@@ -59,10 +60,6 @@ from gir.validate import Validator, find_validator
 if TYPE_CHECKING:
     from gir.tools.compiled import CompiledHost
 
-ROOT = Path(__file__).resolve().parents[2]
-"""The repository root (gir-bench runs from a source checkout or editable install)."""
-PROGRAMS = ROOT / "test" / "programs" / "bench"
-G2_REFERENCE = ROOT / "bench" / "g2_h200.csv"
 
 HYBRID_THRESHOLD = "0.01"
 """BENCHMARKS.md: the hybrid schedules switch to pull at 0.01 * V active vertices."""
@@ -199,7 +196,7 @@ def _build_parser() -> argparse.ArgumentParser:
         type=Path,
         default=G2_REFERENCE,
         help="reference times: columns algorithm, graph, median_ms[, schedule, gpu] "
-        "(a --csv output works) [bench/g2_h200.csv]",
+        "(a --csv output works) [gir/benchmarks/g2_h200.csv]",
     )
     return parser
 
@@ -269,7 +266,7 @@ class CompiledCell:
 def _compile(path: Path, target: str, device: Device) -> CompiledCell:
     """Parses, lowers, prints and builds `path`; never raises for a program gir
     cannot lower."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     started = time.perf_counter()
     try:
@@ -372,9 +369,9 @@ def _reference_graph(spec: str, weighted: bool, progress: Callable[[str], None])
 
 def run_cells(
     options: argparse.Namespace, progress: Callable[[str], None]
-) -> tuple[list[Cell], str]:
-    """Every cell of the command line, measured; and the device's name."""
-    from gir.runtime.executor import open_device
+) -> tuple[list[Cell], str, str]:
+    """Every cell of the command line, measured; the device's name and its driver."""
+    from gir.executor import open_device
 
     algorithms = [_algorithm(name) for name in _split(options.algorithms)]
     schedules, graphs = _split(options.schedules), _graph_list(options.graphs)
@@ -423,7 +420,22 @@ def run_cells(
                 progress(f"  {outcome}{cell.status}: {cell.detail}")
         del g
         device.clear_graphs()
-    return cells, device.name
+    return cells, device.name, driver_version(device)
+
+
+def driver_version(device: Device) -> str:
+    """The driver a run used, for the plot's title: the OpenCL device's driver
+    version, or the CUDA driver's; empty when the runtime does not say."""
+    if device.target == "opencl":
+        version = getattr(getattr(device, "device", None), "driver_version", "")
+        return f"driver {version.strip()}" if version else ""
+    try:
+        import pycuda.driver as cuda
+
+        version = cuda.get_driver_version()
+    except Exception:  # pycuda missing or its driver not started: nothing to say
+        return ""
+    return f"CUDA driver {version // 1000}.{version % 1000 // 10}"
 
 
 def _compiled_host(target: str, device: Device) -> CompiledHost:
@@ -535,8 +547,40 @@ def csv_rows(cells: Sequence[Cell], gpu: str, target: str) -> list[dict[str, str
     ]
 
 
+NO_REFERENCE = "none*"
+"""The table's `ref ms` of a measured cell the reference has no time for."""
+NOT_MEASURED = "-"
+"""The table's `gir/ref` of a cell that did not run (its status says why)."""
+
+
+def _reference_column(cell: Cell) -> str:
+    if cell.reference_ms is None:
+        return NO_REFERENCE if cell.status == STATUS_OK else ""
+    return _number(cell.reference_ms)
+
+
+def _ratio_column(cell: Cell) -> str:
+    if cell.ratio is not None:
+        return _number(cell.ratio, 2)
+    return NOT_MEASURED if cell.status != STATUS_OK else ""
+
+
+def _ratio_footnotes(cells: Sequence[Cell], reference: Reference) -> list[str]:
+    """Why `gir/ref` is absent, for the reasons that occur among `cells`."""
+    notes = []
+    if any(cell.status == STATUS_OK and cell.reference_ms is None for cell in cells):
+        notes.append(
+            f"{NO_REFERENCE}: {reference.source} has no time for this algorithm, graph and "
+            "schedule, so the cell has no gir/ref (--compare FILE.csv gives other references)."
+        )
+    if any(cell.status != STATUS_OK for cell in cells):
+        notes.append(f"{NOT_MEASURED}: no gir/ref for a cell without a valid time (see its status).")
+    return notes
+
+
 def format_table(cells: Sequence[Cell], gpu: str, reference: Reference) -> str:
-    """The human-readable table: one line per cell, then the ratios' geometric mean."""
+    """The human-readable table: one line per cell, then footnotes on the absent
+    ratios and the ratios' geometric mean."""
     header = ("algorithm", "graph", "schedule", "median ms", "min-max ms", "GTEPS",
               "compile s", "ref ms", "gir/ref", "status")  # fmt: skip
     rows = [header]
@@ -548,7 +592,7 @@ def format_table(cells: Sequence[Cell], gpu: str, reference: Reference) -> str:
         rows.append((
             ALGORITHMS[cell.algorithm].title, cell.graph, cell.schedule,
             _number(cell.median_ms), spread, _number(cell.gteps), _number(cell.compile_s, 2),
-            _number(cell.reference_ms), _number(cell.ratio, 2), status,
+            _reference_column(cell), _ratio_column(cell), status,
         ))  # fmt: skip
     widths = [max(len(row[i]) for row in rows) for i in range(len(header) - 1)]
     lines = [
@@ -563,6 +607,7 @@ def format_table(cells: Sequence[Cell], gpu: str, reference: Reference) -> str:
         "algorithm's loop (graph load and upload excluded; PageRank per iteration).",
         "GTEPS: the graph's directed edges / the median time.",
         f"Reference: {reference.source} (measured on {reference.gpu}); gir/ref < 1: gir is faster.",
+        *_ratio_footnotes(cells, reference),
     ]
     if mean is not None:
         lines.append(f"Geometric mean of gir/ref over {len(ratios)} cell(s): {mean:.2f}")
@@ -602,28 +647,50 @@ def _pyplot():  # type: ignore[no-untyped-def]
     return pyplot
 
 
-def write_plot(path: str, cells: Sequence[Cell], gpu: str, reference: Reference) -> None:
-    """A bar chart of gir's median time next to the reference's, per measured cell (log scale)."""
+def plot_title(target: str, gpu: str, driver: str, day: str) -> str:
+    """The plot's title: where gir ran (target, GPU, driver) and when."""
+    return "\n".join([f"gir-bench --target {target}, {day}", gpu, *([driver] if driver else [])])
+
+
+def plot_figure(cells: Sequence[Cell], reference: Reference, title: str) -> Any:
+    """A matplotlib figure of gir's median time per measured cell (log scale),
+    with the reference's bar beside it only where the reference has the cell."""
     pyplot = _pyplot()
-    measured = [cell for cell in cells if cell.status == STATUS_OK]
+    measured = [cell for cell in cells if cell.status == STATUS_OK and cell.median_ms]
+    has_reference = np.array([bool(cell.reference_ms) for cell in measured], dtype=bool)
     labels = [f"{cell.algorithm}\n{cell.graph}\n{cell.schedule}" for cell in measured]
-    positions = np.arange(len(measured))
-    figure, axes = pyplot.subplots(figsize=(max(6.0, 1.1 * len(measured) + 2), 4.5))
-    axes.bar(positions - 0.2, [cell.median_ms for cell in measured], 0.4, label=f"gir ({gpu})")
-    axes.bar(
-        positions + 0.2,
-        [cell.reference_ms or 0.0 for cell in measured],
-        0.4,
-        label=f"reference ({reference.gpu})",
-    )
+    positions = np.arange(len(measured), dtype=float)
+    figure, axes = pyplot.subplots(figsize=(max(7.0, 1.1 * len(measured) + 2), 5.0))
+    width = 0.4 if has_reference.any() else 0.6
+    gir_positions = positions - np.where(has_reference, width / 2, 0.0)
+    axes.bar(gir_positions, [cell.median_ms for cell in measured], width, label="gir")
+    if has_reference.any():
+        axes.bar(
+            positions[has_reference] + width / 2,
+            [cell.reference_ms for cell in measured if cell.reference_ms],
+            width,
+            label=f"reference ({reference.gpu})",
+        )
     axes.set_xticks(positions, labels, fontsize=7)
-    axes.set_yscale("log")
+    if measured:
+        axes.set_yscale("log")
+        axes.legend(fontsize=8)
+    else:
+        axes.text(0.5, 0.5, "no cell has a valid time", ha="center", transform=axes.transAxes)
     axes.set_ylabel("median ms (PageRank: per iteration)")
-    axes.legend()
+    missing = int((~has_reference).sum())
+    subtitle = f"\n{missing} cell(s) without a reference time" if measured and missing else ""
+    axes.set_title(title + subtitle, fontsize=9)
     figure.tight_layout()
+    return figure
+
+
+def write_plot(path: str, cells: Sequence[Cell], reference: Reference, title: str) -> None:
+    """Writes `plot_figure`'s chart as a PNG."""
+    figure = plot_figure(cells, reference, title)
     with open_output(path, binary=True) as stream:
         figure.savefig(stream, format="png")
-    pyplot.close(figure)
+    _pyplot().close(figure)
 
 
 # --------------------------------------------------------------------------------------
@@ -646,15 +713,17 @@ def bench(argv: Sequence[str] | None = None) -> None:
     if options.plot:
         _pyplot()
     reference = read_reference(options.compare)
-    cells, gpu = run_cells(options, _progress)
+    cells, gpu, driver = run_cells(options, _progress)
     for cell in cells:
         cell.reference_ms = reference.lookup(cell)
     print(format_table(cells, gpu, reference))
+    target = choose_target(options.target)
     if options.csv:
-        write_csv(options.csv, cells, gpu, choose_target(options.target))
+        write_csv(options.csv, cells, gpu, target)
         _progress(f"wrote {options.csv}")
     if options.plot:
-        write_plot(options.plot, cells, gpu, reference)
+        title = plot_title(target, gpu, driver, date.today().isoformat())
+        write_plot(options.plot, cells, reference, title)
         _progress(f"wrote {options.plot}")
 
 

@@ -26,9 +26,8 @@ import numpy as np
 
 from gir.api import lower_for_run
 from gir.diagnostics import UserError
-from gir.runtime.graph import Graph
+from gir.runtime.graph import Graph, write_binary_graph
 from gir.targets.cuda_host import print_cuda_program, read_dump
-from gir.targets.cuda_host_runtime import write_binary_graph
 from gir.tools.bench import Algorithm, Cell, CompiledCell, check_cell, graph_class, one_line, start_vertex, trial_seconds
 from gir.tools.run import parse_program
 from gir.validate import find_validator

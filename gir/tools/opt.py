@@ -50,7 +50,10 @@ def _pass_help() -> str:
     for name, factory in sorted(available_passes().items()):
         if name in PIPELINES:
             continue
-        lines.append(f"  {name:<28} {pass_summary(factory())}")
+        pass_class = factory()
+        lines.append(f"  {name:<28} {pass_summary(pass_class)}")
+        for option, summary in getattr(pass_class, "option_help", list)():
+            lines.append(f"  {'':<30}{option:<24} {summary}")
     lines.append("")
     lines.append("named pipelines (usable as passes):")
     for name, pipeline in sorted(PIPELINES.items()):

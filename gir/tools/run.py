@@ -2,7 +2,7 @@
 
 ```
 gir-run PROGRAM.gt|IR.mlir [GRAPH] [ARGS...] [--target auto|cuda|opencl]
-        [--device N] [--trials N] [--dump FILE.npz] [--validate]
+        [--device N] [--trials N] [--warmup N] [--dump FILE.npz] [--validate]
         [--check-bounds | --no-check-bounds] [--max-memory BYTES|auto]
 ```
 
@@ -13,7 +13,8 @@ graph (it computes on scalars and fixed-size vectors), or only a fixed file
 its arguments are `argv[1..]`. The program's `print` output
 goes to stdout; progress and timings go to stderr. Timings follow G2 and Gunrock:
 the graph is loaded and copied to the device once, before the first trial, and is
-excluded; each trial reports the program's `startTimer()`..`stopTimer()` interval
+excluded; the kernels are built before the first run, and `--warmup` runs (1 by
+default, their output discarded) precede the timed trials; each trial reports the program's `startTimer()`..`stopTimer()` interval
 when it has one, else the time of its whole `main` without the graph load.
 
 `--check-bounds` (the default with `--validate`) compiles with `gpu-check-bounds`:
@@ -25,6 +26,8 @@ reference from the graph the program loaded: the fixed file, or GRAPH.
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import re
 import statistics
 import sys
@@ -41,6 +44,7 @@ from gir.diagnostics import UserError, printable
 from gir.ir_input import parse_module_text
 from gir.program_inputs import (
     check_int_arguments,
+    graph_sources,
     loads_graph,
     takes_graph_argument,
     unused_graph_note,
@@ -103,6 +107,12 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--trials", type=int, default=1, help="runs to time [1]")
     parser.add_argument(
+        "--warmup",
+        type=int,
+        default=1,
+        help="untimed runs before the trials, their output discarded [1]",
+    )
+    parser.add_argument(
         "--dump", metavar="FILE.npz", help="write every global vector after the run"
     )
     parser.add_argument(
@@ -147,6 +157,20 @@ def _memory_size(text: str) -> int | None:
     return int(match[1]) * _MEMORY_UNITS[match[2].upper()]
 
 
+def check_graph_files(program: ModuleOp, program_argv: Sequence[str]) -> None:
+    """Says at once, before the compile, that a graph the program loads names a
+    file that does not exist (a generator spec such as `rmat:16` is checked when
+    the graph is generated)."""
+    for source in graph_sources(program):
+        spec = source.spec(program_argv)
+        if not _GENERATOR_SPEC.match(spec) and not os.path.isfile(spec):
+            raise UserError(f"error: graph file not found: {spec}")
+
+
+_GENERATOR_SPEC = re.compile(r"^[A-Za-z_]\w*:")
+"""What `load_graph` takes for a generator spec (`rmat:16`) unless a file has the name."""
+
+
 def checks_bounds(options: argparse.Namespace) -> bool:
     """Whether the run guards device accesses: `--check-bounds`, else `--validate`."""
     return options.validate if options.check_bounds is None else options.check_bounds
@@ -159,12 +183,12 @@ def _write_dump(path: str, vectors: dict[str, np.ndarray]) -> None:
 
 def run(argv: Sequence[str] | None = None) -> None:
     """Parses the command line, compiles, runs, times, dumps and validates."""
-    from gir.runtime.executor import compile_program, open_device
+    from gir.executor import compile_program, open_device
     from gir.runtime.graph import set_max_memory
 
     options = _build_parser().parse_args(argv)
-    if options.trials < 1:
-        raise UserError("error: --trials must be at least 1")
+    if options.trials < 1 or options.warmup < 0:
+        raise UserError("error: --trials must be at least 1 and --warmup at least 0")
     if options.dump and not options.dump.endswith(".npz"):
         raise UserError("error: --dump needs a file name ending in .npz")
     if options.dump:
@@ -182,6 +206,7 @@ def run(argv: Sequence[str] | None = None) -> None:
     if note is not None:
         print(note, file=sys.stderr)
     check_int_arguments(program, program_argv)
+    check_graph_files(program, program_argv)
     set_max_memory(options.max_memory)
     validator = None
     if options.validate:
@@ -200,8 +225,11 @@ def run(argv: Sequence[str] | None = None) -> None:
     )
     device = open_device(target, options.device)
     device.progress = _progress
+    compiled.kernels(device)
     _progress(f"compiled for {device.name} in {time.perf_counter() - started:.2f} s")
 
+    for _ in range(options.warmup):
+        compiled.run(device, program_argv, io.StringIO())
     times: list[float] = []
     result = None
     for trial in range(options.trials):

@@ -10,19 +10,18 @@ pull)."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
 
 from gir.api import lower_for_run
+from gir.benchmarks import PROGRAMS as BENCH_PROGRAMS
 from gir.runtime.graph import load_graph
 from gir.tools.run import parse_program
 from gir.validate import find_validator
-from test_programs import (  # noqa: F401  (devices: a fixture)
+from test_programs import (
     PROGRAMS,
     TARGETS,
-    devices,
     generated_graphs,
     hand_made_graphs,
 )
@@ -33,50 +32,40 @@ THRESHOLDS = ["0", "0.05", "2"]
 
 def _unfused_road(tmp_path: Path) -> Path:
     """bench/bc_g2_road.gt without its kernel fusion (`one_kernel`) lines."""
-    source = (PROGRAMS / "bench" / "bc_g2_road.gt").read_text()
+    source = (BENCH_PROGRAMS / "bc_g2_road.gt").read_text()
     kept = [line for line in source.splitlines() if "one_kernel" not in line]
     path = tmp_path / "bc_g2_road_unfused.gt"
     path.write_text("\n".join(kept) + "\n")
     return path
 
 
-def check_bc(path: Path, target, devices, tmp_path: Path, thresholds: list[str]) -> None:
+def check_bc(path: Path, target, check_runs, tmp_path: Path, thresholds: list[str]) -> None:
     """Runs BC program `path` (with each of `thresholds` as argv[3], if any) on
     the hand-made and generated graphs and checks the dependencies."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
-    target_name, index = target
     module = parse_program(str(path))
     validator = find_validator(module)
     assert validator is not None and validator.algorithm.startswith("betweenness")
-    executable = compile_program(lower_for_run(module, check_bounds=True), target_name)
-    device = devices(target_name, index)
-    failures = []
+    executable = compile_program(lower_for_run(module, check_bounds=True), target[0])
     graphs = {**hand_made_graphs(tmp_path, False), **generated_graphs(False)}
-    for name, (spec, start) in graphs.items():
-        graph = load_graph(spec, cache=False)
-        for extra in [[t] for t in thresholds] or [[]]:
-            argv = [path.name, spec, str(start), *extra]
-            result = executable.run(device, argv, io.StringIO())
-            problem = validator.check(graph, argv, result.globals)
-            if problem is not None:
-                failures.append(f"{name} {' '.join(extra)}: {problem}")
-    assert not failures, "\n".join(failures)
+    extra_argvs = [[threshold] for threshold in thresholds] or [[]]
+    check_runs(path.name, executable, validator, target, graphs, extra_argvs)
 
 
 @pytest.mark.parametrize("target", TARGETS)
-def test_bc_default(target, devices, tmp_path):
-    check_bc(PROGRAMS / "bc_default.gt", target, devices, tmp_path, [])
+def test_bc_default(target, check_runs, tmp_path):
+    check_bc(PROGRAMS / "bc_default.gt", target, check_runs, tmp_path, [])
 
 
 @pytest.mark.parametrize("target", TARGETS)
-def test_bc_road_traversals(target, devices, tmp_path):
-    check_bc(_unfused_road(tmp_path), target, devices, tmp_path, [])
+def test_bc_road_traversals(target, check_runs, tmp_path):
+    check_bc(_unfused_road(tmp_path), target, check_runs, tmp_path, [])
 
 
 @pytest.mark.parametrize("target", TARGETS)
-def test_bc_road_fused(target, devices, tmp_path):
-    check_bc(PROGRAMS / "bench" / "bc_g2_road.gt", target, devices, tmp_path, [])
+def test_bc_road_fused(target, check_runs, tmp_path):
+    check_bc(BENCH_PROGRAMS / "bc_g2_road.gt", target, check_runs, tmp_path, [])
 
 
 def _fused_ten_runs(tmp_path: Path) -> Path:
@@ -105,23 +94,23 @@ def _fused_ten_runs(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("target", TARGETS)
-def test_bc_fused_ten_runs(target, devices, tmp_path):
+def test_bc_fused_ten_runs(target, check_runs, tmp_path):
     path = _fused_ten_runs(tmp_path)
     assert "#backward_loop#" in path.read_text()
-    check_bc(path, target, devices, tmp_path, [])
+    check_bc(path, target, check_runs, tmp_path, [])
 
 
 @pytest.mark.parametrize("target", TARGETS)
-def test_bc_hybrid_vertex_based_pull(target, devices, tmp_path):
-    check_bc(PROGRAMS / "bc_hybrid_vb.gt", target, devices, tmp_path, THRESHOLDS)
+def test_bc_hybrid_vertex_based_pull(target, check_runs, tmp_path):
+    check_bc(PROGRAMS / "bc_hybrid_vb.gt", target, check_runs, tmp_path, THRESHOLDS)
 
 
 @pytest.mark.parametrize("target", TARGETS)
-def test_bc_social(target, devices, tmp_path):
-    check_bc(PROGRAMS / "bench" / "bc_g2_social.gt", target, devices, tmp_path, THRESHOLDS)
+def test_bc_social(target, check_runs, tmp_path):
+    check_bc(BENCH_PROGRAMS / "bc_g2_social.gt", target, check_runs, tmp_path, THRESHOLDS)
 
 
-def test_bc_pop_and_append(devices, tmp_path):
+def test_bc_pop_and_append(check_runs, tmp_path):
     """GraphIt's `append` / `pop()` spellings: the levels pushed with append and
     popped into fresh sets give the same dependencies (first OpenCL device)."""
     source = (PROGRAMS / "bc_default.gt").read_text()
@@ -136,4 +125,4 @@ def test_bc_pop_and_append(devices, tmp_path):
     opencl = [t for t in TARGETS if t.values[0][0] == "opencl"]
     if not opencl:
         pytest.skip("no OpenCL device")
-    check_bc(path, opencl[0].values[0], devices, tmp_path, [])
+    check_bc(path, opencl[0].values[0], check_runs, tmp_path, [])

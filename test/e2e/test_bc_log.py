@@ -18,11 +18,10 @@ from gir.runtime.graph import load_graph
 from gir.tools.run import parse_program
 from gir.validate import find_validator
 from test_bc import check_bc
-from test_programs import (  # noqa: F401  (devices: a fixture)
+from test_programs import (
     PROGRAMS,
     TARGETS,
     _write_el,
-    devices,
 )
 
 WIDTH = 32
@@ -45,7 +44,7 @@ def layered_graph(tmp_path: Path) -> str:
 
 def run_on(path: Path, spec: str, target, devices) -> str | None:
     """Runs BC program `path` from vertex 0 of `spec`; the validator's verdict."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     target_name, index = target
     module = parse_program(str(path))
@@ -62,8 +61,8 @@ LOG_PROGRAMS = ["bc_log.gt", "bench/bc_best_road.gt"]
 
 @pytest.mark.parametrize("program", LOG_PROGRAMS)
 @pytest.mark.parametrize("target", TARGETS)
-def test_bc_log_small_graphs(target, program, devices, tmp_path):
-    check_bc(PROGRAMS / program, target, devices, tmp_path, [])
+def test_bc_log_small_graphs(target, program, check_runs, tmp_path):
+    check_bc(PROGRAMS / program, target, check_runs, tmp_path, [])
 
 
 @pytest.mark.parametrize("target", TARGETS)

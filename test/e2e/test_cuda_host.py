@@ -7,7 +7,7 @@ written as a `.wel` edge list that both sides load. A run dumps its global
 vectors through `GIR_DUMP`; both results must pass the CPU reference, vectors of
 deterministic algorithms must agree (floats within a tolerance), and the printed
 lines must agree where the program prints no times. The benchmark programs
-(`test/programs/bench`, every schedule class) run with gir-bench's arguments for
+(`gir/benchmarks/programs`, every schedule class) run with gir-bench's arguments for
 the graph's class. Needs nvcc and a CUDA GPU (skipped elsewhere).
 """
 
@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gir.benchmarks import PROGRAMS as BENCH_PROGRAMS
 from gir.runtime.device import find_nvcc
 from gir.runtime.graph import Graph, load_graph
 from gir.targets.cuda_host import read_dump
@@ -34,10 +35,17 @@ from gir.validate import find_validator
 PROGRAMS = Path(__file__).parents[1] / "programs"
 
 
+def _source(program: str) -> Path:
+    """A case's program file: `bench/NAME` is gir-bench's shipped program NAME."""
+    if program.startswith("bench/"):
+        return BENCH_PROGRAMS / program.removeprefix("bench/")
+    return PROGRAMS / program
+
+
 def _skip_reason() -> str | None:
     if find_nvcc() is None:
         return "nvcc is not installed"
-    from gir.runtime.executor import cuda_unavailable_reason
+    from gir.executor import cuda_unavailable_reason
 
     reason = cuda_unavailable_reason()
     return None if reason is None else f"no CUDA: {reason}"
@@ -85,7 +93,7 @@ CASES = [
     Case("cc.gt", False, (), True, True),
     Case("pagerank_default.gt", False, (), True, False),
     Case("bc_default.gt", False, ("{start}",), True, False),
-    *(_bench_case(path) for path in sorted((PROGRAMS / "bench").glob("*.gt"))),
+    *(_bench_case(path) for path in sorted(BENCH_PROGRAMS.glob("*.gt"))),
 ]
 
 
@@ -110,7 +118,7 @@ def graphs(tmp_path_factory) -> dict[str, tuple[str, int, str]]:
 
 @pytest.fixture(scope="module")
 def device():
-    from gir.runtime.executor import open_device
+    from gir.executor import open_device
 
     return open_device("cuda")
 
@@ -123,7 +131,7 @@ def built(tmp_path_factory, device):
 
     def get(program: str):
         if program not in cache:
-            source = translate(parse_program(str(PROGRAMS / program)), "cuda")
+            source = translate(parse_program(str(_source(program))), "cuda")
             stem = program.removesuffix(".gt").replace("/", "_")
             cu = directory / f"{stem}.cu"
             cu.write_text(source)
@@ -154,10 +162,10 @@ def _numbers_agree(ours: str, theirs: str) -> bool:
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.program)
 def test_complete_program_matches_gir_run(case, graphs, device, built, tmp_path):
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     binary = built(case.program)
-    module = parse_program(str(PROGRAMS / case.program))
+    module = parse_program(str(_source(case.program)))
     validator = find_validator(module)
     program = compile_program(lower_for_run(module), "cuda")
     for name, (path, start, klass) in graphs.items():

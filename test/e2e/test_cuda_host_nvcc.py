@@ -1,6 +1,6 @@
 """Complete CUDA programs built with nvcc, no GPU needed (skipped without nvcc).
 
-Every benchmark program (`test/programs/bench/*.gt`: G2's and gir's best
+Every benchmark program (`gir/benchmarks/programs/*.gt`: G2's and gir's best
 schedules for BFS, SSSP, CC, PageRank and BC) prints a complete `.cu`, and one
 program per host feature (`BUILT`) compiles with `nvcc -O3 -arch=sm_90
 -std=c++17` alone (issue 11). Building all twenty took ~9.5 minutes on a 2-core
@@ -14,6 +14,8 @@ arrays calls no CUDA API.
 
 from __future__ import annotations
 
+import functools
+import os
 import subprocess
 from pathlib import Path
 
@@ -22,14 +24,14 @@ import pytest
 
 from gir.dialects.host import BLOCKED_ARRAYS, GraphArray
 from gir.runtime.device import DeviceGraph, find_nvcc
-from gir.runtime.graph import load_graph
-from gir.runtime.protocol import DType
+from gir.benchmarks import PROGRAMS as BENCH
+from gir.runtime.graph import GraphError, load_graph, write_binary_graph
+from gir.protocol import DType
 from gir.targets.cuda_host import print_cuda_program
-from gir.targets.cuda_host_runtime import RUNTIME, write_binary_graph
 from gir.lowering import lower_to_gpu
+from gir.targets.cuda_host_runtime import runtime_source
 from gir.tools.translate import read_module
 
-BENCH = Path(__file__).parents[1] / "programs" / "bench"
 NVCC = find_nvcc()
 BUILD = ["-O3", "-arch=sm_90", "-std=c++17"]
 
@@ -60,8 +62,10 @@ def _build(source: str, directory: Path, name: str) -> Path:
     return binary
 
 
+@functools.cache
 def _program(name: str) -> str:
-    """The complete `.cu` of the benchmark program `name`."""
+    """The complete `.cu` of the benchmark program `name` (lowered once a session:
+    the eight built here are among those that must print)."""
     return print_cuda_program(lower_to_gpu(read_module(str(BENCH / name))))
 
 
@@ -95,7 +99,7 @@ int main(int argc, char** argv) {
 def arrays_harness(tmp_path_factory) -> Path:
     """A program printing every graph array the C++ runtime builds, one line each."""
     main = _HARNESS.replace("@COUNT@", str(len(GraphArray)))
-    return _build(RUNTIME + main, tmp_path_factory.mktemp("harness"), "arrays")
+    return _build(runtime_source() + main, tmp_path_factory.mktemp("harness"), "arrays")
 
 
 def _graph_file(spec: str, suffix: str, directory: Path) -> Path:
@@ -142,3 +146,18 @@ def test_binary_graph_errors(arrays_harness: Path, tmp_path: Path) -> None:
         finished = subprocess.run([str(arrays_harness), str(tmp_path / name), "4"], capture_output=True, text=True)
         assert finished.returncode == 1 and finished.stderr == finished.stderr.strip() + "\n", name
         assert finished.stderr.startswith(f"{tmp_path / name}: error: ") and message in finished.stderr, name
+
+
+@needs_nvcc
+def test_special_files_are_refused_as_gir_run_refuses_them(arrays_harness: Path, tmp_path: Path) -> None:
+    """A FIFO, /dev/zero, /dev/urandom or a directory is one error line at once,
+    word for word gir-run's (the loader is the same code): no hang, no
+    allocation until bad_alloc, no empty graph."""
+    fifo = tmp_path / "fifo.el"
+    os.mkfifo(fifo)
+    (tmp_path / "folder.el").mkdir()
+    for path in (fifo, tmp_path / "folder.el", Path("/dev/zero"), Path("/dev/urandom")):
+        with pytest.raises(GraphError) as raised:
+            load_graph(str(path))
+        finished = subprocess.run([str(arrays_harness), str(path), "4"], capture_output=True, text=True, timeout=60)
+        assert finished.returncode == 1 and finished.stderr == f"{raised.value}\n", path

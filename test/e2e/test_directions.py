@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from test_programs import (  # noqa: F401  (devices is a fixture)
+from test_programs import (
     PROGRAMS,
     STRATEGIES,
     TARGETS,
-    check_program,
-    devices,
     generated_graphs,
     hand_made_graphs,
     with_schedule,
@@ -19,12 +17,10 @@ from test_programs import (  # noqa: F401  (devices is a fixture)
 
 from gir.api import lower_for_run
 from gir.diagnostics import UserError
+from gir.axes import pull_frontiers
 from gir.dialects.schedule import (
-    Direction,
     DirectionAttr,
-    LoadBalance,
     LoadBalanceAttr,
-    PullFrontier,
     PullFrontierAttr,
     SimpleScheduleAttr,
 )
@@ -38,7 +34,7 @@ from gir.validate import find_validator
 def as_written():
     """`compiled` of `check_program` for programs with their own schedules (the
     strategy and block size arguments are not used)."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     cache: dict[tuple[str, str], tuple[object, object]] = {}
 
@@ -58,8 +54,8 @@ def as_written():
 def rescheduled():
     """`compiled` of `check_program` for a program whose traversals all take the
     direction, load balance and pull frontier given as the strategy argument, a
-    (Direction, LoadBalance, PullFrontier | None) triple."""
-    from gir.runtime.executor import compile_program
+    (direction, load balance, pull frontier or None) triple of names."""
+    from gir.executor import compile_program
 
     cache: dict[tuple[str, str, object], tuple[object, object]] = {}
 
@@ -91,10 +87,10 @@ DIRECTION_CASES = [
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("strategy", STRATEGIES)
-@pytest.mark.parametrize("direction", [pytest.param(d, id=d.value.lower()) for d in DIRECTIONS])
+@pytest.mark.parametrize("direction", [pytest.param(d, id=d.lower()) for d in DIRECTIONS])
 @pytest.mark.parametrize(("program", "weighted"), DIRECTION_CASES)
 def test_direction_matches_reference(
-    program, weighted, direction, strategy, target, rescheduled, devices, tmp_path
+    program, weighted, direction, strategy, target, rescheduled, check_program, tmp_path
 ):
     """Every registered direction with every registered load balance: a strategy
     that accepts the pair runs against the reference; one that rejects it (its
@@ -108,14 +104,14 @@ def test_direction_matches_reference(
             rescheduled(program, target[0], (direction, strategy, None))
         return
     graphs = {**hand_made_graphs(tmp_path, weighted), **generated_graphs(weighted)}
-    check_program(rescheduled, devices, program, (direction, strategy, None), target, graphs)
+    check_program(rescheduled, program, (direction, strategy, None), target, graphs)
 
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("strategy", STRATEGIES)
-@pytest.mark.parametrize("pull_frontier", [pytest.param(f, id=f.value.lower()) for f in PullFrontier])
+@pytest.mark.parametrize("pull_frontier", [pytest.param(f, id=f.lower()) for f in pull_frontiers()])
 def test_pull_frontier_matches_reference(
-    pull_frontier, strategy, target, rescheduled, devices, tmp_path
+    pull_frontier, strategy, target, rescheduled, check_program, tmp_path
 ):
     """BFS pulling from its wave, tested as a bitmap or a boolmap, with every load
     balance (the edge-map strategies iterate every destination and test the
@@ -123,9 +119,8 @@ def test_pull_frontier_matches_reference(
     graphs = {**hand_made_graphs(tmp_path, False), **generated_graphs(False)}
     check_program(
         rescheduled,
-        devices,
         "bfs_pull_bitmap.gt",
-        (Direction.PULL, strategy, pull_frontier),
+        ("PULL", strategy, pull_frontier),
         target,
         graphs,
     )
@@ -141,9 +136,9 @@ PULL_CASES = [
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize(("program", "weighted"), PULL_CASES)
-def test_pull_matches_reference(program, weighted, target, as_written, devices, tmp_path):
+def test_pull_matches_reference(program, weighted, target, as_written, check_program, tmp_path):
     graphs = {**hand_made_graphs(tmp_path, weighted), **generated_graphs(weighted)}
-    check_program(as_written, devices, program, None, target, graphs)
+    check_program(as_written, program, None, target, graphs)
 
 
 HYBRID_CASES = [
@@ -163,25 +158,12 @@ HYBRID_CASES = [
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize(("program", "extra"), HYBRID_CASES)
-def test_hybrid_matches_reference(program, extra, target, as_written, devices, tmp_path):
+def test_hybrid_matches_reference(program, extra, target, as_written, check_runs, tmp_path):
     """Hybrid BFS: both schedules compiled, chosen per level at run time by the
     input frontier's size against a threshold (a number, or argv[3])."""
-    import io
-
-    from gir.runtime.graph import load_graph
-
-    target_name, index = target
-    executable, validator = as_written(program, target_name, None)
-    device = devices(target_name, index)
+    executable, validator = as_written(program, target[0], None)
     graphs = {**hand_made_graphs(tmp_path, False), **generated_graphs(False)}
-    failures = []
-    for name, (spec, start) in graphs.items():
-        argv = [program, spec, str(start), *extra]
-        result = executable.run(device, argv, io.StringIO())
-        problem = validator.check(load_graph(spec, cache=False), argv, result.globals)
-        if problem is not None:
-            failures.append(f"{name}: {problem}")
-    assert not failures, "\n".join(failures)
+    check_runs(program, executable, validator, target, graphs, [extra])
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -189,7 +171,7 @@ def test_transposed_matches_reference(target, devices, tmp_path):
     """BFS over `links.transpose()`: a BFS tree of the transposed graph."""
     import io
 
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
     from gir.runtime.graph import load_graph
     from gir.runtime.reference import check_bfs_parent
 

@@ -8,7 +8,6 @@ per block of edges); and G2's schedule unblocked (pulling, EDGE_ONLY)."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
@@ -16,14 +15,12 @@ from xdsl.dialects.builtin import IntegerAttr, i64
 
 from gir.dialects import graph as graph_dialect
 from gir.dialects.schedule import MAX_BLOCK_SIZE, MIN_BLOCK_SIZE, EdgeBlocking, SimpleScheduleAttr
-from gir.runtime.graph import load_graph
 from gir.api import lower_for_run
 from gir.tools.run import parse_program
 from gir.validate import find_validator
-from test_programs import (  # noqa: F401 (devices: a fixture)
+from test_programs import (
     PROGRAMS,
     TARGETS,
-    devices,
     generated_graphs,
     hand_made_graphs,
 )
@@ -53,53 +50,45 @@ def with_blocking(module, program: str, blocking_size: int, block_size: int | No
 
 
 def check_blocked(
-    program: str, target, devices, graphs, blocking_size: int, block_size: int | None = None
+    program: str, target, check_runs, graphs, blocking_size: int, block_size: int | None = None
 ):
     """Runs `program` blocked by `blocking_size` on every graph of `graphs` and checks
     each result against the reference."""
     module = parse_program(str(PROGRAMS / program))
     module = with_blocking(module, program, blocking_size, block_size)
-    check_module(target, devices, graphs, module, program)
+    check_module(target, check_runs, graphs, module, program)
 
 
-def check_module(target, devices, graphs, module, program: str):
+def check_module(target, check_runs, graphs, module, program: str):
     """Runs `module` (parsed from `program`) on every graph of `graphs` and checks
     each result against the reference."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
-    target_name, index = target
     validator = find_validator(module)
     assert validator is not None, f"no validator recognises {program}"
-    executable = compile_program(lower_for_run(module, check_bounds=True), target_name)
-    device = devices(target_name, index)
-    failures = []
-    for name, (spec, _) in graphs.items():
-        argv = [program, spec]
-        result = executable.run(device, argv, io.StringIO())
-        problem = validator.check(load_graph(spec, cache=False), argv, result.globals)
-        if problem is not None:
-            failures.append(f"{name}: {problem}")
-    assert not failures, "\n".join(failures)
+    executable = compile_program(lower_for_run(module, check_bounds=True), target[0])
+    without_start = {name: (spec, None) for name, (spec, _) in graphs.items()}
+    check_runs(program, executable, validator, target, without_start)
 
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("blocking_size", [1, 100, 0x42000])
 @pytest.mark.parametrize("program", BLOCKED_PROGRAMS)
 def test_blocked_pagerank_matches_reference(
-    program, blocking_size, target, devices, tmp_path: Path
+    program, blocking_size, target, check_runs, tmp_path: Path
 ):
     graphs = {**hand_made_graphs(tmp_path, weighted=False), **generated_graphs(weighted=False)}
-    check_blocked(program, target, devices, graphs, blocking_size)
+    check_blocked(program, target, check_runs, graphs, blocking_size)
 
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("block_size", [MIN_BLOCK_SIZE, MAX_BLOCK_SIZE])
 @pytest.mark.parametrize("program", BLOCKED_PROGRAMS)
 def test_blocked_pagerank_at_both_block_sizes(
-    program, block_size, target, devices, tmp_path: Path
+    program, block_size, target, check_runs, tmp_path: Path
 ):
     graphs = {"hub": hand_made_graphs(tmp_path, weighted=False)["hub"]}
-    check_blocked(program, target, devices, graphs, 64, block_size)
+    check_blocked(program, target, check_runs, graphs, 64, block_size)
 
 
 PULL_PROGRAM = "pagerank_pull_edge_only.gt"
@@ -108,7 +97,7 @@ in-edge, each reading its destination from the per-edge `csc_dst` array."""
 
 
 @pytest.mark.parametrize("target", TARGETS)
-def test_pull_edge_only_pagerank_matches_reference(target, devices, tmp_path: Path):
+def test_pull_edge_only_pagerank_matches_reference(target, check_runs, tmp_path: Path):
     graphs = {**hand_made_graphs(tmp_path, weighted=False), **generated_graphs(weighted=False)}
     module = parse_program(str(PROGRAMS / PULL_PROGRAM))
-    check_module(target, devices, graphs, module, PULL_PROGRAM)
+    check_module(target, check_runs, graphs, module, PULL_PROGRAM)

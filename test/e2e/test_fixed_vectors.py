@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 
 from gir.api import lower_for_run
-from gir.dialects.schedule import Direction, DirectionAttr, LoadBalanceAttr
+from gir.dialects.schedule import DirectionAttr, LoadBalanceAttr
 from gir.passes.load_balance import LOAD_BALANCES
 from gir.runtime.graph import Graph, load_graph
 from gir.tools.run import parse_program
 from gir.validate import find_validator
-from test_language import graphs, run_program  # noqa: F401  (run_program: fixture)
-from test_programs import TARGETS, devices, with_schedule  # noqa: F401  (devices: fixture)
+from test_language import graphs
+from test_programs import TARGETS, with_schedule
 
 PROGRAMS = Path(__file__).parents[1] / "programs"
 
@@ -43,8 +43,8 @@ def cf_graphs(tmp: Path) -> dict[str, str]:
 
 
 SCHEDULES = [
-    pytest.param({"load_balance": LoadBalanceAttr(lb)}, id=lb.value) for lb in LOAD_BALANCES
-] + [pytest.param({"direction": DirectionAttr(Direction.PULL)}, id="PULL")]
+    pytest.param({"load_balance": LoadBalanceAttr(lb)}, id=lb) for lb in LOAD_BALANCES
+] + [pytest.param({"direction": DirectionAttr("PULL")}, id="PULL")]
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -53,7 +53,7 @@ def test_collaborative_filtering_validates(target, options, devices, tmp_path):
     """`collaborative_filtering.gt` (GraphIt's CF: K = 20 latent factors per
     vertex) is recognised by `--validate` and matches the CPU reference, with the
     error vector's lanes updated atomically (PUSH) or privately (PULL)."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     name, index = target
     module = parse_program(str(PROGRAMS / "collaborative_filtering.gt"))
@@ -105,7 +105,7 @@ def fixed_vectors_expected(graph: Graph) -> tuple[list[int], float]:
 
 
 @pytest.mark.parametrize("target", TARGETS)
-def test_fixed_size_vectors(target, run_program, tmp_path):  # noqa: F811
+def test_fixed_size_vectors(target, run_program, tmp_path):
     """Literals, a const-named size, int lanes updated with `+=` and `min=` by an
     edge function, double lanes written by a vertex function, main's lane reads
     and writes, and whole-vector reductions over every lane."""

@@ -6,34 +6,27 @@ hand-made and generated graphs with every device access bounds-checked."""
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
+from gir.axes import frontier_creations
 from gir.dialects.schedule import (
     DedupStrategy,
     DedupStrategyAttr,
-    FrontierCreation,
     FrontierCreationAttr,
-    LoadBalance,
     LoadBalanceAttr,
     Toggle,
     ToggleAttr,
 )
-from gir.runtime.graph import load_graph
 from gir.api import lower_for_run
 from gir.tools.run import parse_program
 from gir.validate import find_validator
-from test_programs import (  # noqa: F401  (devices: fixture)
+from test_programs import (
     PROGRAMS,
     TARGETS,
-    devices,
     generated_graphs,
     hand_made_graphs,
     with_schedule,
 )
-
-__all__ = ["devices"]  # the fixture, shared with test_programs
 
 DEDUPS = {
     "no_dedup": None,
@@ -42,22 +35,22 @@ DEDUPS = {
 }
 CASES = [
     pytest.param(
-        program, creation, dedup, LoadBalance.VERTEX_BASED,
-        id=f"{program}-{creation.value.lower()}-{dedup_id}",
+        program, creation, dedup, "VERTEX_BASED",
+        id=f"{program}-{creation.lower()}-{dedup_id}",
     )
     for program in ("bfs.gt", "cc_default.gt")
-    for creation in FrontierCreation
+    for creation in frontier_creations()
     for dedup_id, dedup in DEDUPS.items()
 ] + [
     pytest.param(
-        program, FrontierCreation.UNFUSED_BITMAP, None, LoadBalance.EDGE_ONLY,
+        program, "UNFUSED_BITMAP", None, "EDGE_ONLY",
         id=f"{program}-unfused_bitmap-edge_only",
     )
     for program in ("bfs.gt", "cc_default.gt")
 ]
 
 
-def scheduled(module, creation: FrontierCreation, dedup: DedupStrategy | None, lb: LoadBalance):
+def scheduled(module, creation: str, dedup: DedupStrategy | None, lb: str):
     """`module` with every edgeset apply's schedule given these options."""
     options = {
         "frontier_creation": FrontierCreationAttr(creation),
@@ -72,34 +65,25 @@ def scheduled(module, creation: FrontierCreation, dedup: DedupStrategy | None, l
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize(("program", "creation", "dedup", "lb"), CASES)
 def test_frontier_creation_matches_reference(
-    program, creation, dedup, lb, target, devices, tmp_path
+    program, creation, dedup, lb, target, check_runs, tmp_path
 ):
     module = scheduled(parse_program(str(PROGRAMS / program)), creation, dedup, lb)
-    _check_on_every_graph(module, program, target, devices, tmp_path)
+    _check_on_every_graph(module, program, target, check_runs, tmp_path)
 
 
 @pytest.mark.parametrize("target", TARGETS)
-def test_cc_with_g2_schedule_matches_reference(target, devices, tmp_path):
+def test_cc_with_g2_schedule_matches_reference(target, check_runs, tmp_path):
     """cc.gt as written: G2's CC schedule (CM, deduplication, UNFUSED_BITMAP)."""
-    _check_on_every_graph(parse_program(str(PROGRAMS / "cc.gt")), "cc.gt", target, devices, tmp_path)
+    _check_on_every_graph(parse_program(str(PROGRAMS / "cc.gt")), "cc.gt", target, check_runs, tmp_path)
 
 
-def _check_on_every_graph(module, program: str, target, devices, tmp_path) -> None:
+def _check_on_every_graph(module, program: str, target, check_runs, tmp_path) -> None:
     """Runs `module` (bounds-checked) on the hand-made and generated graphs and
     checks each result against the CPU reference."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
-    target_name, index = target
     validator = find_validator(module)
     assert validator is not None
-    executable = compile_program(lower_for_run(module, check_bounds=True), target_name)
-    device = devices(target_name, index)
+    executable = compile_program(lower_for_run(module, check_bounds=True), target[0])
     graphs = {**hand_made_graphs(tmp_path, weighted=False), **generated_graphs(weighted=False)}
-    failures = []
-    for name, (spec, start) in graphs.items():
-        argv = [program, spec, str(start)]
-        result = executable.run(device, argv, io.StringIO())
-        problem = validator.check(load_graph(spec, cache=False), argv, result.globals)
-        if problem is not None:
-            failures.append(f"{name}: {problem}")
-    assert not failures, "\n".join(failures)
+    check_runs(program, executable, validator, target, graphs)

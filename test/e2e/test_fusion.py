@@ -7,18 +7,14 @@ match the CPU reference."""
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
-from gir.runtime.graph import load_graph
 from gir.api import lower_for_run
 from gir.tools.run import parse_program
 from gir.validate import find_validator
-from test_programs import (  # noqa: F401  (devices: fixture)
+from test_programs import (
     PROGRAMS,
     TARGETS,
-    devices,
     generated_graphs,
     hand_made_graphs,
 )
@@ -35,26 +31,17 @@ FUSED_CASES = [
 
 @pytest.mark.parametrize("program, kernel, weighted, extra_argvs", FUSED_CASES)
 @pytest.mark.parametrize("target", TARGETS)
-def test_fused_loop_matches_reference(program, kernel, weighted, extra_argvs, target, devices, tmp_path):
-    from gir.runtime.executor import compile_program
+def test_fused_loop_matches_reference(program, kernel, weighted, extra_argvs, target, check_runs, tmp_path):
+    from gir.executor import compile_program
 
-    target_name, index = target
+    target_name, _ = target
     module = parse_program(str(PROGRAMS / program))
     validator = find_validator(module)
     assert validator is not None
     executable = compile_program(lower_for_run(module, check_bounds=True), target_name)
     assert (kernel in executable.kernel_source) == (target_name == "cuda")
-    device = devices(target_name, index)
     graphs = {**hand_made_graphs(tmp_path, weighted=weighted), **generated_graphs(weighted=weighted)}
-    failures = []
-    for name, (spec, start) in graphs.items():
-        for extra in extra_argvs:
-            argv = [program, spec, str(start), *extra]
-            result = executable.run(device, argv, io.StringIO())
-            problem = validator.check(load_graph(spec, cache=False), argv, result.globals)
-            if problem is not None:
-                failures.append(f"{name} {extra}: {problem}")
-    assert not failures, "\n".join(failures)
+    check_runs(program, executable, validator, target, graphs, extra_argvs)
 
 
 @pytest.mark.parametrize("target", [t for t in TARGETS if t.values[0][0] == "cuda"])
@@ -62,7 +49,7 @@ def test_blocks_per_sm_caps_the_persistent_grid(target, devices):
     """`configBlocksPerSM(1)` gives bfs_best_road's fused loop one block per
     multiprocessor; without a cap, its 128-thread blocks take gir's default (up
     to eight, as occupancy allows)."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     executable = compile_program(
         lower_for_run(parse_program(str(PROGRAMS / "bench/bfs_best_road.gt"))), "cuda"

@@ -12,7 +12,6 @@ import pytest
 from test_programs import (
     PROGRAMS,
     TARGETS,
-    check_program,
     generated_graphs,
     hand_made_graphs,
     with_load_balance,
@@ -21,17 +20,16 @@ from test_programs import (
 from xdsl.dialects import arith
 
 from gir.dialects import frontier, gir_gpu
-from gir.dialects.schedule import LoadBalance
 from gir.passes.gpu_kernels import constant
 from gir.passes.load_balance import LOAD_BALANCES, group_mapped
-from gir.runtime.executor import compile_program, open_device
+from gir.executor import compile_program
 from gir.api import lower_for_run
 from gir.tools.run import parse_program
 from gir.validate import find_validator
 
 GROUP_MAPPED = [
-    pytest.param(LoadBalance.WM, id="wm"),
-    pytest.param(LoadBalance.CM, id="cm"),
+    pytest.param("WM", id="wm"),
+    pytest.param("CM", id="cm"),
 ]
 
 CAP_THREADS = 64
@@ -43,7 +41,7 @@ BLOCK_SIZE = 32
 class WarpPerVertex(group_mapped.GroupMapped):
     """A warp of 32 threads per frontier vertex."""
 
-    value = LoadBalance.WM
+    value = "WM"
 
     def width(self, edge_map):
         return gir_gpu.SUBGROUP_SIZE
@@ -60,7 +58,7 @@ class WarpPerVertex(group_mapped.GroupMapped):
 class BlockPerVertex(group_mapped.GroupMapped):
     """A block per frontier vertex."""
 
-    value = LoadBalance.CM
+    value = "CM"
 
     def width(self, edge_map):
         return frontier.block_size_of(edge_map)
@@ -74,8 +72,8 @@ class BlockPerVertex(group_mapped.GroupMapped):
 def few_groups(monkeypatch):
     """WM and CM lowered by the group-per-vertex strategies, with few groups."""
     monkeypatch.setattr(group_mapped, "MAX_THREADS", CAP_THREADS)
-    monkeypatch.setitem(LOAD_BALANCES._instances, LoadBalance.WM, WarpPerVertex())
-    monkeypatch.setitem(LOAD_BALANCES._instances, LoadBalance.CM, BlockPerVertex())
+    monkeypatch.setitem(LOAD_BALANCES._instances, "WM", WarpPerVertex())
+    monkeypatch.setitem(LOAD_BALANCES._instances, "CM", BlockPerVertex())
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -83,12 +81,12 @@ def few_groups(monkeypatch):
 @pytest.mark.parametrize(
     ("program", "weighted"), [("bfs.gt", False), ("sssp_bf.gt", True), ("pagerank_default.gt", False)]
 )
-def test_groups_stride_over_items(program, weighted, strategy, target, few_groups, tmp_path):
-    def compiled(program: str, target_name: str, strategy: LoadBalance, block_size: int | None):
+def test_groups_stride_over_items(program, weighted, strategy, target, few_groups, check_program, tmp_path):
+    def compiled(program: str, target_name: str, strategy: str, block_size: int | None):
         module = with_load_balance(parse_program(str(PROGRAMS / program)), strategy, block_size)
         validator = find_validator(module)
         assert validator is not None
         return compile_program(lower_for_run(module, check_bounds=True), target_name), validator
 
     graphs = {**hand_made_graphs(tmp_path, weighted), **generated_graphs(weighted)}
-    check_program(compiled, open_device, program, strategy, target, graphs, BLOCK_SIZE)
+    check_program(compiled, program, strategy, target, graphs, BLOCK_SIZE)

@@ -12,7 +12,7 @@ from scipy import sparse
 
 from gir.diagnostics import UserError
 from gir.runtime.graph import Graph, load_graph
-from test_language import PROGRAMS, graphs, run_program  # noqa: F401  (run_program: fixture)
+from test_language import PROGRAMS, graphs
 from test_programs import TARGETS
 
 PROGRAM = "lang_get_ngh.gt"

@@ -10,7 +10,7 @@ import pytest
 
 from gir.runtime import reference
 from gir.runtime.graph import Graph, load_graph
-from test_language import graphs, run_program  # noqa: F401  (run_program: fixture)
+from test_language import graphs
 from test_programs import TARGETS
 
 LIMITS = (0, 1, 2, 1000)

@@ -14,8 +14,8 @@ from gir.api import lower_for_run
 from gir.runtime import reference
 from gir.runtime.graph import Graph, load_graph
 from gir.tools.run import parse_program
-from test_language import PROGRAMS, graphs, run_program  # noqa: F401  (run_program: fixture)
-from test_programs import TARGETS, devices  # noqa: F401  (devices: fixture)
+from test_language import PROGRAMS, graphs
+from test_programs import TARGETS
 
 DELTAS = (1, 3, 1000)
 
@@ -96,7 +96,7 @@ def fused_ppsp(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("target", TARGETS)
 def test_ppsp_in_a_fused_loop(target, devices, tmp_path):
     """The same answers when the whole loop, finishedNode included, is one kernel."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     name, index = target
     device = devices(name, index)

@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from gir.api import lower_for_run
-from gir.runtime.executor import compile_program
+from gir.executor import compile_program
 from gir.runtime.graph import load_graph
 from gir.tools.run import parse_program
-from test_language import graphs, run_program  # noqa: F401  (run_program: fixture)
-from test_programs import TARGETS, devices  # noqa: F401  (devices: fixture)
+from test_language import graphs
+from test_programs import TARGETS
 
 PROGRAMS = Path(__file__).parents[1] / "programs"
 

@@ -13,7 +13,7 @@ import pytest
 from gir.api import lower_for_run
 from gir.diagnostics import UserError
 from gir.tools.run import parse_program
-from test_programs import TARGETS, devices  # noqa: F401  (devices: fixture)
+from test_programs import TARGETS
 
 SOURCE = """element Vertex end
 element Edge end
@@ -33,7 +33,7 @@ MISS = "reach[dst + 1000] += 1;"
 
 
 def _bounds_error(path: Path, target: str, device: object) -> str:
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     executable = compile_program(lower_for_run(parse_program(str(path)), check_bounds=True), target)
     with pytest.raises(UserError) as raised:

@@ -16,13 +16,13 @@ import pytest
 from xdsl.dialects.builtin import IntegerAttr, i64
 
 from gir.api import lower_for_run
-from gir.dialects.schedule import FrontierCreation, FrontierCreationAttr, Toggle, ToggleAttr
+from gir.dialects.schedule import FrontierCreationAttr, Toggle, ToggleAttr
 from gir.runtime import reference
 from gir.runtime.device import find_nvcc
 from gir.runtime.graph import Graph, load_graph
 from gir.tools.run import parse_program
-from test_language import PROGRAMS, graphs, run_program  # noqa: F401  (run_program: fixture)
-from test_programs import TARGETS, devices, with_schedule  # noqa: F401  (devices: fixture)
+from test_language import PROGRAMS, graphs
+from test_programs import TARGETS, with_schedule
 
 QUEUES = {
     "lang_pq_int64.gt": (2**40 + 3, 2**63 - 1),
@@ -42,7 +42,7 @@ SCHEDULES = [
         id="bucket_fusion",
     ),
     pytest.param(
-        {"frontier_creation": FrontierCreationAttr(FrontierCreation.UNFUSED_BOOLMAP)},
+        {"frontier_creation": FrontierCreationAttr("UNFUSED_BOOLMAP")},
         id="boolmap_buckets",
     ),
 ]
@@ -106,7 +106,7 @@ def test_64bit_priority_queue(program, target, run_program, tmp_path):
 @pytest.mark.parametrize("program", list(QUEUES))
 def test_64bit_priority_queue_schedules(program, options, target, devices, tmp_path):
     """The same under bucket fusion and under unfused (boolmap) bucket creation."""
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     name, index = target
     module = with_schedule(parse_program(str(PROGRAMS / program)), **options)

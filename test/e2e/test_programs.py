@@ -7,7 +7,6 @@ here with no change to this file."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
@@ -17,15 +16,11 @@ from gir.dialects import graph as graph_dialect
 from gir.dialects.schedule import (
     MAX_BLOCK_SIZE,
     MIN_BLOCK_SIZE,
-    LoadBalance,
     LoadBalanceAttr,
     SimpleScheduleAttr,
 )
 from gir.passes.load_balance import LOAD_BALANCES
 from gir.runtime.graph import load_graph
-from gir.api import lower_for_run
-from gir.tools.run import parse_program
-from gir.validate import find_validator
 
 PROGRAMS = Path(__file__).parents[1] / "programs"
 
@@ -40,7 +35,7 @@ def _opencl_devices() -> list[tuple[int, str]]:
 
 
 def _cuda_reason() -> str | None:
-    from gir.runtime.executor import cuda_unavailable_reason
+    from gir.executor import cuda_unavailable_reason
 
     return cuda_unavailable_reason()
 
@@ -130,7 +125,7 @@ def with_schedule(module, **options):
     return module
 
 
-def with_load_balance(module, strategy: LoadBalance, block_size: int | None = None):
+def with_load_balance(module, strategy: str, block_size: int | None = None):
     """`module` with every edgeset apply scheduled with `strategy` (and `block_size`
     threads per block, if given)."""
     options = {"load_balance": LoadBalanceAttr(strategy)}
@@ -139,39 +134,7 @@ def with_load_balance(module, strategy: LoadBalance, block_size: int | None = No
     return with_schedule(module, **options)
 
 
-STRATEGIES = [pytest.param(value, id=value.value.lower()) for value in LOAD_BALANCES]
-
-
-@pytest.fixture(scope="module")
-def compiled():
-    from gir.runtime.executor import compile_program
-
-    cache: dict[tuple[str, str, LoadBalance, int | None], tuple[object, object]] = {}
-
-    def get(program: str, target: str, strategy: LoadBalance, block_size: int | None = None):
-        key = (program, target, strategy, block_size)
-        if key not in cache:
-            module = with_load_balance(parse_program(str(PROGRAMS / program)), strategy, block_size)
-            validator = find_validator(module)
-            assert validator is not None, f"no validator recognises {program}"
-            cache[key] = (compile_program(lower_for_run(module, check_bounds=True), target), validator)
-        return cache[key]
-
-    return get
-
-
-@pytest.fixture(scope="module")
-def devices():
-    from gir.runtime.executor import open_device
-
-    opened: dict[tuple[str, int | None], object] = {}
-
-    def get(target: str, index: int | None):
-        if (target, index) not in opened:
-            opened[(target, index)] = open_device(target, index)
-        return opened[(target, index)]
-
-    return get
+STRATEGIES = [pytest.param(value, id=value.lower()) for value in LOAD_BALANCES]
 
 
 PROGRAM_CASES = [
@@ -187,35 +150,17 @@ PROGRAM_CASES = [
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize(("program", "weighted"), PROGRAM_CASES)
 def test_program_matches_reference(
-    program, weighted, strategy, target, compiled, devices, tmp_path
+    program, weighted, strategy, target, compiled, check_program, tmp_path
 ):
     graphs = {**hand_made_graphs(tmp_path, weighted), **generated_graphs(weighted)}
-    check_program(compiled, devices, program, strategy, target, graphs)
+    check_program(compiled, program, strategy, target, graphs)
 
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("block_size", [MIN_BLOCK_SIZE, MAX_BLOCK_SIZE])
-def test_block_size_matches_reference(block_size, strategy, target, compiled, devices, tmp_path):
+def test_block_size_matches_reference(block_size, strategy, target, compiled, check_program, tmp_path):
     """`configBlockSize` at both ends of its range, with every strategy (BFS)."""
     graphs = hand_made_graphs(tmp_path, weighted=False)
-    check_program(compiled, devices, "bfs.gt", strategy, target, graphs, block_size)
+    check_program(compiled, "bfs.gt", strategy, target, graphs, block_size)
 
-
-def check_program(
-    compiled, devices, program, strategy, target, graphs, block_size: int | None = None
-) -> None:
-    """Runs `program` compiled with `strategy` (and `block_size`) on `target` on every
-    graph of `graphs`, and checks each result against the CPU reference."""
-    target_name, index = target
-    executable, validator = compiled(program, target_name, strategy, block_size)
-    device = devices(target_name, index)
-    failures = []
-    for name, (spec, start) in graphs.items():
-        argv = [program, spec, str(start)]
-        result = executable.run(device, argv, io.StringIO())
-        graph = load_graph(spec, cache=False)
-        problem = validator.check(graph, argv, result.globals)
-        if problem is not None:
-            failures.append(f"{name}: {problem}")
-    assert not failures, "\n".join(failures)

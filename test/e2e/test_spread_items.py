@@ -14,7 +14,6 @@ from test_programs import (
     PROGRAMS,
     STRATEGIES,
     TARGETS,
-    check_program,
     generated_graphs,
     hand_made_graphs,
     with_load_balance,
@@ -26,9 +25,8 @@ from xdsl.rewriter import InsertPoint
 
 from gir.api import lower_for_run
 from gir.dialects import gir_gpu, host
-from gir.dialects.schedule import LoadBalance
 from gir.passes.gpu_kernels import constant
-from gir.runtime.executor import compile_program, open_device
+from gir.executor import compile_program
 from gir.tools.run import parse_program
 from gir.validate import find_validator
 
@@ -61,15 +59,15 @@ def widen_spread_launches(module: ModuleOp) -> int:
 @pytest.mark.parametrize(
     ("program", "weighted"), [("bfs.gt", False), ("sssp_bf.gt", True), ("pagerank_default.gt", False)]
 )
-def test_spread_kernels_run_on_wider_grids(program, weighted, strategy, target, tmp_path):
-    def compiled(program: str, target_name: str, strategy: LoadBalance, block_size: int | None):
+def test_spread_kernels_run_on_wider_grids(program, weighted, strategy, target, check_program, tmp_path):
+    def compiled(program: str, target_name: str, strategy: str, block_size: int | None):
         module = with_load_balance(parse_program(str(PROGRAMS / program)), strategy, block_size)
         validator = find_validator(module)
         assert validator is not None
         lowered = lower_for_run(module, check_bounds=True)
         if widen_spread_launches(lowered) == 0:
-            pytest.skip(f"{strategy.value} forms no spread_items kernel for {program}")
+            pytest.skip(f"{strategy} forms no spread_items kernel for {program}")
         return compile_program(lowered, target_name), validator
 
     graphs = {**hand_made_graphs(tmp_path, weighted), **generated_graphs(weighted)}
-    check_program(compiled, open_device, program, strategy, target, graphs)
+    check_program(compiled, program, strategy, target, graphs)

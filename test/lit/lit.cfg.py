@@ -1,7 +1,10 @@
 """lit configuration: every .mlir and .gt file under test/lit is a FileCheck test.
 
 `gir-opt`, `gir-translate` and `gir-run` run through the current Python, so the
-tests work both with an installed gir and with the project on PYTHONPATH.
+tests work both with an installed gir and with the project on PYTHONPATH. Each
+is a process forked from `tool_server.py`, which imported gir once for the whole
+run (importing it was most of each RUN line's time);
+`GIR_LIT_TOOL_SERVER=0 lit test/lit` starts every tool as `python -m` instead.
 """
 
 import os
@@ -25,13 +28,55 @@ for name in ("PATH", "HOME", "GIR_CACHE_DIR", "PYOPENCL_CTX", "OCL_ICD_VENDORS")
         config.environment[name] = os.environ[name]
 
 python = sys.executable
-for tool, module in (
-    ("gir-opt", "gir.tools.opt"),
-    ("gir-translate", "gir.tools.translate"),
-    ("gir-run", "gir.tools.run"),
-):
-    config.substitutions.append((tool, f"{python} -m {module}"))
+TOOLS = (("gir-opt", "opt"), ("gir-translate", "translate"), ("gir-run", "run"))
+
+
+def start_tool_server() -> str | None:
+    """Starts `tool_server.py` (gir's tools imported once, a forked process per
+    RUN line's tool) for this lit run, stopped when lit exits; the socket it
+    listens on, or None where it could not start (the tools then start as
+    `python -m`, each importing gir again)."""
+    import atexit
+    import subprocess
+    import tempfile
+
+    directory = tempfile.mkdtemp(prefix="gir-lit-")
+    path = os.path.join(directory, "tools.sock")
+    environment = {**os.environ, **config.environment}
+    server = subprocess.Popen(
+        [python, os.path.join(config.test_source_root, "tool_server.py"), path],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        env=environment,
+        text=True,
+    )
+    lit_process = os.getpid()
+
+    def stop() -> None:
+        if os.getpid() == lit_process:  # not in lit's forked workers
+            server.kill()
+            server.wait()
+            shutil.rmtree(directory, ignore_errors=True)
+
+    atexit.register(stop)
+    if server.stdout.readline().strip() != "ready":
+        lit_config.warning("gir's tool server did not start; RUN lines import gir each time")
+        return None
+    return path
+
+
+socket_path = None if os.environ.get("GIR_LIT_TOOL_SERVER") == "0" else start_tool_server()
+client = os.path.join(config.test_source_root, "tool_client.py")
+for tool, name in TOOLS:
+    if socket_path is None:
+        config.substitutions.append((tool, f"{python} -m gir.tools.{name}"))
+    else:
+        config.substitutions.append((tool, f"{python} -I -S {client} {socket_path} {name}"))
 config.substitutions.append(("%programs", os.path.join(project_root, "test", "programs")))
+# gir-bench's programs ship with gir (package data: gir/benchmarks/__init__.py).
+config.substitutions.append(
+    ("%bench_programs", os.path.join(project_root, "gir", "benchmarks", "programs"))
+)
 
 # `REQUIRES: nvcc` tests compile printed CUDA (no GPU needed); nvcc's directory goes
 # on the tests' PATH so that RUN lines can call `nvcc`.

@@ -13,7 +13,7 @@ from xdsl.parser import Parser
 
 from gir.dialects import register_dialects
 from gir.runtime.device import Device, DeviceUnavailable, opencl_devices
-from gir.runtime.executor import open_device
+from gir.executor import open_device
 
 
 def opencl_device_count() -> int:

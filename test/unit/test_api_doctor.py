@@ -10,7 +10,7 @@ from importlib.metadata import version
 
 from gir.__main__ import doctor
 from gir.runtime.device import opencl_devices
-from gir.runtime.executor import cuda_unavailable_reason
+from gir.executor import cuda_unavailable_reason
 
 
 def test_doctor_names_versions_targets_and_devices() -> None:

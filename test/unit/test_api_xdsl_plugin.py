@@ -42,7 +42,7 @@ def test_universe_has_girs_dialects_passes_and_targets() -> None:
     for name, factory in GIR_UNIVERSE.all_dialects.items():
         assert factory().name == name and DIALECT_FACTORIES[name]().name == name
     assert GIR_UNIVERSE.all_passes.keys() == available_passes().keys()
-    assert {"graph-to-frontier", "lower-to-gpu", "frontier-lb-twce"} <= GIR_UNIVERSE.all_passes.keys()
+    assert {"graph-to-frontier", "lower-to-gpu", "frontier-lower-load-balance"} <= GIR_UNIVERSE.all_passes.keys()
     assert sorted(GIR_UNIVERSE.all_targets) == ["cuda", "host-python", "opencl"] == sorted(TARGETS)
     xdsl = Universe.get_multiverse()
     for kind in ("all_dialects", "all_passes", "all_targets"):

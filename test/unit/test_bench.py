@@ -14,7 +14,7 @@ from gir.diagnostics import UserError
 from gir.runtime.graph import load_graph
 from gir.tools import bench
 
-PROGRAMS = Path(__file__).parents[1] / "programs" / "bench"
+PROGRAMS = bench.PROGRAMS
 
 # One level of BFS and no loop: a parent tree that misses most of the graph.
 TRUNCATED_BFS = """\
@@ -39,13 +39,6 @@ func main()
     print seconds;
 end
 """
-
-
-@pytest.fixture(autouse=True)
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "cache"
-    monkeypatch.setenv("GIR_CACHE_DIR", str(directory))
-    return directory
 
 
 @pytest.fixture
@@ -196,3 +189,52 @@ def test_trial_time_is_the_last_printed_number_else_the_timer() -> None:
 def test_graph_lists_keep_generator_options_with_their_spec() -> None:
     assert bench._graph_list("rmat:10,w,seed=3,road:4:4") == ["rmat:10,w,seed=3", "road:4:4"]
     assert bench.graph_class("road:4:4") == "road" and bench.graph_class("rmat:10") == "social"
+
+
+def _some_cells() -> list[bench.Cell]:
+    return [
+        bench.Cell("bfs", "rmat:22", "g2", times_ms=[1.0], reference_ms=2.0),
+        bench.Cell("pr", "road:6:5", "default", times_ms=[4.0]),  # no reference
+        bench.Cell("cc", "rmat:22", "g2", status="not lowered", detail="no PULL yet"),
+    ]
+
+
+def test_the_table_says_why_a_ratio_is_absent() -> None:
+    reference = bench.Reference({}, "NVIDIA H200", "bench/g2_h200.csv")
+    lines = bench.format_table(_some_cells(), "PoCL (OpenCL)", reference).splitlines()
+    ratio = lines[0].index("gir/ref")
+    assert lines[1][ratio:].startswith("0.50")
+    assert lines[2][lines[0].index("ref ms"):].startswith(bench.NO_REFERENCE)
+    assert lines[3][ratio:].startswith(bench.NOT_MEASURED)
+    assert any(line.startswith(f"{bench.NO_REFERENCE}: bench/g2_h200.csv has no time") for line in lines)
+    assert any(line.startswith(f"{bench.NOT_MEASURED}: no gir/ref for a cell") for line in lines)
+    referenced = bench.format_table(_some_cells()[:1], "PoCL (OpenCL)", reference)
+    assert bench.NO_REFERENCE not in referenced and "no gir/ref" not in referenced
+
+
+def test_plot_shows_only_measured_bars_with_a_title() -> None:
+    pytest.importorskip("matplotlib")
+    reference = bench.Reference({}, "NVIDIA H200", "bench/g2_h200.csv")
+    title = bench.plot_title("opencl", "PoCL (OpenCL)", "driver 3.1", "2026-11-27")
+    assert title == "gir-bench --target opencl, 2026-11-27\nPoCL (OpenCL)\ndriver 3.1"
+    assert bench.plot_title("cuda", "H200", "", "2026-11-27").count("\n") == 1
+    figure = bench.plot_figure(_some_cells(), reference, title)
+    axes = figure.axes[0]
+    gir_bars, reference_bars = axes.containers  # the unmeasured cc cell has no bar
+    assert [bar.get_height() for bar in gir_bars] == [1.0, 4.0]
+    assert [bar.get_height() for bar in reference_bars] == [2.0]  # nothing drawn as 0
+    assert [text.get_text() for text in axes.get_legend().get_texts()] == [
+        "gir", "reference (NVIDIA H200)",
+    ]  # fmt: skip
+    assert axes.get_yscale() == "log"
+    assert axes.get_title() == f"{title}\n1 cell(s) without a reference time"
+
+
+def test_plot_without_any_reference_has_no_reference_legend() -> None:
+    pytest.importorskip("matplotlib")
+    reference = bench.Reference({}, "NVIDIA H200", "bench/g2_h200.csv")
+    cells = [bench.Cell("pr", "road:6:5", "default", times_ms=[4.0])]
+    figure = bench.plot_figure(cells, reference, "title")
+    axes = figure.axes[0]
+    assert len(axes.containers) == 1
+    assert [text.get_text() for text in axes.get_legend().get_texts()] == ["gir"]

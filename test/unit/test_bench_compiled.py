@@ -16,7 +16,7 @@ from scipy.sparse.csgraph import connected_components
 
 from gir.diagnostics import UserError
 from gir.runtime.graph import load_graph
-from gir.targets.cuda_host_runtime import BINARY_GRAPH_MAGIC, write_binary_graph
+from gir.runtime.graph import BINARY_GRAPH_MAGIC, write_binary_graph
 from gir.tools import bench
 from gir.tools.bench import ALGORITHMS, Cell, CompiledCell
 from gir.tools.compiled import CompiledHost, build_command, graph_file_name

@@ -3,16 +3,20 @@ writers) and of the memory and size checks made before a graph is built."""
 
 from __future__ import annotations
 
+import io
 import multiprocessing
 import os
 import signal
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import gir.runtime.graph as graph_module
+from gir.runtime.graph import cache as graph_cache
+from gir.runtime.graph import generators, memory
 from gir.runtime.graph import GraphError, load_graph, set_max_memory
 from gir.tools.output import write_npz
 
@@ -24,7 +28,7 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test gets its own cache; generated graphs from 2^10 vertices are cached."""
     directory = tmp_path / "cache"
     monkeypatch.setenv("GIR_CACHE_DIR", str(directory))
-    monkeypatch.setattr(graph_module, "_GENERATOR_CACHE_MIN_VERTICES", 1 << 10)
+    monkeypatch.setattr(generators, "_GENERATOR_CACHE_MIN_VERTICES", 1 << 10)
     return directory
 
 
@@ -85,6 +89,48 @@ def test_a_truncated_entry_is_rebuilt(
     assert entry.read_bytes() == data
 
 
+def test_a_fifo_in_place_of_an_entry_is_replaced_without_blocking(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    expected = load_graph(SPEC)
+    (entry,) = entries(cache_dir)
+    entry.unlink()
+    os.mkfifo(entry)
+    signal.alarm(60)  # a regression blocks on the FIFO: fail instead of hanging
+    try:
+        assert same_graph(load_graph(SPEC), expected)
+    finally:
+        signal.alarm(0)
+    assert "is not a regular file; rebuilding it" in capsys.readouterr().err
+    assert entry.is_file() and same_graph(load_graph(SPEC), expected)
+    assert capsys.readouterr().err == ""
+
+
+def test_an_npy_header_claiming_more_than_the_member_holds_is_rebuilt(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A header claiming 2^33 elements is a corrupt entry, never a 32 GiB allocation."""
+    expected = load_graph(SPEC)
+    (entry,) = entries(cache_dir)
+    with np.load(entry) as stored:
+        arrays = {name: stored[name] for name in stored.files}
+    with zipfile.ZipFile(entry, "w") as archive:
+        for name, value in arrays.items():
+            member = io.BytesIO()
+            if name == "src":
+                header = {"descr": "<i4", "fortran_order": False, "shape": (2**33,)}
+                np.lib.format.write_array_header_1_0(member, header)
+                member.write(b"\0" * 64)
+            else:
+                np.save(member, value)
+            archive.writestr(f"{name}.npy", member.getvalue())
+    capsys.readouterr()
+    assert same_graph(load_graph(SPEC), expected)
+    assert "is corrupt or truncated; rebuilding it" in capsys.readouterr().err
+    assert same_graph(load_graph(SPEC), expected)
+    assert capsys.readouterr().err == ""
+
+
 def test_a_file_changed_without_a_new_size_or_mtime_is_reparsed(tmp_path: Path) -> None:
     path = tmp_path / "g.el"
     path.write_text("0 1\n1 2\n")
@@ -109,9 +155,10 @@ def test_concurrent_first_runs_leave_one_valid_entry(cache_dir: Path) -> None:
     assert [worker.exitcode for worker in workers] == [0, 0, 0, 0]
     (entry,) = entries(cache_dir)
     assert entry.suffix == ".npz"
-    cached = graph_module._CacheEntry.for_generator(
-        graph_module._parse_generator_spec(SPEC, None)
-    ).read(lambda message: None)
+    spec = str(generators.parse_generator_spec(SPEC, None))
+    cached = graph_cache.CacheEntry.for_generator(spec, generators._GENERATOR_VERSION).read(
+        lambda message: None
+    )
     assert cached is not None and same_graph(cached, load_graph(SPEC, cache=False))
 
 
@@ -121,7 +168,7 @@ def _write_slowly_in_child(spec: str) -> None:
         stream.flush()
         time.sleep(120)
 
-    graph_module.write_npz = stalled_write
+    graph_cache.write_npz = stalled_write
     load_graph(spec)
 
 
@@ -219,11 +266,11 @@ def test_available_host_memory_is_known_here() -> None:
 def test_a_generated_graph_too_large_once_symmetrized_is_refused_before_caching(
     cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(graph_module, "MAX_EDGES", 1000)
+    monkeypatch.setattr(memory, "MAX_EDGES", 1000)
     load_graph("rmat:5")  # 512 edges drawn, fewer than 1000 after symmetrizing
     with pytest.raises(GraphError, match=r"'rmat:6' has 1,024 edges"):
         load_graph("rmat:6")  # 1024 drawn: refused at once
-    monkeypatch.setattr(graph_module, "MAX_EDGES", 1500)
+    monkeypatch.setattr(memory, "MAX_EDGES", 1500)
     with pytest.raises(GraphError, match=r"\(symmetrized\) has 1,\d\d\d edges"):
         load_graph("rmat:10:1")  # 1024 drawn, more than 1500 after symmetrizing
     assert entries(cache_dir) == []

@@ -22,13 +22,6 @@ PROGRAMS = Path(__file__).parents[1] / "programs"
 OOB = PROGRAMS / "oob_computed_index.gt"
 
 
-@pytest.fixture(autouse=True)
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "cache"
-    monkeypatch.setenv("GIR_CACHE_DIR", str(directory))
-    return directory
-
-
 def _opencl_unavailable() -> str | None:
     try:
         import pyopencl as cl
@@ -96,7 +89,7 @@ def test_a_loop_whose_exit_a_skipped_store_broke_still_stops(tmp_path: Path) -> 
 
 
 def test_without_the_flag_the_program_still_compiles() -> None:
-    from gir.runtime.executor import compile_program
+    from gir.executor import compile_program
 
     module = lower_for_run(parse_program(str(OOB)))
     assert bounds_sites(module) is None
@@ -146,7 +139,7 @@ def test_guarded_programs_validate(program: str, graph: str, capsys: pytest.Capt
 
 @needs_opencl
 def test_the_record_is_not_a_result_vector() -> None:
-    from gir.runtime.executor import compile_program, open_device
+    from gir.executor import compile_program, open_device
 
     program = compile_program(lower_for_run(parse_program(str(PROGRAMS / "bfs.gt")), check_bounds=True), "opencl")
     result = program.run(open_device("opencl"), ["bfs", "road:4:4", "0"], io.StringIO())

@@ -8,7 +8,8 @@ import ast
 import numpy as np
 import pytest
 
-from gir.targets.cuda_host import c_string_literal, read_dump
+from gir.targets.c_printer import c_string_literal
+from gir.targets.cuda_host import read_dump
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import gir.runtime.graph as graph_module
+import gir.runtime.graph.graph as graph_module
 from gir.runtime.graph import Graph, GraphError, block_count, from_edges, load_graph
 from test_cache import cache_dir  # noqa: F401 (an autouse fixture: a cache per test)
 
@@ -70,12 +70,12 @@ def test_blocked_edges_round_trip_through_the_cache(cache_dir: Path) -> None:
     (entry,) = blocked_entries(cache_dir)
     again = load_graph(SPEC)
     calls = []
-    real = graph_module._blocked_edges
-    graph_module._blocked_edges = lambda *args: calls.append(args) or real(*args)
+    real = graph_module.blocked_edges
+    graph_module.blocked_edges = lambda *args: calls.append(args) or real(*args)
     try:
         cached = again.blocked(100)
     finally:
-        graph_module._blocked_edges = real
+        graph_module.blocked_edges = real
     assert not calls, "the blocked edges were rebuilt instead of read from the cache"
     for name in ("offsets", "src", "dst", "weights"):
         assert np.array_equal(getattr(cached, name), getattr(first, name))

@@ -27,7 +27,7 @@ from gir.runtime.device import (
     default_opencl_device,
     find_nvcc,
 )
-from gir.runtime.executor import compile_program, cuda_unavailable_reason, open_device
+from gir.executor import compile_program, cuda_unavailable_reason, open_device
 from gir.runtime.graph import load_graph
 from gir.runtime.reference import check_bfs_parent
 from gir.runtime.run import Run

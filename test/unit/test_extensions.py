@@ -12,7 +12,7 @@ import pytest
 
 from gir.api import lower_for_run
 from gir.diagnostics import UserError
-from gir.runtime.executor import compile_program, open_device
+from gir.executor import compile_program, open_device
 from gir.tools.run import parse_program
 
 PROGRAMS = Path(__file__).parents[1] / "programs"

@@ -64,9 +64,10 @@ PIECES = [
     b"delete ", b"var ", b"[0]", b"[-1]", b"vector[4294967296](int)", b"print ",
     b'"\\q', b"i99999999999", b"!graph.", b"%0", b"^bb0", b"@main", b"#graph.",
     b"scf.if", b"func.func", b"arith.constant", b"\x00", b"\x0b",
+    b"for i in 0:1\n", b"argv[0xFFFFFFFFFFFFFFFF]", b"argv[", b"list{", b"0" * 64,
 ]  # fmt: skip
-"""Snippets the mutations insert: syntax, limits and the characters that broke
-gir before."""
+"""Snippets the mutations insert: syntax, limits (nesting, argv indices, long
+literals) and the characters that broke gir before."""
 
 
 @st.composite

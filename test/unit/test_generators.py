@@ -7,16 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gir.runtime import graph as graph_module
+from gir.runtime.graph import generators
 from gir.runtime.graph import Graph, GraphError, load_graph
-
-
-@pytest.fixture(autouse=True)
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Keep every test's graph cache in its own temporary directory."""
-    directory = tmp_path / "cache"
-    monkeypatch.setenv("GIR_CACHE_DIR", str(directory))
-    return directory
 
 
 def edge_keys(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
@@ -133,7 +125,7 @@ def test_bad_generator_specs(spec: str, expected: str) -> None:
 def test_large_generated_graphs_are_cached(
     monkeypatch: pytest.MonkeyPatch, cache_dir: Path
 ) -> None:
-    monkeypatch.setattr(graph_module, "_GENERATOR_CACHE_MIN_VERTICES", 1000)
+    monkeypatch.setattr(generators, "_GENERATOR_CACHE_MIN_VERTICES", 1000)
     messages: list[str] = []
     first = load_graph("rmat:10,w,seed=2", progress=messages.append)
     second = load_graph("rmat:10,w,seed=2", progress=messages.append)

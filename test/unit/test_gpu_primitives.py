@@ -16,7 +16,7 @@ import pytest
 from gpu_testing import opencl_device_count, opened_devices, parse
 
 from gir.dialects.gir_gpu import SUBGROUP_SIZE
-from gir.runtime.executor import CompiledProgram, compile_program, cuda_unavailable_reason
+from gir.executor import CompiledProgram, compile_program, cuda_unavailable_reason
 from gir.targets.c_printer import KernelPrinter
 from gir.targets.opencl import OpenCLFlavour
 

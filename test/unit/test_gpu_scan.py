@@ -19,7 +19,7 @@ from xdsl.context import Context
 from gir.dialects import register_dialects
 from gir.passes.registry import parse_pipeline
 from gir.runtime.device import DeviceUnavailable, default_opencl_device, find_nvcc
-from gir.runtime.executor import CompiledProgram, compile_program, cuda_unavailable_reason
+from gir.executor import CompiledProgram, compile_program, cuda_unavailable_reason
 
 
 CUDA_REASON = cuda_unavailable_reason()

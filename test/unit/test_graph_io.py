@@ -1,7 +1,8 @@
-"""Tests of the Graph class, the .el/.wel/.mtx loaders, the cache and scipy/networkx conversion."""
+"""Tests of the Graph class, the .el/.wel/.mtx/.gbin loaders, the cache and scipy/networkx conversion."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import networkx as nx
@@ -10,16 +11,17 @@ import pytest
 import scipy.io
 import scipy.sparse as sparse
 
-from gir.runtime import graph as graph_module
-from gir.runtime.graph import Graph, GraphError, from_edges, from_networkx, from_scipy, load_graph
-
-
-@pytest.fixture(autouse=True)
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Keep every test's graph cache in its own temporary directory."""
-    directory = tmp_path / "cache"
-    monkeypatch.setenv("GIR_CACHE_DIR", str(directory))
-    return directory
+from gir.runtime.graph import io as graph_io
+from gir.runtime.graph import (
+    Graph,
+    GraphError,
+    from_edges,
+    from_networkx,
+    from_scipy,
+    load_graph,
+    set_max_memory,
+    write_binary_graph,
+)
 
 
 def write(directory: Path, name: str, text: str) -> Path:
@@ -71,10 +73,7 @@ def test_random_edge_list_matches_from_edges(tmp_path: Path) -> None:
     assert edges_of(loaded) == edges_of(expected)
 
 
-def test_parsing_across_chunks_reports_absolute_line_numbers(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(graph_module, "_PARSE_CHUNK_BYTES", 16)
+def test_errors_deep_in_a_file_report_absolute_line_numbers(tmp_path: Path) -> None:
     lines = ["# comment"] + [f"{i} {i + 1}" for i in range(200)]
     graph = load_graph(str(write(tmp_path, "long.el", "\n".join(lines) + "\n")), cache=False)
     assert edges_of(graph) == [(i, i + 1) for i in range(200)]
@@ -212,9 +211,74 @@ def test_malformed_files_name_path_and_line(
     assert "\n" not in message and str(path) in message
 
 
+def test_control_bytes_of_a_file_are_escaped_in_messages(tmp_path: Path) -> None:
+    """A line that would set the terminal's title (ESC ] 0 ; ... BEL) is shown escaped."""
+    path = write(tmp_path, "a.el", "0 1\n1 \x1b]0;title\x07\tx\u0085\n")
+    with pytest.raises(GraphError) as raised:
+        load_graph(str(path))
+    assert str(raised.value).endswith("found 3: '1 \\x1b]0;title\\x07\tx\\x85'")
+
+
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(GraphError, match=r"graph file not found: .*nope\.el"):
         load_graph(str(tmp_path / "nope.el"))
+
+
+def special_files(directory: Path) -> dict[str, tuple[Path, str]]:
+    """Paths that are no regular file, each with what the loaders call it."""
+    fifo = directory / "fifo.el"
+    os.mkfifo(fifo)
+    folder = directory / "folder.el"
+    folder.mkdir()
+    return {
+        "fifo": (fifo, "a FIFO"),
+        "directory": (folder, "a directory"),
+        "zero": (Path("/dev/zero"), "a character device"),
+        "urandom": (Path("/dev/urandom"), "a character device"),
+    }
+
+
+def test_special_files_are_refused_without_reading_them(tmp_path: Path) -> None:
+    """A FIFO would block, /dev/zero and /dev/urandom never end, a directory
+    would read as an empty graph: each is one located error at once."""
+    for label, (path, kind) in special_files(tmp_path).items():
+        with pytest.raises(GraphError) as raised:
+            load_graph(str(path))
+        assert str(raised.value) == f"{path}: error: a graph must be a regular file, not {kind}", label
+
+
+def test_a_matrix_market_file_declaring_more_entries_than_it_holds(tmp_path: Path) -> None:
+    """The declared count is checked against what the file holds, not allocated
+    (here past the host-memory check, which would refuse it first)."""
+    path = write(tmp_path, "a.mtx", "%%MatrixMarket matrix coordinate pattern general\n9 9 2000000000\n1 2\n")
+    set_max_memory(1 << 50)
+    try:
+        with pytest.raises(GraphError, match="truncated file: .* declares 2000000000 entries but 1 were"):
+            load_graph(str(path), cache=False)
+    finally:
+        set_max_memory(None)
+
+
+# --------------------------------------------------------------------------------------
+# gir's binary edge files
+# --------------------------------------------------------------------------------------
+
+
+def test_binary_graph_round_trip(tmp_path: Path) -> None:
+    graph = from_edges(5, np.array([3, 0, 4, 0]), np.array([1, 2, 0, 1]), np.array([7, 8, 9, 10]))
+    write_binary_graph(graph, tmp_path / "g.gbin")
+    loaded = load_graph(str(tmp_path / "g.gbin"))
+    assert loaded.num_vertices == 5 and edges_of(loaded) == edges_of(graph)
+    assert list(tmp_path.iterdir()) == [tmp_path / "g.gbin"]  # no temporary left, not cached
+
+
+def test_a_damaged_binary_graph_is_one_located_error(tmp_path: Path) -> None:
+    graph = from_edges(5, np.array([3, 0, 4]), np.array([1, 2, 0]))
+    write_binary_graph(graph, tmp_path / "g.gbin")
+    data = (tmp_path / "g.gbin").read_bytes()
+    (tmp_path / "g.gbin").write_bytes(data[:-4])
+    with pytest.raises(GraphError, match=r"g\.gbin: error: corrupt gir binary graph: the header does not match"):
+        load_graph(str(tmp_path / "g.gbin"))
 
 
 # --------------------------------------------------------------------------------------
@@ -253,10 +317,10 @@ def test_cache_is_written_then_read(
     assert messages == ["parsing c.wel (1 KB)..."]
     assert [file.suffix for file in cache_dir.iterdir()] == [".npz"]
 
-    def no_parsing(path: Path, data: bytes) -> Graph:
+    def no_parsing(path: Path) -> Graph:
         raise AssertionError("the cached graph should have been used")
 
-    monkeypatch.setitem(graph_module._FILE_PARSERS, ".wel", no_parsing)
+    monkeypatch.setattr(graph_io, "_parse_file", no_parsing)
     messages.clear()
     second = load_graph(str(path), progress=messages.append)
     assert messages[0].startswith("reading cached graph c.wel")

@@ -56,7 +56,21 @@ SCRIPT = textwrap.dedent(
     with pytest.raises(NotImplementedError, match="not implemented by 'gir'"):
         nx.bfs_edges(G, 7, sort_neighbors=sorted, backend="gir")
 
+    K = nx.karate_club_graph()  # weighted: gir's weighted PageRank
+    assert nx.pagerank(K, backend="gir") == pytest.approx(nx.pagerank(K), rel=1e-12)
+
+    from gir.nx_backend import interface
+    runs = []
+    bfs = interface.BackendInterface.single_source_shortest_path_length
+    interface.BackendInterface.single_source_shortest_path_length = lambda *a, **k: runs.append(1) or bfs(*a, **k)
     nx.config.backend_priority.algos = ["gir"]
+    nx.single_source_shortest_path_length(K, 0)
+    assert runs == []  # karate is below the measured threshold: NetworkX runs it
+    nx.config.backends.gir.min_edges = 0
+    nx.single_source_shortest_path_length(K, 0)
+    assert runs == [1]
+    assert nx.closeness_centrality(K) == nx.closeness_centrality(K, backend="networkx")
+    assert runs == [1]  # closeness's BFS per node stays in NetworkX
     assert nx.pagerank(G, personalization={0: 1}) == nx.pagerank(G, personalization={0: 1}, backend="networkx")
     W[0][1]["weight"] = 0.5
     W.__networkx_cache__.clear()

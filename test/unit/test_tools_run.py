@@ -17,13 +17,6 @@ from gir.validate import find_validator
 PROGRAMS = Path(__file__).parents[1] / "programs"
 
 
-@pytest.fixture(autouse=True)
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "cache"
-    monkeypatch.setenv("GIR_CACHE_DIR", str(directory))
-    return directory
-
-
 def one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
     errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error")]
     assert len(errors) == 1, errors
@@ -171,10 +164,11 @@ def test_validation_uses_a_graph_loaded_independently_of_the_cache(
     argv = [str(PROGRAMS / "bfs.gt"), str(path), "0", "--target", "opencl", "--validate"]
     assert main(argv) == 0
     # A forged entry: other edges, a key and checksum that match them.
-    import gir.runtime.graph as graph_module
+    from gir.runtime.graph import from_edges
+    from gir.runtime.graph.cache import CacheEntry
 
-    entry = graph_module._CacheEntry.for_file(path, path.stat().st_size, path.stat().st_mtime_ns)
-    forged = graph_module.from_edges(4, np.array([0, 1, 0, 3]), np.array([1, 0, 3, 0]))
+    entry = CacheEntry.for_file(path, path.stat().st_size, path.stat().st_mtime_ns)
+    forged = from_edges(4, np.array([0, 1, 0, 3]), np.array([1, 0, 3, 0]))
     entry.write(forged, lambda message: None)
     capsys.readouterr()
     assert main(argv) == 1
@@ -186,3 +180,62 @@ def test_a_hexadecimal_start_vertex_is_validated_like_the_run_reads_it(
 ) -> None:
     argv = [str(PROGRAMS / "bfs.gt"), "road:4:4", "0x5", "--target", "opencl", "--validate"]
     assert main(argv) == 0, capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------------------
+# Checks before the compile, and --warmup
+# --------------------------------------------------------------------------------------
+
+
+def _refuse_to_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gir import executor
+
+    def compile_program(*args: object, **kwargs: object) -> None:
+        raise AssertionError("gir-run compiled a program it should have refused first")
+
+    monkeypatch.setattr(executor, "compile_program", compile_program)
+
+
+def test_a_missing_graph_file_is_reported_before_the_compile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _refuse_to_compile(monkeypatch)
+    missing = tmp_path / "typo.el"
+    assert main([str(PROGRAMS / "bfs.gt"), str(missing), "0", "--target", "opencl"]) == 1
+    assert one_error_line(capsys) == f"error: graph file not found: {missing}"
+
+
+def test_a_missing_fixed_graph_file_is_reported_before_the_compile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _refuse_to_compile(monkeypatch)
+    monkeypatch.chdir(tmp_path)  # fixed_bfs.gt's graphs/ folder is not here
+    assert main([str(PROGRAMS / "fixed_bfs.gt"), "--target", "opencl"]) == 1
+    assert one_error_line(capsys).startswith("error: graph file not found: ")
+
+
+@pytest.mark.parametrize("warmup", [0, 2])
+def test_warmup_runs_are_untimed_and_print_nothing(
+    warmup: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gir.runtime.program import CompiledProgram
+
+    runs: list[int] = []
+    original = CompiledProgram.run
+
+    def counted(self: CompiledProgram, *args: object, **kwargs: object) -> object:
+        runs.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(CompiledProgram, "run", counted)
+    argv = [str(PROGRAMS / "lang_hostonly.gt"), "20", "--trials", "2", "--warmup", str(warmup)]
+    assert main([*argv, "--target", "opencl"]) == 0
+    captured = capsys.readouterr()
+    assert len(runs) == warmup + 2
+    assert captured.out == "8\n77\n19\n5\n2.375\n" * 2  # the timed trials' output only
+    assert "over 2 trial(s)" in captured.err
+
+
+def test_a_negative_warmup_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(PROGRAMS / "lang_hostonly.gt"), "20", "--warmup", "-1"]) == 1
+    assert one_error_line(capsys) == "error: --trials must be at least 1 and --warmup at least 0"

@@ -5,8 +5,6 @@ A direction is a class in its own module of this package, registered with one
 `register_direction(...)` line in `gir/passes/__init__.py`. The registry is the
 single source of the directions `graph-default-schedule` accepts. A direction says
 
-- which layout its traversals read (`layout`, and `blocked_layout` under edge
-  blocking: `graph-to-frontier` sets it);
 - which argument of the edge function is the vertex a thread iterates
   (`iterated`: `graph-insert-atomics` asks whether that vertex's elements are
   private to the thread);
@@ -28,20 +26,15 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier
-from gir.dialects.frontier import Layout
-from gir.dialects.schedule import Direction, SimpleScheduleAttr
-from gir.passes.registry import StrategyRegistry
+from gir.axes import DIRECTIONS
+from gir.dialects.schedule import SimpleScheduleAttr
 
 
 class DirectionStrategy(ABC):
     """One value of G2's `configDirection`."""
 
-    value: ClassVar[Direction]
-    """The schedule value this strategy realizes."""
-    layout: ClassVar[Layout]
-    """The layout its traversals read the iterated vertex's edges from."""
-    blocked_layout: ClassVar[Layout]
-    """The layout its edge-blocked traversals read: tiled by the neighbor's range."""
+    value: ClassVar[str]
+    """The schedule name it realizes (the key of its registration line)."""
     iterated: ClassVar[int]
     """The edge-function argument a thread iterates: 0 the source, 1 the destination."""
 
@@ -76,18 +69,11 @@ class DirectionStrategy(ABC):
         return traverse.input
 
 
-DIRECTIONS: StrategyRegistry[Direction, DirectionStrategy] = StrategyRegistry(
-    "gir.passes.directions",
-    lambda value: f"error: direction {value.value} has no registered strategy",
-)
-"""Registered directions by schedule value."""
+def register_direction(name: str, module: str, cls: str) -> None:
+    """Registers `gir.passes.directions.<module>.<cls>` as the strategy for `name`."""
+    DIRECTIONS.register(name, module, cls)
 
 
-def register_direction(value: Direction, module: str, cls: str) -> None:
-    """Registers `gir.passes.directions.<module>.<cls>` as the strategy for `value`."""
-    DIRECTIONS.register(value, module, cls)
-
-
-def direction(value: Direction) -> DirectionStrategy:
-    """The strategy registered for `value` (a UserError if there is none)."""
-    return DIRECTIONS.get(value)
+def direction(name: str) -> DirectionStrategy:
+    """The strategy registered for `name` (a UserError if there is none)."""
+    return DIRECTIONS.get(name)

@@ -9,16 +9,11 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.dialects import frontier, graph
-from gir.dialects.frontier import (
-    AllVerticesType,
-    BitmapType,
-    BoolmapType,
-    FrontierType,
-    Layout,
-)
-from gir.dialects.schedule import Direction, PullFrontier, SimpleScheduleAttr
+from gir.dialects.frontier import AllVerticesType
+from gir.dialects.schedule import SimpleScheduleAttr
 from gir.passes.directions import DirectionStrategy
-from gir.passes.load_balance import inline_region, mark_early_exit
+from gir.passes.representations import pull_input_type, representation
+from gir.passes.traversal_regions import inline_region, mark_early_exit
 
 
 class Pull(DirectionStrategy):
@@ -76,17 +71,15 @@ class Pull(DirectionStrategy):
     ```
     """
 
-    value = Direction.PULL
-    layout = Layout.CSC
-    blocked_layout = Layout.BLOCKED_CSC
+    value = "PULL"
     iterated = 1
 
     def input_type(
         self, input_type: Attribute, schedule: SimpleScheduleAttr
     ) -> Attribute | None:
-        if isinstance(input_type, _TESTABLE):
+        if representation(input_type).membership_testable:
             return None
-        return _PULL_FRONTIERS[schedule.pull_frontier.data]()
+        return pull_input_type(schedule.pull_frontier.data)
 
     def vertex_map(self, traverse: frontier.EdgeTraverseOp) -> frontier.VertexMapOp:
         body = Block(arg_types=[graph.VertexType()])
@@ -167,16 +160,6 @@ def _gather(
         Rewriter.insert_op(weight, point)
         edge_args.append(weight.result)
     inline_region(traverse.body, edge_args, point)
-
-
-_TESTABLE = (AllVerticesType, BitmapType, BoolmapType)
-"""Input frontier types a pull traverses as they are (membership is O(1))."""
-
-_PULL_FRONTIERS: dict[PullFrontier, type[FrontierType]] = {
-    PullFrontier.BITMAP: BitmapType,
-    PullFrontier.BOOLMAP: BoolmapType,
-}
-"""The frontier type of each `configDirection(PULL, ...)` input representation."""
 
 
 def _if_member(input: SSAValue, src: SSAValue, point: InsertPoint) -> InsertPoint:

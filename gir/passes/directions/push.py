@@ -8,10 +8,8 @@ from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.dialects import frontier, graph
-from gir.dialects.frontier import Layout
-from gir.dialects.schedule import Direction
 from gir.passes.directions import DirectionStrategy
-from gir.passes.load_balance import inline_region
+from gir.passes.traversal_regions import inline_region
 
 
 class Push(DirectionStrategy):
@@ -39,9 +37,7 @@ class Push(DirectionStrategy):
     ```
     """
 
-    value = Direction.PUSH
-    layout = Layout.CSR
-    blocked_layout = Layout.BLOCKED
+    value = "PUSH"
     iterated = 0
 
     def vertex_map(self, traverse: frontier.EdgeTraverseOp) -> frontier.VertexMapOp:

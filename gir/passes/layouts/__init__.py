@@ -2,9 +2,12 @@
 
 A layout is a class in its own module of this package, registered with one
 `register_layout(...)` line in `gir/passes/__init__.py` under its
-`frontier.Layout` value. `frontier-lower-device-ops` lowers `frontier.edge_range`,
+name (`gir.axes.LAYOUTS`). `frontier-lower-device-ops` lowers `frontier.edge_range`,
 `frontier.neighbor` and `frontier.edge_weight` through it, and load-balance
-strategies read a vertex's edge range through it.
+strategies read a vertex's edge range through it. A layout declares the
+traversals it serves (`direction`, `blocked`: `serves(schedule)`), so
+`graph-to-frontier` picks a traversal's layout from its schedule's fields
+(`layout_for`).
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ from typing import TYPE_CHECKING, ClassVar
 from xdsl.builder import Builder
 from xdsl.ir import Attribute, SSAValue
 
-from gir.dialects.frontier import Layout
-from gir.passes.registry import StrategyRegistry
+from gir.axes import LAYOUTS
+from gir.diagnostics import UserError
+from gir.dialects.schedule import EdgeBlocking, SimpleScheduleAttr
 
 if TYPE_CHECKING:
     from gir.passes.gpu_kernels import GpuContext
@@ -25,7 +29,23 @@ if TYPE_CHECKING:
 class LayoutStrategy(ABC):
     """How one topology layout is read in device code."""
 
-    value: ClassVar[Layout]
+    value: ClassVar[str]
+    """The layout's name (the key of its registration line)."""
+    direction: ClassVar[str]
+    """The direction whose traversals read it: a thread iterates the endpoint
+    it groups edges by."""
+    blocked: ClassVar[bool] = False
+    """Whether it is an edge-blocked layout (`configLoadBalance(L, BLOCKED, N)`)."""
+    transposed: ClassVar[str | None] = None
+    """The layout that reads the transpose's edges the way this one reads the
+    graph's (a traversal over `edges.transpose()` reads the graph in it; None:
+    not supported)."""
+
+    def serves(self, schedule: SimpleScheduleAttr) -> bool:
+        """Whether a traversal with `schedule` reads this layout (its direction
+        and edge blocking say which)."""
+        blocked = schedule.edge_blocking.data == EdgeBlocking.BLOCKED
+        return schedule.direction.data == self.direction and blocked == self.blocked
 
     @abstractmethod
     def edge_range(
@@ -49,17 +69,23 @@ class LayoutStrategy(ABC):
         the endpoint the layout groups edges by, read from an array made at load."""
 
 
-LAYOUTS: StrategyRegistry[Layout, LayoutStrategy] = StrategyRegistry(
-    "gir.passes.layouts", lambda value: f"error: layout {value.value} has no GPU lowering yet"
-)
-"""Registered layouts by value."""
+def register_layout(name: str, module: str, cls: str) -> None:
+    """Registers `gir.passes.layouts.<module>.<cls>` for the layout `name`."""
+    LAYOUTS.register(name, module, cls)
 
 
-def register_layout(value: Layout, module: str, cls: str) -> None:
-    """Registers `gir.passes.layouts.<module>.<cls>` for `value`."""
-    LAYOUTS.register(value, module, cls)
+def layout(name: str) -> LayoutStrategy:
+    """The strategy registered for `name`."""
+    return LAYOUTS.get(name)
 
 
-def layout(value: Layout) -> LayoutStrategy:
-    """The strategy registered for `value`."""
-    return LAYOUTS.get(value)
+def layout_for(schedule: SimpleScheduleAttr) -> str:
+    """The layout a traversal with `schedule` reads: the first registered one that
+    serves its direction and edge blocking (a UserError if none does)."""
+    for name in LAYOUTS:
+        if LAYOUTS.get(name).serves(schedule):
+            return name
+    raise UserError(
+        f"error: no registered layout serves direction {schedule.direction.data} "
+        f"with edge blocking {schedule.edge_blocking.data.value}"
+    )

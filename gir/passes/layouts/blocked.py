@@ -23,10 +23,9 @@ from xdsl.ir import Attribute, SSAValue
 
 from gir.diagnostics import UserError
 from gir.dialects import frontier, host
-from gir.dialects.frontier import Layout
 from gir.dialects.host import GraphArray, buffer_type
 from gir.passes.gpu_kernels import GpuContext, constant
-from gir.passes.layouts import LayoutStrategy
+from gir.passes.layouts import LayoutStrategy, layout
 
 BLOCKING_SIZE_ATTR = "blocking_size"
 """The discardable attribute (an i64) of a traversal or edge map over the BLOCKED
@@ -37,7 +36,9 @@ class Blocked(LayoutStrategy):
     """An edge list tiled by destination range, each block in source order: a
     thread iterates sources (PUSH) and reads destinations at random."""
 
-    value = Layout.BLOCKED
+    value = "BLOCKED"
+    direction = "PUSH"
+    blocked = True
 
     offsets: ClassVar[GraphArray] = GraphArray.BLOCK_OFFSETS
     """Where each block's edges begin (one entry per block, plus one)."""
@@ -53,7 +54,7 @@ class Blocked(LayoutStrategy):
         self, ctx: GpuContext, b: Builder, vertex: SSAValue
     ) -> tuple[SSAValue, SSAValue]:
         raise UserError(
-            f"error: the {self.value.value} layout spreads a vertex's edges over its "
+            f"error: the {self.value} layout spreads a vertex's edges over its "
             "blocks and has no per-vertex edge range: only frontier-edge-blocking walks it"
         )
 
@@ -81,7 +82,8 @@ class BlockedCsc(Blocked):
     block in destination order: a thread iterates destinations (PULL) and reads
     sources at random."""
 
-    value = Layout.BLOCKED_CSC
+    value = "BLOCKED_CSC"
+    direction = "PULL"
 
     offsets = GraphArray.CSC_BLOCK_OFFSETS
     owners = GraphArray.CSC_BLOCKED_DST
@@ -90,8 +92,9 @@ class BlockedCsc(Blocked):
     weights = GraphArray.CSC_BLOCKED_WEIGHTS
 
 
-BLOCKED_LAYOUTS = (Layout.BLOCKED, Layout.BLOCKED_CSC)
-"""The layouts `frontier-edge-blocking` walks."""
+def is_blocked(name: str) -> bool:
+    """Whether the layout `name` is edge-blocked (`frontier-edge-blocking` walks it)."""
+    return layout(name).blocked
 
 
 def blocking_size_of(op: frontier.EdgeTraverseOp | frontier.EdgeMapOp) -> int:
@@ -112,7 +115,7 @@ def program_blocking_size(ctx: GpuContext) -> int:
         blocking_size_of(op)
         for op in ctx.main.walk()
         if isinstance(op, frontier.EdgeTraverseOp | frontier.EdgeMapOp)
-        and op.layout.data in BLOCKED_LAYOUTS
+        and is_blocked(op.layout.data)
     }
     sizes |= {
         use.operation.blocking_size.value.data

@@ -4,7 +4,6 @@ builds these arrays once per loaded graph, from its cached transpose."""
 
 from __future__ import annotations
 
-from gir.dialects.frontier import Layout
 from gir.dialects.host import GraphArray
 from gir.passes.layouts.csr import Csr
 
@@ -12,7 +11,9 @@ from gir.passes.layouts.csr import Csr
 class Csc(Csr):
     """Compressed sparse columns, by destination: read like CSR over the transpose."""
 
-    value = Layout.CSC
+    value = "CSC"
+    direction = "PULL"
+    transposed = "CSR"
 
     offsets = GraphArray.CSC_PTR
     others = GraphArray.CSC_IDX

@@ -11,7 +11,6 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Attribute, SSAValue
 
 from gir.dialects.host import GraphArray
-from gir.dialects.frontier import Layout
 from gir.passes.gpu_kernels import GpuContext, as_index
 from gir.passes.layouts import LayoutStrategy
 
@@ -19,7 +18,9 @@ from gir.passes.layouts import LayoutStrategy
 class Csr(LayoutStrategy):
     """Compressed sparse rows, by source."""
 
-    value = Layout.CSR
+    value = "CSR"
+    direction = "PUSH"
+    transposed = "CSC"
 
     offsets: ClassVar[GraphArray] = GraphArray.ROW_PTR
     """The V+1 offsets of each vertex's edges."""

@@ -6,9 +6,8 @@ from __future__ import annotations
 from xdsl.builder import Builder
 
 from gir.dialects import frontier, gir_gpu
-from gir.dialects.schedule import LoadBalance
-from gir.passes.gpu_kernels import KernelBuilder, MapBody
-from gir.passes.load_balance import LoadBalanceStrategy, to_edge_map
+from gir.passes.kernel_builder import KernelBuilder, MapBody
+from gir.passes.load_balance import LoadBalanceStrategy
 from gir.passes.load_balance.cooperative import ScannedEdges, ThreadEdges, frontier_threads
 
 
@@ -36,7 +35,7 @@ class CtaMapped(LoadBalanceStrategy):
       ...
     } -> !frontier.queue
     ```
-    After `frontier-lb-cm`:
+    After `frontier-lower-load-balance`:
     ```mlir
     %o = frontier.edge_map CM CSR %e : !graph.edgeset from %in : !frontier.queue
         into %empty : !frontier.queue -> !frontier.queue {
@@ -63,13 +62,7 @@ class CtaMapped(LoadBalanceStrategy):
     ```
     """
 
-    value = LoadBalance.CM
-
-    def owns_iterated_vertex(self) -> bool:
-        return False
-
-    def rewrite(self, traverse: frontier.EdgeTraverseOp) -> None:
-        to_edge_map(traverse)
+    value = "CM"
 
     def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
         scanned_map_kernel(kernels, edge_map, per_warp=False)

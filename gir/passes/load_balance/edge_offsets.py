@@ -25,9 +25,10 @@ from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier, gir_gpu, host
-from gir.passes.gpu_kernels import GpuContext, KernelBuilder, as_i32, as_index, constant
+from gir.passes.gpu_kernels import GpuContext, as_i32, as_index, constant
+from gir.passes.kernel_builder import KernelBuilder
 from gir.passes.layouts import LayoutStrategy, layout
-from gir.passes.load_balance import LoadBalanceStrategy, to_edge_map
+from gir.passes.load_balance import LoadBalanceStrategy
 from gir.passes.representations import FrontierRepresentation
 from gir.passes.representations.buffers import item_scratch
 
@@ -81,11 +82,11 @@ class EdgeOffsetsStrategy(LoadBalanceStrategy):
     kernel_prefix: str
     """The prefix of the degree kernel's name (`<prefix>_degrees_<label>`)."""
 
-    def owns_iterated_vertex(self) -> bool:
-        return False
-
-    def rewrite(self, traverse: frontier.EdgeTraverseOp) -> None:
-        to_edge_map(traverse)
+    def host_steps(self) -> tuple[str, ...]:
+        return (
+            "a device-wide exclusive scan of the frontier's degrees (gir_gpu.exclusive_scan)",
+            "a read-back of the frontier's edge count",
+        )
 
     def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
         b = Builder(InsertPoint.before(edge_map))

@@ -7,8 +7,8 @@ from xdsl.ir import SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier
-from gir.dialects.schedule import LoadBalance
-from gir.passes.gpu_kernels import KernelBuilder, as_index
+from gir.passes.gpu_kernels import as_index
+from gir.passes.kernel_builder import KernelBuilder
 from gir.passes.layouts import layout
 from gir.passes.load_balance.edge_offsets import EdgeOffsetsStrategy, FrontierEdges
 
@@ -33,7 +33,7 @@ class EdgeOnly(EdgeOffsetsStrategy):
       ...
     } -> !frontier.queue
     ```
-    After `frontier-lb-edge-only`:
+    After `frontier-lower-load-balance`:
     ```mlir
     %o = frontier.edge_map EDGE_ONLY CSR %e : !graph.edgeset from %in : !frontier.queue
         into %empty : !frontier.queue -> !frontier.queue {
@@ -67,7 +67,8 @@ class EdgeOnly(EdgeOffsetsStrategy):
     ```
     """
 
-    value = LoadBalance.EDGE_ONLY
+    value = "EDGE_ONLY"
+    composes_with_blocking = True
     kernel_prefix = "edge_only"
 
     def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:

@@ -17,9 +17,11 @@ from xdsl.ir import Block, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier, gir_gpu
-from gir.passes.gpu_kernels import KernelBuilder, MapBody, as_index, constant
+from gir.passes.gpu_kernels import as_index, constant
+from gir.passes.kernel_builder import KernelBuilder, MapBody
 from gir.passes.layouts import layout
-from gir.passes.load_balance import LoadBalanceStrategy, exit_early, to_edge_map
+from gir.passes.load_balance import LoadBalanceStrategy
+from gir.passes.traversal_regions import exit_early
 
 MAX_THREADS = 1 << 26
 """The most threads a `GroupMapped` kernel launches. Above `MAX_THREADS / width`
@@ -51,12 +53,6 @@ class GroupMapped(LoadBalanceStrategy):
     ) -> tuple[SSAValue, SSAValue, SSAValue]:
         """Device code: (the thread's group, its rank in the group, the number of
         groups in the launch), all i32."""
-
-    def owns_iterated_vertex(self) -> bool:
-        return False
-
-    def rewrite(self, traverse: frontier.EdgeTraverseOp) -> None:
-        to_edge_map(traverse)
 
     def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
         ctx = kernels.ctx

@@ -10,8 +10,8 @@ from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier
-from gir.dialects.schedule import LoadBalance
-from gir.passes.gpu_kernels import KernelBuilder, MapBody, as_index, constant, kernel_skeleton
+from gir.passes.gpu_kernels import as_index, constant, kernel_skeleton
+from gir.passes.kernel_builder import KernelBuilder, MapBody
 from gir.passes.load_balance.edge_offsets import EdgeOffsetsStrategy, FrontierEdges
 
 PATH_PER_THREAD = 8
@@ -45,7 +45,7 @@ class MergePath(EdgeOffsetsStrategy):
       ...
     } -> !frontier.queue
     ```
-    After `frontier-lb-merge-path` (as EDGE_ONLY's: the body is the work of one edge):
+    After `frontier-lower-load-balance` (as EDGE_ONLY's: the body is the work of one edge):
     ```mlir
     %o = frontier.edge_map MERGE_PATH CSR %e : !graph.edgeset from %in : !frontier.queue
         into %empty : !frontier.queue -> !frontier.queue {
@@ -78,7 +78,7 @@ class MergePath(EdgeOffsetsStrategy):
     ```
     """
 
-    value = LoadBalance.MERGE_PATH
+    value = "MERGE_PATH"
     kernel_prefix = "merge_path"
 
     def form_map_kernel(

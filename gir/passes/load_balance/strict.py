@@ -9,8 +9,8 @@ from xdsl.ir import Block
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier, gir_gpu
-from gir.dialects.schedule import LoadBalance
-from gir.passes.gpu_kernels import KernelBuilder, MapBody, constant
+from gir.passes.gpu_kernels import constant
+from gir.passes.kernel_builder import KernelBuilder, MapBody
 from gir.passes.load_balance.edge_offsets import EdgeOffsetsStrategy, FrontierEdges, when
 
 EDGES_PER_THREAD = 4
@@ -45,7 +45,7 @@ class Strict(EdgeOffsetsStrategy):
       ...
     } -> !frontier.queue
     ```
-    After `frontier-lb-strict` (as EDGE_ONLY's: the body is the work of one edge):
+    After `frontier-lower-load-balance` (as EDGE_ONLY's: the body is the work of one edge):
     ```mlir
     %o = frontier.edge_map STRICT CSR %e : !graph.edgeset from %in : !frontier.queue
         into %empty : !frontier.queue -> !frontier.queue {
@@ -74,7 +74,7 @@ class Strict(EdgeOffsetsStrategy):
     ```
     """
 
-    value = LoadBalance.STRICT
+    value = "STRICT"
     kernel_prefix = "strict"
 
     def form_map_kernel(

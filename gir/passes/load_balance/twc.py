@@ -9,9 +9,10 @@ from xdsl.ir import SSAValue
 
 from gir.dialects import frontier, gir_gpu
 from gir.dialects.gir_gpu import SUBGROUP_SIZE
-from gir.dialects.schedule import LoadBalance
-from gir.passes.gpu_kernels import KernelBuilder, MapBody, as_index, constant
-from gir.passes.load_balance import LoadBalanceStrategy, exit_early, to_edge_map
+from gir.passes.gpu_kernels import as_index, constant
+from gir.passes.kernel_builder import KernelBuilder, MapBody
+from gir.passes.load_balance import LoadBalanceStrategy
+from gir.passes.traversal_regions import exit_early
 from gir.passes.load_balance.cooperative import (
     ThreadEdges,
     frontier_threads,
@@ -54,7 +55,7 @@ class Twc(LoadBalanceStrategy):
       ...
     } -> !frontier.queue
     ```
-    After `frontier-lb-twc`:
+    After `frontier-lower-load-balance`:
     ```mlir
     %o = frontier.edge_map TWC CSR %e : !graph.edgeset from %in : !frontier.queue
         into %empty : !frontier.queue -> !frontier.queue {
@@ -82,13 +83,7 @@ class Twc(LoadBalanceStrategy):
     ```
     """
 
-    value = LoadBalance.TWC
-
-    def owns_iterated_vertex(self) -> bool:
-        return False
-
-    def rewrite(self, traverse: frontier.EdgeTraverseOp) -> None:
-        to_edge_map(traverse)
+    value = "TWC"
 
     def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
         block_size = frontier.block_size_of(edge_map)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from xdsl.rewriter import Rewriter
 
 from gir.dialects import frontier
-from gir.dialects.schedule import LoadBalance
 from gir.passes.directions import direction
 from gir.passes.load_balance import LoadBalanceStrategy
 
@@ -53,7 +52,7 @@ class VertexBased(LoadBalanceStrategy):
     ```
     """
 
-    value = LoadBalance.VERTEX_BASED
+    value = "VERTEX_BASED"
 
     def owns_iterated_vertex(self) -> bool:
         return True

@@ -4,9 +4,8 @@ over its lanes."""
 from __future__ import annotations
 
 from gir.dialects import frontier
-from gir.dialects.schedule import LoadBalance
-from gir.passes.gpu_kernels import KernelBuilder
-from gir.passes.load_balance import LoadBalanceStrategy, to_edge_map
+from gir.passes.kernel_builder import KernelBuilder
+from gir.passes.load_balance import LoadBalanceStrategy
 from gir.passes.load_balance.cta_mapped import scanned_map_kernel
 
 
@@ -35,7 +34,7 @@ class WarpMapped(LoadBalanceStrategy):
       ...
     } -> !frontier.queue
     ```
-    After `frontier-lb-wm`:
+    After `frontier-lower-load-balance`:
     ```mlir
     %o = frontier.edge_map WM CSR %e : !graph.edgeset from %in : !frontier.queue
         into %empty : !frontier.queue -> !frontier.queue {
@@ -64,13 +63,7 @@ class WarpMapped(LoadBalanceStrategy):
     ```
     """
 
-    value = LoadBalance.WM
-
-    def owns_iterated_vertex(self) -> bool:
-        return False
-
-    def rewrite(self, traverse: frontier.EdgeTraverseOp) -> None:
-        to_edge_map(traverse)
+    value = "WM"
 
     def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
         scanned_map_kernel(kernels, edge_map, per_warp=True)

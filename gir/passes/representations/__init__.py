@@ -26,23 +26,37 @@ from typing import TYPE_CHECKING, ClassVar
 from xdsl.builder import Builder
 from xdsl.ir import Attribute, SSAValue
 
+from gir.axes import REPRESENTATIONS
 from gir.diagnostics import UserError
 from gir.dialects.frontier import FrontierType
-from gir.dialects.schedule import FrontierCreation
-from gir.passes.registry import StrategyRegistry
 
 if TYPE_CHECKING:
     from gir.passes.gpu_kernels import GpuContext
 
 
 class FrontierRepresentation(ABC):
-    """How one frontier type lives on the GPU."""
+    """How one frontier type lives on the GPU.
+
+    Capabilities (what it composes with; other passes ask, none names a type):
+    - `creation`: the schedule's frontier creation it realizes as a traversal output;
+    - `pull_frontier`: the `configDirection(PULL, F)` value that converts a pull
+      traversal's input to it;
+    - `membership_testable`: a pull traversal reads it as its input as it is;
+    - `dedup_for_capacity`, `every_thread_holds_a_vertex`: below.
+    """
 
     type: ClassVar[type[FrontierType]]
     """The frontier type it lowers."""
-    creation: ClassVar[FrontierCreation | None] = None
-    """The schedule's frontier creation it realizes as a traversal output (None:
-    never an output)."""
+    creation: ClassVar[str | None] = None
+    """The schedule's frontier creation (`configFrontierCreation`) it realizes as
+    a traversal output (None: never an output)."""
+    pull_frontier: ClassVar[str | None] = None
+    """The value F of `configDirection(PULL, F)` that asks for it as the
+    representation a pull traversal's input is converted to (None: not one;
+    needs `membership_testable`)."""
+    membership_testable: ClassVar[bool] = False
+    """Whether device code tests membership in it in O(1) (`contains`; over every
+    vertex the test is void): a pull traversal reads such an input as it is."""
     dedup_for_capacity: ClassVar[bool] = False
     """Whether an output whose updates can add one vertex twice must be
     deduplicated to stay within the capacity (a queue, not a bitmap)."""
@@ -149,15 +163,6 @@ class FrontierRepresentation(ABC):
         raise UserError(f"error: a {self.type.name} cannot be an output")
 
 
-REPRESENTATIONS: StrategyRegistry[type[FrontierType], FrontierRepresentation] = (
-    StrategyRegistry(
-        "gir.passes.representations",
-        lambda cls: f"error: frontier type {cls.name} has no GPU lowering",
-    )
-)
-"""Registered representations by frontier type, in registration order."""
-
-
 def register_representation(frontier_type: type[FrontierType], module: str, cls: str) -> None:
     """Registers `gir.passes.representations.<module>.<cls>` for `frontier_type`."""
     REPRESENTATIONS.register(frontier_type, module, cls)
@@ -174,9 +179,30 @@ def is_frontier(value_type: Attribute) -> bool:
     return isinstance(value_type, FrontierType)
 
 
-def output_type(creation: FrontierCreation) -> FrontierType | None:
-    """The frontier type that realizes `creation` for a traversal's output."""
+def output_type(creation: str) -> FrontierType | None:
+    """The frontier type that realizes the frontier creation `creation` for a
+    traversal's output."""
     for frontier_type in REPRESENTATIONS:
         if representation(frontier_type).creation == creation:
             return frontier_type()
     return None
+
+
+def pull_input_type(pull_frontier: str) -> FrontierType:
+    """The frontier type a pull traversal's input is converted to under
+    `configDirection(PULL, pull_frontier)`."""
+    for frontier_type in REPRESENTATIONS:
+        if representation(frontier_type).pull_frontier == pull_frontier:
+            return frontier_type()
+    raise UserError(f"error: pull frontier {pull_frontier} has no registered representation")
+
+
+def queue_type() -> FrontierType:
+    """The representation every thread of whose maps holds a vertex and that a
+    traversal fills as it goes (G2's FUSED creation: the sparse queue), to which
+    `frontier-insert-conversions` converts the inputs of edge maps."""
+    for frontier_type in REPRESENTATIONS:
+        rep = representation(frontier_type)
+        if rep.every_thread_holds_a_vertex and rep.creation is not None:
+            return frontier_type()
+    raise UserError("error: no registered frontier representation is a queue")

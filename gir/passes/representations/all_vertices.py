@@ -15,6 +15,7 @@ class AllVertices(FrontierRepresentation):
     """`!frontier.all`: no host values; its size is V."""
 
     type = AllVerticesType
+    membership_testable = True
 
     def capacity(self, ctx: GpuContext) -> SSAValue:
         return ctx.vertices

@@ -16,7 +16,6 @@ from xdsl.ir import SSAValue
 from gir.dialects import gir_gpu
 from gir.dialects.frontier import BitmapType
 from gir.dialects.gir_gpu import AtomicKind
-from gir.dialects.schedule import FrontierCreation
 from gir.passes.gpu_kernels import GpuContext, as_i32, as_index, constant
 from gir.passes.representations.dense import DenseFrontier
 
@@ -34,7 +33,8 @@ class Bitmap(DenseFrontier):
     """`!frontier.bitmap` as 32-bit words of membership bits."""
 
     type = BitmapType
-    creation = FrontierCreation.UNFUSED_BITMAP
+    creation = "UNFUSED_BITMAP"
+    pull_frontier = "BITMAP"
     element = i32
     host_names = ("words",)
 

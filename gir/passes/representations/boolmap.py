@@ -14,7 +14,6 @@ from xdsl.dialects.builtin import i8
 from xdsl.ir import SSAValue
 
 from gir.dialects.frontier import BoolmapType
-from gir.dialects.schedule import FrontierCreation
 from gir.passes.gpu_kernels import GpuContext, as_index, constant
 from gir.passes.representations.dense import DenseFrontier
 
@@ -23,7 +22,8 @@ class Boolmap(DenseFrontier):
     """`!frontier.boolmap` as one i8 flag per vertex."""
 
     type = BoolmapType
-    creation = FrontierCreation.UNFUSED_BOOLMAP
+    creation = "UNFUSED_BOOLMAP"
+    pull_frontier = "BOOLMAP"
     element = i8
     host_names = ("flags",)
 

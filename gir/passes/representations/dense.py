@@ -23,9 +23,10 @@ from xdsl.rewriter import InsertPoint
 
 from gir.dialects import gir_gpu, host
 from gir.dialects.gir_gpu import SUBGROUP_SIZE, AtomicKind, Dimension, buffer_type
-from gir.passes.gpu_kernels import GpuContext, KernelBuilder, as_i32, as_index, constant
+from gir.passes.block_sums import block_exclusive_sum
+from gir.passes.gpu_kernels import GpuContext, as_i32, as_index, constant
+from gir.passes.kernel_builder import KernelBuilder
 from gir.passes.ir_utils import constant_value
-from gir.passes.load_balance.cooperative import block_exclusive_sum
 from gir.passes.representations import FrontierRepresentation
 from gir.passes.representations.buffers import counter
 
@@ -46,6 +47,7 @@ class DenseFrontier(FrontierRepresentation):
     """A frontier stored as a membership array over every vertex of the graph."""
 
     every_thread_holds_a_vertex = False
+    membership_testable = True
     element: ClassVar[IntegerType]
     """The element type of the membership array."""
 

@@ -29,10 +29,10 @@ from xdsl.rewriter import InsertPoint
 from gir.dialects import gir_gpu, host
 from gir.dialects.frontier import AllVerticesType, SparseQueueType
 from gir.dialects.gir_gpu import AtomicKind, buffer_type
-from gir.dialects.schedule import FrontierCreation
-from gir.passes.gpu_kernels import GpuContext, KernelBuilder, as_i32, as_index, constant
+from gir.passes.block_sums import block_exclusive_sum
+from gir.passes.gpu_kernels import GpuContext, as_i32, as_index, constant
+from gir.passes.kernel_builder import KernelBuilder
 from gir.passes.ir_utils import constant_value
-from gir.passes.load_balance.cooperative import block_exclusive_sum
 from gir.passes.representations import FrontierRepresentation
 from gir.passes.representations.buffers import (
     counter,
@@ -136,7 +136,7 @@ class SparseQueue(FrontierRepresentation):
     """`!frontier.queue` as (items buffer, host size)."""
 
     type = SparseQueueType
-    creation = FrontierCreation.FUSED
+    creation = "FUSED"
     dedup_for_capacity = True
     host_names = ("items", "size")
 

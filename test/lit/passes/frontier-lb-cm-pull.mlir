@@ -1,5 +1,5 @@
-// RUN: sed -e 's/VERTEX_BASED/CM/' %S/Inputs/pull.mlir | gir-opt -p frontier-lb-cm | filecheck %s
-// RUN: sed -e 's/VERTEX_BASED/CM/' %S/Inputs/pull.mlir | gir-opt -p frontier-lb-cm,frontier-to-gpu | filecheck %s --check-prefix=GPU
+// RUN: sed -e 's/VERTEX_BASED/CM/' %S/Inputs/pull.mlir | gir-opt -p 'frontier-lower-load-balance{only=CM}' | filecheck %s
+// RUN: sed -e 's/VERTEX_BASED/CM/' %S/Inputs/pull.mlir | gir-opt -p 'frontier-lower-load-balance{only=CM},frontier-to-gpu' | filecheck %s --check-prefix=GPU
 
 // PULL with CM: a thread per destination, each block's in-edges spread over its threads.
 // The edge map iterates every vertex as a destination (a pull from a bitmap

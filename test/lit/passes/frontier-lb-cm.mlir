@@ -1,5 +1,5 @@
-// RUN: gir-opt %S/Inputs/cta_mapped.mlir -p frontier-lb-cm | filecheck %s
-// RUN: gir-opt %S/Inputs/cta_mapped.mlir -p frontier-lb-cm,frontier-to-gpu | filecheck %s --check-prefix=GPU
+// RUN: gir-opt %S/Inputs/cta_mapped.mlir -p 'frontier-lower-load-balance{only=CM}' | filecheck %s
+// RUN: gir-opt %S/Inputs/cta_mapped.mlir -p 'frontier-lower-load-balance{only=CM},frontier-to-gpu' | filecheck %s --check-prefix=GPU
 // RUN: gir-opt %S/Inputs/bfs_cm.gt -p lower-to-gpu | filecheck %s --check-prefix=BFS
 
 // The traversal becomes an edge map: its body is the work of one edge (the

@@ -1,5 +1,5 @@
-// RUN: gir-opt %S/Inputs/edge_only.mlir -p frontier-lb-edge-only | filecheck %s
-// RUN: gir-opt %S/Inputs/edge_only.mlir -p frontier-lb-edge-only,frontier-to-gpu | filecheck %s --check-prefix=GPU
+// RUN: gir-opt %S/Inputs/edge_only.mlir -p 'frontier-lower-load-balance{only=EDGE_ONLY}' | filecheck %s
+// RUN: gir-opt %S/Inputs/edge_only.mlir -p 'frontier-lower-load-balance{only=EDGE_ONLY},frontier-to-gpu' | filecheck %s --check-prefix=GPU
 
 // The traversal becomes an edge map: its body is the work of one edge (the
 // neighbor and weight of the edge position, the `to` filter, the edge function).

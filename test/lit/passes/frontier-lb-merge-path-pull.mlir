@@ -1,5 +1,5 @@
-// RUN: sed -e 's/VERTEX_BASED/MERGE_PATH/' %S/Inputs/pull.mlir | gir-opt -p frontier-lb-merge-path | filecheck %s
-// RUN: sed -e 's/VERTEX_BASED/MERGE_PATH/' %S/Inputs/pull.mlir | gir-opt -p frontier-lb-merge-path,frontier-to-gpu | filecheck %s --check-prefix=GPU
+// RUN: sed -e 's/VERTEX_BASED/MERGE_PATH/' %S/Inputs/pull.mlir | gir-opt -p 'frontier-lower-load-balance{only=MERGE_PATH}' | filecheck %s
+// RUN: sed -e 's/VERTEX_BASED/MERGE_PATH/' %S/Inputs/pull.mlir | gir-opt -p 'frontier-lower-load-balance{only=MERGE_PATH},frontier-to-gpu' | filecheck %s --check-prefix=GPU
 
 // PULL with MERGE_PATH: the merged path of every destination and its in-edges, equal shares
 // per thread.

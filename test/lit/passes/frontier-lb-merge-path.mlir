@@ -1,6 +1,6 @@
-// RUN: gir-opt %S/Inputs/merge_path.mlir -p frontier-lb-merge-path | filecheck %s
-// RUN: gir-opt %S/Inputs/merge_path.mlir -p frontier-lb-merge-path,frontier-to-gpu | filecheck %s --check-prefix=GPU
-// RUN: gir-opt %S/Inputs/merge_path.mlir -p frontier-lb-merge-path,frontier-to-gpu,gpu-expand-scan | gir-translate --to-opencl - | filecheck %s --check-prefix=OPENCL
+// RUN: gir-opt %S/Inputs/merge_path.mlir -p 'frontier-lower-load-balance{only=MERGE_PATH}' | filecheck %s
+// RUN: gir-opt %S/Inputs/merge_path.mlir -p 'frontier-lower-load-balance{only=MERGE_PATH},frontier-to-gpu' | filecheck %s --check-prefix=GPU
+// RUN: gir-opt %S/Inputs/merge_path.mlir -p 'frontier-lower-load-balance{only=MERGE_PATH},frontier-to-gpu,gpu-expand-scan' | gir-translate --to-opencl - | filecheck %s --check-prefix=OPENCL
 
 // The traversal becomes an edge map whose body is the work of one edge, as
 // with EDGE_ONLY; only the kernel differs.

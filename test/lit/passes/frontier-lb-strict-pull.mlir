@@ -1,5 +1,5 @@
-// RUN: sed -e 's/VERTEX_BASED/STRICT/' %S/Inputs/pull.mlir | gir-opt -p frontier-lb-strict | filecheck %s
-// RUN: sed -e 's/VERTEX_BASED/STRICT/' %S/Inputs/pull.mlir | gir-opt -p frontier-lb-strict,frontier-to-gpu | filecheck %s --check-prefix=GPU
+// RUN: sed -e 's/VERTEX_BASED/STRICT/' %S/Inputs/pull.mlir | gir-opt -p 'frontier-lower-load-balance{only=STRICT}' | filecheck %s
+// RUN: sed -e 's/VERTEX_BASED/STRICT/' %S/Inputs/pull.mlir | gir-opt -p 'frontier-lower-load-balance{only=STRICT},frontier-to-gpu' | filecheck %s --check-prefix=GPU
 
 // PULL with STRICT: every destination's in-edges numbered by a degree scan over every vertex
 // (its CSC degrees), the same number per thread.

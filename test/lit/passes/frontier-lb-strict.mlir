@@ -1,7 +1,7 @@
-// RUN: gir-opt %S/Inputs/strict.mlir -p frontier-lb-strict | filecheck %s
-// RUN: gir-opt %S/Inputs/strict.mlir -p frontier-lb-strict,frontier-to-gpu | filecheck %s --check-prefix=GPU
-// RUN: gir-opt %S/Inputs/strict.mlir -p frontier-lb-strict,frontier-to-gpu,gpu-expand-scan | gir-translate --to-cuda - | filecheck %s --check-prefix=CUDA
-// RUN: gir-opt %S/Inputs/strict.mlir -p frontier-lb-strict,frontier-to-gpu,gpu-expand-scan | gir-translate --to-opencl - | filecheck %s --check-prefix=OPENCL
+// RUN: gir-opt %S/Inputs/strict.mlir -p 'frontier-lower-load-balance{only=STRICT}' | filecheck %s
+// RUN: gir-opt %S/Inputs/strict.mlir -p 'frontier-lower-load-balance{only=STRICT},frontier-to-gpu' | filecheck %s --check-prefix=GPU
+// RUN: gir-opt %S/Inputs/strict.mlir -p 'frontier-lower-load-balance{only=STRICT},frontier-to-gpu,gpu-expand-scan' | gir-translate --to-cuda - | filecheck %s --check-prefix=CUDA
+// RUN: gir-opt %S/Inputs/strict.mlir -p 'frontier-lower-load-balance{only=STRICT},frontier-to-gpu,gpu-expand-scan' | gir-translate --to-opencl - | filecheck %s --check-prefix=OPENCL
 
 // The traversal becomes an edge map whose body is the work of one edge, as
 // with EDGE_ONLY; only the kernel differs.

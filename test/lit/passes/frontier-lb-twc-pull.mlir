@@ -1,5 +1,5 @@
-// RUN: sed -e 's/VERTEX_BASED/TWC/' %S/Inputs/pull.mlir | gir-opt -p frontier-lb-twc | filecheck %s
-// RUN: sed -e 's/VERTEX_BASED/TWC/' %S/Inputs/pull.mlir | gir-opt -p frontier-lb-twc,frontier-to-gpu | filecheck %s --check-prefix=GPU
+// RUN: sed -e 's/VERTEX_BASED/TWC/' %S/Inputs/pull.mlir | gir-opt -p 'frontier-lower-load-balance{only=TWC}' | filecheck %s
+// RUN: sed -e 's/VERTEX_BASED/TWC/' %S/Inputs/pull.mlir | gir-opt -p 'frontier-lower-load-balance{only=TWC},frontier-to-gpu' | filecheck %s --check-prefix=GPU
 
 // PULL with TWC: one thread per destination, whose in-edges go to its block, a warp or
 // itself by in-degree.

@@ -1,6 +1,6 @@
-// RUN: sed 's/EDGE_ONLY/TWC/g' %S/Inputs/edge_only.mlir | gir-opt -p frontier-lb-twc | filecheck %s
-// RUN: sed 's/EDGE_ONLY/TWC/g' %S/Inputs/edge_only.mlir | gir-opt -p frontier-lb-twc,frontier-to-gpu | filecheck %s --check-prefix=GPU
-// RUN: sed 's/EDGE_ONLY/TWC/g; s/label = "s1"/label = "s1", block_size = 1024 : i32/' %S/Inputs/edge_only.mlir | gir-opt -p frontier-lb-twc,frontier-to-gpu | filecheck %s --check-prefix=B1024
+// RUN: sed 's/EDGE_ONLY/TWC/g' %S/Inputs/edge_only.mlir | gir-opt -p 'frontier-lower-load-balance{only=TWC}' | filecheck %s
+// RUN: sed 's/EDGE_ONLY/TWC/g' %S/Inputs/edge_only.mlir | gir-opt -p 'frontier-lower-load-balance{only=TWC},frontier-to-gpu' | filecheck %s --check-prefix=GPU
+// RUN: sed 's/EDGE_ONLY/TWC/g; s/label = "s1"/label = "s1", block_size = 1024 : i32/' %S/Inputs/edge_only.mlir | gir-opt -p 'frontier-lower-load-balance{only=TWC},frontier-to-gpu' | filecheck %s --check-prefix=B1024
 
 // The traversal becomes an edge map whose body is the work of one edge.
 // CHECK:      %out = frontier.edge_map TWC CSR %e : !graph.edgeset<i32> from %in : !frontier.queue into %empty : !frontier.queue dedup -> !frontier.queue attributes {label = "s1"} {

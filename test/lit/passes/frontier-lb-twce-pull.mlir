@@ -1,5 +1,5 @@
-// RUN: sed -e 's/VERTEX_BASED/TWCE/' %S/Inputs/pull.mlir | gir-opt -p frontier-lb-twce | filecheck %s
-// RUN: sed -e 's/VERTEX_BASED/TWCE/' %S/Inputs/pull.mlir | gir-opt -p frontier-lb-twce,frontier-to-gpu | filecheck %s --check-prefix=GPU
+// RUN: sed -e 's/VERTEX_BASED/TWCE/' %S/Inputs/pull.mlir | gir-opt -p 'frontier-lower-load-balance{only=TWCE}' | filecheck %s
+// RUN: sed -e 's/VERTEX_BASED/TWCE/' %S/Inputs/pull.mlir | gir-opt -p 'frontier-lower-load-balance{only=TWCE},frontier-to-gpu' | filecheck %s --check-prefix=GPU
 
 // PULL with TWCE: one thread per destination, its in-edges cut into block, warp and thread
 // chunks (G2's ETWC over the transpose).

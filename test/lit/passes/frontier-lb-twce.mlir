@@ -1,6 +1,6 @@
-// RUN: sed 's/EDGE_ONLY/TWCE/g' %S/Inputs/edge_only.mlir | gir-opt -p frontier-lb-twce | filecheck %s
-// RUN: sed 's/EDGE_ONLY/TWCE/g' %S/Inputs/edge_only.mlir | gir-opt -p frontier-lb-twce,frontier-to-gpu | filecheck %s --check-prefix=GPU
-// RUN: sed 's/EDGE_ONLY/TWCE/g; s/label = "s1"/label = "s1", block_size = 32 : i32/' %S/Inputs/edge_only.mlir | gir-opt -p frontier-lb-twce,frontier-to-gpu | filecheck %s --check-prefix=B32
+// RUN: sed 's/EDGE_ONLY/TWCE/g' %S/Inputs/edge_only.mlir | gir-opt -p 'frontier-lower-load-balance{only=TWCE}' | filecheck %s
+// RUN: sed 's/EDGE_ONLY/TWCE/g' %S/Inputs/edge_only.mlir | gir-opt -p 'frontier-lower-load-balance{only=TWCE},frontier-to-gpu' | filecheck %s --check-prefix=GPU
+// RUN: sed 's/EDGE_ONLY/TWCE/g; s/label = "s1"/label = "s1", block_size = 32 : i32/' %S/Inputs/edge_only.mlir | gir-opt -p 'frontier-lower-load-balance{only=TWCE},frontier-to-gpu' | filecheck %s --check-prefix=B32
 
 // The traversal becomes an edge map whose body is the work of one edge.
 // CHECK:      %out = frontier.edge_map TWCE CSR %e : !graph.edgeset<i32> from %in : !frontier.queue into %empty : !frontier.queue dedup -> !frontier.queue attributes {label = "s1"} {

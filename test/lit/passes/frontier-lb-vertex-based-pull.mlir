@@ -1,4 +1,4 @@
-// RUN: gir-opt %s -p frontier-lb-vertex-based | filecheck %s
+// RUN: gir-opt %s -p 'frontier-lower-load-balance{only=VERTEX_BASED}' | filecheck %s
 
 // PULL with VERTEX_BASED: one thread per destination (a map over every vertex)
 // walking its in-edges over CSC; the `to` filter is checked before each in-edge,

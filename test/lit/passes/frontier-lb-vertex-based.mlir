@@ -1,4 +1,4 @@
-// RUN: gir-opt %s -p frontier-lb-vertex-based | filecheck %s
+// RUN: gir-opt %s -p 'frontier-lower-load-balance{only=VERTEX_BASED}' | filecheck %s
 
 builtin.module {
   graph.global @parent : !graph.vector<i32>

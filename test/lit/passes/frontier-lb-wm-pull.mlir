@@ -1,5 +1,5 @@
-// RUN: sed -e 's/VERTEX_BASED/WM/' %S/Inputs/pull.mlir | gir-opt -p frontier-lb-wm | filecheck %s
-// RUN: sed -e 's/VERTEX_BASED/WM/' %S/Inputs/pull.mlir | gir-opt -p frontier-lb-wm,frontier-to-gpu | filecheck %s --check-prefix=GPU
+// RUN: sed -e 's/VERTEX_BASED/WM/' %S/Inputs/pull.mlir | gir-opt -p 'frontier-lower-load-balance{only=WM}' | filecheck %s
+// RUN: sed -e 's/VERTEX_BASED/WM/' %S/Inputs/pull.mlir | gir-opt -p 'frontier-lower-load-balance{only=WM},frontier-to-gpu' | filecheck %s --check-prefix=GPU
 
 // PULL with WM: a thread per destination, each warp's in-edges spread over its lanes.
 // The edge map iterates every vertex as a destination (a pull from a bitmap

@@ -1,5 +1,5 @@
-// RUN: gir-opt %S/Inputs/warp_mapped.mlir -p frontier-lb-wm | filecheck %s
-// RUN: gir-opt %S/Inputs/warp_mapped.mlir -p frontier-lb-wm,frontier-to-gpu | filecheck %s --check-prefix=GPU
+// RUN: gir-opt %S/Inputs/warp_mapped.mlir -p 'frontier-lower-load-balance{only=WM}' | filecheck %s
+// RUN: gir-opt %S/Inputs/warp_mapped.mlir -p 'frontier-lower-load-balance{only=WM},frontier-to-gpu' | filecheck %s --check-prefix=GPU
 // RUN: gir-opt %S/Inputs/bfs_wm.gt -p lower-to-gpu | filecheck %s --check-prefix=BFS
 
 // The traversal becomes an edge map: its body is the work of one edge (the

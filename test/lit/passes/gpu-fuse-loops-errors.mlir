@@ -7,5 +7,5 @@
 
 // SIZES:      error: kernel fusion of statement 'search': kernel @map_search_expand has threads that cooperate ('gir_gpu.shared_alloc') on 128-thread blocks, but the fused kernel runs blocks of 256 threads; give both schedules the same block size
 // SIZES-NOT:  Traceback
-// SCAN:       error: kernel fusion of statement 'search': 'host.alloc' in the loop body cannot run inside a kernel (a scratch buffer per iteration, as the device-wide scans of EDGE_ONLY, STRICT and MERGE_PATH make; fusion takes the other load balances)
+// SCAN:       error: kernel fusion of statement 'search': 'host.alloc' in the loop body cannot run inside a kernel (a scratch buffer per iteration, as a device-wide scan makes: the load balances with host steps, EDGE_ONLY, STRICT and MERGE_PATH, have one over a frontier)
 // SCAN-NOT:   Traceback

@@ -5,10 +5,12 @@
 // (storage, device view, and their element counts) are a structured binding,
 // and `host.list_import` one call that takes the entries back and frees the
 // view, as gir.runtime.run's list_export / list_import. The runtime's view
-// slots are host.ListSlot's.
+// slots are host.ListSlot's, defined before the runtime's source.
 
-// CHECK:      enum ListSlot { LIST_COUNT = 0, LIST_STATUS = 1, LIST_ITEM_CAPACITY = 2, LIST_ENTRY_CAPACITY = 3, LIST_ENDS = 4 };
-// CHECK-NEXT: enum ListStatus { LIST_OK = 0, LIST_OVERFLOWED = 1, LIST_EMPTIED = 2 };
+// CHECK:      #define GIR_LIST_SLOTS LIST_COUNT = 0, LIST_STATUS = 1, LIST_ITEM_CAPACITY = 2, LIST_ENTRY_CAPACITY = 3, LIST_ENDS = 4
+// CHECK-NEXT: #define GIR_LIST_STATUSES LIST_OK = 0, LIST_OVERFLOWED = 1, LIST_EMPTIED = 2
+// CHECK:      enum ListSlot { GIR_LIST_SLOTS };
+// CHECK-NEXT: enum ListStatus { GIR_LIST_STATUSES };
 
 // CHECK:      int main(int argc, char** argv) {
 // CHECK-NEXT:   gir_rt::args() = gir_rt::Args{argc, argv};

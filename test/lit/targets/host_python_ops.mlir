@@ -5,7 +5,7 @@
 // division semantics, host scf.if/scf.for with results, text prints. Every
 // string of the IR is an entry of the constants table K, never source text.
 
-// CHECK:      from gir.runtime.protocol import DType, GraphArray, GraphSize
+// CHECK:      from gir.protocol import DType, GraphArray, GraphSize
 // CHECK:      def _remsi(a, b):
 // CHECK:      def run(rt, K):
 // CHECK-NEXT:     n = rt.argv_int(1)

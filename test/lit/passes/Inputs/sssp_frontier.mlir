@@ -1,4 +1,4 @@
-// Bellman-Ford-like SSSP at the frontier level (after frontier-lb-vertex-based):
+// Bellman-Ford-like SSSP at the frontier level (after frontier-lower-load-balance{only=VERTEX_BASED}):
 // the input of the frontier -> GPU passes' lit tests.
 builtin.module {
   graph.global @dist : !graph.vector<i32>

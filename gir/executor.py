@@ -1,5 +1,8 @@
 """Compile a GPU-level module once, run it many times.
 
+This module sits above both `gir.targets` (which prints the kernels and the host
+program) and `gir.runtime` (which runs them), so that neither imports the other.
+
 ```python
 program = compile_program(module, "opencl")        # prints kernels + host, once
 device = open_device("opencl")                      # or "cuda"
@@ -25,6 +28,7 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp
 from gir.diagnostics import UserError
 from gir.dialects import gir_gpu
 from gir.dialects.levels import Level, check_level
+from gir.protocol import DType
 from gir.runtime.device import (
     CudaDevice,
     Device,
@@ -34,7 +38,6 @@ from gir.runtime.device import (
     cuda_unavailable_reason,
 )
 from gir.runtime.program import CompiledProgram
-from gir.runtime.protocol import DType
 from gir.runtime.run import RunResult
 from gir.targets import TARGETS, kernel_source
 from gir.targets.host_python import host_program

@@ -1,0 +1,679 @@
+// gir's graph construction, shared by both hosts: reading graph files (.el,
+// .wel, .mtx, .gbin), sorting and deduplicating edges, CSR row pointers, the
+// transpose and the edge-blocking tiling. Plain C++17, no CUDA: a complete CUDA
+// program compiles it in (gir.targets.cuda_host), and the Python host calls the
+// same code through the C ABI of graph_capi.cpp (gir.runtime.graph.native).
+//
+// Every problem with an input is a thrown gir_graph::Error, whose text() is
+// gir's one-line located message (`path:line: error: message`).
+#pragma once
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gir_graph {
+
+const long long MAX_VERTICES = INT32_MAX;  // ids are int32, the largest is MAX_VERTICES - 1
+const long long MAX_EDGES = INT32_MAX;     // CSR row pointers are int32
+const size_t DISPLAY_LIMIT = 80;           // characters of a line shown in an error
+
+// A problem with a graph input: `path` and `line` locate it where known.
+struct Error {
+  std::string path;
+  long long line = 0;  // 0: the whole file (or no file)
+  std::string message;
+
+  std::string text() const {
+    std::string location = path.empty() ? "" : path + ":" + (line > 0 ? std::to_string(line) + ":" : "") + " ";
+    return location + "error: " + message;
+  }
+};
+
+[[noreturn]] inline void raise(const std::string& path, long long line, const std::string& message) {
+  throw Error{path, line, message};
+}
+
+inline bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+// A line or token as error messages show it: trimmed, invalid UTF-8 replaced by
+// U+FFFD, at most DISPLAY_LIMIT characters (longer ones end in "..."), and
+// control characters escaped as \xNN, so that no input can drive the terminal.
+inline std::string display(const char* begin, const char* end) {
+  while (begin < end && is_space(*begin)) ++begin;
+  while (end > begin && is_space(end[-1])) --end;
+  std::vector<std::string> characters;
+  for (const unsigned char* c = (const unsigned char*)begin; c < (const unsigned char*)end;) {
+    size_t length = *c < 0x80 ? 1 : (*c >> 5) == 6 ? 2 : (*c >> 4) == 14 ? 3 : (*c >> 3) == 30 ? 4 : 0;
+    bool valid = length > 0 && c + length <= (const unsigned char*)end;
+    for (size_t i = 1; valid && i < length; ++i) valid = (c[i] >> 6) == 2;
+    unsigned control = !valid ? 256 : (*c < 0x20 && *c != '\t') || *c == 0x7f ? *c : (*c == 0xc2 && c[1] < 0xa0) ? c[1] : 256;
+    char escaped[8];
+    std::snprintf(escaped, sizeof escaped, "\\x%02x", control);
+    characters.push_back(control < 256 ? escaped : valid ? std::string((const char*)c, length) : "\xEF\xBF\xBD");
+    c += valid ? length : 1;
+  }
+  size_t shown = characters.size() <= DISPLAY_LIMIT ? characters.size() : DISPLAY_LIMIT - 3;
+  std::string text;
+  for (size_t i = 0; i < shown; ++i) text += characters[i];
+  return characters.size() <= DISPLAY_LIMIT ? text : text + "...";
+}
+
+// 12345678 as "12,345,678" (Python's format spec ",").
+inline std::string with_commas(long long value) {
+  std::string digits = std::to_string(value < 0 ? -value : value), text;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) text += ',';
+    text += digits[i];
+  }
+  return (value < 0 ? "-" : "") + text;
+}
+
+// ---------------------------------------------------------------------------
+// Graph files
+// ---------------------------------------------------------------------------
+
+enum class Format { EDGE_LIST, WEIGHTED_EDGE_LIST, MATRIX_MARKET, BINARY };
+
+// The suffix of a path as Python's PurePath.suffix spells it ("" for ".el" alone).
+inline std::string suffix_of(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  size_t dot = name.find_last_of('.');
+  if (dot == std::string::npos || dot == 0 || dot + 1 == name.size()) return "";
+  return name.substr(dot);
+}
+
+// What a file that is not a regular one is, for messages.
+inline std::string kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "a special file";
+}
+
+// Refuses a path that is missing or no regular file: a directory, FIFO or
+// device (`/dev/zero`) would read as an empty, endless or blocking graph.
+inline void check_regular(const std::string& path, int status_result, const struct stat& status) {
+  if (status_result != 0) raise(path, 0, "graph file not found: " + path);
+  if (!S_ISREG(status.st_mode)) raise(path, 0, "a graph must be a regular file, not " + kind_of(status.st_mode));
+}
+
+// The format of the graph file `path`, which must be a regular file (links
+// followed) with a known extension.
+inline Format graph_format(const std::string& path) {
+  struct stat status;
+  int found = ::stat(path.c_str(), &status);
+  check_regular(path, found, status);
+  std::string suffix = suffix_of(path), lower = suffix;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return (char)std::tolower(c); });
+  if (lower == ".el") return Format::EDGE_LIST;
+  if (lower == ".wel") return Format::WEIGHTED_EDGE_LIST;
+  if (lower == ".mtx") return Format::MATRIX_MARKET;
+  if (lower == ".gbin") return Format::BINARY;
+  raise(path, 0, "unknown graph file extension '" + suffix + "' (expected .el, .wel, .mtx or .gbin)");
+}
+
+// The bytes of the regular file `path`: opened without blocking (a FIFO swapped
+// in after graph_format cannot stall the reader), checked to be a regular file
+// again, and read up to the size it had when opened.
+inline std::string read_file(const std::string& path) {
+  int descriptor = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (descriptor < 0) raise(path, 0, std::string("cannot read the file: ") + std::strerror(errno));
+  struct stat status;
+  int found = ::fstat(descriptor, &status);
+  if (found != 0 || !S_ISREG(status.st_mode)) {
+    ::close(descriptor);
+    check_regular(path, found, status);
+  }
+  std::string data((size_t)status.st_size, '\0');
+  size_t done = 0;
+  while (done < data.size()) {
+    ssize_t got = ::read(descriptor, &data[done], data.size() - done);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      int problem = errno;
+      ::close(descriptor);
+      raise(path, 0, std::string("cannot read the file: ") + std::strerror(problem));
+    }
+    if (got == 0) break;
+    done += (size_t)got;
+  }
+  ::close(descriptor);
+  data.resize(done);
+  return data;
+}
+
+// Edges as read from a file: in file order unless `sorted` (a .gbin file).
+struct Parsed {
+  long long vertices = 0;
+  bool has_weights = false;
+  bool sorted = false;
+  std::vector<int32_t> src, dst, weights;
+};
+
+// Reads a text body line by line; keeps the first error of each kind of check
+// so that they are reported in gir's order (see Checks).
+struct Lines {
+  const std::string& path;
+  const char* data;
+  const char* limit;
+  const char* begin = nullptr;  // the current line
+  const char* end = nullptr;
+  long long number = 0;
+
+  Lines(const std::string& path, const std::string& text) : path(path), data(text.data()), limit(text.data() + text.size()) {}
+
+  bool next() {
+    if (data >= limit) return false;
+    begin = data;
+    const char* newline = static_cast<const char*>(std::memchr(data, '\n', (size_t)(limit - data)));
+    end = newline != nullptr ? newline : limit;
+    data = end + 1;
+    ++number;
+    return true;
+  }
+
+  bool blank_or_comment() const {
+    if (begin < end && (*begin == '#' || *begin == '%')) return true;
+    for (const char* c = begin; c < end; ++c) {
+      if (!is_space(*c)) return false;
+    }
+    return true;
+  }
+
+  // The message about the current line, its text appended.
+  std::string about(const std::string& message) const { return message + ": '" + display(begin, end) + "'"; }
+
+  [[noreturn]] void fail(const std::string& message) const { raise(path, number, about(message)); }
+
+  // The whitespace-separated tokens of the current line (at most `room`; the
+  // count of all of them is returned).
+  size_t tokens(std::pair<const char*, const char*>* found, size_t room) const {
+    size_t count = 0;
+    const char* c = begin;
+    while (c < end) {
+      while (c < end && is_space(*c)) ++c;
+      const char* start = c;
+      while (c < end && !is_space(*c)) ++c;
+      if (c > start) {
+        if (count < room) found[count] = {start, c};
+        ++count;
+      }
+    }
+    return count;
+  }
+};
+
+// The first failure of each later check, raised once the whole body was read,
+// in the order gir's checks run: every token first, then the entry count, then
+// indices (integral, then rows and columns), then weights.
+struct Checks {
+  enum Kind { INTEGRAL, ROWS, COLUMNS, WEIGHTS, KINDS };
+  long long lines[KINDS] = {0, 0, 0, 0};
+  std::string messages[KINDS];
+
+  void note(Kind kind, const Lines& lines_, const std::string& message) {
+    if (lines[kind] == 0) {
+      lines[kind] = lines_.number;
+      messages[kind] = lines_.about(message);
+    }
+  }
+
+  void raise_first(const std::string& path) const {
+    for (int kind = 0; kind < KINDS; ++kind) {
+      if (lines[kind] > 0) raise(path, lines[kind], messages[kind]);
+    }
+  }
+};
+
+// An integer token `[+-]?[0-9]+` (values beyond int64 saturate).
+inline bool parse_integer(const char* begin, const char* end, long long& value) {
+  bool negative = *begin == '-';
+  begin += *begin == '-' || *begin == '+';
+  if (begin == end) return false;
+  unsigned long long magnitude = 0;
+  for (const char* c = begin; c < end; ++c) {
+    if (*c < '0' || *c > '9') return false;
+    magnitude = magnitude > (ULLONG_MAX - 9) / 10 ? ULLONG_MAX : magnitude * 10 + (unsigned)(*c - '0');
+  }
+  unsigned long long cap = negative ? (unsigned long long)LLONG_MAX + 1 : (unsigned long long)LLONG_MAX;
+  magnitude = std::min(magnitude, cap);
+  value = negative ? (long long)(0 - magnitude) : (long long)magnitude;
+  return true;
+}
+
+// A number token `[+-]?([0-9]+.?[0-9]*|.[0-9]+)([eE][+-]?[0-9]+)?`, or nan/inf.
+inline bool parse_number(const char* begin, const char* end, double& value) {
+  bool negative = *begin == '-';
+  const char* c = begin + (*begin == '+' || *begin == '-');
+  const char* digits = c;
+  size_t length = (size_t)(end - c);
+  auto is = [&](const char* word) {
+    return length == std::strlen(word) && std::equal(c, end, word, [](char x, char y) { return std::tolower((unsigned char)x) == y; });
+  };
+  if (is("nan") || is("inf") || is("infinity")) {
+    value = is("nan") ? NAN : (negative ? -INFINITY : INFINITY);
+    return true;
+  }
+  size_t whole = 0, fraction = 0;
+  while (c < end && *c >= '0' && *c <= '9') ++c, ++whole;
+  if (c < end && *c == '.') {
+    ++c;
+    while (c < end && *c >= '0' && *c <= '9') ++c, ++fraction;
+  }
+  if (whole + fraction == 0) return false;
+  if (c < end && (*c == 'e' || *c == 'E')) {
+    ++c;
+    c += c < end && (*c == '+' || *c == '-');
+    if (c == end || *c < '0' || *c > '9') return false;
+    while (c < end && *c >= '0' && *c <= '9') ++c;
+  }
+  if (c != end) return false;
+  if (std::from_chars(digits, end, value).ec != std::errc()) {
+    value = std::strtod(std::string(digits, end).c_str(), nullptr);  // out of range: as strtod
+  }
+  value = negative ? -value : value;
+  return true;
+}
+
+// A weight as int32: rounded to the nearest (even) integer, finite and in range.
+inline bool weight_value(double weight, int32_t& value, std::string& problem) {
+  if (!std::isfinite(weight)) {
+    problem = "weight is not a finite number";
+    return false;
+  }
+  weight = std::nearbyint(weight);
+  if (weight < INT32_MIN || weight > INT32_MAX) {
+    char text[64];
+    std::snprintf(text, sizeof text, "weight %.0f does not fit in int32", weight);
+    problem = text;
+    return false;
+  }
+  value = (int32_t)weight;
+  return true;
+}
+
+// The tokens of the current data line, which must hold `columns` of them.
+inline void row_tokens(const Lines& lines, size_t columns, std::pair<const char*, const char*>* found) {
+  size_t count = lines.tokens(found, columns);
+  if (count != columns) {
+    lines.fail("expected " + std::to_string(columns) + " columns, found " + std::to_string(count));
+  }
+}
+
+inline void not_a(const Lines& lines, std::pair<const char*, const char*> token, const char* kind) {
+  lines.fail("'" + display(token.first, token.second) + "' is not " + kind);
+}
+
+inline size_t line_count(const std::string& data) {
+  return (size_t)std::count(data.begin(), data.end(), '\n') + 1;
+}
+
+// An `.el` (`src dst`) or `.wel` (`src dst weight`) body: 0-based ids, the vertex
+// count is the largest id plus one.
+inline Parsed edge_list(const std::string& path, const std::string& data, bool weighted) {
+  Parsed parsed;
+  parsed.has_weights = weighted;
+  size_t expected = line_count(data);
+  parsed.src.reserve(expected);
+  parsed.dst.reserve(expected);
+  if (weighted) parsed.weights.reserve(expected);
+  size_t columns = weighted ? 3 : 2;
+  Lines lines(path, data);
+  Checks checks;
+  std::pair<const char*, const char*> tokens[3];
+  long long largest = -1;
+  while (lines.next()) {
+    if (lines.blank_or_comment()) continue;
+    row_tokens(lines, columns, tokens);
+    long long values[3];
+    for (size_t i = 0; i < columns; ++i) {
+      if (!parse_integer(tokens[i].first, tokens[i].second, values[i])) not_a(lines, tokens[i], "an integer");
+    }
+    for (size_t i = 0; i < 2; ++i) {
+      if (values[i] < 0) {
+        checks.note(Checks::ROWS, lines, "negative vertex id " + std::to_string(values[i]));
+      } else if (values[i] > MAX_VERTICES - 1) {
+        checks.note(Checks::ROWS, lines, "vertex id " + std::to_string(values[i]) + " is too large (at most " +
+                                             std::to_string(MAX_VERTICES - 1) + ")");
+      }
+      largest = std::max(largest, values[i]);
+    }
+    parsed.src.push_back((int32_t)values[0]);
+    parsed.dst.push_back((int32_t)values[1]);
+    if (weighted) {
+      int32_t weight = 0;
+      std::string problem;
+      if (!weight_value((double)values[2], weight, problem)) checks.note(Checks::WEIGHTS, lines, problem);
+      parsed.weights.push_back(weight);
+    }
+  }
+  checks.raise_first(path);
+  parsed.vertices = largest + 1;
+  return parsed;
+}
+
+// What the banner and size line of a Matrix Market file say.
+struct MtxHeader {
+  bool has_weights = false, symmetric = false, real = false;
+  long long sizes[3] = {-1, -1, -1};  // rows, columns, entries
+  long long size_line = 0;
+
+  long long vertices() const { return std::max(sizes[0], sizes[1]); }
+  long long declared_edges() const { return sizes[2] * (symmetric ? 2 : 1); }
+};
+
+// Reads the banner and the size line, leaving `lines` after the size line.
+inline MtxHeader matrix_market_header(const std::string& path, Lines& lines) {
+  if (!lines.next()) lines.begin = lines.end = lines.limit, lines.number = 1;
+  std::vector<std::string> banner;
+  std::pair<const char*, const char*> words[5];
+  size_t count = lines.tokens(words, 5);
+  for (size_t i = 0; i < std::min<size_t>(count, 5); ++i) {
+    std::string word(words[i].first, words[i].second);
+    std::transform(word.begin(), word.end(), word.begin(), [](unsigned char c) { return (char)std::tolower(c); });
+    banner.push_back(word);
+  }
+  if (count != 5 || banner[0] != "%%matrixmarket" || banner[1] != "matrix") {
+    raise(path, lines.number, "not a Matrix Market file: expected the banner '%%MatrixMarket matrix coordinate "
+                              "<pattern|integer|real> <general|symmetric>'");
+  }
+  if (banner[2] != "coordinate") {
+    raise(path, lines.number, "only the 'coordinate' Matrix Market format is supported, not '" + banner[2] + "'");
+  }
+  if (banner[3] != "pattern" && banner[3] != "integer" && banner[3] != "real") {
+    raise(path, lines.number, "unsupported Matrix Market field '" + banner[3] + "' (expected pattern, integer or real)");
+  }
+  if (banner[4] != "general" && banner[4] != "symmetric") {
+    raise(path, lines.number,
+          "unsupported Matrix Market symmetry '" + banner[4] + "' (expected general or symmetric)");
+  }
+  MtxHeader header;
+  header.has_weights = banner[3] != "pattern";
+  header.symmetric = banner[4] == "symmetric";
+  header.real = banner[3] == "real";
+  while (lines.next()) {
+    if (lines.blank_or_comment()) continue;
+    std::pair<const char*, const char*> found[3];
+    bool valid = lines.tokens(found, 3) == 3;
+    for (size_t i = 0; valid && i < 3; ++i) {
+      valid = parse_integer(found[i].first, found[i].second, header.sizes[i]) && header.sizes[i] >= 0;
+    }
+    if (!valid) lines.fail("expected the size line 'ROWS COLS ENTRIES'");
+    if (header.vertices() > MAX_VERTICES) lines.fail("the matrix is too large for int32 vertex ids");
+    header.size_line = lines.number;
+    break;
+  }
+  if (header.size_line == 0) raise(path, 0, "truncated file: the size line 'ROWS COLS ENTRIES' is missing");
+  if (header.sizes[2] > MAX_EDGES || header.declared_edges() > MAX_EDGES) {
+    raise("", 0, path + " has " + with_commas(header.declared_edges()) +
+                     " edges, but gir's edge offsets are 32-bit (at most " + with_commas(MAX_EDGES) +
+                     " edges); 64-bit offsets are not supported");
+  }
+  return header;
+}
+
+// A Matrix Market coordinate file (pattern, integer or real; general or
+// symmetric): 1-based indices, entry (i, j) is the edge i->j, a symmetric file's
+// off-diagonal entries are mirrored, the vertex count is max(rows, cols).
+inline Parsed matrix_market(const std::string& path, const std::string& data) {
+  Lines lines(path, data);
+  MtxHeader header = matrix_market_header(path, lines);
+  const long long* sizes = header.sizes;
+  bool symmetric = header.symmetric, real = header.real;
+  long long size_line = header.size_line;
+  Parsed parsed;
+  parsed.has_weights = header.has_weights;
+  parsed.vertices = header.vertices();
+  // Every entry takes at least 4 bytes ("1 1\n"): the declared count is only
+  // trusted as far as the file is long.
+  size_t room = (size_t)std::min<long long>(sizes[2], (long long)(data.size() / 4) + 1);
+  parsed.src.reserve(room);
+  parsed.dst.reserve(room);
+  if (parsed.has_weights) parsed.weights.reserve(room);
+  size_t columns = parsed.has_weights ? 3 : 2;
+  Checks checks;
+  std::pair<const char*, const char*> tokens[3];
+  long long found = 0;
+  while (lines.next()) {
+    if (lines.blank_or_comment()) continue;
+    row_tokens(lines, columns, tokens);
+    double values[3];
+    for (size_t i = 0; i < columns; ++i) {
+      long long integer = 0;
+      bool ok = real ? parse_number(tokens[i].first, tokens[i].second, values[i])
+                     : parse_integer(tokens[i].first, tokens[i].second, integer);
+      if (!ok) not_a(lines, tokens[i], real ? "a number" : "an integer");
+      if (!real) values[i] = (double)integer;
+    }
+    long long index[2] = {0, 0};
+    for (size_t i = 0; i < 2; ++i) {
+      if (!std::isfinite(values[i]) || values[i] != std::floor(values[i])) {
+        checks.note(Checks::INTEGRAL, lines, "row and column indices must be integers");
+        continue;
+      }
+      index[i] = values[i] < -9.2e18 ? LLONG_MIN : values[i] > 9.2e18 ? LLONG_MAX : (long long)values[i];
+      Checks::Kind kind = i == 0 ? Checks::ROWS : Checks::COLUMNS;
+      if (index[i] < 1) {
+        checks.note(kind, lines, "vertex index " + std::to_string(index[i]) + " is below 1");
+      } else if (index[i] > sizes[i]) {
+        checks.note(kind, lines, "vertex index " + std::to_string(index[i]) + " is larger than the matrix size " +
+                                     std::to_string(sizes[i]));
+      }
+    }
+    int32_t weight = 0;
+    std::string problem;
+    if (parsed.has_weights && !weight_value(values[2], weight, problem)) checks.note(Checks::WEIGHTS, lines, problem);
+    ++found;
+    if (found > sizes[2]) continue;  // counted for the message below, not kept
+    parsed.src.push_back((int32_t)(index[0] - 1));
+    parsed.dst.push_back((int32_t)(index[1] - 1));
+    if (parsed.has_weights) parsed.weights.push_back(weight);
+  }
+  if (found != sizes[2]) {
+    raise(path, 0, std::string(found < sizes[2] ? "truncated file" : "too many entries") + ": the size line (line " +
+                       std::to_string(size_line) + ") declares " + std::to_string(sizes[2]) + " entries but " +
+                       std::to_string(found) + " were found");
+  }
+  checks.raise_first(path);
+  if (symmetric) {
+    size_t stored = parsed.src.size();
+    for (size_t i = 0; i < stored; ++i) {
+      if (parsed.src[i] != parsed.dst[i]) {
+        parsed.src.push_back(parsed.dst[i]);
+        parsed.dst.push_back(parsed.src[i]);
+        if (parsed.has_weights) parsed.weights.push_back(parsed.weights[i]);
+      }
+    }
+  }
+  return parsed;
+}
+
+inline uint64_t edge_key(int32_t src, int32_t dst) { return ((uint64_t)(uint32_t)src << 32) | (uint32_t)dst; }
+
+const char BINARY_MAGIC[] = "GIRBIN1\n";
+const size_t BINARY_HEADER = 32;
+
+// gir's binary edge file (`write_binary_graph` in gir.runtime.graph.io): the
+// magic "GIRBIN1\n", int64 vertices, edges and flags (1: weighted), then int32
+// src[edges], dst[edges] and, when weighted, weights[edges], little-endian; the
+// edges sorted by (src, dst) without duplicates, as gir's Graph holds them.
+inline Parsed binary_graph(const std::string& path, const std::string& data) {
+  if (data.size() < BINARY_HEADER || std::memcmp(data.data(), BINARY_MAGIC, 8) != 0) {
+    raise(path, 0, "not a gir binary graph (expected the magic 'GIRBIN1')");
+  }
+  int64_t header[3];
+  std::memcpy(header, data.data() + 8, sizeof header);
+  long long vertices = header[0], count = header[1], flags = header[2];
+  bool has_weights = flags == 1;
+  size_t columns = has_weights ? 3 : 2;
+  if (vertices < 0 || vertices > MAX_VERTICES || count < 0 || count > MAX_EDGES || (flags & ~1LL) != 0 ||
+      (data.size() - BINARY_HEADER) != (size_t)count * sizeof(int32_t) * columns) {
+    raise(path, 0, "corrupt gir binary graph: the header does not match the file's size");
+  }
+  Parsed parsed;
+  parsed.vertices = vertices;
+  parsed.has_weights = has_weights;
+  parsed.sorted = true;
+  const char* body = data.data() + BINARY_HEADER;
+  size_t bytes = (size_t)count * sizeof(int32_t);
+  parsed.src.resize((size_t)count);
+  parsed.dst.resize((size_t)count);
+  std::memcpy(parsed.src.data(), body, bytes);
+  std::memcpy(parsed.dst.data(), body + bytes, bytes);
+  if (has_weights) {
+    parsed.weights.resize((size_t)count);
+    std::memcpy(parsed.weights.data(), body + 2 * bytes, bytes);
+  }
+  for (size_t e = 0; e < (size_t)count; ++e) {
+    int32_t s = parsed.src[e], d = parsed.dst[e];
+    if (s < 0 || s >= vertices || d < 0 || d >= vertices) {
+      raise(path, 0, "corrupt gir binary graph: edge " + std::to_string(e) + " (" + std::to_string(s) + ", " +
+                         std::to_string(d) + ") leaves the " + std::to_string(vertices) + " vertices");
+    }
+    if (e > 0 && edge_key(parsed.src[e - 1], parsed.dst[e - 1]) >= edge_key(s, d)) {
+      raise(path, 0, "corrupt gir binary graph: edge " + std::to_string(e) + " is not after edge " +
+                         std::to_string(e - 1) + " in (src, dst) order");
+    }
+  }
+  return parsed;
+}
+
+// The edges of the file `path` in `format`, from its bytes `data`.
+inline Parsed parse(const std::string& path, Format format, const std::string& data) {
+  switch (format) {
+    case Format::EDGE_LIST: return edge_list(path, data, false);
+    case Format::WEIGHTED_EDGE_LIST: return edge_list(path, data, true);
+    case Format::MATRIX_MARKET: return matrix_market(path, data);
+    case Format::BINARY: return binary_graph(path, data);
+  }
+  raise(path, 0, "unknown graph file format");
+}
+
+// ---------------------------------------------------------------------------
+// Graph arrays
+// ---------------------------------------------------------------------------
+
+// Sorts `count` edges by (src, dst) in place and drops duplicates (the first
+// occurrence keeps its weight; `weights` may be null); returns how many remain.
+// A stable LSD radix sort over the bytes of the edge keys that vary.
+inline size_t sort_unique(int32_t* src, int32_t* dst, int32_t* weights, size_t count) {
+  bool ordered = true;
+  for (size_t e = 1; ordered && e < count; ++e) ordered = edge_key(src[e - 1], dst[e - 1]) < edge_key(src[e], dst[e]);
+  if (ordered) return count;
+  std::vector<uint64_t> keys(count), spare_keys(count);
+  std::vector<int32_t> payload(weights ? count : 0), spare_payload(weights ? count : 0);
+  for (size_t e = 0; e < count; ++e) keys[e] = edge_key(src[e], dst[e]);
+  if (weights) std::copy(weights, weights + count, payload.begin());
+  const int DIGITS = 8;
+  std::vector<size_t> histogram((size_t)DIGITS * 256, 0);
+  for (uint64_t key : keys) {
+    for (int d = 0; d < DIGITS; ++d) ++histogram[(size_t)d * 256 + ((key >> (8 * d)) & 255)];
+  }
+  for (int d = 0; d < DIGITS; ++d) {
+    size_t* counts = &histogram[(size_t)d * 256];
+    if (*std::max_element(counts, counts + 256) == count) continue;  // this byte is the same everywhere
+    size_t position = 0;
+    for (int b = 0; b < 256; ++b) position += std::exchange(counts[b], position);
+    for (size_t e = 0; e < count; ++e) {
+      size_t to = counts[(keys[e] >> (8 * d)) & 255]++;
+      spare_keys[to] = keys[e];
+      if (weights) spare_payload[to] = payload[e];
+    }
+    keys.swap(spare_keys);
+    payload.swap(spare_payload);
+  }
+  size_t kept = 0;
+  for (size_t e = 0; e < count; ++e) {
+    if (e > 0 && keys[e] == keys[e - 1]) continue;
+    src[kept] = (int32_t)(keys[e] >> 32);
+    dst[kept] = (int32_t)(uint32_t)keys[e];
+    if (weights) weights[kept] = payload[e];
+    ++kept;
+  }
+  return kept;
+}
+
+// CSR row pointers (vertices + 1 entries) of `count` edges sorted by row.
+inline void row_pointers(const int32_t* rows, size_t count, long long vertices, int32_t* pointers) {
+  std::fill(pointers, pointers + vertices + 1, 0);
+  for (size_t e = 0; e < count; ++e) ++pointers[(size_t)rows[e] + 1];
+  for (long long v = 0; v < vertices; ++v) pointers[v + 1] += pointers[v];
+}
+
+// The reversed edges of (src, dst)-sorted edges, sorted by (dst, src): a stable
+// counting sort by destination. Out: reversed[src] = dst and so on.
+inline void transpose(const int32_t* src, const int32_t* dst, const int32_t* weights, size_t count, long long vertices,
+                      int32_t* out_src, int32_t* out_dst, int32_t* out_weights) {
+  std::vector<int32_t> next((size_t)vertices + 1);
+  row_pointers(dst, count, vertices, next.data());
+  for (size_t e = 0; e < count; ++e) {
+    size_t position = (size_t)next[(size_t)dst[e]]++;
+    out_src[position] = dst[e];
+    out_dst[position] = src[e];
+    if (weights) out_weights[position] = weights[e];
+  }
+}
+
+// How many ranges of `size` vertices tile `vertices` (at least one).
+inline long long block_count(long long vertices, long long size) { return std::max(1LL, (vertices + size - 1) / size); }
+
+// Edge blocking (G2's EdgeBlocking): the edges, in the order given, stably
+// sorted by block: block k holds the edges whose destination (`by_source`: whose
+// source) lies in [k*size, (k+1)*size), at positions offsets[k] .. offsets[k+1]-1.
+// Given (src, dst)-sorted edges this is PUSH's tiling; given them in (dst, src)
+// order and `by_source`, PULL's (the transpose's).
+inline void tile(const int32_t* src, const int32_t* dst, const int32_t* weights, size_t count, long long vertices,
+                 long long size, bool by_source, int32_t* offsets, int32_t* out_src, int32_t* out_dst,
+                 int32_t* out_weights) {
+  if (size <= 0) raise("", 0, "edge blocking needs a positive blocking size, got " + std::to_string(size));
+  const int32_t* tiled = by_source ? src : dst;
+  long long blocks = block_count(vertices, size);
+  std::fill(offsets, offsets + blocks + 1, 0);
+  for (size_t e = 0; e < count; ++e) ++offsets[(size_t)(tiled[e] / size) + 1];
+  for (long long b = 0; b < blocks; ++b) offsets[b + 1] += offsets[b];
+  std::vector<int32_t> next(offsets, offsets + blocks);
+  for (size_t e = 0; e < count; ++e) {
+    size_t position = (size_t)next[(size_t)(tiled[e] / size)]++;
+    out_src[position] = src[e];
+    out_dst[position] = dst[e];
+    if (weights) out_weights[position] = weights[e];
+  }
+}
+
+// The graph file `path` as sorted edges without duplicates: what both hosts load.
+inline Parsed load(const std::string& path) {
+  Format format = graph_format(path);
+  Parsed parsed = parse(path, format, read_file(path));
+  if ((long long)parsed.src.size() > MAX_EDGES) {
+    raise("", 0, path + " has " + with_commas((long long)parsed.src.size()) +
+                     " edges, but gir's edge offsets are 32-bit (at most " + with_commas(MAX_EDGES) +
+                     " edges); 64-bit offsets are not supported");
+  }
+  if (!parsed.sorted) {
+    size_t kept = sort_unique(parsed.src.data(), parsed.dst.data(), parsed.has_weights ? parsed.weights.data() : nullptr,
+                              parsed.src.size());
+    parsed.src.resize(kept);
+    parsed.dst.resize(kept);
+    if (parsed.has_weights) parsed.weights.resize(kept);
+    parsed.sorted = true;
+  }
+  return parsed;
+}
+
+}  // namespace gir_graph

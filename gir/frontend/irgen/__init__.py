@@ -1,0 +1,83 @@
+"""GraphIt syntax tree to graph-dialect IR.
+
+`build_module(program, filename)` checks the program (`sema`), evaluates its
+schedule section (`schedule`), and builds one `builtin.module`:
+
+* every program-level `const` becomes a `graph.global`, in source order; its
+  initializer runs at the start of `@main` (`graph.load_edges`,
+  `graph.get_vertices`, `graph.vector_fill`, `graph.out_degrees`,
+  `graph.global_store`); vectors without one are filled with zero. A local
+  vector (`var v : vector{Vertex}(int) = -1;` in a host function) is a
+  `graph.global` too, initialized where its declaration runs;
+* every function becomes a `func.func` (a named output is a local returned at the
+  end);
+* locals are SSA values: `while`, `for` and `if` become `scf.while`, `scf.for` and
+  `scf.if` that carry (yield) every outer local their body reassigns. Vertexsets,
+  lists and queues are references, so `frontier.addVertex(v)` needs no SSA update;
+* `break` becomes a flag: a loop with a `break` carries an `i1` "broken" local,
+  false on entry, that the `break` sets; the statements after an `if` that may
+  break run under `scf.if` on the flag being false, and the loop condition is
+  false once it is set (the user's condition is not evaluated then). A `for` with
+  a `break` becomes an `scf.while` carrying its counter, since `scf.for` cannot
+  stop early. Everything stays structured control flow, so the host printers and
+  the graph-level passes see ordinary loops and ifs;
+* labelled statements get their label path (`label` of edgeset/vertexset applies,
+  `graph.label` on loops and ifs) and their schedule (`schedule` of an edgeset
+  apply, `graph.schedule` on a kernel-fused `scf.while`);
+* every op is located at the statement (or declaration) it was built for,
+  `loc("prog.gt":LINE:COL)`, by `emit` (see `IRGen.located`).
+
+The package is split by concern: `values` (IR types and operator tables),
+`locals` (what a loop or `if` carries), and one builder mixin per concern over
+`base.IRGenBase` (`declarations`, `statements`, `control_flow`, `expressions`,
+`calls`), combined in `IRGen`; `nesting` measures what was built against
+`gir.frontend.limits`.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import VerifyException
+
+from gir.diagnostics import UserError
+from gir.frontend import ast
+from gir.frontend.breaks import check_fused_breaks
+from gir.frontend.deletes import check_deletes
+from gir.frontend.exports import main_program
+from gir.frontend.irgen.calls import CallGen
+from gir.frontend.irgen.control_flow import ControlFlowGen
+from gir.frontend.irgen.declarations import DeclarationGen
+from gir.frontend.irgen.expressions import ExpressionGen
+from gir.frontend.irgen.statements import StatementGen
+from gir.frontend.notes import Warnings
+from gir.frontend.schedule import resolve_schedules
+from gir.frontend.sema import check_program
+from gir.verifier import verify_module
+
+
+class IRGen(DeclarationGen, StatementGen, ControlFlowGen, ExpressionGen, CallGen):
+    """Builds the module of one checked program (`build`)."""
+
+
+def build_module(program: ast.Program, filename: str, strict_schedule: bool = False) -> ModuleOp:
+    """Checks `program`, attaches its schedules and builds its graph-dialect module.
+
+    Raises `SourceError` for errors in the program or its schedule section;
+    warnings go to stderr (schedule warnings are errors with `strict_schedule`).
+    """
+    program = main_program(program, filename)
+    sema = check_program(program, filename)
+    check_deletes(program, filename)
+    warnings = Warnings(filename, strict_schedule)
+    for pos, message in sema.conversions:
+        warnings.warning(pos, message)
+    bindings = resolve_schedules(program, sema, filename, warnings)
+    check_fused_breaks(program, bindings, filename)
+    module = IRGen(program, sema, bindings, filename).build()
+    try:
+        verify_module(module)
+    except VerifyException as error:
+        raise UserError(
+            f"{filename}: error: internal frontend error, the generated IR does not verify: {error}"
+        ) from None
+    return module

@@ -1,0 +1,137 @@
+"""The module: globals, functions (`main` runs the constants' initializers), the
+carrying of functors' captured values, whole-vector initializations."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation, Region
+
+from gir.dialects import graph
+from gir.frontend import ast
+from gir.frontend.irgen.base import IRGenBase
+from gir.frontend.irgen.locals import needs_default, set_name, vector_name
+from gir.frontend.irgen.nesting import check_nesting
+from gir.frontend.irgen.values import ir_type
+from gir.frontend.sema import (
+    INT,
+    FuncInfo,
+    ScalarTy,
+    Symbol,
+    VectorTy,
+    capture_vector,
+    functor_parts,
+)
+from gir.frontend.sema.meanings import OutDegrees
+
+
+class DeclarationGen(IRGenBase):
+    """Builds the module, its globals and its functions."""
+
+    def build(self) -> ModuleOp:
+        """The whole module; its nesting checked against `gir.frontend.limits`."""
+        ops: list[Operation] = []
+        for symbol in self.sema.globals:
+            with self.located(symbol.pos):
+                unsigned = isinstance(symbol.ty, VectorTy) and symbol.ty.elem.is_unsigned
+                ops.append(self.stamp(graph.GlobalOp(symbol.global_name, ir_type(symbol.ty), unsigned)))
+        for function, capture in self.captures():
+            with self.located(capture.pos):
+                vector = graph.VectorType(ir_type(capture.ty), 1)
+                ops.append(self.stamp(graph.GlobalOp(capture_vector(function, capture.name), vector)))
+        for function in self.sema.functions.values():
+            with self.located(function.decl.pos):
+                ops.append(self.stamp(self.function(function)))
+        if self.every_edge is not None:
+            ops.append(self.every_edge)
+        module = ModuleOp(ops)
+        check_nesting(module, self.filename)
+        return module
+
+    def function(self, function: FuncInfo) -> func.FuncOp:
+        """One `func.func`; `main` first runs the constants' initializers; an
+        `extern func` is a declaration (`func.func private`, no body)."""
+        inputs = [ir_type(p.ty) for p in function.params]
+        outputs = [ir_type(function.output.ty)] if function.output is not None else []
+        if function.decl.extern:
+            return func.FuncOp.external(function.name, inputs, outputs)
+        block = Block(arg_types=inputs)
+        self.env = {}
+        for param, arg in zip(function.params, block.args, strict=True):
+            arg.name_hint = param.name
+            self.env[param] = arg
+        self.block = block
+        if function.output is not None and needs_default(function.decl.body, function.output):
+            output = self.zero(function.output.ty)
+            set_name(output, function.output.name)
+            self.env[function.output] = output
+        for capture in function.captures:
+            index = self.constant(0, INT)
+            vector = capture_vector(function.name, capture.name)
+            value = self.value(graph.LoadOp(vector, index, ir_type(capture.ty)))
+            set_name(value, capture.name)
+            self.env[capture] = value
+        if function.name == "main":
+            for decl in self.program.consts:
+                with self.located(decl.pos):
+                    self.global_init(decl)
+            for owner, capture in self.captures():
+                with self.located(capture.pos):
+                    self.emit(graph.VectorFillOp(capture_vector(owner, capture.name), self.zero(capture.ty)))
+        self.body(function.decl.body)
+        results = [self.env[function.output]] if function.output is not None else []
+
+        self.emit(func.ReturnOp(*results))
+        return func.FuncOp(function.name, (inputs, outputs), Region(block))
+
+    def captures(self) -> Iterator[tuple[str, Symbol]]:
+        """Every functor's captures, with the functor's name."""
+        for function in self.sema.functions.values():
+            for capture in function.captures:
+                yield function.name, capture
+
+    def store_captures(self, expr: ast.MethodCall) -> None:
+        """Before an apply: each functor it takes, `f[values]`, gets its values
+        stored into the vectors that carry them to the device."""
+        for sub in ast.walk_expr(expr):
+            function = self.sema.functor_uses.get(sub)
+            if function is None:
+                continue
+            _, values = functor_parts(sub)
+            for value, capture in zip(values, function.captures, strict=True):
+                vector = capture_vector(function.name, capture.name)
+                stored = self.expr_as(value, capture.ty)
+                self.emit(graph.StoreOp(stored, vector, self.constant(0, INT)))
+
+    def global_init(self, decl: ast.ConstDecl) -> None:
+        """The initialization of one program-level constant, in `main`."""
+        assert decl.symbol is not None
+        ty = decl.symbol.ty
+        if isinstance(ty, VectorTy):
+            self.vector_assign(decl.name, ty, decl.init)
+        elif decl.init is not None:
+            value = self.expr_as(decl.init, ty)
+            set_name(value, decl.name)
+            self.emit(graph.GlobalStoreOp(value, decl.name))
+        elif isinstance(ty, ScalarTy):
+            self.emit(graph.GlobalStoreOp(self.zero(ty), decl.name))
+
+    def vector_assign(self, name: str, ty: VectorTy, init: ast.Expr | None) -> None:
+        """A whole-vector initialization: fill with a value (zero by default),
+        `edges.getOutDegrees()`, a copy, or a literal `{a, b, ...}` (one
+        `graph.store` per element)."""
+        if isinstance(init, ast.VectorLit):
+            for position, item in enumerate(init.items):
+                index = self.constant(position, INT)
+                self.emit(graph.StoreOp(self.expr_as(item, ty.elem), name, index))
+            return
+        if isinstance(init, ast.MethodCall) and isinstance(init.info, OutDegrees):
+            self.emit(graph.OutDegreesOp(self.expr(init.receiver), name))
+            return
+        if isinstance(init, ast.Name) and isinstance(init.ty, VectorTy):
+            self.emit(graph.VectorCopyOp(name, vector_name(init)))
+            return
+        fill = self.zero(ty.elem) if init is None else self.expr_as(init, ty.elem)
+        self.emit(graph.VectorFillOp(name, fill))

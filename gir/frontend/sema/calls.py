@@ -1,0 +1,155 @@
+"""Calls of user functions and builtins, and the function arguments an apply or
+filter takes (`f`, a functor `f[values]`)."""
+
+from __future__ import annotations
+
+from gir.frontend import ast
+from gir.frontend.sema.base import CheckerBase
+from gir.frontend.sema.symbols import FuncInfo, functor_parts
+from gir.frontend.sema.types import (
+    BOOL,
+    DOUBLE,
+    FLOAT,
+    INT,
+    VERTEX,
+    VERTEXSET,
+    VOID,
+    ScalarTy,
+    Ty,
+    is_assignable,
+)
+from gir.frontend.sema.vocabulary import BUILTINS, MATH_BUILTINS
+
+
+class CallChecks(CheckerBase):
+    """Checks calls and function arguments."""
+
+    def check_call(self, expr: ast.Expr) -> Ty:
+        """A call of a builtin or a user function."""
+        assert isinstance(expr, ast.Call)
+        if expr.name in BUILTINS and expr.name not in self.functions:
+            expr.target = expr.name
+            return self.check_builtin(expr)
+        function = self.functions.get(expr.name)
+        if function is None:
+            if self.lookup(expr.name) is not None:
+                raise self.error(expr.pos, f"'{expr.name}' is not a function")
+            raise self.error(expr.pos, f"call of undefined function '{expr.name}'")
+        if function.name == "main":
+            raise self.error(expr.pos, "'main' cannot be called")
+        if function.captures:
+            raise self.error(
+                expr.pos, f"'{function.name}' captures values: pass it to an apply as a functor"
+            )
+        self.check_arity(expr, len(function.params))
+        if self.current is not None:
+            self.calls.setdefault(self.current.name, []).append(expr)
+        for index, (arg, param) in enumerate(zip(expr.args, function.params, strict=True)):
+            ty = self.check_value(arg, f"argument {index + 1}")
+            if not self.storable(arg, ty, param.ty):
+                raise self.error(
+                    arg.pos,
+                    f"argument {index + 1} of '{function.name}' must be {param.ty}, found {ty}",
+                )
+        expr.target = function
+        return function.result
+
+    def check_arity(self, expr: ast.Call | ast.MethodCall, count: int | tuple[int, ...]) -> None:
+        """The call must have `count` arguments (one of them, for a tuple)."""
+        counts = (count,) if isinstance(count, int) else count
+        if len(expr.args) in counts:
+            return
+        name = expr.name if isinstance(expr, ast.Call) else expr.method
+        wanted = " or ".join(str(c) for c in counts)
+        plural = "" if counts == (1,) else "s"
+        raise self.error(
+            expr.pos if isinstance(expr, ast.Call) else expr.method_pos,
+            f"'{name}' takes {wanted} argument{plural}, got {len(expr.args)}",
+        )
+
+    def check_builtin(self, expr: ast.Call) -> Ty:
+        """`startTimer()`, `stopTimer()`, `atoi(argv[N])`, the math functions
+        (`check_math`), `compare_and_swap(a[i], old, new)`."""
+        if expr.name in ("startTimer", "stopTimer"):
+            self.check_arity(expr, 0)
+            return VOID if expr.name == "startTimer" else FLOAT
+        if expr.name == "atoi":
+            self.check_arity(expr, 1)
+            if not isinstance(expr.args[0], ast.Argv):
+                raise self.error(expr.args[0].pos, "atoi takes argv[N]")
+            expr.args[0].ty = INT
+            return INT
+        if expr.name in MATH_BUILTINS:
+            return self.check_math(expr)
+        return self.check_compare_and_swap(expr)
+
+    def check_math(self, expr: ast.Call) -> Ty:
+        """`fabs(x)`, `exp(x)`, `log(x)`, `log1p(x)`, `sqrt(x)`, `fmax(x, y)`,
+        `fmin(x, y)`: numbers (or vertices, as their ids) in, the arguments'
+        common float type out (`float` when every argument is an integer)."""
+        self.check_arity(expr, MATH_BUILTINS[expr.name])
+        common: ScalarTy = FLOAT
+        for index, arg in enumerate(expr.args):
+            role = "the argument" if len(expr.args) == 1 else f"argument {index + 1}"
+            ty = self.check_value(arg, role)
+            ty = INT if ty == VERTEX else ty  # a vertex's id, as in arithmetic
+            if not (isinstance(ty, ScalarTy) and ty.is_numeric):
+                raise self.error(arg.pos, f"{expr.name} needs a number, found {ty}")
+            if ty.is_float and (ty == DOUBLE or common != DOUBLE):
+                common = ty
+        return common
+
+    def check_compare_and_swap(self, expr: ast.Call) -> Ty:
+        """`compare_and_swap(vec[i], expected, desired)`."""
+        self.check_arity(expr, 3)
+        target = expr.args[0]
+        if not isinstance(target, ast.Index):
+            raise self.error(
+                target.pos, "compare_and_swap needs a vector element as its first argument"
+            )
+        elem = self.check_expr(target)
+        for arg in expr.args[1:]:
+            ty = self.check_value(arg, "the argument")
+            self.check_literal_fits(arg, elem)
+            if not is_assignable(ty, elem) or ty == VERTEXSET:
+                raise self.error(arg.pos, f"compare_and_swap on {elem} elements cannot take {ty}")
+        return BOOL
+
+    def function_arg(self, arg: ast.Expr, role: str) -> FuncInfo:
+        """An argument that must name a user function, or a functor `f[values]`
+        with one value per capture of `f`."""
+        name, values = functor_parts(arg)
+        if name not in self.functions:
+            raise self.error(arg.pos, f"{role} must be the name of a function")
+        function = self.functions[name]
+        if function.decl.extern:
+            raise self.error(
+                arg.pos, f"{role} '{name}' is an extern function: call it from a function"
+            )
+        if len(values) != len(function.captures):
+            wanted = ", ".join(f"{c.name} : {c.ty}" for c in function.captures)
+            raise self.error(
+                arg.pos,
+                f"'{name}' captures {len(function.captures)} value(s) [{wanted}], "
+                f"given {len(values)}",
+            )
+        for value, capture in zip(values, function.captures, strict=True):
+            ty = self.check_value(value, f"the value of '{capture.name}'")
+            if ty == VERTEXSET or not self.storable(value, ty, capture.ty):
+                raise self.error(value.pos, f"'{capture.name}' is {capture.ty}, found {ty}")
+        if values:
+            self.functor_uses[arg] = function
+        self.device_roots.add(function.name)
+        return function
+
+    def vertex_function(self, arg: ast.Expr, role: str, returns_bool: bool) -> str:
+        """A function `(Vertex) -> bool` (filters) or `(Vertex)` (vertex applies)."""
+        function = self.function_arg(arg, role)
+        wanted = BOOL if returns_bool else VOID
+        if [p.ty for p in function.params] != [VERTEX] or function.result != wanted:
+            expected = "(Vertex) -> bool" if returns_bool else "(Vertex) -> nothing"
+            raise self.error(
+                arg.pos,
+                f"{role} '{function.name}' must be a function {expected}, it is {function.signature()}",
+            )
+        return function.name

@@ -1,0 +1,311 @@
+"""The program's declarations: elements, function signatures, externs, constants
+and their initializers, and the checks on where things may be used that need
+the whole program (externs from the host, local vectors and `getNgh` on the
+device, `main`)."""
+
+from __future__ import annotations
+
+from gir.dialects.gir_gpu import check_kernel_name
+from gir.frontend import ast
+from gir.frontend.ast import Pos
+from gir.frontend.sema.base import CheckerBase
+from gir.frontend.sema.meanings import OutDegrees
+from gir.frontend.sema.symbols import (
+    FuncInfo,
+    SemaInfo,
+    Symbol,
+    SymbolKind,
+    capture_vector,
+    literal_int,
+    vector_writes,
+)
+from gir.frontend.sema.types import (
+    INT,
+    STRING,
+    VERTEXSET,
+    EdgeSetTy,
+    ScalarTy,
+    Ty,
+    VectorTy,
+    is_integer,
+)
+from gir.frontend.sema.vocabulary import BUILTINS, DEGREE_METHODS, GET_NGH_ON_DEVICE
+
+
+class DeclarationChecks(CheckerBase):
+    """Declarations and whole-program checks."""
+
+    def check(self) -> SemaInfo:
+        """Checks the whole program and returns what irgen needs."""
+        self.collect_elements()
+        self.collect_functions()
+        for decl in self.program.consts:
+            self.check_const(decl)
+        self.check_capture_names()
+        for function in self.functions.values():
+            if not function.decl.extern:
+                self.check_function(function)
+        self.check_main()
+        self.check_extern_calls()
+        self.check_local_vector_places()
+        self.check_get_ngh_places()
+        return SemaInfo(
+            [*self.globals.values(), *(symbol for _, symbol in self.local_vectors)],
+            self.functions,
+            self.labels,
+            self.label_stmts,
+            self.functor_uses,
+            self.conversions,
+        )
+
+    def collect_elements(self) -> None:
+        """Records `element` declarations and which elements name edges."""
+        for decl in self.program.decls:
+            if isinstance(decl, ast.ElementDecl):
+                if decl.name in self.elements:
+                    raise self.error(decl.pos, f"element '{decl.name}' is already defined")
+                self.elements[decl.name] = decl
+            elif isinstance(decl, ast.ConstDecl) and isinstance(decl.type, ast.EdgeSetTypeExpr):
+                self.edge_elements.add(decl.type.element)
+
+    def collect_functions(self) -> None:
+        """Records every function's signature, so that calls may come first."""
+        for decl in self.program.functions:
+            if decl.name in self.functions or decl.name in BUILTINS:
+                raise self.error(decl.pos, f"function '{decl.name}' is already defined")
+            params: list[Symbol] = []
+            for param in decl.params:
+                if any(p.name == param.name for p in params):
+                    raise self.error(param.pos, f"parameter '{param.name}' is already defined")
+                param.symbol = Symbol(
+                    param.name, self.resolve_value_type(param.type), SymbolKind.PARAM, param.pos
+                )
+                params.append(param.symbol)
+            output: Symbol | None = None
+            if decl.output is not None:
+                if any(p.name == decl.output.name for p in params):
+                    raise self.error(
+                        decl.output.pos, f"output '{decl.output.name}' is already a parameter"
+                    )
+                decl.output.symbol = Symbol(
+                    decl.output.name,
+                    self.resolve_value_type(decl.output.type),
+                    SymbolKind.OUTPUT,
+                    decl.output.pos,
+                )
+                output = decl.output.symbol
+            self.functions[decl.name] = FuncInfo(
+                decl.name, decl, params, output, vector_writes(decl.body),
+                self.resolve_captures(decl, params),
+            )  # fmt: skip
+            if decl.extern:
+                self.check_extern(self.functions[decl.name])
+
+    def check_extern(self, function: FuncInfo) -> None:
+        """An `extern func` is called by its own name in device C: a C identifier
+        that CUDA and OpenCL do not reserve, over scalars only."""
+        decl = function.decl
+        reason = check_kernel_name(decl.name)
+        if decl.name == "main" or reason is not None:
+            reason = reason or "'main' is the program's entry point"
+            reason = reason.replace("kernel name", "name")
+            raise self.error(decl.pos, f"extern function '{decl.name}' cannot be declared: {reason}")
+        symbols = [*function.params, *([function.output] if function.output else [])]
+        for symbol in symbols:
+            if not isinstance(symbol.ty, ScalarTy):
+                raise self.error(
+                    symbol.pos,
+                    f"extern function '{decl.name}' takes and gives scalars only, "
+                    f"'{symbol.name}' is {symbol.ty}",
+                )
+
+    def check_extern_calls(self) -> None:
+        """Extern functions run on the device only: none may be called from `main`
+        or from a function `main` calls (those run on the host)."""
+        host, pending = {"main"}, ["main"]
+        while pending:
+            for call in self.calls.get(pending.pop(), []):
+                assert isinstance(call.target, FuncInfo)
+                callee = call.target
+                if callee.decl.extern:
+                    raise self.error(
+                        call.pos,
+                        f"extern function '{callee.name}' is device code: call it from a "
+                        "function that an apply runs, not from the host (main)",
+                    )
+                if callee.name not in host:
+                    host.add(callee.name)
+                    pending.append(callee.name)
+
+    def device_functions(self) -> set[str]:
+        """The functions that run on the device: those an apply or filter runs,
+        and those they call."""
+        device, pending = set(self.device_roots), list(self.device_roots)
+        while pending:
+            for call in self.calls.get(pending.pop(), []):
+                assert isinstance(call.target, FuncInfo)
+                if call.target.name not in device:
+                    device.add(call.target.name)
+                    pending.append(call.target.name)
+        return device
+
+    def check_local_vector_places(self) -> None:
+        """Local vectors belong to host code: none may be declared in a function
+        that an apply or filter runs, or that such a function calls."""
+        device = self.device_functions()
+        for function, symbol in self.local_vectors:
+            if function in device:
+                raise self.error(
+                    symbol.pos,
+                    f"local vector '{symbol.name}' in '{function}', which runs on the device "
+                    "(an apply or filter runs it): declare vectors in main, in a function "
+                    "main calls, or at program level",
+                )
+
+    def check_get_ngh_places(self) -> None:
+        """`edges.getNgh(v)` builds a vertexset with an edgeset apply, a host
+        operation: none may be in a function that runs on the device."""
+        device = self.device_functions()
+        for function, pos in self.get_ngh_uses:
+            if function in device:
+                raise self.error(pos, GET_NGH_ON_DEVICE.format(function=function))
+
+    def local_vector_storage(self, name: str) -> str:
+        """The name of the `graph.global` holding a local vector `name`: `name`
+        itself where no constant, function, captured value or other local vector
+        has it, else `function_name` (with a counter where that is taken too)."""
+        taken = {
+            *self.globals, *self.functions, *BUILTINS,
+            *(capture_vector(f.name, c.name) for f in self.functions.values() for c in f.captures),
+            *(symbol.global_name for _, symbol in self.local_vectors),
+        }  # fmt: skip
+        assert self.current is not None
+        candidates = [name, f"{self.current.name}_{name}"]
+        candidates += (f"{self.current.name}_{name}_{n}" for n in range(2, len(taken) + 3))
+        return next(candidate for candidate in candidates if candidate not in taken)
+
+    def resolve_captures(self, decl: ast.FuncDecl, params: list[Symbol]) -> list[Symbol]:
+        """A functor's captures: scalars, named apart from its parameters."""
+        captures: list[Symbol] = []
+        for capture in decl.captures:
+            if any(s.name == capture.name for s in [*captures, *params]):
+                raise self.error(capture.pos, f"'{capture.name}' is already defined")
+            ty = self.resolve_type(capture.type)
+            if not isinstance(ty, ScalarTy):
+                raise self.error(capture.pos, f"captured values must be scalars, not {ty}")
+            capture.symbol = Symbol(capture.name, ty, SymbolKind.CAPTURE, capture.pos)
+            captures.append(capture.symbol)
+        return captures
+
+    def check_capture_names(self) -> None:
+        """The vector that carries a captured value must not clash with a name."""
+        for function in self.functions.values():
+            for capture in function.captures:
+                hidden = capture_vector(function.name, capture.name)
+                if hidden in self.globals or hidden in self.functions:
+                    raise self.error(
+                        capture.pos,
+                        f"'{hidden}' is already defined; gir names the captured value so",
+                    )
+
+    def check_main(self) -> None:
+        """The program needs `func main()` without parameters or output."""
+        main = self.functions.get("main")
+        if main is None:
+            raise self.error(Pos(1, 1), "the program has no 'main' function")
+        if main.params or main.output is not None:
+            raise self.error(main.decl.pos, "'main' takes no parameters and has no output")
+
+    def check_const(self, decl: ast.ConstDecl) -> None:
+        """A program-level constant: its type and its initializer (run in main)."""
+        if decl.name in self.globals or decl.name in self.functions:
+            raise self.error(decl.name_pos, f"'{decl.name}' is already defined")
+        ty = self.resolve_type(decl.type, allow_vector=True)
+        self.scopes = [{}]
+        self.current = None
+        if decl.init is not None:
+            self.check_initializer(decl.init, ty, decl.name)
+            value = literal_int(decl.init)
+            if is_integer(ty) and value is not None:
+                self.constant_ints[decl.name] = value
+        elif isinstance(ty, EdgeSetTy):
+            raise self.error(
+                decl.name_pos, f"edgeset '{decl.name}' needs an initializer such as load(argv[1])"
+            )
+        decl.symbol = Symbol(decl.name, ty, SymbolKind.GLOBAL, decl.name_pos)
+        self.globals[decl.name] = decl.symbol
+
+    def check_initializer(self, init: ast.Expr, ty: Ty, name: str) -> None:
+        """An initial value (or assigned value) `init` for `name` of type `ty`."""
+        if isinstance(init, ast.Load):
+            self.check_load(init, ty)
+            return
+        if isinstance(ty, VectorTy):
+            self.check_vector_value(init, ty, name)
+            return
+        value = self.check_expr(init)
+        if not self.storable(init, value, ty):
+            raise self.error(init.pos, f"cannot assign {value} to '{name}' of type {ty}")
+
+    def check_vector_value(self, init: ast.Expr, ty: VectorTy, name: str) -> None:
+        """A whole-vector value: a scalar to fill it with (every lane of a vector
+        of vectors), `edges.getOutDegrees()` (`getOutDegreesUint()` for a
+        `vector{Vertex}(uint)`), another vector of the same type to copy, or a
+        literal `{a, b, ...}` with one value per element of a `vector[N](T)`."""
+        if isinstance(init, ast.VectorLit):
+            self.check_vector_literal(init, ty, name)
+            return
+        if isinstance(init, ast.MethodCall) and init.method in DEGREE_METHODS:
+            edges = self.check_expr(init.receiver)
+            if not isinstance(edges, EdgeSetTy) or init.args:
+                raise self.error(
+                    init.method_pos, f"{init.method}() takes no arguments and applies to an edgeset"
+                )
+            elem = DEGREE_METHODS[init.method]
+            if ty.size is not None or ty.elem != elem:
+                raise self.error(
+                    init.method_pos, f"{init.method}() gives a vector{{Vertex}}({elem}), not {ty}"
+                )
+            init.info = OutDegrees()
+            init.ty = ty
+            return
+        if self.names_vector(init):
+            source = self.vector_of(init, "the copied vector")
+            if source != ty:
+                raise self.error(init.pos, f"cannot copy {source} into '{name}' of type {ty}")
+            return
+        value = self.check_expr(init)
+        if value == VERTEXSET or not self.storable(init, value, ty.elem):
+            raise self.error(init.pos, f"cannot initialize '{name}' of type {ty} with {value}")
+
+    def check_vector_literal(self, init: ast.VectorLit, ty: VectorTy, name: str) -> None:
+        """`{a, b, ...}` for `name` of type `ty`: a `vector[N](T)` of scalars,
+        exactly N values, each storable as a T."""
+        if ty.size is None or ty.lanes is not None:
+            raise self.error(
+                init.pos,
+                f"a vector literal {{...}} gives the elements of a fixed-size vector[N](T); "
+                f"'{name}' is {ty} (initialize it with one value for every element)",
+            )
+        if len(init.items) != ty.size:
+            raise self.error(
+                init.pos,
+                f"the vector literal has {len(init.items)} values, '{name}' of type {ty} "
+                f"holds {ty.size}",
+            )
+        for item in init.items:
+            value = self.check_value(item, "a vector literal value")
+            if value == VERTEXSET or not self.storable(item, value, ty.elem):
+                raise self.error(
+                    item.pos, f"cannot store {value} in '{name}', a vector of {ty.elem}"
+                )
+        init.ty = ty
+
+    def check_load(self, load: ast.Load, ty: Ty) -> None:
+        """`load(argv[N])` / `load("file")`, which must initialize an edgeset."""
+        if not isinstance(ty, EdgeSetTy):
+            raise self.error(load.pos, f"load(...) gives an edgeset, not {ty}")
+        if not isinstance(load.source, ast.Argv | ast.StringLit):
+            raise self.error(load.source.pos, "load(...) takes argv[N] or a file name string")
+        load.source.ty = INT if isinstance(load.source, ast.Argv) else STRING
+        load.ty = ty

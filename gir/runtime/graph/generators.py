@@ -1,0 +1,256 @@
+"""Synthetic graphs: `rmat:SCALE[:EDGEFACTOR]`, `road:W:H` and `uniform:N:M` specs.
+
+A spec may end in `,w` (integer weights hashed from the seed and the undirected
+edge) and `,seed=N`. Generated graphs are symmetric, without self loops or
+duplicates; those with at least 2^20 vertices go through the graph cache.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from gir.runtime.graph import native
+from gir.runtime.graph.cache import CacheEntry, remember_entry
+from gir.runtime.graph.errors import MAX_VERTICES, GraphError
+from gir.runtime.graph.graph import Graph, ProgressCallback, mark_symmetric
+from gir.runtime.graph.memory import check_edge_count, check_host_memory, graph_bytes
+
+GENERATOR_PREFIX = re.compile(r"^[A-Za-z_]\w*:")
+"""What a generator spec starts with (a file of that name is read as a file)."""
+_GENERATOR_VERSION = 1
+_GENERATOR_CACHE_MIN_VERTICES = 1 << 20  # "rmat:20" and up
+
+_GENERATOR_FORMS = {
+    "rmat": "rmat:SCALE[:EDGEFACTOR]",
+    "road": "road:W:H",
+    "uniform": "uniform:N:M",
+}
+_OPTIONS_FORM = "[,w][,seed=N]"
+_RMAT_PROBABILITIES = (0.57, 0.19, 0.19, 0.05)  # Graph500 a, b, c, d
+_RMAT_DEFAULT_EDGE_FACTOR = 16
+_RMAT_MAX_SCALE = 30
+_RMAT_CHUNK_EDGES = 1 << 20
+_ROAD_DELETE_PROBABILITY = 0.10
+_MAX_WEIGHTS = {"rmat": 1000, "road": 10000, "uniform": 1000}
+
+
+@dataclass(frozen=True)
+class GeneratorSpec:
+    """A parsed generator spec such as `rmat:16:8,w,seed=3`."""
+
+    name: str
+    sizes: tuple[int, ...]
+    weighted: bool
+    seed: int
+
+    def __str__(self) -> str:
+        weights = ",w" if self.weighted else ""
+        return f"{self.name}:{':'.join(map(str, self.sizes))}{weights},seed={self.seed}"
+
+    @property
+    def num_vertices(self) -> int:
+        """How many vertices the generated graph has."""
+        if self.name == "rmat":
+            return 1 << self.sizes[0]
+        if self.name == "road":
+            return self.sizes[0] * self.sizes[1]
+        return self.sizes[0]
+
+    @property
+    def drawn_edges(self) -> int:
+        """How many edges the generator draws before symmetrizing."""
+        if self.name == "rmat":
+            return self.sizes[1] << self.sizes[0]
+        if self.name == "road":
+            width, height = self.sizes
+            return (width - 1) * height + width * (height - 1)
+        return self.sizes[1]
+
+    @property
+    def max_edges(self) -> int:
+        """An upper bound of the generated graph's directed edges (both directions)."""
+        return 2 * self.drawn_edges
+
+
+def parse_generator_spec(spec: str, weighted: bool | None) -> GeneratorSpec:
+    """Parse `NAME:SIZES[,w][,seed=N]`; `weighted` (when not None) overrides `,w`."""
+    head, *options = spec.split(",")
+    name, *size_texts = head.split(":")
+    form = _GENERATOR_FORMS.get(name)
+    if form is None:
+        known = ", ".join(f"'{known_form}'" for known_form in _GENERATOR_FORMS.values())
+        raise GraphError(
+            f"unknown graph generator '{name}' in '{spec}' (expected {known}, or a graph file)"
+        )
+    expected = f"bad graph generator spec '{spec}': expected '{form}{_OPTIONS_FORM}'"
+    sizes = tuple(_spec_integer(text, expected) for text in size_texts)
+    wants_weights, seed = _parse_generator_options(options, expected)
+    _check_generator_sizes(name, sizes, expected)
+    if name == "rmat" and len(sizes) == 1:
+        sizes += (_RMAT_DEFAULT_EDGE_FACTOR,)
+    parsed = GeneratorSpec(name, sizes, wants_weights if weighted is None else weighted, seed)
+    # Symmetrizing doubles the drawn edges and drops duplicates: whether the result
+    # fits is known only once it is built (`_row_pointers` checks it then), so the
+    # spec is refused at once only when one direction alone is too many.
+    check_edge_count(parsed.drawn_edges, f"'{spec}'")
+    return parsed
+
+
+def _parse_generator_options(options: list[str], expected: str) -> tuple[bool, int]:
+    """The (weighted, seed) given by the comma-separated options of a generator spec."""
+    weighted, seed = False, 0
+    for option in options:
+        if option == "w":
+            weighted = True
+        elif option.startswith("seed="):
+            seed = _spec_integer(option.removeprefix("seed="), expected)
+        else:
+            raise GraphError(f"{expected} (unknown option '{option}')")
+    return weighted, seed
+
+
+def _spec_integer(text: str, expected: str) -> int:
+    """A non-negative decimal integer of a generator spec."""
+    if not text.isdigit() or not text.isascii():
+        raise GraphError(f"{expected} ('{text}' is not a non-negative integer)")
+    return int(text)
+
+
+def _check_generator_sizes(name: str, sizes: tuple[int, ...], expected: str) -> None:
+    """Raise GraphError unless `sizes` suit generator `name`."""
+    if name == "rmat":
+        valid = len(sizes) in (1, 2) and 1 <= sizes[0] <= _RMAT_MAX_SCALE and sizes[-1:] != (0,)
+        reason = f"SCALE must be in [1, {_RMAT_MAX_SCALE}] and EDGEFACTOR at least 1"
+    elif name == "road":
+        valid = len(sizes) == 2 and min(sizes) >= 1 and sizes[0] * sizes[1] <= MAX_VERTICES
+        reason = f"W and H must be at least 1 and W*H at most {MAX_VERTICES}"
+    else:
+        valid = len(sizes) == 2 and 1 <= sizes[0] <= MAX_VERTICES
+        reason = f"N must be in [1, {MAX_VERTICES}]"
+    if not valid:
+        raise GraphError(f"{expected} ({reason})")
+
+
+def load_generated(spec: GeneratorSpec, cache: bool, report: ProgressCallback) -> Graph:
+    """Generate the graph of `spec`, through the cache for large graphs."""
+    cache_entry = (
+        CacheEntry.for_generator(str(spec), _GENERATOR_VERSION)
+        if cache and spec.num_vertices >= _GENERATOR_CACHE_MIN_VERTICES
+        else None
+    )
+    graph = cache_entry.read(report) if cache_entry else None
+    if graph is None:
+        check_host_memory(
+            graph_bytes(spec.num_vertices, spec.max_edges), f"generating '{spec}'"
+        )
+        report(f"generating {spec}...")
+        graph = _generate(spec)
+        if cache_entry:
+            cache_entry.write(graph, report)
+    return remember_entry(mark_symmetric(graph), cache_entry)
+
+
+def _generate(spec: GeneratorSpec) -> Graph:
+    """Build the symmetric graph described by a generator spec."""
+    rng = np.random.default_rng(spec.seed)
+    if spec.name == "rmat":
+        src, dst = _rmat_edges(spec.sizes[0], spec.sizes[1], rng)
+    elif spec.name == "road":
+        src, dst = _road_edges(spec.sizes[0], spec.sizes[1], rng)
+    else:
+        src, dst = _uniform_edges(spec.sizes[0], spec.sizes[1], rng)
+    src, dst = _symmetric_simple_edges(src, dst)
+    check_edge_count(src.size, f"'{spec}' (symmetrized)")
+    weights = (
+        _hashed_weights(src, dst, spec.seed, _MAX_WEIGHTS[spec.name]) if spec.weighted else None
+    )
+    return Graph(spec.num_vertices, src, dst, weights)
+
+
+def _rmat_edges(
+    scale: int, edge_factor: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """Graph500 RMAT edges: edge_factor * 2^scale directed edges, vertex ids randomly permuted.
+
+    At each of the `scale` levels an edge falls in quadrant a, b, c or d of the adjacency
+    matrix (one 16-bit random number per level and edge), which sets one bit of its
+    src (quadrants c, d) and of its dst (quadrants b, d).
+    """
+    a, b, c, _ = _RMAT_PROBABILITIES
+    past_a_at, past_b_at, past_c_at = (np.uint16(round(p * 65536)) for p in (a, a + b, a + b + c))
+    num_edges = edge_factor << scale
+    src = np.zeros(num_edges, dtype=np.uint32)
+    dst = np.zeros(num_edges, dtype=np.uint32)
+    for begin in range(0, num_edges, _RMAT_CHUNK_EDGES):
+        chunk_src, chunk_dst = (
+            src[begin : begin + _RMAT_CHUNK_EDGES],
+            dst[begin : begin + _RMAT_CHUNK_EDGES],
+        )
+        for _ in range(scale):
+            draw = rng.integers(0, 1 << 16, size=chunk_src.size, dtype=np.uint16)
+            past_b = draw >= past_b_at
+            chunk_src <<= 1
+            chunk_src |= past_b
+            chunk_dst <<= 1
+            chunk_dst |= (draw >= past_a_at) ^ past_b ^ (draw >= past_c_at)
+    permutation = rng.permutation(1 << scale).astype(np.int32)
+    return permutation[src], permutation[dst]
+
+
+def _road_edges(width: int, height: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The 4-neighbour edges of a width x height grid (row-major ids), each kept with p = 0.9."""
+    ids = np.arange(width * height, dtype=np.int32).reshape(height, width)
+    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    kept = rng.random(src.size) >= _ROAD_DELETE_PROBABILITY
+    return src[kept], dst[kept]
+
+
+def _uniform_edges(
+    num_vertices: int, num_edges: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """`num_edges` directed edges with uniformly random endpoints."""
+    src = rng.integers(0, num_vertices, size=num_edges, dtype=np.int32)
+    dst = rng.integers(0, num_vertices, size=num_edges, dtype=np.int32)
+    return src, dst
+
+
+def _symmetric_simple_edges(src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Both directions of every edge, sorted, without duplicates or self loops."""
+    no_loops = src != dst
+    src, dst = src[no_loops], dst[no_loops]
+    both_src, both_dst, _ = native.sort_unique(
+        np.concatenate([src, dst]), np.concatenate([dst, src]), None
+    )
+    return both_src, both_dst
+
+
+def _hashed_weights(src: np.ndarray, dst: np.ndarray, seed: int, max_weight: int) -> np.ndarray:
+    """Weights in [1, max_weight] from a hash of (seed, undirected edge): u->v and v->u agree."""
+    undirected_keys = np.minimum(src, dst).astype(np.uint64) << np.uint64(32)
+    undirected_keys |= np.maximum(src, dst).astype(np.uint64)
+    undirected_keys ^= np.uint64(_splitmix64(seed))
+    hashed = _splitmix64_array(undirected_keys)
+    hashed >>= np.uint64(32)  # 32 random bits, scaled to [0, max_weight) by a multiply-shift
+    hashed *= np.uint64(max_weight)
+    hashed >>= np.uint64(32)
+    return (hashed + np.uint64(1)).astype(np.int32)
+
+
+def _splitmix64(value: int) -> int:
+    """The splitmix64 finalizer of one Python int (used to spread the seed)."""
+    return int(_splitmix64_array(np.array([value % (1 << 64)], dtype=np.uint64))[0])
+
+
+def _splitmix64_array(values: np.ndarray) -> np.ndarray:
+    """The splitmix64 finalizer applied to every uint64 (a well-mixing integer hash)."""
+    hashed = values + np.uint64(0x9E3779B97F4A7C15)
+    hashed ^= hashed >> np.uint64(30)
+    hashed *= np.uint64(0xBF58476D1CE4E5B9)
+    hashed ^= hashed >> np.uint64(27)
+    hashed *= np.uint64(0x94D049BB133111EB)
+    hashed ^= hashed >> np.uint64(31)
+    return hashed

@@ -1,0 +1,127 @@
+"""Host memory: what building a graph needs, checked before the work starts.
+
+Also the device-side estimate of a graph's arrays, the 32-bit edge-count limit and
+the byte counts of messages.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gir.runtime.graph.errors import INT32_MAX, GraphError
+
+MAX_EDGES = INT32_MAX
+"""CSR row pointers are int32: a graph holds at most this many (directed) edges."""
+
+# Peak host bytes while building a graph, measured on the code paths below (int64
+# keys, sort and split; the int64 table of a text parse; the uint32 draws of RMAT).
+_HOST_BYTES_PER_EDGE = 48
+HOST_BYTES_PER_PARSED_LINE = 64
+_HOST_BYTES_PER_VERTEX = 16
+
+_max_memory: int | None = None
+
+
+def set_max_memory(limit: int | None) -> None:
+    """Let graphs use `limit` bytes of host memory; None: what the system has available."""
+    global _max_memory
+    _max_memory = limit
+
+
+def available_host_memory() -> int | None:
+    """The bytes this process can still allocate, or None when the system does not say.
+
+    The smallest of the kernel's MemAvailable, the cgroup's remaining limit and the
+    address-space limit (`ulimit -v`) minus what the process already maps.
+    """
+    limits = [
+        _meminfo_bytes("/proc/meminfo", "MemAvailable:"),
+        _cgroup_remaining(),
+        _address_space_remaining(),
+    ]
+    known = [limit for limit in limits if limit is not None]
+    return min(known) if known else None
+
+
+def check_host_memory(needed: int, what: str) -> None:
+    """Raise GraphError when `what` needs more than the host memory gir may use."""
+    limit = _max_memory if _max_memory is not None else available_host_memory()
+    if limit is not None and needed > limit:
+        source = "--max-memory allows" if _max_memory is not None else "the host has"
+        raise GraphError(
+            f"{what} needs about {format_bytes(needed)} of memory, but {source} "
+            f"{format_bytes(limit)} (gir-run --max-memory BYTES overrides this)"
+        )
+
+
+def device_graph_bytes(num_vertices: int, num_edges: int, weighted: bool) -> int:
+    """Device bytes of a graph's CSR and CSC arrays (int32 offsets, ids and weights)."""
+    per_layout = 4 * (num_vertices + 1) + 4 * num_edges * (2 if weighted else 1)
+    return 2 * per_layout
+
+
+def check_device_memory(needed: int, free: int | None, device: str) -> None:
+    """Raise GraphError when `needed` bytes do not fit in the `free` bytes of `device`.
+
+    For the runtime to call before it allocates; `free` is None when the device
+    does not report its free memory.
+    """
+    if free is not None and needed > free:
+        raise GraphError(
+            f"the program needs about {format_bytes(needed)} on {device}, "
+            f"which has {format_bytes(free)} free"
+        )
+
+
+def check_edge_count(num_edges: int, what: str) -> None:
+    """Raise GraphError when `num_edges` edges need 64-bit CSR offsets."""
+    if num_edges > MAX_EDGES:
+        raise GraphError(
+            f"{what} has {num_edges:,} edges, but gir's edge offsets are 32-bit "
+            f"(at most {MAX_EDGES:,} edges); 64-bit offsets are not supported"
+        )
+
+
+def format_bytes(num_bytes: int) -> str:
+    """A byte count for messages: '24.0 GB', '512 MB', '3 KB'."""
+    if num_bytes >= 1 << 30:
+        return f"{num_bytes / (1 << 30):.1f} GB"
+    if num_bytes >= 1 << 20:
+        return f"{num_bytes / (1 << 20):.0f} MB"
+    return f"{max(1, round(num_bytes / 1024))} KB"
+
+
+def graph_bytes(num_vertices: int, num_edges: int) -> int:
+    """Peak host bytes of building a graph from `num_edges` edges over `num_vertices`."""
+    return _HOST_BYTES_PER_EDGE * num_edges + _HOST_BYTES_PER_VERTEX * num_vertices
+
+
+def _meminfo_bytes(path: str, field: str) -> int | None:
+    try:
+        with open(path) as stream:
+            for line in stream:
+                if line.startswith(field):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _cgroup_remaining() -> int | None:
+    try:
+        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
+        if limit == "max":
+            return None
+        return int(limit) - int(Path("/sys/fs/cgroup/memory.current").read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _address_space_remaining() -> int | None:
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY:
+        return None
+    mapped = _meminfo_bytes("/proc/self/status", "VmSize:")
+    return soft - (mapped or 0)

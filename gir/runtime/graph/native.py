@@ -1,0 +1,272 @@
+"""The Python host's handle on gir's C++ graph construction (`gir/cpp/graph_build.h`).
+
+The complete CUDA program and the Python host load graph files and build graph
+arrays with the same C++ code: here it is compiled once, on first use, with the
+system's C++ compiler (`$CXX`, else `c++`) into a shared library that ctypes
+loads. The library is cached by a hash of its sources and of the compiler
+command in a per-user directory (`$GIR_NATIVE_CACHE_DIR`, default
+`~/.cache/gir-native`), apart from the graph cache, so that runs with their own
+`GIR_CACHE_DIR` share one build. Concurrent first builds each write a temporary
+file and rename it, so a reader never loads half a library.
+
+Each function below takes and returns numpy arrays; a C++ error becomes the
+`GraphError` it describes, with its location.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from gir import cpp
+from gir.runtime.graph.errors import GraphError
+
+_FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC")
+_SOURCES = ("graph_build.h", "graph_capi.cpp")
+_INT32_P = np.ctypeslib.ndpointer(np.int32, flags="C_CONTIGUOUS")
+_LL = ctypes.c_longlong
+_VOID_P = ctypes.c_void_p
+
+
+class NativeBuildError(GraphError):
+    """gir's graph library could not be built (no compiler, or it failed)."""
+
+
+def _compiler() -> list[str]:
+    """The C++ compiler command: `$CXX`, else `c++` (or `g++`, `clang++`)."""
+    configured = os.environ.get("CXX")
+    if configured:
+        return shlex.split(configured)
+    for name in ("c++", "g++", "clang++"):
+        found = shutil.which(name)
+        if found:
+            return [found]
+    raise NativeBuildError(
+        "gir loads graphs with C++ code it compiles on first use, but no C++ compiler "
+        "was found (install g++, or set CXX)"
+    )
+
+
+def _cache_dir() -> Path:
+    """Where built libraries live: `$GIR_NATIVE_CACHE_DIR`, default `~/.cache/gir-native`."""
+    configured = os.environ.get("GIR_NATIVE_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "gir-native"
+
+
+def library_path() -> Path:
+    """The shared library of the current sources, built if it is not there yet."""
+    command = _compiler()
+    digest = hashlib.sha256(" ".join(command + list(_FLAGS)).encode())
+    for name in _SOURCES:
+        digest.update(name.encode() + b"\0" + cpp.source(name).encode())
+    directory = _cache_dir()
+    library = directory / f"gir_graph-{digest.hexdigest()[:16]}.so"
+    if library.exists():
+        return library
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        _build(command, library)
+    except OSError:  # a read-only cache: build where this process may write
+        library = Path(tempfile.mkdtemp(prefix="gir-native-")) / library.name
+        _build(command, library)
+    return library
+
+
+def _build(command: list[str], library: Path) -> None:
+    """Compile `graph_capi.cpp` into `library` through a temporary file and a rename."""
+    descriptor, partial = tempfile.mkstemp(
+        dir=library.parent, prefix=f".{library.name}.{os.getpid()}.", suffix=".tmp"
+    )
+    os.close(descriptor)
+    source = cpp.SOURCE_DIR / "graph_capi.cpp"
+    try:
+        result = subprocess.run(
+            [*command, *_FLAGS, f"-I{cpp.SOURCE_DIR}", str(source), "-o", partial],
+            capture_output=True,
+            text=True,
+        )
+        if result.returncode != 0:
+            raise NativeBuildError(
+                f"building gir's graph library failed ({' '.join(command)}):\n{result.stderr.strip()}"
+            )
+        os.replace(partial, library)
+    finally:
+        if os.path.exists(partial):
+            os.unlink(partial)
+
+
+@cache
+def library() -> ctypes.CDLL:
+    """The loaded library, its functions typed (a cached library that does not
+    load, say one cut short by a full disk, is built again)."""
+    path = library_path()
+    try:
+        lib = ctypes.CDLL(str(path))
+    except OSError:
+        path.unlink(missing_ok=True)
+        lib = ctypes.CDLL(str(library_path()))
+    signatures: dict[str, tuple[object, list[object]]] = {
+        "gir_error_path": (ctypes.c_char_p, []),
+        "gir_error_line": (_LL, []),
+        "gir_error_message": (ctypes.c_char_p, []),
+        "gir_file_check": (_LL, [ctypes.c_char_p]),
+        "gir_file_open": (_VOID_P, [ctypes.c_char_p]),
+        "gir_file_lines": (_LL, [_VOID_P]),
+        "gir_file_declared": (_LL, [_VOID_P, ctypes.POINTER(_LL), ctypes.POINTER(_LL)]),
+        "gir_file_parse": (_LL, [_VOID_P]),
+        "gir_file_vertices": (_LL, [_VOID_P]),
+        "gir_file_edges": (_LL, [_VOID_P]),
+        "gir_file_weighted": (_LL, [_VOID_P]),
+        "gir_file_edges_sorted": (_LL, [_VOID_P, _INT32_P, _INT32_P, _VOID_P]),
+        "gir_file_close": (None, [_VOID_P]),
+        "gir_sort_unique": (_LL, [_INT32_P, _INT32_P, _VOID_P, _LL]),
+        "gir_row_pointers": (None, [_INT32_P, _LL, _LL, _INT32_P]),
+        "gir_transpose": (_LL, [_INT32_P, _INT32_P, _VOID_P, _LL, _LL, _INT32_P, _INT32_P, _VOID_P]),
+        "gir_tile": (
+            _LL,
+            [_INT32_P, _INT32_P, _VOID_P, _LL, _LL, _LL, _LL, _INT32_P, _INT32_P, _INT32_P, _VOID_P],
+        ),
+    }
+    for name, (result, arguments) in signatures.items():
+        function = getattr(lib, name)
+        function.restype = result
+        function.argtypes = arguments
+    return lib
+
+
+def _checked(status: int | None) -> int:
+    """`status`, unless it is the C ABI's failure (-1 or null): then its GraphError."""
+    if status is None or status < 0:
+        lib = library()
+        path = lib.gir_error_path().decode("utf-8", errors="surrogateescape")
+        line = int(lib.gir_error_line())
+        message = lib.gir_error_message().decode("utf-8", errors="replace")
+        raise GraphError(message, path=path or None, line=line or None)
+    return status
+
+
+def _pointer(array: np.ndarray | None) -> int | None:
+    """The address of an optional int32 array (None: a null pointer)."""
+    return None if array is None else array.ctypes.data
+
+
+def _os_path(path: Path) -> bytes:
+    return os.fsencode(path)
+
+
+def check_file(path: Path) -> None:
+    """Raise the GraphError of a path that is no regular graph file of a known extension."""
+    _checked(library().gir_file_check(_os_path(path)))
+
+
+class GraphFile:
+    """A graph file read by the C++ loader: open it, count its lines, parse it,
+    then take its edges sorted by (src, dst) without duplicates."""
+
+    def __init__(self, path: Path):
+        self._lib = library()
+        self._handle = _checked(self._lib.gir_file_open(_os_path(path)))
+
+    def __enter__(self) -> GraphFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._lib.gir_file_close(self._handle)
+
+    def lines(self) -> int:
+        """How many lines the file has."""
+        return int(self._lib.gir_file_lines(self._handle))
+
+    def declared(self) -> tuple[int, int] | None:
+        """The (vertices, edges) the file's header declares (a symmetric Matrix
+        Market file's edges counted twice); None for a file without a header."""
+        vertices, edges = _LL(), _LL()
+        _checked(self._lib.gir_file_declared(self._handle, ctypes.byref(vertices), ctypes.byref(edges)))
+        return None if vertices.value < 0 else (vertices.value, edges.value)
+
+    def parse(self) -> tuple[int, int, bool]:
+        """Parses the edges: (vertices, edges as listed, whether it has weights)."""
+        _checked(self._lib.gir_file_parse(self._handle))
+        lib, handle = self._lib, self._handle
+        return int(lib.gir_file_vertices(handle)), int(lib.gir_file_edges(handle)), bool(lib.gir_file_weighted(handle))
+
+    def sorted_edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """The parsed edges sorted by (src, dst), duplicates dropped (the first keeps its weight)."""
+        listed = int(self._lib.gir_file_edges(self._handle))
+        weighted = bool(self._lib.gir_file_weighted(self._handle))
+        src, dst = np.empty(listed, np.int32), np.empty(listed, np.int32)
+        weights = np.empty(listed, np.int32) if weighted else None
+        kept = _checked(self._lib.gir_file_edges_sorted(self._handle, src, dst, _pointer(weights)))
+        return src[:kept], dst[:kept], None if weights is None else weights[:kept]
+
+
+def sort_unique(
+    src: np.ndarray, dst: np.ndarray, weights: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Edges (int32 ids) sorted by (src, dst) without duplicates; the first of a
+    duplicate keeps its weight. The arrays are copied, not changed."""
+    src, dst = np.array(src, np.int32), np.array(dst, np.int32)
+    weights = None if weights is None else np.array(weights, np.int32)
+    kept = _checked(library().gir_sort_unique(src, dst, _pointer(weights), src.size))
+    return src[:kept], dst[:kept], None if weights is None else weights[:kept]
+
+
+def row_pointers(sorted_rows: np.ndarray, num_vertices: int) -> np.ndarray:
+    """CSR row pointers (int32, num_vertices + 1 entries) of ids sorted by row."""
+    rows = np.ascontiguousarray(sorted_rows, np.int32)
+    pointers = np.empty(num_vertices + 1, np.int32)
+    library().gir_row_pointers(rows, rows.size, num_vertices, pointers)
+    return pointers
+
+
+def transpose(
+    src: np.ndarray, dst: np.ndarray, weights: np.ndarray | None, num_vertices: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The reversed edges of (src, dst)-sorted edges, sorted by (dst, src)."""
+    src, dst = np.ascontiguousarray(src, np.int32), np.ascontiguousarray(dst, np.int32)
+    weights = None if weights is None else np.ascontiguousarray(weights, np.int32)
+    out_src, out_dst = np.empty_like(src), np.empty_like(dst)
+    out_weights = None if weights is None else np.empty_like(weights)
+    _checked(
+        library().gir_transpose(
+            src, dst, _pointer(weights), src.size, num_vertices, out_src, out_dst, _pointer(out_weights)
+        )
+    )
+    return out_src, out_dst, out_weights
+
+
+def tile(
+    src: np.ndarray,
+    dst: np.ndarray,
+    weights: np.ndarray | None,
+    num_vertices: int,
+    size: int,
+    by_source: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """Edge blocking: (offsets, src, dst, weights) of the edges in the order given,
+    stably sorted by the block of their destination (`by_source`: source)."""
+    src, dst = np.ascontiguousarray(src, np.int32), np.ascontiguousarray(dst, np.int32)
+    weights = None if weights is None else np.ascontiguousarray(weights, np.int32)
+    blocks = max(1, -(-num_vertices // size)) if size > 0 else 1
+    offsets = np.empty(blocks + 1, np.int32)
+    out_src, out_dst = np.empty_like(src), np.empty_like(dst)
+    out_weights = None if weights is None else np.empty_like(weights)
+    _checked(
+        library().gir_tile(
+            src, dst, _pointer(weights), src.size, num_vertices, size, by_source,
+            offsets, out_src, out_dst, _pointer(out_weights),
+        )
+    )  # fmt: skip
+    return offsets, out_src, out_dst, out_weights

@@ -1,0 +1,91 @@
+"""The schedule axes (`gir/axes.py`): a schedule value is a registered strategy's
+name, verified by its attribute; the strategies' capabilities answer what other
+passes ask; the registries load without importing a pass first."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from xdsl.dialects.builtin import IntegerAttr, i64
+from xdsl.utils.exceptions import VerifyException
+
+from gir import axes
+from gir.dialects.schedule import (
+    EdgeBlocking,
+    DirectionAttr,
+    EdgeBlockingAttr,
+    LoadBalanceAttr,
+    SimpleScheduleAttr,
+)
+from gir.passes.layouts import layout_for
+from gir.passes.load_balance import LoadBalanceStrategy
+
+
+def test_every_axis_has_names_and_strategies() -> None:
+    for names in axes.AXES.values():
+        assert names()
+    for registry in (axes.DIRECTIONS, axes.LOAD_BALANCES, axes.LAYOUTS):
+        for name in registry:
+            assert registry.get(name).value == name
+
+
+def test_an_unregistered_name_is_rejected_with_the_registered_ones() -> None:
+    with pytest.raises(VerifyException, match="unknown load balance 'FAST', expected one of VERTEX_BASED"):
+        LoadBalanceAttr("FAST")
+
+
+def test_a_registered_strategy_is_a_valid_schedule_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Quad(LoadBalanceStrategy):
+        value = "QUAD"
+
+    monkeypatch.setitem(axes.LOAD_BALANCES._entries, "QUAD", ("vertex_based", "VertexBased"))
+    monkeypatch.setitem(axes.LOAD_BALANCES._instances, "QUAD", Quad())
+    schedule = SimpleScheduleAttr.default().with_options(load_balance=LoadBalanceAttr("QUAD"))
+    assert "load_balance = QUAD" in str(schedule)
+    assert axes.LOAD_BALANCES.get("QUAD").supports(schedule)
+    assert not Quad().owns_iterated_vertex() and Quad().fusable
+
+
+def test_edge_blocking_asks_the_load_balance() -> None:
+    composing = [n for n in axes.LOAD_BALANCES if axes.LOAD_BALANCES.get(n).composes_with_blocking]
+    assert composing == ["EDGE_ONLY"]
+    blocked = {"edge_blocking": EdgeBlockingAttr(EdgeBlocking.BLOCKED), "blocking_size": IntegerAttr(64, i64)}
+    SimpleScheduleAttr.default().with_options(load_balance=LoadBalanceAttr("EDGE_ONLY"), **blocked)
+    with pytest.raises(VerifyException, match="requires load balance EDGE_ONLY, got TWCE"):
+        SimpleScheduleAttr.default().with_options(load_balance=LoadBalanceAttr("TWCE"), **blocked)
+
+
+def test_host_steps_decide_fusion() -> None:
+    unfusable = {n for n in axes.LOAD_BALANCES if not axes.LOAD_BALANCES.get(n).fusable}
+    assert unfusable == {"EDGE_ONLY", "STRICT", "MERGE_PATH"}
+    assert all(axes.LOAD_BALANCES.get(n).host_steps() for n in unfusable)
+
+
+def test_layouts_are_chosen_by_the_schedule() -> None:
+    default = SimpleScheduleAttr.default()
+    pull = default.with_options(direction=DirectionAttr("PULL"))
+    blocked = {"edge_blocking": EdgeBlockingAttr(EdgeBlocking.BLOCKED), "blocking_size": IntegerAttr(64, i64)}
+    edge_only = {"load_balance": LoadBalanceAttr("EDGE_ONLY")}
+    assert layout_for(default) == "CSR"
+    assert layout_for(pull) == "CSC"
+    assert layout_for(default.with_options(**blocked, **edge_only)) == "BLOCKED"
+    assert layout_for(pull.with_options(**blocked, **edge_only)) == "BLOCKED_CSC"
+
+
+def test_pull_frontiers_and_creations_come_from_the_representations() -> None:
+    assert axes.pull_frontiers() == ["BOOLMAP", "BITMAP"]
+    assert axes.frontier_creations() == ["FUSED", "UNFUSED_BOOLMAP", "UNFUSED_BITMAP"]
+
+
+def test_the_dialect_verifies_names_without_importing_a_pass_first() -> None:
+    code = (
+        "import sys\n"
+        "from gir.dialects.schedule import SimpleScheduleAttr\n"
+        "assert 'gir.passes' not in sys.modules\n"
+        "print(SimpleScheduleAttr.default())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "load_balance = VERTEX_BASED" in done.stdout

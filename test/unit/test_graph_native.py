@@ -1,0 +1,148 @@
+"""gir's C++ graph construction (`gir/cpp/graph_build.h`) as both hosts use it.
+
+The Python host calls it through ctypes (`gir.runtime.graph.native`); a complete
+CUDA program compiles it in. Here a small driver compiled with the system's C++
+compiler (no CUDA) loads files as the CUDA program does, and must print exactly
+gir-run's messages, refuse special files at once and allocate no more than a
+file holds.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gir import cpp
+from gir.runtime.graph import GraphError, load_graph, native
+
+CXX = shutil.which("c++") or shutil.which("g++")
+
+_DRIVER = r"""
+#include <cstdio>
+#include "graph_build.h"
+
+int main(int argc, char** argv) {
+  try {
+    gir_graph::Parsed parsed = gir_graph::load(argv[1]);
+    std::printf("%lld", parsed.vertices);
+    for (size_t e = 0; e < parsed.src.size(); ++e) {
+      std::printf(" %d-%d", parsed.src[e], parsed.dst[e]);
+      if (parsed.has_weights) std::printf(":%d", parsed.weights[e]);
+    }
+    std::printf("\n");
+  } catch (const gir_graph::Error& error) {
+    std::fprintf(stderr, "%s\n", error.text().c_str());
+    return 1;
+  }
+  return 0;
+}
+"""
+
+MTX = "%%MatrixMarket matrix coordinate integer general\n"
+
+FILES = {
+    "ok.el": "# c\n2 0\n0 1\n0 1\n\n1 2\n",
+    "ok.wel": "0 1 7\n1 2 -3\n0 1 9\n",
+    "sym.mtx": "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 1.5\n3 3 2.5\n",
+    "ok.gbin": None,  # written by write_binary_graph below
+    "columns.el": "0 1\n1 2 3\n",
+    "token.el": "0 1\n1 a\n",
+    "negative.el": "0 1\n\n-1 2\n",
+    "large.el": "0 1\n0 3000000000\n",
+    "weight.wel": "0 1 99999999999\n",
+    "banner.mtx": "0 1\n",
+    "array.mtx": "%%MatrixMarket matrix array real general\n",
+    "size.mtx": MTX + "% c\n3 3\n",
+    "nosize.mtx": MTX + "% only comments\n",
+    "truncated.mtx": MTX + "3 3 3\n1 2 1\n2 3 1\n",
+    "many.mtx": MTX + "3 3 1\n1 2 1\n2 3 1\n",
+    "below.mtx": MTX + "3 3 1\n0 3 1\n",
+    "index.mtx": "%%MatrixMarket matrix coordinate real general\n3 3 1\n1.5 2 1\n",
+    "nan.mtx": "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 nan\n",
+    "huge.mtx": "%%MatrixMarket matrix coordinate pattern general\n9 9 2000000000\n1 2\n",
+    "edges.mtx": "%%MatrixMarket matrix coordinate pattern symmetric\n5 5 2000000000\n1 2\n",
+    "control.el": "0 1\n1 \x1b]0;title\x07\n",
+    "unknown.txt": "0 1\n",
+}
+
+
+@pytest.fixture(scope="module")
+def driver(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The loader of a complete CUDA program, built without CUDA."""
+    if CXX is None:
+        pytest.skip("no C++ compiler")
+    directory = tmp_path_factory.mktemp("driver")
+    (directory / "driver.cpp").write_text(_DRIVER)
+    binary = directory / "driver"
+    subprocess.run(
+        [CXX, "-O1", "-std=c++17", f"-I{cpp.SOURCE_DIR}", str(directory / "driver.cpp"), "-o", str(binary)],
+        check=True,
+    )
+    return binary
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    directory = tmp_path_factory.mktemp("files")
+    paths = {}
+    for name, text in FILES.items():
+        paths[name] = directory / name
+        if text is not None:
+            paths[name].write_bytes(text.encode())
+    from gir.runtime.graph import from_edges, write_binary_graph
+
+    write_binary_graph(from_edges(4, np.array([3, 0, 1]), np.array([0, 1, 2])), paths["ok.gbin"])
+    os.mkfifo(directory / "fifo.el")
+    (directory / "folder.el").mkdir()
+    paths.update(fifo=directory / "fifo.el", folder=directory / "folder.el")
+    paths.update(zero=Path("/dev/zero"), urandom=Path("/dev/urandom"), missing=directory / "missing.el")
+    return paths
+
+
+def _limit_memory() -> None:
+    """At most 1 GiB of address space: a loader that trusted a declared count would fail."""
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+def _python_result(path: Path) -> tuple[int, str]:
+    """What gir-run's loader makes of `path`: (0, the driver's line) or (1, the error)."""
+    try:
+        graph = load_graph(str(path), cache=False)
+    except GraphError as error:
+        return 1, str(error)
+    edges = [f"{s}-{d}" + ("" if graph.weights is None else f":{w}") for s, d, w in
+             zip(graph.src, graph.dst, graph.weights if graph.weights is not None else graph.src)]
+    return 0, " ".join([str(graph.num_vertices), *edges])
+
+
+@pytest.mark.parametrize("name", [*FILES, "fifo", "folder", "zero", "urandom", "missing"])
+def test_the_cuda_programs_loader_reads_and_refuses_as_gir_run(
+    name: str, driver: Path, files: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = files[name]
+    if name in ("huge.mtx", "edges.mtx"):  # past gir-run's host-memory check, which refuses it first
+        from gir.runtime.graph import memory
+
+        monkeypatch.setattr(memory, "_max_memory", 1 << 50)
+    status, expected = _python_result(path)
+    finished = subprocess.run(
+        [str(driver), str(path)], capture_output=True, text=True, timeout=30, preexec_fn=_limit_memory
+    )
+    output = finished.stdout if status == 0 else finished.stderr
+    assert (finished.returncode, output) == (status, expected + "\n")
+
+
+def test_the_library_is_built_once_per_user_not_per_graph_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built = native.library_path()
+    monkeypatch.setenv("GIR_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(native, "_build", lambda *arguments: pytest.fail("rebuilt the library"))
+    assert native.library_path() == built and tmp_path not in built.parents
+    assert not [entry for entry in built.parent.iterdir() if entry.suffix == ".tmp"]
