@@ -68,7 +68,7 @@ PYTHON_RESERVED = frozenset(keyword.kwlist) | frozenset(dir(builtins)) | frozens
 """Names a host local must not take: Python keywords and builtins, the function's
 parameters, the names the printed module imports and the helpers it defines."""
 
-MAX_NESTING = 16
+OUTLINE_DEPTH = 16
 """The deepest indentation (in levels, `run`'s body is 1) at which control flow is
 printed in place; deeper, it moves into a function of its own (`gir_nested_N`),
 so that no function nests more than Python's 20 loops and no line is indented
@@ -296,13 +296,13 @@ class HostPrinter(StructuredPrinter):
     # -- outlining -----------------------------------------------------------
 
     def _print_op(self, op: Operation) -> None:
-        if self._depth >= MAX_NESTING and any(op.regions):
+        if self._depth >= OUTLINE_DEPTH and any(op.regions):
             self._outline(op)
         else:
             super()._print_op(op)
 
     def _outline(self, op: Operation) -> None:
-        """Prints `op` (control flow nested `MAX_NESTING` deep) as the body of a
+        """Prints `op` (control flow nested `OUTLINE_DEPTH` deep) as the body of a
         new module-level function and calls it here: its parameters are the
         values, launchers and loop variables it reads from outside, its results
         the variables it assigns that code after it reads."""

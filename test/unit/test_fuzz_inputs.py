@@ -279,7 +279,8 @@ def nested_program(kinds: list[str]) -> str:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_fuzz_nesting_depth(mode: str) -> None:
-    """Control flow nested at any depth prints host Python that compiles."""
+    """Control flow nested to any depth the frontend accepts prints host Python
+    that compiles."""
     from gir.api import lower_for_run
     from gir.targets.host_python import print_host_python
 
@@ -287,8 +288,12 @@ def test_fuzz_nesting_depth(mode: str) -> None:
         module = lower_for_run(parse_graphit_source(nested_program(kinds), "fuzz.gt"))
         compile(print_host_python(module), "host.py", "exec")
 
-    depth = 60 if mode == "ci" else 120
-    structured(check, st.lists(st.sampled_from(["for", "while", "if"]), min_size=1, max_size=depth), mode, 15)
+    from gir.frontend.limits import MAX_LOOP_NESTING, MAX_NESTING
+
+    loops = st.lists(st.sampled_from(["for", "while"]), max_size=MAX_LOOP_NESTING)
+    ifs = st.integers(0, MAX_NESTING - MAX_LOOP_NESTING).map(lambda count: ["if"] * count)
+    kinds = st.tuples(loops, ifs).flatmap(lambda pair: st.permutations(pair[0] + pair[1]))
+    structured(check, kinds.filter(bool), mode, 15)
 
 
 @pytest.mark.parametrize("mode", MODES)
