@@ -118,5 +118,18 @@ def doctor(write: Callable[[str], None] = print) -> int:
     return 0 if runnable else 1
 
 
+def main() -> int:
+    """`python -m gir`: the report, ending quietly when its reader goes away
+    (`python -m gir | head -1`)."""
+    from gir.output import stdout_closed_quietly
+
+    try:
+        status = doctor()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return stdout_closed_quietly()
+    return status
+
+
 if __name__ == "__main__":
-    sys.exit(doctor())
+    sys.exit(main())

@@ -108,6 +108,13 @@ def _parse(
 ) -> tuple[ModuleOp | None, str, _Exports]:
     """The module of `program` (None for GraphIt source of exports only), the
     name it runs under, and its exports."""
+    if not isinstance(program, str | os.PathLike | ModuleOp):
+        raise UserError(
+            "error: gir.compile takes a path, GraphIt or IR text, or a ModuleOp, "
+            f"not {type(program).__name__}"
+        )
+    if schedule is not None and not isinstance(schedule, str):
+        raise UserError(f"error: schedule= is the text of a schedule section, not {type(schedule).__name__}")
     if isinstance(program, ModuleOp):
         if schedule is not None:
             raise UserError("error: schedule= applies to GraphIt source, not to an IR module")
@@ -274,7 +281,10 @@ def _edge_arrays_graph(arrays: tuple[Any, ...]) -> Graph:
     if len(arrays) not in (2, 3):
         raise GraphError(f"expected (src, dst) or (src, dst, weight) arrays, got {len(arrays)}")
     src, dst = np.asarray(arrays[0]), np.asarray(arrays[1])
-    num_vertices = int(max(src.max(initial=-1), dst.max(initial=-1))) + 1
+    for name, ids in (("src", src), ("dst", dst)):
+        if ids.size and not np.issubdtype(ids.dtype, np.integer):
+            raise GraphError(f"{name} must be an array of integer vertex ids (got dtype {ids.dtype})")
+    num_vertices = max((int(ids.max()) for ids in (src, dst) if ids.size), default=-1) + 1
     weights = np.asarray(arrays[2]) if len(arrays) == 3 else None
     return from_edges(num_vertices, src, dst, weights)
 
@@ -521,8 +531,8 @@ class Program:
         given, or its fixed file); a `UserError` says what differs, or that gir
         cannot tell which reference applies (then before running).
         """
-        if trials < 1:
-            raise UserError("error: trials must be at least 1")
+        if not isinstance(trials, int) or isinstance(trials, bool) or trials < 1:
+            raise UserError(f"error: trials must be an integer of at least 1, not {trials!r}")
         if validate:
             self._validator()
         if graph is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the runtime imports this module without xDSL's IR
@@ -9,12 +10,28 @@ if TYPE_CHECKING:  # the runtime imports this module without xDSL's IR
     from xdsl.ir import Attribute, Operation
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+"""Characters a terminal acts on instead of showing: C0 and C1 controls (ESC, BEL,
+CSI, ...) but newline and tab, and Unicode's line separators."""
+
+
+def printable(text: str) -> str:
+    """`text` with every terminal control character written as its escape
+    (`\\x1b`): what gir echoes of its inputs (a name, a line of a graph file, a
+    character of a program) is shown, never obeyed by the terminal."""
+    return _CONTROL.sub(lambda found: ascii(found.group())[1:-1], text)
+
+
 class UserError(Exception):
     """An error in what the user gave gir (a program, IR, schedule, graph or flag).
 
     `str(error)` is the whole message, starting with `file:line:col:` when the error
-    has a source location. Tools print it to stderr and exit with status 1.
+    has a source location. Tools print it to stderr and exit with status 1. The
+    message is made `printable` once, here, for every error gir raises.
     """
+
+    def __init__(self, message: object = "", *rest: object):
+        super().__init__(printable(str(message)), *rest)
 
     @classmethod
     def at(cls, op: Operation | None, message: str) -> UserError:
@@ -27,6 +44,12 @@ class UserError(Exception):
             return cls(message)
         filename, line, column = found
         return SourceError(filename, line, column, message.removeprefix("error: "))
+
+
+class UsageError(UserError):
+    """A malformed command line (conflicting options, an unknown pass, a pass
+    pipeline that does not parse): tools exit with status 2 for it, as argparse
+    does for the errors it finds, and 1 for every other `UserError`."""
 
 
 class SourceError(UserError):

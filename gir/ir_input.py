@@ -36,6 +36,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from gir.diagnostics import SourceError, UserError
 from gir.frontend.source import decode_source, ensure_recursion_headroom, position
+from gir.verifier import symbol_lookups_indexed
 
 MAX_NESTING = 1024
 """Deepest bracket nesting (`{ ( [ <` together) accepted in IR text."""
@@ -204,11 +205,25 @@ def verify_located(
 ) -> None:
     """Verifies `module`; the error names the first op (in walk order) that fails
     on its own, at the position where it was parsed."""
-    try:
-        module.verify()
-        return
-    except (DiagnosticException, ValueError) as error:
-        whole = error
+    with symbol_lookups_indexed():
+        try:
+            module.verify()
+            return
+        except (DiagnosticException, ValueError) as error:
+            whole = error
+        _raise_first_failing(module, op_offsets, text, filename, line_offset)
+    raise UserError(f"{filename}: error: {_first_line(whole)}")
+
+
+def _raise_first_failing(
+    module: ModuleOp,
+    op_offsets: dict[Operation, int],
+    text: str,
+    filename: str,
+    line_offset: int,
+) -> None:
+    """Raises the located error of the first op (in walk order) that fails to
+    verify on its own, if any."""
     for op in module.walk():
         try:
             op.verify(verify_nested_ops=False)
@@ -216,7 +231,6 @@ def verify_located(
             message = _first_line(error).removeprefix("Operation does not verify: ")
             offset = op_offsets.get(op, 0)
             raise _error(text, filename, offset, f"'{op.name}': {message}", line_offset) from None
-    raise UserError(f"{filename}: error: {_first_line(whole)}")
 
 
 def locate_parsed_ops(

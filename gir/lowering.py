@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from gir.diagnostics import UserError
 from gir.dialects import register_dialects
+from gir.verifier import verify_module
 
 LOWERING_PIPELINE = "lower-to-gpu"
 """The named pipeline that takes a module from any level to the GPU level."""
@@ -44,7 +45,7 @@ def lower_to_gpu(module: ModuleOp) -> ModuleOp:
     ctx = Context()
     register_dialects(ctx)
     parse_pipeline(LOWERING_PIPELINE).apply(ctx, module)
-    module.verify()
+    verify_module(module)
     return module
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import sys
 import tempfile
 import time
 import zipfile
@@ -96,6 +97,32 @@ def check_writable(path: str | os.PathLike[str]) -> None:
         raise OutputError(path, f"no directory {directory}")
     if not os.access(directory, os.W_OK | os.X_OK):
         raise OutputError(path, f"permission denied in {directory}")
+
+
+def stdout_closed_quietly() -> int:
+    """What a tool does when the reader of its standard output went away (`gir-opt
+    X | head -1`): stop writing, with no traceback and no message, as Unix tools
+    do. Standard output is pointed at /dev/null so that the interpreter's final
+    flush does not complain either; the status is 1 (Python's own for SIGPIPE
+    handled this way)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 1
+
+
+def check_not_input(output: str | os.PathLike[str] | None, input_: str | os.PathLike[str] | None) -> None:
+    """Raises an `OutputError` when `output` is the file `input_` (the same file by
+    any name): a compiler writing its output over its own input loses the input,
+    so `gir-opt X -o X` is refused, as C compilers refuse it."""
+    if output is None or input_ is None or os.fspath(input_) == "-":
+        return
+    try:
+        same = os.path.samefile(output, input_)
+    except OSError:  # either does not exist (yet): not the same file
+        return
+    if same and stat.S_ISREG(os.stat(output).st_mode):
+        raise OutputError(output, "it is the input file (give another output file)")
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> None:

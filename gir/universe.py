@@ -13,6 +13,9 @@ gir-opt test/programs/bfs.gt -t opencl                       # the same targets 
 The dialects offered are gir's own levels (`graph`, `frontier`, `gir_gpu`,
 `host`); the upstream dialects gir uses are xDSL's. A target lowers a module above
 the GPU level with `lower-to-gpu` first, as `gir-translate` does.
+
+`xdsl-opt` reads IR only: xDSL 0.74's `Universe` has no place for frontends, so
+GraphIt (`.gt`) goes through `gir-opt` (`gir-opt prog.gt | xdsl-opt -p ...`).
 """
 
 from __future__ import annotations

@@ -128,7 +128,7 @@ inline Args& args() {
 }
 
 inline const char* argv_str(int index) {
-  if (index >= args().count) {
+  if (index < 0 || index >= args().count) {
     fail("the program reads argv[%d], but only %d argument(s) were given", index, args().count - 1);
   }
   return args().values[index];

@@ -423,6 +423,13 @@ def _verify_global_access(
         )
 
 
+def verify_argv_index(op: Operation, index: IntegerAttr | None) -> None:
+    """Raises unless the argv index of `op` (if it has one) is non-negative: a
+    negative index would count from the end of the command line."""
+    if index is not None and index.value.data < 0:
+        raise VerifyException(f"{op.name}: argv index {index.value.data} is negative")
+
+
 @irdl_op_definition
 class ArgvIntOp(IRDLOperation):
     """`atoi(argv[N])`: the program's N-th command-line argument as an integer
@@ -439,6 +446,9 @@ class ArgvIntOp(IRDLOperation):
         super().__init__(
             properties={"index": IntegerAttr(index, i64)}, result_types=[result_type]
         )
+
+    def verify_(self) -> None:
+        verify_argv_index(self, self.index)
 
 
 @irdl_op_definition
@@ -469,6 +479,7 @@ class LoadEdgesOp(IRDLOperation):
     def verify_(self) -> None:
         if (self.argv is None) == (self.path is None):
             raise VerifyException("graph.load_edges needs exactly one of argv or path")
+        verify_argv_index(self, self.argv)
 
 
 # ---------------------------------------------------------------------------

@@ -54,9 +54,11 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import (
     Attribute,
+    Block,
     Dialect,
     Operation,
     ParametrizedAttribute,
+    Region,
     SpacedOpaqueSyntaxAttribute,
     SSAValue,
     TypeAttribute,
@@ -80,6 +82,7 @@ from xdsl.traits import OpTrait, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from gir.dialects.graph import verify_argv_index
 from gir.dialects.printing import PrintOpBase
 from gir.dialects.gir_gpu import (
     KernelOp,
@@ -89,6 +92,7 @@ from gir.dialects.gir_gpu import (
     is_persistent,
     verify_element,
 )
+from gir.verifier import per_verification
 
 
 class HostSide(OpTrait):
@@ -116,11 +120,6 @@ def _verify_buffer_type(op: Operation, buffer_value: SSAValue) -> None:
         )
 
 
-def _verify_argv_index(op: Operation, index: IntegerAttr | None) -> None:
-    if index is not None and index.value.data < 0:
-        raise VerifyException(f"{op.name}: argv index {index.value.data} is negative")
-
-
 # ---------------------------------------------------------------------------
 # Command line, output and timing
 # ---------------------------------------------------------------------------
@@ -146,7 +145,7 @@ class ArgvIntOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        _verify_argv_index(self, self.index)
+        verify_argv_index(self, self.index)
 
 
 @irdl_op_definition
@@ -429,7 +428,7 @@ class LoadGraphOp(IRDLOperation):
     def verify_(self) -> None:
         if (self.argv is None) == (self.path is None):
             raise VerifyException("host.load_graph needs exactly one of argv or path")
-        _verify_argv_index(self, self.argv)
+        verify_argv_index(self, self.argv)
 
 
 @irdl_op_definition
@@ -701,6 +700,24 @@ class BindGlobalOp(IRDLOperation):
 
     def verify_(self) -> None:
         _verify_buffer_type(self, self.buffer)
+        scope = self.get_toplevel_object()
+        first = per_verification((scope, BindGlobalOp), lambda: _first_bindings(scope)).get(
+            self.global_name.data
+        )
+        if first is not None and first is not self:
+            raise VerifyException(
+                f"host.bind_global: the name '{self.global_name.data}' is already bound to "
+                "another buffer (a program's global vectors have distinct names)"
+            )
+
+
+def _first_bindings(scope: Operation | Block | Region) -> dict[str, BindGlobalOp]:
+    """The first `host.bind_global` of each name under `scope`."""
+    first: dict[str, BindGlobalOp] = {}
+    for op in scope.walk():
+        if isinstance(op, BindGlobalOp):
+            first.setdefault(op.global_name.data, op)
+    return first
 
 
 # ---------------------------------------------------------------------------

@@ -160,6 +160,8 @@ class Run:
             raise UserError(f"error: argv[{index}] must be a number, not '{text}'") from None
 
     def argv_str(self, index: int) -> str:
+        if index < 0:
+            raise UserError(f"error: the program reads argv[{index}]: argv indices are non-negative")
         if index >= len(self.argv):
             raise UserError(
                 f"error: the program reads argv[{index}], but only {len(self.argv) - 1} "

@@ -68,6 +68,12 @@ PYTHON_RESERVED = frozenset(keyword.kwlist) | frozenset(dir(builtins)) | frozens
 """Names a host local must not take: Python keywords and builtins, the function's
 parameters, the names the printed module imports and the helpers it defines."""
 
+OUTLINE_DEPTH = 16
+"""The deepest indentation (in levels, `run`'s body is 1) at which control flow is
+printed in place; deeper, it moves into a function of its own (`gir_nested_N`),
+so that no function nests more than Python's 20 loops and no line is indented
+past Python's 100 levels, however deep the program nests."""
+
 _ASCII_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -209,6 +215,9 @@ class HostPrinter(StructuredPrinter):
 
     def __init__(self) -> None:
         super().__init__()
+        self._outlined: list[str] = []
+        """The functions deep control flow was moved into, printed before `run`."""
+        self._outlined_count = 0
         self._constants: dict[str, int] = {}
         self._helpers: set[str] = set()
         self._uses_math = False
@@ -236,6 +245,7 @@ class HostPrinter(StructuredPrinter):
         ]
         sections = ["\n".join(header), "\n".join(imports)]
         sections.extend(_HELPERS[name] for name in sorted(self._helpers))
+        sections.extend(self._outlined)
         body = self._lines or [f"{self.indent}pass"]
         sections.append("\n".join(["def run(rt, K):", *body]))
         constants = tuple(sorted(self._constants, key=self._constants.__getitem__))
@@ -282,6 +292,51 @@ class HostPrinter(StructuredPrinter):
         plan.variable = self._names.fresh(f"launch_{kernel}")
         bound = ", ".join(f"{i}: {self.expr(plan.launch.args[i])}" for i in plan.fixed)
         self._line(f"{plan.variable} = rt.launcher({self._constant(kernel)}, {plan.site}, {{{bound}}})")
+
+    # -- outlining -----------------------------------------------------------
+
+    def _print_op(self, op: Operation) -> None:
+        if self._depth >= OUTLINE_DEPTH and any(op.regions):
+            self._outline(op)
+        else:
+            super()._print_op(op)
+
+    def _outline(self, op: Operation) -> None:
+        """Prints `op` (control flow nested `OUTLINE_DEPTH` deep) as the body of a
+        new module-level function and calls it here: its parameters are the
+        values, launchers and loop variables it reads from outside, its results
+        the variables it assigns that code after it reads."""
+        inside = set(op.walk())
+        self._outlined_count += 1
+        name = f"gir_nested_{self._outlined_count}"
+        outer_lines, outer_depth = self._lines, self._depth
+        self._lines, self._depth = [], 1
+        free = self._free_names(op, inside)
+        super()._print_op(op)
+        results = [self.expr(result) for result in op.results if result not in self._literals]
+        if results:
+            self._line(f"return {', '.join(results)}")
+        body = self._lines
+        self._lines, self._depth = outer_lines, outer_depth
+        self._outlined.append("\n".join([f"def {name}({', '.join(['rt', 'K', *free])}):", *body]))
+        call = f"{name}({', '.join(['rt', 'K', *free])})"
+        self._line(f"{', '.join(results)} = {call}" if results else call)
+
+    def _free_names(self, op: Operation, inside: set[Operation]) -> list[str]:
+        """The variables the ops of `op` read that are assigned outside it: operands
+        defined outside, and the launchers made before it."""
+        free: dict[str, None] = {}
+        for nested in op.walk():
+            for operand in nested.operands:
+                defined = operand.owner if isinstance(operand.owner, Operation) else operand.owner.parent_op()
+                if defined not in inside:
+                    text = self.expr(operand)
+                    if operand not in self._literals:
+                        free[text] = None
+            plan = self._sites.get(nested) if isinstance(nested, host.LaunchOp) else None
+            if plan is not None and plan.variable:
+                free[plan.variable] = None
+        return list(free)
 
     # -- output -------------------------------------------------------------
 

@@ -303,10 +303,14 @@ class StructuredPrinter(ABC):
         for op in block.ops:
             self._before_op(op)
             if not self._skips(op):
-                self.emit(op)
-                self._after_op(op)
+                self._print_op(op)
         if len(self._lines) == start:
             self._empty_block()
+
+    def _print_op(self, op: Operation) -> None:
+        """Prints `op` where it stands (a subclass may print it elsewhere)."""
+        self.emit(op)
+        self._after_op(op)
 
     def _before_op(self, op: Operation) -> None:
         """Prints what must come before `op` (nothing unless a subclass says)."""

@@ -3,7 +3,8 @@
 Built on xDSL's `xDSLOptMain`: gir's dialects, passes and named pipelines are
 registered, `.gt` files go through gir's frontend, `--pass-pipeline` accepts
 `builtin.module(a,b{k=v})` as well as `-p a,b`, and every user error (bad IR, bad
-GraphIt source, unknown pass) is one line on stderr with exit status 1. The output
+GraphIt source) is one line on stderr with exit status 1, a malformed command line
+(unknown option or pass, a pipeline that does not parse) exit status 2. The output
 file is only written when everything succeeded.
 """
 
@@ -28,7 +29,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gir.dialects import register_dialects
 from gir.frontend.notes import STRICT_SCHEDULE_HELP
-from gir.diagnostics import SourceError, UserError, describe_diagnostic
+from gir.diagnostics import SourceError, UsageError, UserError, describe_diagnostic, printable
 from gir.passes.locations import LocationInheritance
 from gir.passes.registry import (
     PIPELINES,
@@ -37,7 +38,8 @@ from gir.passes.registry import (
     pass_summary,
     strip_module_anchor,
 )
-from gir.tools.output import write_text
+from gir.tools.output import check_not_input, stdout_closed_quietly, write_text
+from gir.verifier import indexing_lookups
 
 XDSL_GENERIC_PASSES = ("canonicalize", "cse", "dce")
 """xDSL's own target-independent passes that gir-opt offers too."""
@@ -162,18 +164,19 @@ class GirOptMain(xDSLOptMain):
         spec = self.args.passes
         if self.args.pass_pipeline is not None:
             if self.args.passes:
-                raise UserError("give passes with either -p or --pass-pipeline, not both")
+                raise UsageError("error: give passes with either -p or --pass-pipeline, not both")
             spec = self.args.pass_pipeline
             self.args.passes = strip_module_anchor(spec)
         try:
             super().setup_pipeline()
         except ValueError as error:
-            raise UserError(f"error: {error}") from None
+            raise UsageError(f"error: {error}") from None
         except ArgSpecParseError as error:
             raise pipeline_syntax_error(error, spec, self.args.passes) from None
+        verifying = self.pipeline.callback
         self.pipeline = PassPipeline(
             expand_named_pipelines(self.pipeline.passes),
-            LocationInheritance(self.pipeline.callback),
+            LocationInheritance(None if verifying is None else indexing_lookups(verifying)),
         )
 
     def prepare_output(self) -> IO[str]:
@@ -194,6 +197,7 @@ class GirOptMain(xDSLOptMain):
             ) from None
 
     def run(self) -> None:
+        check_not_input(self.args.output_file, self.args.input_file)
         self._buffer = _KeptOpen()
         super().run()
         output = self._buffer
@@ -233,7 +237,7 @@ def _export_module(source: bytes, filename: str, name: str, strict_schedule: boo
     return build_module(run, filename, strict_schedule)
 
 
-def pipeline_syntax_error(error: ArgSpecParseError, given: str, parsed: str) -> UserError:
+def pipeline_syntax_error(error: ArgSpecParseError, given: str, parsed: str) -> UsageError:
     """xDSL's multi-line pipeline syntax error as `pass-pipeline:1:COL: error: ...`.
 
     `parsed` is `given` without its `builtin.module(...)` anchor; the column is
@@ -244,24 +248,27 @@ def pipeline_syntax_error(error: ArgSpecParseError, given: str, parsed: str) -> 
     locations = [re.fullmatch(r"pass-pipeline:\d+:(\d+)", line) for line in lines]
     column = next((int(found[1]) for found in locations if found), 1)
     column += max(given.find(parsed), 0) if parsed else 0
-    return UserError(f"pass-pipeline:1:{column}: error: {message} in '{given}'")
+    return UsageError(f"pass-pipeline:1:{column}: error: {message} in '{given}'")
 
 
 def report_user_errors(run: callable) -> int:  # type: ignore[valid-type]
-    """Runs a tool's body; prints user errors as one line and returns the status."""
+    """Runs a tool's body; prints user errors as one line and returns the status:
+    2 for a malformed command line (`UsageError`), 1 for other user errors."""
     try:
         run()
     except UserError as error:
         print(str(error), file=sys.stderr)
-        return 1
+        return 2 if isinstance(error, UsageError) else 1
     except ParseError as error:
-        print(str(error).rstrip(), file=sys.stderr)
+        print(printable(str(error).rstrip()), file=sys.stderr)
         return 1
     except (DiagnosticException, PassFailedException) as error:
-        print(describe_diagnostic(error), file=sys.stderr)
+        print(printable(describe_diagnostic(error)), file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        return stdout_closed_quietly()
     except OSError as error:
-        print(f"error: {error.strerror}: {error.filename}", file=sys.stderr)
+        print(printable(f"error: {error.strerror}: {error.filename}"), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)

@@ -8,9 +8,11 @@ from gir.output import (
     STALE_AFTER_SECONDS,
     TEMPORARY_SUFFIX,
     OutputError,
+    check_not_input,
     check_writable,
     open_output,
     remove_stale_temporaries,
+    stdout_closed_quietly,
     write_npz,
     write_text,
 )
@@ -19,9 +21,11 @@ __all__ = [
     "STALE_AFTER_SECONDS",
     "TEMPORARY_SUFFIX",
     "OutputError",
+    "check_not_input",
     "check_writable",
     "open_output",
     "remove_stale_temporaries",
+    "stdout_closed_quietly",
     "write_npz",
     "write_text",
 ]

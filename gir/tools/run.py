@@ -40,7 +40,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from gir.dialects import register_dialects
 from gir.frontend.notes import STRICT_SCHEDULE_HELP
-from gir.diagnostics import UserError
+from gir.diagnostics import UserError, printable
 from gir.ir_input import parse_module_text
 from gir.program_inputs import (
     check_int_arguments,
@@ -57,7 +57,7 @@ from gir.validate import Validator, find_validator
 
 
 def _progress(message: str) -> None:
-    print(f"gir-run: {message}", file=sys.stderr, flush=True)
+    print(printable(f"gir-run: {message}"), file=sys.stderr, flush=True)
 
 
 def parse_program(path: str, strict_schedule: bool = False) -> ModuleOp:

@@ -41,7 +41,7 @@ from gir.ir_input import parse_module_text
 from gir.lowering import translate
 from gir.targets.externs import EXTERN_HELP, read_extern
 from gir.tools.opt import report_user_errors
-from gir.tools.output import write_text
+from gir.tools.output import check_not_input, write_text
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -75,7 +75,8 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def read_module(path: str, strict_schedule: bool = False) -> ModuleOp:
-    """The module of a `.gt` program or of an `.mlir` file (`-`: stdin), verified."""
+    """The module of a `.gt` program or of an `.mlir` file (`-`: stdin), verified
+    (by the frontend or by the IR reader)."""
     if path == "-":
         source, name = sys.stdin.buffer.read(), "<stdin>"
     else:
@@ -89,7 +90,6 @@ def read_module(path: str, strict_schedule: bool = False) -> ModuleOp:
         ctx = Context()
         register_dialects(ctx)
         module = parse_module_text(source, name, ctx)
-    module.verify()
     return module
 
 
@@ -100,6 +100,7 @@ def run(argv: Sequence[str] | None = None) -> None:
     to = options.to or "cuda"
     if options.kernels_only and to != "cuda":
         parser.error("--kernels-only goes with --to-cuda")
+    check_not_input(options.output, options.file)
     extern = None if options.extern is None else read_extern(options.extern)
     module = read_module(options.file, options.strict_schedule)
     text = translate(

@@ -261,3 +261,33 @@ def test_docs_python_snippets_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert "<string>:3:5: error: undefined name 'x'" in printed
     assert "['25', '1060']" in printed  # the program that loads no graph
     assert (tmp_path / "g.npz").is_file()
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: gir.compile(BFS.read_bytes()), "not bytes"),  # type: ignore[arg-type]
+        (lambda: gir.compile(None), "not NoneType"),  # type: ignore[arg-type]
+        (lambda: gir.compile(str(BFS), schedule=123), "schedule= is the text"),  # type: ignore[arg-type]
+    ],
+)
+def test_compile_refuses_what_it_cannot_read(call, message: str) -> None:
+    with pytest.raises(gir.UserError, match=message):
+        call()
+
+
+@pytest.mark.parametrize(
+    ("graph", "trials", "message"),
+    [
+        ((np.array([0, 2**64 - 1], np.uint64), np.array([1, 2], np.uint64)), 1, "invalid vertex count"),
+        ((np.array([0, "a"], dtype=object), np.array([1, 2])), 1, "src must be an array of integer"),
+        ((np.array([0]), np.array([1])), 1.5, "trials must be an integer"),
+        ((np.array([0]), np.array([1])), "3", "trials must be an integer"),
+        ((np.array([0]), np.array([1])), True, "trials must be an integer"),
+    ],
+)
+def test_run_refuses_bad_arguments_with_user_errors(graph, trials, message: str) -> None:
+    """Checked before any device is opened: no raw TypeError or OverflowError."""
+    program = gir.compile(BFS)
+    with pytest.raises(gir.UserError, match=message):
+        program.run(graph, 0, trials=trials)

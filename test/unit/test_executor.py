@@ -449,3 +449,18 @@ def test_an_allocation_the_device_cannot_hold_is_one_user_error(devices):
     program = compile_program(module, "opencl")
     with pytest.raises(UserError, match=r"allocates a buffer of 14\.9 GB, more than .* allows"):
         program.run(device, ["big"], io.StringIO())
+
+
+@pytest.mark.parametrize(
+    ("index", "message"),
+    [(-1, r"reads argv\[-1\]: argv indices are non-negative"), (3, r"but only 2 argument")],
+)
+def test_argv_indices_are_checked_against_the_command_line(index: int, message: str) -> None:
+    """IR the verifier accepts never reads outside argv; the run checks again, so a
+    wrapped index cannot read Python's argv[-1] (the last argument)."""
+    from types import SimpleNamespace
+
+    run = Run(SimpleNamespace(load_seconds=0.0), None, ["prog", "5", "7"], io.StringIO())  # type: ignore[arg-type]
+    assert run.argv_int(2) == 7
+    with pytest.raises(UserError, match=message):
+        run.argv_int(index)

@@ -13,6 +13,11 @@ so CI sees the same examples every run):
 * graph files (`.el`, `.wel`, `.mtx`): `load_graph` gives a graph or a
   `GraphError`.
 
+and three over generated inputs: every argv index of IR ops that read the command
+line is verified (a negative one is a located error); control flow nested at any
+depth prints host Python that compiles; verifying a program of any number of
+calls looks no symbol up by scanning (linear compile time).
+
 Every example must finish within `GIR_FUZZ_SECONDS` (default 10). CI runs a few
 hundred derandomized examples per property; the long mode runs `GIR_FUZZ_EXAMPLES`
 (default 10,000) random ones of each by hand (hypothesis prints how to replay a
@@ -214,6 +219,100 @@ def test_fuzz_ir_text(mode: str) -> None:
 @pytest.mark.parametrize("suffix", sorted(GRAPH_SEEDS))
 def test_fuzz_graph_files(mode: str, suffix: str) -> None:
     run_fuzz(check_graph(suffix), GRAPH_SEEDS[suffix], mode, 100)
+
+
+ARGV_OPS = [
+    "%x = graph.argv_int argv[{index}] : i32",
+    "%x = host.argv_int argv[{index}] : i32",
+    "%g = graph.load_edges {{argv = {index} : i64}} : !graph.edgeset",
+    "%g = host.load_graph {{argv = {index} : i64}}",
+]
+"""The IR ops that read the command line, with an argv index to fill in."""
+
+
+def structured(check: Callable[..., None], strategy: st.SearchStrategy, mode: str, ci: int) -> None:
+    """`check` over values of `strategy`: `ci` derandomized ones in mode "ci",
+    else `LONG_EXAMPLES` random ones."""
+    settings(
+        max_examples=ci if mode == "ci" else LONG_EXAMPLES,
+        derandomize=mode == "ci",
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )(given(strategy)(check))()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_fuzz_argv_indices_in_ir(mode: str) -> None:
+    """Every argv index of IR is verified: negative ones are a located error, the
+    others read."""
+
+    def check(case: tuple[str, int]) -> None:
+        op, index = case
+        text = f"builtin.module {{\n  func.func @main() {{\n    {op.format(index=index)}\n    func.return\n  }}\n}}\n"
+        if index < 0:
+            with pytest.raises(UserError, match=rf"fuzz.mlir:3:5: .*argv index {index} is negative"):
+                parse_module_text(text, "fuzz.mlir", new_context())
+        else:
+            parse_module_text(text, "fuzz.mlir", new_context())
+
+    indices = st.integers(-(2**63), 2**63 - 1) | st.integers(-3, 3)
+    structured(check, st.tuples(st.sampled_from(ARGV_OPS), indices), mode, 100)
+
+
+def nested_program(kinds: list[str]) -> str:
+    """`main` nesting `for`, `while` and `if` in the order of `kinds` around a sum."""
+    opening, closing = [], []
+    for level, kind in enumerate(kinds):
+        if kind == "for":
+            opening.append(f"    for i{level} in 0:1")
+            closing.append("    end")
+        elif kind == "while":
+            opening += [f"    var w{level} : int = 0;", f"    while w{level} < 1"]
+            closing.append(f"    w{level} = w{level} + 1;\n    end")
+        else:
+            opening.append("    if d >= 0")
+            closing.append("    end")
+    lines = ["func main()", "    var d : int = 0;", *opening, "    d = d + 1;", *closing[::-1]]
+    return "\n".join([*lines, "    print d;", "end", ""])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_fuzz_nesting_depth(mode: str) -> None:
+    """Control flow nested to any depth the frontend accepts prints host Python
+    that compiles."""
+    from gir.api import lower_for_run
+    from gir.targets.host_python import print_host_python
+
+    def check(kinds: list[str]) -> None:
+        module = lower_for_run(parse_graphit_source(nested_program(kinds), "fuzz.gt"))
+        compile(print_host_python(module), "host.py", "exec")
+
+    from gir.frontend.limits import MAX_LOOP_NESTING, MAX_NESTING
+
+    loops = st.lists(st.sampled_from(["for", "while"]), max_size=MAX_LOOP_NESTING)
+    ifs = st.integers(0, MAX_NESTING - MAX_LOOP_NESTING).map(lambda count: ["if"] * count)
+    kinds = st.tuples(loops, ifs).flatmap(lambda pair: st.permutations(pair[0] + pair[1]))
+    structured(check, kinds.filter(bool), mode, 15)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_fuzz_call_counts(mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Verifying a program of any number of calls scans no symbol table."""
+    import gir.verifier
+
+    scans: list[object] = []
+    scanning = gir.verifier._scanning_lookup  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(gir.verifier, "_scanning_lookup", lambda *args: scans.append(args) or scanning(*args))
+
+    def check(calls: int) -> None:
+        lines = [line for index in range(calls) for line in (f"func f{index}(x : int) -> y : int", f"    y = x + {index};", "end")]
+        lines += ["func main()", "    var s : int = 0;", *(f"    s = f{index}(s);" for index in range(calls)), "    print s;", "end"]
+        module = parse_graphit_source("\n".join(lines), "fuzz.gt")
+        gir.verifier.verify_module(module)
+        assert not scans
+
+    structured(check, st.integers(1, 300 if mode == "ci" else 3000), mode, 10)
 
 
 def test_redos_string_answers_fast() -> None:

@@ -168,3 +168,27 @@ def test_check_writable_reports_before_any_work(tmp_path: Path) -> None:
         check_writable(tmp_path)
     with pytest.raises(OutputError, match=r"cannot write '.*/missing/d.npz': no directory"):
         check_writable(tmp_path / "missing" / "d.npz")
+
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["-m gir", "-m gir.tools.translate --to-opencl test/programs/bfs.gt"],
+)
+def test_a_reader_that_goes_away_ends_the_tool_quietly(command: str, tmp_path: Path) -> None:
+    """`python -m gir | head -c 1`: no BrokenPipeError traceback, no message."""
+    errors = tmp_path / "stderr"
+    subprocess.run(
+        f"{sys.executable} {command} 2>{errors} | head -c 1 >/dev/null",
+        shell=True, cwd=Path(__file__).parents[2], check=True,
+    )  # fmt: skip
+    assert errors.read_text() == ""
+
+
+def test_errors_show_control_characters_escaped() -> None:
+    """Every UserError's message is printable: ESC, BEL and C1 controls of an
+    input (a graph file's line, a name) are shown as escapes, newlines kept."""
+    from gir.diagnostics import SourceError, UserError
+
+    assert str(UserError("error: '\x1b]0;X\x07' bad\n  in: \x9b")) == "error: '\\x1b]0;X\\x07' bad\n  in: \\x9b"
+    assert str(SourceError("a\x1b.gt", 1, 2, "m")) == "a\\x1b.gt:1:2: error: m"

@@ -52,6 +52,7 @@ from gir.frontend.irgen.statements import StatementGen
 from gir.frontend.notes import Warnings
 from gir.frontend.schedule import resolve_schedules
 from gir.frontend.sema import check_program
+from gir.verifier import verify_module
 
 
 class IRGen(DeclarationGen, StatementGen, ControlFlowGen, ExpressionGen, CallGen):
@@ -74,7 +75,7 @@ def build_module(program: ast.Program, filename: str, strict_schedule: bool = Fa
     check_fused_breaks(program, bindings, filename)
     module = IRGen(program, sema, bindings, filename).build()
     try:
-        module.verify()
+        verify_module(module)
     except VerifyException as error:
         raise UserError(
             f"{filename}: error: internal frontend error, the generated IR does not verify: {error}"

@@ -25,3 +25,11 @@
 // DIR: error: cannot write '{{.*}}': it is a directory
 // RUN: not gir-opt %programs/bfs.gt -o %t/missing/out.mlir 2>&1 | filecheck %s --check-prefix=NODIR
 // NODIR: error: cannot write '{{.*}}missing/out.mlir': No such file or directory
+
+// The output file is the input (by its name or through a link): refused, and the
+// input is left as it was.
+// RUN: cp %programs/bfs.gt %t/self.gt && ln -s self.gt %t/self-link.gt
+// RUN: not gir-opt %t/self.gt -o %t/self.gt 2>&1 | filecheck %s --check-prefix=SELF
+// RUN: not gir-translate %t/self.gt --to-opencl -o %t/self-link.gt 2>&1 | filecheck %s --check-prefix=SELF
+// SELF: error: cannot write '{{.*}}self{{.*}}.gt': it is the input file (give another output file)
+// RUN: cmp %t/self.gt %programs/bfs.gt

@@ -12,3 +12,12 @@
 // RUN: not gir-opt %programs/bfs.gt -p 'no-such-pass' 2>&1 | filecheck %s --check-prefix=UNKNOWN
 // UNKNOWN-NOT: Traceback
 // UNKNOWN: error: Unrecognized passes: ['no-such-pass']
+
+// A malformed command line exits with status 2 (as argparse's own errors do), an
+// error in the input with status 1.
+// RUN: sh -c 'gir-opt %programs/bfs.gt -p no-such-pass 2>/dev/null; echo status $?' | filecheck %s --check-prefix=USAGE
+// RUN: sh -c 'gir-opt %programs/bfs.gt -p a --pass-pipeline b 2>/dev/null; echo status $?' | filecheck %s --check-prefix=USAGE
+// RUN: sh -c 'gir-opt %programs/bfs.gt --no-such-option 2>/dev/null; echo status $?' | filecheck %s --check-prefix=USAGE
+// USAGE: status 2
+// RUN: sh -c 'gir-opt %s.missing 2>/dev/null; echo status $?' | filecheck %s --check-prefix=INPUT
+// INPUT: status 1

@@ -175,3 +175,23 @@ builtin.module {
   graph.global @d : !graph.vector<0 x i32>
 }
 // CHECK: a fixed-size vector needs a positive size
+
+// -----
+
+builtin.module {
+  func.func @main() {
+    %x = graph.argv_int argv[-1] : i32
+    func.return
+  }
+}
+// CHECK: graph.argv_int: argv index -1 is negative
+
+// -----
+
+builtin.module {
+  func.func @main() {
+    %e = graph.load_edges {argv = -3 : i64} : !graph.edgeset
+    func.return
+  }
+}
+// CHECK: graph.load_edges: argv index -3 is negative

@@ -189,3 +189,17 @@ builtin.module {
   }
 }
 // CHECK: host.bind_global: a device buffer is memref<?xT>, not memref<3xi32>
+
+// -----
+
+builtin.module {
+  func.func @main() {
+    %n = arith.constant 4 : i32
+    %a = host.alloc %n : i32 -> memref<?xi32>
+    host.bind_global %a as "degree" : memref<?xi32>
+    %b = host.alloc %n : i32 -> memref<?xf64>
+    host.bind_global %b as "degree" : memref<?xf64>
+    func.return
+  }
+}
+// CHECK: host.bind_global: the name 'degree' is already bound to another buffer
