@@ -81,10 +81,10 @@ for name, (source, weighted) in programs.items():
             if isinstance(op, graph_dialect.EdgeSetApplyOp):
                 schedule = op.schedule or SimpleScheduleAttr.default()
                 op.properties["schedule"] = schedule.with_options(load_balance=LoadBalanceAttr(strategy))
-        path = out / f"{name}.{strategy.value.lower()}.mlir"
+        path = out / f"{name}.{strategy.lower()}.mlir"
         with open(path, "w") as stream:
             Printer(stream).print_op(lower_for_run(module))
-        print(name, strategy.value.lower(), path, graph, start)
+        print(name, strategy.lower(), path, graph, start)
 PY
 )
 

@@ -13,8 +13,10 @@ graph (it computes on scalars and fixed-size vectors), or only a fixed file
 its arguments are `argv[1..]`. The program's `print` output
 goes to stdout; progress and timings go to stderr. Timings follow G2 and Gunrock:
 the graph is loaded and copied to the device once, before the first trial, and is
-excluded; the kernels are built before the first run, and `--warmup` runs (1 by
-default, their output discarded) precede the timed trials; each trial reports the program's `startTimer()`..`stopTimer()` interval
+excluded; the kernels are built before the first run, and `--warmup` runs (by
+default 1 when `--trials` is above 1, else none, so that one run prints once:
+a warmup's device `print` and extern output cannot be taken back) precede the
+timed trials; each trial reports the program's `startTimer()`..`stopTimer()` interval
 when it has one, else the time of its whole `main` without the graph load.
 
 `--check-bounds` (the default with `--validate`) compiles with `gpu-check-bounds`:
@@ -109,8 +111,10 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--warmup",
         type=int,
-        default=1,
-        help="untimed runs before the trials, their output discarded [1]",
+        default=None,
+        help="untimed runs before the trials, their host output discarded "
+        "[1 with --trials above 1, else 0: a single run prints once, device "
+        "printf and extern output included]",
     )
     parser.add_argument(
         "--dump", metavar="FILE.npz", help="write every global vector after the run"
@@ -187,7 +191,7 @@ def run(argv: Sequence[str] | None = None) -> None:
     from gir.runtime.graph import set_max_memory
 
     options = _build_parser().parse_args(argv)
-    if options.trials < 1 or options.warmup < 0:
+    if options.trials < 1 or (options.warmup is not None and options.warmup < 0):
         raise UserError("error: --trials must be at least 1 and --warmup at least 0")
     if options.dump and not options.dump.endswith(".npz"):
         raise UserError("error: --dump needs a file name ending in .npz")
@@ -228,7 +232,7 @@ def run(argv: Sequence[str] | None = None) -> None:
     compiled.kernels(device)
     _progress(f"compiled for {device.name} in {time.perf_counter() - started:.2f} s")
 
-    for _ in range(options.warmup):
+    for _ in range(_warmup_runs(options)):
         compiled.run(device, program_argv, io.StringIO())
     times: list[float] = []
     result = None
@@ -268,6 +272,14 @@ def _validate(validator: Validator, program_argv: list[str], vectors: dict[str, 
     if problem is not None:
         raise UserError(f"error: validation of {validator.algorithm} failed: {problem}")
     _progress(f"validated {validator.algorithm} on {spec} against the CPU reference: OK")
+
+
+def _warmup_runs(options: argparse.Namespace) -> int:
+    """The untimed runs before the trials: `--warmup`, else one when several
+    trials are timed (a single run is the user's run, printed once)."""
+    if options.warmup is not None:
+        return options.warmup
+    return 1 if options.trials > 1 else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from gir.api import lower_for_run
+from gir.benchmarks import PROGRAMS as BENCH_PROGRAMS
 from gir.runtime.graph import load_graph
 from gir.tools.run import parse_program
 from gir.validate import find_validator
@@ -56,13 +57,13 @@ def run_on(path: Path, spec: str, target, devices) -> str | None:
     return validator.check(load_graph(spec, cache=False), argv, result.globals)
 
 
-LOG_PROGRAMS = ["bc_log.gt", "bench/bc_best_road.gt"]
+LOG_PROGRAMS = [PROGRAMS / "bc_log.gt", BENCH_PROGRAMS / "bc_best_road.gt"]
 
 
-@pytest.mark.parametrize("program", LOG_PROGRAMS)
+@pytest.mark.parametrize("program", LOG_PROGRAMS, ids=lambda path: path.name)
 @pytest.mark.parametrize("target", TARGETS)
 def test_bc_log_small_graphs(target, program, check_runs, tmp_path):
-    check_bc(PROGRAMS / program, target, check_runs, tmp_path, [])
+    check_bc(program, target, check_runs, tmp_path, [])
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -70,7 +71,7 @@ def test_bc_log_past_double(target, devices, tmp_path):
     assert WIDTH ** (LAYERS - 2) > 2**1024  # double stops below 2^1024
     spec = layered_graph(tmp_path)
     for program in LOG_PROGRAMS:
-        assert run_on(PROGRAMS / program, spec, target, devices) is None, program
+        assert run_on(program, spec, target, devices) is None, program
     # sigma in double overflows to inf: 1 / sigma is 0 and the dependencies are wrong
     problem = run_on(PROGRAMS / "bc_default.gt", spec, target, devices)
     assert problem is not None and "dependenc" in problem

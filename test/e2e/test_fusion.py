@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from gir.api import lower_for_run
+from gir.benchmarks import PROGRAMS as BENCH_PROGRAMS
 from gir.tools.run import parse_program
 from gir.validate import find_validator
 from test_programs import (
@@ -21,11 +22,11 @@ from test_programs import (
 
 FUSED_CASES = [
     pytest.param("bfs_fused.gt", "fused_search", False, [[]], id="bfs-vertex-based"),
-    pytest.param("bench/bfs_g2_road.gt", "fused_search", False, [[]], id="bfs-twce"),
+    pytest.param(str(BENCH_PROGRAMS / "bfs_g2_road.gt"), "fused_search", False, [[]], id="bfs-twce"),
     # CM, one 128-thread block per multiprocessor (configBlocksPerSM(1))
-    pytest.param("bench/bfs_best_road.gt", "fused_search", False, [[]], id="bfs-cm-blocks-per-sm"),
+    pytest.param(str(BENCH_PROGRAMS / "bfs_best_road.gt"), "fused_search", False, [[]], id="bfs-cm-blocks-per-sm"),
     # deltas: 1, one inside the hand-made weights' range (1..5), one above every weight
-    pytest.param("bench/sssp_g2_road.gt", "fused_steps", True, [["1"], ["3"], ["100"]], id="sssp-cm"),
+    pytest.param(str(BENCH_PROGRAMS / "sssp_g2_road.gt"), "fused_steps", True, [["1"], ["3"], ["100"]], id="sssp-cm"),
 ]
 
 
@@ -52,7 +53,7 @@ def test_blocks_per_sm_caps_the_persistent_grid(target, devices):
     from gir.executor import compile_program
 
     executable = compile_program(
-        lower_for_run(parse_program(str(PROGRAMS / "bench/bfs_best_road.gt"))), "cuda"
+        lower_for_run(parse_program(str(BENCH_PROGRAMS / "bfs_best_road.gt"))), "cuda"
     )
     device = devices("cuda", None)
     kernels = device.load_program(executable.kernel_source, executable.signatures)

@@ -228,7 +228,7 @@ def test_run_errors(bfs: gir.Program) -> None:
         bfs.run(G, 1 << 32)
     with pytest.raises(gir.UserError, match=r"only 1 argument\(s\) were given"):
         bfs.run(G)
-    with pytest.raises(gir.UserError, match="trials must be at least 1"):
+    with pytest.raises(gir.UserError, match="trials must be an integer of at least 1, not 0"):
         bfs.run(G, 0, trials=0)
     with pytest.raises(gir.UserError, match="unknown target 'metal'"):
         bfs.run(G, 0, target="metal")

@@ -24,4 +24,4 @@ def test_dry_run_lowers_every_program_with_every_strategy(tmp_path: Path) -> Non
     lowered = {path.name for path in tmp_path.glob("*.mlir")}
     for strategy in LOAD_BALANCES:
         for program in ("bfs", "sssp_bf", "cc", "pagerank"):
-            assert f"{program}.{strategy.value.lower()}.mlir" in lowered
+            assert f"{program}.{strategy.lower()}.mlir" in lowered
