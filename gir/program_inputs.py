@@ -24,6 +24,7 @@ from xdsl.ir import Operation
 
 from gir.diagnostics import UserError
 from gir.dialects import graph, host
+from gir.protocol import parse_argv_int
 
 
 @dataclass(frozen=True)
@@ -110,9 +111,8 @@ def check_int_arguments(program: ModuleOp, argv: Sequence[str]) -> None:
         index = op.index.value.data
         if index >= len(argv):
             continue
-        try:
-            value = int(argv[index], 0)
-        except ValueError:
+        value = parse_argv_int(argv[index])
+        if value is None:
             continue
         bits = op.result.type.width.data
         low, high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1

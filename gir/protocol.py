@@ -28,6 +28,7 @@ name spelled again in the printed text:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
@@ -201,3 +202,15 @@ class HostRuntime(Protocol):
         """Takes the list's entries back from `ends` (waits), frees it, and raises
         a `UserError` if a device step set its status (`host.list_import`)."""
         ...
+
+
+_ARGV_INT = re.compile(r"[+-]?(?:0[xX][0-9a-fA-F]+|0|[1-9][0-9]*)")
+
+
+def parse_argv_int(text: str) -> int | None:
+    """`text` as both hosts read an integer argument (the C++ runtime's `argv_int`
+    reads the same): ASCII decimal without leading zeros or `0x` hexadecimal, with
+    an optional sign; None for anything else (`1_0`, full-width digits, `0b1`,
+    surrounding spaces), which Python's `int(text, 0)` would have taken."""
+    return int(text, 0) if _ARGV_INT.fullmatch(text) else None
+

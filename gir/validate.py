@@ -56,6 +56,7 @@ from xdsl.ir import Operation, SSAValue
 
 from gir.dialects import graph
 from gir.program_inputs import GraphSource, graph_sources
+from gir.protocol import parse_argv_int
 from gir.runtime import reference
 from gir.runtime.graph import Graph
 
@@ -131,7 +132,7 @@ def _float_add_vector(udf: func.FuncOp) -> str | None:
 @dataclass(frozen=True)
 class IntArg:
     """An int the program takes: `argv[index]` (read as the runtime reads it,
-    `int(text, 0)`: `0x1f` works too) or a literal `value`."""
+    `parse_argv_int`: `0x1f` works too) or a literal `value`."""
 
     index: int | None = None
     value: int | None = None
@@ -139,7 +140,9 @@ class IntArg:
     def read(self, argv: list[str]) -> int:
         """Its value in a run with `argv`."""
         if self.index is not None:
-            return int(argv[self.index], 0)
+            value = parse_argv_int(argv[self.index])
+            assert value is not None, "the run reads argv integers before validation"
+            return value
         assert self.value is not None
         return self.value
 

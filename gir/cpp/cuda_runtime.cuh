@@ -134,8 +134,9 @@ inline const char* argv_str(int index) {
   return args().values[index];
 }
 
-// An integer as Python's int(text, 0) reads one: decimal without leading zeros,
-// or 0x hexadecimal; it must fit the `bits`-bit type the program reads.
+// An integer as gir.protocol.parse_argv_int reads one: ASCII decimal without
+// leading zeros, or 0x hexadecimal, with an optional sign and nothing around it;
+// it must fit the `bits`-bit type the program reads.
 inline long long argv_int(int index, int bits) {
   const char* text = argv_str(index);
   const char* digits = text + (*text == '+' || *text == '-');
@@ -143,7 +144,8 @@ inline long long argv_int(int index, int bits) {
   char* end = nullptr;
   errno = 0;
   long long value = std::strtoll(text, &end, 0);
-  if (*text == '\0' || *end != '\0' || octal_looking || errno == ERANGE) {
+  bool spaced = std::isspace((unsigned char)*text) || std::isspace((unsigned char)*digits);
+  if (*text == '\0' || *end != '\0' || octal_looking || spaced || errno == ERANGE) {
     fail("argv[%d] must be an integer, not '%s'", index, text);
   }
   long long low = bits >= 64 ? LLONG_MIN : -(1LL << (bits - 1));

@@ -24,7 +24,7 @@ import numpy as np
 from gir.diagnostics import UserError
 from gir.dialects.gir_gpu import BOUNDS_RECORD, BoundsSite
 from gir.dialects.host import ListSlot, ListStatus
-from gir.protocol import Buffer, DType, GraphArray, GraphSize, Launch
+from gir.protocol import Buffer, DType, GraphArray, GraphSize, Launch, parse_argv_int
 from gir.runtime.device import DTYPES, Device, DeviceGraph
 
 
@@ -147,10 +147,10 @@ class Run:
 
     def argv_int(self, index: int) -> int:
         text = self.argv_str(index)
-        try:
-            return int(text, 0)
-        except ValueError:
-            raise UserError(f"error: argv[{index}] must be an integer, not '{text}'") from None
+        value = parse_argv_int(text)
+        if value is None:
+            raise UserError(f"error: argv[{index}] must be an integer, not '{text}'")
+        return value
 
     def argv_float(self, index: int) -> float:
         text = self.argv_str(index)

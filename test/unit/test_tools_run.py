@@ -239,3 +239,22 @@ def test_warmup_runs_are_untimed_and_print_nothing(
 def test_a_negative_warmup_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(PROGRAMS / "lang_hostonly.gt"), "20", "--warmup", "-1"]) == 1
     assert one_error_line(capsys) == "error: --trials must be at least 1 and --warmup at least 0"
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [("0", 0), ("17", 17), ("-3", -3), ("+4", 4), ("0x1f", 31), ("-0X1F", -31),
+     ("1_0", None), ("\uff11", None), ("0b1", None), ("0o7", None), ("01", None),
+     (" 5", None), ("5 ", None), ("", None), ("0x", None)],
+)
+def test_argv_integers_are_read_as_the_cpp_runtime_reads_them(text: str, value: int | None) -> None:
+    """Python's int(text, 0) also takes `1_0`, full-width digits, `0b1`, `0o7` and
+    spaces, which the complete CUDA program's strtoll-based reader refuses."""
+    from gir.protocol import parse_argv_int
+
+    assert parse_argv_int(text) == value
+
+
+def test_an_argv_integer_with_an_underscore_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(PROGRAMS / "bfs.gt"), "road:4:4", "1_0", "--target", "opencl"]) == 1
+    assert one_error_line(capsys) == "error: argv[2] must be an integer, not '1_0'"
