@@ -1,20 +1,20 @@
 """Limits of the GraphIt source gir accepts: beyond each, one located error at
 the source, never a traceback from a later stage.
 
-The nesting limits are what the printers can take: the host Python printer
-nests one indentation level per `if`, `while` and `for` (plus one for the
-function), and CPython allows 100 levels of indentation and 20 statically nested
-loops (3.11 to 3.13); the limits leave the printers room for their own levels.
+The nesting limits bound the work of every later stage. CPython allows 100
+levels of indentation and 20 statically nested loops in one function (3.11 to
+3.13); the host Python printer moves control flow nested 16 deep into functions
+of its own (`gir.targets.host_python`), so these limits are gir's, not Python's.
 Printers import them from here.
 """
 
-MAX_NESTING = 64
+MAX_NESTING = 256
 """Deepest nesting of `if`, `while` and `for` bodies in a function: an `elif`
 counts as an `if` nested in the `else`, and the statements after an `if` that
 breaks out of a loop nest one level deeper (they run under a check of the
 loop's break flag)."""
 
-MAX_LOOP_NESTING = 16
+MAX_LOOP_NESTING = 64
 """Deepest nesting of `while` and `for` loops in a function."""
 
 MAX_EXPR_DEPTH = 1024
