@@ -19,7 +19,6 @@ import pytest
 from gir.api import lower_for_run
 from gir.runtime.graph import Graph, load_graph
 from gir.tools.run import parse_program
-from gir.validate import find_validator
 
 PROGRAMS = Path(__file__).parents[1] / "programs"
 
@@ -54,8 +53,7 @@ def compiled():
     `program` with every traversal given load balance `strategy` (and
     `block_size` threads per block), lowered bounds-checked and compiled once
     per session."""
-    from gir.executor import compile_program
-    from test_programs import with_load_balance
+    from test_programs import compile_checked, with_load_balance
 
     cache: dict[tuple[str, str, str, int | None], tuple[object, object]] = {}
 
@@ -63,9 +61,7 @@ def compiled():
         key = (program, target, strategy, block_size)
         if key not in cache:
             module = with_load_balance(parse_program(str(PROGRAMS / program)), strategy, block_size)
-            validator = find_validator(module)
-            assert validator is not None, f"no validator recognises {program}"
-            cache[key] = (compile_program(lower_for_run(module, check_bounds=True), target), validator)
+            cache[key] = compile_checked(module, program, target)
         return cache[key]
 
     return get

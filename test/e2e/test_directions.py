@@ -10,6 +10,7 @@ from test_programs import (
     PROGRAMS,
     STRATEGIES,
     TARGETS,
+    compile_checked,
     generated_graphs,
     hand_made_graphs,
     with_schedule,
@@ -27,24 +28,19 @@ from gir.dialects.schedule import (
 from gir.passes.directions import DIRECTIONS
 from gir.passes.load_balance import load_balance
 from gir.tools.run import parse_program
-from gir.validate import find_validator
 
 
 @pytest.fixture(scope="module")
 def as_written():
     """`compiled` of `check_program` for programs with their own schedules (the
     strategy and block size arguments are not used)."""
-    from gir.executor import compile_program
 
     cache: dict[tuple[str, str], tuple[object, object]] = {}
 
     def get(program: str, target: str, strategy: object, block_size: int | None = None):
         key = (program, target)
         if key not in cache:
-            module = parse_program(str(PROGRAMS / program))
-            validator = find_validator(module)
-            assert validator is not None, f"no validator recognises {program}"
-            cache[key] = (compile_program(lower_for_run(module, check_bounds=True), target), validator)
+            cache[key] = compile_checked(parse_program(str(PROGRAMS / program)), program, target)
         return cache[key]
 
     return get
@@ -55,7 +51,6 @@ def rescheduled():
     """`compiled` of `check_program` for a program whose traversals all take the
     direction, load balance and pull frontier given as the strategy argument, a
     (direction, load balance, pull frontier or None) triple of names."""
-    from gir.executor import compile_program
 
     cache: dict[tuple[str, str, object], tuple[object, object]] = {}
 
@@ -70,9 +65,7 @@ def rescheduled():
             if pull_frontier is not None:
                 options["pull_frontier"] = PullFrontierAttr(pull_frontier)
             module = with_schedule(parse_program(str(PROGRAMS / program)), **options)
-            validator = find_validator(module)
-            assert validator is not None, f"no validator recognises {program}"
-            cache[key] = (compile_program(lower_for_run(module, check_bounds=True), target), validator)
+            cache[key] = compile_checked(module, program, target)
         return cache[key]
 
     return get

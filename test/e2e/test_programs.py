@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from xdsl.dialects.builtin import IntegerAttr, i64
 
+from gir.api import lower_for_run
 from gir.dialects import graph as graph_dialect
 from gir.dialects.schedule import (
     MAX_BLOCK_SIZE,
@@ -21,6 +22,7 @@ from gir.dialects.schedule import (
 )
 from gir.passes.load_balance import LOAD_BALANCES
 from gir.runtime.graph import load_graph
+from gir.validate import find_validator
 
 PROGRAMS = Path(__file__).parents[1] / "programs"
 
@@ -123,6 +125,16 @@ def with_schedule(module, **options):
             assert isinstance(schedule, SimpleScheduleAttr)
             op.properties["schedule"] = schedule.with_options(**options)
     return module
+
+
+def compile_checked(module, program: str, target: str) -> tuple[object, object]:
+    """`module` (the program `program`) lowered bounds-checked and compiled for
+    `target`, with the validator that recognises it."""
+    from gir.executor import compile_program
+
+    validator = find_validator(module)
+    assert validator is not None, f"no validator recognises {program}"
+    return compile_program(lower_for_run(module, check_bounds=True), target), validator
 
 
 def with_load_balance(module, strategy: str, block_size: int | None = None):

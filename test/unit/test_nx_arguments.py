@@ -21,21 +21,17 @@ CI runs a few derandomized examples per function; `pytest -m fuzz` runs
 from __future__ import annotations
 
 import math
-import os
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import networkx as nx
 import pytest
-from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_fuzz_inputs import MODES, structured
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
-LONG_EXAMPLES = int(os.environ.get("GIR_FUZZ_EXAMPLES", "10000"))
-
-MODES = ["ci", pytest.param("long", marks=pytest.mark.fuzz)]
 
 LIMITS = [None, -1, 0, 1, 2, 2.5, -0.5, math.nan, math.inf, -math.inf, 10**30, True, "2"]
 """Cutoffs and depth limits."""
@@ -203,13 +199,7 @@ def _run(strategy: st.SearchStrategy, mode: str, ci: int) -> None:
     caching = nx.config.cache_converted_graphs
     nx.config.cache_converted_graphs = False
     try:
-        settings(
-            max_examples=ci if mode == "ci" else LONG_EXAMPLES,
-            derandomize=mode == "ci",
-            deadline=None,
-            database=None,
-            suppress_health_check=list(HealthCheck),
-        )(given(strategy)(_check))()
+        structured(_check, strategy, mode, ci)
     finally:
         nx.config.cache_converted_graphs = caching
 

@@ -27,24 +27,10 @@ class CtaMapped(LoadBalanceStrategy):
     a hub's edges stay in its block. A vertex's edges are spread over the block,
     so an element indexed by the source is shared (atomics included).
 
-    Before:
-    ```mlir
-    %o = frontier.edge_traverse PUSH CM CSR %e : !graph.edgeset
-        from %in : !frontier.queue into %empty : !frontier.queue to {...} apply {
-    ^bb0(%src : !graph.vertex, %dst : !graph.vertex):
-      ...
-    } -> !frontier.queue
-    ```
-    After `frontier-lower-load-balance`:
-    ```mlir
-    %o = frontier.edge_map CM CSR %e : !graph.edgeset from %in : !frontier.queue
-        into %empty : !frontier.queue -> !frontier.queue {
-    ^bb0(%src : !graph.vertex, %edge : index):
-      %dst = frontier.neighbor CSR %e[%edge] : !graph.edgeset
-      ...                                   // the to filter, then the edge function
-      frontier.yield
-    }
-    ```
+    `frontier-lower-load-balance` makes its traversal a `frontier.edge_map`
+    whose body is the work of one edge (the default rewrite, shown in that pass's
+    docstring).
+
     After `frontier-maps-to-kernels` (B = 256):
     ```mlir
     gir_gpu.kernel @map_s1(...) {

@@ -25,24 +25,10 @@ class EdgeOnly(EdgeOffsetsStrategy):
     edge `begin(vertex) + t - offsets[i]`. A hub's edges are spread over many
     threads, so an element indexed by the source is shared (atomics included).
 
-    Before:
-    ```mlir
-    %o = frontier.edge_traverse PUSH EDGE_ONLY CSR %e : !graph.edgeset
-        from %in : !frontier.queue into %empty : !frontier.queue to {...} apply {
-    ^bb0(%src : !graph.vertex, %dst : !graph.vertex):
-      ...
-    } -> !frontier.queue
-    ```
-    After `frontier-lower-load-balance`:
-    ```mlir
-    %o = frontier.edge_map EDGE_ONLY CSR %e : !graph.edgeset from %in : !frontier.queue
-        into %empty : !frontier.queue -> !frontier.queue {
-    ^bb0(%src : !graph.vertex, %edge : index):
-      %dst = frontier.neighbor CSR %e[%edge] : !graph.edgeset
-      ...                                   // the to filter, then the edge function
-      frontier.yield
-    }
-    ```
+    `frontier-lower-load-balance` makes its traversal a `frontier.edge_map`
+    whose body is the work of one edge (the default rewrite, shown in that pass's
+    docstring).
+
     After `frontier-maps-to-kernels` (host side):
     ```mlir
     host.launch @edge_only_degrees_s1 ... (%in_size, %in_items, %row_ptr, %degrees)

@@ -37,24 +37,10 @@ class MergePath(EdgeOffsetsStrategy):
     The kernel uses no work-group memory, barrier or sub-group operation: CUDA
     and OpenCL print the same loops, on every device.
 
-    Before:
-    ```mlir
-    %o = frontier.edge_traverse PUSH MERGE_PATH CSR %e : !graph.edgeset
-        from %in : !frontier.queue into %empty : !frontier.queue to {...} apply {
-    ^bb0(%src : !graph.vertex, %dst : !graph.vertex):
-      ...
-    } -> !frontier.queue
-    ```
-    After `frontier-lower-load-balance` (as EDGE_ONLY's: the body is the work of one edge):
-    ```mlir
-    %o = frontier.edge_map MERGE_PATH CSR %e : !graph.edgeset from %in : !frontier.queue
-        into %empty : !frontier.queue -> !frontier.queue {
-    ^bb0(%src : !graph.vertex, %edge : index):
-      %dst = frontier.neighbor CSR %e[%edge] : !graph.edgeset
-      ...                                   // the to filter, then the edge function
-      frontier.yield
-    }
-    ```
+    `frontier-lower-load-balance` makes its traversal a `frontier.edge_map`
+    whose body is the work of one edge (the default rewrite, shown in that pass's
+    docstring).
+
     After `frontier-maps-to-kernels`: the degree kernel, scan and read-back of
     EDGE_ONLY, then `ceil((items + %frontier_edges) / PATH_PER_THREAD)` threads of
     ```mlir

@@ -59,24 +59,10 @@ class Twce(LoadBalanceStrategy):
     the kernel runs), else their local-memory emulation. Work-group arrays: 9 x B
     + 2 + B/32 i32 (36 KiB at B = 1024).
 
-    Before:
-    ```mlir
-    %o = frontier.edge_traverse PUSH TWCE CSR %e : !graph.edgeset
-        from %in : !frontier.queue into %empty : !frontier.queue to {...} apply {
-    ^bb0(%src : !graph.vertex, %dst : !graph.vertex):
-      ...
-    } -> !frontier.queue
-    ```
-    After `frontier-lower-load-balance`:
-    ```mlir
-    %o = frontier.edge_map TWCE CSR %e : !graph.edgeset from %in : !frontier.queue
-        into %empty : !frontier.queue -> !frontier.queue {
-    ^bb0(%src : !graph.vertex, %edge : index):
-      %dst = frontier.neighbor CSR %e[%edge] : !graph.edgeset
-      ...                                   // the to filter, then the edge function
-      frontier.yield
-    }
-    ```
+    `frontier-lower-load-balance` makes its traversal a `frontier.edge_map`
+    whose body is the work of one edge (the default rewrite, shown in that pass's
+    docstring).
+
     After `frontier-maps-to-kernels` (one kernel, B = 256):
     ```mlir
     gir_gpu.kernel @map_s1(...) {

@@ -26,24 +26,10 @@ class WarpMapped(LoadBalanceStrategy):
     its work-group emulation. A vertex's edges are spread over its warp, so an
     element indexed by the source is shared (atomics included).
 
-    Before:
-    ```mlir
-    %o = frontier.edge_traverse PUSH WM CSR %e : !graph.edgeset
-        from %in : !frontier.queue into %empty : !frontier.queue to {...} apply {
-    ^bb0(%src : !graph.vertex, %dst : !graph.vertex):
-      ...
-    } -> !frontier.queue
-    ```
-    After `frontier-lower-load-balance`:
-    ```mlir
-    %o = frontier.edge_map WM CSR %e : !graph.edgeset from %in : !frontier.queue
-        into %empty : !frontier.queue -> !frontier.queue {
-    ^bb0(%src : !graph.vertex, %edge : index):
-      %dst = frontier.neighbor CSR %e[%edge] : !graph.edgeset
-      ...                                   // the to filter, then the edge function
-      frontier.yield
-    }
-    ```
+    `frontier-lower-load-balance` makes its traversal a `frontier.edge_map`
+    whose body is the work of one edge (the default rewrite, shown in that pass's
+    docstring).
+
     After `frontier-maps-to-kernels`:
     ```mlir
     gir_gpu.kernel @map_s1(...) {
