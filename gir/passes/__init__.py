@@ -85,6 +85,7 @@ register_pass("gpu-check-bounds", "gpu_check_bounds", "GpuCheckBounds")
 register_pass("gpu-rotate-counters", "gpu_rotate_counters", "GpuRotateCounters")
 register_pass("gpu-fuse-loops", "gpu_fuse_loops", "GpuFuseLoops")
 register_pass("gpu-aggregate-atomics", "gpu_aggregate_atomics", "GpuAggregateAtomics")
+register_pass("host-partition", "host_partition", "HostPartition")
 
 # Named pipelines.
 PIPELINES["frontier-to-gpu"] = Pipeline(
