@@ -204,15 +204,20 @@ def _parse_schedule(text: str) -> list[Any]:
     return parser.parse_schedule_section()
 
 
-def lower_for_run(module: ModuleOp, check_bounds: bool = False) -> ModuleOp:
+def lower_for_run(module: ModuleOp, check_bounds: bool = False, devices: int = 1) -> ModuleOp:
     """`module` lowered to the GPU level (if it is above it), with every device
-    access guarded (`gpu-check-bounds`) when `check_bounds`; a pass failure is a
+    access guarded (`gpu-check-bounds`) when `check_bounds`, and partitioned
+    (`host-partition`) to run on several `devices`; a pass failure is a
     `UserError` with the message gir-opt prints."""
     from gir.dialects import register_dialects
     from gir.dialects.levels import Level, level_of
     from gir.passes.registry import parse_pipeline
 
     passes = ["lower-to-gpu"] if level_of(module) in (Level.GRAPH, Level.FRONTIER) else []
+    if devices < 1:
+        raise UserError(f"error: a program runs on at least one device, not {devices}")
+    if devices > 1:  # before the bounds checks: each device checks its own accesses
+        passes.append("host-partition")
     if check_bounds:
         passes.append("gpu-check-bounds")
     if passes:

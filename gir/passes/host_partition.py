@@ -46,7 +46,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref
+from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.builtin import UnitAttr
 from xdsl.ir import Operation, SSAValue
@@ -55,7 +55,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
 from gir.dialects import gir_gpu, host
-from gir.dialects.gir_gpu import AtomicKind, KernelOp, is_persistent
+from gir.dialects.gir_gpu import BOUNDS_RECORD, AtomicKind, KernelOp, is_persistent
 from gir.dialects.host import Combine, GraphArray
 
 REPLICATED_ARRAYS = (GraphArray.OUT_DEGREES,)
@@ -130,12 +130,18 @@ def kernel_writes(kernel: KernelOp) -> KernelWrites:
 
 
 def _forward_slice(value: SSAValue) -> set[SSAValue]:
-    """`value` and every value computed from it inside its kernel."""
+    """`value` and every value computed from it inside its kernel (through the
+    results of the `scf.if`s and loops that yield it)."""
     seen = {value}
     work = [value]
     while work:
         for use in work.pop().uses:
-            for result in use.operation.results:
+            user = use.operation
+            if isinstance(user, scf.YieldOp) and user.parent_op() is not None:
+                results = list(user.parent_op().results)
+            else:
+                results = list(user.results)
+            for result in results:
                 if result not in seen:
                     seen.add(result)
                     work.append(result)
@@ -175,6 +181,7 @@ class HostPartition(ModulePass):
         kernels = {k.sym_name.data: k for k in op.ops if isinstance(k, KernelOp)}
         edge_arrays = _partition_loads(main)
         _refuse_host_edge_access(main, edge_arrays)
+        unshared = _bounds_records(main)
         summaries: dict[str, KernelWrites] = {}
         for launch in [o for o in main.walk() if isinstance(o, host.LaunchOp)]:
             if not any(argument in edge_arrays for argument in launch.args):
@@ -188,7 +195,7 @@ class HostPartition(ModulePass):
                 )
             if kernel.sym_name.data not in summaries:
                 summaries[kernel.sym_name.data] = kernel_writes(kernel)
-            _exchange_after(launch, kernel, summaries[kernel.sym_name.data])
+            _exchange_after(launch, kernel, summaries[kernel.sym_name.data], unshared)
 
 
 def _partition_loads(main: func.FuncOp) -> set[SSAValue]:
@@ -213,7 +220,18 @@ def _refuse_host_edge_access(main: func.FuncOp, edge_arrays: set[SSAValue]) -> N
             )
 
 
-def _exchange_after(launch: host.LaunchOp, kernel: KernelOp, writes: KernelWrites) -> None:
+def _bounds_records(main: func.FuncOp) -> set[SSAValue]:
+    """The buffers `gpu-check-bounds` records misses in: each device checks its own."""
+    return {
+        op.buffer
+        for op in main.walk()
+        if isinstance(op, host.BindGlobalOp) and op.global_name.data == BOUNDS_RECORD
+    }
+
+
+def _exchange_after(
+    launch: host.LaunchOp, kernel: KernelOp, writes: KernelWrites, unshared: set[SSAValue]
+) -> None:
     """Inserts the clones before `launch` and the exchanges after it."""
     name = kernel.sym_name.data
     before: list[Operation] = []
@@ -237,6 +255,8 @@ def _exchange_after(launch: host.LaunchOp, kernel: KernelOp, writes: KernelWrite
             )
         (combine,) = combines
         buffer = launch.args[position]
+        if buffer in unshared:
+            continue
         if combine in host.COMBINES_WITH_BASE:
             clone = host.CloneOp(buffer)
             before.append(clone)
