@@ -61,8 +61,11 @@ class HostStagedCommunicator:
     """The exchanges of `size` ranks in one process, through host memory: each
     rank hands in its copy, waits for the others, and combines all of them."""
 
-    def __init__(self, size: int):
+    def __init__(self, size: int, graph: Any = None):
+        """`graph`: the host graph every load is of (a graph given from Python),
+        else each load reads its spec."""
         self.size = size
+        self._graph = graph
         self._barrier = threading.Barrier(size)
         self._slots: list[Any] = [None] * size
         self._lock = threading.Lock()
@@ -94,6 +97,8 @@ class HostStagedCommunicator:
         with self._lock:
             key = (spec, bool(weighted))
             parts = self._parts.get(key)
+            if parts is None and self._graph is not None:
+                parts = partition(self._graph, self.size)
             if parts is None:
                 parts = _cached_parts(spec, bool(weighted), self.size, load)
                 self._parts[key] = parts
@@ -115,11 +120,12 @@ def _cached_parts(spec: str, weighted: bool, size: int, load: Callable[[], Any])
 
 
 def run_partitioned(
-    program: Any, devices: Sequence[Any], argv: list[str], stdout: TextIO
+    program: Any, devices: Sequence[Any], argv: list[str], stdout: TextIO, graph: Any = None
 ) -> RunResult:
     """Runs a `host-partition`ed `program` (a `CompiledProgram`) on `devices`,
-    one rank per device in a thread of its own."""
-    communicator = HostStagedCommunicator(len(devices))
+    one rank per device in a thread of its own; `graph`: the host graph the
+    program's graph argument names (a graph given from Python), else loaded."""
+    communicator = HostStagedCommunicator(len(devices), graph)
     kernels = [program.kernels(device) for device in devices]
     runs = [
         Run(device, kernels[rank], argv, stdout if rank == 0 else io.StringIO(),
