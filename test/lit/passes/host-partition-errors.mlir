@@ -20,4 +20,4 @@ builtin.module {
   }
 }
 
-// CHECK: host-partition-errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error: kernel 'mixed' writes its argument 1 in ways that combine differently across devices (claim, min): it cannot run on several devices yet
+// CHECK: host-partition-errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error: kernel 'mixed' writes 'dist' in ways that combine differently across devices (claim, min): it cannot run on several devices yet
