@@ -653,6 +653,8 @@ class CudaDevice(Device):
         if not 0 <= index < count:
             raise DeviceUnavailable(f"no CUDA GPU {index} (there are {count})")
         self._cuda = cuda
+        self.index = index
+        """The GPU's CUDA device number."""
         self.device = cuda.Device(index)
         self.context = self.device.retain_primary_context()
         self.context.push()
@@ -672,6 +674,15 @@ class CudaDevice(Device):
         self._fill_u64: Any = None
 
     def _build(self, source: str, signatures: KernelSignatures, binary: bytes | None) -> _CudaProgram:
+        # The module loads into the current context: this GPU's, also when
+        # several devices were opened from one thread (a partitioned run).
+        self.context.push()
+        try:
+            return self._build_here(source, signatures, binary)
+        finally:
+            self._cuda.Context.pop()
+
+    def _build_here(self, source: str, signatures: KernelSignatures, binary: bytes | None) -> _CudaProgram:
         cuda = self._cuda
         if binary is not None:
             module = cuda.module_from_buffer(binary)

@@ -263,20 +263,15 @@ class Run:
         if self.communicator is None:
             return
         allocation = self._allocation_of(buffer, "host.allreduce")
-        copy = self.device.to_host(buffer, allocation.count, allocation.dtype)
-        before = None if base is None else self.device.to_host(base, allocation.count, allocation.dtype)
-        result = self.communicator.allreduce(self.rank, copy, Combine(combine), before)
-        self.device.from_host(buffer, result)
+        self.communicator.allreduce_buffer(
+            self.rank, self.device, buffer, allocation.count, allocation.dtype, Combine(combine), base
+        )
 
     def allgather(self, items: Buffer, count: Buffer) -> None:
         if self.communicator is None:
             return
         capacity = self._allocation_of(items, "host.allgather").count
-        size = min(max(int(self.device.read_element(count, 0, DType.INT32)), 0), capacity)
-        union = self.communicator.allgather(self.rank, self.device.to_host(items, size, DType.INT32))
-        union = union[:capacity]
-        self.device.from_host(items, union)
-        self.device.write_element(count, 0, int(union.size), DType.INT32)
+        self.communicator.allgather_queue(self.rank, self.device, items, capacity, count)
 
     def _allocation_of(self, buffer: Buffer, what: str) -> _Allocation:
         """The allocation of a buffer the run made (exchanges cover whole buffers)."""

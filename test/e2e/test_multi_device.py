@@ -67,3 +67,35 @@ def test_fused_loops_are_refused_with_their_location() -> None:
     loaded = compile_program_file(str(PROGRAMS / "bfs_fused.gt"))
     with pytest.raises(UserError, match=r"bfs_fused\.gt:\d+:\d+: error: a kernel-fused loop cannot run on several devices"):
         lower_for_run(loaded._main().clone(), devices=2)
+
+
+def _cuda_gpu_count() -> int:
+    from gir.executor import cuda_unavailable_reason
+
+    if cuda_unavailable_reason() is not None:
+        return 0
+    import pycuda.driver as cuda
+
+    return cuda.Device.count()
+
+
+@pytest.mark.parametrize("exchange", ["nccl", "host"])
+@pytest.mark.parametrize(("program", "graph", "args"), CASES, ids=lambda v: str(v))
+def test_partitioned_cuda_run_validates(
+    program: str, graph: str, args: list[str], exchange: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same on two CUDA GPUs, exchanging through NCCL or host memory."""
+    if _cuda_gpu_count() < 2:
+        pytest.skip("fewer than 2 CUDA GPUs")
+    if exchange == "nccl":
+        from gir.runtime.nccl import nccl_unavailable_reason
+
+        if nccl_unavailable_reason() is not None:
+            pytest.skip(nccl_unavailable_reason())
+    monkeypatch.setenv("GIR_EXCHANGE", exchange)
+    loaded = compile_program_file(str(PROGRAMS / program))
+    module = lower_for_run(loaded._main().clone(), check_bounds=True, devices=2)
+    compiled = compile_program(module, "cuda", program)
+    argv = [program, graph, *args]
+    result = run_program(compiled, open_devices("cuda", 2), argv, io.StringIO())
+    loaded.validate(graph, result.globals, *[int(a) for a in args])
