@@ -113,14 +113,14 @@ class NcclCommunicator(Communicator):
                 values -= before * (self.size - 1)
             return
         gathered = self._all_gather(rank, values)
-        if combine == Combine.OR:
-            values[...] = self._cupy.bitwise_or.reduce(gathered, axis=0)
-            return
-        assert before is not None  # CLAIM: the first rank's changed value
-        changed = gathered != before[None, :]
-        first = self._cupy.argmax(changed, axis=0)
-        claimed = gathered[first, self._cupy.arange(count)]
-        values[...] = self._cupy.where(changed.any(axis=0), claimed, before)
+        result = gathered[self.size - 1].copy()
+        for row in range(self.size - 2, -1, -1):
+            if combine == Combine.OR:
+                result |= gathered[row]
+            else:  # CLAIM: the first rank whose copy changed, else the last one's
+                assert before is not None
+                result = self._cupy.where(gathered[row] != before, gathered[row], result)
+        values[...] = result
 
     def allgather_queue(self, rank: int, device: Any, items: Any, capacity: int, count: Any) -> None:
         cupy = self._cupy
