@@ -19,6 +19,7 @@ from gir.diagnostics import UserError
 from gir.executor import compile_program, open_devices, run_program
 
 PROGRAMS = Path(__file__).parents[1] / "programs"
+BENCHMARKS = Path(__file__).parents[2] / "gir" / "benchmarks" / "programs"
 
 CASES = [
     ("pagerank.gt", "rmat:9", []),
@@ -28,6 +29,10 @@ CASES = [
     ("sssp_delta.gt", "road:16:16", ["5", "4"]),
     ("cc.gt", "rmat:9", []),
     ("bc.gt", "rmat:8", ["1", "2"]),
+    # G2's schedules: direction-optimizing BFS with bitmaps, blocked PageRank, CM CC
+    (BENCHMARKS / "bfs_g2_social.gt", "rmat:9", ["3", "2"]),
+    (BENCHMARKS / "pr_g2.gt", "rmat:9", []),
+    (BENCHMARKS / "cc_g2.gt", "road:16:16", []),
 ]
 
 
@@ -40,14 +45,14 @@ def _opencl_device_count() -> int:
 
 
 @pytest.mark.parametrize("devices", [2, 3])
-@pytest.mark.parametrize(("program", "graph", "args"), CASES, ids=lambda v: str(v))
-def test_partitioned_run_validates(program: str, graph: str, args: list[str], devices: int) -> None:
+@pytest.mark.parametrize(("program", "graph", "args"), CASES, ids=lambda v: getattr(v, "name", str(v)))
+def test_partitioned_run_validates(program: str | Path, graph: str, args: list[str], devices: int) -> None:
     if _opencl_device_count() < devices:
         pytest.skip(f"fewer than {devices} OpenCL devices")
     loaded = compile_program_file(str(PROGRAMS / program))
     module = lower_for_run(loaded._main().clone(), check_bounds=True, devices=devices)
-    compiled = compile_program(module, "opencl", program)
-    argv = [program, graph, *args]
+    compiled = compile_program(module, "opencl", str(program))
+    argv = [str(program), graph, *args]
     result = run_program(compiled, open_devices("opencl", devices), argv, io.StringIO())
     loaded.validate(graph, result.globals, *[int(a) for a in args])
 
@@ -80,9 +85,9 @@ def _cuda_gpu_count() -> int:
 
 
 @pytest.mark.parametrize("exchange", ["nccl", "host"])
-@pytest.mark.parametrize(("program", "graph", "args"), CASES, ids=lambda v: str(v))
+@pytest.mark.parametrize(("program", "graph", "args"), CASES, ids=lambda v: getattr(v, "name", str(v)))
 def test_partitioned_cuda_run_validates(
-    program: str, graph: str, args: list[str], exchange: str, monkeypatch: pytest.MonkeyPatch
+    program: str | Path, graph: str, args: list[str], exchange: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The same on two CUDA GPUs, exchanging through NCCL or host memory."""
     if _cuda_gpu_count() < 2:
@@ -95,7 +100,7 @@ def test_partitioned_cuda_run_validates(
     monkeypatch.setenv("GIR_EXCHANGE", exchange)
     loaded = compile_program_file(str(PROGRAMS / program))
     module = lower_for_run(loaded._main().clone(), check_bounds=True, devices=2)
-    compiled = compile_program(module, "cuda", program)
-    argv = [program, graph, *args]
+    compiled = compile_program(module, "cuda", str(program))
+    argv = [str(program), graph, *args]
     result = run_program(compiled, open_devices("cuda", 2), argv, io.StringIO())
     loaded.validate(graph, result.globals, *[int(a) for a in args])
