@@ -2,7 +2,7 @@
 
 ```
 gir-bench [--target auto|cuda|opencl] [--device N] [--algorithms bfs,sssp,pr,cc,bc]
-          [--graphs rmat:22,road:2048:2048] [--schedules g2,default] [--trials N]
+          [--graphs rmat:22,road:2048:2048] [--schedules g2,default,best,auto,tuned] [--trials N]
           [--warmup N] [--programs DIR] [--host python|compiled] [--csv FILE]
           [--plot FILE.png] [--compare FILE.csv]
 ```
@@ -10,7 +10,9 @@ gir-bench [--target auto|cuda|opencl] [--device N] [--algorithms bfs,sssp,pr,cc,
 A cell is one algorithm on one graph under one schedule class. Its program is
 `<algorithm>_<schedule>_<class>.gt` or else `<algorithm>_<schedule>.gt` in the
 programs folder (`gir/benchmarks/programs`), where the class is `road` for `road:`
-graphs and `social` for every other graph. Each program is compiled once (the
+graphs and `social` for every other graph. The classes `auto` and `tuned` are made
+per graph: the `best` program's algorithm under the schedule the auto model picks
+for the graph, or under gir-tune's cached result for it (docs/tuning.md). Each program is compiled once (the
 compile time covers parsing, lowering, printing and building the kernels) and run
 `--warmup` + `--trials` times through gir-run's runtime: the graph is loaded and
 copied to the device once and is not timed. A program prints, as its last line,
@@ -400,6 +402,10 @@ def run_cells(
                 cells.append(cell)
                 progress(f"[{len(cells)}/{total}] {algorithm.name} {spec} {schedule}")
                 path = find_program(options.programs, algorithm.name, schedule, graph_class(spec))
+                if schedule in SCHEDULE_MODES:
+                    path = _scheduled(cell, options, algorithm.name, schedule, spec, g, target)
+                if path is None and cell.status != STATUS_OK:
+                    continue
                 if path is None:
                     cell.status = "no program"
                     cell.detail = f"no {algorithm.name}_{schedule}[_{graph_class(spec)}].gt"
@@ -421,6 +427,40 @@ def run_cells(
         del g
         device.clear_graphs()
     return cells, device.name, driver_version(device)
+
+
+SCHEDULE_MODES = ("auto", "tuned")
+"""Schedule classes made per graph rather than read from a file (docs/tuning.md):
+the auto model's choice, or gir-tune's cached result, for the algorithm of the
+cell's `best` program."""
+
+
+def _scheduled(
+    cell: Cell, options: argparse.Namespace, algorithm: str, mode: str, spec: str, g: Graph, target: str
+) -> Path | None:
+    """The program of an `auto` or `tuned` cell, written to a scratch folder: the
+    `best` program's algorithm under the schedule `mode` chooses for `g`; None
+    (and the cell's status saying why) when there is none."""
+    import tempfile
+
+    from gir.tune.api import chosen_schedule
+    from gir.tune.cache import algorithm_text
+
+    best = find_program(options.programs, algorithm, "best", graph_class(spec))
+    if best is None:
+        cell.status, cell.detail = "no program", f"no {algorithm}_best[_{graph_class(spec)}].gt to schedule"
+        return None
+    source = best.read_text()
+    try:
+        section = chosen_schedule(source, mode, g, target=target, device=options.device)
+    except UserError as error:
+        cell.status, cell.detail = "no program", one_line(error)
+        return None
+    folder = Path(tempfile.mkdtemp(prefix="gir-bench-"))
+    name = "".join(c if c.isalnum() else "_" for c in _plain_spec(spec))
+    path = folder / f"{algorithm}_{mode}_{name}.gt"
+    path.write_text(algorithm_text(source) + "\n\n" + section)
+    return path
 
 
 def driver_version(device: Device) -> str:
