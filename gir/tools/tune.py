@@ -30,7 +30,10 @@ from gir.diagnostics import UsageError, printable
 from gir.output import check_writable, open_output
 from gir.tools.opt import report_user_errors
 
-CSV_COLUMNS = ("candidate", "origin", "status", "median_ms", "min_ms", "max_ms", "compile_s", "detail", "schedule")
+CSV_COLUMNS = (
+    "candidate", "origin", "status", "median_ms", "min_ms", "max_ms", "compile_s", "kernels_reused", "detail",
+    "schedule",
+)  # fmt: skip
 
 
 def _progress(message: str) -> None:
@@ -87,6 +90,7 @@ def write_csv(path: str, measurements: Sequence[object]) -> None:
                 "candidate": index, "origin": getattr(m, "origin"), "status": getattr(m, "status"),
                 "median_ms": f"{median:.6g}" if ok else "", "min_ms": f"{min(times):.6g}" if ok else "",
                 "max_ms": f"{max(times):.6g}" if ok else "", "compile_s": f"{getattr(m, 'compile_s'):.3f}",
+                "kernels_reused": "yes" if getattr(m, "kernels_reused") else "no",
                 "detail": getattr(m, "detail"), "schedule": _summary(getattr(m, "schedule")),
             })  # fmt: skip
 
@@ -112,11 +116,13 @@ def tune_command(argv: Sequence[str] | None = None) -> None:
         seed=options.seed, progress=_progress,
     )  # fmt: skip
     failed = sum(1 for m in result.measurements if m.status != "ok")
+    reused = sum(1 for m in result.measurements if m.kernels_reused)
     by_origin = {m.origin: m.median_ms for m in result.measurements if m.origin != "search"}
     seeds = ", ".join(f"{origin} {ms:.3f} ms" if ms is not None else f"{origin} failed" for origin, ms in by_origin.items())
     _progress(
         f"best {result.median_ms:.3f} ms ({result.best.origin}) of {len(result.measurements)} candidate(s), "
-        f"{failed} failed or invalid, in {result.seconds:.0f} s; seeds: {seeds}"
+        f"{failed} failed or invalid, {reused} reusing built kernels, in {result.seconds:.0f} s "
+        f"(space: {result.space_size:,} schedules); seeds: {seeds}"
     )
     if options.csv:
         write_csv(options.csv, result.measurements)

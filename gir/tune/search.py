@@ -1,8 +1,9 @@
 """The search behind `gir-tune` and `gir.tune`: measure points of the schedule
 space on one graph, within a time budget, and keep the fastest correct one.
 
-Candidates come first from three seeds (the default schedule, the program's own
-schedule section if it has one, and the auto model's schedule), then from
+Candidates come first from three seeds, measured whatever the budget (the
+default schedule, the program's own schedule section if it has one, and the
+auto model's schedule), then, until the budget is spent, from
 optuna's TPE sampler over the space's categorical parameters
 (`gir.tune.params`). Each candidate is compiled once (a point suggested again is
 answered from its first measurement), run `warmup + trials` times on the graph
@@ -55,6 +56,11 @@ class Measurement:
     times_ms: list[float] = field(default_factory=list)
     compile_s: float = 0.0
     detail: str = ""
+    kernels_reused: bool = False
+    """Whether its kernel source equals an earlier candidate's, so the device's
+    built kernels were reused (`Device.load_program` builds once per source):
+    candidates that differ only in host-side values (a hybrid's threshold,
+    delta, a fused loop's blocks per SM) build no kernels."""
     params: dict[str, str] = field(default_factory=dict)
     """The optuna parameters that suggested it (search candidates)."""
     choices: dict[str, list[str]] = field(default_factory=dict)
@@ -181,7 +187,8 @@ class _Tuner:
         self.progress: Callable[[str], None] = options["progress"]
         self.target = choose_target(options["target"])
         self.loaded = load_graph(graph, target=self.target, device=options["device"])
-        self.host = self.loaded.host_graph
+        self.weighted = _reads_weights(source)
+        self.host = _host_graph(self.loaded, self.weighted)
         self.stats = graph_stats(self.host)
         self.graph_class = classify(self.stats)
         self.space = schedule_space(source, self.graph_class, target=self.target)
@@ -192,6 +199,7 @@ class _Tuner:
         self.measured: dict[str, Measurement] = {m.schedule: m for m in self.journal.previous}
         self.order: list[Measurement] = list(self.journal.previous)
         self.reference: dict[str, np.ndarray] | None = None
+        self.kernel_sources: set[str] = set()
         self.deadline = self.started + options["budget"]
 
     # -- measuring -------------------------------------------------------------------
@@ -214,7 +222,10 @@ class _Tuner:
         warmup, trials = self.options["warmup"], self.options["trials"]
         try:
             program = gir.compile(self.program_text(section), name=self.name)
-            program.compiled(self.target).kernels(self.loaded.device)
+            compiled = program.compiled(self.target)
+            found.kernels_reused = compiled.kernel_source in self.kernel_sources
+            self.kernel_sources.add(compiled.kernel_source)
+            compiled.kernels(self.loaded.device)
             found.compile_s = time.perf_counter() - started
             result = program.run(self.loaded, *self.args, target=self.target,
                                  device=self.options["device"], trials=warmup + trials)  # fmt: skip
@@ -277,9 +288,8 @@ class _Tuner:
         if own is not None:
             seeds.append((self.source[own.start():], "program"))
         seeds.append((self.auto, "auto"))
-        for section, origin in seeds:
-            if self.time_left() or not self.order:
-                self.measure(section, origin)
+        for section, origin in seeds:  # measured whatever the budget: at most three
+            self.measure(section, origin)
         if self.time_left():
             self.search()
         best = self.best()
@@ -320,6 +330,25 @@ class _Tuner:
                 study.tell(trial, state=optuna.trial.TrialState.FAIL)
             else:
                 study.tell(trial, found.median_ms)
+
+
+def _reads_weights(source: str) -> bool:
+    """Whether gir's CPU reference of the program needs edge weights (SSSP)."""
+    from gir.space import _without_schedules
+    from gir.validate import find_validator
+
+    validator = find_validator(_without_schedules(source, "<program>"))
+    return validator is not None and bool(validator.weighted)
+
+
+def _host_graph(loaded: Any, weighted: bool) -> Any:
+    """The host graph of `loaded` for the statistics and the reference, with
+    weights when the reference needs them (a generator makes them on request)."""
+    from gir.runtime.graph import Graph, load_graph
+
+    if isinstance(loaded.source, Graph) or not weighted:
+        return loaded.host_graph
+    return load_graph(loaded.source, weighted=True)
 
 
 def _replay(optuna: Any, study: Any, measurement: Measurement) -> None:
