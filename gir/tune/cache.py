@@ -4,8 +4,9 @@ space, graph and device.
 Entries are JSON files under `$GIR_CACHE_DIR/tune` (default `~/.cache/gir/tune`),
 named by a key that hashes:
 
-- the program's algorithm: its source without its `schedule:` section (tuning
-  replaces the section, so a program and its tuned copy share a key);
+- the program's algorithm: its graph-level IR without the `schedule:` section
+  (tuning replaces the section, so a program and its tuned copy share a key, and
+  comments or layout do not count);
 - the schedule-space version (`space_version`): a hash of the registered axis
   values and the numeric candidates, so that an entry made before an axis gained
   or lost a value is not reused;
@@ -25,7 +26,7 @@ from typing import Any
 
 from gir.tune.stats import DegreeStats
 
-__all__ = ["algorithm_text", "cache_dir", "read_entry", "space_version", "tuning_key", "write_entry"]
+__all__ = ["algorithm_hash", "algorithm_text", "cache_dir", "read_entry", "space_version", "tuning_key", "write_entry"]
 
 
 def cache_dir() -> Path:
@@ -39,6 +40,14 @@ def algorithm_text(source: str) -> str:
 
     found = SCHEDULE_SECTION.search(source)
     return (source if found is None else source[: found.start()]).rstrip()
+
+
+@cache
+def algorithm_hash(source: str) -> str:
+    """A hash of `source`'s graph-level IR without its schedule section."""
+    from gir.space import _without_schedules
+
+    return hashlib.sha256(str(_without_schedules(source, "<program>")).encode()).hexdigest()
 
 
 @cache
@@ -65,7 +74,7 @@ def space_version() -> str:
 def tuning_key(source: str, degrees: DegreeStats, target: str, device: str) -> str:
     """The cache key of tuning `source` on a graph with `degrees` on `device`."""
     fields = {
-        "program": hashlib.sha256(algorithm_text(source).encode()).hexdigest(),
+        "program": algorithm_hash(source),
         "space": space_version(),
         "graph": degrees.signature(),
         "target": target,
