@@ -1,0 +1,58 @@
+"""gir-tune end to end on OpenCL (PoCL on the CPU): a short search on a small
+RMAT graph whose winner is a valid program, stored in the tuning cache where
+`gir-run --schedule tuned` finds it; a resumed search measures nothing twice;
+`--schedule auto` runs and validates."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+import gir
+from gir.tools.run import main as gir_run
+from gir.tools.tune import main as gir_tune
+
+pytest.importorskip("optuna")
+
+PROGRAMS = Path(__file__).parents[1] / "programs"
+GRAPH = "rmat:8"
+
+
+def test_a_short_tune_writes_a_valid_program_and_fills_the_cache(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, table, journal = tmp_path / "bfs_tuned.gt", tmp_path / "tune.csv", tmp_path / "journal.jsonl"
+    args = [str(PROGRAMS / "bfs.gt"), GRAPH, "0", "--target", "opencl", "--budget", "3s", "--trials", "2"]
+    assert gir_tune([*args, "-o", str(out), "--csv", str(table), "--journal", str(journal)]) == 0
+    err = capsys.readouterr().err
+    assert "schedules in the space" in err and "best" in err and "s left" in err
+
+    rows = list(csv.DictReader(table.open()))
+    assert [row["origin"] for row in rows[:2]] == ["default", "auto"]  # bfs.gt has no schedule of its own
+    assert rows[0]["status"] == rows[1]["status"] == "ok"
+    assert {row["status"] for row in rows} <= {"ok", "failed", "invalid"}  # a failure is a row, not a crash
+    assert len(journal.read_text().splitlines()) == len(rows) + 1
+
+    # the winner is the whole program: it compiles and validates
+    result = gir.compile(str(out)).run(GRAPH, 0, target="opencl", validate=True)
+    assert result.times
+
+    # gir-run finds it in the cache for this program and graph, and not for another graph
+    assert gir_run([str(PROGRAMS / "bfs.gt"), GRAPH, "0", "--target", "opencl", "--schedule", "tuned", "--validate"]) == 0
+    assert "validated BFS" in capsys.readouterr().err
+    assert gir_run([str(PROGRAMS / "bfs.gt"), "rmat:7", "0", "--target", "opencl", "--schedule", "tuned"]) == 1
+    assert "no tuning result" in capsys.readouterr().err
+
+    # resuming measures none of the earlier candidates again
+    assert gir_tune([*args, "--budget", "1s", "--journal", str(journal), "--resume"]) == 0
+    schedules = [json.loads(line)["schedule"] for line in journal.read_text().splitlines()[1:]]
+    assert len(schedules) == len(set(schedules)) >= len(rows)
+
+
+def test_auto_runs_and_validates(capsys: pytest.CaptureFixture[str]) -> None:
+    assert gir_run([str(PROGRAMS / "bfs.gt"), GRAPH, "0", "--target", "opencl", "--schedule", "auto", "--validate"]) == 0
+    assert "validated BFS" in capsys.readouterr().err
+    assert gir.compile(str(PROGRAMS / "bfs.gt"), schedule="auto").run(GRAPH, 0, target="opencl", validate=True).times
