@@ -11,7 +11,7 @@ A cell is one algorithm on one graph under one schedule class. Its program is
 `<algorithm>_<schedule>_<class>.gt` or else `<algorithm>_<schedule>.gt` in the
 programs folder (`gir/benchmarks/programs`), where the class is `road` for `road:`
 graphs and `social` for every other graph. The classes `auto` and `tuned` are made
-per graph: the `best` program's algorithm under the schedule the auto model picks
+per graph: the `best` program's algorithm (else G2's) under the schedule the auto model picks
 for the graph, or under gir-tune's cached result for it (docs/tuning.md). Each program is compiled once (the
 compile time covers parsing, lowering, printing and building the kernels) and run
 `--warmup` + `--trials` times through gir-run's runtime: the graph is loaded and
@@ -432,23 +432,34 @@ def run_cells(
 SCHEDULE_MODES = ("auto", "tuned")
 """Schedule classes made per graph rather than read from a file (docs/tuning.md):
 the auto model's choice, or gir-tune's cached result, for the algorithm of the
-cell's `best` program."""
+cell's `schedulable_program`."""
+
+
+def schedulable_program(folder: Path, algorithm: str, klass: str) -> Path | None:
+    """The program whose algorithm the `auto` and `tuned` classes schedule: the
+    `best` one (the algorithm text the hand-written schedules were made for),
+    else G2's, else the default one."""
+    for schedule in ("best", "g2", "default"):
+        path = find_program(folder, algorithm, schedule, klass)
+        if path is not None:
+            return path
+    return None
 
 
 def _scheduled(
     cell: Cell, options: argparse.Namespace, algorithm: str, mode: str, spec: str, g: Graph, target: str
 ) -> Path | None:
     """The program of an `auto` or `tuned` cell, written to a scratch folder: the
-    `best` program's algorithm under the schedule `mode` chooses for `g`; None
+    `schedulable_program`'s algorithm under the schedule `mode` chooses for `g`; None
     (and the cell's status saying why) when there is none."""
     import tempfile
 
     from gir.tune.api import chosen_schedule
     from gir.tune.cache import algorithm_text
 
-    best = find_program(options.programs, algorithm, "best", graph_class(spec))
+    best = schedulable_program(options.programs, algorithm, graph_class(spec))
     if best is None:
-        cell.status, cell.detail = "no program", f"no {algorithm}_best[_{graph_class(spec)}].gt to schedule"
+        cell.status, cell.detail = "no program", f"no {algorithm}_best|g2|default[_{graph_class(spec)}].gt to schedule"
         return None
     source = best.read_text()
     try:
