@@ -454,14 +454,14 @@ def _scheduled(
     (and the cell's status saying why) when there is none."""
     import tempfile
 
-    from gir.tune.api import chosen_schedule
+    from gir.tune.api import chosen_schedule, schedulable_source
     from gir.tune.cache import algorithm_text
 
     best = schedulable_program(options.programs, algorithm, graph_class(spec))
     if best is None:
         cell.status, cell.detail = "no program", f"no {algorithm}_best|g2|default[_{graph_class(spec)}].gt to schedule"
         return None
-    source = best.read_text()
+    source = schedulable_source(str(best))
     try:
         section = chosen_schedule(source, mode, g, target=target, device=options.device)
     except UserError as error:

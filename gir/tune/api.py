@@ -20,7 +20,15 @@ from typing import Any
 
 from gir.diagnostics import UserError
 
-__all__ = ["SCHEDULE_MODES", "ScheduledProgram", "auto_schedule", "chosen_schedule", "tuned_schedule"]
+__all__ = [
+    "SCHEDULE_MODES",
+    "ScheduledProgram",
+    "auto_schedule",
+    "chosen_schedule",
+    "schedulable_source",
+    "scheduled_module",
+    "tuned_schedule",
+]
 
 SCHEDULE_MODES = ("auto", "tuned")
 """The schedule names `gir.compile(schedule=...)` and `gir-run --schedule` take."""
@@ -37,10 +45,17 @@ def _host_graph(graph: Any) -> Any:
     return host if isinstance(host, Graph) else load_graph(host)
 
 
-def _source(program: Any) -> str:
+def schedulable_source(program: Any) -> str:
+    """The source of `program` (a `.gt` path or GraphIt text) with a generated
+    label on each unlabelled apply (`gir.tune.labels`), as `auto` and `tuned`
+    schedule it."""
     from gir.space import _read_program
+    from gir.tune.labels import label_applies
 
-    return _read_program(program)[0]
+    return label_applies(_read_program(program)[0])
+
+
+_source = schedulable_source
 
 
 def auto_schedule(

@@ -382,12 +382,15 @@ def _optuna() -> Any:
 
 
 def _read_program(program: Any) -> tuple[str, str]:
-    """The source of `program` (a `.gt` path or GraphIt text) and its run name."""
+    """The source of `program` (a `.gt` path or GraphIt text), its unlabelled
+    applies labelled (`gir.tune.labels`), and its run name."""
     import os
 
     from gir.space import _read_program as read
+    from gir.tune.labels import label_applies
 
     source, filename = read(program)
+    source = label_applies(source)
     name = "<program>" if filename == "<string>" else os.path.splitext(os.path.basename(filename))[0]
     return source, name
 

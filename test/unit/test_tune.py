@@ -204,3 +204,29 @@ def test_budgets(text: str | int, seconds: float) -> None:
 def test_a_bad_budget_is_a_user_error() -> None:
     with pytest.raises(UserError, match="not a duration"):
         parse_budget("2 minutes")
+
+
+# -- generated labels ------------------------------------------------------------------
+
+
+def test_unlabelled_applies_and_their_loops_get_labels_auto_schedules() -> None:
+    import re
+
+    from gir.tune.labels import label_applies
+
+    source = re.sub(r"#\w+# ", "", (PROGRAMS / "bfs.gt").read_text())
+    labelled = label_applies(source)
+    space = gir.schedule_space(labelled, target="cuda")
+    [apply] = space.applies
+    [loop] = space.loops
+    assert re.fullmatch(r"loop_\d+_\d+:apply_\d+_\d+", apply.label) and apply.loop == loop.label
+    assert label_applies(labelled) == labelled  # nothing left to label
+    section = gir.auto_schedule(source, SOCIAL, target="opencl")
+    assert f'applyGPUSchedule("{apply.label}"' in section
+
+
+def test_a_loop_around_a_labelled_apply_keeps_no_label() -> None:
+    from gir.tune.labels import label_applies
+
+    source = (PROGRAMS / "bfs.gt").read_text().replace("#search# ", "")
+    assert label_applies(source) == source
