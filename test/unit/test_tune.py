@@ -145,28 +145,39 @@ def test_compile_with_auto_defers_the_choice_to_the_graph() -> None:
 # -- the space as parameters -----------------------------------------------------------
 
 
-def test_suggestions_are_points_of_the_space_and_vary() -> None:
+def _suggestions(program: Path, count: int) -> list:
+    """`count` trials of a random sampler over `program`'s OpenCL space: each
+    suggested point, checked to come back from the trial's parameters alone."""
     optuna = pytest.importorskip("optuna")
     from gir.tune.params import NoSuchPoint, SpaceParameters
 
-    space = gir.schedule_space(PROGRAMS / "bfs.gt", target="opencl")
-    every = set(space)  # 58,320 points: small enough to hold
-    parameters = SpaceParameters(space)
+    parameters = SpaceParameters(gir.schedule_space(program, target="opencl"))
     study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=1))
-    found = set()
-    for _ in range(40):
+    found = []
+    for _ in range(count):
         trial = study.ask()
         try:
             point = parameters.suggest(trial)
         except NoSuchPoint:
             continue
-        assert point in every
-        again = parameters.suggest(optuna.trial.FixedTrial(trial.params))
-        assert again == point
-        found.add(point)
+        assert parameters.suggest(optuna.trial.FixedTrial(trial.params)) == point
+        found.append(point)
         study.tell(trial, 1.0)
-    assert len(found) > 30
-    assert any(isinstance(p["search:expand"], HybridScheduleAttr) for p in found)
+    return found
+
+
+def test_suggestions_are_points_of_the_space() -> None:
+    program = BENCHMARKS / "pr_best.gt"
+    every = set(gir.schedule_space(program, target="opencl"))  # 132 points
+    found = _suggestions(program, 40)
+    assert all(point in every for point in found) and len(set(found)) > 20
+
+
+def test_suggestions_reach_simple_and_hybrid_schedules() -> None:
+    found = _suggestions(PROGRAMS / "bfs.gt", 30)
+    assert len(set(found)) == len(found) > 20
+    kinds = {type(point["search:expand"]) for point in found}
+    assert kinds == {SimpleScheduleAttr, HybridScheduleAttr}
 
 
 # -- the command line ------------------------------------------------------------------
