@@ -36,10 +36,13 @@ def __getattr__(name: str) -> Any:
         from gir.space import schedule_space
 
         return schedule_space
-    if name in ("tune", "auto_schedule"):
+    if name in ("tune", "auto_schedule", "compile"):
+        # gir.compile is gir.tune.api.compile: gir.api.compile, and schedule="auto"
+        # or "tuned" chosen per graph (the tuner sits above gir.api)
         import gir.tune
+        import gir.tune.api
 
-        return gir.tune if name == "tune" else gir.tune.auto_schedule
+        return {"tune": gir.tune, "auto_schedule": gir.tune.auto_schedule, "compile": gir.tune.api.compile}[name]
     if name in _API:
         from gir import api
 

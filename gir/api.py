@@ -85,16 +85,8 @@ def compile(
     optional); it replaces the program's own. `check_bounds` guards every device
     access (`gpu-check-bounds`): an index out of range stops the run with a
     `UserError` naming the kernel and the vector. `name` is the program's `argv[0]`.
-    `schedule="auto"` or `"tuned"` chooses the schedule per graph when the program
-    runs (a `gir.tune.ScheduledProgram`: the auto model, or `gir-tune`'s cached
-    result; docs/tuning.md).
     """
     from gir.validate import find_validator
-
-    if schedule in ("auto", "tuned") and isinstance(program, str | os.PathLike):
-        from gir.tune.api import ScheduledProgram
-
-        return ScheduledProgram(program, schedule, check_bounds, name)  # type: ignore[return-value]
 
     module, label, exports = _parse(program, schedule, name)
     entry_points = {

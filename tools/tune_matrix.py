@@ -100,9 +100,8 @@ def tune_graph(spec: str, algorithms: list[bench.Algorithm], options: argparse.N
             "tuned_schedule": " ".join(line.strip() for line in result.schedule.splitlines()[1:]),
         })  # fmt: skip
     del g
-    from gir.api import _device
-
-    _device(options.target, None).clear_graphs()  # the tuning runs' copies of the graph
+    # the tuning runs' copies of the graph, on the device gir's API shares
+    gir.load_graph(spec, target=options.target).device.clear_graphs()
     measure = argparse.Namespace(
         algorithms=",".join(a.name for a in algorithms), graphs=spec, schedules=",".join(CLASSES),
         programs=PROGRAMS, target=options.target, device=None, trials=options.trials, warmup=1, host="python",

@@ -10,7 +10,9 @@ gir.compile("bfs.gt", schedule="tuned").run(G, 0)   # the cached gir-tune result
 
 A schedule depends on the graph, which `gir.compile` does not see: with
 `schedule="auto"` or `"tuned"` it returns a `ScheduledProgram`, which chooses
-(and compiles) a schedule per graph on `run`, once per graph signature.
+(and compiles) a schedule per graph on `run`, once per schedule. (`gir.compile`
+is `compile` below, above `gir.api.compile`, which knows nothing of tuning: the
+tuner sits above the API in gir's layers.)
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ __all__ = [
     "SCHEDULE_MODES",
     "ScheduledProgram",
     "auto_schedule",
+    "compile",
     "chosen_schedule",
     "schedulable_source",
     "scheduled_module",
@@ -49,10 +52,10 @@ def schedulable_source(program: Any) -> str:
     """The source of `program` (a `.gt` path or GraphIt text) with a generated
     label on each unlabelled apply (`gir.tune.labels`), as `auto` and `tuned`
     schedule it."""
-    from gir.space import _read_program
+    from gir.space import read_program
     from gir.tune.labels import label_applies
 
-    return label_applies(_read_program(program)[0])
+    return label_applies(read_program(program)[0])
 
 
 _source = schedulable_source
@@ -79,12 +82,12 @@ def tuned_schedule(
 ) -> str:
     """The `schedule:` section `gir-tune` found for `program` on `graph` on the
     device `target`/`device` names; a UserError when it has not been tuned there."""
-    from gir.api import _device, choose_target
+    from gir.api import choose_target, load_graph
     from gir.tune.cache import read_entry, tuning_key
     from gir.tune.stats import degree_stats
 
     chosen = choose_target(target)
-    name = _device(chosen, device).name
+    name = load_graph(graph, target=chosen, device=device).device.name  # uploads nothing yet
     key = tuning_key(_source(program), degree_stats(_host_graph(graph)), chosen, name)
     entry = read_entry(key)
     if entry is None:
@@ -104,6 +107,23 @@ def chosen_schedule(
     if mode == "tuned":
         return tuned_schedule(program, graph, target=target, device=device)
     raise UserError(f"error: unknown schedule '{mode}' (expected {' or '.join(SCHEDULE_MODES)})")
+
+
+def compile(
+    program: str | os.PathLike[str] | Any,
+    schedule: str | None = None,
+    *,
+    check_bounds: bool = False,
+    name: str | None = None,
+) -> Any:
+    """`gir.compile`: `gir.api.compile`, and for `schedule="auto"` or `"tuned"` (a
+    `.gt` path or GraphIt source) a `ScheduledProgram`, which chooses the schedule
+    per graph when it runs (docs/tuning.md)."""
+    from gir import api
+
+    if schedule in SCHEDULE_MODES and isinstance(program, str | os.PathLike):
+        return ScheduledProgram(program, schedule, check_bounds, name)
+    return api.compile(program, schedule, check_bounds=check_bounds, name=name)
 
 
 class ScheduledProgram:

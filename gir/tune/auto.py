@@ -51,7 +51,7 @@ from gir.dialects.schedule import (
     SimpleScheduleAttr,
     ToggleAttr,
 )
-from gir.space import LabelledApply, SchedulePoint, ScheduleSpace, _fused, _legal
+from gir.space import LabelledApply, SchedulePoint, ScheduleSpace, fused_loop_schedule, legal_schedule
 from gir.tune.stats import GraphStats
 
 __all__ = ["RULES", "ROAD_DIAMETER", "Rule", "Shape", "auto_point", "classify", "traversal_shape"]
@@ -183,10 +183,10 @@ def _attribute(name: str, text: str) -> Attribute:
 
 def _shape_schedule(apply: LabelledApply, fields: Mapping[str, str]) -> SimpleScheduleAttr:
     """The default schedule with `fields`, keeping only those `apply` can take
-    (the space's `_legal`): the fields are tried all together, then each one
+    (the space's `legal_schedule`): the fields are tried all together, then each one
     added alone to what was kept."""
     options = {name: _attribute(name, text) for name, text in fields.items()}
-    whole = _legal(options, apply)
+    whole = legal_schedule(options, apply)
     if whole is not None:
         return whole
     kept: dict[str, Attribute] = {}
@@ -194,9 +194,9 @@ def _shape_schedule(apply: LabelledApply, fields: Mapping[str, str]) -> SimpleSc
         trial = {**kept, name: value}
         if name == "edge_blocking" and "blocking_size" in options:
             trial["blocking_size"] = options["blocking_size"]
-        if _legal(trial, apply) is not None:
+        if legal_schedule(trial, apply) is not None:
             kept = trial
-    schedule = _legal(kept, apply)
+    schedule = legal_schedule(kept, apply)
     return schedule if schedule is not None else SimpleScheduleAttr.default()
 
 
@@ -271,7 +271,7 @@ def auto_point(
         schedules[apply.label] = schedule
         choices.append(Choice(apply.label, f"{klass} graph, {shape.value}", rule.source))
     for label, (block, per_sm) in fused_loops.items():
-        schedules[label] = _fused(block, per_sm)
+        schedules[label] = fused_loop_schedule(block, per_sm)
         choices.append(Choice(label, f"{klass} graph, fusable loop", "kernel fusion of the road rules' sources"))
     return _lowering(space, SchedulePoint(schedules)), choices
 

@@ -45,9 +45,9 @@ def algorithm_text(source: str) -> str:
 @cache
 def algorithm_hash(source: str) -> str:
     """A hash of `source`'s graph-level IR without its schedule section."""
-    from gir.space import _without_schedules
+    from gir.space import without_schedules
 
-    return hashlib.sha256(str(_without_schedules(source, "<program>")).encode()).hexdigest()
+    return hashlib.sha256(str(without_schedules(source, "<program>")).encode()).hexdigest()
 
 
 @cache

@@ -27,10 +27,10 @@ def label_applies(source: str) -> str:
     from xdsl.dialects import scf
 
     from gir.dialects import graph
-    from gir.space import LOOP_LABEL, _without_schedules
+    from gir.space import LOOP_LABEL, without_schedules
 
     try:
-        module = _without_schedules(source, "<program>")
+        module = without_schedules(source, "<program>")
     except UserError:
         return source  # the caller reports the program's own error
     positions: dict[tuple[int, int], str] = {}
@@ -57,7 +57,7 @@ def label_applies(source: str) -> str:
         lines[line - 1] = f"{text[: column - 1]}#{kind}_{line}_{column}# {text[column - 1 :]}"
     labelled = "\n".join(lines)
     try:
-        _without_schedules(labelled, "<program>")
+        without_schedules(labelled, "<program>")
     except UserError:
         return source
     return labelled

@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 from xdsl.ir import Attribute
 
 from gir.dialects.schedule import EdgeBlocking, SimpleScheduleAttr
-from gir.space import SchedulePoint, ScheduleSpace, _Concat, _Product
+from gir.space import LazyConcat, LazyProduct, SchedulePoint, ScheduleSpace
 
 __all__ = ["NoSuchPoint", "SpaceParameters"]
 
@@ -75,7 +75,7 @@ class SpaceParameters:
         self.labels = [apply.label for apply in space.applies]
         self.loops = [loop.label for loop in space.loops]
         points = space.points
-        groups = list(points.parts) if isinstance(points, _Concat) else [points]
+        groups = list(points.parts) if isinstance(points, LazyConcat) else [points]
         self.groups: dict[tuple[str, ...], Sequence[SchedulePoint]] = {}
         self.choices: dict[str, list[str]] = {"blocking": [], **{f"fuse:{loop}": [] for loop in self.loops}}
         for group in groups:
@@ -93,7 +93,7 @@ class SpaceParameters:
         group = self.groups.get(decision)
         if group is None:
             raise NoSuchPoint(", ".join(f"{n} {v}" for n, v in zip(self.choices, decision, strict=True)))
-        if not isinstance(group, _Product):
+        if not isinstance(group, LazyProduct):
             return group[self._index(trial, "point", group)]
         index = 0
         for label, factor in zip(self.labels, group.factors, strict=True):
@@ -116,12 +116,12 @@ class SpaceParameters:
         """An index into `sequence`, picked by `trial` part by part."""
         if len(sequence) == 1:
             return 0
-        if isinstance(sequence, _Concat):
+        if isinstance(sequence, LazyConcat):
             names = [str(i) for i in range(len(sequence.parts))]
             part = int(self._categorical(trial, f"{prefix}/part", names))
             inner = self._index(trial, f"{prefix}/{part}", sequence.parts[part])
             return sequence.starts[part] + inner
-        if isinstance(sequence, _Product):
+        if isinstance(sequence, LazyProduct):
             index = 0
             for position, factor in enumerate(sequence.factors):
                 index = index * len(factor) + self._index(trial, f"{prefix}/{position}", factor)

@@ -114,9 +114,17 @@ def parse_budget(text: str | float | int) -> float:
 
 
 def _one_line(error: BaseException) -> str:
-    from gir.tools.bench import one_line
+    """gir's message for a candidate's error, one line, without `error: `."""
+    from gir.diagnostics import describe_diagnostic
 
-    return one_line(error)
+    if isinstance(error, UserError):
+        text = str(error)
+    elif type(error).__module__.startswith("xdsl"):
+        text = describe_diagnostic(error)
+    else:
+        text = f"internal error: {type(error).__name__}: {error}"
+    line = next((line.strip() for line in text.splitlines() if line.strip()), text)
+    return line.removeprefix("error: ")
 
 
 def _same_vectors(expected: dict[str, np.ndarray], got: dict[str, np.ndarray]) -> str | None:
@@ -334,10 +342,10 @@ class _Tuner:
 
 def _reads_weights(source: str) -> bool:
     """Whether gir's CPU reference of the program needs edge weights (SSSP)."""
-    from gir.space import _without_schedules
+    from gir.space import without_schedules
     from gir.validate import find_validator
 
-    validator = find_validator(_without_schedules(source, "<program>"))
+    validator = find_validator(without_schedules(source, "<program>"))
     return validator is not None and bool(validator.weighted)
 
 
@@ -381,12 +389,12 @@ def _optuna() -> Any:
     return optuna
 
 
-def _read_program(program: Any) -> tuple[str, str]:
+def read_program(program: Any) -> tuple[str, str]:
     """The source of `program` (a `.gt` path or GraphIt text), its unlabelled
     applies labelled (`gir.tune.labels`), and its run name."""
     import os
 
-    from gir.space import _read_program as read
+    from gir.space import read_program as read
     from gir.tune.labels import label_applies
 
     source, filename = read(program)
@@ -426,7 +434,7 @@ def tune(
     if not isinstance(trials, int) or trials < 1 or not isinstance(warmup, int) or warmup < 0:
         raise UserError("error: trials must be at least 1 and warmup at least 0")
     _optuna()
-    source, name = _read_program(program)
+    source, name = read_program(program)
     options = {
         "budget": parse_budget(budget), "target": target, "device": device, "trials": trials,
         "warmup": warmup, "journal": None if journal is None else Path(journal), "resume": resume,
