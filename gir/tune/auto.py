@@ -10,7 +10,8 @@ Two things decide a labelled apply's schedule:
   (`applyUpdatePriority`), a frontier traversal with a destination filter
   (`from(f).to(g)`: each destination is claimed once, so pulling can stop
   early: BFS, BC), a frontier traversal without one (label propagation: CC's
-  hooking), or a traversal of every vertex.
+  hooking), a traversal of every vertex that sums into the destinations (`+=`:
+  PageRank's gather), or one that does not (CC's check).
 
 `RULES` maps (class, shape) to schedule fields; each rule names the hand-swept
 schedule file it comes from (`gir/benchmarks/programs/*_best_*.gt`, measured on
@@ -68,6 +69,7 @@ class Shape(StrEnum):
     PRIORITY = "priority queue update"
     FILTERED = "frontier, destination filter"
     FRONTIER = "frontier, no filter"
+    GATHER = "all vertices, summing"
     ALL = "all vertices"
 
 
@@ -130,13 +132,17 @@ RULES: dict[tuple[str, Shape], Rule] = {
         },
         "cc_best_social.gt",
     ),
-    ("road", Shape.ALL): Rule(
+    ("road", Shape.GATHER): Rule(
         {"direction": "PULL", "load_balance": "EDGE_ONLY", "edge_blocking": "BLOCKED", "blocking_size": "0x42000"},
         "pr_best.gt = pr_g2.gt (G2's PageRank schedule, best on both classes)",
     ),
-    ("social", Shape.ALL): Rule(
+    ("social", Shape.GATHER): Rule(
         {"direction": "PULL", "load_balance": "EDGE_ONLY", "edge_blocking": "BLOCKED", "blocking_size": "0x42000"},
         "pr_best.gt = pr_g2.gt (G2's PageRank schedule, best on both classes)",
+    ),
+    ("road", Shape.ALL): Rule({}, "cc_best_road.gt: its check over every edge at the default schedule"),
+    ("social", Shape.ALL): Rule(
+        {"load_balance": "CM", "block_size": "1024"}, "cc_best_social.gt: its check over every edge"
     ),
 }
 """The auto model: a schedule per (graph class, traversal shape) and its source."""
@@ -147,12 +153,13 @@ def classify(stats: GraphStats) -> str:
     return "road" if stats.diameter > ROAD_DIAMETER else "social"
 
 
-def traversal_shape(apply: LabelledApply, op: graph_dialect.EdgeSetApplyOp | None) -> Shape:
-    """The shape of `apply` (`op` is its op in the program, for its filter)."""
+def traversal_shape(apply: LabelledApply, op: graph_dialect.EdgeSetApplyOp | None, sums: bool) -> Shape:
+    """The shape of `apply` (`op` is its op in the program, for its filter;
+    `sums` whether its edge function sums into a vector, `+=`)."""
     if apply.priority:
         return Shape.PRIORITY
     if not apply.from_frontier:
-        return Shape.ALL
+        return Shape.GATHER if sums else Shape.ALL
     if op is not None and op.to_filter is not None:
         return Shape.FILTERED
     return Shape.FRONTIER
@@ -246,7 +253,8 @@ def auto_point(
     fused_loops: dict[str, tuple[int, int]] = {}
     blocked_already = False
     for apply in space.applies:
-        shape = traversal_shape(apply, ops.get(apply.label))
+        sums = _accumulates(space, ops.get(apply.label))
+        shape = traversal_shape(apply, ops.get(apply.label), sums)
         rule = RULES[(klass, shape)]
         fields = dict(rule.fields)
         if "edge_blocking" in fields and (blocked_already or not blocking_fits):
@@ -258,8 +266,7 @@ def auto_point(
             fields["block_size"] = str(fused_loops[loop.label][0])
         schedule: ScheduleAttr = _shape_schedule(apply, fields)
         if rule.pull is not None and apply.from_frontier and apply.loop not in fused_loops:
-            claims = not _accumulates(space, ops.get(apply.label))
-            pull = {**rule.pull, **(rule.pull_claiming if claims else {})}
+            pull = {**rule.pull, **(rule.pull_claiming if not sums else {})}
             schedule = HybridScheduleAttr(
                 HybridCriterionAttr(HybridCriterion.INPUT_VERTEXSET_SIZE),
                 FloatAttr(rule.threshold, f64),

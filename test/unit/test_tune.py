@@ -241,3 +241,12 @@ def test_a_loop_around_a_labelled_apply_keeps_no_label() -> None:
 
     source = (PROGRAMS / "bfs.gt").read_text().replace("#search# ", "")
     assert label_applies(source) == source
+
+
+def test_auto_pulls_a_summing_gather_but_not_cc_check(social_stats, road_stats) -> None:
+    space = gir.schedule_space(BENCHMARKS / "cc_best_social.gt", target="opencl")
+    check = auto_point(space, social_stats)[0]["checking"]
+    assert isinstance(check, SimpleScheduleAttr) and check.direction.data == "PUSH"
+    assert check.load_balance.data == "CM" and check.block_size.value.data == 1024
+    road_check = auto_point(space, road_stats)[0].get("checking", SimpleScheduleAttr.default())
+    assert road_check == SimpleScheduleAttr.default()
