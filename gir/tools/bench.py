@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gir.benchmarks import G2_REFERENCE, PROGRAMS
-from gir.diagnostics import UserError, describe_diagnostic
+from gir.diagnostics import UserError, one_line
 from gir.runtime import reference
 from gir.runtime.device import Device
 from gir.runtime.graph import Graph, load_graph
@@ -239,18 +239,6 @@ def find_program(folder: Path, algorithm: str, schedule: str, klass: str) -> Pat
 # --------------------------------------------------------------------------------------
 # Compiling and running cells
 # --------------------------------------------------------------------------------------
-
-
-def one_line(error: BaseException) -> str:
-    """gir's message for `error` as one line, without a leading `error: `."""
-    if isinstance(error, UserError):
-        text = str(error)
-    elif type(error).__module__.startswith("xdsl"):
-        text = describe_diagnostic(error)
-    else:
-        text = f"internal error: {type(error).__name__}: {error}"
-    line = next((line.strip() for line in text.splitlines() if line.strip()), text)
-    return line.removeprefix("error: ")
 
 
 @dataclass

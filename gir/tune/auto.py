@@ -92,6 +92,11 @@ class Rule:
     (BFS's claim), so its work is short and one thread per vertex suffices."""
 
 
+_PAGERANK = Rule(
+    {"direction": "PULL", "load_balance": "EDGE_ONLY", "edge_blocking": "BLOCKED", "blocking_size": "0x42000"},
+    "pr_best.gt = pr_g2.gt (G2's PageRank schedule, best on both classes)",
+)
+
 RULES: dict[tuple[str, Shape], Rule] = {
     ("road", Shape.PRIORITY): Rule(
         {"load_balance": "CM", "frontier_creation": "FUSED", "block_size": "512", "delta": "80000"},
@@ -132,14 +137,8 @@ RULES: dict[tuple[str, Shape], Rule] = {
         },
         "cc_best_social.gt",
     ),
-    ("road", Shape.GATHER): Rule(
-        {"direction": "PULL", "load_balance": "EDGE_ONLY", "edge_blocking": "BLOCKED", "blocking_size": "0x42000"},
-        "pr_best.gt = pr_g2.gt (G2's PageRank schedule, best on both classes)",
-    ),
-    ("social", Shape.GATHER): Rule(
-        {"direction": "PULL", "load_balance": "EDGE_ONLY", "edge_blocking": "BLOCKED", "blocking_size": "0x42000"},
-        "pr_best.gt = pr_g2.gt (G2's PageRank schedule, best on both classes)",
-    ),
+    ("road", Shape.GATHER): _PAGERANK,
+    ("social", Shape.GATHER): _PAGERANK,
     ("road", Shape.ALL): Rule({}, "cc_best_road.gt: its check over every edge at the default schedule"),
     ("social", Shape.ALL): Rule(
         {"load_balance": "CM", "block_size": "1024"}, "cc_best_social.gt: its check over every edge"

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from gir.diagnostics import UsageError, UserError
+from gir.diagnostics import UsageError, UserError, one_line
 
 __all__ = ["Measurement", "TuneResult", "parse_budget", "tune"]
 
@@ -111,20 +111,6 @@ def parse_budget(text: str | float | int) -> float:
     if not seconds > 0:
         raise UsageError(f"error: the budget must be positive, not {text}")
     return seconds
-
-
-def _one_line(error: BaseException) -> str:
-    """gir's message for a candidate's error, one line, without `error: `."""
-    from gir.diagnostics import describe_diagnostic
-
-    if isinstance(error, UserError):
-        text = str(error)
-    elif type(error).__module__.startswith("xdsl"):
-        text = describe_diagnostic(error)
-    else:
-        text = f"internal error: {type(error).__name__}: {error}"
-    line = next((line.strip() for line in text.splitlines() if line.strip()), text)
-    return line.removeprefix("error: ")
 
 
 def _same_vectors(expected: dict[str, np.ndarray], got: dict[str, np.ndarray]) -> str | None:
@@ -244,7 +230,7 @@ class _Tuner:
         except (KeyboardInterrupt, SystemExit):
             raise
         except Exception as error:  # a candidate that cannot run is a result, not a crash
-            found.status, found.detail = "failed", _one_line(error)
+            found.status, found.detail = "failed", one_line(error)
             found.compile_s = found.compile_s or time.perf_counter() - started
         self.record(found)
         return found
@@ -256,7 +242,7 @@ class _Tuner:
             try:
                 program.validate(self.host, vectors, *self.args)
             except UserError as error:
-                return _one_line(error)
+                return one_line(error)
             return None
         if self.reference is None:
             self.reference = {name: array.copy() for name, array in vectors.items()}
