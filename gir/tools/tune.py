@@ -14,8 +14,8 @@ fastest correct one wins. Progress goes to stderr; the winner is written to
 `-o` (a `.gt` file: the whole program with its schedule section replaced; any
 other name: the `schedule:` section alone), else printed, and stored in the
 tuning cache for `gir-run --schedule tuned`. The journal (by default in the
-tuning cache's folder, one per program name) records every measurement:
-`--resume` continues from it. docs/tuning.md describes the search.
+tuning cache's folder, one per program, graph and device) records every
+measurement: `--resume` continues from it. docs/tuning.md describes the search.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ import argparse
 import csv
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from gir.diagnostics import UsageError, printable
 from gir.output import check_writable, open_output
@@ -58,18 +57,12 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--csv", metavar="FILE", help="every candidate as a CSV row")
     parser.add_argument("--trials", type=int, default=5, help="timed runs per candidate [5]")
     parser.add_argument("--warmup", type=int, default=1, help="untimed runs first [1]")
-    parser.add_argument("--journal", metavar="FILE", help="the results journal [in the tuning cache]")
+    parser.add_argument(
+        "--journal", metavar="FILE", help="the results journal [one per program, graph and device, in the tuning cache]"
+    )
     parser.add_argument("--resume", action="store_true", help="continue from the journal of an earlier run")
     parser.add_argument("--seed", type=int, default=0, help="the sampler's seed [0]")
     return parser
-
-
-def _journal(options: argparse.Namespace) -> Path:
-    if options.journal:
-        return Path(options.journal)
-    from gir.tune.cache import cache_dir
-
-    return cache_dir() / "journals" / f"{Path(options.program).stem}.jsonl"
 
 
 def _summary(section: str) -> str:
@@ -108,11 +101,10 @@ def tune_command(argv: Sequence[str] | None = None) -> None:
     for path in (options.output, options.csv):
         if path:
             check_writable(path)
-    journal = _journal(options)
     graph, *args = options.args
     result = tune(
         options.program, graph, *args, budget=budget, target=options.target, device=options.device,
-        trials=options.trials, warmup=options.warmup, journal=journal, resume=options.resume,
+        trials=options.trials, warmup=options.warmup, journal=options.journal, resume=options.resume,
         seed=options.seed, progress=_progress,
     )  # fmt: skip
     failed = sum(1 for m in result.measurements if m.status != "ok")

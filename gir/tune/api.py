@@ -140,10 +140,17 @@ class ScheduledProgram:
             os.path.splitext(os.path.basename(os.fspath(program)))[0] if "\n" not in os.fspath(program) else "<program>"
         )
         self._programs: dict[tuple[object, ...], Any] = {}
+        self._chosen: dict[tuple[object, ...], tuple[Any, str]] = {}
 
     def schedule_for(self, graph: Any, *, target: str | None = None, device: int | None = None) -> str:
-        """The schedule section chosen for `graph`."""
-        return chosen_schedule(self.source, self.mode, graph, target=target, device=device)
+        """The schedule section chosen for `graph` (once per graph: a spec or path
+        by its text, an in-memory graph by identity, held while this program is)."""
+        key = (graph if isinstance(graph, str) else id(graph), target, device)
+        chosen = self._chosen.get(key)
+        if chosen is None:
+            section = chosen_schedule(self.source, self.mode, graph, target=target, device=device)
+            chosen = self._chosen[key] = (graph, section)
+        return chosen[1]
 
     def program_for(self, graph: Any, *, target: str | None = None, device: int | None = None) -> Any:
         """The `gir.Program` compiled with `graph`'s schedule (once per schedule)."""

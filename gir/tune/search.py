@@ -14,8 +14,9 @@ against gir's CPU reference where gir knows the algorithm, else against the
 default schedule's vectors; a candidate that fails to compile, to run or to
 validate is recorded with the reason and never chosen.
 
-Every measurement is appended to a journal (JSON lines) when one is given; with
-`resume`, a journal of the same tuning key is read back first: its candidates are
+Every measurement is appended to a journal (JSON lines, by default one per
+tuning key in the tuning cache); with `resume`, a journal of the same key is read
+back first: its candidates are
 not measured again, and the sampler is told their results.
 """
 
@@ -33,7 +34,7 @@ import numpy as np
 
 from gir.diagnostics import UsageError, UserError, one_line
 
-__all__ = ["Measurement", "TuneResult", "parse_budget", "tune"]
+__all__ = ["Measurement", "TuneResult", "journal_path", "parse_budget", "tune"]
 
 DEFAULT_SECTION = "schedule:\n"
 """An empty schedule section: every apply at gir's default schedule."""
@@ -165,6 +166,14 @@ class _Journal:
                 stream.write(json.dumps(asdict(measurement)) + "\n")
 
 
+def journal_path(key: str) -> Path:
+    """Where a tuning run keeps its journal unless told: `$GIR_CACHE_DIR/tune/
+    journals/KEY.jsonl`, one per program, graph and device."""
+    from gir.tune.cache import cache_dir
+
+    return cache_dir() / "journals" / f"{key}.jsonl"
+
+
 class _Tuner:
     """One tuning run: the space, the graph on the device, the measurements."""
 
@@ -189,7 +198,7 @@ class _Tuner:
         self.algorithm = algorithm_text(source)
         self.key = tuning_key(source, self.stats.degrees, self.target, self.loaded.device.name)
         self.auto = auto_point(self.space, self.stats)[0].schedule_section()
-        self.journal = _Journal(options["journal"], self.key, options["resume"])
+        self.journal = _Journal(options["journal"] or journal_path(self.key), self.key, options["resume"])
         self.measured: dict[str, Measurement] = {m.schedule: m for m in self.journal.previous}
         self.order: list[Measurement] = list(self.journal.previous)
         self.reference: dict[str, np.ndarray] | None = None
@@ -410,9 +419,9 @@ def tune(
     `program` is a `.gt` path or GraphIt source; `graph` anything `Program.run`
     takes. `budget` is seconds (or `"2m"`): no candidate starts after it (the one
     running finishes). Each candidate runs `warmup + trials` times, timed by the
-    program's own timer (median of the trials). `journal` (a path) records every
-    measurement; `resume` reads one of the same program, graph and device back
-    first. The best schedule is stored in the tuning cache (`store`), where
+    program's own timer (median of the trials). The journal (`journal`, by
+    default `journal_path(key)` in the tuning cache) records every measurement;
+    `resume` reads it back first when it is of the same program, graph and device. The best schedule is stored in the tuning cache (`store`), where
     `gir-run --schedule tuned` and `gir.compile(..., schedule="tuned")` find it.
     """
     from gir.tune.cache import read_entry, write_entry

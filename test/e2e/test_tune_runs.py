@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import gir
+from gir.tools.bench import main as gir_bench
 from gir.tools.run import main as gir_run
 from gir.tools.tune import main as gir_tune
 
@@ -56,3 +57,12 @@ def test_auto_runs_and_validates(capsys: pytest.CaptureFixture[str]) -> None:
     assert gir_run([str(PROGRAMS / "bfs.gt"), GRAPH, "0", "--target", "opencl", "--schedule", "auto", "--validate"]) == 0
     assert "validated BFS" in capsys.readouterr().err
     assert gir.compile(str(PROGRAMS / "bfs.gt"), schedule="auto").run(GRAPH, 0, target="opencl", validate=True).times
+
+
+def test_bench_runs_auto_and_says_why_tuned_has_no_program(tmp_path: Path) -> None:
+    table = tmp_path / "bench.csv"
+    args = ["--target", "opencl", "--algorithms", "pr", "--graphs", "rmat:6", "--trials", "1"]
+    assert gir_bench([*args, "--schedules", "auto,tuned", "--csv", str(table)]) == 0
+    auto, tuned = csv.DictReader(table.open())
+    assert (auto["schedule"], auto["status"], auto["detail"]) == ("auto", "ok", "validated")
+    assert tuned["status"] == "no program" and "no tuning result" in tuned["detail"]
