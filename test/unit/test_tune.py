@@ -250,3 +250,17 @@ def test_auto_pulls_a_summing_gather_but_not_cc_check(social_stats, road_stats) 
     assert check.load_balance.data == "CM" and check.block_size.value.data == 1024
     road_check = auto_point(space, road_stats)[0].get("checking", SimpleScheduleAttr.default())
     assert road_check == SimpleScheduleAttr.default()
+
+
+def test_gir_run_schedule_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from gir.tools.run import main as gir_run
+
+    assert gir_run([str(PROGRAMS / "bfs.gt"), "--schedule", "auto"]) == 1
+    assert capsys.readouterr().err.startswith("error: --schedule auto chooses a schedule for a graph")
+    ir = tmp_path / "bfs.mlir"
+    ir.write_text("builtin.module {\n}\n")
+    assert gir_run([str(ir), "rmat:4", "--schedule", "tuned"]) == 1
+    assert "schedules GraphIt programs (.gt)" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit:
+        gir_run([str(PROGRAMS / "bfs.gt"), "rmat:4", "0", "--schedule", "best"])
+    assert exit.value.code == 2 and "Traceback" not in capsys.readouterr().err
