@@ -292,7 +292,11 @@ class _Tuner:
             seeds.append((self.source[own.start():], "program"))
         seeds.append((self.auto, "auto"))
         for section, origin in seeds:  # measured whatever the budget: at most three
-            self.measure(section, origin)
+            found = self.measure(section, origin)
+            if origin == "default" and found.status == "failed":
+                # what fails at the default schedule is the program, its arguments
+                # or the graph, which no schedule mends
+                raise UserError(f"error: {found.detail}")
         if self.time_left():
             self.search()
         best = self.best()

@@ -66,3 +66,11 @@ def test_bench_runs_auto_and_says_why_tuned_has_no_program(tmp_path: Path) -> No
     auto, tuned = csv.DictReader(table.open())
     assert (auto["schedule"], auto["status"], auto["detail"]) == ("auto", "ok", "validated")
     assert tuned["status"] == "no program" and "no tuning result" in tuned["detail"]
+
+
+def test_a_program_failing_at_its_default_schedule_stops_the_search(capsys: pytest.CaptureFixture[str]) -> None:
+    args = [str(PROGRAMS / "bfs.gt"), GRAPH, "--target", "opencl", "--budget", "60s"]
+    assert gir_tune(args) == 1  # no start vertex: no schedule can mend that
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: the program reads argv[2], but only 1 argument(s) were given"
+    )
