@@ -233,7 +233,7 @@ class _Tuner:
             result = program.run(self.loaded, *self.args, target=self.target,
                                  device=self.options["device"], trials=warmup + trials)  # fmt: skip
             found.times_ms = [seconds * 1e3 for seconds in result.times[warmup:]]
-            problem = self.check(program, result.vectors)
+            problem = self.check(program, result.vectors, section)
             if problem is not None:
                 found.status, found.detail = "invalid", problem
         except (KeyboardInterrupt, SystemExit):
@@ -244,9 +244,9 @@ class _Tuner:
         self.record(found)
         return found
 
-    def check(self, program: Any, vectors: dict[str, np.ndarray]) -> str | None:
-        """Why `vectors` are wrong (None: right): against the CPU reference, else
-        against the first vectors measured (the default schedule's)."""
+    def check(self, program: Any, vectors: dict[str, np.ndarray], section: str) -> str | None:
+        """Why `vectors` (of `section`) are wrong (None: right): against the CPU
+        reference, else against the default schedule's vectors."""
         if program.validator is not None:
             try:
                 program.validate(self.host, vectors, *self.args)
@@ -254,9 +254,20 @@ class _Tuner:
                 return one_line(error)
             return None
         if self.reference is None:
-            self.reference = {name: array.copy() for name, array in vectors.items()}
-            return None
+            if section == DEFAULT_SECTION:
+                self.reference = {name: array.copy() for name, array in vectors.items()}
+                return None
+            self.reference = self.default_vectors()
         return _same_vectors(self.reference, vectors)
+
+    def default_vectors(self) -> dict[str, np.ndarray]:
+        """The vectors of one run at the default schedule (a resumed search has
+        its time from the journal, but not its vectors)."""
+        import gir
+
+        program = gir.compile(self.program_text(DEFAULT_SECTION), name=self.name)
+        result = program.run(self.loaded, *self.args, target=self.target, device=self.options["device"])
+        return {name: array.copy() for name, array in result.vectors.items()}
 
     def record(self, found: Measurement) -> None:
         self.measured[found.schedule] = found

@@ -74,3 +74,27 @@ def test_a_program_failing_at_its_default_schedule_stops_the_search(capsys: pyte
     assert capsys.readouterr().err.splitlines()[-1] == (
         "error: the program reads argv[2], but only 1 argument(s) were given"
     )
+
+
+IN_DEGREES = """element Vertex end
+element Edge end
+const edges : edgeset{Edge}(Vertex,Vertex) = load (argv[1]);
+const indeg : vector{Vertex}(int) = 0;
+func count(src : Vertex, dst : Vertex)
+    indeg[dst] += 1;
+end
+func main()
+    #tally# edges.apply(count);
+end
+"""
+
+
+def test_without_a_cpu_reference_candidates_match_the_default_schedule(tmp_path: Path) -> None:
+    assert gir.compile(IN_DEGREES).validator is None
+    journal = tmp_path / "journal.jsonl"
+    first = gir.tune(IN_DEGREES, GRAPH, budget=2, target="opencl", trials=1, journal=journal)
+    assert all(m.status == "ok" for m in first.measurements), [m.detail for m in first.measurements]
+    # resumed, the default's vectors come from a fresh run, not the journal
+    again = gir.tune(IN_DEGREES, GRAPH, budget=2, target="opencl", trials=1, journal=journal, resume=True)
+    assert len(again.measurements) >= len(first.measurements)
+    assert all(m.status == "ok" for m in again.measurements), [m.detail for m in again.measurements]
