@@ -19,7 +19,9 @@ each program's own timer, every result checked). G2's own times (from
 The run stops starting work before `--time-limit` seconds: a tuning budget is
 cut to what is left (keeping a reserve to measure the graph's cells), and a
 graph that would not fit is skipped (its rows say so). Rows are written after
-each graph, so a run cut short keeps what it measured. Split a long matrix
+each graph's tuning and after its timing, so a run cut short keeps what it
+measured. The graph is loaded once per graph, through gir's graph cache
+(`$GIR_CACHE_DIR`), which the tuning runs and the timing share. Split a long matrix
 over several invocations with `--graphs` (one or two graphs each).
 """
 
@@ -66,15 +68,32 @@ def _ms(value: float | None) -> str:
     return "" if value is None else f"{value:.6g}"
 
 
-def tune_graph(spec: str, algorithms: list[bench.Algorithm], options: argparse.Namespace, deadline: float) -> list[dict[str, str]]:
-    """Tunes then times every algorithm on `spec`; one row per algorithm."""
+def write_rows(path: Path, rows: list[dict[str, str]]) -> None:
+    with path.open("w", newline="") as stream:
+        writer = csv.DictWriter(stream, fieldnames=COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows({column: row.get(column, "") for column in COLUMNS} for row in rows)
+    _progress(f"wrote {path}")
+
+
+def tune_graph(
+    spec: str,
+    algorithms: list[bench.Algorithm],
+    options: argparse.Namespace,
+    deadline: float,
+    path: Path,
+    done: list[dict[str, str]],
+) -> list[dict[str, str]]:
+    """Tunes then times every algorithm on `spec`; one row per algorithm (written
+    to `path` after `done`, the earlier graphs' rows, once tuned and once timed)."""
     import gir
 
     rows: dict[str, dict[str, str]] = {}
     from gir.runtime.graph import load_graph
 
-    # through the graph cache, which the tuning runs load from too
-    g = load_graph(spec, progress=_progress)
+    # once, through the graph cache, which the tuning runs load from too
+    weighted = any(a.weighted for a in algorithms) and not Path(spec).exists()
+    g = load_graph(spec, weighted=True if weighted else None, progress=_progress)
     for index, algorithm in enumerate(algorithms):
         row = rows[algorithm.name] = {
             "graph": bench._plain_spec(spec), "algorithm": algorithm.name, "vertices": str(g.num_vertices),
@@ -102,14 +121,15 @@ def tune_graph(spec: str, algorithms: list[bench.Algorithm], options: argparse.N
             "space": str(result.space_size), "gpu": result.device,
             "tuned_schedule": " ".join(line.strip() for line in result.schedule.splitlines()[1:]),
         })  # fmt: skip
-    del g
     # the tuning runs' copies of the graph, on the device gir's API shares
     gir.load_graph(spec, target=options.target).device.clear_graphs()
     measure = argparse.Namespace(
         algorithms=",".join(a.name for a in algorithms), graphs=spec, schedules=",".join(CLASSES),
         programs=PROGRAMS, target=options.target, device=None, trials=options.trials, warmup=1, host="python",
     )  # fmt: skip
-    cells, gpu, _ = bench.run_cells(measure, _progress)
+    write_rows(path, [*done, *rows.values()])  # the tuning, should the timing not finish
+    cells, gpu, _ = bench.run_cells(measure, _progress, {spec: g})
+    del g
     reference = bench.read_reference(G2_REFERENCE)
     for cell in cells:
         row = rows[cell.algorithm]
@@ -151,12 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         if deadline - time.monotonic() < MEASURE_RESERVE_S * (len(algorithms) + 1):
             rows += [{"graph": spec, "algorithm": a.name, "notes": "skipped: out of time"} for a in algorithms]
         else:
-            rows += tune_graph(spec, algorithms, options, deadline)
-        with path.open("w", newline="") as stream:
-            writer = csv.DictWriter(stream, fieldnames=COLUMNS, lineterminator="\n")
-            writer.writeheader()
-            writer.writerows({column: row.get(column, "") for column in COLUMNS} for row in rows)
-        _progress(f"wrote {path}")
+            rows += tune_graph(spec, algorithms, options, deadline, path, rows)
+        write_rows(path, rows)
     return 0
 
 

@@ -358,9 +358,11 @@ def _reference_graph(spec: str, weighted: bool, progress: Callable[[str], None])
 
 
 def run_cells(
-    options: argparse.Namespace, progress: Callable[[str], None]
+    options: argparse.Namespace, progress: Callable[[str], None], graphs_loaded: dict[str, Graph] | None = None
 ) -> tuple[list[Cell], str, str]:
-    """Every cell of the command line, measured; the device's name and its driver."""
+    """Every cell of the command line, measured; the device's name and its driver.
+    `graphs_loaded` gives host graphs already loaded by spec (with weights where an
+    algorithm reads them); the others are loaded without the cache."""
     from gir.executor import open_device
 
     algorithms = [_algorithm(name) for name in _split(options.algorithms)]
@@ -377,7 +379,9 @@ def run_cells(
     total = len(algorithms) * len(schedules) * len(graphs)
     for spec in graphs:
         progress(f"loading {spec} for start vertices and validation...")
-        g = _reference_graph(spec, any(a.weighted for a in algorithms), progress)
+        g = (graphs_loaded or {}).get(spec)
+        if g is None:
+            g = _reference_graph(spec, any(a.weighted for a in algorithms), progress)
         for algorithm in algorithms:
             for schedule in schedules:
                 cell = Cell(
