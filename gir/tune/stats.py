@@ -71,25 +71,40 @@ def degree_stats(graph: Graph) -> DegreeStats:
     )
 
 
-def _bfs_levels(row_ptr: np.ndarray, col: np.ndarray, source: int, deadline: float) -> tuple[int, int]:
+def _bfs_levels(graph: Graph, row_ptr: np.ndarray, source: int, deadline: float) -> tuple[int, int]:
     """Levels a BFS from `source` reaches along out-edges, and a vertex of its last
-    level; stops at `deadline` (time.perf_counter) with the levels so far."""
-    seen = np.zeros(row_ptr.size - 1, dtype=bool)
+    level; stops at `deadline` (time.perf_counter) with the levels so far.
+
+    A small frontier gathers its vertices' edges through the row pointers; a large
+    one (more than 1/16 of the edges) selects the edges whose source it holds, in
+    one pass over the edge list. Either way the next frontier is found with a mask
+    over the vertices, not a sort."""
+    seen = np.zeros(graph.num_vertices, dtype=bool)
+    reached = np.zeros(graph.num_vertices, dtype=bool)
     seen[source] = True
     frontier = np.array([source], dtype=np.int64)
     levels, last = 0, source
     while frontier.size and time.perf_counter() < deadline:
-        starts, ends = row_ptr[frontier], row_ptr[frontier + 1]
-        counts = ends - starts
-        if counts.sum() == 0:
+        starts = row_ptr[frontier]
+        counts = row_ptr[frontier + 1] - starts
+        total = int(counts.sum())
+        if total == 0:
             break
-        # the columns of every frontier vertex's edges, gathered without a Python loop
-        offsets = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(counts.sum())
-        neighbours = np.unique(col[offsets])
-        fresh = neighbours[~seen[neighbours]]
+        if total * 16 > graph.num_edges:
+            in_frontier = np.zeros(graph.num_vertices, dtype=bool)
+            in_frontier[frontier] = True
+            neighbours = graph.dst[in_frontier[graph.src]]
+        else:
+            # the columns of every frontier vertex's edges, without a Python loop
+            offsets = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(total)
+            neighbours = graph.dst[offsets]
+        reached[neighbours] = True
+        reached &= ~seen
+        fresh = np.flatnonzero(reached)
         if not fresh.size:
             break
         seen[fresh] = True
+        reached[fresh] = False
         levels, last, frontier = levels + 1, int(fresh[0]), fresh
     return levels, last
 
@@ -100,14 +115,12 @@ def estimate_diameter(graph: Graph, probes: int = 3, seconds: float = 2.0, seed:
     random vertices), all within about `seconds`."""
     if graph.num_vertices == 0 or graph.num_edges == 0:
         return 0
-    row_ptr, col, _ = graph.csr()
-    row_ptr = np.asarray(row_ptr, dtype=np.int64)
-    col = np.asarray(col, dtype=np.int64)
+    row_ptr = np.asarray(graph.csr()[0], dtype=np.int64)
     deadline = time.perf_counter() + seconds
     rng = np.random.default_rng(seed)
     best, start = 0, graph.largest_degree_vertex()
     for probe in range(probes):
-        levels, far = _bfs_levels(row_ptr, col, start, deadline)
+        levels, far = _bfs_levels(graph, row_ptr, start, deadline)
         best = max(best, levels)
         start = far if probe == 0 else int(rng.integers(graph.num_vertices))
     return best
