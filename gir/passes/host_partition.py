@@ -14,12 +14,16 @@ combine its writes imply:
 |-----------------------------------------------------|-------------------------------------|
 | `atomic_rmw min` / `max` / `umin` / `umax` / `or`   | `host.allreduce` min / max / ... / or |
 | `atomic_rmw add`, or a store of `load + x`          | `host.allreduce sum` against a clone |
+| a store of `x` under `if x < old` (`>`)             | `host.allreduce min` (max)          |
 | `atomic_cas`, `exch` or a plain store               | `host.allreduce claim` against a clone |
 | an `atomic_rmw add` whose old value places a store  | `host.allgather` of the queue       |
 
 Launches that read no edges (vertex maps, conversions, compactions) run
 replicated on every device, with equal inputs and so equal results, and need no
 exchange; so do loop conditions, which the host reads from exchanged buffers.
+A buffer whose written values come from the edge offsets (the degrees of a
+frontier's vertices that EDGE_ONLY scans) is the device's own work list: it is
+not exchanged. Neither is the bounds record of `gpu-check-bounds`.
 
 Before:
 ```mlir
@@ -37,8 +41,9 @@ host.allreduce %dist min : memref<?xi32>
 
 What is not partitioned is refused with one located error: kernel-fused loops
 (a persistent kernel keeps its frontier loop on one device), host reads or
-copies of edge arrays, and kernels whose writes to one buffer combine in
-different ways.
+copies of edge arrays, kernels whose writes to one buffer combine in different
+ways, and updates of an element by another function of its old value (a
+log-sum-exp, a clamped sum), which no combine of the devices' results undoes.
 """
 
 from __future__ import annotations
@@ -48,8 +53,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, scf
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.builtin import UnitAttr
+from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
