@@ -60,7 +60,7 @@ def test_partitioned_program_runs_on_two_gpus(program: str, args: list[str], tmp
     binary = _build(program, tmp_path)
     spec = "rmat:10,w" if program.startswith("sssp") else "rmat:10"
     graph_file = tmp_path / "graph.gbin"
-    write_binary_graph(load_graph(spec), str(graph_file))
+    write_binary_graph(load_graph(spec), graph_file)
     dump = tmp_path / "dump.txt"
     environment = {**os.environ, "GIR_DUMP": str(dump), "NCCL_NVLS_ENABLE": "0"}
     finished = subprocess.run([str(binary), str(graph_file), *args], capture_output=True, text=True, env=environment)
