@@ -135,20 +135,68 @@ def sssp_distances(g: Graph, source: int) -> np.ndarray:
     return np.where(reachable, distances, UNREACHABLE_DISTANCE).astype(np.int64)
 
 
-def check_sssp(g: Graph, source: int, dist: np.ndarray) -> str | None:
-    """Check SSSP distances exactly against the reference (INT32_MAX for unreachable)."""
+def check_sssp(g: Graph, source: int, dist: np.ndarray, start_distance: int = 0) -> str | None:
+    """Check SSSP distances exactly against the reference (INT32_MAX for unreachable).
+
+    `start_distance` is what the program stores at the source before relaxing
+    edges (GraphIt's `SP[14] = 14`): every reached vertex is that much further.
+    """
     problem = _shape_problem(dist, g.num_vertices, "distance", integers=True)
     if problem:
         return problem
     dist = np.asarray(dist, dtype=np.int64)
-    expected = sssp_distances(g, source)
-    wrong = dist != expected
+    expected = _offset_distances(sssp_distances(g, source), start_distance)
+    return _distance_problems(dist, expected, dist != expected)
+
+
+def check_ppsp(
+    g: Graph, source: int, target: int, dist: np.ndarray, start_distance: int = 0
+) -> str | None:
+    """Check the distances of a point-to-point search that stops once `target`'s
+    distance is final (GraphIt's `while (pq.finishedNode(target) == false)`).
+
+    Exact are the target's distance and every distance up to it: a
+    delta-stepping search has finished every bucket up to the target's, so
+    every vertex at most as far as the target is settled (all of them when the
+    target is unreachable: the queue then runs dry). A vertex further away may
+    hold any upper bound (a path's length, or unreachable) but never less than
+    its true distance.
+    """
+    _check_source(g, target)
+    problem = _shape_problem(dist, g.num_vertices, "distance", integers=True)
+    if problem:
+        return problem
+    dist = np.asarray(dist, dtype=np.int64)
+    expected = _offset_distances(sssp_distances(g, source), start_distance)
+    settled = expected <= expected[target]
+    wrong = np.where(settled, dist != expected, dist < expected)
+
+    def bound(v: int) -> str:
+        return "" if settled[v] else f" or more (it lies beyond target {target})"
+
+    return _distance_problems(dist, expected, wrong, bound)
+
+
+def _offset_distances(distances: np.ndarray, start_distance: int) -> np.ndarray:
+    """`distances` from a source that starts at `start_distance` (unreachable stays)."""
+    reachable = distances != UNREACHABLE_DISTANCE
+    return np.where(reachable, distances + start_distance, UNREACHABLE_DISTANCE)
+
+
+def _distance_problems(
+    dist: np.ndarray,
+    expected: np.ndarray,
+    wrong: np.ndarray,
+    qualifier: Callable[[int], str] = lambda v: "",
+) -> str | None:
+    """The summary of the `wrong` vertices of a distance check; `qualifier(v)`
+    follows the expected distance of `v`."""
 
     def describe(v: int) -> str:
         wanted = (
             "unreachable (2147483647)" if expected[v] == UNREACHABLE_DISTANCE else str(expected[v])
         )
-        return f"has distance {dist[v]}, expected {wanted}"
+        return f"has distance {dist[v]}, expected {wanted}{qualifier(v)}"
 
     return _first_problem(
         [(wrong, describe)], "vertex has a wrong distance", "vertices have a wrong distance"
@@ -308,6 +356,14 @@ def betweenness_one_source(g: Graph, source: int) -> np.ndarray:
     sigma[v] counts shortest paths from `source` to v; dependency[v] is the sum, over
     successors w of v on shortest paths, of sigma[v]/sigma[w] * (1 + dependency[w]).
     The source gets the same formula (as in GraphIt); unreachable vertices get 0.
+    """
+    return _brandes(g, source)[1]
+
+
+def _brandes(g: Graph, source: int) -> tuple[np.ndarray, np.ndarray]:
+    """The natural logarithm of every vertex's shortest-path count from `source`
+    (-inf when unreachable) and its Brandes dependency (`betweenness_one_source`).
+
     Path counts are kept as logarithms: on a grid they pass double's range within
     a few hundred levels (road:2048:2048 has ~10^1231 paths to a far corner),
     while every ratio sigma[v]/sigma[w] and every dependency stays finite.
@@ -327,7 +383,7 @@ def betweenness_one_source(g: Graph, source: int) -> np.ndarray:
     for tails, heads in reversed(level_edges):
         shares = np.exp(log_counts[tails] - log_counts[heads]) * (1.0 + dependencies[heads])
         np.add.at(dependencies, tails, shares)
-    return dependencies
+    return log_counts, dependencies
 
 
 def check_bc(
@@ -336,9 +392,35 @@ def check_bc(
     dependencies: np.ndarray,
     rtol: float = DEFAULT_RTOL,
     atol: float = DEFAULT_ATOL,
+    counts: tuple[str, int] | None = None,
 ) -> str | None:
-    """Check one-source Brandes dependencies against `betweenness_one_source`, with tolerance."""
-    return _check_close(dependencies, betweenness_one_source(g, source), "dependency", rtol, atol)
+    """Check one-source Brandes dependencies against `betweenness_one_source`, with tolerance.
+
+    `counts` names the program's vector of shortest-path counts and the largest
+    count it holds, when it holds integers: a graph with more shortest paths to
+    a vertex than that wraps the counts (GraphIt's own run wraps alike), so the
+    dependencies cannot be Brandes' and the check says so instead of listing them.
+    """
+    log_counts, expected = _brandes(g, source)
+    if counts is not None:
+        name, largest = counts
+        vertex = int(np.argmax(log_counts))
+        if log_counts[vertex] > np.log(largest):
+            return (
+                f"the shortest-path counts overflow '{name}': vertex {vertex} has "
+                f"{_power_of_ten(log_counts[vertex])} shortest paths from {source}, more than "
+                f"'{name}' holds ({largest}), so the dependencies computed from them are "
+                "not Brandes' (in GraphIt too): declare it a double vector, or validate "
+                "on a graph with fewer shortest paths"
+            )
+    return _check_close(dependencies, expected, "dependency", rtol, atol)
+
+
+def _power_of_ten(log_value: float) -> str:
+    """exp(`log_value`) written as `m.mme+N`, also beyond double's range."""
+    exponent10 = log_value / np.log(10.0)
+    exponent = int(np.floor(exponent10))
+    return f"{10.0 ** (exponent10 - exponent):.2f}e+{exponent:02d}"
 
 
 # --------------------------------------------------------------------------------------
