@@ -34,6 +34,9 @@ its name, gir looks at the shape of its edge traversals:
   accumulator and whose values flow back into it (through the shares the edge
   function adds up); vectors computed from the accumulator that do not feed it
   (e.g. the change of each rank) are not ranks;
+- triangle counting: an `apply` over every edge whose edge function adds
+  `intersectNeighbor(edges, src, dst)` into a vector where `dst < src` (GraphIt's
+  tc app; `reference.check_triangles`);
 - BC (Brandes): a list of vertexsets and a traversal of the transposed edges
   that float-adds into the dependencies; path counts kept in an `int` vector
   are checked for overflow first (G2's bc_power.gt counts in `int`).
@@ -445,6 +448,9 @@ def _recognise(module: ModuleOp) -> tuple[Validator, graph.EdgeSetApplyOp] | Non
         udf = functions.get(apply.udf.root_reference.data)
         if udf is None:
             continue
+        triangles = _triangle_counts(apply, udf)
+        if triangles is not None:
+            return _triangle_validator(triangles), apply
         weighted = apply.edgeset_type.is_weighted
         if apply.kind.data == graph.ApplyKind.APPLY_MODIFIED and apply.tracked:
             tracked = apply.tracked.root_reference.data
@@ -487,6 +493,57 @@ def _recognise(module: ModuleOp) -> tuple[Validator, graph.EdgeSetApplyOp] | Non
                 if rank is not None:
                     return _pagerank_validator(rank, iterations), apply
     return None
+
+
+def _triangle_counts(apply: graph.EdgeSetApplyOp, udf: func.FuncOp) -> str | None:
+    """The vector of GraphIt's triangle counting (its tc app): an `apply` over
+    every edge whose edge function, only where `dst < src`, adds
+    `intersectNeighbor(edges, src, dst)` into it."""
+    if apply.kind.data != graph.ApplyKind.APPLY or apply.frontier is not None:
+        return None
+    src, dst = udf.body.block.args[:2]
+    for op in udf.walk():
+        if not (isinstance(op, graph.ReduceOp) and op.kind.data == graph.ReduceKind.ADD):
+            continue
+        value = op.value
+        while isinstance(value.owner, arith.ExtUIOp | arith.ExtSIOp | arith.TruncIOp):
+            value = value.owner.input
+        counted = value.owner
+        if (
+            isinstance(counted, graph.IntersectNeighborsOp)
+            and counted.src == src
+            and counted.dst == dst
+            and _only_where_below(op, src, dst)
+        ):
+            return op.vector.root_reference.data
+    return None
+
+
+def _only_where_below(op: Operation, src: SSAValue, dst: SSAValue) -> bool:
+    """Whether `op` runs inside an `if` that tests `dst < src` (or `src > dst`)."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        if isinstance(parent, scf.IfOp) and isinstance(test := parent.cond.owner, arith.CmpiOp):
+            predicate = arith.CMPI_COMPARISON_OPERATIONS[test.predicate.value.data]
+            ordered = {"slt": (dst, src), "ult": (dst, src), "sgt": (src, dst), "ugt": (src, dst)}
+            if predicate in ordered and op in parent.true_region.walk():
+                low, high = ordered[predicate]
+                if _is_id_of(test.lhs, low) and _is_id_of(test.rhs, high):
+                    return True
+        parent = parent.parent_op()
+    return False
+
+
+def _is_id_of(value: SSAValue, vertex: SSAValue) -> bool:
+    owner = value.owner
+    return isinstance(owner, graph.VertexIdOp) and owner.vertex == vertex
+
+
+def _triangle_validator(counts: str) -> Validator:
+    def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
+        return reference.check_triangles(g, vectors[counts])
+
+    return Validator(f"triangle counting (counts in '{counts}')", check, counts)
 
 
 def _pagerank_delta(

@@ -59,7 +59,7 @@ class _LowerIntersection(RewritePattern):
         lists = Adjacency.of(b, op.edges, _vertex(b, op.src), _vertex(b, op.dst))
         assert isinstance(op.result.type, IntegerType)
         count = intersection(op.method.data).count(b, lists, op.result.type)
-        rewriter.replace_matched_op([], [count])
+        rewriter.replace(op, [], [count])
 
 
 def _vertex(b: Builder, value: SSAValue) -> SSAValue:

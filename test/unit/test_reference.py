@@ -19,9 +19,12 @@ from gir.runtime.reference import (
     check_pagerank,
     check_ppsp,
     check_sssp,
+    check_triangles,
     connected_components,
     pagerank,
     sssp_distances,
+    triangle_total,
+    triangles_at,
 )
 
 SEEDS = [0, 1, 2, 3]
@@ -369,3 +372,37 @@ def test_references_on_a_grid_with_long_paths() -> None:
     corners = [(row, col) for row, col in itertools.product((0, side - 1), repeat=2)]
     assert [int(levels[row * side + col]) for row, col in corners] == [0, 39, 39, 78]
     assert check_bfs_parent(g, 0, bfs_parents(g, 0)) is None
+
+
+# --------------------------------------------------------------------------------------
+# Triangle counting
+# --------------------------------------------------------------------------------------
+
+
+def test_triangles_at_counts_each_triangle_at_its_largest_vertex() -> None:
+    """Two triangles sharing edge 1-2 ({0,1,2}, {1,2,3}) and a pendant 3-4."""
+    pairs = [(0, 1), (0, 2), (1, 2), (1, 3), (2, 3), (3, 4)]
+    edges = pairs + [(b, a) for a, b in pairs]
+    g = from_edges(5, np.array([a for a, _ in edges]), np.array([b for _, b in edges]))
+    assert triangles_at(g).tolist() == [0, 0, 1, 1, 0]
+    assert triangle_total(g) == 2
+    assert check_triangles(g, np.array([0, 0, 1, 1, 0], np.uint64)) is None
+    assert check_triangles(g, np.array([0, 0, 2, 0, 0], np.uint64)) == (
+        "2 vertices have a wrong triangle count; first: vertex 2 has triangle count 2, expected 1"
+    )
+
+
+def test_triangles_follow_graphits_bound_with_self_loops() -> None:
+    """GraphIt counts w <= dst: an edge s->d (d < s) to a looped d counts w = d."""
+    edges = [(0, 0), (0, 1), (1, 0)]
+    g = from_edges(2, np.array([a for a, _ in edges]), np.array([b for _, b in edges]))
+    assert triangles_at(g).tolist() == [0, 1]
+    assert triangle_total(g) == 1
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_triangle_total_matches_networkx(seed: int) -> None:
+    undirected = nx.gnp_random_graph(70, 0.15, seed=seed)
+    g = from_networkx(undirected.to_directed())
+    expected = sum(nx.triangles(undirected).values()) // 3
+    assert int(triangles_at(g).sum()) == expected == triangle_total(g)

@@ -92,3 +92,17 @@ def test_a_search_that_stops_at_its_target_is_point_to_point() -> None:
     assert validator.check(grid, argv, {"dist": stopped}) is None
     far = int(np.argmax(dist))
     assert validator.check(grid, [*argv[:3], str(far), "1"], {"dist": stopped}) is not None
+
+
+def test_triangle_counting_needs_the_order_guard(tmp_path: Path) -> None:
+    """tc.gt is recognised; without `if dst < src` every triangle would be
+    counted several times, which is not what the reference counts."""
+    validator = find_validator(parse_program(str(PROGRAMS / "tc.gt")))
+    assert validator is not None and validator.algorithm == "triangle counting (counts in 'closed')"
+    source = (PROGRAMS / "tc.gt").read_text()
+    unguarded = tmp_path / "tc_unguarded.gt"
+    unguarded.write_text(source.replace("if dst < src", "if true"))
+    assert find_validator(parse_program(str(unguarded))) is None
+    swapped = tmp_path / "tc_swapped.gt"
+    swapped.write_text(source.replace("if dst < src", "if src > dst"))
+    assert find_validator(parse_program(str(swapped))) is not None
