@@ -125,6 +125,18 @@ INTERSECTIONS: StrategyRegistry[str, IntersectionStrategy] = StrategyRegistry(
 """How `graph.intersect_neighbors` intersects two sorted adjacency lists."""
 
 
+def intersection_named(name: str) -> str | None:
+    """The method `program->configIntersection(label, name)` chooses: `name`
+    itself when registered, else the one that lists it among its GraphIt names
+    (`IntersectionStrategy.graphit_names`); None for neither."""
+    if name in INTERSECTIONS:
+        return name
+    for strategy in INTERSECTIONS.strategies():
+        if name in strategy.graphit_names:
+            return strategy.value
+    return None
+
+
 def frontier_creations() -> list[str]:
     """`configFrontierCreation`'s values: what the representations realize as a
     traversal's output, in registration order."""

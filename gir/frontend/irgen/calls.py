@@ -42,9 +42,6 @@ class CallGen(IRGenBase):
             return op.results[0] if results else None
         return self.builtin(expr)
 
-    intersection = "merge"
-    """The method `intersectNeighbor` intersects with (`graph.intersect_neighbors`)."""
-
     def builtin(self, expr: ast.Call) -> SSAValue | None:
         """`startTimer`, `stopTimer`, `atoi`, the math functions (`MATH_OPS`),
         `intersectNeighbor`, `compare_and_swap`."""
@@ -65,7 +62,10 @@ class CallGen(IRGenBase):
             edges, src, dst = expr.args
             return self.value(
                 graph.IntersectNeighborsOp(
-                    self.expr(edges), self.vertex_arg(src), self.vertex_arg(dst), self.intersection
+                    self.expr(edges),
+                    self.vertex_arg(src),
+                    self.vertex_arg(dst),
+                    expr.intersection or "merge",
                 )
             )
         target, expected, desired = expr.args

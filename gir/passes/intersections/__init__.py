@@ -62,6 +62,9 @@ class IntersectionStrategy(ABC):
 
     value: ClassVar[str]
     """The method's name (the key of its registration line)."""
+    graphit_names: ClassVar[tuple[str, ...]] = ()
+    """GraphIt's `configIntersection` names this method realizes (the schedule
+    section maps them to it)."""
 
     @abstractmethod
     def count(self, b: Builder, lists: Adjacency, result_type: IntegerType) -> SSAValue:

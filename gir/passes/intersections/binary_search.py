@@ -26,6 +26,7 @@ class BinarySearch(IntersectionStrategy):
     """Search-based intersection; see the module docstring."""
 
     value = "binary_search"
+    graphit_names = ("BinarySearchIntersection",)
 
     def count(self, b: Builder, lists: Adjacency, result_type: IntegerType) -> SSAValue:
         types = [IndexType(), IndexType(), result_type]

@@ -26,6 +26,11 @@ class Merge(IntersectionStrategy):
     """Merge-based intersection; see the module docstring."""
 
     value = "merge"
+    graphit_names = (
+        "NaiveIntersection", "HiroshiIntersection", "MultiskipIntersection", "CombinedIntersection"
+    )
+    """GraphIt's naive intersection is this merge; its Hiroshi (three at a time),
+    multi-skip and combined variants are CPU refinements of it."""
 
     def count(self, b: Builder, lists: Adjacency, result_type: IntegerType) -> SSAValue:
         types = [IndexType(), IndexType(), result_type]
