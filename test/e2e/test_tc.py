@@ -40,8 +40,10 @@ def test_triangle_counts(target, method, check_runs, tmp_path):
     check_runs("tc.gt", executable, validator, target, graphs)
 
 
+@pytest.mark.parametrize("program", ["tc.gt", "tc_binary_search.gt"])
 @pytest.mark.parametrize("target", TARGETS)
-def test_triangle_total_printed(target, run_program):
-    """The printed total is rmat:10's triangle count (networkx says 75,749)."""
-    printed = run_program("tc.gt", target, ["rmat:10"])
+def test_triangle_total_printed(target, program, run_program):
+    """The printed total is rmat:10's triangle count (networkx says 75,749),
+    with the default merge and with the schedule's BinarySearchIntersection."""
+    printed = run_program(program, target, ["rmat:10"])
     assert printed[0] == "75749"
