@@ -3,7 +3,9 @@ by the validator `--validate` uses. bc_cleared.gt clears its result at the end
 of each trial and its second trial computes nothing (GraphIt's bc.gt, G2's
 bc_power.gt): the first trial's dependencies are checked. sssp_base_distance.gt
 starts its source at a distance of its own (GraphIt's sssp_benchmark.gt), and
-lang_ppsp.gt stops once its target is settled (apps/ppsp_delta_stepping.gt)."""
+lang_ppsp.gt stops once its target is settled (apps/ppsp_delta_stepping.gt),
+and lang_bool_modified.gt's applyModified edge function declares a bool it never
+sets (apps/closeness_centrality_weighted.gt)."""
 
 from __future__ import annotations
 
@@ -59,3 +61,14 @@ def test_point_to_point_search_validated(target, check_runs, tmp_path):
 
     graphs_by_spec = {spec: start for spec, start in graphs.values()}
     check_runs("lang_ppsp.gt", executable, validator, target, graphs, targets)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_apply_modified_ignores_an_unset_bool_result(target, run_program, tmp_path):
+    """lang_bool_modified.gt (closeness_centrality_weighted.gt's edge function):
+    the printed score is the sum of the reachable distances."""
+    for name, (spec, start) in {**hand_made_graphs(tmp_path, True), **generated_graphs(True)}.items():
+        dist = reference.sssp_distances(load_graph(spec, cache=False), start)
+        expected = int(dist[dist != reference.UNREACHABLE_DISTANCE].sum())
+        printed = run_program("lang_bool_modified.gt", target, [spec, str(start)])
+        assert printed == [str(expected)], name
