@@ -72,3 +72,14 @@ def test_apply_modified_ignores_an_unset_bool_result(target, run_program, tmp_pa
         expected = int(dist[dist != reference.UNREACHABLE_DISTANCE].sum())
         printed = run_program("lang_bool_modified.gt", target, [spec, str(start)])
         assert printed == [str(expected)], name
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_break_in_a_kernel_fused_loop(target, check_runs, run_program, tmp_path):
+    """sssp_fused_break.gt: with a cap of |V| rounds the distances validate;
+    with a cap of 2 the loop stops after 2 rounds (a break flag carried by the
+    fused kernel on CUDA; PoCL has no grid barrier and runs the host loop)."""
+    executable, validator = _compiled("sssp_fused_break.gt", target[0])
+    graphs = {**hand_made_graphs(tmp_path, True), **generated_graphs(True)}
+    check_runs("sssp_fused_break.gt", executable, validator, target, graphs, [["1000000"]])
+    assert run_program("sssp_fused_break.gt", target, ["road:16:12,w", "0", "2"]) == ["2"]
