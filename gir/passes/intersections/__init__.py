@@ -56,6 +56,16 @@ class Adjacency:
         vertex = b.insert(frontier.NeighborOp("CSR", self.edges, position)).result
         return b.insert(graph.VertexIdOp(vertex, i32)).result
 
+    def counted(self, b: Builder, open_lists: SSAValue, position: SSAValue) -> SSAValue:
+        """Whether a loop over `dst`'s list goes on at `position`: `open_lists`
+        (the positions are in their lists) and the neighbour there is at most
+        the limit (read only where `open_lists` holds)."""
+        return guarded(
+            b,
+            open_lists,
+            lambda g: g.insert(arith.CmpiOp(self.neighbour(g, position), self.limit, "sle")).result,
+        )
+
 
 class IntersectionStrategy(ABC):
     """How one intersection method counts; see the package docstring."""

@@ -35,11 +35,7 @@ class BinarySearch(IntersectionStrategy):
         test = Block(arg_types=types)
         t = Builder(InsertPoint.at_end(test))
         j, low, total = test.args
-        go = guarded(
-            t,
-            below(t, j, lists.b_end),
-            lambda g: g.insert(arith.CmpiOp(lists.neighbour(g, j), lists.limit, "sle")).result,
-        )
+        go = lists.counted(t, below(t, j, lists.b_end), j)
         t.insert(scf.ConditionOp(go, j, low, total))
 
         step = Block(arg_types=types)

@@ -18,7 +18,6 @@ from gir.passes.intersections import (
     below,
     both,
     constant,
-    guarded,
 )
 
 
@@ -39,12 +38,7 @@ class Merge(IntersectionStrategy):
         test = Block(arg_types=types)
         t = Builder(InsertPoint.at_end(test))
         i, j, total = test.args
-        open_lists = both(t, below(t, i, lists.a_end), below(t, j, lists.b_end))
-        go = guarded(
-            t,
-            open_lists,
-            lambda g: g.insert(arith.CmpiOp(lists.neighbour(g, j), lists.limit, "sle")).result,
-        )
+        go = lists.counted(t, both(t, below(t, i, lists.a_end), below(t, j, lists.b_end)), j)
         t.insert(scf.ConditionOp(go, i, j, total))
 
         step = Block(arg_types=types)
