@@ -329,25 +329,30 @@ def _clear_after(
 
 
 def _clears(op: Operation, vector: str, functions: dict[str, func.FuncOp]) -> bool:
-    """Whether `op` overwrites every element of `vector` with what does not depend
-    on it: a fill, a copy into it, or an apply over all vertices of a function
-    that stores a constant into it unconditionally (GraphIt's `reset`)."""
+    """Whether `op` resets every element of `vector` to a constant: a fill, or
+    an apply over all vertices of a function that stores a constant into it
+    unconditionally and never reads or updates it otherwise (GraphIt's `reset`;
+    not PageRank's vertex update, which reads the rank it then zeroes)."""
     if isinstance(op, graph.VectorFillOp):
         return op.vector.root_reference.data == vector
-    if isinstance(op, graph.VectorCopyOp):
-        return op.target.root_reference.data == vector
     if not isinstance(op, graph.VertexSetApplyOp) or not _all_vertices(op.set):
         return False
     function = functions.get(op.udf.root_reference.data)
     if function is None:
         return False
     vertex = function.body.block.args[0]
-    return any(
+    touches = [
+        inner
+        for inner in function.walk()
+        if isinstance(inner, graph.LoadOp | graph.StoreOp | graph.ReduceOp | graph.CompareAndSwapOp)
+        and inner.vector.root_reference.data == vector
+    ]
+    return bool(touches) and all(
         isinstance(store, graph.StoreOp)
-        and store.vector.root_reference.data == vector
+        and store.parent_op() is function
         and store.index == vertex
         and isinstance(store.value.owner, arith.ConstantOp)
-        for store in function.body.block.ops
+        for store in touches
     )
 
 

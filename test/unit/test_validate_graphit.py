@@ -106,3 +106,17 @@ def test_triangle_counting_needs_the_order_guard(tmp_path: Path) -> None:
     swapped = tmp_path / "tc_swapped.gt"
     swapped.write_text(source.replace("if dst < src", "if src > dst"))
     assert find_validator(parse_program(str(swapped))) is not None
+
+
+def test_a_function_that_reads_the_result_before_zeroing_it_is_no_clear(tmp_path: Path) -> None:
+    """GraphIt's PageRank update reads new_rank, then zeroes it: that moves the
+    result on rather than clearing it, so no copy is taken."""
+    source = (PROGRAMS / "bc_cleared.gt").read_text()
+    old = "func wipe(v : Vertex)\n    share[v] = 0;\n"
+    assert old in source
+    moved = tmp_path / "bc_moved.gt"
+    moved.write_text(source.replace(old, "func wipe(v : Vertex)\n    paths[v] = share[v];\n    share[v] = 0;\n"))
+    module = parse_program(str(moved))
+    validator = find_validator(module)
+    assert validator is not None and validator.result == "share"
+    assert "share_validated" not in _globals(module)
