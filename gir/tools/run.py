@@ -42,7 +42,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from gir.dialects import register_dialects
 from gir.frontend.notes import STRICT_SCHEDULE_HELP
-from gir.diagnostics import UserError, printable
+from gir.diagnostics import UsageError, UserError, printable
 from gir.ir_input import parse_module_text
 from gir.program_inputs import (
     check_int_arguments,
@@ -52,6 +52,7 @@ from gir.program_inputs import (
     unused_graph_note,
 )
 from gir.targets.externs import EXTERN_HELP, read_extern
+from gir.tools.arguments import nonnegative_int, positive_int
 from gir.tools.opt import report_user_errors
 from gir.tools.output import check_writable, open_output, write_npz
 from gir.api import choose_target, lower_for_run
@@ -105,12 +106,12 @@ def _build_parser() -> argparse.ArgumentParser:
         "auto (CUDA when available, else OpenCL) [auto]",
     )
     parser.add_argument(
-        "--device", type=int, default=None, help="device index (OpenCL: across platforms)"
+        "--device", type=nonnegative_int, default=None, help="device index (OpenCL: across platforms)"
     )
-    parser.add_argument("--trials", type=int, default=1, help="runs to time [1]")
+    parser.add_argument("--trials", type=positive_int, default=1, help="runs to time [1]")
     parser.add_argument(
         "--warmup",
-        type=int,
+        type=nonnegative_int,
         default=None,
         help="untimed runs before the trials, their host output discarded "
         "[1 with --trials above 1, else 0: a single run prints once, device "
@@ -163,16 +164,16 @@ def _memory_size(text: str) -> int | None:
 
 def check_graph_files(program: ModuleOp, program_argv: Sequence[str]) -> None:
     """Says at once, before the compile, that a graph the program loads names a
-    file that does not exist (a generator spec such as `rmat:16` is checked when
-    the graph is generated)."""
+    file that does not exist or a generator spec that does not parse (`rmat:x`,
+    `rnat:16`): a typo costs no compile."""
+    from gir.runtime.graph.generators import GENERATOR_PREFIX, parse_generator_spec
+
     for source in graph_sources(program):
         spec = source.spec(program_argv)
-        if not _GENERATOR_SPEC.match(spec) and not os.path.isfile(spec):
+        if GENERATOR_PREFIX.match(spec) and not os.path.exists(spec):
+            parse_generator_spec(spec, weighted=None)
+        elif not os.path.isfile(spec):
             raise UserError(f"error: graph file not found: {spec}")
-
-
-_GENERATOR_SPEC = re.compile(r"^[A-Za-z_]\w*:")
-"""What `load_graph` takes for a generator spec (`rmat:16`) unless a file has the name."""
 
 
 def checks_bounds(options: argparse.Namespace) -> bool:
@@ -190,11 +191,11 @@ def run(argv: Sequence[str] | None = None) -> None:
     from gir.executor import compile_program, open_device
     from gir.runtime.graph import set_max_memory
 
-    options = _build_parser().parse_args(argv)
-    if options.trials < 1 or (options.warmup is not None and options.warmup < 0):
-        raise UserError("error: --trials must be at least 1 and --warmup at least 0")
+    parser = _build_parser()
+    # Intermixed: options may stand between PROGRAM, GRAPH and ARGS.
+    options = parser.parse_intermixed_args(argv)
     if options.dump and not options.dump.endswith(".npz"):
-        raise UserError("error: --dump needs a file name ending in .npz")
+        parser.error("argument --dump: needs a file name ending in .npz")
     if options.dump:
         check_writable(options.dump)
 
@@ -202,7 +203,7 @@ def run(argv: Sequence[str] | None = None) -> None:
     program = parse_program(options.program, options.strict_schedule)
     program_argv = [options.program, *options.args]
     if takes_graph_argument(program) and not options.args:
-        raise UserError(
+        raise UsageError(
             f"error: '{options.program}' loads a graph: give it as GRAPH "
             "(gir-run PROGRAM GRAPH [ARGS...])"
         )
