@@ -55,7 +55,7 @@ from gir.tools.arguments import nonnegative_int, positive_int
 from gir.tools.opt import report_user_errors
 from gir.tools.output import check_writable, open_output
 from gir.api import choose_target, lower_for_run
-from gir.tools.run import parse_program
+from gir.tools.run import check_graph_spec, parse_program
 from gir.validate import Validator, find_validator
 
 if TYPE_CHECKING:
@@ -381,6 +381,8 @@ def run_cells(
     if not options.programs.is_dir():
         raise UserError(f"error: no benchmark programs folder '{options.programs}'")
     _check_schedules(options.programs, algorithms, schedules)
+    for spec in graphs:  # a typo fails before any device work
+        check_graph_spec(spec)
     target = choose_target(options.target)
     device = open_device(target, options.device)
     host = _compiled_host(target, device) if options.host == "compiled" else None

@@ -166,14 +166,19 @@ def check_graph_files(program: ModuleOp, program_argv: Sequence[str]) -> None:
     """Says at once, before the compile, that a graph the program loads names a
     file that does not exist or a generator spec that does not parse (`rmat:x`,
     `rnat:16`): a typo costs no compile."""
+    for source in graph_sources(program):
+        check_graph_spec(source.spec(program_argv))
+
+
+def check_graph_spec(spec: str) -> None:
+    """A UserError unless `spec` names a file or is a generator spec that parses
+    (as `load_graph` tells them apart)."""
     from gir.runtime.graph.generators import GENERATOR_PREFIX, parse_generator_spec
 
-    for source in graph_sources(program):
-        spec = source.spec(program_argv)
-        if GENERATOR_PREFIX.match(spec) and not os.path.exists(spec):
-            parse_generator_spec(spec, weighted=None)
-        elif not os.path.isfile(spec):
-            raise UserError(f"error: graph file not found: {spec}")
+    if GENERATOR_PREFIX.match(spec) and not os.path.exists(spec):
+        parse_generator_spec(spec, weighted=None)
+    elif not os.path.isfile(spec):
+        raise UserError(f"error: graph file not found: {spec}")
 
 
 def checks_bounds(options: argparse.Namespace) -> bool:

@@ -66,6 +66,8 @@ USER_ERRORS = [
     (run.main, ["no-such-program.gt", "rmat:4"], "error: cannot read program 'no-such-program.gt'"),
     (run.main, [BFS, "no-such-graph.el"], "error: graph file not found: no-such-graph.el"),
     (bench.main, ["--programs", "no-such-folder"], "error: no benchmark programs folder 'no-such-folder'"),
+    (bench.main, ["--graphs", "rmat:8,rmat:x"], "error: bad graph generator spec 'rmat:x'"),
+    (bench.main, ["--graphs", "no-such-graph.el"], "error: graph file not found: no-such-graph.el"),
     (opt.main, ["no-such-program.gt"], "error: No such file or directory: no-such-program.gt"),
     (translate.main, ["no-such-program.gt"], "error: No such file or directory: no-such-program.gt"),
 ]
