@@ -1,13 +1,15 @@
 """gir's cache directories: where they are, their size, clearing them, and the size cap.
 
 `$GIR_CACHE_DIR` (default `~/.cache/gir`) holds the graph cache (parsed graph
-files and large generated graphs as `.npz`, `gir.runtime.graph.cache`) and
-`gir-bench --host compiled`'s executables and `.gbin` graphs (`compiled/`). Its
-size is capped by `$GIR_CACHE_MAX_BYTES` (default 16G; a byte count with an
-optional K, M, G or T suffix): whenever gir writes an entry there, the least
-recently used files are removed until the directory fits. Reading or running an
-entry marks it used (its modification time), so eviction follows use, not
-creation; an entry larger than the cap by itself is not kept.
+files and large generated graphs as `.npz`, `gir.runtime.graph.cache`),
+`gir-bench --host compiled`'s executables and `.gbin` graphs (`compiled/`) and
+gir-tune's results (`tune/`). Its size is capped by `$GIR_CACHE_MAX_BYTES`
+(default 16G; a byte count with an optional K, M, G or T suffix): whenever gir
+writes an entry there, the least recently used files are removed until the
+directory fits. Reading or running an entry marks it used (its modification
+time), so eviction follows use, not creation; an entry larger than the cap by
+itself is not kept. Tuning results are counted but never evicted: they are a few
+KB each, and each took minutes of device time.
 
 gir's C++ graph library is built into `$GIR_NATIVE_CACHE_DIR` (default
 `~/.cache/gir-native`), apart from the graph cache so that runs with their own
@@ -35,6 +37,9 @@ MAX_BYTES_VARIABLE = "GIR_CACHE_MAX_BYTES"
 DEFAULT_MAX_BYTES = 16 << 30
 """The cap of `$GIR_CACHE_DIR` when `$GIR_CACHE_MAX_BYTES` is not set: a few
 benchmark-sized graphs (rmat:22 with its blocked edges is about 1.5 GB)."""
+
+KEPT_SUBDIRECTORY = "tune"
+"""The subdirectory of `$GIR_CACHE_DIR` eviction never touches: gir-tune's results."""
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
@@ -112,13 +117,19 @@ def mark_used(path: Path) -> None:
 def enforce_cap(written: Path, directory: Path | None = None) -> list[Path]:
     """Remove the least recently used files of `directory` (default `cache_dir()`)
     until it fits the cap, `written` (the entry just written) last; the removed
-    files. Temporary files of writers still at work are counted, never removed."""
+    files. Temporary files of writers still at work and tuning results are
+    counted, never removed."""
     directory = cache_dir() if directory is None else directory
     cap = max_bytes()
     files = cached_files(directory)
     total = sum(file.size for file in files)
+    kept = directory / KEPT_SUBDIRECTORY
     candidates = [
-        file for file in files if not file.path.name.endswith(TEMPORARY_SUFFIX) and file.path != written
+        file
+        for file in files
+        if not file.path.name.endswith(TEMPORARY_SUFFIX)
+        and file.path != written
+        and not file.path.is_relative_to(kept)
     ]
     candidates += [file for file in files if file.path == written]
     removed: list[Path] = []

@@ -69,18 +69,22 @@ def test_an_entry_larger_than_the_cap_is_not_kept(
     )
 
 
-def test_eviction_spares_temporaries_of_writers_at_work(
+def test_eviction_spares_temporaries_of_writers_at_work_and_tuning_results(
     cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    cache_dir.mkdir(exist_ok=True)
-    old, partial, written = (cache_dir / name for name in ("old.npz", ".new.npz.1.tmp", "new.npz"))
-    for path in (old, partial, written):
+    (cache_dir / "tune").mkdir(parents=True, exist_ok=True)
+    names = ("old.npz", ".new.npz.1.tmp", "tune/key.json", "new.npz")
+    old, partial, tuned, written = (cache_dir / name for name in names)
+    for path in (old, partial, tuned, written):
         path.write_bytes(b"x" * 1000)
     set_used(old, 1000)
     set_used(partial, 500)
-    monkeypatch.setenv("GIR_CACHE_MAX_BYTES", "2500")
+    set_used(tuned, 100)
+    monkeypatch.setenv("GIR_CACHE_MAX_BYTES", "3500")
     assert cache.enforce_cap(written) == [old]
-    assert sorted(path.name for path in cache_dir.iterdir()) == [".new.npz.1.tmp", "new.npz"]
+    assert sorted(str(path.relative_to(cache_dir)) for path in cache_dir.rglob("*.*")) == [
+        ".new.npz.1.tmp", "new.npz", "tune/key.json"
+    ]
 
 
 @pytest.mark.parametrize(

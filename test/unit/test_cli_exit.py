@@ -42,7 +42,7 @@ USAGE_ERRORS = [
     (bench.main, ["--device", "-1"], "argument --device: must be at least 0, not -1"),
     (bench.main, ["--algorithms", "bfs,dfs"], "unknown algorithm 'dfs' (expected bfs, sssp, pr, cc, bc)"),
     (bench.main, ["--graphs", ","], "--algorithms, --graphs and --schedules must each name something"),
-    (bench.main, ["--algorithms", "bfs", "--schedules", "g2,bets"], "has schedule 'bets' for bfs"),
+    (bench.main, ["--algorithms", "bfs", "--schedules", "g2,auto,tuned,bets"], "has schedule 'bets' for bfs"),
     (opt.main, ["--bogus", BFS], "unrecognized arguments: --bogus"),
     (opt.main, ["-p", "no-such-pass", BFS], "Unrecognized passes: ['no-such-pass']"),
     (translate.main, [], "the following arguments are required: file"),
