@@ -126,14 +126,25 @@ def doctor(write: Callable[[str], None] = print) -> int:
 
 def cache_command(action: str, native: bool, write: Callable[[str], None] = print) -> int:
     """`python -m gir cache size|clear [--native]`."""
-    from gir.cache import cache_dir, clear, format_bytes, native_cache_dir, size_report
+    from gir.cache import (
+        cache_dir,
+        clear,
+        format_bytes,
+        graph_cache_file,
+        native_cache_dir,
+        native_cache_file,
+        size_report,
+    )
 
     if action == "size":
         for line in size_report():
             write(line)
         return 0
-    for directory in (cache_dir(), native_cache_dir()) if native else (cache_dir(),):
-        count, size = clear(directory)
+    cleared = [(cache_dir(), graph_cache_file)]
+    if native:
+        cleared.append((native_cache_dir(), native_cache_file))
+    for directory, owned in cleared:
+        count, size = clear(directory, owned)
         write(f"removed {count} file(s) ({format_bytes(size)}) from {directory}")
     return 0
 

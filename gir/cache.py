@@ -9,7 +9,9 @@ writes an entry there, the least recently used files are removed until the
 directory fits. Reading or running an entry marks it used (its modification
 time), so eviction follows use, not creation; an entry larger than the cap by
 itself is not kept. Tuning results are counted but never evicted: they are a few
-KB each, and each took minutes of device time.
+KB each, and each took minutes of device time. Only gir's own files
+(`graph_cache_file`) are counted, evicted or cleared, so a `$GIR_CACHE_DIR`
+pointed at a folder of other data loses none of it.
 
 gir's C++ graph library is built into `$GIR_NATIVE_CACHE_DIR` (default
 `~/.cache/gir-native`), apart from the graph cache so that runs with their own
@@ -24,9 +26,9 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import stat
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +42,38 @@ benchmark-sized graphs (rmat:22 with its blocked edges is about 1.5 GB)."""
 
 KEPT_SUBDIRECTORY = "tune"
 """The subdirectory of `$GIR_CACHE_DIR` eviction never touches: gir-tune's results."""
+
+_OWNED_SUBDIRECTORIES = ("compiled", KEPT_SUBDIRECTORY)
+_GRAPH_ENTRY = re.compile(r".*-[0-9a-f]{16}(-blocked(src)?[0-9]+w?)?\.npz")
+_NATIVE_LIBRARY = re.compile(r"gir_graph-[0-9a-f]{16}\.so")
+
+
+def _entry_or_its_temporary(name: str, entry: re.Pattern[str]) -> bool:
+    """Whether `name` matches `entry`, or is a writer's temporary file of such a
+    name (`.NAME.PID.XXXXXXXX.tmp`, `gir.output.open_output`)."""
+    if entry.fullmatch(name):
+        return True
+    if not (name.startswith(".") and name.endswith(TEMPORARY_SUFFIX)):
+        return False
+    parts = name[1:].rsplit(".", 3)
+    return len(parts) == 4 and bool(entry.fullmatch(parts[0]))
+
+
+def graph_cache_file(relative: Path) -> bool:
+    """Whether the file at `relative` (a path inside `$GIR_CACHE_DIR`) is one gir
+    writes there: a graph entry (`NAME-HASH.npz`, `NAME-HASH-blocked1024.npz`), a
+    writer's temporary of one, or anything under `compiled/` and `tune/`. Other
+    files are never counted, evicted or cleared, whatever the directory holds."""
+    if len(relative.parts) > 1:
+        return relative.parts[0] in _OWNED_SUBDIRECTORIES
+    return _entry_or_its_temporary(relative.name, _GRAPH_ENTRY)
+
+
+def native_cache_file(relative: Path) -> bool:
+    """Whether the file at `relative` inside the native cache is a built graph
+    library (`gir_graph-HASH.so`) or a build's temporary of one."""
+    return len(relative.parts) == 1 and _entry_or_its_temporary(relative.name, _NATIVE_LIBRARY)
+
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
@@ -89,13 +123,16 @@ class CachedFile:
     used_ns: int
 
 
-def cached_files(directory: Path) -> list[CachedFile]:
-    """The regular files under `directory` (symbolic links are not followed), least
-    recently used first; none when it does not exist."""
+def cached_files(directory: Path, owned: Callable[[Path], bool] = graph_cache_file) -> list[CachedFile]:
+    """gir's regular files under `directory` (those `owned` says gir wrote, by
+    their path inside it; symbolic links are not followed), least recently used
+    first; none when it does not exist."""
     files: list[CachedFile] = []
     for root, _, names in os.walk(directory):
         for name in names:
             path = Path(root) / name
+            if not owned(path.relative_to(directory)):
+                continue
             try:
                 status = path.lstat()
             except OSError:  # removed by another process meanwhile
@@ -153,23 +190,26 @@ def enforce_cap(written: Path, directory: Path | None = None) -> list[Path]:
     return removed
 
 
-def clear(directory: Path) -> tuple[int, int]:
-    """Remove everything under `directory` (the directory itself stays); the number
-    of files removed and their size."""
+def clear(directory: Path, owned: Callable[[Path], bool] = graph_cache_file) -> tuple[int, int]:
+    """Remove gir's files under `directory` (`owned`; anything else, and the
+    directory, stay) and the folders they leave empty; the number of files
+    removed and their size."""
     count = size = 0
-    for file in cached_files(directory):
+    for file in cached_files(directory, owned):
         try:
             file.path.unlink()
         except FileNotFoundError:
             continue
         count += 1
         size += file.size
-    if directory.is_dir():
-        for entry in directory.iterdir():
-            if entry.is_dir() and not entry.is_symlink():
-                shutil.rmtree(entry, ignore_errors=True)
-            else:
-                entry.unlink(missing_ok=True)  # links, FIFOs, sockets
+    for root, folders, _ in os.walk(directory, topdown=False):
+        for folder in folders:
+            path = Path(root) / folder
+            if owned(path.relative_to(directory) / "file"):  # a folder of gir's files
+                try:
+                    path.rmdir()  # only once empty
+                except OSError:
+                    pass
     return count, size
 
 
@@ -186,11 +226,11 @@ def format_bytes(size: int) -> str:
 def size_report() -> list[str]:
     """One line for each cache directory: where, how much, and the cap."""
     lines = []
-    for label, directory, cap in (
-        ("graphs and compiled programs", cache_dir(), f", cap {format_bytes(max_bytes())}"),
-        ("C++ graph library", native_cache_dir(), ""),
+    for label, directory, owned, cap in (
+        ("graphs and compiled programs", cache_dir(), graph_cache_file, f", cap {format_bytes(max_bytes())}"),
+        ("C++ graph library", native_cache_dir(), native_cache_file, ""),
     ):
-        files = cached_files(directory)
+        files = cached_files(directory, owned)
         total = sum(file.size for file in files)
         lines.append(
             f"{label}: {directory}: {format_bytes(total)} in {len(files)} file(s){cap}"

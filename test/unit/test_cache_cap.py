@@ -73,7 +73,8 @@ def test_eviction_spares_temporaries_of_writers_at_work_and_tuning_results(
     cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (cache_dir / "tune").mkdir(parents=True, exist_ok=True)
-    names = ("old.npz", ".new.npz.1.tmp", "tune/key.json", "new.npz")
+    old_name, new_name = "a.el-0123456789abcdef.npz", "b.el-fedcba9876543210.npz"
+    names = (old_name, f".{new_name}.77.k2_x9abc.tmp", "tune/key.json", new_name)
     old, partial, tuned, written = (cache_dir / name for name in names)
     for path in (old, partial, tuned, written):
         path.write_bytes(b"x" * 1000)
@@ -83,8 +84,47 @@ def test_eviction_spares_temporaries_of_writers_at_work_and_tuning_results(
     monkeypatch.setenv("GIR_CACHE_MAX_BYTES", "3500")
     assert cache.enforce_cap(written) == [old]
     assert sorted(str(path.relative_to(cache_dir)) for path in cache_dir.rglob("*.*")) == [
-        ".new.npz.1.tmp", "new.npz", "tune/key.json"
+        f".{new_name}.77.k2_x9abc.tmp", new_name, "tune/key.json"
     ]
+
+
+def test_only_girs_own_files_are_counted_evicted_or_cleared(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A GIR_CACHE_DIR pointed at a folder of the user's own data loses none of it."""
+    cache_dir.mkdir(exist_ok=True)
+    theirs = [cache_dir / name for name in ("results.npz", "notes.txt", "x-0123.npz")]
+    (cache_dir / "data").mkdir()
+    theirs.append(cache_dir / "data" / "g.el-0123456789abcdef.npz")
+    for path in theirs:
+        path.write_bytes(b"x" * 1000)
+        set_used(path, 1000)
+    written = cache_dir / "g.el-0123456789abcdef.npz"
+    written.write_bytes(b"x" * 10)
+    monkeypatch.setenv("GIR_CACHE_MAX_BYTES", "100")
+    assert cache.enforce_cap(written) == []
+    assert [file.path for file in cache.cached_files(cache_dir)] == [written]
+    assert cache.clear(cache_dir) == (1, 10)
+    assert all(path.exists() for path in theirs) and not written.exists()
+
+
+@pytest.mark.parametrize(
+    ("relative", "owned"),
+    [
+        ("rmat_20-0123456789abcdef.npz", True),
+        ("4.el-0123456789abcdef-blocked1024w.npz", True),
+        ("4.el-0123456789abcdef-blockedsrc512.npz", True),
+        (".4.el-0123456789abcdef.npz.4242.abc_123x.tmp", True),
+        ("compiled/graphs/rmat_10-1024v.gbin", True),
+        ("tune/0123.json", True),
+        ("4.el-0123456789abcdef.npz.bak", False),
+        ("weights.npz", False),
+        (".weights.npz.4242.abc_123x.tmp", False),
+        ("other/4.el-0123456789abcdef.npz", False),
+    ],
+)
+def test_which_files_are_girs(relative: str, owned: bool) -> None:
+    assert cache.graph_cache_file(Path(relative)) is owned
 
 
 @pytest.mark.parametrize(
@@ -109,11 +149,11 @@ def test_cache_size_and_clear(
     (cache_dir / "compiled" / "graphs").mkdir(parents=True)
     (cache_dir / "compiled" / "graphs" / "x.gbin").write_bytes(b"x" * 10)
     (cache_dir / "compiled" / "bfs-0123").write_bytes(b"x" * 20)
-    os.mkfifo(cache_dir / "fifo.npz")
     files = [path for path in cache_dir.rglob("*") if path.is_file()]
+    (cache_dir / "mine.txt").write_text("not gir's")
     size = sum(path.stat().st_size for path in files)
     native_dir.mkdir()
-    (native_dir / "gir_graph-0123.so").write_bytes(b"x" * 30)
+    (native_dir / "gir_graph-0123456789abcdef.so").write_bytes(b"x" * 30)
 
     assert main(["cache", "size"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -125,7 +165,7 @@ def test_cache_size_and_clear(
     assert capsys.readouterr().out == (
         f"removed {len(files)} file(s) ({cache.format_bytes(size)}) from {cache_dir}\n"
     )
-    assert list(cache_dir.iterdir()) == []
+    assert list(cache_dir.iterdir()) == [cache_dir / "mine.txt"]
     assert len(list(native_dir.iterdir())) == 1  # only with --native
 
     assert main(["cache", "clear", "--native"]) == 0
