@@ -1,6 +1,6 @@
-"""`python -m gir`: what this set-up has ("doctor").
+"""`python -m gir`: what this set-up has ("doctor"), and `python -m gir cache`.
 
-Prints the versions of gir, xDSL, Python and the packages gir runs with, the
+`python -m gir` (or `python -m gir doctor`) prints the versions of gir, xDSL, Python and the packages gir runs with, the
 targets gir prints code for, the OpenCL platforms and devices pyopencl finds, and
 whether CUDA can run (pycuda, its driver, the GPUs) and `nvcc` is on PATH. Every
 line that shows a problem says why; the exit status is 0 when at least one
@@ -16,14 +16,20 @@ OpenCL: pyopencl 2026.1.4
 CUDA: unavailable: pycuda is not installed (pip install 'gir[cuda]')
 nvcc: /usr/local/bin/nvcc
 ```
+
+`python -m gir cache size` prints where gir's caches are and how big
+(`gir.cache`); `python -m gir cache clear` empties `$GIR_CACHE_DIR`, and with
+`--native` the C++ graph library's directory too (rebuilt on next use). A
+malformed command line exits with status 2.
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib.metadata
 import platform
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 
@@ -118,16 +124,73 @@ def doctor(write: Callable[[str], None] = print) -> int:
     return 0 if runnable else 1
 
 
-def main() -> int:
-    """`python -m gir`: the report, ending quietly when its reader goes away
-    (`python -m gir | head -1`)."""
+def cache_command(action: str, native: bool, write: Callable[[str], None] = print) -> int:
+    """`python -m gir cache size|clear [--native]`."""
+    from gir.cache import (
+        cache_dir,
+        clear,
+        format_bytes,
+        graph_cache_file,
+        native_cache_dir,
+        native_cache_file,
+        size_report,
+    )
+
+    if action == "size":
+        for line in size_report():
+            write(line)
+        return 0
+    cleared = [(cache_dir(), graph_cache_file)]
+    if native:
+        cleared.append((native_cache_dir(), native_cache_file))
+    for directory, owned in cleared:
+        count, size = clear(directory, owned)
+        write(f"removed {count} file(s) ({format_bytes(size)}) from {directory}")
+    return 0
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m gir",
+        description="What this set-up has (doctor, the default), or gir's caches.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="{doctor,cache}")
+    commands.add_parser("doctor", help="versions, targets and devices (the default)")
+    cache = commands.add_parser(
+        "cache",
+        help="size or clear gir's caches",
+        description="$GIR_CACHE_DIR (graphs and compiled programs, default ~/.cache/gir, "
+        "capped by $GIR_CACHE_MAX_BYTES, default 16G, least recently used first) and "
+        "the C++ graph library's $GIR_NATIVE_CACHE_DIR (default ~/.cache/gir-native).",
+    )
+    cache.add_argument("action", choices=("size", "clear"))
+    cache.add_argument(
+        "--native",
+        action="store_true",
+        help="clear: the C++ graph library's directory too (rebuilt on next use)",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m gir`: the report or the cache command, ending quietly when its
+    reader goes away (`python -m gir | head -1`); one line and status 1 for a user
+    error (a bad `$GIR_CACHE_MAX_BYTES`)."""
+    from gir.diagnostics import UserError
     from gir.output import stdout_closed_quietly
 
+    options = _build_parser().parse_args(argv)
     try:
-        status = doctor()
+        if options.command == "cache":
+            status = cache_command(options.action, options.native)
+        else:
+            status = doctor()
         sys.stdout.flush()
     except BrokenPipeError:
         return stdout_closed_quietly()
+    except UserError as error:
+        print(str(error), file=sys.stderr)
+        return 1
     return status
 
 

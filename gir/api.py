@@ -27,7 +27,7 @@ import io
 import os
 import re
 import statistics
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -40,7 +40,14 @@ from gir.diagnostics import UserError, describe_diagnostic
 from gir.frontend.exports import ExportSignature
 from gir.program_inputs import check_int_arguments, graph_sources, loads_graph, takes_graph_argument
 from gir.runtime.device import Device, DeviceGraph
-from gir.runtime.graph import Graph, GraphError, from_edges, from_networkx, from_scipy
+from gir.runtime.graph import (
+    FractionalWeights,
+    Graph,
+    GraphError,
+    from_edges,
+    from_networkx,
+    from_scipy,
+)
 from gir.runtime.program import CompiledProgram
 from gir.runtime.run import Run
 from gir.validate import Validator
@@ -269,19 +276,30 @@ def to_graph(graph: GraphLike) -> Graph | str:
     if isinstance(graph, (str, os.PathLike)):
         return os.fspath(graph)
     if isinstance(graph, tuple):
-        return _edge_arrays_graph(graph)
+        return _unless_fractional(_edge_arrays_graph, graph)
     module = type(graph).__module__.split(".")[0]
     if module == "scipy":
-        return from_scipy(graph)
+        return _unless_fractional(from_scipy, graph)
     if module == "networkx":
-        return from_networkx(graph)
+        return _unless_fractional(from_networkx, graph)
     raise GraphError(
         f"cannot use a {type(graph).__name__} as a graph (expected a path, a generator "
         "spec, a scipy.sparse matrix, a networkx graph or (src, dst[, weight]) arrays)"
     )
 
 
-def _edge_arrays_graph(arrays: tuple[Any, ...]) -> Graph:
+def _unless_fractional(build: Callable[..., Graph], graph: Any) -> Graph:
+    """`build(graph)`; when its weights have fractions, the graph without weights
+    that says why (`Graph.weights_refused`): a program that reads no weights runs
+    on it, one that reads them fails with the reason, and no weight is rounded."""
+    try:
+        return build(graph)
+    except FractionalWeights as refusal:
+        unweighted = build(graph, weighted=False)
+        return Graph(unweighted.num_vertices, unweighted.src, unweighted.dst, None, refusal.message)
+
+
+def _edge_arrays_graph(arrays: tuple[Any, ...], *, weighted: bool = True) -> Graph:
     """The graph of `(src, dst[, weight])` arrays, with vertices 0..max id."""
     if len(arrays) not in (2, 3):
         raise GraphError(f"expected (src, dst) or (src, dst, weight) arrays, got {len(arrays)}")
@@ -290,7 +308,7 @@ def _edge_arrays_graph(arrays: tuple[Any, ...]) -> Graph:
         if ids.size and not np.issubdtype(ids.dtype, np.integer):
             raise GraphError(f"{name} must be an array of integer vertex ids (got dtype {ids.dtype})")
     num_vertices = max((int(ids.max()) for ids in (src, dst) if ids.size), default=-1) + 1
-    weights = np.asarray(arrays[2]) if len(arrays) == 3 else None
+    weights = np.asarray(arrays[2]) if len(arrays) == 3 and weighted else None
     return from_edges(num_vertices, src, dst, weights)
 
 
@@ -324,7 +342,11 @@ class LoadedGraph:
         if resident is None:
             graph = self.source
             if weighted and graph.weights is None:
-                raise GraphError(f"the program reads edge weights, but {self.spec} has none")
+                raise GraphError(
+                    f"the program reads edge weights, but {self.spec} has none"
+                    if graph.weights_refused is None
+                    else f"the program reads edge weights of {self.spec}, but {graph.weights_refused}"
+                )
             if not weighted and graph.weights is not None:
                 graph = Graph(graph.num_vertices, graph.src, graph.dst, None)
             resident = self._on_device[weighted] = DeviceGraph(self.device, self.spec, graph)

@@ -14,8 +14,26 @@ The dialects offered are gir's own levels (`graph`, `frontier`, `gir_gpu`,
 `host`); the upstream dialects gir uses are xDSL's. A target lowers a module above
 the GPU level with `lower-to-gpu` first, as `gir-translate` does.
 
-`xdsl-opt` reads IR only: xDSL 0.74's `Universe` has no place for frontends, so
-GraphIt (`.gt`) goes through `gir-opt` (`gir-opt prog.gt | xdsl-opt -p ...`).
+`xdsl-opt` reads IR only; GraphIt (`.gt`) goes through `gir-opt`, which is
+xDSL's driver with gir's frontend (`gir-opt prog.gt | xdsl-opt -p ...`, or
+`gir-opt prog.gt -p ...` directly). `xdsl-opt prog.gt` ends in xDSL's own
+`ValueError: Unrecognized file extension 'gt'` traceback, and a plugin cannot
+change that without patching xDSL:
+
+- `Universe` (this entry point) takes dialects, passes and targets, nothing else.
+- `xDSLOptMain` registers frontends in `CommandLineTool.register_all_frontends`,
+  which registers `mlir` only; xDSL's documented way to add one is to override
+  that method in a subclass, which is what `gir-opt` (`GirOptMain`) does.
+- `prepare_input` raises the `ValueError` for any other extension, and
+  `xdsl-opt`'s `main` catches nothing.
+
+The only ways in from here would be to replace `register_all_frontends` on xDSL's
+class when this module is imported (which happens inside every xDSL tool's
+start-up, through `get_multiverse`, so it would change every `CommandLineTool`
+in the process, and work only because `register_all_dialects` happens to load
+the plugins before frontends are registered), or to install a `sys.excepthook`
+on import. gir does neither. When xDSL's `Universe` gains frontends, `.gt`
+belongs here (`test_cli_exit.py` fails that day to say so).
 """
 
 from __future__ import annotations

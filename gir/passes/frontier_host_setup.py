@@ -168,6 +168,7 @@ def _load_graph(main: func.FuncOp) -> graph.LoadEdgesOp | None:
 
 def _allocate_buffers(gpu: GpuContext, main: func.FuncOp, load: graph.LoadEdgesOp | None) -> None:
     first_uses = _first_uses(main)
+    order = {op: index for index, op in enumerate(main.body.block.ops)}
     globals_ = {op.sym_name.data: op for op in gpu.module.ops if isinstance(op, graph.GlobalOp)}
     for name, vector in global_vectors(gpu.module).items():
         first = first_uses.get(name)
@@ -176,7 +177,7 @@ def _allocate_buffers(gpu: GpuContext, main: func.FuncOp, load: graph.LoadEdgesO
                 f"error: vertex vector '@{name}' needs a graph, but the program loads none "
                 "(load one with `load(argv[1])`, or give the vector a fixed size)"
             )
-        if load is not None and first is not None and first.is_before_in_block(load):
+        if load is not None and first is not None and order[first] < order[load]:
             raise UserError.at(first, f"error: vector '@{name}' is used before the graph is loaded")
         b = gpu.setup_builder()
         count = _length(gpu, b, vector)
@@ -210,7 +211,7 @@ def _length(gpu: GpuContext, b: Builder, vector: graph.VectorType) -> SSAValue:
 
 def _vector(gpu: GpuContext, ref: SymbolRefAttr) -> tuple[SSAValue, graph.VectorType]:
     name = ref.root_reference.data
-    return gpu.buffer(name), global_vectors(gpu.module)[name]
+    return gpu.buffer(name), gpu.vectors[name]
 
 
 def _lower_block(gpu: GpuContext, block: Block) -> None:

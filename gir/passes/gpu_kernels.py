@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TypeVar
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, scf
@@ -44,7 +46,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu, host
-from gir.dialects.graph import EdgeSetType, LoadEdgesOp, VertexType
+from gir.dialects.graph import EdgeSetType, LoadEdgesOp, VectorType, VertexType
 from gir.dialects.host import GraphArray, GraphSize, buffer_type
 from gir.dialects.schedule import DEFAULT_BLOCK_SIZE
 from gir.passes.ir_utils import main_function
@@ -126,6 +128,9 @@ def c_name(text: str) -> str:
     return name if name and not name[0].isdigit() else f"_{name}"
 
 
+_IndexedOp = TypeVar("_IndexedOp", bound=Operation)
+
+
 def _mark_setup(op: Operation) -> None:
     op.attributes.setdefault(SETUP_ATTR, UnitAttr())
 
@@ -145,6 +150,13 @@ class GpuContext:
     sizes: dict[GraphSize, SSAValue] = field(default_factory=dict)
     """The graph's sizes (host i32), one `host.graph_size` each."""
     _names: set[str] = field(default_factory=set)
+    _bindings: dict[str, host.BindGlobalOp] = field(default_factory=dict)
+    """`main`'s `host.bind_global`s by name, indexed on the first lookup (and
+    again when a lookup misses or finds a binding erased since)."""
+    _shared: dict[str, Operation] = field(default_factory=dict)
+    """The setup ops that make a `shared` value, by key (indexed as `_bindings`)."""
+    _setup_end: Operation | None = None
+    """The first op of `main` after the setup code, as `setup_builder` last found it."""
 
     @staticmethod
     def of(module: ModuleOp) -> GpuContext:
@@ -201,16 +213,38 @@ class GpuContext:
         the start of `main` when the program loads no graph) and the setup code
         already there (the ops marked `setup`, as this builder marks what it
         inserts)."""
-        if self.loaded is None:
-            point = self.main.body.block.first_op
-        else:
-            load = self.loaded.owner
-            assert isinstance(load, Operation)
-            point = load.next_op
+        point = self._setup_end
+        if point is None or not self._still_ends_setup(point):
+            point = self._setup_start()
+        # Setup ops inserted since (before the point) need no walk: they precede it.
         while point is not None and SETUP_ATTR in point.attributes:
             point = point.next_op
         assert point is not None, "main ends with its terminator"
+        self._setup_end = point
         return Builder(InsertPoint.before(point), operation_insertion_handler=[_mark_setup])
+
+    def _setup_start(self) -> Operation | None:
+        """Where the setup code starts: right after the graph load, else at the
+        start of `main`."""
+        if self.loaded is None:
+            return self.main.body.block.first_op
+        load = self.loaded.owner
+        assert isinstance(load, Operation)
+        return load.next_op
+
+    def _still_ends_setup(self, point: Operation) -> bool:
+        """Whether the remembered end of the setup code still is one: in `main`'s
+        block, right after the graph load or a setup op (an op inserted before it
+        that is not setup code ends the setup code instead, and is found by
+        walking again from the load)."""
+        if point.parent is not self.main.body.block:
+            return False
+        before = point.prev_op
+        if before is None:
+            return self.loaded is None
+        return SETUP_ATTR in before.attributes or (
+            self.loaded is not None and before is self.loaded.owner
+        )
 
     def graph_array(self, kind: GraphArray, element: Attribute = i32) -> SSAValue:
         """A device array of the loaded graph (made once, at setup)."""
@@ -231,22 +265,56 @@ class GpuContext:
     def shared(self, key: str, make: Callable[[Builder], SSAValue]) -> SSAValue:
         """A program-wide value (a scratch buffer, a capacity) made once at setup by
         `make` and found again by `key`, in this pass or a later one."""
-        for op in self.main.body.block.ops:
-            marker = op.attributes.get(SETUP_ATTR)
-            if isinstance(marker, StringAttr) and marker.data == key:
-                return op.results[0]
+        found = self._indexed(self._shared, key, self._index_shared)
+        if found is not None:
+            return found.results[0]
         value = make(self.setup_builder())
         owner = value.owner
         assert isinstance(owner, Operation)
         owner.attributes[SETUP_ATTR] = StringAttr(key)
+        self._shared[key] = owner
         return value
+
+    @cached_property
+    def vectors(self) -> dict[str, VectorType]:
+        """The module's global vectors by name (`gpu_elements.global_vectors`),
+        read once per context rather than once per access."""
+        from gir.passes.gpu_elements import global_vectors  # gpu_elements imports this module
+
+        return global_vectors(self.module)
 
     def buffer(self, name: str) -> SSAValue:
         """The device buffer of the global vector `name` (its `host.bind_global`)."""
+        binding = self._indexed(self._bindings, name, self._index_bindings)
+        if binding is None:
+            raise UserError(f"error: '@{name}' is not a global vector of the program")
+        return binding.buffer
+
+    def _indexed(
+        self, index: dict[str, _IndexedOp], key: str, rebuild: Callable[[], None]
+    ) -> _IndexedOp | None:
+        """`index[key]` while its op is still in `main`; else the index is built
+        again from `main` (one walk of its block) and asked once more. Lookups
+        cost one walk per pass, not one per lookup (programs with thousands of
+        globals)."""
+        op = index.get(key)
+        if op is None or op.parent is not self.main.body.block:
+            rebuild()
+            op = index.get(key)
+        return op
+
+    def _index_bindings(self) -> None:
+        self._bindings.clear()
         for op in self.main.body.block.ops:
-            if isinstance(op, host.BindGlobalOp) and op.global_name.data == name:
-                return op.buffer
-        raise UserError(f"error: '@{name}' is not a global vector of the program")
+            if isinstance(op, host.BindGlobalOp):
+                self._bindings.setdefault(op.global_name.data, op)
+
+    def _index_shared(self) -> None:
+        self._shared.clear()
+        for op in self.main.body.block.ops:
+            marker = op.attributes.get(SETUP_ATTR)
+            if isinstance(marker, StringAttr):
+                self._shared.setdefault(marker.data, op)
 
     @property
     def enqueues_per_item(self) -> int:

@@ -48,15 +48,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gir.benchmarks import G2_REFERENCE, PROGRAMS
-from gir.diagnostics import UserError, one_line
+from gir.diagnostics import UsageError, UserError, one_line
 from gir.runtime import reference
 from gir.runtime.device import Device
 from gir.runtime.graph import Graph, load_graph
 from gir.runtime.program import CompiledProgram
+from gir.tools.arguments import nonnegative_int, positive_int
 from gir.tools.opt import report_user_errors
 from gir.tools.output import check_writable, open_output
 from gir.api import choose_target, lower_for_run
-from gir.tools.run import parse_program
+from gir.tools.run import check_graph_spec, parse_program
 from gir.validate import Validator, find_validator
 
 if TYPE_CHECKING:
@@ -162,7 +163,7 @@ def _build_parser() -> argparse.ArgumentParser:
         epilog="example: gir-bench --target cuda --trials 10",
     )
     parser.add_argument("--target", choices=("auto", "cuda", "opencl"), default="auto")
-    parser.add_argument("--device", type=int, default=None, help="device index")
+    parser.add_argument("--device", type=nonnegative_int, default=None, help="device index")
     parser.add_argument(
         "--algorithms", default=",".join(ALGORITHMS), help="comma-separated [%(default)s]"
     )
@@ -176,8 +177,8 @@ def _build_parser() -> argparse.ArgumentParser:
         default="g2,default",
         help="schedule classes: program <algorithm>_<schedule>[_<social|road>].gt [%(default)s]",
     )
-    parser.add_argument("--trials", type=int, default=10, help="timed runs per cell [10]")
-    parser.add_argument("--warmup", type=int, default=1, help="untimed runs first [1]")
+    parser.add_argument("--trials", type=positive_int, default=10, help="timed runs per cell [10]")
+    parser.add_argument("--warmup", type=nonnegative_int, default=1, help="untimed runs first [1]")
     parser.add_argument(
         "--programs", type=Path, default=PROGRAMS, help="folder of the benchmark programs"
     )
@@ -368,9 +369,12 @@ def run_cells(
     algorithms = [_algorithm(name) for name in _split(options.algorithms)]
     schedules, graphs = _split(options.schedules), _graph_list(options.graphs)
     if not algorithms or not schedules or not graphs:
-        raise UserError("error: --algorithms, --graphs and --schedules must each name something")
+        raise UsageError("error: --algorithms, --graphs and --schedules must each name something")
     if not options.programs.is_dir():
         raise UserError(f"error: no benchmark programs folder '{options.programs}'")
+    _check_schedules(options.programs, algorithms, schedules)
+    for spec in graphs:  # a typo fails before any device work
+        check_graph_spec(spec)
     target = choose_target(options.target)
     device = open_device(target, options.device)
     host = _compiled_host(target, device) if options.host == "compiled" else None
@@ -490,10 +494,26 @@ def _compiled_host(target: str, device: Device) -> CompiledHost:
     return open_compiled_host(device.arch)  # type: ignore[attr-defined]
 
 
+def _check_schedules(folder: Path, algorithms: list[Algorithm], schedules: list[str]) -> None:
+    """A UsageError for a `--schedules` name that no program of the chosen
+    algorithms has, for any graph class (a typo, not a missing cell); `auto` and
+    `tuned` are made per cell."""
+    for schedule in schedules:
+        if schedule not in SCHEDULE_MODES and not any(
+            find_program(folder, algorithm.name, schedule, klass)
+            for algorithm in algorithms
+            for klass in ("social", "road")
+        ):
+            raise UsageError(
+                f"error: --schedules: no program in '{folder}' has schedule '{schedule}' "
+                f"for {', '.join(algorithm.name for algorithm in algorithms)}"
+            )
+
+
 def _algorithm(name: str) -> Algorithm:
     algorithm = ALGORITHMS.get(name)
     if algorithm is None:
-        raise UserError(
+        raise UsageError(
             f"error: unknown algorithm '{name}' (expected {', '.join(ALGORITHMS)})"
         )
     return algorithm
@@ -748,8 +768,6 @@ def _progress(message: str) -> None:
 def bench(argv: Sequence[str] | None = None) -> None:
     """Parses the command line, runs every cell, prints the table and writes the files."""
     options = _build_parser().parse_args(argv)
-    if options.trials < 1 or options.warmup < 0:
-        raise UserError("error: --trials must be at least 1 and --warmup at least 0")
     for path in (options.csv, options.plot):
         if path:
             check_writable(path)

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from gir.api import lower_for_run
+from gir.cache import cache_dir, enforce_cap, mark_used
 from gir.diagnostics import UserError
 from gir.runtime.graph import Graph, write_binary_graph
 from gir.targets.cuda_host import print_cuda_program, read_dump
@@ -91,6 +92,7 @@ class CompiledHost:
         """The executable of `source`, built now unless the cache has it."""
         binary = self.cache / cache_name(stem, source, self.nvcc, self.arch)
         if binary.exists():
+            mark_used(binary)
             return binary
         self.cache.mkdir(parents=True, exist_ok=True)
         cu = binary.with_suffix(".cu")
@@ -102,14 +104,18 @@ class CompiledHost:
             last = lines[-1] if lines else f"exit status {finished.returncode}"
             raise UserError(f"error: nvcc failed on {cu}: {last}")
         os.replace(partial, binary)
+        enforce_cap(binary)
         return binary
 
     def graph_file(self, spec: str, graph: Graph) -> Path:
         """`graph` (the graph of `spec`) as a `.gbin` file, written once."""
         path = self.graphs / graph_file_name(spec, graph)
-        if not path.exists():
+        if path.exists():
+            mark_used(path)
+        else:
             self.graphs.mkdir(parents=True, exist_ok=True)
             write_binary_graph(graph, path)
+            enforce_cap(path)
         return path
 
     def execute(self, binary: Path, argv: list[str], dump: Path | None) -> tuple[str, float]:
@@ -184,5 +190,4 @@ def open_compiled_host(arch: str) -> CompiledHost:
     nvcc = find_nvcc()
     if nvcc is None:
         raise UserError("error: --host compiled needs nvcc (on PATH or in /usr/local/cuda/bin)")
-    root = Path(os.environ.get("GIR_CACHE_DIR") or Path.home() / ".cache" / "gir")
-    return CompiledHost(nvcc, arch, root / "compiled")
+    return CompiledHost(nvcc, arch, cache_dir() / "compiled")

@@ -46,7 +46,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from gir.dialects import register_dialects
 from gir.frontend.notes import STRICT_SCHEDULE_HELP
-from gir.diagnostics import UserError, printable
+from gir.diagnostics import UsageError, UserError, printable
 from gir.ir_input import parse_module_text
 from gir.program_inputs import (
     check_int_arguments,
@@ -56,6 +56,7 @@ from gir.program_inputs import (
     unused_graph_note,
 )
 from gir.targets.externs import EXTERN_HELP, read_extern
+from gir.tools.arguments import nonnegative_int, positive_int
 from gir.tools.opt import report_user_errors
 from gir.tools.output import check_writable, open_output, write_npz
 from gir.api import choose_target, lower_for_run
@@ -109,19 +110,19 @@ def _build_parser() -> argparse.ArgumentParser:
         "auto (CUDA when available, else OpenCL) [auto]",
     )
     parser.add_argument(
-        "--device", type=int, default=None, help="device index (OpenCL: across platforms)"
+        "--device", type=nonnegative_int, default=None, help="device index (OpenCL: across platforms)"
     )
     parser.add_argument(
         "--devices",
-        type=int,
+        type=positive_int,
         default=1,
         help="run partitioned over this many devices, from --device on "
         "(docs/multi-gpu.md) [1]",
     )
-    parser.add_argument("--trials", type=int, default=1, help="runs to time [1]")
+    parser.add_argument("--trials", type=positive_int, default=1, help="runs to time [1]")
     parser.add_argument(
         "--warmup",
-        type=int,
+        type=nonnegative_int,
         default=None,
         help="untimed runs before the trials, their host output discarded "
         "[1 with --trials above 1, else 0: a single run prints once, device "
@@ -181,16 +182,21 @@ def _memory_size(text: str) -> int | None:
 
 def check_graph_files(program: ModuleOp, program_argv: Sequence[str]) -> None:
     """Says at once, before the compile, that a graph the program loads names a
-    file that does not exist (a generator spec such as `rmat:16` is checked when
-    the graph is generated)."""
+    file that does not exist or a generator spec that does not parse (`rmat:x`,
+    `rnat:16`): a typo costs no compile."""
     for source in graph_sources(program):
-        spec = source.spec(program_argv)
-        if not _GENERATOR_SPEC.match(spec) and not os.path.isfile(spec):
-            raise UserError(f"error: graph file not found: {spec}")
+        check_graph_spec(source.spec(program_argv))
 
 
-_GENERATOR_SPEC = re.compile(r"^[A-Za-z_]\w*:")
-"""What `load_graph` takes for a generator spec (`rmat:16`) unless a file has the name."""
+def check_graph_spec(spec: str) -> None:
+    """A UserError unless `spec` names a file or is a generator spec that parses
+    (as `load_graph` tells them apart)."""
+    from gir.runtime.graph.generators import GENERATOR_PREFIX, parse_generator_spec
+
+    if GENERATOR_PREFIX.match(spec) and not os.path.exists(spec):
+        parse_generator_spec(spec, weighted=None)
+    elif not os.path.isfile(spec):
+        raise UserError(f"error: graph file not found: {spec}")
 
 
 def checks_bounds(options: argparse.Namespace) -> bool:
@@ -208,11 +214,11 @@ def run(argv: Sequence[str] | None = None) -> None:
     from gir.executor import compile_program, open_devices, run_program
     from gir.runtime.graph import set_max_memory
 
-    options = _build_parser().parse_args(argv)
-    if options.trials < 1 or (options.warmup is not None and options.warmup < 0):
-        raise UserError("error: --trials must be at least 1 and --warmup at least 0")
+    parser = _build_parser()
+    # Intermixed: options may stand between PROGRAM, GRAPH and ARGS.
+    options = parser.parse_intermixed_args(argv)
     if options.dump and not options.dump.endswith(".npz"):
-        raise UserError("error: --dump needs a file name ending in .npz")
+        parser.error("argument --dump: needs a file name ending in .npz")
     if options.dump:
         check_writable(options.dump)
 
@@ -224,7 +230,7 @@ def run(argv: Sequence[str] | None = None) -> None:
         program = scheduled_module(options.program, options.schedule, options.args, options.target, options.device)
     program_argv = [options.program, *options.args]
     if takes_graph_argument(program) and not options.args:
-        raise UserError(
+        raise UsageError(
             f"error: '{options.program}' loads a graph: give it as GRAPH "
             "(gir-run PROGRAM GRAPH [ARGS...])"
         )

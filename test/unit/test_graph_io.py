@@ -13,6 +13,7 @@ import scipy.sparse as sparse
 
 from gir.runtime.graph import io as graph_io
 from gir.runtime.graph import (
+    FractionalWeights,
     Graph,
     GraphError,
     from_edges,
@@ -413,16 +414,24 @@ def test_graph_invariants_are_enforced() -> None:
         Graph(0, np.array([], dtype=np.int32), np.array([], dtype=np.int32)).largest_degree_vertex()
 
 
-def test_from_edges_keeps_first_weight_and_rounds_floats() -> None:
+def test_from_edges_keeps_first_weight_and_takes_integral_floats() -> None:
     graph = from_edges(
-        3, np.array([1, 0, 1, 1]), np.array([2, 1, 2, 0]), np.array([1.6, 2.0, 9.0, -0.4])
+        3, np.array([1, 0, 1, 1]), np.array([2, 1, 2, 0]), np.array([2.0, 2.0, 9.0, -0.0])
     )
     assert edges_of(graph) == [(0, 1, 2), (1, 0, 0), (1, 2, 2)]
 
 
+def test_from_edges_never_rounds_a_weight() -> None:
+    with pytest.raises(FractionalWeights, match=(
+        r"^error: 2 of the 4 edge weights have a fraction \(the first, 1\.6, on edge 0 in the "
+        r"given order\): gir's graphs hold int32 weights and never round them"
+    )):  # fmt: skip
+        from_edges(3, np.array([1, 0, 1, 1]), np.array([2, 1, 2, 0]), np.array([1.6, 2.0, 9.0, -0.4]))
+
+
 def test_from_scipy() -> None:
     matrix = sparse.coo_array(
-        (np.array([1.0, 2.0, 0.0, 3.4]), (np.array([0, 0, 2, 1]), np.array([1, 1, 0, 2]))),
+        (np.array([1.0, 2.0, 0.0, 3.0]), (np.array([0, 0, 2, 1]), np.array([1, 1, 0, 2]))),
         shape=(3, 4),
     )
     graph = from_scipy(matrix)
@@ -436,11 +445,17 @@ def test_from_scipy() -> None:
     assert from_scipy(matrix, weighted=False).weights is None
     with pytest.raises(GraphError, match="scipy sparse"):
         from_scipy(np.eye(3))
+    with pytest.raises(FractionalWeights, match="2 of the 3 edge weights have a fraction"):
+        from_scipy(matrix * 0.5)
 
 
 def test_from_networkx() -> None:
-    directed = nx.DiGraph([(0, 1, {"weight": 4}), (2, 0, {"weight": 1.6})])
+    directed = nx.DiGraph([(0, 1, {"weight": 4}), (2, 0, {"weight": 2.0})])
     assert edges_of(from_networkx(directed)) == [(0, 1, 4), (2, 0, 2)]
+    fractional = nx.DiGraph([(0, 1, {"weight": 4}), (2, 0, {"weight": 1.6})])
+    with pytest.raises(FractionalWeights, match=r"the first, 1\.6, on edge 1 "):
+        from_networkx(fractional)
+    assert edges_of(from_networkx(fractional, weighted=False)) == [(0, 1), (2, 0)]
     undirected = nx.Graph([("a", "b"), ("b", "c"), ("c", "c")])
     graph = from_networkx(undirected)
     assert graph.weights is None

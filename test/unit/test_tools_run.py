@@ -236,9 +236,13 @@ def test_warmup_runs_are_untimed_and_print_nothing(
     assert "over 2 trial(s)" in captured.err
 
 
-def test_a_negative_warmup_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([str(PROGRAMS / "lang_hostonly.gt"), "20", "--warmup", "-1"]) == 1
-    assert one_error_line(capsys) == "error: --trials must be at least 1 and --warmup at least 0"
+def test_a_negative_warmup_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_status:
+        main([str(PROGRAMS / "lang_hostonly.gt"), "20", "--warmup", "-1"])
+    assert exit_status.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        "gir-run: error: argument --warmup: must be at least 0, not -1\n"
+    )
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,15 @@ edges, with optional int32 weights. `load_graph` builds one from a file (`.el`,
 """
 
 from gir.runtime.graph.errors import INT32_MAX, INT32_MIN, MAX_VERTICES, GraphError
-from gir.runtime.graph.graph import BlockedEdges, Graph, block_count, from_edges, from_networkx, from_scipy
+from gir.runtime.graph.graph import (
+    BlockedEdges,
+    FractionalWeights,
+    Graph,
+    block_count,
+    from_edges,
+    from_networkx,
+    from_scipy,
+)
 from gir.runtime.graph.io import BINARY_GRAPH_MAGIC, load_graph, write_binary_graph
 from gir.runtime.graph.memory import (
     MAX_EDGES,
@@ -38,6 +46,7 @@ __all__ = [
     "MAX_EDGES",
     "MAX_VERTICES",
     "BlockedEdges",
+    "FractionalWeights",
     "Graph",
     "GraphError",
     "available_host_memory",

@@ -1,7 +1,9 @@
 """The graph cache: parsed files and large generated graphs as `.npz` files.
 
 Entries live in `$GIR_CACHE_DIR` (default `~/.cache/gir`), one per source, keyed
-by what they were made from and checked by a checksum of their arrays. Anything
+by what they were made from and checked by a checksum of their arrays. The
+directory is capped (`$GIR_CACHE_MAX_BYTES`, `gir.cache`): writing an entry evicts
+the least recently used ones, and reading one marks it used. Anything
 wrong with an entry (another key, a bad checksum, a truncated archive, an `.npy`
 header that claims more data than the member holds, or a FIFO, device or
 directory in its place) is noted on stderr and the entry rebuilt; reading one
@@ -23,6 +25,7 @@ from typing import BinaryIO
 
 import numpy as np
 
+from gir.cache import cache_dir, enforce_cap, mark_used
 from gir.output import OutputError, open_output, remove_stale_temporaries, write_npz
 from gir.runtime.graph.errors import GraphError
 from gir.runtime.graph.graph import (
@@ -57,13 +60,13 @@ class CacheEntry:
         absolute = path.resolve()
         digest = _file_digest(path, size)
         key = f"file v{_CACHE_FORMAT_VERSION}|{absolute}|{size}|{mtime_ns}|{digest}"
-        return CacheEntry(_cache_dir() / _cache_file_name(path.name, str(absolute)), key)
+        return CacheEntry(cache_dir() / _cache_file_name(path.name, str(absolute)), key)
 
     @staticmethod
     def for_generator(spec: str, generator_version: int) -> CacheEntry:
         """The entry of the graph a generator of `generator_version` makes of `spec`."""
         key = f"generator v{_CACHE_FORMAT_VERSION}.{generator_version}|numpy {np.__version__}|{spec}"
-        return CacheEntry(_cache_dir() / _cache_file_name(spec, key), key)
+        return CacheEntry(cache_dir() / _cache_file_name(spec, key), key)
 
     def read(self, report: ProgressCallback) -> Graph | None:
         """The cached graph, or None when missing, stale, corrupt or tampered with.
@@ -146,7 +149,8 @@ class CacheEntry:
                 arrays = {name: _read_member(archive, name) for name in names}
                 if str(_read_member(archive, "checksum")) != _checksum(arrays):
                     return self._rebuild("does not match its checksum")
-                return arrays
+            mark_used(self.file)
+            return arrays
         except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile):
             return self._rebuild("is corrupt or truncated")
 
@@ -161,6 +165,7 @@ class CacheEntry:
                     stream,
                     {"key": np.array(self.key), "checksum": np.array(_checksum(arrays)), **arrays},
                 )
+            enforce_cap(self.file)
         except OSError as error:
             report(f"cannot write the graph cache {self.file}: {error.strerror}")
         except OutputError as error:
@@ -257,11 +262,6 @@ def _file_digest(path: Path, size: int) -> str:
     except OSError as error:
         raise GraphError(f"cannot read the file: {error.strerror}", path=path) from None
     return "sampled:" + digest.hexdigest()
-
-
-def _cache_dir() -> Path:
-    """Where cached graphs live: `$GIR_CACHE_DIR`, default `~/.cache/gir`."""
-    return Path(os.environ.get("GIR_CACHE_DIR") or Path.home() / ".cache" / "gir")
 
 
 def _cache_file_name(label: str, identity: str) -> str:

@@ -47,6 +47,9 @@ class Graph:
     src: np.ndarray
     dst: np.ndarray
     weights: np.ndarray | None = None
+    weights_refused: str | None = None
+    """Why a graph built from weighted data has no weights (they had fractions,
+    `FractionalWeights`): a program that reads weights fails with this reason."""
     _derived: dict[str, object] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -284,7 +287,8 @@ def from_edges(
     """A Graph from edge arrays in any order: edges are sorted and exact duplicates dropped.
 
     Of duplicate (src, dst) pairs the first one (in the given order) keeps its weight.
-    Float weights are rounded to the nearest integer; all weights must fit in int32.
+    Weights must be integers that fit in int32: floats with no fraction are taken,
+    others raise `FractionalWeights` (gir never rounds a weight).
     """
     num_vertices = _checked_vertex_count(num_vertices)
     src_ids = _checked_ids(src, "src", num_vertices)
@@ -300,7 +304,8 @@ def from_scipy(matrix: object, *, weighted: bool | None = None) -> Graph:
 
     Every stored entry is an edge (explicit zeros too); duplicate entries are summed as
     scipy does. The vertex count is the larger matrix dimension. With `weighted=None`
-    the graph is weighted unless the matrix holds booleans; float values are rounded.
+    the graph is weighted unless the matrix holds booleans; values with a fraction
+    raise `FractionalWeights`.
     """
     import scipy.sparse as sparse
 
@@ -313,11 +318,12 @@ def from_scipy(matrix: object, *, weighted: bool | None = None) -> Graph:
     )
 
 
-def from_networkx(graph: object) -> Graph:
+def from_networkx(graph: object, *, weighted: bool = True) -> Graph:
     """A Graph from a networkx graph; undirected edges become two directed edges.
 
     Nodes 0..n-1 keep their ids; other node sets are numbered in `graph.nodes` order.
-    The graph is weighted (rounded to int) when every edge has a 'weight' attribute.
+    The graph is weighted when every edge has a 'weight' attribute (and `weighted`);
+    weights with a fraction raise `FractionalWeights`.
     """
     import networkx as nx
 
@@ -330,7 +336,7 @@ def from_networkx(graph: object) -> Graph:
     edges = list(graph.edges(data="weight"))
     src = np.fromiter((index[u] for u, _, _ in edges), dtype=np.int64, count=len(edges))
     dst = np.fromiter((index[v] for _, v, _ in edges), dtype=np.int64, count=len(edges))
-    weights = _networkx_weights([weight for _, _, weight in edges])
+    weights = _networkx_weights([weight for _, _, weight in edges]) if weighted else None
     if not graph.is_directed():
         src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
         weights = None if weights is None else np.concatenate([weights, weights])
@@ -361,8 +367,15 @@ def _checked_ids(values: np.ndarray, name: str, num_vertices: int) -> np.ndarray
     return ids
 
 
+class FractionalWeights(GraphError):
+    """Edge weights with a fraction, which gir's int32 weights cannot hold: gir
+    does not round them (a program that reads no weights runs without them,
+    `gir.api.to_graph`)."""
+
+
 def _integer_weights(values: np.ndarray, num_edges: int) -> np.ndarray:
-    """Edge weights as int32: floats are rounded; every value must be finite and fit int32."""
+    """Edge weights as int32: floats must have no fraction (`FractionalWeights`);
+    every value must be finite and fit int32."""
     weights = np.asarray(values)
     if weights.shape != (num_edges,):
         raise GraphError(f"weights has shape {weights.shape}, expected ({num_edges},)")
@@ -371,7 +384,15 @@ def _integer_weights(values: np.ndarray, num_edges: int) -> np.ndarray:
     if np.issubdtype(weights.dtype, np.floating):
         if not np.isfinite(weights).all():
             raise GraphError("weights must be finite numbers")
-        weights = np.rint(weights)
+        fractional = np.flatnonzero(weights != np.trunc(weights))
+        if fractional.size:
+            first = int(fractional[0])
+            raise FractionalWeights(
+                f"{fractional.size} of the {num_edges} edge weights have a fraction (the "
+                f"first, {float(weights[first])!r}, on edge {first} in the given order): "
+                "gir's graphs hold int32 weights and never round them; scale them to "
+                "integers yourself, e.g. numpy.rint(weights * 1000)"
+            )
     if weights.size and (weights.min() < INT32_MIN or weights.max() > INT32_MAX):
         raise GraphError(
             f"weights must fit in int32 (found values in [{weights.min()}, {weights.max()}])"

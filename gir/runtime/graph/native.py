@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from gir import cpp
+from gir.cache import native_cache_dir
 from gir.runtime.graph.errors import GraphError
 
 _FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC")
@@ -56,22 +57,13 @@ def _compiler() -> list[str]:
     )
 
 
-def _cache_dir() -> Path:
-    """Where built libraries live: `$GIR_NATIVE_CACHE_DIR`, default `~/.cache/gir-native`."""
-    configured = os.environ.get("GIR_NATIVE_CACHE_DIR")
-    if configured:
-        return Path(configured)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "gir-native"
-
-
 def library_path() -> Path:
     """The shared library of the current sources, built if it is not there yet."""
     command = _compiler()
     digest = hashlib.sha256(" ".join(command + list(_FLAGS)).encode())
     for name in _SOURCES:
         digest.update(name.encode() + b"\0" + cpp.source(name).encode())
-    directory = _cache_dir()
+    directory = native_cache_dir()
     library = directory / f"gir_graph-{digest.hexdigest()[:16]}.so"
     if library.exists():
         return library
