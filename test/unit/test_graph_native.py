@@ -58,6 +58,12 @@ FILES = {
     "weight.wel": "0 1 99999999999\n",
     "banner.mtx": "0 1\n",
     "array.mtx": "%%MatrixMarket matrix array real general\n",
+    "dense.mtx": "%%MatrixMarket matrix array integer symmetric\n3 3\n1\n0\n-4\n2\n0\n0\n",
+    "skew.mtx": "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 1.5\n3 2 -7\n",
+    "skew_array.mtx": "%%MatrixMarket matrix array integer skew-symmetric\n3 3\n5\n0\n-1\n",
+    "hermitian.mtx": "%%MatrixMarket matrix coordinate complex hermitian\n3 3 2\n2 1 3 0\n3 3 1 0\n",
+    "imaginary.mtx": "%%MatrixMarket matrix coordinate complex general\n3 3 1\n2 1 3 1e-9\n",
+    "diagonal.mtx": "%%MatrixMarket matrix coordinate integer skew-symmetric\n3 3 1\n2 2 3\n",
     "size.mtx": MTX + "% c\n3 3\n",
     "nosize.mtx": MTX + "% only comments\n",
     "truncated.mtx": MTX + "3 3 3\n1 2 1\n2 3 1\n",
@@ -69,6 +75,20 @@ FILES = {
     "edges.mtx": "%%MatrixMarket matrix coordinate pattern symmetric\n5 5 2000000000\n1 2\n",
     "control.el": "0 1\n1 \x1b]0;title\x07\n",
     "unknown.txt": "0 1\n",
+}
+
+_PADDING = ("# " + "x" * 1000 + "\n") * 5000
+"""5 MB of comment lines: a file with two of them is parsed in two stretches
+by gir-run's loader (in parallel, see `stretch_count` in graph_build.h) but in
+one by a CUDA program's, and both must report the same absolute lines."""
+
+LARGE_FILES = {
+    "stretches_ok.wel": "0 1 5\n" + _PADDING + "1 2 6\n" + _PADDING + "2 0 7\n",
+    # A token error in the last stretch beats a range error in the first.
+    "stretches_token.el": "-1 2\n" + _PADDING + _PADDING + "1 x\n",
+    # The first failure of the earlier kind (rows, then weights) wins.
+    "stretches_checks.mtx": MTX + "3 3 3\n1 2 99999999999\n" + _PADDING + _PADDING + "4 1 1\n1 1 1\n",
+    "stretches_first.el": "0 1\n-1 2\n" + _PADDING + "-2 2\n" + _PADDING + "-3 3\n",
 }
 
 
@@ -91,7 +111,7 @@ def driver(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     directory = tmp_path_factory.mktemp("files")
     paths = {}
-    for name, text in FILES.items():
+    for name, text in {**FILES, **LARGE_FILES}.items():
         paths[name] = directory / name
         if text is not None:
             paths[name].write_bytes(text.encode())
@@ -121,7 +141,7 @@ def _python_result(path: Path) -> tuple[int, str]:
     return 0, " ".join([str(graph.num_vertices), *edges])
 
 
-@pytest.mark.parametrize("name", [*FILES, "fifo", "folder", "zero", "urandom", "missing"])
+@pytest.mark.parametrize("name", [*FILES, *LARGE_FILES, "fifo", "folder", "zero", "urandom", "missing"])
 def test_the_cuda_programs_loader_reads_and_refuses_as_gir_run(
     name: str, driver: Path, files: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
