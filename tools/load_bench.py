@@ -81,7 +81,7 @@ def reference_time(path: Path, repeat: int) -> float:
         import scipy.io
 
         return best_of(repeat, lambda: scipy.io.mmread(path))
-    return best_of(repeat, lambda: np.loadtxt(path, dtype=np.int64, comments=("#", "%")))
+    return best_of(repeat, lambda: np.loadtxt(path, dtype=np.int64))
 
 
 def before_time(checkout: Path, path: Path, repeat: int) -> float:

@@ -166,3 +166,40 @@ def test_the_library_is_built_once_per_user_not_per_graph_cache(
     monkeypatch.setattr(native, "_build", lambda *arguments: pytest.fail("rebuilt the library"))
     assert native.library_path() == built and tmp_path not in built.parents
     assert not [entry for entry in built.parent.iterdir() if entry.suffix == ".tmp"]
+
+
+def _sorted_unique_reference(src: np.ndarray, dst: np.ndarray, weights: np.ndarray) -> list[tuple[int, int, int]]:
+    """Edges sorted by (src, dst) as unsigned 32-bit ids, the first of a duplicate keeping its weight."""
+    first: dict[tuple[int, int], int] = {}
+    for s, d, w in zip(src.tolist(), dst.tolist(), weights.tolist()):
+        first.setdefault((s, d), w)
+    return sorted(((s, d, w) for (s, d), w in first.items()), key=lambda e: (e[0] & 0xFFFFFFFF, e[1] & 0xFFFFFFFF))
+
+
+@pytest.mark.parametrize(
+    "sources",
+    [
+        "dense",  # few vertices: every id byte but the lowest is the same
+        "hubs",  # a few sources with thousands of edges each
+        "sparse",  # ids spread over the whole int32 range
+        "negative",  # negative ids order as unsigned, as the edge keys do
+    ],
+)
+def test_sort_unique_keeps_the_first_weight_of_each_edge(sources: str) -> None:
+    rng = np.random.default_rng(11)
+    count = 5000
+    if sources == "hubs":
+        src = rng.integers(0, 4, count)
+    elif sources == "sparse":
+        src = rng.integers(0, 2**31 - 1, count) // 1000 * 1000
+    else:
+        src = rng.integers(0, 300, count)
+    dst = rng.integers(-3 if sources == "negative" else 0, 300, count)
+    if sources == "negative":
+        src[17] = -5
+    weights = rng.integers(-100, 100, count)
+    got_src, got_dst, got_weights = native.sort_unique(src, dst, weights)
+    got = list(zip(got_src.tolist(), got_dst.tolist(), got_weights.tolist()))
+    assert got == _sorted_unique_reference(src, dst, weights)
+    unweighted = native.sort_unique(src, dst, None)
+    assert unweighted[2] is None and unweighted[0].tolist() == got_src.tolist()
