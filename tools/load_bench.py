@@ -5,8 +5,9 @@
 Writes a random graph (`--edges` edges over 2^20 vertices, fixed seed) as `.el`,
 `.wel` and Matrix Market files (integer, real and symmetric pattern), then times,
 best of `--repeat`, `gir.runtime.graph.load_graph(path, cache=False)` (parsing,
-sorting and deduplicating: the graph a program runs on) and the reference reader
-(`scipy.io.mmread` for `.mtx`, `np.loadtxt` for edge lists; these only parse).
+sorting and deduplicating: the graph a program runs on), gir's parsing alone, and
+the reference reader (`scipy.io.mmread` for `.mtx`, `np.loadtxt` for edge lists;
+these only parse).
 `--before CHECKOUT` also times the gir of another checkout (say, a `git worktree`
 of an older commit) in a subprocess. Prints the table of docs/performance.md.
 """
@@ -75,6 +76,18 @@ def gir_time(path: Path, repeat: int) -> float:
     return best_of(repeat, lambda: load_graph(str(path), cache=False))
 
 
+def gir_parse_time(path: Path, repeat: int) -> float:
+    """Best time of gir reading and parsing `path` alone (no sorting), like for like
+    with the reference readers."""
+    from gir.runtime.graph import native
+
+    def parse() -> None:
+        with native.GraphFile(path) as file:
+            file.parse()
+
+    return best_of(repeat, parse)
+
+
 def reference_time(path: Path, repeat: int) -> float:
     """Best time of scipy.io.mmread (`.mtx`) or np.loadtxt (edge lists) on `path`."""
     if path.suffix == ".mtx":
@@ -113,8 +126,8 @@ def main() -> None:
     print(f"{arguments.edges:,} edges over {VERTICES:,} vertices; best of {arguments.repeat}; {os.cpu_count()} CPUs")
     print()
     before = " gir before (s) |" if arguments.before else ""
-    print(f"| file | size (MB) |{before} gir (s) | scipy.io.mmread / np.loadtxt (s) |")
-    print("|---|---:|" + ("---:|" if arguments.before else "") + "---:|---:|")
+    print(f"| file | size (MB) |{before} gir (s) | gir, parsing only (s) | scipy.io.mmread / np.loadtxt (s) |")
+    print("|---|---:|" + ("---:|" if arguments.before else "") + "---:|---:|---:|")
     for name, description in FILES.items():
         path = directory / name
         size = path.stat().st_size / 1e6
@@ -122,6 +135,7 @@ def main() -> None:
         if arguments.before:
             cells.append(f"{before_time(arguments.before, path, arguments.repeat):.3f}")
         cells.append(f"{gir_time(path, arguments.repeat):.3f}")
+        cells.append(f"{gir_parse_time(path, arguments.repeat):.3f}")
         cells.append(f"{reference_time(path, arguments.repeat):.3f}")
         print("| " + " | ".join(cells) + " |")
 

@@ -390,6 +390,9 @@ inline Stretch parse_stretches(const std::string& path, const char* begin, const
   auto parse_one = [&](size_t k) {
     Stretch& stretch = stretches[k];
     Lines lines(path, bounds[k], bounds[k + 1], 0);
+    size_t room = (size_t)std::count(bounds[k], bounds[k + 1], '\n') + 1;  // at most an entry a line
+    stretch.src.reserve(room);
+    stretch.dst.reserve(room);
     try {
       while (lines.next()) {
         if (!lines.blank_or_comment()) {
@@ -415,6 +418,11 @@ inline Stretch parse_stretches(const std::string& path, const char* begin, const
   for (size_t k = 0; k < count; ++k) parse_one(k);
 #endif
   Stretch joined = std::move(stretches[0]);
+  size_t total = 0;
+  for (const Stretch& stretch : stretches) total += stretch.src.size();
+  joined.src.reserve(total);
+  joined.dst.reserve(total);
+  if (!joined.weights.empty()) joined.weights.reserve(total);
   long long offset = first_line;
   for (int kind = 0; kind < Checks::KINDS; ++kind) joined.checks.lines[kind] += joined.checks.lines[kind] > 0 ? offset : 0;
   if (joined.failed && joined.error.line > 0) joined.error.line += offset;
