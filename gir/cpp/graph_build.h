@@ -20,9 +20,13 @@
 #include <cstdio>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
+#ifdef GIR_GRAPH_THREADS
+#include <thread>
+#endif
 
 namespace gir_graph {
 
@@ -166,8 +170,8 @@ struct Parsed {
   std::vector<int32_t> src, dst, weights;
 };
 
-// Reads a text body line by line; keeps the first error of each kind of check
-// so that they are reported in gir's order (see Checks).
+// Reads a stretch of a text body line by line: the lines from `begin` up to
+// `limit`, numbered after `number` (the lines before them).
 struct Lines {
   const std::string& path;
   const char* data;
@@ -176,7 +180,9 @@ struct Lines {
   const char* end = nullptr;
   long long number = 0;
 
-  Lines(const std::string& path, const std::string& text) : path(path), data(text.data()), limit(text.data() + text.size()) {}
+  Lines(const std::string& path, const std::string& text) : Lines(path, text.data(), text.data() + text.size(), 0) {}
+  Lines(const std::string& path, const char* begin, const char* limit, long long number)
+      : path(path), data(begin), limit(limit), number(number) {}
 
   bool next() {
     if (data >= limit) return false;
@@ -221,16 +227,28 @@ struct Lines {
 
 // The first failure of each later check, raised once the whole body was read,
 // in the order gir's checks run: every token first, then the entry count, then
-// indices (integral, then rows and columns), then weights.
+// indices (integral, then rows, columns and a skew-symmetric diagonal), then
+// weights.
 struct Checks {
-  enum Kind { INTEGRAL, ROWS, COLUMNS, WEIGHTS, KINDS };
-  long long lines[KINDS] = {0, 0, 0, 0};
+  enum Kind { INTEGRAL, ROWS, COLUMNS, DIAGONAL, WEIGHTS, KINDS };
+  long long lines[KINDS] = {0, 0, 0, 0, 0};
   std::string messages[KINDS];
 
   void note(Kind kind, const Lines& lines_, const std::string& message) {
     if (lines[kind] == 0) {
       lines[kind] = lines_.number;
       messages[kind] = lines_.about(message);
+    }
+  }
+
+  // Takes the failures `later` noted in a later stretch of the file, whose
+  // lines it numbered `offset` too low, where this one has none.
+  void merge(const Checks& later, long long offset) {
+    for (int kind = 0; kind < KINDS; ++kind) {
+      if (lines[kind] == 0 && later.lines[kind] > 0) {
+        lines[kind] = later.lines[kind] + offset;
+        messages[kind] = later.messages[kind];
+      }
     }
   }
 
@@ -263,10 +281,11 @@ inline bool parse_number(const char* begin, const char* end, double& value) {
   const char* c = begin + (*begin == '+' || *begin == '-');
   const char* digits = c;
   size_t length = (size_t)(end - c);
+  bool named = length > 0 && (*c == 'n' || *c == 'N' || *c == 'i' || *c == 'I');
   auto is = [&](const char* word) {
     return length == std::strlen(word) && std::equal(c, end, word, [](char x, char y) { return std::tolower((unsigned char)x) == y; });
   };
-  if (is("nan") || is("inf") || is("infinity")) {
+  if (named && (is("nan") || is("inf") || is("infinity"))) {
     value = is("nan") ? NAN : (negative ? -INFINITY : INFINITY);
     return true;
   }
@@ -324,22 +343,117 @@ inline size_t line_count(const std::string& data) {
   return (size_t)std::count(data.begin(), data.end(), '\n') + 1;
 }
 
+
+// One stretch of a text body parsed on its own (see parse_stretches): its
+// entries in file order, the first failure of each later check, and the error
+// that stopped it, its lines numbered from the start of the stretch.
+struct Stretch {
+  std::vector<int32_t> src, dst, weights;
+  Checks checks;
+  long long entries = 0;   // data lines read
+  long long largest = -1;  // the largest vertex id listed (edge lists)
+  long long lines = 0;     // lines in the stretch
+  bool failed = false;
+  Error error;
+};
+
+// How many stretches a body of `bytes` is parsed in: one per hardware thread
+// where the host was built with GIR_GRAPH_THREADS (the Python host's library;
+// a complete CUDA program parses in one), at least 4 MB each.
+inline size_t stretch_count(size_t bytes) {
+#ifdef GIR_GRAPH_THREADS
+  size_t threads = std::max<size_t>(1, std::thread::hardware_concurrency());
+  return std::max<size_t>(1, std::min(threads, bytes / (4u << 20)));
+#else
+  (void)bytes;
+  return 1;
+#endif
+}
+
+// Parses the lines from `begin` to `limit` (numbered after `first_line`) with
+// `parse_line(lines, stretch)` for each data line, in stretches split at line
+// ends and parsed in parallel (see stretch_count). Joined, they give exactly
+// what one pass gives: the first stretch that stopped raises its error, and
+// each later check keeps its first failure in file order.
+template <typename ParseLine>
+inline Stretch parse_stretches(const std::string& path, const char* begin, const char* limit, long long first_line,
+                               ParseLine parse_line) {
+  size_t count = stretch_count((size_t)(limit - begin));
+  std::vector<const char*> bounds{begin};
+  for (size_t k = 1; k < count; ++k) {
+    const char* cut = std::max(bounds.back(), begin + (size_t)(limit - begin) * k / count);
+    const char* newline = static_cast<const char*>(std::memchr(cut, '\n', (size_t)(limit - cut)));
+    bounds.push_back(newline != nullptr ? newline + 1 : limit);
+  }
+  bounds.push_back(limit);
+  std::vector<Stretch> stretches(count);
+  auto parse_one = [&](size_t k) {
+    Stretch& stretch = stretches[k];
+    Lines lines(path, bounds[k], bounds[k + 1], 0);
+    size_t room = (size_t)std::count(bounds[k], bounds[k + 1], '\n') + 1;  // at most an entry a line
+    stretch.src.reserve(room);
+    stretch.dst.reserve(room);
+    try {
+      while (lines.next()) {
+        if (!lines.blank_or_comment()) {
+          parse_line(lines, stretch);
+          ++stretch.entries;
+        }
+      }
+    } catch (const Error& error) {
+      stretch.failed = true;
+      stretch.error = error;
+    } catch (const std::bad_alloc&) {
+      stretch.failed = true;
+      stretch.error = Error{"", 0, "out of host memory while reading the graph"};
+    }
+    stretch.lines = lines.number;
+  };
+#ifdef GIR_GRAPH_THREADS
+  std::vector<std::thread> workers;
+  for (size_t k = 1; k < count; ++k) workers.emplace_back(parse_one, k);
+  parse_one(0);
+  for (std::thread& worker : workers) worker.join();
+#else
+  for (size_t k = 0; k < count; ++k) parse_one(k);
+#endif
+  Stretch joined = std::move(stretches[0]);
+  size_t total = 0;
+  for (const Stretch& stretch : stretches) total += stretch.src.size();
+  joined.src.reserve(total);
+  joined.dst.reserve(total);
+  if (!joined.weights.empty()) joined.weights.reserve(total);
+  long long offset = first_line;
+  for (int kind = 0; kind < Checks::KINDS; ++kind) joined.checks.lines[kind] += joined.checks.lines[kind] > 0 ? offset : 0;
+  if (joined.failed && joined.error.line > 0) joined.error.line += offset;
+  offset += joined.lines;
+  for (size_t k = 1; k < count && !joined.failed; ++k) {
+    Stretch& later = stretches[k];
+    if (later.failed) {
+      joined.failed = true;
+      joined.error = later.error;
+      if (joined.error.line > 0) joined.error.line += offset;
+      break;
+    }
+    joined.checks.merge(later.checks, offset);
+    joined.entries += later.entries;
+    joined.largest = std::max(joined.largest, later.largest);
+    joined.src.insert(joined.src.end(), later.src.begin(), later.src.end());
+    joined.dst.insert(joined.dst.end(), later.dst.begin(), later.dst.end());
+    joined.weights.insert(joined.weights.end(), later.weights.begin(), later.weights.end());
+    later = Stretch();  // its memory back before the next is joined
+    offset += later.lines;
+  }
+  if (joined.failed) throw joined.error;
+  return joined;
+}
+
 // An `.el` (`src dst`) or `.wel` (`src dst weight`) body: 0-based ids, the vertex
 // count is the largest id plus one.
 inline Parsed edge_list(const std::string& path, const std::string& data, bool weighted) {
-  Parsed parsed;
-  parsed.has_weights = weighted;
-  size_t expected = line_count(data);
-  parsed.src.reserve(expected);
-  parsed.dst.reserve(expected);
-  if (weighted) parsed.weights.reserve(expected);
   size_t columns = weighted ? 3 : 2;
-  Lines lines(path, data);
-  Checks checks;
-  std::pair<const char*, const char*> tokens[3];
-  long long largest = -1;
-  while (lines.next()) {
-    if (lines.blank_or_comment()) continue;
+  auto parse_line = [columns, weighted](const Lines& lines, Stretch& stretch) {
+    std::pair<const char*, const char*> tokens[3];
     row_tokens(lines, columns, tokens);
     long long values[3];
     for (size_t i = 0; i < columns; ++i) {
@@ -347,40 +461,69 @@ inline Parsed edge_list(const std::string& path, const std::string& data, bool w
     }
     for (size_t i = 0; i < 2; ++i) {
       if (values[i] < 0) {
-        checks.note(Checks::ROWS, lines, "negative vertex id " + std::to_string(values[i]));
+        stretch.checks.note(Checks::ROWS, lines, "negative vertex id " + std::to_string(values[i]));
       } else if (values[i] > MAX_VERTICES - 1) {
-        checks.note(Checks::ROWS, lines, "vertex id " + std::to_string(values[i]) + " is too large (at most " +
-                                             std::to_string(MAX_VERTICES - 1) + ")");
+        stretch.checks.note(Checks::ROWS, lines, "vertex id " + std::to_string(values[i]) + " is too large (at most " +
+                                                     std::to_string(MAX_VERTICES - 1) + ")");
       }
-      largest = std::max(largest, values[i]);
+      stretch.largest = std::max(stretch.largest, values[i]);
     }
-    parsed.src.push_back((int32_t)values[0]);
-    parsed.dst.push_back((int32_t)values[1]);
+    stretch.src.push_back((int32_t)values[0]);
+    stretch.dst.push_back((int32_t)values[1]);
     if (weighted) {
       int32_t weight = 0;
       std::string problem;
-      if (!weight_value((double)values[2], weight, problem)) checks.note(Checks::WEIGHTS, lines, problem);
-      parsed.weights.push_back(weight);
+      if (!weight_value((double)values[2], weight, problem)) stretch.checks.note(Checks::WEIGHTS, lines, problem);
+      stretch.weights.push_back(weight);
     }
-  }
-  checks.raise_first(path);
-  parsed.vertices = largest + 1;
+  };
+  Stretch body = parse_stretches(path, data.data(), data.data() + data.size(), 0, parse_line);
+  body.checks.raise_first(path);
+  Parsed parsed;
+  parsed.has_weights = weighted;
+  parsed.vertices = body.largest + 1;
+  parsed.src = std::move(body.src);
+  parsed.dst = std::move(body.dst);
+  parsed.weights = std::move(body.weights);
   return parsed;
 }
 
-// What the banner and size line of a Matrix Market file say.
+// ---------------------------------------------------------------------------
+// Matrix Market
+// ---------------------------------------------------------------------------
+
+// The banner a Matrix Market file must start with, for messages.
+const char MTX_BANNER[] =
+    "%%MatrixMarket matrix <coordinate|array> <pattern|integer|real|complex> "
+    "<general|symmetric|skew-symmetric|hermitian>";
+
+// What the banner and size line of a Matrix Market file say. As a graph, the
+// matrix A has the edge i->j for each entry A[i][j] (a coordinate file's listed
+// entries, an array file's nonzero values) with weight A[i][j]; a symmetric or
+// hermitian file's off-diagonal entries also give j->i with the same weight, a
+// skew-symmetric file's with the weight negated; complex values must have a zero
+// imaginary part.
 struct MtxHeader {
-  bool has_weights = false, symmetric = false, real = false;
-  long long sizes[3] = {-1, -1, -1};  // rows, columns, entries
+  bool array = false;  // dense, column by column; else coordinate
+  bool has_weights = false, numbers = false, complex = false;
+  bool mirrored = false, negated = false;  // symmetric or hermitian, or skew-symmetric
+  long long sizes[3] = {-1, -1, -1};       // rows, columns, entries (an array: its values)
   long long size_line = 0;
+  long long body_bytes = 0;  // the bytes after the size line
 
   long long vertices() const { return std::max(sizes[0], sizes[1]); }
-  long long declared_edges() const { return sizes[2] * (symmetric ? 2 : 1); }
+  // An upper bound on the edges: an array's values also bounded by its bytes
+  // (each takes at least two, "1\n").
+  long long declared_edges() const {
+    long long listed = array ? std::min(sizes[2], body_bytes / 2 + 1) : sizes[2];
+    return listed * (mirrored || negated ? 2 : 1);
+  }
+  // The tokens of an entry line: the indices (coordinate), then the value's parts.
+  size_t columns() const { return (array ? 0 : 2) + (has_weights ? (complex ? 2 : 1) : 0); }
 };
 
-// Reads the banner and the size line, leaving `lines` after the size line.
-inline MtxHeader matrix_market_header(const std::string& path, Lines& lines) {
-  if (!lines.next()) lines.begin = lines.end = lines.limit, lines.number = 1;
+// The fields of the banner, lowercase; raises unless it names a form gir reads.
+inline MtxHeader matrix_market_banner(const Lines& lines) {
   std::vector<std::string> banner;
   std::pair<const char*, const char*> words[5];
   size_t count = lines.tokens(words, 5);
@@ -389,38 +532,69 @@ inline MtxHeader matrix_market_header(const std::string& path, Lines& lines) {
     std::transform(word.begin(), word.end(), word.begin(), [](unsigned char c) { return (char)std::tolower(c); });
     banner.push_back(word);
   }
+  const std::string& path = lines.path;
   if (count != 5 || banner[0] != "%%matrixmarket" || banner[1] != "matrix") {
-    raise(path, lines.number, "not a Matrix Market file: expected the banner '%%MatrixMarket matrix coordinate "
-                              "<pattern|integer|real> <general|symmetric>'");
+    raise(path, lines.number, std::string("not a Matrix Market file: expected the banner '") + MTX_BANNER + "'");
   }
-  if (banner[2] != "coordinate") {
-    raise(path, lines.number, "only the 'coordinate' Matrix Market format is supported, not '" + banner[2] + "'");
+  const std::string &format = banner[2], &field = banner[3], &symmetry = banner[4];
+  if (format != "coordinate" && format != "array") {
+    raise(path, lines.number, "unsupported Matrix Market format '" + format + "' (expected coordinate or array)");
   }
-  if (banner[3] != "pattern" && banner[3] != "integer" && banner[3] != "real") {
-    raise(path, lines.number, "unsupported Matrix Market field '" + banner[3] + "' (expected pattern, integer or real)");
-  }
-  if (banner[4] != "general" && banner[4] != "symmetric") {
+  if (field != "pattern" && field != "integer" && field != "real" && field != "complex") {
     raise(path, lines.number,
-          "unsupported Matrix Market symmetry '" + banner[4] + "' (expected general or symmetric)");
+          "unsupported Matrix Market field '" + field + "' (expected pattern, integer, real or complex)");
+  }
+  if (symmetry != "general" && symmetry != "symmetric" && symmetry != "skew-symmetric" && symmetry != "hermitian") {
+    raise(path, lines.number, "unsupported Matrix Market symmetry '" + symmetry +
+                                  "' (expected general, symmetric, skew-symmetric or hermitian)");
+  }
+  if (field == "pattern" && format == "array") {
+    raise(path, lines.number, "a Matrix Market array has values: 'pattern' is only for coordinate files");
+  }
+  if (field == "pattern" && symmetry != "general" && symmetry != "symmetric") {
+    raise(path, lines.number, "a '" + symmetry + "' matrix is defined by its values: 'pattern' cannot be " + symmetry);
   }
   MtxHeader header;
-  header.has_weights = banner[3] != "pattern";
-  header.symmetric = banner[4] == "symmetric";
-  header.real = banner[3] == "real";
+  header.array = format == "array";
+  header.has_weights = field != "pattern";
+  header.numbers = field == "real" || field == "complex";
+  header.complex = field == "complex";
+  header.mirrored = symmetry == "symmetric" || symmetry == "hermitian";
+  header.negated = symmetry == "skew-symmetric";
+  return header;
+}
+
+// Reads the banner and the size line, leaving `lines` after the size line.
+inline MtxHeader matrix_market_header(const std::string& path, Lines& lines) {
+  if (!lines.next()) lines.begin = lines.end = lines.limit, lines.number = 1;
+  MtxHeader header = matrix_market_banner(lines);
+  size_t expected = header.array ? 2 : 3;
+  const char* expected_line = header.array ? "expected the size line 'ROWS COLS'" : "expected the size line 'ROWS COLS ENTRIES'";
   while (lines.next()) {
     if (lines.blank_or_comment()) continue;
     std::pair<const char*, const char*> found[3];
-    bool valid = lines.tokens(found, 3) == 3;
-    for (size_t i = 0; valid && i < 3; ++i) {
+    bool valid = lines.tokens(found, 3) == expected;
+    for (size_t i = 0; valid && i < expected; ++i) {
       valid = parse_integer(found[i].first, found[i].second, header.sizes[i]) && header.sizes[i] >= 0;
     }
-    if (!valid) lines.fail("expected the size line 'ROWS COLS ENTRIES'");
+    if (!valid) lines.fail(expected_line);
     if (header.vertices() > MAX_VERTICES) lines.fail("the matrix is too large for int32 vertex ids");
+    if (header.array && (header.mirrored || header.negated) && header.sizes[0] != header.sizes[1]) {
+      lines.fail("a symmetric, skew-symmetric or hermitian array must be square (it lists a lower triangle)");
+    }
     header.size_line = lines.number;
     break;
   }
-  if (header.size_line == 0) raise(path, 0, "truncated file: the size line 'ROWS COLS ENTRIES' is missing");
-  if (header.sizes[2] > MAX_EDGES || header.declared_edges() > MAX_EDGES) {
+  if (header.size_line == 0) {
+    raise(path, 0, std::string("truncated file: the size line '") + (header.array ? "ROWS COLS" : "ROWS COLS ENTRIES") +
+                       "' is missing");
+  }
+  header.body_bytes = (long long)(lines.limit - lines.data);
+  if (header.array) {
+    long long n = header.sizes[0];
+    header.sizes[2] = header.negated ? n * (n - 1) / 2 : header.mirrored ? n * (n + 1) / 2 : n * header.sizes[1];
+  }
+  if (header.declared_edges() > MAX_EDGES) {
     raise("", 0, path + " has " + with_commas(header.declared_edges()) +
                      " edges, but gir's edge offsets are 32-bit (at most " + with_commas(MAX_EDGES) +
                      " edges); 64-bit offsets are not supported");
@@ -428,76 +602,137 @@ inline MtxHeader matrix_market_header(const std::string& path, Lines& lines) {
   return header;
 }
 
-// A Matrix Market coordinate file (pattern, integer or real; general or
-// symmetric): 1-based indices, entry (i, j) is the edge i->j, a symmetric file's
-// off-diagonal entries are mirrored, the vertex count is max(rows, cols).
+// The value an entry line's `tokens` give (one number, two for a complex
+// one), raising where a token is no number of the file's field.
+inline double entry_value(const Lines& lines, const MtxHeader& header, const std::pair<const char*, const char*>* tokens,
+                          Checks& checks) {
+  double parts[2] = {0, 0};
+  for (size_t i = 0; i < (header.complex ? 2u : 1u); ++i) {
+    long long integer = 0;
+    bool ok = header.numbers ? parse_number(tokens[i].first, tokens[i].second, parts[i])
+                             : parse_integer(tokens[i].first, tokens[i].second, integer);
+    if (!ok) not_a(lines, tokens[i], header.numbers ? "a number" : "an integer");
+    if (!header.numbers) parts[i] = (double)integer;
+  }
+  if (parts[1] != 0) {
+    checks.note(Checks::WEIGHTS, lines, "the value has a nonzero imaginary part (gir's weights are real numbers)");
+  }
+  return parts[0];
+}
+
+// Keeps the entry (row, col) of value `value` (0-based indices known to be in
+// range), checking its weight and, for a skew-symmetric file, its place.
+inline void keep_entry(const Lines& lines, const MtxHeader& header, long long row, long long col, double value,
+                       Stretch& stretch) {
+  int32_t weight = 0;
+  std::string problem;
+  if (header.negated && row == col) {
+    stretch.checks.note(Checks::DIAGONAL, lines, "a skew-symmetric matrix has a zero diagonal: its file lists no diagonal entries");
+  }
+  if (header.has_weights && !weight_value(value, weight, problem)) stretch.checks.note(Checks::WEIGHTS, lines, problem);
+  if (header.negated && weight == INT32_MIN) {
+    stretch.checks.note(Checks::WEIGHTS, lines, "the mirrored weight 2147483648 does not fit in int32");
+  }
+  stretch.src.push_back((int32_t)row);
+  stretch.dst.push_back((int32_t)col);
+  if (header.has_weights) stretch.weights.push_back(weight);
+}
+
+// A 1-based index token of a coordinate entry, in [1, size]: its 0-based value
+// (or -1, the problem noted).
+inline long long entry_index(const Lines& lines, const MtxHeader& header, size_t axis,
+                             std::pair<const char*, const char*> token, Checks& checks) {
+  long long index = 0;
+  if (!parse_integer(token.first, token.second, index)) {
+    double value = 0;
+    if (!header.numbers || !parse_number(token.first, token.second, value)) {
+      not_a(lines, token, header.numbers ? "a number" : "an integer");
+    }
+    if (!std::isfinite(value) || value != std::floor(value)) {
+      checks.note(Checks::INTEGRAL, lines, "row and column indices must be integers");
+      return -1;
+    }
+    index = value < -9.2e18 ? LLONG_MIN : value > 9.2e18 ? LLONG_MAX : (long long)value;
+  }
+  Checks::Kind kind = axis == 0 ? Checks::ROWS : Checks::COLUMNS;
+  if (index < 1) {
+    checks.note(kind, lines, "vertex index " + std::to_string(index) + " is below 1");
+    return -1;
+  }
+  if (index > header.sizes[axis]) {
+    checks.note(kind, lines, "vertex index " + std::to_string(index) + " is larger than the matrix size " +
+                                 std::to_string(header.sizes[axis]));
+    return -1;
+  }
+  return index - 1;
+}
+
+// A coordinate body: 1-based (row, col) and, unless a pattern, the value.
+inline Stretch coordinate_body(const std::string& path, const MtxHeader& header, Lines& lines) {
+  size_t columns = header.columns();
+  auto parse_line = [&header, columns](const Lines& lines, Stretch& stretch) {
+    std::pair<const char*, const char*> tokens[4];
+    row_tokens(lines, columns, tokens);
+    // Tokens first (as gir reads a line: each must be a number of its kind),
+    // then the indices' ranges, then the value.
+    long long row = entry_index(lines, header, 0, tokens[0], stretch.checks);
+    long long col = entry_index(lines, header, 1, tokens[1], stretch.checks);
+    double value = header.has_weights ? entry_value(lines, header, tokens + 2, stretch.checks) : 1;
+    keep_entry(lines, header, row < 0 ? 0 : row, col < 0 ? 0 : col, value, stretch);
+  };
+  return parse_stretches(path, lines.data, lines.limit, lines.number, parse_line);
+}
+
+// An array body: the values column by column, one a line (a complex value: two
+// numbers), of the whole matrix (general) or of its lower triangle, diagonal
+// included unless skew-symmetric; a zero is no edge.
+inline Stretch array_body(const MtxHeader& header, Lines& lines) {
+  Stretch stretch;
+  long long rows = header.sizes[0], first = header.negated ? 1 : 0;
+  long long row = first, col = 0;
+  std::pair<const char*, const char*> tokens[2];
+  while (lines.next()) {
+    if (lines.blank_or_comment()) continue;
+    row_tokens(lines, header.columns(), tokens);
+    double value = entry_value(lines, header, tokens, stretch.checks);
+    if (stretch.entries++ >= header.sizes[2]) continue;  // counted for the message, not kept
+    if (value != 0) keep_entry(lines, header, row, col, value, stretch);
+    if (++row == rows) {
+      ++col;
+      row = header.mirrored ? col : header.negated ? col + 1 : 0;
+    }
+  }
+  return stretch;
+}
+
+// A Matrix Market file (coordinate or array; pattern, integer, real or complex;
+// general, symmetric, skew-symmetric or hermitian; see MtxHeader): 1-based
+// indices, the vertex count is max(rows, cols).
 inline Parsed matrix_market(const std::string& path, const std::string& data) {
   Lines lines(path, data);
   MtxHeader header = matrix_market_header(path, lines);
-  const long long* sizes = header.sizes;
-  bool symmetric = header.symmetric, real = header.real;
-  long long size_line = header.size_line;
+  long long declared = header.sizes[2], size_line = header.size_line;
+  Stretch body = header.array ? array_body(header, lines) : coordinate_body(path, header, lines);
+  if (body.entries != declared) {
+    const char* what = header.array ? " values" : " entries";
+    raise(path, 0, std::string(body.entries < declared ? "truncated file" : header.array ? "too many values" : "too many entries") +
+                       ": the size line (line " + std::to_string(size_line) + ") declares " + std::to_string(declared) +
+                       what + " but " + std::to_string(body.entries) + " were found");
+  }
+  body.checks.raise_first(path);
   Parsed parsed;
   parsed.has_weights = header.has_weights;
   parsed.vertices = header.vertices();
-  // Every entry takes at least 4 bytes ("1 1\n"): the declared count is only
-  // trusted as far as the file is long.
-  size_t room = (size_t)std::min<long long>(sizes[2], (long long)(data.size() / 4) + 1);
-  parsed.src.reserve(room);
-  parsed.dst.reserve(room);
-  if (parsed.has_weights) parsed.weights.reserve(room);
-  size_t columns = parsed.has_weights ? 3 : 2;
-  Checks checks;
-  std::pair<const char*, const char*> tokens[3];
-  long long found = 0;
-  while (lines.next()) {
-    if (lines.blank_or_comment()) continue;
-    row_tokens(lines, columns, tokens);
-    double values[3];
-    for (size_t i = 0; i < columns; ++i) {
-      long long integer = 0;
-      bool ok = real ? parse_number(tokens[i].first, tokens[i].second, values[i])
-                     : parse_integer(tokens[i].first, tokens[i].second, integer);
-      if (!ok) not_a(lines, tokens[i], real ? "a number" : "an integer");
-      if (!real) values[i] = (double)integer;
-    }
-    long long index[2] = {0, 0};
-    for (size_t i = 0; i < 2; ++i) {
-      if (!std::isfinite(values[i]) || values[i] != std::floor(values[i])) {
-        checks.note(Checks::INTEGRAL, lines, "row and column indices must be integers");
-        continue;
-      }
-      index[i] = values[i] < -9.2e18 ? LLONG_MIN : values[i] > 9.2e18 ? LLONG_MAX : (long long)values[i];
-      Checks::Kind kind = i == 0 ? Checks::ROWS : Checks::COLUMNS;
-      if (index[i] < 1) {
-        checks.note(kind, lines, "vertex index " + std::to_string(index[i]) + " is below 1");
-      } else if (index[i] > sizes[i]) {
-        checks.note(kind, lines, "vertex index " + std::to_string(index[i]) + " is larger than the matrix size " +
-                                     std::to_string(sizes[i]));
-      }
-    }
-    int32_t weight = 0;
-    std::string problem;
-    if (parsed.has_weights && !weight_value(values[2], weight, problem)) checks.note(Checks::WEIGHTS, lines, problem);
-    ++found;
-    if (found > sizes[2]) continue;  // counted for the message below, not kept
-    parsed.src.push_back((int32_t)(index[0] - 1));
-    parsed.dst.push_back((int32_t)(index[1] - 1));
-    if (parsed.has_weights) parsed.weights.push_back(weight);
-  }
-  if (found != sizes[2]) {
-    raise(path, 0, std::string(found < sizes[2] ? "truncated file" : "too many entries") + ": the size line (line " +
-                       std::to_string(size_line) + ") declares " + std::to_string(sizes[2]) + " entries but " +
-                       std::to_string(found) + " were found");
-  }
-  checks.raise_first(path);
-  if (symmetric) {
+  parsed.src = std::move(body.src);
+  parsed.dst = std::move(body.dst);
+  parsed.weights = std::move(body.weights);
+  if (header.mirrored || header.negated) {
     size_t stored = parsed.src.size();
     for (size_t i = 0; i < stored; ++i) {
       if (parsed.src[i] != parsed.dst[i]) {
         parsed.src.push_back(parsed.dst[i]);
         parsed.dst.push_back(parsed.src[i]);
-        if (parsed.has_weights) parsed.weights.push_back(parsed.weights[i]);
+        if (parsed.has_weights) parsed.weights.push_back(header.negated ? -parsed.weights[i] : parsed.weights[i]);
       }
     }
   }

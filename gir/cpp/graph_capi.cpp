@@ -4,6 +4,8 @@
 // gir_error_path / gir_error_line / gir_error_message.
 #include <new>
 
+// The Python host parses large text files in parallel (graph_build.h: stretch_count).
+#define GIR_GRAPH_THREADS 1
 #include "graph_build.h"
 
 namespace {

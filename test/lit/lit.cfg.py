@@ -27,6 +27,23 @@ for name in ("PATH", "HOME", "GIR_CACHE_DIR", "PYOPENCL_CTX", "OCL_ICD_VENDORS")
     if name in os.environ:
         config.environment[name] = os.environ[name]
 
+
+def scratch_cache_dir() -> str:
+    """A graph cache for this lit run, removed when lit exits: RUN lines that
+    load graph files would otherwise write `.npz` entries into the user's
+    `~/.cache/gir` (tools/test.sh and CI set `GIR_CACHE_DIR` themselves)."""
+    import atexit
+    import tempfile
+
+    directory = tempfile.mkdtemp(prefix="gir-lit-cache-")
+    lit_process = os.getpid()
+    atexit.register(lambda: os.getpid() == lit_process and shutil.rmtree(directory, ignore_errors=True))
+    return directory
+
+
+if "GIR_CACHE_DIR" not in config.environment:
+    config.environment["GIR_CACHE_DIR"] = scratch_cache_dir()
+
 python = sys.executable
 TOOLS = (("gir-opt", "opt"), ("gir-translate", "translate"), ("gir-run", "run"))
 
@@ -85,6 +102,10 @@ nvcc = shutil.which("nvcc") or next(
 )
 if nvcc is not None:
     config.available_features.add("nvcc")
+    # Several generated files compiled with one nvcc call: nvcc_batch.py says how.
+    config.substitutions.append(
+        ("%nvcc-batch", f"{python} {os.path.join(config.test_source_root, 'nvcc_batch.py')}")
+    )
     config.environment["PATH"] = os.pathsep.join(
         [os.path.dirname(nvcc), config.environment.get("PATH", os.environ.get("PATH", ""))]
     )

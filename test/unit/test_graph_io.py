@@ -117,6 +117,83 @@ def test_matrix_market_fields_and_symmetry(
     assert edges_of(graph) == expected
 
 
+MATRIX_FORMS = [
+    # (banner fields, size line and body, the edges: the matrix's entries)
+    (
+        "array integer general",
+        "2 3\n1\n0\n0\n-2\n5\n0\n",
+        [(0, 0, 1), (0, 2, 5), (1, 1, -2)],
+    ),
+    (
+        "array real symmetric",
+        "3 3\n1.4\n0\n2\n0\n0.2\n7\n",
+        [(0, 0, 1), (0, 2, 2), (1, 2, 0), (2, 0, 2), (2, 1, 0), (2, 2, 7)],
+    ),
+    (
+        "array integer skew-symmetric",
+        "3 3\n4\n0\n-6\n",
+        [(0, 1, -4), (1, 0, 4), (1, 2, 6), (2, 1, -6)],
+    ),
+    (
+        "array complex hermitian",
+        "2 2\n1 0\n3 0\n0 0\n",
+        [(0, 0, 1), (0, 1, 3), (1, 0, 3)],
+    ),
+    (
+        "coordinate integer skew-symmetric",
+        "3 3 2\n2 1 4\n3 2 -1\n",
+        [(0, 1, -4), (1, 0, 4), (1, 2, 1), (2, 1, -1)],
+    ),
+    (
+        "coordinate real hermitian",
+        "3 3 2\n2 1 4.2\n3 3 1\n",
+        [(0, 1, 4), (1, 0, 4), (2, 2, 1)],
+    ),
+    (
+        "coordinate complex hermitian",
+        "3 3 2\n2 1 4 0\n3 3 1.0 -0.0\n",
+        [(0, 1, 4), (1, 0, 4), (2, 2, 1)],
+    ),
+    (
+        "coordinate complex general",
+        "2 2 1\n1 2 -3 0\n",
+        [(0, 1, -3)],
+    ),
+]
+
+
+@pytest.mark.parametrize(("banner", "body", "expected"), MATRIX_FORMS)
+def test_matrix_market_arrays_skew_symmetric_and_hermitian(
+    tmp_path: Path, banner: str, body: str, expected: list[tuple[int, ...]]
+) -> None:
+    """An array's zeros are no edges; a skew-symmetric entry's mirror has the
+    negated weight; hermitian values must be real."""
+    path = write(tmp_path, "m.mtx", f"%%MatrixMarket matrix {banner}\n% c\n{body}")
+    graph = load_graph(str(path), cache=False)
+    assert graph.num_vertices == max(int(size) for size in body.split("\n")[0].split()[:2])
+    assert edges_of(graph) == expected
+
+
+@pytest.mark.parametrize("symmetry", ["general", "symmetric", "skew-symmetric", "hermitian"])
+@pytest.mark.parametrize("dense", [False, True])
+def test_matrix_market_forms_mean_the_matrix_scipy_reads(tmp_path: Path, symmetry: str, dense: bool) -> None:
+    """Every form scipy writes loads as the graph of the matrix scipy reads back."""
+    rng = np.random.default_rng(7)
+    values = rng.integers(-50, 50, (40, 40)) * (rng.random((40, 40)) < 0.2)
+    if symmetry in ("symmetric", "hermitian"):
+        values = np.tril(values) + np.tril(values, -1).T
+    elif symmetry == "skew-symmetric":
+        values = np.tril(values, -1) - np.tril(values, -1).T
+    matrix = values.astype(complex if symmetry == "hermitian" else np.int64)
+    scipy.io.mmwrite(
+        tmp_path / "s.mtx", matrix if dense else sparse.coo_array(matrix), symmetry=symmetry
+    )
+    assert (symmetry in (tmp_path / "s.mtx").read_text().split("\n")[0])
+    read = scipy.io.mmread(tmp_path / "s.mtx")
+    expected = from_scipy(sparse.coo_array(np.real(read.toarray() if sparse.issparse(read) else read)))
+    assert edges_of(load_graph(str(tmp_path / "s.mtx"), cache=False)) == edges_of(expected)
+
+
 def test_matrix_market_written_by_scipy(tmp_path: Path) -> None:
     matrix = sparse.random(60, 60, density=0.05, random_state=3, format="coo")
     matrix.data = np.round(matrix.data * 100) + 1
@@ -153,18 +230,73 @@ MTX_HEAD = "%%MatrixMarket matrix coordinate integer general\n"
         ("a.mtx", "0 1\n", r"a\.mtx:1: error: not a Matrix Market file"),
         (
             "a.mtx",
-            "%%MatrixMarket matrix array real general\n",
-            r"a\.mtx:1: error: only the 'coordinate'",
+            "%%MatrixMarket matrix dense real general\n",
+            r"a\.mtx:1: error: unsupported Matrix Market format 'dense'",
         ),
         (
             "a.mtx",
-            "%%MatrixMarket matrix coordinate complex general\n",
-            r"a\.mtx:1: error: unsupported .* 'complex'",
+            "%%MatrixMarket matrix coordinate double general\n",
+            r"a\.mtx:1: error: unsupported Matrix Market field 'double'",
         ),
         (
             "a.mtx",
-            "%%MatrixMarket matrix coordinate real hermitian\n",
-            r"a\.mtx:1: error: unsupported .* 'hermitian'",
+            "%%MatrixMarket matrix coordinate real upper\n",
+            r"a\.mtx:1: error: unsupported Matrix Market symmetry 'upper'",
+        ),
+        (
+            "a.mtx",
+            "%%MatrixMarket matrix array pattern general\n",
+            r"a\.mtx:1: error: a Matrix Market array has values",
+        ),
+        (
+            "a.mtx",
+            "%%MatrixMarket matrix coordinate pattern skew-symmetric\n",
+            r"a\.mtx:1: error: .* 'pattern' cannot be skew-symmetric",
+        ),
+        (
+            "a.mtx",
+            "%%MatrixMarket matrix array real symmetric\n% c\n2 3\n",
+            r"a\.mtx:3: error: a symmetric, skew-symmetric or hermitian array must be square",
+        ),
+        (
+            "a.mtx",
+            "%%MatrixMarket matrix array real general\n2 2 4\n",
+            r"a\.mtx:2: error: expected the size line 'ROWS COLS': '2 2 4'",
+        ),
+        (
+            "a.mtx",
+            "%%MatrixMarket matrix array integer general\n2 2\n1\n0\n3\n",
+            r"a\.mtx: error: truncated file: the size line \(line 2\) declares 4 values but 3 were found",
+        ),
+        (
+            "a.mtx",
+            "%%MatrixMarket matrix array integer skew-symmetric\n2 2\n1\n2\n",
+            r"a\.mtx: error: too many values: .* declares 1 values but 2 were found",
+        ),
+        (
+            "a.mtx",
+            "%%MatrixMarket matrix array real general\n1 2\n1 2\n",
+            r"a\.mtx:3: error: expected 1 columns, found 2: '1 2'",
+        ),
+        (
+            "a.mtx",
+            "%%MatrixMarket matrix coordinate complex hermitian\n3 3 2\n2 1 4 0\n3 1 1.5 -2\n",
+            r"a\.mtx:4: error: the value has a nonzero imaginary part",
+        ),
+        (
+            "a.mtx",
+            "%%MatrixMarket matrix coordinate complex general\n3 3 1\n2 1 4\n",
+            r"a\.mtx:3: error: expected 4 columns, found 3",
+        ),
+        (
+            "a.mtx",
+            "%%MatrixMarket matrix coordinate integer skew-symmetric\n3 3 2\n2 1 4\n3 3 1\n",
+            r"a\.mtx:4: error: a skew-symmetric matrix has a zero diagonal",
+        ),
+        (
+            "a.mtx",
+            "%%MatrixMarket matrix coordinate integer skew-symmetric\n3 3 1\n2 1 -2147483648\n",
+            r"a\.mtx:3: error: the mirrored weight 2147483648 does not fit in int32",
         ),
         ("a.mtx", MTX_HEAD + "% c\n3 3\n", r"a\.mtx:3: error: expected the size line"),
         (

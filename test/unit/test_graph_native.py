@@ -58,6 +58,12 @@ FILES = {
     "weight.wel": "0 1 99999999999\n",
     "banner.mtx": "0 1\n",
     "array.mtx": "%%MatrixMarket matrix array real general\n",
+    "dense.mtx": "%%MatrixMarket matrix array integer symmetric\n3 3\n1\n0\n-4\n2\n0\n0\n",
+    "skew.mtx": "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 1.5\n3 2 -7\n",
+    "skew_array.mtx": "%%MatrixMarket matrix array integer skew-symmetric\n3 3\n5\n0\n-1\n",
+    "hermitian.mtx": "%%MatrixMarket matrix coordinate complex hermitian\n3 3 2\n2 1 3 0\n3 3 1 0\n",
+    "imaginary.mtx": "%%MatrixMarket matrix coordinate complex general\n3 3 1\n2 1 3 1e-9\n",
+    "diagonal.mtx": "%%MatrixMarket matrix coordinate integer skew-symmetric\n3 3 1\n2 2 3\n",
     "size.mtx": MTX + "% c\n3 3\n",
     "nosize.mtx": MTX + "% only comments\n",
     "truncated.mtx": MTX + "3 3 3\n1 2 1\n2 3 1\n",
@@ -69,6 +75,20 @@ FILES = {
     "edges.mtx": "%%MatrixMarket matrix coordinate pattern symmetric\n5 5 2000000000\n1 2\n",
     "control.el": "0 1\n1 \x1b]0;title\x07\n",
     "unknown.txt": "0 1\n",
+}
+
+_PADDING = ("# " + "x" * 1000 + "\n") * 5000
+"""5 MB of comment lines: a file with two of them is parsed in two stretches
+by gir-run's loader (in parallel, see `stretch_count` in graph_build.h) but in
+one by a CUDA program's, and both must report the same absolute lines."""
+
+LARGE_FILES = {
+    "stretches_ok.wel": "0 1 5\n" + _PADDING + "1 2 6\n" + _PADDING + "2 0 7\n",
+    # A token error in the last stretch beats a range error in the first.
+    "stretches_token.el": "-1 2\n" + _PADDING + _PADDING + "1 x\n",
+    # The first failure of the earlier kind (rows, then weights) wins.
+    "stretches_checks.mtx": MTX + "3 3 3\n1 2 99999999999\n" + _PADDING + _PADDING + "4 1 1\n1 1 1\n",
+    "stretches_first.el": "0 1\n-1 2\n" + _PADDING + "-2 2\n" + _PADDING + "-3 3\n",
 }
 
 
@@ -91,7 +111,7 @@ def driver(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     directory = tmp_path_factory.mktemp("files")
     paths = {}
-    for name, text in FILES.items():
+    for name, text in {**FILES, **LARGE_FILES}.items():
         paths[name] = directory / name
         if text is not None:
             paths[name].write_bytes(text.encode())
@@ -121,7 +141,7 @@ def _python_result(path: Path) -> tuple[int, str]:
     return 0, " ".join([str(graph.num_vertices), *edges])
 
 
-@pytest.mark.parametrize("name", [*FILES, "fifo", "folder", "zero", "urandom", "missing"])
+@pytest.mark.parametrize("name", [*FILES, *LARGE_FILES, "fifo", "folder", "zero", "urandom", "missing"])
 def test_the_cuda_programs_loader_reads_and_refuses_as_gir_run(
     name: str, driver: Path, files: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -146,3 +166,40 @@ def test_the_library_is_built_once_per_user_not_per_graph_cache(
     monkeypatch.setattr(native, "_build", lambda *arguments: pytest.fail("rebuilt the library"))
     assert native.library_path() == built and tmp_path not in built.parents
     assert not [entry for entry in built.parent.iterdir() if entry.suffix == ".tmp"]
+
+
+def _sorted_unique_reference(src: np.ndarray, dst: np.ndarray, weights: np.ndarray) -> list[tuple[int, int, int]]:
+    """Edges sorted by (src, dst) as unsigned 32-bit ids, the first of a duplicate keeping its weight."""
+    first: dict[tuple[int, int], int] = {}
+    for s, d, w in zip(src.tolist(), dst.tolist(), weights.tolist()):
+        first.setdefault((s, d), w)
+    return sorted(((s, d, w) for (s, d), w in first.items()), key=lambda e: (e[0] & 0xFFFFFFFF, e[1] & 0xFFFFFFFF))
+
+
+@pytest.mark.parametrize(
+    "sources",
+    [
+        "dense",  # few vertices: every id byte but the lowest is the same
+        "hubs",  # a few sources with thousands of edges each
+        "sparse",  # ids spread over the whole int32 range
+        "negative",  # negative ids order as unsigned, as the edge keys do
+    ],
+)
+def test_sort_unique_keeps_the_first_weight_of_each_edge(sources: str) -> None:
+    rng = np.random.default_rng(11)
+    count = 5000
+    if sources == "hubs":
+        src = rng.integers(0, 4, count)
+    elif sources == "sparse":
+        src = rng.integers(0, 2**31 - 1, count) // 1000 * 1000
+    else:
+        src = rng.integers(0, 300, count)
+    dst = rng.integers(-3 if sources == "negative" else 0, 300, count)
+    if sources == "negative":
+        src[17] = -5
+    weights = rng.integers(-100, 100, count)
+    got_src, got_dst, got_weights = native.sort_unique(src, dst, weights)
+    got = list(zip(got_src.tolist(), got_dst.tolist(), got_weights.tolist()))
+    assert got == _sorted_unique_reference(src, dst, weights)
+    unweighted = native.sort_unique(src, dst, None)
+    assert unweighted[2] is None and unweighted[0].tolist() == got_src.tolist()

@@ -127,6 +127,9 @@ assert out["pred"][0] == 0 and out.median > 0
 graph = nx.barabasi_albert_graph(1000, 3, seed=1)
 ranks, expected = nx.pagerank(graph, backend="gir"), nx.pagerank(graph)
 assert max(abs(ranks[v] - expected[v]) for v in graph) < 1e-4
+karate = nx.karate_club_graph()  # weighted: a newcomer's first try (docs/python.md)
+ranks, expected = nx.pagerank(karate, backend="gir"), nx.pagerank(karate)
+assert max(abs(ranks[v] - expected[v]) / expected[v] for v in karate) < 1e-9
 print(gir.__file__.split("/python3")[0])
 """
 

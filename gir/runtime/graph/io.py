@@ -3,8 +3,12 @@
 Files (`.el`, `.wel`, `.mtx`, `.gbin`) are read by gir's C++ loader
 (`gir/cpp/graph_build.h`, through `native`), the same code a complete CUDA
 program loads them with, so both hosts accept the same files with the same
-messages. Host memory is checked before each step, and parsed files go through
-the graph cache.
+messages; here the library parses large text files in parallel stretches
+(`parse_stretches`), which report the same absolute lines as one pass. What each
+Matrix Market form (coordinate or array; pattern, integer, real or complex;
+general, symmetric, skew-symmetric or hermitian) means as a graph is in
+docs/getting-started.md, "Graph files". Host memory is checked before each step,
+and parsed files go through the graph cache.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ from gir import cpp
 from gir.cache import native_cache_dir
 from gir.runtime.graph.errors import GraphError
 
-_FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC")
+_FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-pthread")
 _SOURCES = ("graph_build.h", "graph_capi.cpp")
 _INT32_P = np.ctypeslib.ndpointer(np.int32, flags="C_CONTIGUOUS")
 _LL = ctypes.c_longlong

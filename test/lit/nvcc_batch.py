@@ -1,0 +1,128 @@
+"""Compiles several generated `.cu` files with one nvcc call (lit's `%nvcc-batch`).
+
+    python nvcc_batch.py [--link] [--keep FILE] [NVCC_FLAG...] -- A.cu B.cu ...
+
+An nvcc call costs seconds whatever the program: the C++ and CUDA headers and,
+in a complete program, gir's C++ runtime (`runtime_source()`, the same text in
+every file) go through three compilers (cudafe++, cicc and the host compiler).
+One nvcc call with several inputs compiles them one after another, no faster. So
+the files are joined into one translation unit that holds the headers and the
+runtime once:
+
+- a complete program's runtime is dropped after the first (it must be
+  `runtime_source()` verbatim, which the split checks);
+- the `#include`s of the rest are hoisted to the top;
+- each file's own part (extern device code, kernels, `main`) goes into a
+  namespace of its own, its `extern "C"` kernels renamed by macros (C linkage
+  ignores namespaces), behind a `#line` directive, so that nvcc's messages
+  name the file and line they come from.
+
+`--link` links the joined object (with an empty `main`, the programs' own being
+in namespaces), which checks every called function is defined (alone, only the
+complete programs are linked). Should the
+joined unit fail, each file is compiled alone, so that the error reported is
+that of a file as gir printed it; the batch passes only if every file does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from gir.targets.cuda_host_runtime import runtime_source
+
+KERNEL = re.compile(r'^extern "C" __global__ void (\w+)\(', re.MULTILINE)
+INCLUDE = re.compile(r"^#include [<\"].*[>\"][ \t]*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Source:
+    """A generated file split for the joined unit: whether it carries the
+    runtime, and its own part with the line that part starts on."""
+
+    path: Path
+    has_runtime: bool
+    own: str
+    first_line: int
+
+
+def split(path: Path, runtime: str) -> Source:
+    """`path` as its runtime (if it has the verbatim one) and its own part."""
+    text = path.read_text()
+    at = text.find(runtime)
+    if at < 0:
+        return Source(path, False, text, 1)
+    start = at + len(runtime)
+    return Source(path, True, text[start:], text.count("\n", 0, start) + 1)
+
+
+def joined_unit(sources: list[Source], runtime: str, link: bool) -> str:
+    """One translation unit compiling every source's own part (see the module docstring)."""
+    includes: list[str] = []
+    parts: list[str] = []
+    for index, source in enumerate(sources):
+        for include in INCLUDE.findall(source.own):
+            if include not in includes:
+                includes.append(include)
+        own = INCLUDE.sub("", source.own)  # the line count is kept: a hoisted include leaves its line empty
+        kernels = KERNEL.findall(own)
+        namespace = f"gir_batch_{index}"
+        parts += [f"#define {name} {namespace}_{name}" for name in kernels]
+        parts.append(f"namespace {namespace} {{")
+        parts.append(f'#line {source.first_line} "{source.path}"')
+        parts.append(own)
+        parts.append(f"}}  // namespace {namespace}")
+        parts += [f"#undef {name}" for name in kernels]
+    head = [runtime] if any(source.has_runtime for source in sources) else []
+    tail = ["int main() { return 0; }"] if link else []
+    return "\n".join(head + includes + parts + tail) + "\n"
+
+
+def nvcc(flags: list[str], source: Path, output: Path, link: bool) -> subprocess.CompletedProcess[str]:
+    """nvcc on one file: an object, or with `link` an executable."""
+    command = [shutil.which("nvcc") or "nvcc", *flags, *([] if link else ["-c"]), str(source), "-o", str(output)]
+    return subprocess.run(command, capture_output=True, text=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], usage="%(prog)s [--link] [--keep FILE] [NVCC_FLAG...] -- A.cu ..."
+    )
+    parser.add_argument("--link", action="store_true", help="link the joined object (checks definitions)")
+    parser.add_argument("--keep", type=Path, help="also write the joined unit here")
+    if "--" not in sys.argv:
+        parser.error("expected NVCC_FLAG... -- A.cu B.cu ...")
+    cut = sys.argv.index("--")
+    arguments, flags = parser.parse_known_args(sys.argv[1:cut])
+    files = [Path(name) for name in sys.argv[cut + 1 :]]
+    runtime = runtime_source()
+    sources = [split(path, runtime) for path in files]
+    unit = joined_unit(sources, runtime, arguments.link)
+    with tempfile.TemporaryDirectory(prefix="gir-nvcc-batch-") as scratch:
+        joined = Path(scratch) / "joined.cu"
+        joined.write_text(unit)
+        if arguments.keep:
+            arguments.keep.write_text(unit)
+        together = nvcc(flags, joined, Path(scratch) / "joined.out", arguments.link)
+        sys.stderr.write(together.stderr)
+        if together.returncode == 0:
+            return 0
+        print(f"nvcc-batch: the joined unit of {len(files)} files failed; compiling each alone", file=sys.stderr)
+        failed = 0
+        for index, source in enumerate(sources):
+            link = arguments.link and source.has_runtime  # kernels alone have no main
+            alone = nvcc(flags, source.path, Path(scratch) / f"alone_{index}.out", link)
+            if alone.returncode != 0:
+                failed += 1
+                sys.stderr.write(f"nvcc-batch: {source.path} fails alone:\n{alone.stderr}")
+        return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
