@@ -194,6 +194,13 @@ class CudaHostPrinter(KernelPrinter):
 
     @emit.register
     def _(self, op: host.LoadGraphOp) -> None:
+        if op.reorder is not None:
+            raise UserError.at(
+                op,
+                f"error: the complete CUDA program cannot reorder its graph yet "
+                f"(configReorder({op.reorder.data})): run it through gir-run or gir-bench's "
+                "Python host, which relabel the graph once and map ids back",
+            )
         if op.argv is not None:
             path = f"gir_rt::argv_str({op.argv.value.data})"
         else:
