@@ -6,8 +6,6 @@ those of the graph as given."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from gir.benchmarks import PROGRAMS
@@ -18,28 +16,20 @@ GRAPHS = ("rmat:9,w", "road:12:10,w")
 """A small social graph and a small road grid, weighted for SSSP."""
 
 
-def reordered_program(tmp: Path, algorithm: str, klass: str, ordering: str) -> Path:
-    """The benchmark's best program of `algorithm` for graph class `klass`, its
-    schedule section asking for `ordering`."""
-    source = find_program(PROGRAMS, algorithm, "best", klass) or find_program(
-        PROGRAMS, algorithm, "g2", klass
-    )
-    assert source is not None
-    text = source.read_text().rstrip("\n") + f"\n    program->configReorder({ordering});\n"
-    path = tmp / f"{algorithm}_{klass}_{ordering}.gt"
-    path.write_text(text)
-    return path
-
-
 @pytest.mark.parametrize("ordering", list(ORDERINGS))
 @pytest.mark.parametrize("algorithm", list(ALGORITHMS))
-def test_reordered_benchmark_programs_validate(algorithm, ordering, devices, tmp_path):
+def test_reordered_benchmark_programs_validate(algorithm, ordering, devices):
+    """gir-bench's `best+ORDERING` cells: the class's best program (G2's where
+    there is no best) with `program->configReorder(ORDERING)`."""
     device = devices("opencl", None)
     spec_results = []
     for spec in GRAPHS:
         klass = graph_class(spec)
-        path = reordered_program(tmp_path, algorithm, klass, ordering)
-        compiled = _compile(path, "opencl", device)
+        path = find_program(PROGRAMS, algorithm, "best", klass) or find_program(
+            PROGRAMS, algorithm, "g2", klass
+        )
+        assert path is not None
+        compiled = _compile(path, "opencl", device, ordering)
         assert compiled.program is not None, compiled.error
         g = _reference_graph(spec, True, lambda message: None)
         cell = Cell(algorithm, spec, "best")

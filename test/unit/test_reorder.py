@@ -88,3 +88,23 @@ def test_relabelled_graph_is_cached_beside_its_source(tmp_path, monkeypatch) -> 
     assert again.cached and again.seconds >= 0
     assert (again.relabelling.old_of_new == first.relabelling.old_of_new).all()
     assert (again.graph.src == first.graph.src).all() and (again.graph.dst == first.graph.dst).all()
+
+
+def test_bench_schedule_with_an_ordering(tmp_path) -> None:
+    from gir.diagnostics import UserError
+    from gir.tools.bench import reordered_source, split_schedule
+
+    assert split_schedule("best") == ("best", None)
+    assert split_schedule("best+DEGREE") == ("best", "DEGREE")
+    with pytest.raises(UserError, match="CLASS or CLASS\\+ORDERING"):
+        split_schedule("+RCM")
+    with_section = tmp_path / "a.gt"
+    with_section.write_text("func main()\nend\n\nschedule:\n    SimpleGPUSchedule s;\n")
+    assert reordered_source(with_section, "RCM").decode().endswith(
+        "schedule:\n    SimpleGPUSchedule s;\n    program->configReorder(RCM);\n"
+    )
+    without = tmp_path / "b.gt"
+    without.write_text("func main()\nend\n")
+    assert reordered_source(without, "DEGREE").decode() == (
+        "func main()\nend\n\nschedule:\n    program->configReorder(DEGREE);\n"
+    )
