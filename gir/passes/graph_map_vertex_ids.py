@@ -126,6 +126,7 @@ def _vectors_of_ids(module: ModuleOp, vertex_vectors: set[str]) -> set[str]:
     """The vertex vectors some write of which stores a vertex id (a fixpoint:
     an element of such a vector is an id too)."""
     writes = [op for op in module.walk() if isinstance(op, _WRITES)]
+    copies = [op for op in module.walk() if isinstance(op, graph.VectorCopyOp)]
     holding: set[str] = set()
     changed = True
     while changed:
@@ -136,6 +137,11 @@ def _vectors_of_ids(module: ModuleOp, vertex_vectors: set[str]) -> set[str]:
                 continue
             if any(_is_vertex_id(value, holding) for value in _written_values(write)):
                 holding.add(name)
+                changed = True
+        for copy in copies:
+            target = copy.target.root_reference.data
+            if target not in holding and copy.source.root_reference.data in holding:
+                holding.add(target)
                 changed = True
     return holding
 

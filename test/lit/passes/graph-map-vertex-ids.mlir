@@ -14,6 +14,7 @@ builtin.module {
   graph.global @copy : !graph.vector<i32>
   graph.global @dist : !graph.vector<i32>
   graph.global @flag : !graph.vector<1 x i32>
+  graph.global @saved : !graph.vector<i32>
   func.func @claim(%u: !graph.vertex, %w: !graph.vertex) {
     %0 = graph.vertex_id %u : i32
     graph.store %0, @parent[%w] : !graph.vertex, i32
@@ -33,6 +34,7 @@ builtin.module {
     graph.store %count, @dist[%seed] : i32, i32
     %c0 = arith.constant 0 : i32
     graph.store %count, @flag[%c0] : i32, i32
+    graph.vector_copy @saved, @copy
     func.return
   }
 }
@@ -42,6 +44,7 @@ builtin.module {
 // CHECK-NEXT: graph.global @copy : !graph.vector<i32> vertex_values
 // CHECK-NEXT: graph.global @dist : !graph.vector<i32>{{$}}
 // CHECK-NEXT: graph.global @flag : !graph.vector<1 x i32>{{$}}
+// CHECK-NEXT: graph.global @saved : !graph.vector<i32> vertex_values
 // CHECK:      %root = graph.argv_int argv[2] vertex : i32
 // CHECK-NEXT: %other = graph.argv_int argv[3] vertex : i32
 // CHECK-NEXT: %count = graph.argv_int argv[4] : i32
