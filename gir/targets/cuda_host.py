@@ -167,7 +167,9 @@ class CudaHostPrinter(KernelPrinter):
     def _(self, op: host.ArgvIntOp) -> None:
         type_ = self.c_type(op.result.type)
         index = op.index.value.data
-        if isinstance(op.result.type, IntegerType):
+        if op.vertex is not None:
+            call = f"gir_rt::argv_vertex({index})"
+        elif isinstance(op.result.type, IntegerType):
             call = f"gir_rt::argv_int({index}, {max(op.result.type.width.data, 1)})"
         else:
             call = f"gir_rt::argv_float({index})"
@@ -194,20 +196,14 @@ class CudaHostPrinter(KernelPrinter):
 
     @emit.register
     def _(self, op: host.LoadGraphOp) -> None:
-        if op.reorder is not None:
-            raise UserError.at(
-                op,
-                f"error: the complete CUDA program cannot reorder its graph yet "
-                f"(configReorder({op.reorder.data})): run it through gir-run or gir-bench's "
-                "Python host, which relabel the graph once and map ids back",
-            )
         if op.argv is not None:
             path = f"gir_rt::argv_str({op.argv.value.data})"
         else:
             assert op.path is not None
             path = c_string_literal(op.path.data)
         weighted = "true" if op.weighted is not None else "false"
-        self._define(op.result, f"gir_rt::load_graph({path}, {weighted})")
+        reorder = "" if op.reorder is None else f", {c_string_literal(op.reorder.data)}"
+        self._define(op.result, f"gir_rt::load_graph({path}, {weighted}{reorder})")
 
     @emit.register
     def _(self, op: host.GraphSizeOp) -> None:
@@ -260,7 +256,12 @@ class CudaHostPrinter(KernelPrinter):
         if op.unsigned is not None:  # dumped as uint32 / uint64
             element = f"unsigned {'long long' if element == 'long long' else 'int'}"
             buffer = f"(const {element}*){buffer}"
-        self._statement(f"gir_rt::bind_global<{element}>({name}, {buffer}, {count})")
+        mapped = ""
+        if op.vertex_indexed is not None or op.vertex_values is not None:
+            indexed = "true" if op.vertex_indexed is not None else "false"
+            values = "true" if op.vertex_values is not None else "false"
+            mapped = f", {indexed}, {values}"
+        self._statement(f"gir_rt::bind_global<{element}>({name}, {buffer}, {count}{mapped})")
 
     @emit.register
     def _(self, op: host.LaunchOp) -> None:

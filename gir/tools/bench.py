@@ -313,12 +313,10 @@ def _compile_cell(
     path: Path, ordering: str | None, target: str, device: Device, host: CompiledHost | None
 ) -> CompiledCell:
     """A cell's program compiled for gir-run's runtime, or with `host` as a
-    complete CUDA program (which cannot reorder its graph)."""
+    complete CUDA program."""
     if host is None:
         return _compile(path, target, device, ordering)
-    if ordering is not None:
-        return CompiledCell(None, None, 0.0, "the complete CUDA program cannot reorder its graph yet")
-    return host.compile_cell(path)
+    return host.compile_cell(path, ordering)
 
 
 def trial_seconds(printed: str, elapsed: float | None, wall: float) -> float:

@@ -108,3 +108,28 @@ def test_bench_schedule_with_an_ordering(tmp_path) -> None:
     assert reordered_source(without, "DEGREE").decode() == (
         "func main()\nend\n\nschedule:\n    program->configReorder(DEGREE);\n"
     )
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_complete_programs_orderings(name: str) -> None:
+    """The C++ orderings a complete CUDA program relabels with: a permutation,
+    the Python host's own where the ordering is a stable sort (all but RCM,
+    whose C++ version keeps RCM's narrow band)."""
+    from gir.runtime.graph import native
+
+    graph = load_graph("rmat:9")
+    order = native.reorder(name, graph.num_vertices, graph.src, graph.dst)
+    assert sorted(order.tolist()) == list(range(graph.num_vertices))
+    if name != "RCM":
+        assert order.tolist() == relabel(name, graph.num_vertices, graph.src, graph.dst).old_of_new.tolist()
+    path = np.array([0, 3, 1, 4]), np.array([2, 0, 3, 1])
+    new_of_old = relabelling_of(name, native.reorder(name, 5, *path).astype(np.int64), 5).new_of_old
+    if name == "RCM":
+        assert max(abs(int(new_of_old[a]) - int(new_of_old[b])) for a, b in zip(*path)) == 1
+
+
+def test_the_complete_programs_unknown_ordering() -> None:
+    from gir.runtime.graph import GraphError, native
+
+    with pytest.raises(GraphError, match="unknown reordering 'SIDEWAYS'"):
+        native.reorder("SIDEWAYS", 2, np.array([0]), np.array([1]))
