@@ -323,11 +323,7 @@ class LoadedGraph:
                 raise GraphError(f"the program reads edge weights, but {self.spec} has none")
             if not weighted and graph.weights is not None:
                 graph = Graph(graph.num_vertices, graph.src, graph.dst, None)
-            relabelled = None
-            if reorder is not None:
-                from gir.runtime.graph.reorder import relabelled as relabel_graph
-
-                relabelled = relabel_graph(graph, reorder)
+            relabelled = None if reorder is None else self.device.reordered(self.spec, graph, reorder)
             resident = DeviceGraph(self.device, self.spec, graph, relabelled)
             self._on_device[(weighted, reorder)] = resident
         return resident

@@ -280,7 +280,7 @@ class Device(ABC):
             host_graph = plain.user_graph if plain is not None else self._load_host(spec, weighted)
             relabelled = None
             if reorder is not None:
-                relabelled = self._reorder(spec, host_graph, reorder)
+                relabelled = self.reordered(spec, host_graph, reorder)
             graph = DeviceGraph(self, spec, host_graph, relabelled)
             if self.progress is not None and plain is None:
                 self.progress(
@@ -296,7 +296,7 @@ class Device(ABC):
 
         return load_graph(spec, weighted=True if weighted else False, progress=self.progress)
 
-    def _reorder(self, spec: str, host_graph: Any, reorder: str) -> Any:
+    def reordered(self, spec: str, host_graph: Any, reorder: str) -> Any:
         """`host_graph` relabelled by `reorder`, its cost noted on stderr (a one-time
         cost, outside every timer: it is part of loading the graph)."""
         from gir.reorder import unknown_ordering

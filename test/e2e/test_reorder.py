@@ -10,7 +10,16 @@ import pytest
 
 from gir.benchmarks import PROGRAMS
 from gir.reorder import ORDERINGS
-from gir.tools.bench import ALGORITHMS, Cell, _compile, _reference_graph, find_program, graph_class, run_cell
+from gir.tools.bench import (
+    ALGORITHMS,
+    Cell,
+    _compile,
+    _reference_graph,
+    find_program,
+    graph_class,
+    reordered_source,
+    run_cell,
+)
 
 GRAPHS = ("rmat:9,w", "road:12:10,w")
 """A small social graph and a small road grid, weighted for SSSP."""
@@ -37,3 +46,20 @@ def test_reordered_benchmark_programs_validate(algorithm, ordering, devices):
         spec_results.append((spec, cell.status, cell.detail))
     assert all(status == "ok" and detail == "validated" for _, status, detail in spec_results), spec_results
     assert all((spec, ordering) in device.reorder_seconds for spec in GRAPHS)
+
+
+def test_reordered_program_through_the_python_api(tmp_path, capfd):
+    """`gir.compile(...).run` on a graph object and on a spec: the returned
+    parents are a BFS tree of the user's graph from the user's start vertex."""
+    import gir
+    from gir.runtime import reference
+    from gir.runtime.graph import load_graph
+
+    program = tmp_path / "bfs_relabelled.gt"
+    program.write_bytes(reordered_source(find_program(PROGRAMS, "bfs", "best", "social"), "HUB_CLUSTER"))
+    compiled = gir.compile(str(program))
+    graph = load_graph("rmat:9")
+    for source in (graph, "rmat:9"):
+        result = compiled.run(source, 5, 0.05, target="opencl")
+        assert reference.check_bfs_parent(graph, 5, result["parent"]) is None
+    assert "reordered by HUB_CLUSTER" in capfd.readouterr().err
