@@ -57,6 +57,9 @@ from gir.dialects import graph
 
 _WRITES = (graph.StoreOp, graph.ReduceOp, graph.CompareAndSwapOp)
 """The ops that write a vector element."""
+_ACCESSES = (graph.LoadOp, *_WRITES)
+"""The ops that address a vector element `@vector[index]`."""
+_VertexAccess = graph.LoadOp | graph.StoreOp | graph.ReduceOp | graph.CompareAndSwapOp
 
 
 @dataclass(frozen=True)
@@ -93,25 +96,25 @@ def _vertex_vectors(module: ModuleOp) -> set[str]:
     }
 
 
-def _vector_name(access: graph._VectorAccess) -> str:
+def _vector_name(access: _VertexAccess) -> str:
     return access.vector.root_reference.data
 
 
 def _used_as_vertex(value: SSAValue, vertex_vectors: set[str]) -> bool:
     """Whether `value` names a vertex somewhere: it indexes a vertex vector, is
     added to a vertex set, becomes a vertex, or starts a priority queue."""
-    for use in value.uses:
-        user = use.operation
-        if isinstance(user, graph._VectorAccess):
-            if user.index is value and _vector_name(user) in vertex_vectors:
-                return True
-        elif isinstance(user, graph.AddVertexOp):
-            if user.vertex is value:
-                return True
-        elif isinstance(user, graph.ToVertexOp | graph.PriorityQueueNewOp):
-            if isinstance(user, graph.ToVertexOp) or user.start is value:
-                return True
-    return False
+    return any(_names_vertex(use.operation, value, vertex_vectors) for use in value.uses)
+
+
+def _names_vertex(user: Operation, value: SSAValue, vertex_vectors: set[str]) -> bool:
+    """Whether `user` takes `value` as a vertex."""
+    if isinstance(user, _ACCESSES):
+        return user.index is value and _vector_name(user) in vertex_vectors
+    if isinstance(user, graph.AddVertexOp):
+        return user.vertex is value
+    if isinstance(user, graph.PriorityQueueNewOp):
+        return user.start is value
+    return isinstance(user, graph.ToVertexOp)
 
 
 def _written_values(op: Operation) -> list[SSAValue]:
