@@ -63,3 +63,20 @@ def test_reordered_program_through_the_python_api(tmp_path, capfd):
         result = compiled.run(source, 5, 0.05, target="opencl")
         assert reference.check_bfs_parent(graph, 5, result["parent"]) is None
     assert "reordered by HUB_CLUSTER" in capfd.readouterr().err
+
+
+def test_graphit_relabel_validates(devices, tmp_path):
+    """GraphIt's `edges.relabel()` in the algorithm: PageRank gathers over the
+    relabelled edgeset and its ranks come back in the user's order."""
+    device = devices("opencl", None)
+    source = (PROGRAMS / "pr_pull.gt").read_text()
+    assert "#gather# links.apply(receive);" in source
+    path = tmp_path / "pr_relabel.gt"
+    path.write_text(source.replace("#gather# links.apply(receive);", "#gather# links.relabel().apply(receive);"))
+    compiled = _compile(path, "opencl", device)
+    assert compiled.program is not None, compiled.error
+    spec = "rmat:9"
+    cell = Cell("pr", spec, "relabel")
+    run_cell(cell, compiled, ALGORITHMS["pr"], _reference_graph(spec, False, lambda _: None), spec, device, 1, 0)
+    assert (cell.status, cell.detail) == ("ok", "validated")
+    assert (spec, "DEGREE") in device.reorder_seconds

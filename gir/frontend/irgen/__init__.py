@@ -76,8 +76,11 @@ def build_module(program: ast.Program, filename: str, strict_schedule: bool = Fa
     bindings = section.bindings
     check_fused_breaks(program, bindings, filename)
     module = IRGen(program, sema, bindings, filename).build()
-    if section.reorder is not None:
-        _reorder_graph(module, section.reorder, filename)
+    reorder = section.reorder
+    if reorder is None and sema.relabels:
+        reorder = ProgramReorder(RELABEL_ORDERING, sema.relabels[0])
+    if reorder is not None:
+        _reorder_graph(module, reorder, filename)
     try:
         verify_module(module)
     except VerifyException as error:
@@ -87,13 +90,18 @@ def build_module(program: ast.Program, filename: str, strict_schedule: bool = Fa
     return module
 
 
+RELABEL_ORDERING = "DEGREE"
+"""The ordering of GraphIt's `edges.relabel()` when the schedule names none
+(`program->configReorder(NAME)` does)."""
+
+
 def _reorder_graph(module: ModuleOp, reorder: ProgramReorder, filename: str) -> None:
     """Puts `program->configReorder(NAME)` on the program's graph load."""
     loads = [op for op in module.walk() if isinstance(op, graph.LoadEdgesOp)]
     if not loads:
         raise SourceError(
             filename, reorder.pos.line, reorder.pos.col,
-            "configReorder relabels the program's graph, but the program loads none",
+            "configReorder and relabel() relabel the program's graph, but the program loads none",
         )  # fmt: skip
     for load in loads:
         load.reorder = StringAttr(reorder.name)
