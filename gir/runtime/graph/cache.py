@@ -222,6 +222,8 @@ def _read_member(archive: zipfile.ZipFile, name: str) -> np.ndarray:
 _CACHED_ARRAYS = ("num_vertices", "src", "dst", "weighted", "weights")
 _BLOCKED_FORMAT_VERSION = 1
 _REORDERED_FORMAT_VERSION = 1
+"""Part of a relabelled graph's key: raise it when an ordering of `gir.reorder`
+changes what it computes, so that cached relabellings are made again."""
 
 
 def remember_entry(graph: Graph, entry: CacheEntry | None) -> Graph:

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gir.runtime.graph.cache import CacheEntry
 from gir.reorder import Relabelling, relabel, relabelling_of
+from gir.runtime.graph.cache import CacheEntry
 from gir.runtime.graph.errors import GraphError
 from gir.runtime.graph.graph import CACHE_ENTRY, Graph, from_edges, ignore_progress, mark_symmetric
+
 
 @dataclass(frozen=True)
 class RelabelledGraph:
