@@ -320,3 +320,19 @@ def test_references_on_a_grid_with_long_paths() -> None:
     corners = [(row, col) for row, col in itertools.product((0, side - 1), repeat=2)]
     assert [int(levels[row * side + col]) for row, col in corners] == [0, 39, 39, 78]
     assert check_bfs_parent(g, 0, bfs_parents(g, 0)) is None
+
+
+def test_a_graph_computes_each_reference_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The autotuner checks every candidate against one reference: the second
+    check of a graph reuses the first's result (read-only, so no check can spoil it)."""
+    from gir.runtime import reference
+
+    g = from_networkx(random_digraph(7))
+    calls: list[int] = []
+    dijkstra = reference.csgraph.dijkstra
+    monkeypatch.setattr(reference.csgraph, "dijkstra", lambda *a, **k: calls.append(1) or dijkstra(*a, **k))
+    expected = reference.sssp_distances(g, 0)
+    assert reference.check_sssp(g, 0, expected) is None
+    assert reference.check_sssp(g, 0, expected.copy()) is None
+    assert len(calls) == 1 and not expected.flags.writeable
+    assert reference.check_sssp(from_networkx(random_digraph(7)), 0, expected) is None and len(calls) == 2

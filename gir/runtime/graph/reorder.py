@@ -4,8 +4,8 @@
 `new_of_old[old]` (edges sorted again, weights following their edges) and the
 `Relabelling` that maps ids both ways. When `graph` came through the graph cache
 (`CACHE_ENTRY`), the relabelled edges and the order are cached beside it, so a
-large graph is reordered once, not at every run; `seconds` says how long the
-reordering took this time (0 when it came from the cache, or from memory).
+large graph is reordered once, not at every run; `seconds` says how long
+making it took (reading it from the cache, or computing it).
 """
 
 from __future__ import annotations
@@ -33,12 +33,13 @@ class RelabelledGraph:
 
 
 def relabelled(graph: Graph, name: str) -> RelabelledGraph:
-    """`graph` relabelled by the ordering `name`, made once per graph (memory and,
-    for a cached graph, disk)."""
-    key = f"relabelled:{name}"
-    known = graph._derived.get(key)
-    if isinstance(known, RelabelledGraph):
-        return RelabelledGraph(known.graph, known.relabelling, 0.0, known.cached)
+    """`graph` relabelled by the ordering `name`, made once per graph (kept with
+    it, and for a cached graph on disk)."""
+    return graph.derived(f"relabelled:{name}", lambda: _made(graph, name))
+
+
+def _made(graph: Graph, name: str) -> RelabelledGraph:
+    """`graph` relabelled by `name`, from the graph cache or computed (and cached)."""
     started = time.perf_counter()
     entry = graph._derived.get(CACHE_ENTRY)
     weighted = graph.weights is not None
@@ -58,9 +59,7 @@ def relabelled(graph: Graph, name: str) -> RelabelledGraph:
                 },
                 ignore_progress,
             )
-    result = RelabelledGraph(made[0], made[1], time.perf_counter() - started, cached)
-    graph._derived[key] = result
-    return result
+    return RelabelledGraph(made[0], made[1], time.perf_counter() - started, cached)
 
 
 def _relabel(graph: Graph, name: str) -> tuple[Graph, Relabelling]:
