@@ -322,7 +322,7 @@ class LoadedGraph:
         self.source = to_graph(graph)
         self.spec = self.source if isinstance(self.source, str) else f"<{_kind(graph)} graph>"
         """The program's argv[1] for this graph."""
-        self._on_device: dict[bool, DeviceGraph] = {}
+        self._on_device: dict[tuple[bool, str | None], DeviceGraph] = {}
 
     @property
     def host_graph(self) -> Graph:
@@ -333,12 +333,13 @@ class LoadedGraph:
 
         return load_host_graph(self.source)
 
-    def on_device(self, weighted: bool) -> DeviceGraph:
+    def on_device(self, weighted: bool, reorder: str | None = None) -> DeviceGraph:
         """The graph's device arrays, with weights when `weighted` (the program
-        reads them: a graph without weights is then an error)."""
+        reads them: a graph without weights is then an error), relabelled by the
+        ordering `reorder` if the program asks for one."""
         if isinstance(self.source, str):
-            return self.device.load_graph(self.source, weighted)
-        resident = self._on_device.get(weighted)
+            return self.device.load_graph(self.source, weighted, reorder)
+        resident = self._on_device.get((weighted, reorder))
         if resident is None:
             graph = self.source
             if weighted and graph.weights is None:
@@ -349,7 +350,9 @@ class LoadedGraph:
                 )
             if not weighted and graph.weights is not None:
                 graph = Graph(graph.num_vertices, graph.src, graph.dst, None)
-            resident = self._on_device[weighted] = DeviceGraph(self.device, self.spec, graph)
+            relabelled = None if reorder is None else self.device.reordered(self.spec, graph, reorder)
+            resident = DeviceGraph(self.device, self.spec, graph, relabelled)
+            self._on_device[(weighted, reorder)] = resident
         return resident
 
     def release(self) -> None:
@@ -395,10 +398,13 @@ class _GraphRun(Run):
         super().__init__(*args)
         self._graph = graph
 
-    def load_graph(self, spec: str, weighted: bool) -> DeviceGraph:
-        if spec == self._graph.spec:
-            return self._graph.on_device(weighted)
-        return super().load_graph(spec, weighted)
+    def load_graph(self, spec: str, weighted: bool, reorder: str | None = None) -> DeviceGraph:
+        if spec != self._graph.spec:
+            return super().load_graph(spec, weighted, reorder)
+        graph = self._graph.on_device(weighted, reorder)
+        if graph.relabelling is not None:
+            self._relabelling = graph.relabelling
+        return graph
 
 
 # ---------------------------------------------------------------------------

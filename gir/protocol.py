@@ -11,14 +11,14 @@ name spelled again in the printed text:
 
 | host op                 | call                                              |
 |-------------------------|---------------------------------------------------|
-| `host.argv_int argv[i]` | `rt.argv_int(i)`                                  |
-| `host.load_graph`       | `rt.load_graph(rt.argv_str(i) or K[j], weighted)` |
+| `host.argv_int argv[i]` | `rt.argv_int(i)` (`vertex`: `rt.argv_vertex(i)`)  |
+| `host.load_graph`       | `rt.load_graph(rt.argv_str(i) or K[j], weighted)` (`reorder`: `, reorder=K[k]`) |
 | `host.graph_size`       | `rt.graph_size(g, GraphSize.VERTICES)`            |
 | `host.graph_array`      | `rt.graph_array(g, GraphArray.ROW_PTR, DType.INT32)`, blocked arrays `rt.graph_array(g, GraphArray.BLOCKED_SRC, DType.INT32, size)` |
 | `host.alloc` / `free`   | `rt.alloc(n, DType.INT32)` / `rt.free(b)`         |
 | `host.fill` / `copy`    | `rt.fill(b, v, n, DType.F32)` / `rt.copy(a, b, n, dtype)` |
 | `host.read` / `write`   | `rt.read(b, i, dtype)` / `rt.write(b, i, v, dtype)` |
-| `host.bind_global`      | `rt.bind_global(K[j], b, dtype, n)` (`unsigned=True` for uint vectors) |
+| `host.bind_global`      | `rt.bind_global(K[j], b, dtype, n)` (`unsigned=True` for uint vectors; `vertex_indexed=True`, `vertex_values=True` in a reordered program) |
 | `host.launch`           | `launch = rt.launcher(K[j], site, {0: b, ...})`, then `launch(grid, block, *others)` |
 | `host.resident_blocks`  | `rt.resident_blocks(K[j], block, per_sm)` (0: default) |
 | `host.start_timer` / `stop_timer` | `rt.start_timer()` / `rt.stop_timer()`  |
@@ -101,9 +101,17 @@ class HostRuntime(Protocol):
         """The program's `argv[index]`."""
         ...
 
-    def load_graph(self, spec: str, weighted: bool, partitioned: bool = False) -> Any:
+    def argv_vertex(self, index: int) -> int:
+        """The program's `argv[index]`, a user's vertex id, as the loaded graph's id
+        of that vertex (they differ where the graph was reordered)."""
+        ...
+
+    def load_graph(
+        self, spec: str, weighted: bool, partitioned: bool = False, reorder: str | None = None
+    ) -> Any:
         """A handle of the graph `spec` (file or generator), resident on the device;
-        `partitioned`: this device's part of its edges in a partitioned run."""
+        `partitioned`: this device's part of its edges in a partitioned run;
+        `reorder`: relabelled by that ordering (see `gir.reorder`)."""
         ...
 
     def clone(self, buffer: Buffer) -> Buffer:
@@ -154,10 +162,19 @@ class HostRuntime(Protocol):
         ...
 
     def bind_global(
-        self, name: str, buffer: Buffer, dtype: DType, count: int | None, unsigned: bool = False
+        self,
+        name: str,
+        buffer: Buffer,
+        dtype: DType,
+        count: int | None,
+        unsigned: bool = False,
+        vertex_indexed: bool = False,
+        vertex_values: bool = False,
     ) -> None:
         """Names `buffer` as the global vector `name`, returned after the run
-        (`unsigned`: its integers as numpy's unsigned type of their width)."""
+        (`unsigned`: its integers as numpy's unsigned type of their width; in a
+        reordered program, `vertex_indexed`: in the user's vertex order,
+        `vertex_values`: its vertex ids as the user's)."""
         ...
 
     def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:

@@ -174,6 +174,50 @@ inline double argv_float(int index) {
 }
 
 // ---------------------------------------------------------------------------
+// A reordered graph (host.load_graph's reorder): the program runs on the
+// relabelled graph; vertex arguments and dumped vectors are mapped between the
+// user's ids and the program's, as gir.runtime.run.Run maps them.
+// ---------------------------------------------------------------------------
+
+struct Relabelling {
+  std::vector<int32_t> new_of_old, old_of_new;  // empty: the graph is not reordered
+};
+
+inline Relabelling& relabelling() {
+  static Relabelling instance;
+  return instance;
+}
+
+// argv[index], a user's vertex id, as the program's id of that vertex (ids
+// outside the graph are kept, so the program's bounds checks report them).
+inline long long argv_vertex(int index) {
+  long long vertex = argv_int(index, 32);
+  const std::vector<int32_t>& map = relabelling().new_of_old;
+  return vertex >= 0 && vertex < (long long)map.size() ? map[(size_t)vertex] : vertex;
+}
+
+// A dumped vector of a reordered program in the user's terms: its vertex ids
+// (`ids`) as the user's ids, its elements (`indexed`, one per vertex) in the
+// user's vertex order.
+template <typename T> void to_user(void* data, long long count, bool indexed, bool ids) {
+  const Relabelling& map = relabelling();
+  T* values = static_cast<T*>(data);
+  long long vertices = (long long)map.old_of_new.size();
+  if (vertices == 0) return;
+  if (ids) {
+    for (long long i = 0; i < count; ++i) {
+      long long id = (long long)values[i];
+      if (std::is_integral<T>::value && id >= 0 && id < vertices) values[i] = (T)map.old_of_new[(size_t)id];
+    }
+  }
+  if (indexed && count == vertices) {
+    std::vector<T> ordered((size_t)count);
+    for (long long old = 0; old < count; ++old) ordered[(size_t)old] = values[(size_t)map.new_of_old[(size_t)old]];
+    std::copy(ordered.begin(), ordered.end(), values);
+  }
+}
+
+// ---------------------------------------------------------------------------
 // Device buffers: every allocation is known with its element count, so host
 // reads and writes are checked and bound globals can be dumped.
 // ---------------------------------------------------------------------------
@@ -189,6 +233,8 @@ struct Binding {
   long long count;
   size_t element_size;
   void (*write)(std::FILE*, const void*, long long);
+  void (*to_user)(void*, long long, bool, bool);
+  bool vertex_indexed, vertex_values;
 };
 
 struct Snapshot {
@@ -246,6 +292,7 @@ inline void snapshot(const void* buffer) {
   Snapshot copy{binding.dtype, count, std::vector<char>((size_t)count * element), binding.write};
   if (!copy.bytes.empty()) {
     check(cudaMemcpy(copy.bytes.data(), buffer, copy.bytes.size(), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    binding.to_user(copy.bytes.data(), count, binding.vertex_indexed, binding.vertex_values);
   }
   buffers().snapshots[binding.name] = std::move(copy);
 }
@@ -260,9 +307,13 @@ inline void free(const void* buffer) {
   }
 }
 
-// `count` < 0: the count of the buffer's allocation.
-template <typename T> void bind_global(const char* name, const T* buffer, long long count) {
-  buffers().bindings[buffer] = Binding{name, dtype_name<T>(), count, sizeof(T), write_values<T>};
+// `count` < 0: the count of the buffer's allocation; `vertex_indexed`,
+// `vertex_values`: how a reordered program's vector is mapped back (to_user).
+template <typename T>
+void bind_global(const char* name, const T* buffer, long long count, bool vertex_indexed = false,
+                 bool vertex_values = false) {
+  buffers().bindings[buffer] =
+      Binding{name, dtype_name<T>(), count, sizeof(T), write_values<T>, to_user<T>, vertex_indexed, vertex_values};
 }
 
 template <typename T> __global__ void fill_kernel(T* buffer, T value, long long count) {
@@ -624,9 +675,26 @@ inline bool generator_spec(const char* path) {
   return *c == ':';
 }
 
+// Relabels `graph` by the ordering `name` (graph_build.h's reorder), noting the
+// one-time cost on stderr, and keeps the relabelling for argv_vertex and dumps.
+inline void reorder_graph(Graph* graph, const char* name) {
+  auto started = std::chrono::steady_clock::now();
+  Edges& edges = graph->edges;
+  try {
+    std::vector<int32_t> order = gir_graph::reorder(name, graph->vertices, edges.src.data(), edges.dst.data(), edges.src.size());
+    gir_graph::relabel(order, edges.src, edges.dst, edges.weights, relabelling().new_of_old);
+    relabelling().old_of_new = std::move(order);
+  } catch (const gir_graph::Error& error) {
+    fail("%s", error.message.c_str());
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::fprintf(stderr, "note: %s reordered by %s in %.3f s (computed; not timed)\n", graph->path.c_str(), name, seconds);
+}
+
 // Loads the graph file `path` as gir-run does (graph_build.h: the same checks
-// and messages); `weighted`: the program reads weights.
-inline Graph* load_graph(const char* path, bool weighted) {
+// and messages); `weighted`: the program reads weights; `reorder`: the ordering
+// the program runs the graph in (null: as given).
+inline Graph* load_graph(const char* path, bool weighted, const char* reorder = nullptr) {
   struct stat status;
   if (generator_spec(path) && ::stat(path, &status) != 0) {
     fail("graph generators ('%s') need gir-run; write the graph to an .el/.wel/.mtx/.gbin file first", path);
@@ -651,6 +719,7 @@ inline Graph* load_graph(const char* path, bool weighted) {
   graph->edges.src = std::move(parsed.src);
   graph->edges.dst = std::move(parsed.dst);
   if (weighted) graph->edges.weights = std::move(parsed.weights);
+  if (reorder != nullptr) reorder_graph(graph, reorder);
   return graph;
 }
 

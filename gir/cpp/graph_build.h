@@ -911,4 +911,110 @@ inline Parsed load(const std::string& path) {
   return parsed;
 }
 
+// ---------------------------------------------------------------------------
+// Reorderings: gir/reorder.py's registry for the complete CUDA program. Each
+// gives `order`, the old ids in their new order (order[new] = old); DEGREE,
+// HUB_CLUSTER and DEGREE_GROUP equal the Python host's (stable sorts on the
+// same keys), RCM is a reverse Cuthill-McKee of its own (each component from a
+// vertex of least degree, neighbours by increasing degree).
+// ---------------------------------------------------------------------------
+
+// Each vertex's in-degree plus out-degree.
+inline std::vector<long long> total_degrees(long long vertices, const int32_t* src, const int32_t* dst, size_t count) {
+  std::vector<long long> degrees((size_t)vertices, 0);
+  for (size_t e = 0; e < count; ++e) {
+    ++degrees[(size_t)src[e]];
+    ++degrees[(size_t)dst[e]];
+  }
+  return degrees;
+}
+
+// The vertices stably sorted by `key` (smallest first).
+template <typename Key> std::vector<int32_t> stable_order(long long vertices, Key key) {
+  std::vector<int32_t> order((size_t)vertices);
+  for (long long v = 0; v < vertices; ++v) order[(size_t)v] = (int32_t)v;
+  std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return key(a) < key(b); });
+  return order;
+}
+
+inline std::vector<int32_t> reverse_cuthill_mckee(long long vertices, const int32_t* src, const int32_t* dst,
+                                                  size_t count, const std::vector<long long>& degrees) {
+  std::vector<int32_t> pointers((size_t)vertices + 1, 0), neighbours(2 * count);
+  for (size_t e = 0; e < count; ++e) {
+    ++pointers[(size_t)src[e] + 1];
+    ++pointers[(size_t)dst[e] + 1];
+  }
+  for (long long v = 0; v < vertices; ++v) pointers[(size_t)v + 1] += pointers[(size_t)v];
+  std::vector<int32_t> fill(pointers.begin(), pointers.end() - 1);
+  for (size_t e = 0; e < count; ++e) {
+    neighbours[(size_t)fill[(size_t)src[e]]++] = dst[e];
+    neighbours[(size_t)fill[(size_t)dst[e]]++] = src[e];
+  }
+  std::vector<int32_t> by_degree = stable_order(vertices, [&](int32_t v) { return degrees[(size_t)v]; });
+  std::vector<char> seen((size_t)vertices, 0);
+  std::vector<int32_t> order;
+  order.reserve((size_t)vertices);
+  for (int32_t start : by_degree) {
+    if (seen[(size_t)start]) continue;
+    seen[(size_t)start] = 1;
+    order.push_back(start);
+    for (size_t head = order.size() - 1; head < order.size(); ++head) {  // breadth first
+      int32_t v = order[head];
+      size_t first = order.size();
+      for (int32_t i = pointers[(size_t)v]; i < pointers[(size_t)v + 1]; ++i) {
+        int32_t w = neighbours[(size_t)i];
+        if (!seen[(size_t)w]) {
+          seen[(size_t)w] = 1;
+          order.push_back(w);
+        }
+      }
+      std::stable_sort(order.begin() + (long)first, order.end(),
+                       [&](int32_t a, int32_t b) { return degrees[(size_t)a] < degrees[(size_t)b]; });
+    }
+  }
+  std::reverse(order.begin(), order.end());
+  return order;
+}
+
+// The order of the reordering `name`; an Error for an unknown name.
+inline std::vector<int32_t> reorder(const std::string& name, long long vertices, const int32_t* src,
+                                    const int32_t* dst, size_t count) {
+  std::vector<long long> degrees = total_degrees(vertices, src, dst, count);
+  if (name == "DEGREE") {
+    return stable_order(vertices, [&](int32_t v) { return -degrees[(size_t)v]; });
+  }
+  if (name == "HUB_CLUSTER") {
+    double total = 0;
+    for (long long degree : degrees) total += (double)degree;
+    double average = vertices ? total / (double)vertices : 0.0;
+    return stable_order(vertices, [&](int32_t v) { return (double)degrees[(size_t)v] > average ? 0 : 1; });
+  }
+  if (name == "DEGREE_GROUP") {
+    auto group = [&](int32_t v) {
+      long long degree = degrees[(size_t)v];
+      int bits = 0;
+      while (bits < 62 && (1LL << (bits + 1)) <= degree) ++bits;  // floor(log2(degree)) for degree >= 1
+      return degree > 0 ? -(bits + 1) : 0;
+    };
+    return stable_order(vertices, group);
+  }
+  if (name == "RCM") {
+    return reverse_cuthill_mckee(vertices, src, dst, count, degrees);
+  }
+  raise("", 0, "unknown reordering '" + name + "'");
+}
+
+// Relabels sorted edges by `order` in place (vertex order[new] becomes new),
+// sorted again by (src, dst); `new_of_old` receives the inverse of `order`.
+inline void relabel(const std::vector<int32_t>& order, std::vector<int32_t>& src, std::vector<int32_t>& dst,
+                    std::vector<int32_t>& weights, std::vector<int32_t>& new_of_old) {
+  new_of_old.assign(order.size(), 0);
+  for (size_t position = 0; position < order.size(); ++position) new_of_old[(size_t)order[position]] = (int32_t)position;
+  for (size_t e = 0; e < src.size(); ++e) {
+    src[e] = new_of_old[(size_t)src[e]];
+    dst[e] = new_of_old[(size_t)dst[e]];
+  }
+  sort_unique(src.data(), dst.data(), weights.empty() ? nullptr : weights.data(), src.size());
+}
+
 }  // namespace gir_graph

@@ -138,4 +138,13 @@ long long gir_tile(const int32_t* src, const int32_t* dst, const int32_t* weight
   });
 }
 
+long long gir_reorder(const char* name, long long vertices, const int32_t* src, const int32_t* dst, long long count,
+                      int32_t* order) {
+  return guarded([&] {
+    std::vector<int32_t> made = gir_graph::reorder(name, vertices, src, dst, (size_t)count);
+    std::copy(made.begin(), made.end(), order);
+    return 0LL;
+  });
+}
+
 }  // extern "C"

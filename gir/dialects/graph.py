@@ -85,6 +85,7 @@ from xdsl.traits import SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from gir.reorder import unknown_ordering
 from gir.dialects.printing import PrintOpBase
 from gir.dialects.schedule import (
     SCHEDULE_ATTRIBUTES,
@@ -345,10 +346,16 @@ class GlobalOp(IRDLOperation):
     unsigned = opt_prop_def(UnitAttr)
     """A vector of `uint` or `uint_64`: its elements are read as unsigned where
     the program's values leave the IR (`gir-run --dump`, `Program.run`)."""
+    vertex_values = opt_prop_def(UnitAttr)
+    """A vector whose elements are vertex ids (BFS's parents, CC's labels): in a
+    reordered program they are mapped back to the user's ids where they leave it
+    (set by `graph-map-vertex-ids`)."""
 
     traits = traits_def(SymbolOpInterface())
 
-    assembly_format = "$sym_name `:` $type (`unsigned` $unsigned^)? attr-dict"
+    assembly_format = (
+        "$sym_name `:` $type (`unsigned` $unsigned^)? (`vertex_values` $vertex_values^)? attr-dict"
+    )
 
     def __init__(self, name: str, global_type: Attribute, unsigned: bool = False):
         super().__init__(
@@ -430,6 +437,14 @@ def verify_argv_index(op: Operation, index: IntegerAttr | None) -> None:
         raise VerifyException(f"{op.name}: argv index {index.value.data} is negative")
 
 
+def verify_reorder(op: Operation, reorder: StringAttr | None) -> None:
+    """Raises unless the reordering `op` names (if any) is a registered one."""
+    if reorder is not None:
+        refused = unknown_ordering(reorder.data)
+        if refused is not None:
+            raise VerifyException(f"{op.name}: {refused}")
+
+
 @irdl_op_definition
 class ArgvIntOp(IRDLOperation):
     """`atoi(argv[N])`: the program's N-th command-line argument as an integer
@@ -438,28 +453,39 @@ class ArgvIntOp(IRDLOperation):
     name = "graph.argv_int"
 
     index = prop_def(IntegerAttr[I64])
+    vertex = opt_prop_def(UnitAttr)
+    """The argument is a vertex of the user's graph: in a program whose graph is
+    reordered (`graph.load_edges`'s `reorder`), it is read as the vertex's id in
+    the reordered graph (set by `graph-map-vertex-ids`)."""
     result = result_def(base(IntegerType) | AnyFloatConstr)
 
-    assembly_format = "`argv` `[` $index `]` attr-dict `:` type($result)"
+    assembly_format = "`argv` `[` $index `]` (`vertex` $vertex^)? attr-dict `:` type($result)"
 
-    def __init__(self, index: int, result_type: Attribute = i32):
+    def __init__(self, index: int, result_type: Attribute = i32, vertex: bool = False):
         super().__init__(
-            properties={"index": IntegerAttr(index, i64)}, result_types=[result_type]
+            properties={"index": IntegerAttr(index, i64), "vertex": UnitAttr() if vertex else None},
+            result_types=[result_type],
         )
 
     def verify_(self) -> None:
         verify_argv_index(self, self.index)
+        if self.vertex is not None and not isinstance(self.result.type, IntegerType):
+            raise VerifyException("graph.argv_int: a vertex argument is an integer")
 
 
 @irdl_op_definition
 class LoadEdgesOp(IRDLOperation):
     """`load(argv[N])` or `load("file")`: reads the program's graph. The source is
-    the command-line argument `argv` or the literal `path`."""
+    the command-line argument `argv` or the literal `path`. `reorder` names an
+    ordering of `gir.reorder.ORDERINGS` (`program->configReorder(NAME)`): the
+    program then runs on the graph relabelled by it, and `graph-map-vertex-ids`
+    maps its vertex inputs and outputs between the user's ids and the new ones."""
 
     name = "graph.load_edges"
 
     argv = opt_prop_def(IntegerAttr)
     path = opt_prop_def(StringAttr)
+    reorder = opt_prop_def(StringAttr)
     result = result_def(EdgeSetType)
 
     irdl_options = (ParsePropInAttrDict(),)
@@ -480,6 +506,7 @@ class LoadEdgesOp(IRDLOperation):
         if (self.argv is None) == (self.path is None):
             raise VerifyException("graph.load_edges needs exactly one of argv or path")
         verify_argv_index(self, self.argv)
+        verify_reorder(self, self.reorder)
 
 
 # ---------------------------------------------------------------------------

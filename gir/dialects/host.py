@@ -85,7 +85,7 @@ from xdsl.traits import OpTrait, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from gir.dialects.graph import verify_argv_index
+from gir.dialects.graph import verify_argv_index, verify_reorder
 from gir.dialects.printing import PrintOpBase
 from gir.dialects.gir_gpu import (
     KernelOp,
@@ -138,17 +138,23 @@ class ArgvIntOp(IRDLOperation):
     traits = traits_def(HostSide())
 
     index = prop_def(IntegerAttr[I64])
+    vertex = opt_prop_def(UnitAttr)
+    """The argument is a user's vertex id: read as its id in the loaded graph,
+    which differs where the graph is reordered (`host.load_graph`'s `reorder`)."""
     result = result_def(base(IntegerType) | AnyFloatConstr)
 
-    assembly_format = "`argv` `[` $index `]` attr-dict `:` type($result)"
+    assembly_format = "`argv` `[` $index `]` (`vertex` $vertex^)? attr-dict `:` type($result)"
 
-    def __init__(self, index: int, result_type: Attribute = i32):
+    def __init__(self, index: int, result_type: Attribute = i32, vertex: bool = False):
         super().__init__(
-            properties={"index": IntegerAttr(index, i64)}, result_types=[result_type]
+            properties={"index": IntegerAttr(index, i64), "vertex": UnitAttr() if vertex else None},
+            result_types=[result_type],
         )
 
     def verify_(self) -> None:
         verify_argv_index(self, self.index)
+        if self.vertex is not None and not isinstance(self.result.type, IntegerType):
+            raise VerifyException("host.argv_int: a vertex argument is an integer")
 
 
 @irdl_op_definition
@@ -401,8 +407,11 @@ class GraphArrayAttr(EnumAttribute[GraphArray], SpacedOpaqueSyntaxAttribute):
 @irdl_op_definition
 class LoadGraphOp(IRDLOperation):
     """Loads the graph named by the program's `argv[N]` (or a literal `path`),
-    as GraphIt's `load` does, and copies it to the device. `transposed` makes the
-    loaded edgeset the reverse graph (for `edges.transpose()`)."""
+    as GraphIt's `load` does, and copies it to the device. `reorder` names an
+    ordering of `gir.reorder.ORDERINGS`: the device gets the graph relabelled by
+    it (made once, cached with the graph), and the run maps vertex arguments
+    (`host.argv_int ... vertex`) and returned vectors (`host.bind_global`'s
+    `vertex_indexed`, `vertex_values`) between the user's ids and the new ones."""
 
     name = "host.load_graph"
 
@@ -414,6 +423,7 @@ class LoadGraphOp(IRDLOperation):
     partitioned = opt_prop_def(UnitAttr)
     """Each device of a partitioned run gets its part of the edges
     (`gir.runtime.graph.partition`): set by `host-partition`."""
+    reorder = opt_prop_def(StringAttr)
     result = result_def(GraphType)
 
     irdl_options = (ParsePropInAttrDict(),)
@@ -426,6 +436,7 @@ class LoadGraphOp(IRDLOperation):
         path: str | None = None,
         weighted: bool = False,
         partitioned: bool = False,
+        reorder: str | None = None,
     ):
         super().__init__(
             properties={
@@ -433,6 +444,7 @@ class LoadGraphOp(IRDLOperation):
                 "path": None if path is None else StringAttr(path),
                 "weighted": UnitAttr() if weighted else None,
                 "partitioned": UnitAttr() if partitioned else None,
+                "reorder": None if reorder is None else StringAttr(reorder),
             },
             result_types=[GraphType()],
         )
@@ -441,6 +453,7 @@ class LoadGraphOp(IRDLOperation):
         if (self.argv is None) == (self.path is None):
             raise VerifyException("host.load_graph needs exactly one of argv or path")
         verify_argv_index(self, self.argv)
+        verify_reorder(self, self.reorder)
 
 
 @irdl_op_definition
@@ -701,13 +714,34 @@ class BindGlobalOp(IRDLOperation):
     global_name = prop_def(StringAttr, prop_name="name")
     unsigned = opt_prop_def(UnitAttr)
     """The vector holds `uint` or `uint_64` elements: read back as unsigned."""
+    vertex_indexed = opt_prop_def(UnitAttr)
+    """A vector with one element per vertex of a reordered graph: read back in
+    the user's vertex order."""
+    vertex_values = opt_prop_def(UnitAttr)
+    """A vector of vertex ids of a reordered graph: read back as the user's ids."""
 
-    assembly_format = "$buffer `as` $name (`unsigned` $unsigned^)? attr-dict `:` type($buffer)"
+    assembly_format = (
+        "$buffer `as` $name (`unsigned` $unsigned^)? (`vertex_indexed` $vertex_indexed^)? "
+        "(`vertex_values` $vertex_values^)? attr-dict `:` type($buffer)"
+    )
 
-    def __init__(self, buffer: SSAValue | Operation, name: str, unsigned: bool = False):
+    def __init__(
+        self,
+        buffer: SSAValue | Operation,
+        name: str,
+        unsigned: bool = False,
+        *,
+        vertex_indexed: bool = False,
+        vertex_values: bool = False,
+    ):
         super().__init__(
             operands=[buffer],
-            properties={"name": StringAttr(name), "unsigned": UnitAttr() if unsigned else None},
+            properties={
+                "name": StringAttr(name),
+                "unsigned": UnitAttr() if unsigned else None,
+                "vertex_indexed": UnitAttr() if vertex_indexed else None,
+                "vertex_values": UnitAttr() if vertex_values else None,
+            },
         )
 
     def verify_(self) -> None:

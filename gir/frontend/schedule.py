@@ -5,6 +5,9 @@ with G2's defaults, `s1.configX(...)` changes it, `SimpleGPUSchedule s2 = s1;`
 copies it, `HybridGPUSchedule h (INPUT_VERTEXSET_SIZE, "argv[3]", s1, s2);` combines
 two (as they are at that point), and `program->applyGPUSchedule("s0:s1", h);`
 attaches the schedule's current value to the statement with that label path.
+`program->configReorder(DEGREE);` (a gir extension) asks for the program's graph
+relabelled by an ordering of `gir.reorder.ORDERINGS` when it is loaded
+(`resolve_schedule_section` returns it beside the bindings).
 
 `resolve_schedules` returns one `ScheduleBinding` per scheduled statement. Every
 problem is a `SourceError` at the schedule line's offending token: unknown types,
@@ -63,6 +66,7 @@ from gir.frontend.ast import Pos
 from gir.frontend.limits import argv_index_refused, int_literal_value
 from gir.frontend.notes import Warnings
 from gir.frontend.sema import SemaInfo, edge_applies
+from gir.reorder import ORDERINGS, unknown_ordering
 
 ScheduleAttr = SimpleScheduleAttr | HybridScheduleAttr
 ARGV_PATTERN = re.compile(r"argv\[([0-9]+)\]")
@@ -91,6 +95,23 @@ class ScheduleBinding:
 
 
 @dataclass(frozen=True)
+class ProgramReorder:
+    """`program->configReorder(NAME)` at `pos`: the graph is relabelled by `name`."""
+
+    name: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ScheduleSection:
+    """What a schedule section says: each scheduled statement's schedule, and
+    the program-level options."""
+
+    bindings: dict[ast.Stmt, ScheduleBinding]
+    reorder: ProgramReorder | None
+
+
+@dataclass(frozen=True)
 class OptionArg:
     """One positional argument of a `configX` method: the schedule field it sets,
     how to read it, and its value when left out (None: required)."""
@@ -109,6 +130,7 @@ class ScheduleEvaluator:
         self.warnings = warnings
         self.schedules: dict[str, ScheduleAttr] = {}
         self.bindings: dict[ast.Stmt, ScheduleBinding] = {}
+        self.reorder: ProgramReorder | None = None
         self.methods: dict[str, list[OptionArg]] = {
             "configDirection": [
                 OptionArg("direction", self.axis_reader(DirectionAttr)),
@@ -379,12 +401,16 @@ class ScheduleEvaluator:
         )
 
     def program_call(self, stmt: ast.SchedProgramCall) -> None:
-        """`program->applyGPUSchedule("path", s);` (GraphIt's CPU calls are ignored)."""
+        """`program->applyGPUSchedule("path", s);`, `program->configReorder(NAME);`
+        (GraphIt's CPU calls are ignored)."""
         if stmt.method in CPU_SCHEDULE_CALLS:
             self.ignore_cpu_call(stmt)
             return
         if stmt.method == "configIntersection":
             self.intersection(stmt)
+            return
+        if stmt.method == "configReorder":
+            self.configure_reorder(stmt)
             return
         if stmt.method != "applyGPUSchedule":
             raise self.error(
@@ -442,6 +468,27 @@ class ScheduleEvaluator:
             )
         for call in calls:
             call.intersection = chosen
+
+    def configure_reorder(self, stmt: ast.SchedProgramCall) -> None:
+        """`program->configReorder(NAME);` (a gir extension): the program's graph is
+        relabelled by the ordering NAME (`gir.reorder.ORDERINGS`) when it is loaded."""
+        if len(stmt.args) != 1:
+            raise self.error(
+                stmt.method_pos, f"'configReorder' takes 1 argument, got {len(stmt.args)}"
+            )
+        (arg,) = stmt.args
+        name = str(arg.value)
+        refused = unknown_ordering(name) if arg.kind in ("ident", "string") else None
+        if arg.kind not in ("ident", "string") or refused is not None:
+            raise self.error(
+                arg.pos, refused or f"unknown reordering '{arg.value}', expected one of "
+                + ", ".join(ORDERINGS)
+            )
+        if self.reorder is not None:
+            raise self.error(
+                stmt.method_pos, f"the graph is already reordered (configReorder at {self.reorder.pos})"
+            )
+        self.reorder = ProgramReorder(name, stmt.method_pos)
 
     def ignore_cpu_call(self, stmt: ast.SchedProgramCall) -> None:
         """A GraphIt CPU scheduling call: one warning naming it."""
@@ -517,5 +564,15 @@ def resolve_schedules(
 ) -> dict[ast.Stmt, ScheduleBinding]:
     """Evaluates `program`'s schedule section: the schedule of each statement.
     Warnings go to `warnings` (by default printed, not strict)."""
+    return resolve_schedule_section(program, sema, filename, warnings).bindings
+
+
+def resolve_schedule_section(
+    program: ast.Program, sema: SemaInfo, filename: str, warnings: Warnings | None = None
+) -> ScheduleSection:
+    """Evaluates `program`'s schedule section: each statement's schedule and the
+    program-level options (`configReorder`)."""
     report = warnings if warnings is not None else Warnings(filename)
-    return ScheduleEvaluator(sema, filename, report).run(program.schedule)
+    evaluator = ScheduleEvaluator(sema, filename, report)
+    bindings = evaluator.run(program.schedule)
+    return ScheduleSection(bindings, evaluator.reorder)

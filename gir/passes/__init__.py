@@ -79,6 +79,7 @@ register_intersection("binary_search", "binary_search", "BinarySearch")
 
 # Frontier level -> GPU level.
 register_pass("graph-to-host-io", "graph_to_host_io", "GraphToHostIo")
+register_pass("graph-map-vertex-ids", "graph_map_vertex_ids", "GraphMapVertexIds")
 register_pass("frontier-host-setup", "frontier_host_setup", "FrontierHostSetup")
 register_pass("frontier-lower-device-ops", "frontier_lower_device_ops", "FrontierLowerDeviceOps")
 register_pass("frontier-to-host-values", "frontier_to_host_values", "FrontierToHostValues")
@@ -115,6 +116,7 @@ PIPELINES["lower-to-gpu"] = Pipeline(
     "Lower a graph-dialect program to the GPU level with its schedules",
     ",".join(
         [
+            "graph-map-vertex-ids",
             "graph-default-schedule",
             "graph-split-hybrid",
             "graph-specialize-udfs",

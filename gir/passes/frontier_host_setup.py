@@ -160,6 +160,7 @@ def _load_graph(main: func.FuncOp) -> graph.LoadEdgesOp | None:
             argv=None if load.argv is None else load.argv.value.data,
             path=None if load.path is None else load.path.data,
             weighted=edges_type.is_weighted,
+            reorder=None if load.reorder is None else load.reorder.data,
         )
     ).result
     handle.name_hint = "graph"
@@ -183,7 +184,16 @@ def _allocate_buffers(gpu: GpuContext, main: func.FuncOp, load: graph.LoadEdgesO
         count = _length(gpu, b, vector)
         buffer = b.insert(host.AllocOp(count, element_type(vector))).result
         buffer.name_hint = name
-        b.insert(host.BindGlobalOp(buffer, name, globals_[name].unsigned is not None))
+        reordered = load is not None and load.reorder is not None
+        b.insert(
+            host.BindGlobalOp(
+                buffer,
+                name,
+                globals_[name].unsigned is not None,
+                vertex_indexed=reordered and vector.per_vertex,
+                vertex_values=reordered and globals_[name].vertex_values is not None,
+            )
+        )
         if not isinstance(first, graph.VectorFillOp | graph.OutDegreesOp):
             b.insert(host.FillOp(buffer, zero(b, element_type(vector)), count))
 

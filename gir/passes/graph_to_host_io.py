@@ -32,7 +32,9 @@ class ArgvIntToHost(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: graph.ArgvIntOp, rewriter: PatternRewriter) -> None:
-        rewriter.replace(op, host.ArgvIntOp(op.index.value.data, op.result.type))
+        rewriter.replace(
+            op, host.ArgvIntOp(op.index.value.data, op.result.type, op.vertex is not None)
+        )
 
 
 class PrintToHost(RewritePattern):

@@ -347,6 +347,12 @@ def _partition_loads(main: func.FuncOp) -> tuple[set[SSAValue], set[SSAValue]]:
     offset_arrays: set[SSAValue] = set()
     for op in main.walk():
         if isinstance(op, host.LoadGraphOp):
+            if op.reorder is not None:
+                raise UserError.at(
+                    op,
+                    "error: a reordered graph (configReorder or relabel) cannot run on several "
+                    "devices yet: drop the reordering or run on one device",
+                )
             op.partitioned = UnitAttr()
         elif isinstance(op, host.GraphArrayOp) and op.array.data not in REPLICATED_ARRAYS:
             edge_arrays.add(op.result)

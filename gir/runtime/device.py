@@ -65,6 +65,7 @@ import atexit
 import os
 import shutil
 import struct
+import sys
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -147,12 +148,18 @@ class DeviceGraph:
     """A graph resident on one device: `num_vertices`, `num_edges`, and its arrays
     (`GraphArray`), each copied to the device on first use."""
 
-    def __init__(self, device: Device, spec: str, host_graph: Any):
+    def __init__(self, device: Device, spec: str, host_graph: Any, relabelled: Any = None):
+        """`relabelled` (a `gir.runtime.graph.reorder.RelabelledGraph`): the device
+        holds that relabelling of `host_graph` instead of `host_graph` itself."""
         self.num_vertices: int = int(host_graph.num_vertices)
         self.num_edges: int = int(host_graph.num_edges)
         self._device = device
         self._spec = spec
-        self._host = host_graph
+        self.user_graph = host_graph
+        """The graph as the user gave it (validation compares with it)."""
+        self.relabelling = None if relabelled is None else relabelled.relabelling
+        """The `gir.reorder.Relabelling` of the device's graph, or None."""
+        self._host = host_graph if relabelled is None else relabelled.graph
         self._arrays: dict[tuple[GraphArray, DType, int | None], Any] = {}
 
     def array(self, kind: GraphArray, dtype: DType, blocking_size: int | None = None) -> Any:
@@ -215,8 +222,11 @@ class Device(ABC):
         """Receives short messages before long steps (loading a graph)."""
         self.load_seconds = 0.0
         """Seconds spent loading graphs and copying them to the device, in total."""
-        self._graphs: dict[tuple[str, bool], DeviceGraph] = {}
+        self._graphs: dict[tuple[str, bool, str | None], DeviceGraph] = {}
         self._programs: dict[str, Any] = {}
+        self.reorder_seconds: dict[tuple[str, str], float] = {}
+        """Seconds each (graph spec, ordering) took to reorder on this device (0:
+        read from the graph cache); part of `load_seconds`, reported apart."""
 
     # -- kernels ------------------------------------------------------------
 
@@ -259,19 +269,20 @@ class Device(ABC):
         grid-wide synchronization."""
         return 0
 
-    def load_graph(self, spec: str, weighted: bool) -> DeviceGraph:
-        """The graph `spec` (a file or generator spec), resident on this device."""
-        key = (spec, bool(weighted))
+    def load_graph(self, spec: str, weighted: bool, reorder: str | None = None) -> DeviceGraph:
+        """The graph `spec` (a file or generator spec), resident on this device;
+        relabelled by the ordering `reorder` (`gir.reorder`) if one is named."""
+        key = (spec, bool(weighted), reorder)
         graph = self._graphs.get(key)
         if graph is None:
-            from gir.runtime.graph import load_graph
-
             started = time.perf_counter()
-            host_graph = load_graph(
-                spec, weighted=True if weighted else False, progress=self.progress
-            )
-            graph = DeviceGraph(self, spec, host_graph)
-            if self.progress is not None:
+            plain = self._graphs.get((spec, bool(weighted), None))
+            host_graph = plain.user_graph if plain is not None else self._load_host(spec, weighted)
+            relabelled = None
+            if reorder is not None:
+                relabelled = self.reordered(spec, host_graph, reorder)
+            graph = DeviceGraph(self, spec, host_graph, relabelled)
+            if self.progress is not None and plain is None:
                 self.progress(
                     f"loaded {spec}: {host_graph.num_vertices:,} vertices, "
                     f"{host_graph.num_edges:,} edges in {time.perf_counter() - started:.2f} s"
@@ -299,14 +310,37 @@ class Device(ABC):
 
     def deactivate(self) -> None:
         """Undoes `activate` on the calling thread."""
+    def _load_host(self, spec: str, weighted: bool) -> Any:
+        from gir.runtime.graph import load_graph
+
+        return load_graph(spec, weighted=True if weighted else False, progress=self.progress)
+
+    def reordered(self, spec: str, host_graph: Any, reorder: str) -> Any:
+        """`host_graph` relabelled by `reorder`, its cost noted on stderr (a one-time
+        cost, outside every timer: it is part of loading the graph)."""
+        from gir.reorder import unknown_ordering
+        from gir.runtime.graph.reorder import relabelled
+
+        refused = unknown_ordering(reorder)
+        if refused is not None:
+            raise UserError(f"error: {refused}")
+        made = relabelled(host_graph, reorder)
+        self.reorder_seconds[(spec, reorder)] = made.seconds
+        how = "read from the graph cache" if made.cached else "computed"
+        print(
+            f"note: {spec} reordered by {reorder} in {made.seconds:.3f} s ({how}; not timed)",
+            file=sys.stderr,
+        )
+        return made
 
     def host_graph(self, spec: str) -> Any | None:
         """The host copy of a graph this device loaded for `spec` (with weights if
-        it was loaded both ways), so that checking a result needs no second load."""
+        it was loaded both ways), as the user gave it (not reordered), so that
+        checking a result needs no second load."""
         for weighted in (True, False):
-            graph = self._graphs.get((spec, weighted))
-            if graph is not None:
-                return graph._host
+            for (loaded, loaded_weighted, _), graph in self._graphs.items():
+                if loaded == spec and loaded_weighted == weighted:
+                    return graph.user_graph
         return None
 
     def clear_graphs(self) -> None:

@@ -64,6 +64,10 @@ class _Binding:
     count: int | None
     unsigned: bool = False
     """Whether the vector holds `uint`/`uint_64`: returned as numpy's uint32/uint64."""
+    vertex_indexed: bool = False
+    """One element per vertex of a reordered graph: returned in the user's order."""
+    vertex_values: bool = False
+    """Vertex ids of a reordered graph: returned as the user's ids."""
 
 
 @dataclass
@@ -116,6 +120,8 @@ class Run:
         self._bounds_record: Buffer | None = None
         self._next_bounds_check = 0.0
         self._load_seconds_before = device.load_seconds
+        self._relabelling: Any = None
+        """The relabelling of the reordered graph the run loaded, if any."""
         self._started = time.perf_counter()
 
     # -- the executor's side ------------------------------------------------
@@ -177,9 +183,25 @@ class Run:
             )
         return self.argv[index]
 
-    def load_graph(self, spec: str, weighted: bool, partitioned: bool = False) -> DeviceGraph:
+    def argv_vertex(self, index: int) -> int:
+        vertex = self.argv_int(index)
+        if self._relabelling is None:
+            return vertex
+        return self._relabelling.to_internal(vertex)
+
+    def load_graph(
+        self, spec: str, weighted: bool, partitioned: bool = False, reorder: str | None = None
+    ) -> DeviceGraph:
+        if partitioned and reorder is not None:
+            raise UserError(
+                "error: a reordered graph (configReorder or relabel) is not partitioned over "
+                "several devices yet: run it on one device or drop the reordering"
+            )
         if not partitioned or self.communicator is None:
-            return self.device.load_graph(spec, weighted)
+            graph = self.device.load_graph(spec, weighted, reorder)
+            if graph.relabelling is not None:
+                self._relabelling = graph.relabelling
+            return graph
         from gir.runtime.graph import load_graph
 
         parts = self.communicator.graph_parts(
@@ -243,12 +265,21 @@ class Run:
         self.device.write_element(buffer, index, value, dtype)
 
     def bind_global(
-        self, name: str, buffer: Buffer, dtype: DType, count: int | None, unsigned: bool = False
+        self,
+        name: str,
+        buffer: Buffer,
+        dtype: DType,
+        count: int | None,
+        unsigned: bool = False,
+        vertex_indexed: bool = False,
+        vertex_values: bool = False,
     ) -> None:
         if name == BOUNDS_RECORD and self._bounds_sites is not None:
             self._bounds_record = buffer
             return
-        self._bindings[self.device.key(buffer)] = _Binding(name, buffer, dtype, count, unsigned)
+        self._bindings[self.device.key(buffer)] = _Binding(
+            name, buffer, dtype, count, unsigned, vertex_indexed, vertex_values
+        )
 
     def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
         return self.device.launcher(self.kernels, kernel, site, fixed)
@@ -383,6 +414,11 @@ class Run:
             allocation = self._allocations.get(key)
             count = allocation.count if allocation is not None else 0
         values = self.device.to_host(binding.buffer, count, binding.dtype)
+        relabelling = self._relabelling
+        if relabelling is not None and binding.vertex_values:
+            values = relabelling.ids_to_user(values)
+        if relabelling is not None and binding.vertex_indexed:
+            values = relabelling.indexed_to_user(values)
         if binding.unsigned:
             values = values.view(np.dtype(f"uint{values.dtype.itemsize * 8}"))
         self._globals[binding.name] = values

@@ -180,7 +180,9 @@ class CudaHostPrinter(KernelPrinter):
     def _(self, op: host.ArgvIntOp) -> None:
         type_ = self.c_type(op.result.type)
         index = op.index.value.data
-        if isinstance(op.result.type, IntegerType):
+        if op.vertex is not None:
+            call = f"gir_rt::argv_vertex({index})"
+        elif isinstance(op.result.type, IntegerType):
             call = f"gir_rt::argv_int({index}, {max(op.result.type.width.data, 1)})"
         else:
             call = f"gir_rt::argv_float({index})"
@@ -214,7 +216,8 @@ class CudaHostPrinter(KernelPrinter):
             path = c_string_literal(op.path.data)
         weighted = "true" if op.weighted is not None else "false"
         load = "load_graph_part" if op.partitioned is not None else "load_graph"
-        self._define(op.result, f"gir_rt::{load}({path}, {weighted})")
+        reorder = "" if op.reorder is None else f", {c_string_literal(op.reorder.data)}"
+        self._define(op.result, f"gir_rt::{load}({path}, {weighted}{reorder})")
 
     @emit.register
     def _(self, op: host.GraphSizeOp) -> None:
@@ -267,7 +270,12 @@ class CudaHostPrinter(KernelPrinter):
         if op.unsigned is not None:  # dumped as uint32 / uint64
             element = f"unsigned {'long long' if element == 'long long' else 'int'}"
             buffer = f"(const {element}*){buffer}"
-        self._statement(f"gir_rt::bind_global<{element}>({name}, {buffer}, {count})")
+        mapped = ""
+        if op.vertex_indexed is not None or op.vertex_values is not None:
+            indexed = "true" if op.vertex_indexed is not None else "false"
+            values = "true" if op.vertex_values is not None else "false"
+            mapped = f", {indexed}, {values}"
+        self._statement(f"gir_rt::bind_global<{element}>({name}, {buffer}, {count}{mapped})")
 
     @emit.register
     def _(self, op: host.LaunchOp) -> None:

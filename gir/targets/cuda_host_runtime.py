@@ -9,7 +9,8 @@ that the file compiles with `nvcc` alone and runs without Python. It mirrors
 
 | `gir_rt::` call                       | mirrors (Python)                          |
 |---------------------------------------|-------------------------------------------|
-| `load_graph(path, weighted)`          | `gir.runtime.graph.load_graph` of a file  |
+| `load_graph(path, weighted[, reorder])` | `gir.runtime.graph.load_graph` of a file (reordered: `Device.reordered`) |
+| `argv_vertex`, `to_user`              | `Run.argv_vertex`, `Run._snapshot`'s mapping of a reordered graph's vectors |
 | `Graph::array<T>(kind, blocking)`     | `DeviceGraph.array` (uploaded on first use) |
 | `alloc<T>`, `free`, `fill`, `copy`    | `Run.alloc`, `free`, `fill`, `copy`       |
 | `read`, `write`                       | `Run.read`, `Run.write` (index checked)   |

@@ -509,6 +509,8 @@ class HostPrinter(StructuredPrinter):
     @emit.register
     def _(self, op: host.ArgvIntOp) -> None:
         read = "argv_int" if isinstance(op.result.type, IntegerType) else "argv_float"
+        if op.vertex is not None:
+            read = "argv_vertex"
         self._define(op.result, f"rt.{read}({op.index.value.data})")
 
     @emit.register
@@ -542,7 +544,8 @@ class HostPrinter(StructuredPrinter):
             assert op.path is not None
             spec = self._constant(op.path.data)
         partitioned = ", partitioned=True" if op.partitioned is not None else ""
-        self._define(op.result, f"rt.load_graph({spec}, {op.weighted is not None}{partitioned})")
+        reorder = "" if op.reorder is None else f", reorder={self._constant(op.reorder.data)}"
+        self._define(op.result, f"rt.load_graph({spec}, {op.weighted is not None}{partitioned}{reorder})")
 
     @emit.register
     def _(self, op: host.GraphSizeOp) -> None:
@@ -591,6 +594,8 @@ class HostPrinter(StructuredPrinter):
         count = self.expr(owner.count) if isinstance(owner, host.AllocOp) else "None"
         name = self._constant(op.global_name.data)
         unsigned = ", unsigned=True" if op.unsigned is not None else ""
+        unsigned += ", vertex_indexed=True" if op.vertex_indexed is not None else ""
+        unsigned += ", vertex_values=True" if op.vertex_values is not None else ""
         self._line(f"rt.bind_global({name}, {self.expr(op.buffer)}, {_element_dtype(op.buffer)}, {count}{unsigned})")
 
     @emit.register

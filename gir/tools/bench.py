@@ -24,6 +24,11 @@ against gir's CPU reference (`gir.validate`, else the algorithm's own check).
 `--host compiled` times the complete CUDA programs instead (`gir.tools.compiled`:
 built with nvcc once, run as processes on a `.gbin` export of the graph).
 
+A schedule `CLASS+ORDERING` (`best+DEGREE`) runs the class's programs with
+their graph reordered (`program->configReorder(ORDERING)` added to the schedule
+section); the one-time reordering is part of loading the graph, reported on
+stderr and not timed.
+
 A program gir cannot lower yet becomes a `not lowered: <gir's error>` cell and the
 run goes on. Ratios (gir / reference) come from `--compare FILE.csv` (default:
 `gir/benchmarks/g2_h200.csv`, G2's times on an H200); a CSV written by `--csv` is a valid
@@ -175,7 +180,8 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--schedules",
         default="g2,default",
-        help="schedule classes: program <algorithm>_<schedule>[_<social|road>].gt [%(default)s]",
+        help="schedule classes: program <algorithm>_<schedule>[_<social|road>].gt; "
+        "CLASS+ORDERING adds program->configReorder(ORDERING), e.g. best+DEGREE [%(default)s]",
     )
     parser.add_argument("--trials", type=positive_int, default=10, help="timed runs per cell [10]")
     parser.add_argument("--warmup", type=nonnegative_int, default=1, help="untimed runs first [1]")
@@ -254,14 +260,36 @@ class CompiledCell:
     """`--host compiled`: the built complete program (`gir.tools.compiled`)."""
 
 
-def _compile(path: Path, target: str, device: Device) -> CompiledCell:
-    """Parses, lowers, prints and builds `path`; never raises for a program gir
-    cannot lower."""
+def split_schedule(schedule: str) -> tuple[str, str | None]:
+    """A schedule token's class and the graph ordering it adds: `best+DEGREE` is
+    the `best` programs with `program->configReorder(DEGREE)`."""
+    klass, plus, ordering = schedule.partition("+")
+    if plus and (not klass or not ordering):
+        raise UserError(f"error: schedule '{schedule}' is not CLASS or CLASS+ORDERING")
+    return klass, ordering or None
+
+
+def reordered_source(path: Path, ordering: str) -> bytes:
+    """`path`'s program with `program->configReorder(ordering)` at the end of its
+    schedule section (a section of its own if it has none)."""
+    text = path.read_text().rstrip("\n") + "\n"
+    if not any(line.strip() == "schedule:" for line in text.splitlines()):
+        text += "\nschedule:\n"
+    return f"{text}    program->configReorder({ordering});\n".encode()
+
+
+def _compile(path: Path, target: str, device: Device, ordering: str | None = None) -> CompiledCell:
+    """Parses, lowers, prints and builds `path` (with its graph reordered by
+    `ordering`, if named); never raises for a program gir cannot lower."""
     from gir.executor import compile_program
+    from gir.frontend import parse_graphit_source
 
     started = time.perf_counter()
     try:
-        module = parse_program(str(path))
+        if ordering is None:
+            module = parse_program(str(path))
+        else:
+            module = parse_graphit_source(reordered_source(path, ordering), str(path))
         validator = find_validator(module)
         compiled = compile_program(lower_for_run(module), target, str(path))
         compiled.kernels(device)
@@ -270,6 +298,16 @@ def _compile(path: Path, target: str, device: Device) -> CompiledCell:
     except Exception as error:  # a half-landed strategy must not end the run
         return CompiledCell(None, None, time.perf_counter() - started, one_line(error))
     return CompiledCell(compiled, validator, time.perf_counter() - started)
+
+
+def _compile_cell(
+    path: Path, ordering: str | None, target: str, device: Device, host: CompiledHost | None
+) -> CompiledCell:
+    """A cell's program compiled for gir-run's runtime, or with `host` as a
+    complete CUDA program."""
+    if host is None:
+        return _compile(path, target, device, ordering)
+    return host.compile_cell(path, ordering)
 
 
 def trial_seconds(printed: str, elapsed: float | None, wall: float) -> float:
@@ -378,7 +416,7 @@ def run_cells(
     target = choose_target(options.target)
     device = open_device(target, options.device)
     host = _compiled_host(target, device) if options.host == "compiled" else None
-    compiled: dict[Path, CompiledCell] = {}
+    compiled: dict[tuple[Path, str | None], CompiledCell] = {}
     cells: list[Cell] = []
     total = len(algorithms) * len(schedules) * len(graphs)
     for spec in graphs:
@@ -397,19 +435,20 @@ def run_cells(
                 )
                 cells.append(cell)
                 progress(f"[{len(cells)}/{total}] {algorithm.name} {spec} {schedule}")
-                path = find_program(options.programs, algorithm.name, schedule, graph_class(spec))
-                if schedule in SCHEDULE_MODES:
-                    path = _scheduled(cell, options, algorithm.name, schedule, spec, g, target)
+                klass, ordering = split_schedule(schedule)
+                path = find_program(options.programs, algorithm.name, klass, graph_class(spec))
+                if klass in SCHEDULE_MODES:
+                    path = _scheduled(cell, options, algorithm.name, klass, spec, g, target)
                 if path is None and cell.status != STATUS_OK:
                     continue
                 if path is None:
                     cell.status = "no program"
-                    cell.detail = f"no {algorithm.name}_{schedule}[_{graph_class(spec)}].gt"
+                    cell.detail = f"no {algorithm.name}_{klass}[_{graph_class(spec)}].gt"
                     continue
                 cell.program = path.name
-                if path not in compiled:
-                    compiled[path] = _compile(path, target, device) if host is None else host.compile_cell(path)
-                program = compiled[path]
+                if (path, ordering) not in compiled:
+                    compiled[(path, ordering)] = _compile_cell(path, ordering, target, device, host)
+                program = compiled[(path, ordering)]
                 if program.program is None and program.binary is None:
                     cell.status, cell.detail = "not lowered", program.error
                     continue

@@ -29,7 +29,18 @@ from gir.cache import cache_dir, enforce_cap, mark_used
 from gir.diagnostics import UserError
 from gir.runtime.graph import Graph, write_binary_graph
 from gir.targets.cuda_host import print_cuda_program, read_dump
-from gir.tools.bench import Algorithm, Cell, CompiledCell, check_cell, graph_class, one_line, start_vertex, trial_seconds
+from gir.frontend import parse_graphit_source
+from gir.tools.bench import (
+    Algorithm,
+    Cell,
+    CompiledCell,
+    check_cell,
+    graph_class,
+    one_line,
+    reordered_source,
+    start_vertex,
+    trial_seconds,
+)
 from gir.tools.run import parse_program
 from gir.validate import find_validator
 
@@ -139,14 +150,19 @@ class CompiledHost:
             raise UserError(f"error: {binary.name} failed: {last}")
         return finished.stdout, wall
 
-    def compile_cell(self, path: Path) -> CompiledCell:
-        """Parses, lowers and prints `path` as a complete program and builds it (or
-        finds it built); never raises for a program gir cannot lower or build."""
+    def compile_cell(self, path: Path, ordering: str | None = None) -> CompiledCell:
+        """Parses, lowers and prints `path` (its graph reordered by `ordering`, if
+        named) as a complete program and builds it (or finds it built); never
+        raises for a program gir cannot lower or build."""
         started = time.perf_counter()
         try:
-            module = parse_program(str(path))
+            if ordering is None:
+                module, name = parse_program(str(path)), path.stem
+            else:
+                source = reordered_source(path, ordering)
+                module, name = parse_graphit_source(source, str(path)), f"{path.stem}_{ordering}"
             validator = find_validator(module)
-            binary = self.build(path.stem, print_cuda_program(lower_for_run(module)))
+            binary = self.build(name, print_cuda_program(lower_for_run(module)))
         except (KeyboardInterrupt, SystemExit):
             raise
         except Exception as error:  # as gir-bench's own compile: the run goes on

@@ -36,10 +36,11 @@ The package is split by concern: `values` (IR types and operator tables),
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.utils.exceptions import VerifyException
 
-from gir.diagnostics import UserError
+from gir.diagnostics import SourceError, UserError
+from gir.dialects import graph
 from gir.frontend import ast
 from gir.frontend.deletes import check_deletes
 from gir.frontend.exports import main_program
@@ -49,7 +50,7 @@ from gir.frontend.irgen.declarations import DeclarationGen
 from gir.frontend.irgen.expressions import ExpressionGen
 from gir.frontend.irgen.statements import StatementGen
 from gir.frontend.notes import Warnings
-from gir.frontend.schedule import resolve_schedules
+from gir.frontend.schedule import ProgramReorder, resolve_schedule_section
 from gir.frontend.sema import check_program
 from gir.verifier import verify_module
 
@@ -70,8 +71,14 @@ def build_module(program: ast.Program, filename: str, strict_schedule: bool = Fa
     warnings = Warnings(filename, strict_schedule)
     for pos, message in sema.conversions:
         warnings.warning(pos, message)
-    bindings = resolve_schedules(program, sema, filename, warnings)
+    section = resolve_schedule_section(program, sema, filename, warnings)
+    bindings = section.bindings
     module = IRGen(program, sema, bindings, filename).build()
+    reorder = section.reorder
+    if reorder is None and sema.relabels:
+        reorder = ProgramReorder(RELABEL_ORDERING, sema.relabels[0])
+    if reorder is not None:
+        _reorder_graph(module, reorder, filename)
     try:
         verify_module(module)
     except VerifyException as error:
@@ -79,3 +86,20 @@ def build_module(program: ast.Program, filename: str, strict_schedule: bool = Fa
             f"{filename}: error: internal frontend error, the generated IR does not verify: {error}"
         ) from None
     return module
+
+
+RELABEL_ORDERING = "DEGREE"
+"""The ordering of GraphIt's `edges.relabel()` when the schedule names none
+(`program->configReorder(NAME)` does)."""
+
+
+def _reorder_graph(module: ModuleOp, reorder: ProgramReorder, filename: str) -> None:
+    """Puts `program->configReorder(NAME)` on the program's graph load."""
+    loads = [op for op in module.walk() if isinstance(op, graph.LoadEdgesOp)]
+    if not loads:
+        raise SourceError(
+            filename, reorder.pos.line, reorder.pos.col,
+            "configReorder and relabel() relabel the program's graph, but the program loads none",
+        )  # fmt: skip
+    for load in loads:
+        load.reorder = StringAttr(reorder.name)

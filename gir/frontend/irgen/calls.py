@@ -20,6 +20,7 @@ from gir.frontend.sema.meanings import (
     ListRetrieve,
     Method,
     Neighbours,
+    Relabel,
     UpdatePriority,
     UpdatePrioritySum,
     VectorReduction,
@@ -115,6 +116,8 @@ class CallGen(IRGenBase):
                 return None
             case VertexCount():
                 return self.value(graph.VertexSetSizeOp(self.value(graph.GetVerticesOp(receiver))))
+            case Relabel():  # the load relabels the graph (build_module)
+                return receiver
         assert isinstance(info, Method), "sema gives every method call a meaning"
         return self.value(RECEIVER_OPS[type(info)](receiver))
 

@@ -51,6 +51,8 @@ class CheckerBase:
         """The functions that applies and filters run (on the device)."""
         self.get_ngh_uses: list[tuple[str, Pos]] = []
         """Each `edges.getNgh(v)`, with the function it is in."""
+        self.relabels: list[Pos] = []
+        """Each `edges.relabel()`."""
 
     def error(self, pos: Pos, message: str) -> SourceError:
         """A `SourceError` at `pos`."""

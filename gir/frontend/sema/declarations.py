@@ -56,6 +56,7 @@ class DeclarationChecks(CheckerBase):
             self.label_stmts,
             self.functor_uses,
             self.conversions,
+            self.relabels,
         )
 
     def collect_elements(self) -> None:

@@ -32,6 +32,13 @@ class Transpose(Method):
 
 
 @dataclass(frozen=True)
+class Relabel(Method):
+    """`edges.relabel()` (GraphIt's): the edgeset itself, and the program's graph
+    is relabelled when it is loaded (by the schedule's `configReorder`, else
+    DEGREE), its vertex inputs and outputs mapped (`graph-map-vertex-ids`)."""
+
+
+@dataclass(frozen=True)
 class OutDegrees(Method):
     """`edges.getOutDegrees()` (or `getOutDegreesUint()`) as a whole vector's value."""
 

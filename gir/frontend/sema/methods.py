@@ -17,6 +17,7 @@ from gir.frontend.sema.meanings import (
     Method,
     Neighbours,
     QueueFinished,
+    Relabel,
     Transpose,
     UpdatePriority,
     UpdatePrioritySum,
@@ -91,7 +92,8 @@ class MethodChecks(CheckerBase):
         return vector.elem
 
     def check_edgeset_method(self, expr: ast.MethodCall, edges: EdgeSetTy) -> Ty:
-        """`getVertices()`, `transpose()` (and a misplaced `getOutDegrees`/`from`)."""
+        """`getVertices()`, `transpose()`, `relabel()` (and a misplaced
+        `getOutDegrees`/`from`)."""
         if expr.method == "getVertices":
             self.check_arity(expr, 0)
             expr.info = GetVertices()
@@ -99,6 +101,11 @@ class MethodChecks(CheckerBase):
         if expr.method == "transpose":
             self.check_arity(expr, 0)
             expr.info = Transpose()
+            return edges
+        if expr.method == "relabel":
+            self.check_arity(expr, 0)
+            expr.info = Relabel()
+            self.relabels.append(expr.method_pos)
             return edges
         if expr.method in DEGREE_METHODS:
             raise self.error(

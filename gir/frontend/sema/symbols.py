@@ -116,6 +116,8 @@ class SemaInfo:
     conversions: list[tuple[Pos, str]] = field(default_factory=list)
     """The implicit conversions that lose information, as (position, message):
     warnings, not errors, since GraphIt performs them."""
+    relabels: list[Pos] = field(default_factory=list)
+    """Each `edges.relabel()`: the program's graph is reordered."""
 
 
 def edge_applies(stmt: ast.Stmt) -> list[EdgeApplyInfo]:

@@ -102,6 +102,13 @@ class CacheEntry:
         file = self.file.with_name(f"{self.file.stem}-{label}.npz")
         return CacheEntry(file, f"{self.key}|{label} v{_BLOCKED_FORMAT_VERSION}")
 
+    def reordered(self, name: str, weighted: bool) -> CacheEntry:
+        """The entry of this entry's graph relabelled by the ordering `name`
+        (`gir.runtime.graph.reorder`), with or without its weights."""
+        label = f"reorder{name}{'w' if weighted else ''}"
+        file = self.file.with_name(f"{self.file.stem}-{label}.npz")
+        return CacheEntry(file, f"{self.key}|{label} v{_REORDERED_FORMAT_VERSION}")
+
     def read_blocked(self, graph: Graph, size: int) -> BlockedEdges | None:
         """The cached blocked edges of `graph`, or None (as `read`); checked to be a
         permutation-sized tiling of `graph` by `size`."""
@@ -219,6 +226,9 @@ def _read_member(archive: zipfile.ZipFile, name: str) -> np.ndarray:
 
 _CACHED_ARRAYS = ("num_vertices", "src", "dst", "weighted", "weights")
 _BLOCKED_FORMAT_VERSION = 1
+_REORDERED_FORMAT_VERSION = 1
+"""Part of a relabelled graph's key: raise it when an ordering of `gir.reorder`
+changes what it computes, so that cached relabellings are made again."""
 
 
 def remember_entry(graph: Graph, entry: CacheEntry | None) -> Graph:

@@ -126,6 +126,7 @@ def library() -> ctypes.CDLL:
         "gir_sort_unique": (_LL, [_INT32_P, _INT32_P, _VOID_P, _LL]),
         "gir_row_pointers": (None, [_INT32_P, _LL, _LL, _INT32_P]),
         "gir_transpose": (_LL, [_INT32_P, _INT32_P, _VOID_P, _LL, _LL, _INT32_P, _INT32_P, _VOID_P]),
+        "gir_reorder": (_LL, [ctypes.c_char_p, _LL, _INT32_P, _INT32_P, _LL, _INT32_P]),
         "gir_tile": (
             _LL,
             [_INT32_P, _INT32_P, _VOID_P, _LL, _LL, _LL, _LL, _INT32_P, _INT32_P, _INT32_P, _VOID_P],
@@ -262,3 +263,12 @@ def tile(
         )
     )  # fmt: skip
     return offsets, out_src, out_dst, out_weights
+
+
+def reorder(name: str, num_vertices: int, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """The C++ reordering `name` (what a complete CUDA program relabels its graph
+    with): the old ids in their new order."""
+    src, dst = np.ascontiguousarray(src, np.int32), np.ascontiguousarray(dst, np.int32)
+    order = np.empty(num_vertices, np.int32)
+    _checked(library().gir_reorder(name.encode(), num_vertices, src, dst, src.size, order))
+    return order
