@@ -74,6 +74,7 @@ CPU_SCHEDULE_CALLS = frozenset(
         "configBucketFusionThreshold", "configBucketMergeThreshold", "configNumBuckets",
         "configNumOpenBuckets", "configIntersection", "fuseFields", "fuseVectors",
         "fuseForLoop", "fuseApplyFunctions", "splitForLoop", "setApply",
+        "configParForGrainSize", "configParForScheduleType", "configParForNumThreads",
     }
 )  # fmt: skip
 """GraphIt's CPU scheduling language (`program->...`): warned about and ignored."""

@@ -22,7 +22,6 @@ from gir.frontend.sema import (
     Symbol,
     VectorTy,
     capture_vector,
-    functor_parts,
 )
 from gir.frontend.sema.meanings import OutDegrees
 
@@ -96,10 +95,10 @@ class DeclarationGen(IRGenBase):
         """Before an apply: each functor it takes, `f[values]`, gets its values
         stored into the vectors that carry them to the device."""
         for sub in ast.walk_expr(expr):
-            function = self.sema.functor_uses.get(sub)
-            if function is None:
+            use = self.sema.functor_uses.get(sub)
+            if use is None:
                 continue
-            _, values = functor_parts(sub)
+            function, values = use
             for value, capture in zip(values, function.captures, strict=True):
                 vector = capture_vector(function.name, capture.name)
                 stored = self.expr_as(value, capture.ty)

@@ -69,7 +69,8 @@ class StatementGen(IRGenBase):
         elif isinstance(stmt, ast.Print):
             self.print_stmt(stmt)
         elif isinstance(stmt, ast.Delete):
-            self.emit(graph.DeleteOp(self.expr(stmt.value)))
+            if not isinstance(stmt.value.ty, VectorTy):  # a vector's global stays
+                self.emit(graph.DeleteOp(self.expr(stmt.value)))
         elif isinstance(stmt, ast.ExprStmt):
             self.expr_or_none(stmt.expr)
 

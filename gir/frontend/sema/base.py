@@ -39,7 +39,10 @@ class CheckerBase:
         self.label_stmts: dict[str, ast.Stmt] = {}
         self.loop_depth = 0
         self.conversions: list[tuple[Pos, str]] = []
-        self.functor_uses: dict[ast.Expr, FuncInfo] = {}
+        self.functor_uses: dict[ast.Expr, tuple[FuncInfo, list[ast.Expr]]] = {}
+        self.specializations: dict[tuple[str, tuple[int, ...]], FuncInfo] = {}
+        """Each function over vectors specialized, by name and the vectors bound."""
+        self.pending_specializations: list[FuncInfo] = []
         self.calls: dict[str, list[ast.Call]] = {}
         """The user-function calls in each function's body, by caller."""
         self.constant_ints: dict[str, int] = {}

@@ -42,16 +42,17 @@ class DeclarationChecks(CheckerBase):
         for decl in self.program.consts:
             self.check_const(decl)
         self.check_capture_names()
-        for function in self.functions.values():
-            if not function.decl.extern:
+        for function in list(self.functions.values()):
+            if not function.decl.extern and not function.over_vectors:
                 self.check_function(function)
+        self.check_specializations()
         self.check_main()
         self.check_extern_calls()
         self.check_local_vector_places()
         self.check_get_ngh_places()
         return SemaInfo(
             [*self.globals.values(), *(symbol for _, symbol in self.local_vectors)],
-            self.functions,
+            {name: f for name, f in self.functions.items() if not f.over_vectors},
             self.labels,
             self.label_stmts,
             self.functor_uses,
@@ -78,7 +79,7 @@ class DeclarationChecks(CheckerBase):
                 if any(p.name == param.name for p in params):
                     raise self.error(param.pos, f"parameter '{param.name}' is already defined")
                 param.symbol = Symbol(
-                    param.name, self.resolve_value_type(param.type), SymbolKind.PARAM, param.pos
+                    param.name, self.resolve_param_type(param.type), SymbolKind.PARAM, param.pos
                 )
                 params.append(param.symbol)
             output: Symbol | None = None
@@ -184,15 +185,22 @@ class DeclarationChecks(CheckerBase):
         candidates += (f"{self.current.name}_{name}_{n}" for n in range(2, len(taken) + 3))
         return next(candidate for candidate in candidates if candidate not in taken)
 
+    def resolve_param_type(self, type_expr: ast.TypeExpr) -> Ty:
+        """A parameter's or capture's type: a value type, or a vector (passed by
+        reference: see `sema.specialize`)."""
+        return self.resolve_type(type_expr, allow_vector=isinstance(type_expr, ast.VectorTypeExpr))
+
     def resolve_captures(self, decl: ast.FuncDecl, params: list[Symbol]) -> list[Symbol]:
-        """A functor's captures: scalars, named apart from its parameters."""
+        """A functor's captures: scalars or vectors, named apart from its parameters."""
         captures: list[Symbol] = []
         for capture in decl.captures:
             if any(s.name == capture.name for s in [*captures, *params]):
                 raise self.error(capture.pos, f"'{capture.name}' is already defined")
-            ty = self.resolve_type(capture.type)
-            if not isinstance(ty, ScalarTy):
-                raise self.error(capture.pos, f"captured values must be scalars, not {ty}")
+            ty = self.resolve_param_type(capture.type)
+            if not isinstance(ty, ScalarTy | VectorTy):
+                raise self.error(
+                    capture.pos, f"captured values must be scalars or vectors, not {ty}"
+                )
             capture.symbol = Symbol(capture.name, ty, SymbolKind.CAPTURE, capture.pos)
             captures.append(capture.symbol)
         return captures
@@ -201,6 +209,8 @@ class DeclarationChecks(CheckerBase):
         """The vector that carries a captured value must not clash with a name."""
         for function in self.functions.values():
             for capture in function.captures:
+                if isinstance(capture.ty, VectorTy):
+                    continue
                 hidden = capture_vector(function.name, capture.name)
                 if hidden in self.globals or hidden in self.functions:
                     raise self.error(
