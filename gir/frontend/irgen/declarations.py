@@ -132,5 +132,6 @@ class DeclarationGen(IRGenBase):
         if isinstance(init, ast.Name) and isinstance(init.ty, VectorTy):
             self.emit(graph.VectorCopyOp(name, vector_name(init)))
             return
-        fill = self.zero(ty.elem) if init is None else self.expr_as(init, ty.elem)
+        fresh = init is None or isinstance(init, ast.New)  # `new vector{Vertex}(T)()`
+        fill = self.zero(ty.elem) if fresh else self.expr_as(init, ty.elem)
         self.emit(graph.VectorFillOp(name, fill))

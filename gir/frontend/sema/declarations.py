@@ -265,6 +265,9 @@ class DeclarationChecks(CheckerBase):
         if isinstance(init, ast.VectorLit):
             self.check_vector_literal(init, ty, name)
             return
+        if isinstance(init, ast.New) and isinstance(init.type, ast.VectorTypeExpr):
+            self.check_new_vector(init, ty, name)
+            return
         if isinstance(init, ast.MethodCall) and init.method in DEGREE_METHODS:
             edges = self.check_expr(init.receiver)
             if not isinstance(edges, EdgeSetTy) or init.args:
@@ -287,6 +290,15 @@ class DeclarationChecks(CheckerBase):
         value = self.check_expr(init)
         if value == VERTEXSET or not self.storable(init, value, ty.elem):
             raise self.error(init.pos, f"cannot initialize '{name}' of type {ty} with {value}")
+
+    def check_new_vector(self, init: ast.New, ty: VectorTy, name: str) -> None:
+        """GraphIt's `new vector{Vertex}(T)()`, a fresh vector of `name`'s type:
+        its storage is allocated once, so this gives it zeros afresh."""
+        made = self.resolve_type(init.type, allow_vector=True)
+        if made != ty:
+            raise self.error(init.pos, f"cannot assign a new {made} to '{name}' of type {ty}")
+        self.check_new_arity(init, 0)
+        init.ty = ty
 
     def check_vector_literal(self, init: ast.VectorLit, ty: VectorTy, name: str) -> None:
         """`{a, b, ...}` for `name` of type `ty`: a `vector[N](T)` of scalars,
