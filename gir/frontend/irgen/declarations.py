@@ -73,7 +73,10 @@ class DeclarationGen(IRGenBase):
             set_name(value, capture.name)
             self.env[capture] = value
         if function.name == "main":
-            for decl in self.program.consts:
+            # the graph first, wherever it is declared: GraphIt allocates the
+            # vertex vectors declared before it with the graph's size too
+            loads_first = sorted(self.program.consts, key=lambda d: not isinstance(d.init, ast.Load))
+            for decl in loads_first:
                 with self.located(decl.pos):
                     self.global_init(decl)
             for owner, capture in self.captures():
