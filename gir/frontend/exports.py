@@ -186,8 +186,15 @@ def _own_outputs(program: ast.Program, filename: str) -> list[ast.Decl]:
 def _split_params(decl: ast.FuncDecl, filename: str) -> tuple[ast.Param, list[ast.Param]]:
     """The export's edgeset parameter and its scalar parameters."""
     graphs = [param for param in decl.params if isinstance(param.type, ast.EdgeSetTypeExpr)]
+    if not graphs:
+        raise SourceError(
+            filename, decl.pos.line, decl.pos.col,
+            f"export '{decl.name}' takes no edgeset: gir runs each export on the graph given "
+            "to it, so exports cannot share state across calls (one setting the graph, another "
+            "using it); give it the graph as a parameter",
+        )
     if len(graphs) != 1:
-        at = graphs[1].pos if graphs else decl.pos
+        at = graphs[1].pos
         raise SourceError(
             filename, at.line, at.col,
             f"export '{decl.name}' takes exactly one edgeset parameter (the graph), not {len(graphs)}",
@@ -198,7 +205,8 @@ def _split_params(decl: ast.FuncDecl, filename: str) -> tuple[ast.Param, list[as
             raise SourceError(
                 filename, param.pos.line, param.pos.col,
                 f"export parameter '{param.name}' must be a number (int, float, double): "
-                "an export takes the graph and numbers",
+                "an export takes the graph and numbers (vectors and vertexsets as export "
+                "parameters are not supported yet)",
             )
     return graphs[0], scalars
 
