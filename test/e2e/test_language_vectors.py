@@ -23,13 +23,15 @@ def vector_params_expected(src: np.ndarray, dst: np.ndarray, n: int, rounds: int
         str(int((degree + shift).sum())),
         str(int(degree.sum()) * 2),
         str(int(marks.sum())),
+        str(int((degree + shift).sum())),
     ]
 
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_vectors_by_reference(target, run_program, tmp_path):
     """Each functor or call gets the vectors it names: one function writes and
-    reads several vectors, program-level and local, across several uses."""
+    reads several vectors, program-level and local, across several uses; a
+    function returns a vector of its own, copied into the caller's."""
     failures = []
     for name, spec in graphs(tmp_path).items():
         graph = load_graph(spec, cache=False)

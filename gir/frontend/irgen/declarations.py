@@ -53,7 +53,8 @@ class DeclarationGen(IRGenBase):
         """One `func.func`; `main` first runs the constants' initializers; an
         `extern func` is a declaration (`func.func private`, no body)."""
         inputs = [ir_type(p.ty) for p in function.params]
-        outputs = [ir_type(function.output.ty)] if function.output is not None else []
+        output = function.output if function.output is not None and not function.output.is_global else None
+        outputs = [ir_type(output.ty)] if output is not None else []
         if function.decl.extern:
             return func.FuncOp.external(function.name, inputs, outputs)
         block = Block(arg_types=inputs)
@@ -62,10 +63,10 @@ class DeclarationGen(IRGenBase):
             arg.name_hint = param.name
             self.env[param] = arg
         self.block = block
-        if function.output is not None and needs_default(function.decl.body, function.output):
-            output = self.zero(function.output.ty)
-            set_name(output, function.output.name)
-            self.env[function.output] = output
+        if output is not None and needs_default(function.decl.body, output):
+            zero = self.zero(output.ty)
+            set_name(zero, output.name)
+            self.env[output] = zero
         for capture in function.captures:
             index = self.constant(0, INT)
             vector = capture_vector(function.name, capture.name)
@@ -83,7 +84,7 @@ class DeclarationGen(IRGenBase):
                 with self.located(capture.pos):
                     self.emit(graph.VectorFillOp(capture_vector(owner, capture.name), self.zero(capture.ty)))
         self.body(function.decl.body)
-        results = [self.env[function.output]] if function.output is not None else []
+        results = [self.env[output]] if output is not None else []
 
         self.emit(func.ReturnOp(*results))
         return func.FuncOp(function.name, (inputs, outputs), Region(block))
@@ -135,6 +136,11 @@ class DeclarationGen(IRGenBase):
         if isinstance(init, ast.Name) and isinstance(init.ty, VectorTy):
             self.emit(graph.VectorCopyOp(name, vector_name(init)))
             return
+        if isinstance(init, ast.Call) and isinstance(init.target, FuncInfo) and init.target.output:
+            if init.target.output.is_global:  # a function's vector output: a copy of it
+                self.call(init)
+                self.emit(graph.VectorCopyOp(name, init.target.output.global_name))
+                return
         fresh = init is None or isinstance(init, ast.New)  # `new vector{Vertex}(T)()`
         fill = self.zero(ty.elem) if fresh else self.expr_as(init, ty.elem)
         self.emit(graph.VectorFillOp(name, fill))

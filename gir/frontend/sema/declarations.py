@@ -88,12 +88,7 @@ class DeclarationChecks(CheckerBase):
                     raise self.error(
                         decl.output.pos, f"output '{decl.output.name}' is already a parameter"
                     )
-                decl.output.symbol = Symbol(
-                    decl.output.name,
-                    self.resolve_value_type(decl.output.type),
-                    SymbolKind.OUTPUT,
-                    decl.output.pos,
-                )
+                decl.output.symbol = self.output_symbol(decl, decl.output)
                 output = decl.output.symbol
             self.functions[decl.name] = FuncInfo(
                 decl.name, decl, params, output, vector_writes(decl.body),
@@ -101,6 +96,27 @@ class DeclarationChecks(CheckerBase):
             )  # fmt: skip
             if decl.extern:
                 self.check_extern(self.functions[decl.name])
+
+    def output_symbol(self, decl: ast.FuncDecl, output: ast.Param) -> Symbol:
+        """A function's named output. A vector output (`-> ranks :
+        vector{Vertex}(float)`) is a vector of the function's own, a global
+        named `function_output` like a local vector; a call gives a copy of it
+        (host functions only, as local vectors)."""
+        if not (isinstance(output.type, ast.VectorTypeExpr) and not decl.extern):
+            ty = self.resolve_value_type(output.type)
+            return Symbol(output.name, ty, SymbolKind.OUTPUT, output.pos)
+        ty = self.resolve_type(output.type, allow_vector=True)
+        symbol = Symbol(output.name, ty, SymbolKind.OUTPUT, output.pos)
+        taken = {
+            *self.globals, *(d.name for d in self.program.consts),
+            *(f.name for f in self.program.functions), *BUILTINS,
+            *(s.global_name for _, s in self.local_vectors),
+        }  # fmt: skip
+        base = f"{decl.name}_{output.name}"
+        candidates = [base, *(f"{base}_{n}" for n in range(2, len(taken) + 3))]
+        symbol.storage = next(name for name in candidates if name not in taken)
+        self.local_vectors.append((decl.name, symbol))
+        return symbol
 
     def check_extern(self, function: FuncInfo) -> None:
         """An `extern func` is called by its own name in device C: a C identifier
@@ -288,6 +304,10 @@ class DeclarationChecks(CheckerBase):
                 raise self.error(init.pos, f"cannot copy {source} into '{name}' of type {ty}")
             return
         value = self.check_expr(init)
+        if isinstance(value, VectorTy):  # a call of a function returning a vector
+            if value != ty:
+                raise self.error(init.pos, f"cannot copy {value} into '{name}' of type {ty}")
+            return
         if value == VERTEXSET or not self.storable(init, value, ty.elem):
             raise self.error(init.pos, f"cannot initialize '{name}' of type {ty} with {value}")
 
