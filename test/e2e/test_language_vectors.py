@@ -43,3 +43,17 @@ def test_vectors_by_reference(target, run_program, tmp_path):
             if printed != expected:
                 failures.append(f"{name} {rounds} {shift}: printed {printed}, expected {expected}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_vertex_count_without_graph(target, run_program):
+    """A program that loads no graph sizes its vertex vectors and sets by its
+    program-level `new vertexset{Vertex}(6)`, vectors declared before it too."""
+    failures = []
+    for factor, limit in ((3, 7), (0, 0), (-2, -5), (1, 100)):
+        printed = run_program("lang_vertex_count.gt", target, [str(factor), str(limit)])
+        scaled = [v * factor for v in range(6)]
+        expected = [str(sum(scaled)), str(sum(value > limit for value in scaled)), "6"]
+        if printed != expected:
+            failures.append(f"{factor} {limit}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)

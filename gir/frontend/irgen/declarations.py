@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
 from xdsl.ir import Block, Operation, Region
 
 from gir.dialects import graph
@@ -22,6 +22,7 @@ from gir.frontend.sema import (
     Symbol,
     VectorTy,
     capture_vector,
+    literal_int,
 )
 from gir.frontend.sema.meanings import OutDegrees
 
@@ -87,7 +88,31 @@ class DeclarationGen(IRGenBase):
         results = [self.env[output]] if output is not None else []
 
         self.emit(func.ReturnOp(*results))
-        return func.FuncOp(function.name, (inputs, outputs), Region(block))
+        op = func.FuncOp(function.name, (inputs, outputs), Region(block))
+        count = self.declared_vertex_count() if function.name == "main" else None
+        if count is not None:
+            op.attributes[graph.VERTEX_COUNT] = IntegerAttr(count, i32)
+        return op
+
+    def declared_vertex_count(self) -> int | None:
+        """The vertex count of a program that loads no graph, from its first
+        program-level `const vertices : vertexset{Vertex} = new vertexset{Vertex}(N);`
+        with N an integer literal, as GraphIt sizes such a program's vertex
+        vectors (`graph.VERTEX_COUNT`); None otherwise."""
+        inits = [decl.init for decl in self.program.consts if decl.init is not None]
+        exprs = [
+            *inits,
+            *(e for f in self.program.functions for s in ast.walk_stmts(f.body) for e in ast.own_exprs(s)),
+        ]  # fmt: skip
+        if any(isinstance(sub, ast.Load) for expr in exprs for sub in ast.walk_expr(expr)):
+            return None
+        for decl in self.program.consts:
+            init = decl.init
+            if isinstance(decl.type, ast.VertexSetTypeExpr) and isinstance(init, ast.New) and init.args:
+                count = literal_int(init.args[0])
+                if count is not None and 0 < count < 2**31:
+                    return count
+        return None
 
     def captures(self) -> Iterator[tuple[str, Symbol]]:
         """Every functor's captures, with the functor's name."""
