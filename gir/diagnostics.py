@@ -104,3 +104,16 @@ def describe_diagnostic(error: Exception) -> str:
         if line.strip().startswith("^") and index > 0:
             return f"error: {message}\n  in: {lines[index - 1].strip()}"
     return f"error: {message}"
+
+
+def one_line(error: BaseException) -> str:
+    """gir's message for `error` as one line, without a leading `error: ` (for a
+    table cell or a progress line: gir-bench's cells, gir-tune's candidates)."""
+    if isinstance(error, UserError):
+        text = str(error)
+    elif type(error).__module__.startswith("xdsl"):
+        text = describe_diagnostic(error)  # type: ignore[arg-type]
+    else:
+        text = f"internal error: {type(error).__name__}: {error}"
+    line = next((line.strip() for line in text.splitlines() if line.strip()), text)
+    return line.removeprefix("error: ")

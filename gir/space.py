@@ -98,9 +98,15 @@ __all__ = [
     "GRAPH_CLASSES",
     "FusableLoop",
     "LabelledApply",
+    "LazyConcat",
+    "LazyProduct",
     "SchedulePoint",
     "ScheduleSpace",
+    "fused_loop_schedule",
+    "legal_schedule",
+    "read_program",
     "schedule_space",
+    "without_schedules",
 ]
 
 LOOP_LABEL = "graph.label"
@@ -183,7 +189,7 @@ class _Lazy(Sequence[T], ABC):
         return self.item(index)
 
 
-class _Product(_Lazy[T]):
+class LazyProduct(_Lazy[T]):
     """The product of `factors` in order (the last varying fastest), each tuple of
     choices made into an item by `make` when indexed."""
 
@@ -207,7 +213,7 @@ class _Product(_Lazy[T]):
             yield self.make(*picked)
 
 
-class _Concat(_Lazy[T]):
+class LazyConcat(_Lazy[T]):
     """The items of `parts`, one part after the other."""
 
     def __init__(self, parts: Sequence[Sequence[T]]):
@@ -449,11 +455,11 @@ def schedule_space(
         raise UserError(f"error: unknown graph class '{graph_class}' (expected {known} or None)")
     if target not in TARGETS:
         raise UserError(f"error: unknown target '{target}' (expected {' or '.join(TARGETS)})")
-    source, filename = _read_program(program)
+    source, filename = read_program(program)
     return _Builder(filename, source, GRAPH_CLASSES[graph_class], target).build(graph_class)
 
 
-def _read_program(program: str | os.PathLike[str]) -> tuple[str, str]:
+def read_program(program: str | os.PathLike[str]) -> tuple[str, str]:
     """The GraphIt source of `program` (a path, or the source itself) and its file
     name (`<string>` for source)."""
     from gir.frontend.source import decode_source
@@ -468,7 +474,7 @@ def _read_program(program: str | os.PathLike[str]) -> tuple[str, str]:
         raise UserError(f"error: cannot read program '{text}': {error.strerror}") from None
 
 
-def _without_schedules(source: str, filename: str) -> ModuleOp:
+def without_schedules(source: str, filename: str) -> ModuleOp:
     """The graph-level module of GraphIt `source` with its schedule section left out."""
     from gir.frontend import ast
     from gir.frontend.irgen import build_module
@@ -501,7 +507,7 @@ _CATEGORICAL_FIELDS = (
 """The fields whose values `gpu-fuse-loops` may refuse (probed one by one)."""
 
 
-def _legal(options: Mapping[str, Attribute], apply: LabelledApply) -> SimpleScheduleAttr | None:
+def legal_schedule(options: Mapping[str, Attribute], apply: LabelledApply) -> SimpleScheduleAttr | None:
     """The default schedule with `options`, if the code that owns each rule
     accepts it on `apply` (else None): the attribute's verifier,
     `graph-default-schedule`'s `check_schedule` (registered values,
@@ -533,7 +539,7 @@ class _Builder:
 
         self.program = program
         self.source = source
-        self.base = _without_schedules(source, program)
+        self.base = without_schedules(source, program)
         self.candidates = candidates
         self.target = target
         self.text = str(self.base)
@@ -556,7 +562,7 @@ class _Builder:
             self.target,
             graph_class,
             self.base,
-            _Concat(groups),
+            LazyConcat(groups),
         )
 
     # -- the program's schedulable statements ------------------------------------
@@ -594,7 +600,7 @@ class _Builder:
                     if isinstance(inner, graph.EdgeSetApplyOp) and inner.label is not None
                 )
                 loop = FusableLoop(label, applies)
-                if self.lowers({label: _fused()}):
+                if self.lowers({label: fused_loop_schedule()}):
                     loops.append((op, loop))
         return tuple(
             loop
@@ -644,7 +650,7 @@ class _Builder:
             if key not in self.fusable_values:
                 probe = self.representative(apply, name, value)
                 self.fusable_values[key] = self.lowers(
-                    {loop.label: _fused(), apply.label: probe}
+                    {loop.label: fused_loop_schedule(), apply.label: probe}
                 )
             if not self.fusable_values[key]:
                 return False
@@ -671,7 +677,7 @@ class _Builder:
             self.shapes[key] = tuple(
                 shape
                 for options in self.all_shapes(apply, blocking_size)
-                if (shape := _legal(options, apply)) is not None
+                if (shape := legal_schedule(options, apply)) is not None
             )
         return self.shapes[key]
 
@@ -762,7 +768,7 @@ class _Builder:
             for direction in axes.DIRECTIONS
         }
         pairs = [
-            _Product(
+            LazyProduct(
                 [by_direction[first], by_direction[second], self.candidates.hybrid_thresholds],
                 lambda a, b, threshold: HybridScheduleAttr(
                     HybridCriterionAttr(HybridCriterion.INPUT_VERTEXSET_SIZE),
@@ -773,7 +779,7 @@ class _Builder:
             )
             for first, second in itertools.combinations(axes.DIRECTIONS, 2)
         ]
-        return _Concat(pairs)
+        return LazyConcat(pairs)
 
     def choices(
         self, apply: LabelledApply, blocking: tuple[int, bool], fused_block: int | None
@@ -789,12 +795,12 @@ class _Builder:
             shapes += self.simple_shapes(apply, size)
         if fused_block is not None:
             fusable = [shape for shape in shapes if self.fusable(apply, shape)]
-            return _Product([fusable, (fused_block,)], _with_block)
-        simple = _Product([shapes, BLOCK_SIZES], _with_block)
+            return LazyProduct([fusable, (fused_block,)], _with_block)
+        simple = LazyProduct([shapes, BLOCK_SIZES], _with_block)
         if not also_unblocked or not self.hybrids_lower(apply):
             return simple
-        return _Concat(
-            [simple, _Concat([self.hybrids(apply, block) for block in BLOCK_SIZES])]
+        return LazyConcat(
+            [simple, LazyConcat([self.hybrids(apply, block) for block in BLOCK_SIZES])]
         )
 
     # -- groups ------------------------------------------------------------------------
@@ -835,7 +841,7 @@ class _Builder:
             if option is not None
         }
         loop_schedules = {
-            loop.label: _fused(*option)
+            loop.label: fused_loop_schedule(*option)
             for loop, option in zip(self.loops, fusion, strict=True)
             if option is not None
         }
@@ -854,10 +860,10 @@ class _Builder:
         def make(*schedules: ScheduleAttr) -> SchedulePoint:
             return SchedulePoint({**dict(zip(labels, schedules, strict=True)), **loop_schedules})
 
-        return _Product(factors, make)
+        return LazyProduct(factors, make)
 
 
-def _fused(block_size: int = DEFAULT_BLOCK_SIZE, blocks_per_sm: int = 0) -> SimpleScheduleAttr:
+def fused_loop_schedule(block_size: int = DEFAULT_BLOCK_SIZE, blocks_per_sm: int = 0) -> SimpleScheduleAttr:
     """A loop's kernel-fusion schedule."""
     return _DEFAULT.with_options(
         kernel_fusion=ToggleAttr(Toggle.ENABLED),

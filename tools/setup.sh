@@ -32,7 +32,7 @@ fi
 _gir_ready() {
   # Run from / so that an uninstalled checkout on sys.path does not count.
   (cd / && python3 - <<'PY' 2>/dev/null)
-import importlib.metadata as m, gir, xdsl, pyopencl, lit, filecheck, pytest, xdist, networkx, mkdocs
+import importlib.metadata as m, gir, xdsl, pyopencl, lit, filecheck, pytest, xdist, networkx, mkdocs, optuna
 assert m.version("xdsl") == "0.74.0"
 PY
 }

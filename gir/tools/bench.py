@@ -2,7 +2,7 @@
 
 ```
 gir-bench [--target auto|cuda|opencl] [--device N] [--algorithms bfs,sssp,pr,cc,bc]
-          [--graphs rmat:22,road:2048:2048] [--schedules g2,default] [--trials N]
+          [--graphs rmat:22,road:2048:2048] [--schedules g2,default,best,auto,tuned] [--trials N]
           [--warmup N] [--programs DIR] [--host python|compiled] [--csv FILE]
           [--plot FILE.png] [--compare FILE.csv]
 ```
@@ -10,7 +10,9 @@ gir-bench [--target auto|cuda|opencl] [--device N] [--algorithms bfs,sssp,pr,cc,
 A cell is one algorithm on one graph under one schedule class. Its program is
 `<algorithm>_<schedule>_<class>.gt` or else `<algorithm>_<schedule>.gt` in the
 programs folder (`gir/benchmarks/programs`), where the class is `road` for `road:`
-graphs and `social` for every other graph. Each program is compiled once (the
+graphs and `social` for every other graph. The classes `auto` and `tuned` are made
+per graph: the `best` program's algorithm (else G2's) under the schedule the auto model picks
+for the graph, or under gir-tune's cached result for it (docs/tuning.md). Each program is compiled once (the
 compile time covers parsing, lowering, printing and building the kernels) and run
 `--warmup` + `--trials` times through gir-run's runtime: the graph is loaded and
 copied to the device once and is not timed. A program prints, as its last line,
@@ -46,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gir.benchmarks import G2_REFERENCE, PROGRAMS
-from gir.diagnostics import UserError, describe_diagnostic
+from gir.diagnostics import UserError, one_line
 from gir.runtime import reference
 from gir.runtime.device import Device
 from gir.runtime.graph import Graph, load_graph
@@ -239,18 +241,6 @@ def find_program(folder: Path, algorithm: str, schedule: str, klass: str) -> Pat
 # --------------------------------------------------------------------------------------
 
 
-def one_line(error: BaseException) -> str:
-    """gir's message for `error` as one line, without a leading `error: `."""
-    if isinstance(error, UserError):
-        text = str(error)
-    elif type(error).__module__.startswith("xdsl"):
-        text = describe_diagnostic(error)
-    else:
-        text = f"internal error: {type(error).__name__}: {error}"
-    line = next((line.strip() for line in text.splitlines() if line.strip()), text)
-    return line.removeprefix("error: ")
-
-
 @dataclass
 class CompiledCell:
     """A program compiled once for every graph: the compiled program or why not."""
@@ -368,9 +358,11 @@ def _reference_graph(spec: str, weighted: bool, progress: Callable[[str], None])
 
 
 def run_cells(
-    options: argparse.Namespace, progress: Callable[[str], None]
+    options: argparse.Namespace, progress: Callable[[str], None], graphs_loaded: dict[str, Graph] | None = None
 ) -> tuple[list[Cell], str, str]:
-    """Every cell of the command line, measured; the device's name and its driver."""
+    """Every cell of the command line, measured; the device's name and its driver.
+    `graphs_loaded` gives host graphs already loaded by spec (with weights where an
+    algorithm reads them); the others are loaded without the cache."""
     from gir.executor import open_device
 
     algorithms = [_algorithm(name) for name in _split(options.algorithms)]
@@ -387,7 +379,9 @@ def run_cells(
     total = len(algorithms) * len(schedules) * len(graphs)
     for spec in graphs:
         progress(f"loading {spec} for start vertices and validation...")
-        g = _reference_graph(spec, any(a.weighted for a in algorithms), progress)
+        g = (graphs_loaded or {}).get(spec)
+        if g is None:
+            g = _reference_graph(spec, any(a.weighted for a in algorithms), progress)
         for algorithm in algorithms:
             for schedule in schedules:
                 cell = Cell(
@@ -400,6 +394,10 @@ def run_cells(
                 cells.append(cell)
                 progress(f"[{len(cells)}/{total}] {algorithm.name} {spec} {schedule}")
                 path = find_program(options.programs, algorithm.name, schedule, graph_class(spec))
+                if schedule in SCHEDULE_MODES:
+                    path = _scheduled(cell, options, algorithm.name, schedule, spec, g, target)
+                if path is None and cell.status != STATUS_OK:
+                    continue
                 if path is None:
                     cell.status = "no program"
                     cell.detail = f"no {algorithm.name}_{schedule}[_{graph_class(spec)}].gt"
@@ -421,6 +419,51 @@ def run_cells(
         del g
         device.clear_graphs()
     return cells, device.name, driver_version(device)
+
+
+SCHEDULE_MODES = ("auto", "tuned")
+"""Schedule classes made per graph rather than read from a file (docs/tuning.md):
+the auto model's choice, or gir-tune's cached result, for the algorithm of the
+cell's `schedulable_program`."""
+
+
+def schedulable_program(folder: Path, algorithm: str, klass: str) -> Path | None:
+    """The program whose algorithm the `auto` and `tuned` classes schedule: the
+    `best` one (the algorithm text the hand-written schedules were made for),
+    else G2's, else the default one."""
+    for schedule in ("best", "g2", "default"):
+        path = find_program(folder, algorithm, schedule, klass)
+        if path is not None:
+            return path
+    return None
+
+
+def _scheduled(
+    cell: Cell, options: argparse.Namespace, algorithm: str, mode: str, spec: str, g: Graph, target: str
+) -> Path | None:
+    """The program of an `auto` or `tuned` cell, written to a scratch folder: the
+    `schedulable_program`'s algorithm under the schedule `mode` chooses for `g`; None
+    (and the cell's status saying why) when there is none."""
+    import tempfile
+
+    from gir.tune.api import chosen_schedule, schedulable_source
+    from gir.tune.cache import algorithm_text
+
+    best = schedulable_program(options.programs, algorithm, graph_class(spec))
+    if best is None:
+        cell.status, cell.detail = "no program", f"no {algorithm}_best|g2|default[_{graph_class(spec)}].gt to schedule"
+        return None
+    source = schedulable_source(str(best))
+    try:
+        section = chosen_schedule(source, mode, g, target=target, device=options.device)
+    except UserError as error:
+        cell.status, cell.detail = "no program", one_line(error)
+        return None
+    folder = Path(tempfile.mkdtemp(prefix="gir-bench-"))
+    name = "".join(c if c.isalnum() else "_" for c in _plain_spec(spec))
+    path = folder / f"{algorithm}_{mode}_{name}.gt"
+    path.write_text(algorithm_text(source) + "\n\n" + section)
+    return path
 
 
 def driver_version(device: Device) -> str:

@@ -142,6 +142,13 @@ def _build_parser() -> argparse.ArgumentParser:
         "available [auto]",
     )
     parser.add_argument("--strict-schedule", action="store_true", help=STRICT_SCHEDULE_HELP)
+    parser.add_argument(
+        "--schedule",
+        choices=("auto", "tuned"),
+        default=None,
+        help="replace the program's schedule: auto (chosen from GRAPH's statistics) or tuned "
+        "(gir-tune's cached result for this program, GRAPH and device); docs/tuning.md",
+    )
     parser.add_argument("--extern", metavar="FILE", help=EXTERN_HELP)
     return parser
 
@@ -200,6 +207,10 @@ def run(argv: Sequence[str] | None = None) -> None:
 
     extern = None if options.extern is None else read_extern(options.extern)
     program = parse_program(options.program, options.strict_schedule)
+    if options.schedule is not None:
+        from gir.tune.api import scheduled_module
+
+        program = scheduled_module(options.program, options.schedule, options.args, options.target, options.device)
     program_argv = [options.program, *options.args]
     if takes_graph_argument(program) and not options.args:
         raise UserError(

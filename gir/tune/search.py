@@ -1,0 +1,462 @@
+"""The search behind `gir-tune` and `gir.tune`: measure points of the schedule
+space on one graph, within a time budget, and keep the fastest correct one.
+
+Candidates come first from three seeds, measured whatever the budget (the
+default schedule, the program's own schedule section if it has one, and the
+auto model's schedule), then, until the budget is spent, from
+optuna's TPE sampler over the space's categorical parameters
+(`gir.tune.params`). Each candidate is compiled once (a point suggested again is
+answered from its first measurement), run `warmup + trials` times on the graph
+already resident on the device, and timed by the program's own timer
+(`startTimer()`..`stopTimer()`, else its run without the graph load): the median
+of the timed trials, warm-up excluded. Its last trial's vectors are checked
+against gir's CPU reference where gir knows the algorithm, else against the
+default schedule's vectors; a candidate that fails to compile, to run or to
+validate is recorded with the reason and never chosen.
+
+Every measurement is appended to a journal (JSON lines, by default one per
+tuning key in the tuning cache); with `resume`, a journal of the same key is read
+back first: its candidates are
+not measured again, and the sampler is told their results.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gir.diagnostics import UsageError, UserError, one_line
+
+__all__ = ["Measurement", "TuneResult", "journal_path", "parse_budget", "tune"]
+
+DEFAULT_SECTION = "schedule:\n"
+"""An empty schedule section: every apply at gir's default schedule."""
+
+MAX_REPEATS = 64
+"""Consecutive suggestions of already-measured points after which the search
+stops: the sampler has little left to try (a small space, mostly measured)."""
+
+
+@dataclass
+class Measurement:
+    """One candidate schedule and what became of it."""
+
+    schedule: str
+    """Its `schedule:` section."""
+    origin: str
+    """`default`, `program` (the program's own section), `auto` or `search`."""
+    status: str = "ok"
+    """`ok`, `failed` (did not compile or run) or `invalid` (wrong result)."""
+    times_ms: list[float] = field(default_factory=list)
+    compile_s: float = 0.0
+    detail: str = ""
+    kernels_reused: bool = False
+    """Whether its kernel source equals an earlier candidate's, so the device's
+    built kernels were reused (`Device.load_program` builds once per source):
+    candidates that differ only in host-side values (a hybrid's threshold,
+    delta, a fused loop's blocks per SM) build no kernels."""
+    params: dict[str, str] = field(default_factory=dict)
+    """The optuna parameters that suggested it (search candidates)."""
+    choices: dict[str, list[str]] = field(default_factory=dict)
+    """Each parameter's choices, to tell a resumed study."""
+
+    @property
+    def median_ms(self) -> float | None:
+        return statistics.median(self.times_ms) if self.status == "ok" and self.times_ms else None
+
+
+@dataclass
+class TuneResult:
+    """What `tune` found: the best schedule and every measurement."""
+
+    schedule: str
+    """The best candidate's `schedule:` section."""
+    program: str
+    """The program's source with its schedule section replaced by `schedule`."""
+    best: Measurement
+    measurements: list[Measurement]
+    space_size: int
+    graph_class: str
+    key: str
+    """The tuning cache's key (`gir.tune.cache.tuning_key`)."""
+    device: str
+    seconds: float
+
+    @property
+    def median_ms(self) -> float:
+        median = self.best.median_ms
+        assert median is not None
+        return median
+
+
+def parse_budget(text: str | float | int) -> float:
+    """Seconds from `120`, `120s`, `2m` or `1h`; a UserError otherwise."""
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        seconds = float(text)
+    else:
+        units = {"s": 1.0, "m": 60.0, "h": 3600.0}
+        value = str(text).strip().lower()
+        scale = units.get(value[-1:], None)
+        number = value[:-1] if scale is not None else value
+        try:
+            seconds = float(number) * (scale or 1.0)
+        except ValueError:
+            raise UsageError(f"error: budget '{text}' is not a duration (e.g. 120, 120s, 2m)") from None
+    if not seconds > 0:
+        raise UsageError(f"error: the budget must be positive, not {text}")
+    return seconds
+
+
+def _same_vectors(expected: dict[str, np.ndarray], got: dict[str, np.ndarray]) -> str | None:
+    """Why `got` differs from `expected` (None: the same, floats within 1e-4)."""
+    for name, want in expected.items():
+        have = got.get(name)
+        if have is None or have.shape != want.shape:
+            return f"vector '{name}' differs in shape from the default schedule's"
+        if np.issubdtype(want.dtype, np.floating):
+            if not np.allclose(have, want, rtol=1e-4, atol=1e-6, equal_nan=True):
+                return f"vector '{name}' differs from the default schedule's"
+        elif not np.array_equal(have, want):
+            return f"vector '{name}' differs from the default schedule's"
+    return None
+
+
+class _Journal:
+    """The results journal: a header line with the tuning key, then one JSON line
+    per measurement."""
+
+    def __init__(self, path: Path | None, key: str, resume: bool):
+        self.path = path
+        self.previous: list[Measurement] = []
+        if path is None:
+            return
+        if resume and path.is_file():
+            self.previous = self._read(path, key)
+        if not self.previous:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps({"key": key}) + "\n")
+
+    @staticmethod
+    def _read(path: Path, key: str) -> list[Measurement]:
+        lines = path.read_text().splitlines()
+        try:
+            header = json.loads(lines[0]) if lines else {}
+        except ValueError:
+            header = {}
+        if header.get("key") != key:
+            return []
+        found = []
+        for line in lines[1:]:
+            try:
+                found.append(Measurement(**json.loads(line)))
+            except (ValueError, TypeError):
+                continue  # a line cut short by an interrupted run
+        return found
+
+    def add(self, measurement: Measurement) -> None:
+        if self.path is not None:
+            with self.path.open("a") as stream:
+                stream.write(json.dumps(asdict(measurement)) + "\n")
+
+
+def journal_path(key: str) -> Path:
+    """Where a tuning run keeps its journal unless told: `$GIR_CACHE_DIR/tune/
+    journals/KEY.jsonl`, one per program, graph and device."""
+    from gir.tune.cache import cache_dir
+
+    return cache_dir() / "journals" / f"{key}.jsonl"
+
+
+class _Tuner:
+    """One tuning run: the space, the graph on the device, the measurements."""
+
+    def __init__(self, source: str, name: str, graph: Any, args: Sequence[Any], options: dict[str, Any]):
+        from gir.api import choose_target, load_graph
+        from gir.space import schedule_space
+        from gir.tune.auto import auto_point, classify
+        from gir.tune.cache import algorithm_text, tuning_key
+        from gir.tune.stats import graph_stats
+
+        self.started = time.perf_counter()
+        self.source, self.name, self.args = source, name, list(args)
+        self.options = options
+        self.progress: Callable[[str], None] = options["progress"]
+        self.target = choose_target(options["target"])
+        self.loaded = load_graph(graph, target=self.target, device=options["device"])
+        self.weighted = _reads_weights(source)
+        self.host = _host_graph(self.loaded, self.weighted)
+        self.stats = graph_stats(self.host)
+        self.graph_class = classify(self.stats)
+        self.space = schedule_space(source, self.graph_class, target=self.target)
+        self.algorithm = algorithm_text(source)
+        self.key = tuning_key(source, self.stats.degrees, self.target, self.loaded.device.name)
+        self.auto = auto_point(self.space, self.stats)[0].schedule_section()
+        self.journal = _Journal(options["journal"] or journal_path(self.key), self.key, options["resume"])
+        self.measured: dict[str, Measurement] = {m.schedule: m for m in self.journal.previous}
+        self.order: list[Measurement] = list(self.journal.previous)
+        self.reference: dict[str, np.ndarray] | None = None
+        self.kernel_sources: set[str] = set()
+        self.deadline = self.started + options["budget"]
+
+    # -- measuring -------------------------------------------------------------------
+
+    def program_text(self, section: str) -> str:
+        return self.algorithm + "\n\n" + section
+
+    def measure(self, section: str, origin: str, trial: Any = None) -> Measurement:
+        """`section`'s measurement: from before, or compiled, run and checked now."""
+        known = self.measured.get(section)
+        if known is not None:
+            return known
+        import gir
+
+        found = Measurement(section, origin)
+        if trial is not None:
+            found.params = {name: str(value) for name, value in trial.params.items()}
+            found.choices = {name: list(d.choices) for name, d in trial.distributions.items()}
+        started = time.perf_counter()
+        warmup, trials = self.options["warmup"], self.options["trials"]
+        try:
+            program = gir.compile(self.program_text(section), name=self.name)
+            compiled = program.compiled(self.target)
+            found.kernels_reused = compiled.kernel_source in self.kernel_sources
+            self.kernel_sources.add(compiled.kernel_source)
+            compiled.kernels(self.loaded.device)
+            found.compile_s = time.perf_counter() - started
+            result = program.run(self.loaded, *self.args, target=self.target,
+                                 device=self.options["device"], trials=warmup + trials)  # fmt: skip
+            found.times_ms = [seconds * 1e3 for seconds in result.times[warmup:]]
+            problem = self.check(program, result.vectors, section)
+            if problem is not None:
+                found.status, found.detail = "invalid", problem
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except Exception as error:  # a candidate that cannot run is a result, not a crash
+            found.status, found.detail = "failed", one_line(error)
+            found.compile_s = found.compile_s or time.perf_counter() - started
+        self.record(found)
+        return found
+
+    def check(self, program: Any, vectors: dict[str, np.ndarray], section: str) -> str | None:
+        """Why `vectors` (of `section`) are wrong (None: right): against the CPU
+        reference, else against the default schedule's vectors."""
+        if program.validator is not None:
+            try:
+                program.validate(self.host, vectors, *self.args)
+            except UserError as error:
+                return one_line(error)
+            return None
+        if self.reference is None:
+            if section == DEFAULT_SECTION:
+                self.reference = {name: array.copy() for name, array in vectors.items()}
+                return None
+            self.reference = self.default_vectors()
+        return _same_vectors(self.reference, vectors)
+
+    def default_vectors(self) -> dict[str, np.ndarray]:
+        """The vectors of one run at the default schedule (a resumed search has
+        its time from the journal, but not its vectors)."""
+        import gir
+
+        program = gir.compile(self.program_text(DEFAULT_SECTION), name=self.name)
+        result = program.run(self.loaded, *self.args, target=self.target, device=self.options["device"])
+        return {name: array.copy() for name, array in result.vectors.items()}
+
+    def record(self, found: Measurement) -> None:
+        self.measured[found.schedule] = found
+        self.order.append(found)
+        self.journal.add(found)
+        best = self.best()
+        outcome = f"{found.median_ms:.3f} ms" if found.median_ms is not None else f"{found.status}: {found.detail}"
+        best_text = f"{best.median_ms:.3f} ms" if best is not None and best.median_ms is not None else "none"
+        self.progress(
+            f"[{len(self.order)}] {found.origin}: {outcome} | best {best_text} | "
+            f"{max(0.0, self.deadline - time.perf_counter()):.0f} s left"
+        )
+
+    def best(self) -> Measurement | None:
+        correct = [m for m in self.order if m.median_ms is not None]
+        return min(correct, key=lambda m: m.median_ms or 0.0) if correct else None
+
+    def time_left(self) -> bool:
+        return time.perf_counter() < self.deadline
+
+    # -- searching -------------------------------------------------------------------
+
+    def run(self) -> TuneResult:
+        self.progress(
+            f"{len(self.space):,} schedules in the space ({self.graph_class} graph, "
+            f"{self.target} on {self.loaded.device.name}); budget {self.options['budget']:.0f} s"
+        )
+        from gir.space import SCHEDULE_SECTION
+
+        seeds = [(DEFAULT_SECTION, "default")]
+        own = SCHEDULE_SECTION.search(self.source)
+        if own is not None:
+            seeds.append((self.source[own.start():], "program"))
+        seeds.append((self.auto, "auto"))
+        for section, origin in seeds:  # measured whatever the budget: at most three
+            found = self.measure(section, origin)
+            if origin == "default" and found.status == "failed":
+                # what fails at the default schedule is the program, its arguments
+                # or the graph, which no schedule mends
+                raise UserError(f"error: {found.detail}")
+        if self.time_left():
+            self.search()
+        best = self.best()
+        if best is None:
+            raise UserError(
+                f"error: gir-tune: no schedule of '{self.name}' ran correctly in {len(self.order)} "
+                f"candidate(s); the first failure: {self.order[0].detail if self.order else 'none tried'}"
+            )
+        return TuneResult(
+            best.schedule, self.program_text(best.schedule), best, self.order, len(self.space),
+            self.graph_class, self.key, self.loaded.device.name, time.perf_counter() - self.started,
+        )  # fmt: skip
+
+    def search(self) -> None:
+        """optuna's TPE sampler over the space until the budget is spent."""
+        optuna = _optuna()
+        from gir.tune.params import NoSuchPoint, SpaceParameters
+
+        parameters = SpaceParameters(self.space)
+        sampler = optuna.samplers.TPESampler(seed=self.options["seed"], n_startup_trials=10)
+        study = optuna.create_study(direction="minimize", sampler=sampler)
+        for previous in self.journal.previous:
+            if previous.params:
+                _replay(optuna, study, previous)
+        repeats = 0
+        while self.time_left() and repeats < MAX_REPEATS:
+            trial = study.ask()
+            try:
+                point = parameters.suggest(trial)
+            except NoSuchPoint:
+                study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+                repeats += 1
+                continue
+            section = point.schedule_section()
+            repeats = repeats + 1 if section in self.measured else 0
+            found = self.measure(section, "search", trial)
+            if found.median_ms is None:
+                study.tell(trial, state=optuna.trial.TrialState.FAIL)
+            else:
+                study.tell(trial, found.median_ms)
+
+
+def _reads_weights(source: str) -> bool:
+    """Whether gir's CPU reference of the program needs edge weights (SSSP)."""
+    from gir.space import without_schedules
+    from gir.validate import find_validator
+
+    validator = find_validator(without_schedules(source, "<program>"))
+    return validator is not None and bool(validator.weighted)
+
+
+def _host_graph(loaded: Any, weighted: bool) -> Any:
+    """The host graph of `loaded` for the statistics and the reference, with
+    weights when the reference needs them (a generator makes them on request)."""
+    from gir.runtime.graph import Graph, load_graph
+
+    if isinstance(loaded.source, Graph) or not weighted:
+        return loaded.host_graph
+    return load_graph(loaded.source, weighted=True)
+
+
+def _replay(optuna: Any, study: Any, measurement: Measurement) -> None:
+    """Tells `study` a measurement of an earlier run (from the journal)."""
+    distributions = {
+        name: optuna.distributions.CategoricalDistribution(choices)
+        for name, choices in measurement.choices.items()
+    }
+    state = optuna.trial.TrialState.COMPLETE if measurement.median_ms is not None else optuna.trial.TrialState.FAIL
+    try:
+        study.add_trial(
+            optuna.trial.create_trial(
+                params=measurement.params, distributions=distributions, value=measurement.median_ms, state=state
+            )
+        )
+    except ValueError:
+        pass  # a journal line of an older space: the sampler learns without it
+
+
+def _optuna() -> Any:
+    """optuna, quietened; a UserError saying how to install it when it is missing."""
+    try:
+        import optuna
+    except ImportError:
+        raise UserError(
+            "error: gir-tune searches with optuna, which is not installed "
+            "(pip install 'gir[tune]' or pip install optuna)"
+        ) from None
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    return optuna
+
+
+def read_program(program: Any) -> tuple[str, str]:
+    """The source of `program` (a `.gt` path or GraphIt text), its unlabelled
+    applies labelled (`gir.tune.labels`), and its run name."""
+    import os
+
+    from gir.space import read_program as read
+    from gir.tune.labels import label_applies
+
+    source, filename = read(program)
+    source = label_applies(source)
+    name = "<program>" if filename == "<string>" else os.path.splitext(os.path.basename(filename))[0]
+    return source, name
+
+
+def tune(
+    program: Any,
+    graph: Any,
+    *args: Any,
+    budget: float | str = 120.0,
+    target: str | None = None,
+    device: int | None = None,
+    trials: int = 5,
+    warmup: int = 1,
+    journal: str | Path | None = None,
+    resume: bool = False,
+    seed: int = 0,
+    store: bool = True,
+    progress: Callable[[str], None] | None = None,
+) -> TuneResult:
+    """Searches `program`'s schedule space (`gir.schedule_space`) for the fastest
+    correct schedule on `graph` with the program's arguments `args`.
+
+    `program` is a `.gt` path or GraphIt source; `graph` anything `Program.run`
+    takes. `budget` is seconds (or `"2m"`): no candidate starts after it (the one
+    running finishes). Each candidate runs `warmup + trials` times, timed by the
+    program's own timer (median of the trials). The journal (`journal`, by
+    default `journal_path(key)` in the tuning cache) records every measurement;
+    `resume` reads it back first when it is of the same program, graph and device. The best schedule is stored in the tuning cache (`store`), where
+    `gir-run --schedule tuned` and `gir.compile(..., schedule="tuned")` find it.
+    """
+    from gir.tune.cache import read_entry, write_entry
+
+    if not isinstance(trials, int) or trials < 1 or not isinstance(warmup, int) or warmup < 0:
+        raise UserError("error: trials must be at least 1 and warmup at least 0")
+    _optuna()
+    source, name = read_program(program)
+    options = {
+        "budget": parse_budget(budget), "target": target, "device": device, "trials": trials,
+        "warmup": warmup, "journal": None if journal is None else Path(journal), "resume": resume,
+        "seed": seed, "progress": progress or (lambda message: None),
+    }  # fmt: skip
+    result = _Tuner(source, name, graph, args, options).run()
+    if store:
+        earlier = read_entry(result.key)
+        if earlier is None or not earlier.get("median_ms", 0) < result.median_ms:
+            write_entry(result.key, {
+                "schedule": result.schedule, "median_ms": result.median_ms, "device": result.device,
+                "graph_class": result.graph_class, "program": name, "candidates": len(result.measurements),
+                "date": time.strftime("%Y-%m-%d"),
+            })  # fmt: skip
+    return result

@@ -1,0 +1,100 @@
+"""gir-tune end to end on OpenCL (PoCL on the CPU): a short search on a small
+RMAT graph whose winner is a valid program, stored in the tuning cache where
+`gir-run --schedule tuned` finds it; a resumed search measures nothing twice;
+`--schedule auto` runs and validates."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+import gir
+from gir.tools.bench import main as gir_bench
+from gir.tools.run import main as gir_run
+from gir.tools.tune import main as gir_tune
+
+pytest.importorskip("optuna")
+
+PROGRAMS = Path(__file__).parents[1] / "programs"
+GRAPH = "rmat:8"
+
+
+def test_a_short_tune_writes_a_valid_program_and_fills_the_cache(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, table, journal = tmp_path / "bfs_tuned.gt", tmp_path / "tune.csv", tmp_path / "journal.jsonl"
+    args = [str(PROGRAMS / "bfs.gt"), GRAPH, "0", "--target", "opencl", "--budget", "3s", "--trials", "2"]
+    assert gir_tune([*args, "-o", str(out), "--csv", str(table), "--journal", str(journal)]) == 0
+    err = capsys.readouterr().err
+    assert "schedules in the space" in err and "best" in err and "s left" in err
+
+    rows = list(csv.DictReader(table.open()))
+    assert [row["origin"] for row in rows[:2]] == ["default", "auto"]  # bfs.gt has no schedule of its own
+    assert rows[0]["status"] == rows[1]["status"] == "ok"
+    assert {row["status"] for row in rows} <= {"ok", "failed", "invalid"}  # a failure is a row, not a crash
+    assert len(journal.read_text().splitlines()) == len(rows) + 1
+
+    # the winner is the whole program: it compiles and validates
+    result = gir.compile(str(out)).run(GRAPH, 0, target="opencl", validate=True)
+    assert result.times
+
+    # gir-run finds it in the cache for this program and graph, and not for another graph
+    assert gir_run([str(PROGRAMS / "bfs.gt"), GRAPH, "0", "--target", "opencl", "--schedule", "tuned", "--validate"]) == 0
+    assert "validated BFS" in capsys.readouterr().err
+    assert gir_run([str(PROGRAMS / "bfs.gt"), "rmat:7", "0", "--target", "opencl", "--schedule", "tuned"]) == 1
+    assert "no tuning result" in capsys.readouterr().err
+
+    # resuming measures none of the earlier candidates again
+    assert gir_tune([*args, "--budget", "1s", "--journal", str(journal), "--resume"]) == 0
+    schedules = [json.loads(line)["schedule"] for line in journal.read_text().splitlines()[1:]]
+    assert len(schedules) == len(set(schedules)) >= len(rows)
+
+
+def test_auto_runs_and_validates(capsys: pytest.CaptureFixture[str]) -> None:
+    assert gir_run([str(PROGRAMS / "bfs.gt"), GRAPH, "0", "--target", "opencl", "--schedule", "auto", "--validate"]) == 0
+    assert "validated BFS" in capsys.readouterr().err
+    assert gir.compile(str(PROGRAMS / "bfs.gt"), schedule="auto").run(GRAPH, 0, target="opencl", validate=True).times
+
+
+def test_bench_runs_auto_and_says_why_tuned_has_no_program(tmp_path: Path) -> None:
+    table = tmp_path / "bench.csv"
+    args = ["--target", "opencl", "--algorithms", "pr", "--graphs", "rmat:6", "--trials", "1"]
+    assert gir_bench([*args, "--schedules", "auto,tuned", "--csv", str(table)]) == 0
+    auto, tuned = csv.DictReader(table.open())
+    assert (auto["schedule"], auto["status"], auto["detail"]) == ("auto", "ok", "validated")
+    assert tuned["status"] == "no program" and "no tuning result" in tuned["detail"]
+
+
+def test_a_program_failing_at_its_default_schedule_stops_the_search(capsys: pytest.CaptureFixture[str]) -> None:
+    args = [str(PROGRAMS / "bfs.gt"), GRAPH, "--target", "opencl", "--budget", "60s"]
+    assert gir_tune(args) == 1  # no start vertex: no schedule can mend that
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: the program reads argv[2], but only 1 argument(s) were given"
+    )
+
+
+IN_DEGREES = """element Vertex end
+element Edge end
+const edges : edgeset{Edge}(Vertex,Vertex) = load (argv[1]);
+const indeg : vector{Vertex}(int) = 0;
+func count(src : Vertex, dst : Vertex)
+    indeg[dst] += 1;
+end
+func main()
+    #tally# edges.apply(count);
+end
+"""
+
+
+def test_without_a_cpu_reference_candidates_match_the_default_schedule(tmp_path: Path) -> None:
+    assert gir.compile(IN_DEGREES).validator is None
+    journal = tmp_path / "journal.jsonl"
+    first = gir.tune(IN_DEGREES, GRAPH, budget=2, target="opencl", trials=1, journal=journal)
+    assert all(m.status == "ok" for m in first.measurements), [m.detail for m in first.measurements]
+    # resumed, the default's vectors come from a fresh run, not the journal
+    again = gir.tune(IN_DEGREES, GRAPH, budget=2, target="opencl", trials=1, journal=journal, resume=True)
+    assert len(again.measurements) >= len(first.measurements)
+    assert all(m.status == "ok" for m in again.measurements), [m.detail for m in again.measurements]
