@@ -44,7 +44,7 @@ class StatementGen(IRGenBase):
         if isinstance(stmt, ast.For):
             self.for_stmt(stmt)
             return
-        binding = self.bindings.get(stmt)
+        binding = self.bindings.get(self.sema.labelled(stmt))
         self.stmt_label = self.sema.labels.get(stmt)
         self.stmt_schedule = binding.attr if binding is not None else None
         try:

@@ -57,6 +57,7 @@ class DeclarationChecks(CheckerBase):
             self.label_stmts,
             self.functor_uses,
             self.conversions,
+            self.label_copies,
         )
 
     def collect_elements(self) -> None:

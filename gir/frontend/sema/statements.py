@@ -77,6 +77,14 @@ class StatementChecks(CheckerBase):
         if stmt.label is None:
             return parent_label
         path = stmt.label if parent_label is None else f"{parent_label}:{stmt.label}"
+        first = self.label_stmts.get(path)
+        if first is not None and self.current is not None and self.current.bound:
+            if first.label_pos == stmt.label_pos:
+                # one statement of a function over vectors, in a second
+                # specialization: the same label, so the same schedule
+                self.labels[stmt] = path
+                self.label_copies[stmt] = first
+                return path
         if path in self.label_stmts:
             previous = self.label_stmts[path].label_pos
             raise self.error(

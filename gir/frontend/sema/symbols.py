@@ -119,6 +119,14 @@ class SemaInfo:
     """Each `f[values]` an apply takes: the functor it gives values to (a
     specialization where `f` captures vectors) and the scalar values it gives."""
     conversions: list[tuple[Pos, str]] = field(default_factory=list)
+    label_copies: dict[ast.Stmt, ast.Stmt] = field(default_factory=dict)
+    """Labelled statements of later specializations of a function over
+    vectors, each with the statement its label path names (whose schedule it
+    takes)."""
+
+    def labelled(self, stmt: ast.Stmt) -> ast.Stmt:
+        """The statement whose label path (and schedule) `stmt` has."""
+        return self.label_copies.get(stmt, stmt)
     """The implicit conversions that lose information, as (position, message):
     warnings, not errors, since GraphIt performs them."""
 
