@@ -187,7 +187,7 @@ def _build_graphit(program: Any, filename: str, schedule: str | None) -> ModuleO
 
     program = main_program(program, filename)
     sema = check_program(program, filename)
-    check_deletes(program, filename)
+    check_deletes([function.decl for function in sema.functions.values()], filename)
     bindings = resolve_schedules(program, sema, "<schedule>")
     return IRGen(program, sema, bindings).build()
 

@@ -69,7 +69,8 @@ def build_module(program: ast.Program, filename: str, strict_schedule: bool = Fa
     """
     program = main_program(program, filename)
     sema = check_program(program, filename)
-    check_deletes(program, filename)
+    # the bodies sema checked: specializations of functions over vectors, not those
+    check_deletes([function.decl for function in sema.functions.values()], filename)
     warnings = Warnings(filename, strict_schedule)
     for pos, message in sema.conversions:
         warnings.warning(pos, message)
