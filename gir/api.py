@@ -204,15 +204,20 @@ def _parse_schedule(text: str) -> list[Any]:
     return parser.parse_schedule_section()
 
 
-def lower_for_run(module: ModuleOp, check_bounds: bool = False) -> ModuleOp:
+def lower_for_run(module: ModuleOp, check_bounds: bool = False, devices: int = 1) -> ModuleOp:
     """`module` lowered to the GPU level (if it is above it), with every device
-    access guarded (`gpu-check-bounds`) when `check_bounds`; a pass failure is a
+    access guarded (`gpu-check-bounds`) when `check_bounds`, and partitioned
+    (`host-partition`) to run on several `devices`; a pass failure is a
     `UserError` with the message gir-opt prints."""
     from gir.dialects import register_dialects
     from gir.dialects.levels import Level, level_of
     from gir.passes.registry import parse_pipeline
 
     passes = ["lower-to-gpu"] if level_of(module) in (Level.GRAPH, Level.FRONTIER) else []
+    if devices < 1:
+        raise UserError(f"error: a program runs on at least one device, not {devices}")
+    if devices > 1:  # before the bounds checks: each device checks its own accesses
+        passes.append("host-partition")
     if check_bounds:
         passes.append("gpu-check-bounds")
     if passes:
@@ -509,6 +514,7 @@ class Program:
         trials: int = 1,
         stdout: TextIO | None = None,
         validate: bool = False,
+        devices: int = 1,
     ) -> Result:
         """Runs the program `trials` times and returns its vectors and times.
 
@@ -530,7 +536,12 @@ class Program:
         the CPU reference built from the graph the program loaded (the one
         given, or its fixed file); a `UserError` says what differs, or that gir
         cannot tell which reference applies (then before running).
+
+        `devices` above 1 runs the program partitioned over that many devices of
+        the target, from `device` on (docs/multi-gpu.md).
         """
+        if not isinstance(devices, int) or isinstance(devices, bool) or devices < 1:
+            raise UserError(f"error: devices must be an integer of at least 1, not {devices!r}")
         if not isinstance(trials, int) or isinstance(trials, bool) or trials < 1:
             raise UserError(f"error: trials must be an integer of at least 1, not {trials!r}")
         if validate:
@@ -559,12 +570,15 @@ class Program:
             graph, loaded, run_on = None, None, _device(target, device)
             argv = [self.name, *(_argument(value) for value in args)]
         check_int_arguments(self._main(), argv)
-        compiled = self.compiled(run_on.target)
+        compiled = self.compiled(run_on.target) if devices == 1 else self._partitioned(run_on.target, devices)
         times: list[float] = []
         try:
             for _ in range(trials):
                 output = stdout if stdout is not None else io.StringIO()
-                result, elapsed = self._run_once(compiled, run_on, loaded, argv, output)
+                if devices == 1:
+                    result, elapsed = self._run_once(compiled, run_on, loaded, argv, output)
+                else:
+                    result, elapsed = self._run_partitioned(compiled, run_on, device, devices, loaded, argv, output)
                 times.append(elapsed)
         finally:
             if loaded is not None and loaded is not graph:
@@ -573,6 +587,37 @@ class Program:
         if validate:
             self._check(graph, argv, result.globals)
         return Result(dict(result.globals), tuple(times), result.elapsed is not None, printed, run_on.name)
+
+    def _partitioned(self, target: str, devices: int) -> CompiledProgram:
+        """The program partitioned (`host-partition`) for `devices` devices of
+        `target`, printed once."""
+        from gir.executor import compile_program
+
+        key = f"{target}:{devices}"
+        program = self._compiled.get(key)
+        if program is None:
+            module = lower_for_run(self._main().clone(), devices=devices)
+            program = self._compiled[key] = compile_program(module, target, self.name)
+        return program
+
+    def _run_partitioned(
+        self,
+        compiled: CompiledProgram,
+        first: Device,
+        index: int | None,
+        count: int,
+        graph: LoadedGraph | None,
+        argv: list[str],
+        output: TextIO,
+    ) -> tuple[Any, float]:
+        """One run of a partitioned program on `count` devices: `first` and the
+        ones after device `index`."""
+        from gir.runtime.multi_device import run_partitioned
+
+        devices = [first, *(_device(first.target, (index or 0) + k) for k in range(1, count))]
+        host_graph = None if graph is None else graph.host_graph
+        result = run_partitioned(compiled, devices, argv, output, host_graph)
+        return result, result.elapsed if result.elapsed is not None else result.wall
 
     def _run_once(
         self, compiled: CompiledProgram, device: Device, graph: LoadedGraph | None, argv: list[str], output: TextIO

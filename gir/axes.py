@@ -32,6 +32,7 @@ from gir.diagnostics import UserError
 
 if TYPE_CHECKING:
     from gir.passes.directions import DirectionStrategy
+    from gir.passes.intersections import IntersectionStrategy
     from gir.passes.layouts import LayoutStrategy
     from gir.passes.load_balance import LoadBalanceStrategy
     from gir.passes.representations import FrontierRepresentation
@@ -115,6 +116,25 @@ REPRESENTATIONS: StrategyRegistry[type, FrontierRepresentation] = StrategyRegist
     lambda cls: f"error: frontier type {getattr(cls, 'name', cls)} has no GPU lowering",
 )
 """Frontier representations by frontier type (a `frontier.FrontierType` subclass)."""
+
+
+INTERSECTIONS: StrategyRegistry[str, IntersectionStrategy] = StrategyRegistry(
+    "gir.passes.intersections",
+    lambda name: f"error: intersection {name} has no registered strategy",
+)
+"""How `graph.intersect_neighbors` intersects two sorted adjacency lists."""
+
+
+def intersection_named(name: str) -> str | None:
+    """The method `program->configIntersection(label, name)` chooses: `name`
+    itself when registered, else the one that lists it among its GraphIt names
+    (`IntersectionStrategy.graphit_names`); None for neither."""
+    if name in INTERSECTIONS:
+        return name
+    for strategy in INTERSECTIONS.strategies():
+        if name in strategy.graphit_names:
+            return strategy.value
+    return None
 
 
 def frontier_creations() -> list[str]:

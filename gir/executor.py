@@ -21,7 +21,8 @@ as `K`, and returns the bound global vectors and the times (`RunResult`).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TextIO
 
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 
@@ -48,6 +49,8 @@ __all__ = [
     "compile_program",
     "cuda_unavailable_reason",
     "open_device",
+    "open_devices",
+    "run_program",
 ]
 
 
@@ -103,3 +106,26 @@ def open_device(target: str, device_index: int | None = None) -> Device:
         raise UserError(f"error: {label} is not available: {reason}{alternative}") from None
     raise UserError(f"error: unknown target '{target}' (expected cuda or opencl)")
 
+
+
+def open_devices(target: str, count: int, first: int | None = None) -> list[Device]:
+    """`count` devices of `target`, from index `first` (default 0) on, for a
+    partitioned run; one device: `open_device(target, first)`."""
+    if count < 1:
+        raise UserError(f"error: --devices must be at least 1, not {count}")
+    if count == 1:
+        return [open_device(target, first)]
+    start = first or 0
+    return [open_device(target, start + offset) for offset in range(count)]
+
+
+def run_program(
+    program: CompiledProgram, devices: Sequence[Device], argv: list[str], stdout: TextIO
+) -> RunResult:
+    """Runs `program` on one device, or partitioned over several (compiled with
+    `host-partition`: `gir.runtime.multi_device`)."""
+    if len(devices) == 1:
+        return program.run(devices[0], argv, stdout)
+    from gir.runtime.multi_device import run_partitioned
+
+    return run_partitioned(program, devices, argv, stdout)

@@ -56,23 +56,41 @@ def translate(
     *,
     kernels_only: bool = False,
     extern: str | None = None,
+    devices: int = 1,
 ) -> str:
     """The text `gir-translate --to-<to>` prints for a module at any level: for
     "cuda", a complete program unless `kernels_only` or the module has no `@main`;
-    `extern` is the text of the `--extern` file."""
+    `extern` is the text of the `--extern` file; `devices` above 1 partitions
+    the module (`host-partition`) for that many devices."""
     from gir.dialects.levels import Level, check_level
     from gir.targets import print_kernels
     from gir.targets.cuda_host import print_cuda_program
     from gir.targets.host_python import print_host_python
 
     module = lower_to_gpu(module)
+    if devices < 1:
+        raise UserError(f"error: --devices must be at least 1, not {devices}")
+    if devices > 1:
+        _partition(module)
     if to == "host-python":
         check_level(module, Level.GPU)
         return print_host_python(module)
     if to == "cuda" and not kernels_only and _has_main(module):
         check_level(module, Level.GPU)
-        return print_cuda_program(module, extern)
+        return print_cuda_program(module, extern, devices)
     return print_kernels(module, to, extern)
+
+
+def _partition(module: ModuleOp) -> None:
+    """Runs `host-partition` on a GPU-level `module`."""
+    from gir.passes.registry import parse_pipeline
+
+    import gir.passes  # noqa: F401  (fills the registry)
+
+    ctx = Context()
+    register_dialects(ctx)
+    parse_pipeline("host-partition").apply(ctx, module)
+    verify_module(module)
 
 
 def _has_main(module: ModuleOp) -> bool:

@@ -101,8 +101,21 @@ class HostRuntime(Protocol):
         """The program's `argv[index]`."""
         ...
 
-    def load_graph(self, spec: str, weighted: bool) -> Any:
-        """A handle of the graph `spec` (file or generator), resident on the device."""
+    def load_graph(self, spec: str, weighted: bool, partitioned: bool = False) -> Any:
+        """A handle of the graph `spec` (file or generator), resident on the device;
+        `partitioned`: this device's part of its edges in a partitioned run."""
+        ...
+
+    def clone(self, buffer: Buffer) -> Buffer:
+        """A new buffer holding a copy of `buffer` (`host.clone`)."""
+        ...
+
+    def allreduce(self, buffer: Buffer, combine: str, base: Buffer | None = None) -> None:
+        """Combines every device's copy of `buffer` (`host.allreduce`)."""
+        ...
+
+    def allgather(self, items: Buffer, count: Buffer) -> None:
+        """The union of every device's queue (`host.allgather`)."""
         ...
 
     def graph_size(self, graph: Any, what: GraphSize) -> int:

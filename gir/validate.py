@@ -10,7 +10,10 @@ its name, gir looks at the shape of its edge traversals:
   `dist[dst] min= ...`;
 - SSSP (delta-stepping): an `apply_update_priority` on a weighted edgeset whose
   edge function does `updatePriorityMin` on a queue over the distance vector,
-  started from a `graph.argv_int`;
+  started from a `graph.argv_int`. Either SSSP is point-to-point when the
+  condition of its `while` tests `pq.finishedNode(target)`: then only distances
+  up to the target's are final (`reference.check_ppsp`). The source's distance
+  is what the program stores there (`SP[14] = 14` offsets every distance);
 - k-core: an `apply_update_priority` whose edge function does
   `updatePrioritySum` on a queue that starts with every vertex bucketed
   (`init_bucket`, or start vertex -1); the queue's priority vector holds the core numbers;
@@ -30,13 +33,23 @@ its name, gir looks at the shape of its edge traversals:
   vector is the per-vertex float vector that a vertex function stores from the
   accumulator and whose values flow back into it (through the shares the edge
   function adds up); vectors computed from the accumulator that do not feed it
-  (e.g. the change of each rank) are not ranks.
+  (e.g. the change of each rank) are not ranks;
+- triangle counting: an `apply` over every edge whose edge function adds
+  `intersectNeighbor(edges, src, dst)` into a vector where `dst < src` (GraphIt's
+  tc app; `reference.check_triangles`);
+- BC (Brandes): a list of vertexsets and a traversal of the transposed edges
+  that float-adds into the dependencies; path counts kept in an `int` vector
+  are checked for overflow first (G2's bc_power.gt counts in `int`).
 
 The start vertex of BFS/SSSP/BC is the `graph.argv_int` or the literal added to
 the first frontier (or given to the priority queue). The iteration count of
 PageRank is the trip count of the loop right around the traversal: a `for` whose
 bounds are literals, `const`s set from literals, or `argv[N]`; none when that loop
 is a `while` (an outer `for` of trials does not count).
+
+A program that clears the checked vector after computing it (GraphIt's
+bc.gt resets its dependencies at the end of every trial) is checked on a copy
+taken before the first clear, which `find_validator` adds to the module.
 
 The reference is built from the graph the recognised traversal runs on
 (`Validator.graph`): the fixed file of a `load("file")`, or the argv entry of a
@@ -51,9 +64,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Operation, SSAValue
 
+from gir.diagnostics import source_position
 from gir.dialects import graph
 from gir.program_inputs import GraphSource, graph_sources
 from gir.protocol import parse_argv_int
@@ -69,6 +83,8 @@ class Validator:
 
     algorithm: str
     check: Callable[[Graph, list[str], dict[str, np.ndarray]], str | None]
+    result: str
+    """The vector the check reads (of the `vectors` a run leaves)."""
     weighted: bool = False
     graph: GraphSource = GraphSource(argv=1)
     """The graph the checked traversal runs on: the reference is built from it."""
@@ -179,6 +195,35 @@ def _min_queue_start(module: ModuleOp, udf: func.FuncOp) -> tuple[str, IntArg] |
     return None
 
 
+def _start_distance(module: ModuleOp, dist: str, start: IntArg) -> IntArg:
+    """What the program stores into `dist` at the start vertex (`dist[start] =
+    0`, or GraphIt's `SP[14] = 14`): the last such store, else 0."""
+    found = IntArg(value=0)
+    for op in module.walk():
+        if (
+            isinstance(op, graph.StoreOp)
+            and op.vector.root_reference.data == dist
+            and _int_arg(op.index) == start
+            and (value := _int_arg(op.value)) is not None
+        ):
+            found = value
+    return found
+
+
+def _stop_target(apply: graph.EdgeSetApplyOp) -> IntArg | None:
+    """The target of a point-to-point search: the vertex `v` of the
+    `pq.finishedNode(v)` that the condition of the `while` around `apply` tests."""
+    loop = apply.parent_op()
+    while loop is not None and not isinstance(loop, scf.WhileOp):
+        loop = loop.parent_op()
+    if loop is None:
+        return None
+    for op in loop.before_region.walk():
+        if isinstance(op, graph.PriorityQueueFinishedNodeOp):
+            return _int_arg(op.vertex)
+    return None
+
+
 def _peeled_priorities(module: ModuleOp, udf: func.FuncOp) -> str | None:
     """The priority vector of a k-core peeling: `udf` does `updatePrioritySum` and
     the program's queue starts with every vertex in its bucket."""
@@ -246,14 +291,138 @@ def _trip_count(op: Operation) -> Callable[[list[str]], int] | None:
 
 
 def find_validator(module: ModuleOp) -> Validator | None:
-    """The check that applies to this graph-level program, or None."""
+    """The check that applies to this graph-level program, or None.
+
+    A program may clear the vector the check reads after computing it, as
+    GraphIt's bc.gt and G2's bc_power.gt do (`vertices.apply(reset)` at the end
+    of each trial): the run would end with nothing to check. `find_validator`
+    then adds to `module` a copy of the vector taken just before the clear, the
+    first time the program reaches it (the first trial: the one that starts
+    from the program's initial values, as the reference does), and the check
+    reads that copy. Lower `module` after calling it.
+    """
     found = _recognise(module)
     if found is None:
         return None
     validator, apply = found
     loaded = graph_sources(module)
     source = _loaded_graph(apply.edges) or (loaded[0] if loaded else GraphSource(argv=1))
-    return replace(validator, graph=source)
+    validator = replace(validator, graph=source)
+    clear = _clear_after(apply, validator.result, _functions(module))
+    return validator if clear is None else _capture_before(module, clear, validator)
+
+
+def _clear_after(
+    apply: graph.EdgeSetApplyOp, vector: str, functions: dict[str, func.FuncOp]
+) -> Operation | None:
+    """The first op after `apply` that clears `vector` (in the block of `apply`,
+    then in those of the loops and ifs around it, up to its function)."""
+    op: Operation | None = apply
+    while op is not None and not isinstance(op, func.FuncOp):
+        following = op.next_op
+        while following is not None:
+            if _clears(following, vector, functions):
+                return following
+            following = following.next_op
+        op = op.parent_op()
+    return None
+
+
+def _clears(op: Operation, vector: str, functions: dict[str, func.FuncOp]) -> bool:
+    """Whether `op` resets every element of `vector` to a constant: a fill, or
+    an apply over all vertices of a function that stores a constant into it
+    unconditionally and never reads or updates it otherwise (GraphIt's `reset`;
+    not PageRank's vertex update, which reads the rank it then zeroes)."""
+    if isinstance(op, graph.VectorFillOp):
+        return op.vector.root_reference.data == vector
+    if not isinstance(op, graph.VertexSetApplyOp) or not _all_vertices(op.set):
+        return False
+    function = functions.get(op.udf.root_reference.data)
+    if function is None:
+        return False
+    vertex = function.body.block.args[0]
+    touches = [
+        inner
+        for inner in function.walk()
+        if isinstance(inner, graph.LoadOp | graph.StoreOp | graph.ReduceOp | graph.CompareAndSwapOp)
+        and inner.vector.root_reference.data == vector
+    ]
+    return bool(touches) and all(
+        isinstance(store, graph.StoreOp)
+        and store.parent_op() is function
+        and store.index == vertex
+        and isinstance(store.value.owner, arith.ConstantOp)
+        for store in touches
+    )
+
+
+def _all_vertices(vertex_set: SSAValue) -> bool:
+    """Whether `vertex_set` is `edges.getVertices()` (or the `const` holding it)."""
+    owner = vertex_set.owner
+    if isinstance(owner, graph.GlobalLoadOp) and (stored := _global_value(owner)) is not None:
+        owner = stored.owner
+    return isinstance(owner, graph.GetVerticesOp)
+
+
+def _capture_before(module: ModuleOp, clear: Operation, validator: Validator) -> Validator:
+    """`validator` reading a copy of its vector that `module` now takes right
+    before `clear`, the first time the program reaches it."""
+    result = validator.result
+    declaration = next(
+        op for op in module.ops if isinstance(op, graph.GlobalOp) and op.sym_name.data == result
+    )
+    taken = {op.sym_name.data for op in module.ops if isinstance(op, graph.GlobalOp | func.FuncOp)}
+    copy = _fresh_name(f"{result}_validated", taken)
+    pending = _fresh_name(f"{copy}_pending", taken | {copy})
+    module.body.block.insert_ops_after(
+        [
+            graph.GlobalOp(copy, declaration.global_type, declaration.unsigned is not None),
+            graph.GlobalOp(pending, IntegerType(1)),
+        ],
+        declaration,
+    )
+    main = _functions(module).get("main") or _enclosing_function(clear)
+    yes = arith.ConstantOp.from_int_and_width(1, 1)
+    main.body.block.insert_ops_before(
+        [yes, graph.GlobalStoreOp(yes, pending)], main.body.block.first_op
+    )
+    first = graph.GlobalLoadOp(pending, IntegerType(1))
+    no = arith.ConstantOp.from_int_and_width(0, 1)
+    take = scf.IfOp(
+        first,
+        [],
+        [graph.VectorCopyOp(copy, result), no, graph.GlobalStoreOp(no, pending), scf.YieldOp()],
+    )
+    assert clear.parent_block() is not None
+    clear.parent_block().insert_ops_before([first, take], clear)
+
+    def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
+        return validator.check(g, argv, {**vectors, result: vectors[copy]})
+
+    where = source_position(clear)
+    at = "" if where is None else f" at {where[0]}:{where[1]}"
+    return replace(
+        validator,
+        algorithm=f"{validator.algorithm}, copied before its first clear{at}",
+        check=check,
+        result=copy,
+    )
+
+
+def _fresh_name(name: str, taken: set[str]) -> str:
+    """`name`, or `name_2`, `name_3`, ... whichever is not `taken`."""
+    candidate, suffix = name, 2
+    while candidate in taken:
+        candidate, suffix = f"{name}_{suffix}", suffix + 1
+    return candidate
+
+
+def _enclosing_function(op: Operation) -> func.FuncOp:
+    parent = op.parent_op()
+    while not isinstance(parent, func.FuncOp):
+        assert parent is not None, "a clear found from an apply lies in a function"
+        parent = parent.parent_op()
+    return parent
 
 
 def _loaded_graph(edges: SSAValue) -> GraphSource | None:
@@ -276,13 +445,17 @@ def _recognise(module: ModuleOp) -> tuple[Validator, graph.EdgeSetApplyOp] | Non
     recognised from, or None."""
     functions = _functions(module)
     start = _start(module)
-    dependencies = _bc_dependencies(module, functions)
-    if dependencies is not None and start is not None:
-        return _bc_validator(dependencies[0], start), dependencies[1]
+    brandes = _bc_dependencies(module, functions)
+    if brandes is not None and start is not None:
+        counts = _largest_count(module, brandes.counts)
+        return _bc_validator(brandes, start, counts), brandes.backward
     for apply in _applies(module):
         udf = functions.get(apply.udf.root_reference.data)
         if udf is None:
             continue
+        triangles = _triangle_counts(apply, udf)
+        if triangles is not None:
+            return _triangle_validator(triangles), apply
         weighted = apply.edgeset_type.is_weighted
         if apply.kind.data == graph.ApplyKind.APPLY_MODIFIED and apply.tracked:
             tracked = apply.tracked.root_reference.data
@@ -294,7 +467,8 @@ def _recognise(module: ModuleOp) -> tuple[Validator, graph.EdgeSetApplyOp] | Non
                 return _bfs_validator(tracked, start), apply
             if _reduces(udf, tracked, graph.ReduceKind.MIN):
                 if weighted and start is not None:
-                    return _sssp_validator(tracked, start), apply
+                    offset = _start_distance(module, tracked, start)
+                    return _sssp_validator(tracked, start, offset, _stop_target(apply)), apply
                 if not weighted:
                     return _cc_validator(tracked), apply
         parent = _claimed_parent(apply, udf)
@@ -303,7 +477,9 @@ def _recognise(module: ModuleOp) -> tuple[Validator, graph.EdgeSetApplyOp] | Non
         if apply.kind.data == graph.ApplyKind.APPLY_UPDATE_PRIORITY and weighted:
             found = _min_queue_start(module, udf)
             if found is not None:
-                return _sssp_validator(*found), apply
+                dist, queue_start = found
+                offset = _start_distance(module, dist, queue_start)
+                return _sssp_validator(dist, queue_start, offset, _stop_target(apply)), apply
         if apply.kind.data == graph.ApplyKind.APPLY_UPDATE_PRIORITY:
             core = _peeled_priorities(module, udf)
             if core is not None:
@@ -322,6 +498,57 @@ def _recognise(module: ModuleOp) -> tuple[Validator, graph.EdgeSetApplyOp] | Non
                 if rank is not None:
                     return _pagerank_validator(rank, iterations), apply
     return None
+
+
+def _triangle_counts(apply: graph.EdgeSetApplyOp, udf: func.FuncOp) -> str | None:
+    """The vector of GraphIt's triangle counting (its tc app): an `apply` over
+    every edge whose edge function, only where `dst < src`, adds
+    `intersectNeighbor(edges, src, dst)` into it."""
+    if apply.kind.data != graph.ApplyKind.APPLY or apply.frontier is not None:
+        return None
+    src, dst = udf.body.block.args[:2]
+    for op in udf.walk():
+        if not (isinstance(op, graph.ReduceOp) and op.kind.data == graph.ReduceKind.ADD):
+            continue
+        value = op.value
+        while isinstance(value.owner, arith.ExtUIOp | arith.ExtSIOp | arith.TruncIOp):
+            value = value.owner.input
+        counted = value.owner
+        if (
+            isinstance(counted, graph.IntersectNeighborsOp)
+            and counted.src == src
+            and counted.dst == dst
+            and _only_where_below(op, src, dst)
+        ):
+            return op.vector.root_reference.data
+    return None
+
+
+def _only_where_below(op: Operation, src: SSAValue, dst: SSAValue) -> bool:
+    """Whether `op` runs inside an `if` that tests `dst < src` (or `src > dst`)."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        if isinstance(parent, scf.IfOp) and isinstance(test := parent.cond.owner, arith.CmpiOp):
+            predicate = arith.CMPI_COMPARISON_OPERATIONS[test.predicate.value.data]
+            ordered = {"slt": (dst, src), "ult": (dst, src), "sgt": (src, dst), "ugt": (src, dst)}
+            if predicate in ordered and op in parent.true_region.walk():
+                low, high = ordered[predicate]
+                if _is_id_of(test.lhs, low) and _is_id_of(test.rhs, high):
+                    return True
+        parent = parent.parent_op()
+    return False
+
+
+def _is_id_of(value: SSAValue, vertex: SSAValue) -> bool:
+    owner = value.owner
+    return isinstance(owner, graph.VertexIdOp) and owner.vertex == vertex
+
+
+def _triangle_validator(counts: str) -> Validator:
+    def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
+        return reference.check_triangles(g, vectors[counts])
+
+    return Validator(f"triangle counting (counts in '{counts}')", check, counts)
 
 
 def _pagerank_delta(
@@ -573,14 +800,23 @@ def _bfs_validator(parent: str, start: IntArg) -> Validator:
             g, start.read(argv), vectors[parent]
         )
 
-    return Validator(f"BFS (parent tree in '{parent}')", check)
+    return Validator(f"BFS (parent tree in '{parent}')", check, parent)
 
 
-def _sssp_validator(dist: str, start: IntArg) -> Validator:
+def _sssp_validator(
+    dist: str, start: IntArg, start_distance: IntArg, target: IntArg | None = None
+) -> Validator:
+    """Distances from `start`, which the program sets to `start_distance`; with
+    a `target`, of a search that stops once the target's distance is final."""
+
     def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
-        return reference.check_sssp(g, start.read(argv), vectors[dist])
+        source, offset = start.read(argv), start_distance.read(argv)
+        if target is None:
+            return reference.check_sssp(g, source, vectors[dist], offset)
+        return reference.check_ppsp(g, source, target.read(argv), vectors[dist], offset)
 
-    return Validator(f"SSSP (distances in '{dist}')", check, weighted=True)
+    what = "SSSP" if target is None else "point-to-point SSSP"
+    return Validator(f"{what} (distances in '{dist}')", check, dist, weighted=True)
 
 
 def _cf_validator(
@@ -592,7 +828,7 @@ def _cf_validator(
         )
 
     return Validator(
-        f"collaborative filtering (latent factors in '{latent}')", check, weighted=True
+        f"collaborative filtering (latent factors in '{latent}')", check, latent, weighted=True
     )
 
 
@@ -600,44 +836,79 @@ def _kcore_validator(core: str) -> Validator:
     def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
         return reference.check_kcore(g, vectors[core])
 
-    return Validator(f"k-core (core numbers in '{core}')", check)
+    return Validator(f"k-core (core numbers in '{core}')", check, core)
 
 
 def _cc_validator(labels: str) -> Validator:
     def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
         return reference.check_cc(g, vectors[labels])
 
-    return Validator(f"connected components (labels in '{labels}')", check)
+    return Validator(f"connected components (labels in '{labels}')", check, labels)
 
 
-def _bc_dependencies(
-    module: ModuleOp, functions: dict[str, func.FuncOp]
-) -> tuple[str, graph.EdgeSetApplyOp] | None:
-    """Brandes BC's shape: a list of vertexsets (the levels) and a traversal of
-    the transposed edges that float-adds into a vector (the dependencies); the
-    vector and that traversal."""
+@dataclass(frozen=True)
+class _Brandes:
+    """What a Brandes BC program is made of: the vector its backward traversal
+    float-adds the dependencies into, that traversal, and the vector of
+    shortest-path counts its forward traversal adds up (None if not found)."""
+
+    dependencies: str
+    backward: graph.EdgeSetApplyOp
+    counts: str | None
+
+
+def _bc_dependencies(module: ModuleOp, functions: dict[str, func.FuncOp]) -> _Brandes | None:
+    """Brandes BC's shape: a list of vertexsets (the levels), a traversal of the
+    transposed edges that float-adds into a vector (the dependencies) and one of
+    the edges that adds into the vector it tracks (the path counts)."""
     if not any(isinstance(op, graph.ListNewOp) for op in module.walk()):
         return None
+    counts = None
+    for apply in _applies(module):
+        udf = functions.get(apply.udf.root_reference.data)
+        if udf is None:
+            continue
+        tracked = apply.tracked.root_reference.data if apply.tracked else None
+        if tracked is not None and _reduces(udf, tracked, graph.ReduceKind.ADD):
+            counts = counts or tracked
     for apply in _applies(module):
         udf = functions.get(apply.udf.root_reference.data)
         if udf is not None and isinstance(apply.edges.owner, graph.TransposeOp):
             vector = _float_add_vector(udf)
-            return None if vector is None else (vector, apply)
+            return None if vector is None else _Brandes(vector, apply, counts)
     return None
 
 
-def _bc_validator(dependencies: str, start: IntArg) -> Validator:
-    def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
-        return reference.check_bc(g, start.read(argv), vectors[dependencies])
+def _largest_count(module: ModuleOp, counts: str | None) -> tuple[str, int] | None:
+    """(`counts`, the largest value it holds) when it is a vector of integers:
+    a BC program that counts paths in `int` wraps them on many-path graphs."""
+    if counts is None:
+        return None
+    for op in module.ops:
+        if isinstance(op, graph.GlobalOp) and op.sym_name.data == counts:
+            element = op.global_type.element_type if isinstance(op.global_type, graph.VectorType) else None
+            if isinstance(element, IntegerType):
+                bits = element.width.data if op.unsigned else element.width.data - 1
+                return counts, 2**bits - 1
+    return None
 
-    return Validator(f"betweenness centrality (dependencies in '{dependencies}')", check)
+
+def _bc_validator(brandes: _Brandes, start: IntArg, counts: tuple[str, int] | None) -> Validator:
+    dependencies = brandes.dependencies
+
+    def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
+        return reference.check_bc(g, start.read(argv), vectors[dependencies], counts=counts)
+
+    return Validator(
+        f"betweenness centrality (dependencies in '{dependencies}')", check, dependencies
+    )
 
 
 def _pagerank_validator(rank: str, iterations: Callable[[list[str]], int]) -> Validator:
     def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
         return reference.check_pagerank(g, vectors[rank], iterations=iterations(argv))
 
-    return Validator(f"PageRank (ranks in '{rank}', iterations of its loop)", check)
+    return Validator(f"PageRank (ranks in '{rank}', iterations of its loop)", check, rank)
 
 
 def _pagerank_delta_validator(
@@ -652,4 +923,5 @@ def _pagerank_delta_validator(
         f"PageRank-delta (ranks in '{rank}', damping {damp:g}, epsilon {epsilon:g}, "
         "iterations of its loop)",
         check,
+        rank,
     )

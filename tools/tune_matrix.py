@@ -123,29 +123,35 @@ def tune_graph(
         })  # fmt: skip
     # the tuning runs' copies of the graph, on the device gir's API shares
     gir.load_graph(spec, target=options.target).device.clear_graphs()
-    measure = argparse.Namespace(
-        algorithms=",".join(a.name for a in algorithms), graphs=spec, schedules=",".join(CLASSES),
-        programs=PROGRAMS, target=options.target, device=None, trials=options.trials, warmup=1, host="python",
-    )  # fmt: skip
     write_rows(path, [*done, *rows.values()])  # the tuning, should the timing not finish
-    cells, gpu, _ = bench.run_cells(measure, _progress, {spec: g})
-    del g
     reference = bench.read_reference(G2_REFERENCE)
-    for cell in cells:
-        row = rows[cell.algorithm]
-        row["gpu"] = gpu
-        column = "g2_in_gir_ms" if cell.schedule == "g2" else f"{cell.schedule}_ms"
-        row[column] = _ms(cell.median_ms if cell.status == bench.STATUS_OK else None)
-        if cell.status != bench.STATUS_OK:
-            row["notes"] += f" {cell.schedule}: {cell.status} {cell.detail}".rstrip()
-        if cell.schedule == "g2":
-            row["g2_ref_ms"] = _ms(reference.lookup(cell))
-    for row in rows.values():
-        value = {name: float(row[name]) if row.get(name) else None for name in ("auto_ms", "tuned_ms", "best_ms", "g2_ref_ms")}
-        row["tuned_vs_best"] = _ratio(value["tuned_ms"], value["best_ms"])
-        row["auto_vs_tuned"] = _ratio(value["auto_ms"], value["tuned_ms"])
-        row["auto_vs_g2"] = _ratio(value["auto_ms"], value["g2_ref_ms"])
+    for algorithm in algorithms:  # one algorithm at a time, each written once timed
+        measure = argparse.Namespace(
+            algorithms=algorithm.name, graphs=spec, schedules=",".join(CLASSES), programs=PROGRAMS,
+            target=options.target, device=None, trials=options.trials, warmup=1, host="python",
+        )  # fmt: skip
+        cells, gpu, _ = bench.run_cells(measure, _progress, {spec: g})
+        for cell in cells:
+            row = rows[cell.algorithm]
+            row["gpu"] = gpu
+            column = "g2_in_gir_ms" if cell.schedule == "g2" else f"{cell.schedule}_ms"
+            row[column] = _ms(cell.median_ms if cell.status == bench.STATUS_OK else None)
+            if cell.status != bench.STATUS_OK:
+                row["notes"] += f" {cell.schedule}: {cell.status} {cell.detail}".rstrip()
+            if cell.schedule == "g2":
+                row["g2_ref_ms"] = _ms(reference.lookup(cell))
+        _add_ratios(rows[algorithm.name])
+        write_rows(path, [*done, *rows.values()])
+    del g
     return list(rows.values())
+
+
+def _add_ratios(row: dict[str, str]) -> None:
+    """The row's tuned/best, auto/tuned and auto/G2 ratios, where both were measured."""
+    value = {name: float(row[name]) if row.get(name) else None for name in ("auto_ms", "tuned_ms", "best_ms", "g2_ref_ms")}
+    row["tuned_vs_best"] = _ratio(value["tuned_ms"], value["best_ms"])
+    row["auto_vs_tuned"] = _ratio(value["auto_ms"], value["tuned_ms"])
+    row["auto_vs_g2"] = _ratio(value["auto_ms"], value["g2_ref_ms"])
 
 
 def main(argv: list[str] | None = None) -> int:

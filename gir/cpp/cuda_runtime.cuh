@@ -102,16 +102,23 @@ template <typename To, typename From> To bitcast(From value) {
 // Output and timing
 // ---------------------------------------------------------------------------
 
-inline void print_value(double value) { std::printf("%g\n", value); }
-inline void print_value(float value) { std::printf("%g\n", (double)value); }
-inline void print_value(bool value) { std::printf("%d\n", value ? 1 : 0); }
-inline void print_value(long long value) { std::printf("%lld\n", value); }
-inline void print_value(unsigned long long value) { std::printf("%llu\n", value); }
-inline void print_value(unsigned int value) { std::printf("%u\n", value); }
-inline void print_value(int value) { std::printf("%d\n", value); }
-inline void print_value(short value) { std::printf("%d\n", (int)value); }
-inline void print_value(signed char value) { std::printf("%d\n", (int)value); }
-inline void print_text(const char* text) { std::printf("%s\n", text); }
+// Whether this thread's prints are dropped: every rank of a partitioned program
+// but the first (cuda_partition.cuh) runs the same host code.
+inline bool& silent() {
+  static thread_local bool value = false;
+  return value;
+}
+
+inline void print_value(double value) { if (!silent()) std::printf("%g\n", value); }
+inline void print_value(float value) { if (!silent()) std::printf("%g\n", (double)value); }
+inline void print_value(bool value) { if (!silent()) std::printf("%d\n", value ? 1 : 0); }
+inline void print_value(long long value) { if (!silent()) std::printf("%lld\n", value); }
+inline void print_value(unsigned long long value) { if (!silent()) std::printf("%llu\n", value); }
+inline void print_value(unsigned int value) { if (!silent()) std::printf("%u\n", value); }
+inline void print_value(int value) { if (!silent()) std::printf("%d\n", value); }
+inline void print_value(short value) { if (!silent()) std::printf("%d\n", (int)value); }
+inline void print_value(signed char value) { if (!silent()) std::printf("%d\n", (int)value); }
+inline void print_text(const char* text) { if (!silent()) std::printf("%s\n", text); }
 
 // ---------------------------------------------------------------------------
 // The command line
@@ -197,8 +204,9 @@ struct Buffers {
   std::map<std::string, Snapshot> snapshots;
 };
 
+// Per thread: each rank of a partitioned program has its own device's buffers.
 inline Buffers& buffers() {
-  static Buffers instance;
+  static thread_local Buffers instance;
   return instance;
 }
 
@@ -458,7 +466,7 @@ struct Timer {
 };
 
 inline Timer& timer() {
-  static Timer instance;
+  static thread_local Timer instance;
   return instance;
 }
 
@@ -508,6 +516,7 @@ struct Graph {
   std::unique_ptr<Edges> transposed;
   std::map<std::pair<long long, bool>, Tiling> tilings;
   std::map<std::pair<int, long long>, void*> device;
+  std::vector<int32_t> whole_out_degrees;  // a partitioned graph's part: the whole graph's degrees
 
   long long num_edges() const { return (long long)edges.src.size(); }
 
@@ -569,6 +578,7 @@ struct Graph {
       case Array::COO_SRC: return edges.src;
       case Array::CSC_DST: return transpose().src;
       case Array::OUT_DEGREES: {
+        if (!whole_out_degrees.empty()) return whole_out_degrees;
         std::vector<int32_t> degrees((size_t)vertices, 0);
         for (int32_t s : edges.src) {
           ++degrees[(size_t)s];

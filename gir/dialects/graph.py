@@ -843,6 +843,60 @@ class VectorCopyOp(IRDLOperation):
             raise VerifyException(f"cannot copy a {source} into a {target}")
 
 
+@irdl_op_definition
+class IntersectNeighborsOp(IRDLOperation):
+    """`intersectNeighbor(edges, src, dst)` (GraphIt's triangle counting): how
+    many out-neighbours `w` of `src` in `edges` are out-neighbours of `dst`
+    too, with `w <= dst`, as GraphIt's runtime counts them. On a symmetric
+    graph without self loops, summed over the edges with `dst < src`, that is
+    every triangle once (its vertices ordered src > dst > w).
+
+    `method` names the registered set-intersection strategy
+    (`gir.axes.INTERSECTIONS`: `merge`, `binary_search`); every one counts the
+    same. `frontier-lower-intersections` lowers it over the sorted adjacency.
+
+    ```mlir
+    %n = graph.intersect_neighbors "merge" %edges[%src, %dst] : !graph.edgeset, !graph.vertex, !graph.vertex -> i64
+    ```
+    """
+
+    name = "graph.intersect_neighbors"
+
+    method = prop_def(StringAttr)
+    edges = operand_def(EdgeSetType)
+    src = operand_def(IndexValue)
+    dst = operand_def(IndexValue)
+    result = result_def(IntegerType)
+
+    assembly_format = (
+        "$method $edges `[` $src `,` $dst `]` attr-dict "
+        "`:` type($edges) `,` type($src) `,` type($dst) `->` type($result)"
+    )
+
+    def __init__(
+        self,
+        edges: SSAValue | Operation,
+        src: SSAValue | Operation,
+        dst: SSAValue | Operation,
+        method: str = "merge",
+        result_type: Attribute = i64,
+    ):
+        super().__init__(
+            operands=[edges, src, dst],
+            properties={"method": StringAttr(method)},
+            result_types=[result_type],
+        )
+
+    def verify_(self) -> None:
+        from gir.axes import INTERSECTIONS
+
+        method = self.method.data
+        if method not in INTERSECTIONS:
+            raise VerifyException(
+                f"unknown intersection '{method}', expected one of {', '.join(INTERSECTIONS)}"
+            )
+
+
 # ---------------------------------------------------------------------------
 # Edgesets and vertexsets
 # ---------------------------------------------------------------------------
@@ -1499,6 +1553,7 @@ Graph = Dialect(
         OutDegreesOp,
         VectorReduceOp,
         VectorCopyOp,
+        IntersectNeighborsOp,
         GetVerticesOp,
         TransposeOp,
         VertexSetNewOp,

@@ -28,7 +28,9 @@ Command line and output: `host.argv_int`, `host.print`, `host.start_timer`,
 Buffers: `host.alloc`, `host.free`, `host.fill`, `host.copy`, `host.read`,
 `host.write`, `host.bind_global`. Kernels: `host.launch`. Lists of device arrays:
 `host.list_new`, `host.list_push`, `host.list_pop`, and around a fused loop that
-pushes or pops on the device, `host.list_export`, `host.list_import`.
+pushes or pops on the device, `host.list_export`, `host.list_import`. Partitioned
+execution (docs/multi-gpu.md): `host.clone`, `host.allreduce`, `host.allgather`,
+and `host.load_graph`'s `partitioned`.
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
     prop_def,
     result_def,
@@ -408,19 +411,28 @@ class LoadGraphOp(IRDLOperation):
     argv = opt_prop_def(IntegerAttr[I64])
     path = opt_prop_def(StringAttr)
     weighted = opt_prop_def(UnitAttr)
+    partitioned = opt_prop_def(UnitAttr)
+    """Each device of a partitioned run gets its part of the edges
+    (`gir.runtime.graph.partition`): set by `host-partition`."""
     result = result_def(GraphType)
 
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "attr-dict"
 
     def __init__(
-        self, *, argv: int | None = None, path: str | None = None, weighted: bool = False
+        self,
+        *,
+        argv: int | None = None,
+        path: str | None = None,
+        weighted: bool = False,
+        partitioned: bool = False,
     ):
         super().__init__(
             properties={
                 "argv": None if argv is None else IntegerAttr(argv, i64),
                 "path": None if path is None else StringAttr(path),
                 "weighted": UnitAttr() if weighted else None,
+                "partitioned": UnitAttr() if partitioned else None,
             },
             result_types=[GraphType()],
         )
@@ -892,6 +904,145 @@ class ListImportOp(IRDLOperation):
         _verify_list_buffer(self, self.ends)
 
 
+# ---------------------------------------------------------------------------
+# Partitioned execution: every device runs this host function on its part of
+# the edges, with replicated vertex buffers these ops keep equal
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class CloneOp(IRDLOperation):
+    """A new device buffer holding a copy of `buffer` (all its elements, queued):
+    the values before a partitioned launch that `host.allreduce` combines the
+    launch's writes against.
+
+    ```mlir
+    %before = host.clone %rank : memref<?xf32>
+    ```
+    """
+
+    name = "host.clone"
+
+    traits = traits_def(HostSide())
+
+    T: ClassVar = VarConstraint("T", base(MemRefType))
+    buffer = operand_def(T)
+    result = result_def(T)
+
+    assembly_format = "$buffer attr-dict `:` type($buffer)"
+
+    def __init__(self, buffer: SSAValue | Operation):
+        super().__init__(operands=[buffer], result_types=[SSAValue.get(buffer).type])
+
+    def verify_(self) -> None:
+        _verify_buffer_type(self, self.buffer)
+
+
+class Combine(StrEnum):
+    """How `host.allreduce` combines the devices' copies of a buffer."""
+
+    SUM = "sum"
+    """`base + sum(copy - base)`: each device's writes are added (`+=`)."""
+    MIN = "min"
+    MAX = "max"
+    UMIN = "umin"
+    """The minimum of the integers read as unsigned."""
+    UMAX = "umax"
+    OR = "or"
+    """Bitwise or (integers): bitmaps, boolmaps and flags."""
+    CLAIM = "claim"
+    """Where some device's copy differs from `base`, the first such device's
+    value; else `base`: stores and compare-and-swaps that claim an element."""
+
+
+COMBINES_WITH_BASE = (Combine.SUM, Combine.CLAIM)
+"""The combines that need the values before the writes."""
+
+
+@irdl_attr_definition
+class CombineAttr(EnumAttribute[Combine], SpacedOpaqueSyntaxAttribute):
+    """The combine of a `host.allreduce`."""
+
+    name = "host.combine"
+
+
+@irdl_op_definition
+class AllReduceOp(IRDLOperation):
+    """Makes every device's copy of `buffer` (all its elements) the `combine` of
+    all the copies; `sum` and `claim` take the values every device held before
+    its writes (`base`, equal on all devices). With one device: nothing.
+
+    ```mlir
+    host.allreduce %dist min : memref<?xi32>
+    host.allreduce %rank sum base %before : memref<?xf32>
+    ```
+    """
+
+    name = "host.allreduce"
+
+    traits = traits_def(HostSide())
+
+    T: ClassVar = VarConstraint("T", base(MemRefType))
+    buffer = operand_def(T)
+    base_values = opt_operand_def(T)
+    combine = prop_def(CombineAttr)
+
+    assembly_format = "$buffer $combine (`base` $base_values^)? attr-dict `:` type($buffer)"
+
+    def __init__(
+        self,
+        buffer: SSAValue | Operation,
+        combine: Combine,
+        base_values: SSAValue | Operation | None = None,
+    ):
+        super().__init__(
+            operands=[buffer, base_values],
+            properties={"combine": CombineAttr(combine)},
+        )
+
+    def verify_(self) -> None:
+        _verify_buffer_type(self, self.buffer)
+        combine = self.combine.data
+        if (combine in COMBINES_WITH_BASE) != (self.base_values is not None):
+            raise VerifyException(
+                f"host.allreduce: {combine} "
+                + ("needs the values before the writes (base)" if combine in COMBINES_WITH_BASE else "takes no base")
+            )
+        element = element_type(self.buffer)
+        if combine in (Combine.OR, Combine.UMIN, Combine.UMAX) and not isinstance(element, IntegerType):
+            raise VerifyException(f"host.allreduce: {combine} combines integers, not {element}")
+
+
+@irdl_op_definition
+class AllGatherOp(IRDLOperation):
+    """Makes every device's queue the union of all devices' queues: `items`
+    holds `count[0]` vertices on each device (the ones every device held before
+    a partitioned launch appended, then its own); afterwards each holds the
+    distinct vertices of all of them, ascending, at most as many as `items`
+    has room for, and `count[0]` their number.
+
+    ```mlir
+    host.allgather %next_items, %next_size : memref<?xi32>, memref<?xi32>
+    ```
+    """
+
+    name = "host.allgather"
+
+    traits = traits_def(HostSide())
+
+    items = operand_def(MemRefType)
+    count = operand_def(MemRefType)
+
+    assembly_format = "$items `,` $count attr-dict `:` type($items) `,` type($count)"
+
+    def __init__(self, items: SSAValue | Operation, count: SSAValue | Operation):
+        super().__init__(operands=[items, count])
+
+    def verify_(self) -> None:
+        _verify_list_buffer(self, self.items)
+        _verify_list_buffer(self, self.count)
+
+
 Host = Dialect(
     "host",
     [
@@ -916,8 +1067,11 @@ Host = Dialect(
         ListPopOp,
         ListExportOp,
         ListImportOp,
+        CloneOp,
+        AllReduceOp,
+        AllGatherOp,
     ],
-    [GraphType, GraphArrayAttr, GraphSizeAttr, ListType],
+    [GraphType, GraphArrayAttr, GraphSizeAttr, ListType, CombineAttr],
 )
 """The host side of the GPU level: command line, output, timers, the graph, device
 buffers and kernel launches."""

@@ -194,6 +194,9 @@ class Call(Expr):
     name: str
     args: list[Expr]
     target: Any = field(default=None, init=False, repr=False)
+    intersection: str | None = field(default=None, init=False, repr=False)
+    """For `intersectNeighbor`: the intersection method its statement's
+    `program->configIntersection` chose (None: the default, `merge`)."""
 
 
 @dataclass(eq=False)

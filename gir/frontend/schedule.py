@@ -72,7 +72,7 @@ CPU_SCHEDULE_CALLS = frozenset(
         "configApplyDenseVertexSet", "configApplyNumSSG", "configApplyNUMA",
         "configApplyPriorityUpdate", "configApplyPriorityUpdateDelta",
         "configBucketFusionThreshold", "configBucketMergeThreshold", "configNumBuckets",
-        "configNumOpenBuckets", "configIntersection", "fuseFields", "fuseVectors",
+        "configNumOpenBuckets", "fuseFields", "fuseVectors",
         "fuseForLoop", "fuseApplyFunctions", "splitForLoop", "setApply",
         "configParForGrainSize", "configParForScheduleType", "configParForNumThreads",
     }
@@ -384,6 +384,9 @@ class ScheduleEvaluator:
         if stmt.method in CPU_SCHEDULE_CALLS:
             self.ignore_cpu_call(stmt)
             return
+        if stmt.method == "configIntersection":
+            self.intersection(stmt)
+            return
         if stmt.method != "applyGPUSchedule":
             raise self.error(
                 stmt.method_pos,
@@ -411,6 +414,35 @@ class ScheduleEvaluator:
             return
         self.check_applicable(target, path, schedule, path_arg.pos)
         self.bindings[target] = ScheduleBinding(target, path, schedule, path_arg.pos)
+
+    def intersection(self, stmt: ast.SchedProgramCall) -> None:
+        """`program->configIntersection("label", "Method")`: the intersection
+        method of the `intersectNeighbor` in the labelled statement (a registered
+        name, or GraphIt's: `NaiveIntersection`, `BinarySearchIntersection`, ...)."""
+        if len(stmt.args) != 2 or any(arg.kind != "string" for arg in stmt.args):
+            raise self.error(
+                stmt.method_pos,
+                'configIntersection takes a label and a method: ("s1", "BinarySearchIntersection")',
+            )
+        label, method = (str(arg.value) for arg in stmt.args)
+        target = self.sema.label_stmts.get(label)
+        if target is None:
+            raise self.error(stmt.args[0].pos, f"no statement is labelled '{label}'")
+        chosen = axes.intersection_named(method)
+        if chosen is None:
+            raise self.error(stmt.args[1].pos, f"unknown intersection method '{method}'")
+        calls = [
+            expr
+            for top in ast.own_exprs(target)
+            for expr in ast.walk_expr(top)
+            if isinstance(expr, ast.Call) and expr.name == "intersectNeighbor"
+        ]
+        if not calls:
+            raise self.error(
+                stmt.args[0].pos, f"statement '{label}' has no intersectNeighbor to configure"
+            )
+        for call in calls:
+            call.intersection = chosen
 
     def ignore_cpu_call(self, stmt: ast.SchedProgramCall) -> None:
         """A GraphIt CPU scheduling call: one warning naming it."""

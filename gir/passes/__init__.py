@@ -14,6 +14,9 @@ are `gir.axes`'s; the schedule attributes verify their names against them):
   schedule's frontier creation and pull frontier it declares;
 - a direction (`register_direction`, `gir/passes/directions/`) is then a valid
   `direction` of a schedule;
+- a set intersection (`register_intersection`, `gir/passes/intersections/`) is
+  then a valid `method` of `graph.intersect_neighbors`, which
+  `frontier-lower-intersections` builds;
 - a topology layout (`register_layout`, `gir/passes/layouts/`) lowers the layout
   ops that read it, and serves the traversals whose direction and edge blocking
   it declares.
@@ -21,6 +24,7 @@ are `gir.axes`'s; the schedule attributes verify their names against them):
 
 from gir.dialects.frontier import AllVerticesType, BitmapType, BoolmapType, SparseQueueType
 from gir.passes.directions import register_direction
+from gir.passes.intersections import register_intersection
 from gir.passes.layouts import register_layout
 from gir.passes.load_balance import register_load_balance
 from gir.passes.registry import PASSES, PIPELINES, Pipeline, register_pass
@@ -43,6 +47,7 @@ register_pass("frontier-double-buffer", "frontier_double_buffer", "FrontierDoubl
 register_pass("frontier-bucket-fusion", "frontier_bucket_fusion", "FrontierBucketFusion")
 register_pass("frontier-lower-load-balance", "frontier_lower_load_balance", "FrontierLowerLoadBalance")
 register_pass("frontier-lower-priority-queues", "frontier_lower_priority_queues", "FrontierLowerPriorityQueues")
+register_pass("frontier-lower-intersections", "frontier_lower_intersections", "FrontierLowerIntersections")
 
 # Directions.
 register_direction("PUSH", "push", "Push")
@@ -68,6 +73,10 @@ register_layout("CSC", "csc", "Csc")
 register_layout("BLOCKED", "blocked", "Blocked")
 register_layout("BLOCKED_CSC", "blocked", "BlockedCsc")
 
+# Set intersections (graph.intersect_neighbors: triangle counting).
+register_intersection("merge", "merge", "Merge")
+register_intersection("binary_search", "binary_search", "BinarySearch")
+
 # Frontier level -> GPU level.
 register_pass("graph-to-host-io", "graph_to_host_io", "GraphToHostIo")
 register_pass("frontier-host-setup", "frontier_host_setup", "FrontierHostSetup")
@@ -85,6 +94,7 @@ register_pass("gpu-check-bounds", "gpu_check_bounds", "GpuCheckBounds")
 register_pass("gpu-rotate-counters", "gpu_rotate_counters", "GpuRotateCounters")
 register_pass("gpu-fuse-loops", "gpu_fuse_loops", "GpuFuseLoops")
 register_pass("gpu-aggregate-atomics", "gpu_aggregate_atomics", "GpuAggregateAtomics")
+register_pass("host-partition", "host_partition", "HostPartition")
 
 # Named pipelines.
 PIPELINES["frontier-to-gpu"] = Pipeline(
@@ -111,6 +121,7 @@ PIPELINES["lower-to-gpu"] = Pipeline(
             "graph-insert-atomics",
             "graph-fold-cas-filters",
             "graph-to-frontier",
+            "frontier-lower-intersections",
             "frontier-bucket-fusion",
             "frontier-lower-priority-queues",
             "frontier-insert-conversions",

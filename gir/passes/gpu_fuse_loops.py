@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, scf
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, UnitAttr, i32
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, UnitAttr, i1, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.builder import Builder
@@ -183,8 +183,10 @@ class _Fusion:
     # -- checks ---------------------------------------------------------------
 
     def check(self) -> None:
-        for value in self.loop.results:
-            if not isinstance(value.type, MemRefType) and value.type != i32:
+        for value, initial in zip(self.loop.results, self.loop.arguments, strict=True):
+            if value.type == i1 and not isinstance(initial.owner, arith.ConstantOp):
+                raise self.fail("a loop-carried i1 must start from a constant to stay on the device")
+            if not isinstance(value.type, MemRefType) and value.type not in (i32, i1):
                 raise self.fail(f"a loop-carried {value.type} cannot stay on the device yet")
         self.check_ops(self.loop.before_region.block, "the loop condition")
         self.check_ops(self.loop.after_region.block, "the loop body")
@@ -299,6 +301,8 @@ class _Fusion:
         b.insertion_point = InsertPoint.at_end(block)
         with body.on_thread_0():
             for i, value in enumerate(loop.results):
+                if value.type == i1:  # a break flag: the state cells are i32
+                    value = body.emit(arith.ExtUIOp(value, i32)).results[0]
                 body.emit(memref.StoreOp.get(value, state, [body.index(const(b, i))]))
         body.emit(gir_gpu.ReturnOp())
         kernel = gir_gpu.KernelOp(name, [a.type for a in block.args], Region(block))
@@ -359,6 +363,10 @@ class _Fusion:
             read = host.ReadOp(state.result, const(b, i))
             b.insert(read)
             value = read.result
+            if type_ == i1:
+                flag = arith.CmpiOp(value, const(b, 0), "ne")
+                b.insert(flag)
+                value = flag.result
             if isinstance(type_, MemRefType):
                 value = _select_host(b, self.reachable(candidates, i), value, type_)
             results.append(value)

@@ -280,6 +280,26 @@ class Device(ABC):
             self.load_seconds += time.perf_counter() - started
         return graph
 
+    def load_graph_part(self, spec: str, weighted: bool, rank: int, part: Any) -> DeviceGraph:
+        """Device `rank`'s part of the graph `spec` (`gir.runtime.graph.partition`:
+        a `GraphPart`), resident on this device; kept apart from the whole graph's
+        copy, which `host_graph` returns."""
+        key = (spec, bool(weighted), rank, id(part))
+        graph = self._graphs.get(key)  # type: ignore[arg-type]
+        if graph is None:
+            started = time.perf_counter()
+            graph = DeviceGraph(self, spec, part)
+            self._graphs[key] = graph  # type: ignore[index]
+            self.load_seconds += time.perf_counter() - started
+        return graph
+
+    def activate(self) -> None:
+        """Makes this device current for the calling thread (a partitioned run
+        drives each device from a thread of its own)."""
+
+    def deactivate(self) -> None:
+        """Undoes `activate` on the calling thread."""
+
     def host_graph(self, spec: str) -> Any | None:
         """The host copy of a graph this device loaded for `spec` (with weights if
         it was loaded both ways), so that checking a result needs no second load."""
@@ -316,6 +336,10 @@ class Device(ABC):
     @abstractmethod
     def to_host(self, buffer: Any, count: int, dtype: DType) -> np.ndarray:
         """The first `count` elements of `buffer` as a new numpy array (waits)."""
+
+    def from_host(self, buffer: Any, array: np.ndarray) -> None:
+        """Copies `array` into the start of `buffer` (the host waits)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot copy arrays to the device")
 
     @abstractmethod
     def fill(self, buffer: Any, value: Any, count: int, dtype: DType) -> None:
@@ -488,6 +512,10 @@ class OpenCLDevice(Device):
             self._cl.enqueue_copy(self.queue, array, buffer, is_blocking=True)
         return array
 
+    def from_host(self, buffer: Any, array: np.ndarray) -> None:
+        if array.size:
+            self._cl.enqueue_copy(self.queue, buffer, np.ascontiguousarray(array), is_blocking=True)
+
     def fill(self, buffer: Any, value: Any, count: int, dtype: DType) -> None:
         if count > 0:
             pattern = self._scalar_types[dtype](value)
@@ -625,6 +653,8 @@ class CudaDevice(Device):
         if not 0 <= index < count:
             raise DeviceUnavailable(f"no CUDA GPU {index} (there are {count})")
         self._cuda = cuda
+        self.index = index
+        """The GPU's CUDA device number."""
         self.device = cuda.Device(index)
         self.context = self.device.retain_primary_context()
         self.context.push()
@@ -644,6 +674,15 @@ class CudaDevice(Device):
         self._fill_u64: Any = None
 
     def _build(self, source: str, signatures: KernelSignatures, binary: bytes | None) -> _CudaProgram:
+        # The module loads into the current context: this GPU's, also when
+        # several devices were opened from one thread (a partitioned run).
+        self.context.push()
+        try:
+            return self._build_here(source, signatures, binary)
+        finally:
+            self._cuda.Context.pop()
+
+    def _build_here(self, source: str, signatures: KernelSignatures, binary: bytes | None) -> _CudaProgram:
         cuda = self._cuda
         if binary is not None:
             module = cuda.module_from_buffer(binary)
@@ -698,6 +737,16 @@ class CudaDevice(Device):
         if count:
             self._cuda.memcpy_dtoh(array, buffer)
         return array
+
+    def from_host(self, buffer: int, array: np.ndarray) -> None:
+        if array.size:
+            self._cuda.memcpy_htod(buffer, np.ascontiguousarray(array))
+
+    def activate(self) -> None:
+        self.context.push()
+
+    def deactivate(self) -> None:
+        self._cuda.Context.pop()
 
     def fill(self, buffer: int, value: Any, count: int, dtype: DType) -> None:
         if count <= 0:

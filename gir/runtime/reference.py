@@ -22,6 +22,18 @@ DEFAULT_RTOL = 1e-4
 DEFAULT_ATOL = 1e-6
 
 
+def _once_per_graph(g: Graph, key: str, compute: Callable[[], np.ndarray]) -> np.ndarray:
+    """`compute()` made once per graph and key, read-only: the autotuner checks
+    every candidate schedule against the same reference result."""
+
+    def made() -> np.ndarray:
+        result = compute()
+        result.setflags(write=False)
+        return result
+
+    return g.derived(f"reference:{key}", made)
+
+
 # --------------------------------------------------------------------------------------
 # BFS
 # --------------------------------------------------------------------------------------
@@ -29,8 +41,7 @@ DEFAULT_ATOL = 1e-6
 
 def bfs_levels(g: Graph, source: int) -> np.ndarray:
     """The BFS depth of every vertex from `source` along out-edges (int32, -1 when unreachable)."""
-    levels, _ = _bfs(g, source)
-    return levels
+    return _once_per_graph(g, f"bfs:{source}", lambda: _bfs(g, source)[0])
 
 
 def check_bfs_parent(g: Graph, source: int, parent: np.ndarray) -> str | None:
@@ -130,25 +141,76 @@ def sssp_distances(g: Graph, source: int) -> np.ndarray:
     _check_source(g, source)
     if g.weights is not None and g.num_edges and g.weights.min() < 0:
         raise GraphError("the SSSP reference needs non-negative edge weights")
-    distances = csgraph.dijkstra(_adjacency(g, weighted=True), directed=True, indices=source)
-    reachable = np.isfinite(distances)
-    return np.where(reachable, distances, UNREACHABLE_DISTANCE).astype(np.int64)
+
+    def distances() -> np.ndarray:
+        found = csgraph.dijkstra(_adjacency(g, weighted=True), directed=True, indices=source)
+        return np.where(np.isfinite(found), found, UNREACHABLE_DISTANCE).astype(np.int64)
+
+    return _once_per_graph(g, f"sssp:{source}", distances)
 
 
-def check_sssp(g: Graph, source: int, dist: np.ndarray) -> str | None:
-    """Check SSSP distances exactly against the reference (INT32_MAX for unreachable)."""
+def check_sssp(g: Graph, source: int, dist: np.ndarray, start_distance: int = 0) -> str | None:
+    """Check SSSP distances exactly against the reference (INT32_MAX for unreachable).
+
+    `start_distance` is what the program stores at the source before relaxing
+    edges (GraphIt's `SP[14] = 14`): every reached vertex is that much further.
+    """
     problem = _shape_problem(dist, g.num_vertices, "distance", integers=True)
     if problem:
         return problem
     dist = np.asarray(dist, dtype=np.int64)
-    expected = sssp_distances(g, source)
-    wrong = dist != expected
+    expected = _offset_distances(sssp_distances(g, source), start_distance)
+    return _distance_problems(dist, expected, dist != expected)
+
+
+def check_ppsp(
+    g: Graph, source: int, target: int, dist: np.ndarray, start_distance: int = 0
+) -> str | None:
+    """Check the distances of a point-to-point search that stops once `target`'s
+    distance is final (GraphIt's `while (pq.finishedNode(target) == false)`).
+
+    Exact are the target's distance and every distance up to it: a
+    delta-stepping search has finished every bucket up to the target's, so
+    every vertex at most as far as the target is settled (all of them when the
+    target is unreachable: the queue then runs dry). A vertex further away may
+    hold any upper bound (a path's length, or unreachable) but never less than
+    its true distance.
+    """
+    _check_source(g, target)
+    problem = _shape_problem(dist, g.num_vertices, "distance", integers=True)
+    if problem:
+        return problem
+    dist = np.asarray(dist, dtype=np.int64)
+    expected = _offset_distances(sssp_distances(g, source), start_distance)
+    settled = expected <= expected[target]
+    wrong = np.where(settled, dist != expected, dist < expected)
+
+    def bound(v: int) -> str:
+        return "" if settled[v] else f" or more (it lies beyond target {target})"
+
+    return _distance_problems(dist, expected, wrong, bound)
+
+
+def _offset_distances(distances: np.ndarray, start_distance: int) -> np.ndarray:
+    """`distances` from a source that starts at `start_distance` (unreachable stays)."""
+    reachable = distances != UNREACHABLE_DISTANCE
+    return np.where(reachable, distances + start_distance, UNREACHABLE_DISTANCE)
+
+
+def _distance_problems(
+    dist: np.ndarray,
+    expected: np.ndarray,
+    wrong: np.ndarray,
+    qualifier: Callable[[int], str] = lambda v: "",
+) -> str | None:
+    """The summary of the `wrong` vertices of a distance check; `qualifier(v)`
+    follows the expected distance of `v`."""
 
     def describe(v: int) -> str:
         wanted = (
             "unreachable (2147483647)" if expected[v] == UNREACHABLE_DISTANCE else str(expected[v])
         )
-        return f"has distance {dist[v]}, expected {wanted}"
+        return f"has distance {dist[v]}, expected {wanted}{qualifier(v)}"
 
     return _first_problem(
         [(wrong, describe)], "vertex has a wrong distance", "vertices have a wrong distance"
@@ -162,10 +224,12 @@ def check_sssp(g: Graph, source: int, dist: np.ndarray) -> str | None:
 
 def connected_components(g: Graph) -> np.ndarray:
     """Weakly connected component labels (int32, 0..k-1)."""
-    _, labels = csgraph.connected_components(
-        _adjacency(g, weighted=False), directed=True, connection="weak"
-    )
-    return labels.astype(np.int32)
+
+    def labels() -> np.ndarray:
+        _, found = csgraph.connected_components(_adjacency(g, weighted=False), directed=True, connection="weak")
+        return found.astype(np.int32)
+
+    return _once_per_graph(g, "cc", labels)
 
 
 def check_cc(g: Graph, labels: np.ndarray) -> str | None:
@@ -249,7 +313,8 @@ def check_pagerank(
     atol: float = DEFAULT_ATOL,
 ) -> str | None:
     """Check ranks (float32 is fine) against `pagerank`: |got - want| <= atol + rtol*|want|."""
-    return _check_close(ranks, pagerank(g, iterations, damp), "rank", rtol, atol)
+    expected = _once_per_graph(g, f"pagerank:{iterations}:{damp!r}", lambda: pagerank(g, iterations, damp))
+    return _check_close(ranks, expected, "rank", rtol, atol)
 
 
 def pagerank_delta(
@@ -308,6 +373,14 @@ def betweenness_one_source(g: Graph, source: int) -> np.ndarray:
     sigma[v] counts shortest paths from `source` to v; dependency[v] is the sum, over
     successors w of v on shortest paths, of sigma[v]/sigma[w] * (1 + dependency[w]).
     The source gets the same formula (as in GraphIt); unreachable vertices get 0.
+    """
+    return _brandes(g, source)[1]
+
+
+def _brandes(g: Graph, source: int) -> tuple[np.ndarray, np.ndarray]:
+    """The natural logarithm of every vertex's shortest-path count from `source`
+    (-inf when unreachable) and its Brandes dependency (`betweenness_one_source`).
+
     Path counts are kept as logarithms: on a grid they pass double's range within
     a few hundred levels (road:2048:2048 has ~10^1231 paths to a far corner),
     while every ratio sigma[v]/sigma[w] and every dependency stays finite.
@@ -327,7 +400,7 @@ def betweenness_one_source(g: Graph, source: int) -> np.ndarray:
     for tails, heads in reversed(level_edges):
         shares = np.exp(log_counts[tails] - log_counts[heads]) * (1.0 + dependencies[heads])
         np.add.at(dependencies, tails, shares)
-    return dependencies
+    return log_counts, dependencies
 
 
 def check_bc(
@@ -336,9 +409,35 @@ def check_bc(
     dependencies: np.ndarray,
     rtol: float = DEFAULT_RTOL,
     atol: float = DEFAULT_ATOL,
+    counts: tuple[str, int] | None = None,
 ) -> str | None:
-    """Check one-source Brandes dependencies against `betweenness_one_source`, with tolerance."""
-    return _check_close(dependencies, betweenness_one_source(g, source), "dependency", rtol, atol)
+    """Check one-source Brandes dependencies against `betweenness_one_source`, with tolerance.
+
+    `counts` names the program's vector of shortest-path counts and the largest
+    count it holds, when it holds integers: a graph with more shortest paths to
+    a vertex than that wraps the counts (GraphIt's own run wraps alike), so the
+    dependencies cannot be Brandes' and the check says so instead of listing them.
+    """
+    log_counts, expected = _once_per_graph(g, f"brandes:{source}", lambda: np.stack(_brandes(g, source)))
+    if counts is not None:
+        name, largest = counts
+        vertex = int(np.argmax(log_counts))
+        if log_counts[vertex] > np.log(largest):
+            return (
+                f"the shortest-path counts overflow '{name}': vertex {vertex} has "
+                f"{_power_of_ten(log_counts[vertex])} shortest paths from {source}, more than "
+                f"'{name}' holds ({largest}), so the dependencies computed from them are "
+                "not Brandes' (in GraphIt too): declare it a double vector, or validate "
+                "on a graph with fewer shortest paths"
+            )
+    return _check_close(dependencies, expected, "dependency", rtol, atol)
+
+
+def _power_of_ten(log_value: float) -> str:
+    """exp(`log_value`) written as `m.mme+N`, also beyond double's range."""
+    exponent10 = log_value / np.log(10.0)
+    exponent = int(np.floor(exponent10))
+    return f"{10.0 ** (exponent10 - exponent):.2f}e+{exponent:02d}"
 
 
 # --------------------------------------------------------------------------------------
@@ -390,6 +489,94 @@ def check_kcore(g: Graph, core: np.ndarray) -> str | None:
         [(core != expected, describe)],
         "vertex has a wrong core number",
         "vertices have a wrong core number",
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Triangle counting (GraphIt's tc app)
+# --------------------------------------------------------------------------------------
+
+
+def triangles_at(g: Graph) -> np.ndarray:
+    """GraphIt's triangle counting per vertex (uint64): for every vertex s, the
+    sum over its out-edges s->d with d < s of the out-neighbours w of both s and
+    d with w <= d (`intersectNeighbor(edges, s, d)`). On a symmetric graph
+    without self loops that is the number of triangles whose largest vertex is
+    s, so the sum over vertices is the triangle count.
+
+    With L the edges to smaller vertices and M those to smaller or equal ones
+    (adjacency matrices), the count of s is row s of (L @ M) * L: the paths
+    s->d->w closed by an edge s->w.
+    """
+    adjacency = sparse.csr_array(_adjacency(g, weighted=False), dtype=np.int64)
+    lower = sparse.tril(adjacency, k=-1, format="csr")
+    lower_or_self = sparse.tril(adjacency, k=0, format="csr")
+    closed = (lower @ lower_or_self).multiply(lower)
+    return np.asarray(closed.sum(axis=1)).ravel().astype(np.uint64)
+
+
+PER_VERTEX_TRIANGLE_EDGES = 2**21
+"""Up to this many edges `check_triangles` checks every vertex's count; above
+it, on a symmetric graph, their sum (`triangles_at` slows down with the wedges
+through low ids, minutes on rmat:22, while a degree-ordered total does not)."""
+
+
+def triangle_total(g: Graph) -> int:
+    """The sum of `triangles_at` over the vertices of a symmetric graph: every
+    triangle once, counted with its vertices ordered by degree (few wedges per
+    edge), plus GraphIt's count of `w == d` for an edge s->d (d < s) to a vertex
+    with a self loop."""
+    n = g.num_vertices
+    if g.num_edges == 0:
+        return 0
+    loops = g.src == g.dst
+    keys = np.lexsort((np.arange(n), g.out_degrees()))
+    rank = np.empty(n, dtype=np.int64)
+    rank[keys] = np.arange(n)
+    upward = rank[g.src] < rank[g.dst]
+    oriented = sparse.csr_array(
+        (np.ones(int(upward.sum()), dtype=np.int64), (rank[g.src[upward]], rank[g.dst[upward]])),
+        shape=(n, n),
+    )
+    triangles = int((oriented @ oriented).multiply(oriented).sum())
+    looped = np.zeros(n, dtype=bool)
+    looped[g.src[loops]] = True
+    return triangles + int((looped[g.dst] & (g.dst < g.src)).sum())
+
+
+def check_triangles(g: Graph, counts: np.ndarray) -> str | None:
+    """Check per-vertex triangle counts exactly against `triangles_at` (their
+    sum against `triangle_total` on a symmetric graph of more than
+    `PER_VERTEX_TRIANGLE_EDGES` edges)."""
+    problem = _shape_problem(counts, g.num_vertices, "triangle count", integers=True)
+    if problem:
+        return problem
+    counts = np.asarray(counts).astype(np.uint64)
+    if g.num_edges > PER_VERTEX_TRIANGLE_EDGES and _is_symmetric(g):
+        got, expected_total = int(counts.sum(dtype=np.uint64)), triangle_total(g)
+        if got == expected_total:
+            return None
+        return (
+            f"the triangle counts add up to {got}, expected {expected_total} (of more than "
+            f"{PER_VERTEX_TRIANGLE_EDGES} edges only the sum is checked)"
+        )
+    expected = _once_per_graph(g, "triangles", lambda: triangles_at(g))
+
+    def describe(v: int) -> str:
+        return f"has triangle count {counts[v]}, expected {expected[v]}"
+
+    return _first_problem(
+        [(counts != expected, describe)],
+        "vertex has a wrong triangle count",
+        "vertices have a wrong triangle count",
+    )
+
+
+def _is_symmetric(g: Graph) -> bool:
+    """Whether every edge u->v of `g` has its v->u."""
+    flipped = g.transpose()
+    return flipped is g or (
+        np.array_equal(flipped.src, g.src) and np.array_equal(flipped.dst, g.dst)
     )
 
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from gir.diagnostics import UserError
 from gir.dialects.gir_gpu import BOUNDS_RECORD, BoundsSite
-from gir.dialects.host import ListSlot, ListStatus
+from gir.dialects.host import Combine, ListSlot, ListStatus
 from gir.protocol import Buffer, DType, GraphArray, GraphSize, Launch, parse_argv_int
 from gir.runtime.device import DTYPES, Device, DeviceGraph
 
@@ -86,10 +86,18 @@ class Run:
         argv: Sequence[str],
         stdout: TextIO,
         bounds_sites: Sequence[BoundsSite] | None = None,
+        *,
+        rank: int = 0,
+        communicator: Any = None,
     ):
         """`kernels` is what `device.load_program` built; argv[0] is the program's
-        name; `bounds_sites` the accesses `gpu-check-bounds` guarded, if it ran."""
+        name; `bounds_sites` the accesses `gpu-check-bounds` guarded, if it ran.
+        A rank of a partitioned run (`gir.runtime.multi_device`) gives its
+        `rank` and the `communicator` its exchanges go through; without one the
+        run is alone and the exchanges do nothing."""
         self.device = device
+        self.rank = rank
+        self.communicator = communicator
         self.kernels = kernels
         self.argv = list(argv)
         self.stdout = stdout
@@ -169,8 +177,15 @@ class Run:
             )
         return self.argv[index]
 
-    def load_graph(self, spec: str, weighted: bool) -> DeviceGraph:
-        return self.device.load_graph(spec, weighted)
+    def load_graph(self, spec: str, weighted: bool, partitioned: bool = False) -> DeviceGraph:
+        if not partitioned or self.communicator is None:
+            return self.device.load_graph(spec, weighted)
+        from gir.runtime.graph import load_graph
+
+        parts = self.communicator.graph_parts(
+            spec, weighted, lambda: load_graph(spec, weighted=bool(weighted), progress=self.device.progress)
+        )
+        return self.device.load_graph_part(spec, weighted, self.rank, parts[self.rank])
 
     def graph_size(self, graph: DeviceGraph, what: GraphSize) -> int:
         return graph.num_vertices if what == GraphSize.VERTICES else graph.num_edges
@@ -237,6 +252,33 @@ class Run:
 
     def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
         return self.device.launcher(self.kernels, kernel, site, fixed)
+
+    def clone(self, buffer: Buffer) -> Buffer:
+        allocation = self._allocation_of(buffer, "host.clone")
+        copy = self.alloc(allocation.count, allocation.dtype)
+        self.device.copy(buffer, copy, allocation.count, allocation.dtype)
+        return copy
+
+    def allreduce(self, buffer: Buffer, combine: str, base: Buffer | None = None) -> None:
+        if self.communicator is None:
+            return
+        allocation = self._allocation_of(buffer, "host.allreduce")
+        self.communicator.allreduce_buffer(
+            self.rank, self.device, buffer, allocation.count, allocation.dtype, Combine(combine), base
+        )
+
+    def allgather(self, items: Buffer, count: Buffer) -> None:
+        if self.communicator is None:
+            return
+        capacity = self._allocation_of(items, "host.allgather").count
+        self.communicator.allgather_queue(self.rank, self.device, items, capacity, count)
+
+    def _allocation_of(self, buffer: Buffer, what: str) -> _Allocation:
+        """The allocation of a buffer the run made (exchanges cover whole buffers)."""
+        allocation = self._allocations.get(self.device.key(buffer))
+        if allocation is None:
+            raise UserError(f"error: {what} of a buffer the program did not allocate")
+        return allocation
 
     def list_new(self) -> _List:
         return _List(ends=[])

@@ -49,7 +49,7 @@ from gir.dialects import host
 from gir.dialects.gir_gpu import KernelOp
 from gir.targets.c_printer import C_RESERVED, KernelPrinter, Needs, c_string_literal
 from gir.targets.cuda import CudaFlavour
-from gir.targets.cuda_host_runtime import runtime_source
+from gir.targets.cuda_host_runtime import partition_runtime_source, runtime_source
 from gir.targets.externs import kernel_prints
 from gir.targets.host_python import find_main
 from gir.targets.walker import ValueNames, scalar_of
@@ -91,8 +91,10 @@ class CudaHostPrinter(KernelPrinter):
     def printer_name(self) -> str:
         return "CUDA host"
 
-    def print_main(self, module: ModuleOp) -> str:
-        """`int main(int argc, char** argv)` running the module's `@main`."""
+    def print_main(self, module: ModuleOp, devices: int = 1) -> str:
+        """`int main(int argc, char** argv)` running the module's `@main`; for
+        a partitioned module (`host-partition`), once per GPU
+        (`cuda_partition.cuh`), on `devices` GPUs unless `$GIR_DEVICES` says."""
         main = find_main(module)
         kernels = {op.sym_name.data for op in module.ops if isinstance(op, KernelOp)}
         for name in sorted(kernels & HOST_RESERVED):
@@ -100,6 +102,17 @@ class CudaHostPrinter(KernelPrinter):
         names = ValueNames(C_RESERVED | self.flavour.reserved | HOST_RESERVED | kernels)
         self.reset(main, names, depth=1)
         self._print_block_ops(main.body.block)
+        if is_partitioned(module):
+            return "\n".join([
+                "static void gir_rank_main() {",
+                *self._lines,
+                "}",
+                "",
+                "int main(int argc, char** argv) {",
+                f"{self.indent}gir_rt::args() = gir_rt::Args{{argc, argv}};",
+                f"{self.indent}return gir_rt::run_ranks(gir_rt::device_count({devices}), gir_rank_main);",
+                "}",
+            ])  # fmt: skip
         return "\n".join([
             "int main(int argc, char** argv) {",
             f"{self.indent}gir_rt::args() = gir_rt::Args{{argc, argv}};",
@@ -200,7 +213,8 @@ class CudaHostPrinter(KernelPrinter):
             assert op.path is not None
             path = c_string_literal(op.path.data)
         weighted = "true" if op.weighted is not None else "false"
-        self._define(op.result, f"gir_rt::load_graph({path}, {weighted})")
+        load = "load_graph_part" if op.partitioned is not None else "load_graph"
+        self._define(op.result, f"gir_rt::{load}({path}, {weighted})")
 
     @emit.register
     def _(self, op: host.GraphSizeOp) -> None:
@@ -301,6 +315,31 @@ class CudaHostPrinter(KernelPrinter):
     def _(self, op: host.ListImportOp) -> None:
         self._statement(f"gir_rt::list_import({self.expr(op.list)}, {self.expr(op.ends)})")
 
+    @emit.register
+    def _(self, op: host.CloneOp) -> None:
+        self._define(op.result, f"gir_rt::clone<{self._element_type(op.buffer)}>({self.expr(op.buffer)})")
+
+    @emit.register
+    def _(self, op: host.AllReduceOp) -> None:
+        element = self._element_type(op.buffer)
+        base = "nullptr" if op.base_values is None else self.expr(op.base_values)
+        kind = f"gir_rt::Combine::{op.combine.data.name}"
+        self._statement(f"gir_rt::allreduce<{element}>({self.expr(op.buffer)}, {kind}, {base})")
+
+    @emit.register
+    def _(self, op: host.AllGatherOp) -> None:
+        self._statement(f"gir_rt::allgather({self.expr(op.items)}, {self.expr(op.count)})")
+
+
+def is_partitioned(module: ModuleOp) -> bool:
+    """Whether `host-partition` rewrote `module` (it loads a partitioned graph or
+    exchanges buffers): its program runs once per GPU."""
+    return any(
+        isinstance(op, host.CloneOp | host.AllReduceOp | host.AllGatherOp)
+        or (isinstance(op, host.LoadGraphOp) and op.partitioned is not None)
+        for op in module.walk()
+    )
+
 
 def _kernel_prints(launch: host.LaunchOp) -> bool:
     """Whether the kernel `launch` starts may print (`externs.kernel_prints`)."""
@@ -308,11 +347,15 @@ def _kernel_prints(launch: host.LaunchOp) -> bool:
     return kernel is not None and kernel_prints(kernel)
 
 
-def print_cuda_program(module: ModuleOp, extern: str | None = None) -> str:
+def print_cuda_program(module: ModuleOp, extern: str | None = None, devices: int = 1) -> str:
     """A GPU-level `module` as one complete `.cu` file: runtime, kernels (after the
-    user's `--extern` device code) and `main`."""
+    user's `--extern` device code) and `main`; a partitioned module also carries
+    the multi-GPU runtime (`cuda_partition.cuh`, NCCL: link with -lnccl) and runs
+    on `devices` GPUs by default."""
     kernels = KernelPrinter(CudaProgramFlavour(), extern).print_module(module)
-    main = CudaHostPrinter().print_main(module)
+    main = CudaHostPrinter().print_main(module, devices)
+    if is_partitioned(module):
+        return f"{kernels}\n{partition_runtime_source()}\n{main}\n"
     return f"{kernels}\n{main}\n"
 
 

@@ -66,3 +66,36 @@ def dialect_constants() -> str:
 def runtime_source() -> str:
     """The C++ text of the runtime (see the module docstring), self-contained."""
     return dialect_constants() + "\n" + cpp.inlined(RUNTIME_HEADER)
+
+
+PARTITION_HEADER = "cuda_partition.cuh"
+"""The multi-GPU runtime in `gir.cpp`, printed after the runtime into programs
+that `host-partition` rewrote (docs/multi-gpu.md)."""
+
+
+@cache
+def partition_runtime_source() -> str:
+    """The C++ text of the multi-GPU runtime (NCCL exchanges, one thread per GPU)."""
+    return cpp.inlined(PARTITION_HEADER)
+
+
+def nccl_build_flags() -> list[str] | None:
+    """The nvcc flags that find NCCL's header and library for a partitioned
+    program: `$NCCL_HOME`, else the `nvidia-nccl-cu13` (or -cu12) Python package,
+    else the system's; None where no `nccl.h` is found."""
+    import importlib.util
+    import os
+    from pathlib import Path
+
+    roots = [os.environ["NCCL_HOME"]] if os.environ.get("NCCL_HOME") else []
+    spec = importlib.util.find_spec("nvidia.nccl") if importlib.util.find_spec("nvidia") else None
+    if spec is not None and spec.submodule_search_locations:
+        roots.extend(spec.submodule_search_locations)
+    for root in map(Path, roots):
+        if (root / "include" / "nccl.h").is_file():
+            library = root / "lib"
+            name = "-lnccl" if (library / "libnccl.so").exists() else "-l:libnccl.so.2"
+            return [f"-I{root / 'include'}", f"-L{library}", f"-Xlinker=-rpath,{library}", name]
+    if Path("/usr/include/nccl.h").is_file():
+        return ["-lnccl"]
+    return None

@@ -541,7 +541,8 @@ class HostPrinter(StructuredPrinter):
         else:
             assert op.path is not None
             spec = self._constant(op.path.data)
-        self._define(op.result, f"rt.load_graph({spec}, {op.weighted is not None})")
+        partitioned = ", partitioned=True" if op.partitioned is not None else ""
+        self._define(op.result, f"rt.load_graph({spec}, {op.weighted is not None}{partitioned})")
 
     @emit.register
     def _(self, op: host.GraphSizeOp) -> None:
@@ -636,6 +637,19 @@ class HostPrinter(StructuredPrinter):
     @emit.register
     def _(self, op: host.ListImportOp) -> None:
         self._line(f"rt.list_import({self.expr(op.list)}, {self.expr(op.ends)})")
+
+    @emit.register
+    def _(self, op: host.CloneOp) -> None:
+        self._define(op.result, f"rt.clone({self.expr(op.buffer)})")
+
+    @emit.register
+    def _(self, op: host.AllReduceOp) -> None:
+        base = "" if op.base_values is None else f", {self.expr(op.base_values)}"
+        self._line(f'rt.allreduce({self.expr(op.buffer)}, "{op.combine.data.value}"{base})')
+
+    @emit.register
+    def _(self, op: host.AllGatherOp) -> None:
+        self._line(f"rt.allgather({self.expr(op.items)}, {self.expr(op.count)})")
 
     @emit.register
     def _(self, op: func.ReturnOp) -> None:

@@ -2,7 +2,7 @@
 
 ```
 gir-run PROGRAM.gt|IR.mlir [GRAPH] [ARGS...] [--target auto|cuda|opencl]
-        [--device N] [--trials N] [--warmup N] [--dump FILE.npz] [--validate]
+        [--device N] [--devices N] [--trials N] [--warmup N] [--dump FILE.npz] [--validate]
         [--check-bounds | --no-check-bounds] [--max-memory BYTES|auto]
 ```
 
@@ -23,6 +23,10 @@ when it has one, else the time of its whole `main` without the graph load.
 a device access outside its vector is skipped and the run stops with one line
 naming the kernel, the vector and the statement. `--validate` builds its CPU
 reference from the graph the program loaded: the fixed file, or GRAPH.
+
+`--devices N` runs the program partitioned over N devices of the target (from
+`--device` on, docs/multi-gpu.md): each holds a part of the edges, and the
+exchanges the `host-partition` pass inserted keep their vertex data equal.
 """
 
 from __future__ import annotations
@@ -106,6 +110,13 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--device", type=int, default=None, help="device index (OpenCL: across platforms)"
+    )
+    parser.add_argument(
+        "--devices",
+        type=int,
+        default=1,
+        help="run partitioned over this many devices, from --device on "
+        "(docs/multi-gpu.md) [1]",
     )
     parser.add_argument("--trials", type=int, default=1, help="runs to time [1]")
     parser.add_argument(
@@ -194,7 +205,7 @@ def _write_dump(path: str, vectors: dict[str, np.ndarray]) -> None:
 
 def run(argv: Sequence[str] | None = None) -> None:
     """Parses the command line, compiles, runs, times, dumps and validates."""
-    from gir.executor import compile_program, open_device
+    from gir.executor import compile_program, open_devices, run_program
     from gir.runtime.graph import set_max_memory
 
     options = _build_parser().parse_args(argv)
@@ -236,19 +247,24 @@ def run(argv: Sequence[str] | None = None) -> None:
     target = choose_target(options.target)
     started = time.perf_counter()
     compiled = compile_program(
-        lower_for_run(program, checks_bounds(options)), target, options.program, extern
+        lower_for_run(program, checks_bounds(options), devices=options.devices),
+        target,
+        options.program,
+        extern,
     )
-    device = open_device(target, options.device)
-    device.progress = _progress
-    compiled.kernels(device)
-    _progress(f"compiled for {device.name} in {time.perf_counter() - started:.2f} s")
+    devices = open_devices(target, options.devices, options.device)
+    for device in devices:
+        device.progress = _progress
+        compiled.kernels(device)
+    where = devices[0].name if len(devices) == 1 else f"{len(devices)} x {devices[0].name}"
+    _progress(f"compiled for {where} in {time.perf_counter() - started:.2f} s")
 
     for _ in range(_warmup_runs(options)):
-        compiled.run(device, program_argv, io.StringIO())
+        run_program(compiled, devices, program_argv, io.StringIO())
     times: list[float] = []
     result = None
     for trial in range(options.trials):
-        result = compiled.run(device, program_argv, sys.stdout)
+        result = run_program(compiled, devices, program_argv, sys.stdout)
         seconds = result.elapsed if result.elapsed is not None else result.wall
         times.append(seconds)
         if options.trials > 1:

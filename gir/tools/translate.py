@@ -2,7 +2,7 @@
 
 ```
 gir-translate FILE [--to-cuda [--kernels-only] | --to-opencl | --to-host-python] [-o OUT]
-              [--extern DEVICE_CODE]
+              [--extern DEVICE_CODE] [--devices N]
 ```
 
 FILE is a GraphIt program (`.gt`) or IR (`.mlir`) at any level; a module that is not
@@ -19,6 +19,9 @@ yet at the GPU level is lowered with the `lower-to-gpu` pipeline first.
 - `--to-opencl` prints the OpenCL C kernels (and the pragmas they need).
 - `--to-host-python` prints the host side, `@main`, as the Python function
   `run(rt, argv)` that `gir.runtime` runs over either target's kernels.
+- `--devices N` partitions the program (`host-partition`, docs/multi-gpu.md):
+  with `--to-cuda`, the program runs once per GPU on N GPUs (`$GIR_DEVICES`
+  overrides N) with NCCL exchanges; build it with `-lnccl`.
 - `--extern FILE` gives the device code of the program's `extern func`s, printed
   verbatim before the kernels (`gir.targets.externs`).
 
@@ -68,6 +71,10 @@ def _build_parser() -> argparse.ArgumentParser:
         "--kernels-only", action="store_true",
         help="with --to-cuda: the kernels alone, without the host program",
     )  # fmt: skip
+    parser.add_argument(
+        "--devices", type=int, default=1,
+        help="partition the program over this many GPUs (docs/multi-gpu.md) [1]",
+    )  # fmt: skip
     parser.add_argument("-o", "--output", help="output file (default: stdout)")
     parser.add_argument("--extern", metavar="FILE", help=EXTERN_HELP)
     parser.add_argument("--strict-schedule", action="store_true", help=STRICT_SCHEDULE_HELP)
@@ -104,8 +111,9 @@ def run(argv: Sequence[str] | None = None) -> None:
     extern = None if options.extern is None else read_extern(options.extern)
     module = read_module(options.file, options.strict_schedule)
     text = translate(
-        module, to, options.file, kernels_only=options.kernels_only, extern=extern
-    )
+        module, to, options.file, kernels_only=options.kernels_only, extern=extern,
+        devices=options.devices,
+    )  # fmt: skip
     if options.output is None:
         sys.stdout.write(text)
     else:

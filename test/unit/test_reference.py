@@ -17,10 +17,14 @@ from gir.runtime.reference import (
     check_bfs_parent,
     check_cc,
     check_pagerank,
+    check_ppsp,
     check_sssp,
+    check_triangles,
     connected_components,
     pagerank,
     sssp_distances,
+    triangle_total,
+    triangles_at,
 )
 
 SEEDS = [0, 1, 2, 3]
@@ -153,6 +157,36 @@ def test_sssp_special_cases_and_checker() -> None:
     assert message is not None and "expected unreachable (2147483647)" in message
     with pytest.raises(GraphError, match="non-negative"):
         sssp_distances(from_edges(2, np.array([0]), np.array([1]), np.array([-1])), 0)
+
+
+def test_check_sssp_from_a_source_that_starts_further() -> None:
+    """GraphIt's sssp_benchmark.gt stores 14 at source 14: every reached vertex
+    is 14 further, unreachable ones stay unreachable."""
+    g = from_edges(4, np.array([0, 1]), np.array([1, 2]), np.array([3, 4]))
+    assert check_sssp(g, 0, np.array([14, 17, 21, UNREACHABLE_DISTANCE]), start_distance=14) is None
+    message = check_sssp(g, 0, np.array([0, 3, 7, UNREACHABLE_DISTANCE]), start_distance=14)
+    assert message == "3 vertices have a wrong distance; first: vertex 0 has distance 0, expected 14"
+
+
+def test_check_ppsp_needs_exact_distances_up_to_the_target_only() -> None:
+    """A path 0 -1-> 1 -1-> 2 -5-> 3 -1-> 4 searched for target 2: vertices 0-2
+    are settled; 3 and 4 may hold any upper bound but no less than the truth."""
+    g = from_edges(5, np.array([0, 1, 2, 3]), np.array([1, 2, 3, 4]), np.array([1, 1, 5, 1]))
+    stopped = np.array([0, 1, 2, 7, UNREACHABLE_DISTANCE])
+    assert check_ppsp(g, 0, 2, stopped) is None
+    assert check_ppsp(g, 0, 2, np.array([0, 1, 2, 9, 12])) is None
+    settled_wrong = check_ppsp(g, 0, 2, np.array([0, 1, 3, 7, 8]))
+    assert settled_wrong == "1 vertex has a wrong distance; first: vertex 2 has distance 3, expected 2"
+    too_short = check_ppsp(g, 0, 2, np.array([0, 1, 2, 7, 6]))
+    assert too_short == (
+        "1 vertex has a wrong distance; first: vertex 4 has distance 6, expected 8 "
+        "or more (it lies beyond target 2)"
+    )
+    assert check_ppsp(g, 0, 4, stopped) is not None  # the target itself is exact
+    # an unreachable target: the search ran dry, so every distance is exact
+    lonely = from_edges(3, np.array([0]), np.array([1]), np.array([2]))
+    assert check_ppsp(lonely, 0, 2, np.array([0, 2, UNREACHABLE_DISTANCE])) is None
+    assert check_ppsp(lonely, 0, 2, np.array([0, 3, UNREACHABLE_DISTANCE])) is not None
 
 
 # --------------------------------------------------------------------------------------
@@ -312,6 +346,24 @@ def test_check_bc() -> None:
     )
 
 
+def test_check_bc_names_path_counts_that_overflow_their_integers() -> None:
+    """On a 32x32 grid a corner has C(62, 31) ~ 4.65e17 shortest paths from the
+    opposite one: an `int` path-count vector wraps, so the check says that
+    rather than listing wrong dependencies; a 5x5 grid (70 paths) is checked."""
+    side = 32
+    grid = nx.convert_node_labels_to_integers(nx.grid_2d_graph(side, side), ordering="sorted")
+    g = from_networkx(grid)
+    dependencies = betweenness_one_source(g, 0)
+    assert check_bc(g, 0, dependencies, counts=("num_paths", 2**63 - 1)) is None
+    message = check_bc(g, 0, dependencies, counts=("num_paths", 2**31 - 1))
+    assert message is not None and message.startswith(
+        f"the shortest-path counts overflow 'num_paths': vertex {side * side - 1} has "
+        "4.65e+17 shortest paths from 0, more than 'num_paths' holds (2147483647)"
+    )
+    small = from_networkx(nx.convert_node_labels_to_integers(nx.grid_2d_graph(5, 5), ordering="sorted"))
+    assert check_bc(small, 0, betweenness_one_source(small, 0), counts=("n", 2**31 - 1)) is None
+
+
 def test_references_on_a_grid_with_long_paths() -> None:
     side = 40
     grid = nx.grid_2d_graph(side, side)
@@ -320,3 +372,53 @@ def test_references_on_a_grid_with_long_paths() -> None:
     corners = [(row, col) for row, col in itertools.product((0, side - 1), repeat=2)]
     assert [int(levels[row * side + col]) for row, col in corners] == [0, 39, 39, 78]
     assert check_bfs_parent(g, 0, bfs_parents(g, 0)) is None
+
+
+def test_a_graph_computes_each_reference_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The autotuner checks every candidate against one reference: the second
+    check of a graph reuses the first's result (read-only, so no check can spoil it)."""
+    from gir.runtime import reference
+
+    g = from_networkx(random_digraph(7))
+    calls: list[int] = []
+    dijkstra = reference.csgraph.dijkstra
+    monkeypatch.setattr(reference.csgraph, "dijkstra", lambda *a, **k: calls.append(1) or dijkstra(*a, **k))
+    expected = reference.sssp_distances(g, 0)
+    assert reference.check_sssp(g, 0, expected) is None
+    assert reference.check_sssp(g, 0, expected.copy()) is None
+    assert len(calls) == 1 and not expected.flags.writeable
+    assert reference.check_sssp(from_networkx(random_digraph(7)), 0, expected) is None and len(calls) == 2
+
+
+# --------------------------------------------------------------------------------------
+# Triangle counting
+# --------------------------------------------------------------------------------------
+
+
+def test_triangles_at_counts_each_triangle_at_its_largest_vertex() -> None:
+    """Two triangles sharing edge 1-2 ({0,1,2}, {1,2,3}) and a pendant 3-4."""
+    pairs = [(0, 1), (0, 2), (1, 2), (1, 3), (2, 3), (3, 4)]
+    edges = pairs + [(b, a) for a, b in pairs]
+    g = from_edges(5, np.array([a for a, _ in edges]), np.array([b for _, b in edges]))
+    assert triangles_at(g).tolist() == [0, 0, 1, 1, 0]
+    assert triangle_total(g) == 2
+    assert check_triangles(g, np.array([0, 0, 1, 1, 0], np.uint64)) is None
+    assert check_triangles(g, np.array([0, 0, 2, 0, 0], np.uint64)) == (
+        "2 vertices have a wrong triangle count; first: vertex 2 has triangle count 2, expected 1"
+    )
+
+
+def test_triangles_follow_graphits_bound_with_self_loops() -> None:
+    """GraphIt counts w <= dst: an edge s->d (d < s) to a looped d counts w = d."""
+    edges = [(0, 0), (0, 1), (1, 0)]
+    g = from_edges(2, np.array([a for a, _ in edges]), np.array([b for _, b in edges]))
+    assert triangles_at(g).tolist() == [0, 1]
+    assert triangle_total(g) == 1
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_triangle_total_matches_networkx(seed: int) -> None:
+    undirected = nx.gnp_random_graph(70, 0.15, seed=seed)
+    g = from_networkx(undirected.to_directed())
+    expected = sum(nx.triangles(undirected).values()) // 3
+    assert int(triangles_at(g).sum()) == expected == triangle_total(g)

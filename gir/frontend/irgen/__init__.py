@@ -43,7 +43,6 @@ from xdsl.utils.exceptions import VerifyException
 
 from gir.diagnostics import UserError
 from gir.frontend import ast
-from gir.frontend.breaks import check_fused_breaks
 from gir.frontend.deletes import check_deletes
 from gir.frontend.exports import main_program
 from gir.frontend.irgen.calls import CallGen
@@ -75,7 +74,6 @@ def build_module(program: ast.Program, filename: str, strict_schedule: bool = Fa
     for pos, message in sema.conversions:
         warnings.warning(pos, message)
     bindings = resolve_schedules(program, sema, filename, warnings)
-    check_fused_breaks(program, bindings, filename)
     module = IRGen(program, sema, bindings, filename).build()
     try:
         verify_module(module)

@@ -45,7 +45,7 @@ class CallGen(IRGenBase):
 
     def builtin(self, expr: ast.Call) -> SSAValue | None:
         """`startTimer`, `stopTimer`, `atoi`, the math functions (`MATH_OPS`),
-        `compare_and_swap`."""
+        `intersectNeighbor`, `compare_and_swap`."""
         if expr.name == "startTimer":
             self.emit(graph.StartTimerOp())
             return None
@@ -59,6 +59,16 @@ class CallGen(IRGenBase):
             assert expr.ty is not None
             args = [self.expr_as(arg, expr.ty) for arg in expr.args]
             return self.value(MATH_OPS[expr.name](*args))
+        if expr.name == "intersectNeighbor":
+            edges, src, dst = expr.args
+            return self.value(
+                graph.IntersectNeighborsOp(
+                    self.expr(edges),
+                    self.vertex_arg(src),
+                    self.vertex_arg(dst),
+                    expr.intersection or "merge",
+                )
+            )
         target, expected, desired = expr.args
         assert isinstance(target, ast.Index) and target.ty is not None
         name, index, lane = self.access(target)

@@ -54,7 +54,9 @@ class DeclarationGen(IRGenBase):
         """One `func.func`; `main` first runs the constants' initializers; an
         `extern func` is a declaration (`func.func private`, no body)."""
         inputs = [ir_type(p.ty) for p in function.params]
-        output = function.output if function.output is not None and not function.output.is_global else None
+        output = function.output
+        if function.output_ignored or (output is not None and output.is_global):
+            output = None  # an ignored bool, or a vector output (a global of its own)
         outputs = [ir_type(output.ty)] if output is not None else []
         if function.decl.extern:
             return func.FuncOp.external(function.name, inputs, outputs)

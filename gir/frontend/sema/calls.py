@@ -8,9 +8,11 @@ from gir.frontend.sema.base import CheckerBase
 from gir.frontend.sema.symbols import FuncInfo, functor_parts
 from gir.frontend.sema.types import (
     BOOL,
+    EdgeSetTy,
     DOUBLE,
     FLOAT,
     INT,
+    UINT64,
     VERTEX,
     VERTEXSET,
     VOID,
@@ -18,6 +20,7 @@ from gir.frontend.sema.types import (
     Ty,
     VectorTy,
     is_assignable,
+    is_vertex_like,
 )
 from gir.frontend.sema.vocabulary import BUILTINS, MATH_BUILTINS
 
@@ -102,7 +105,22 @@ class CallChecks(CheckerBase):
             return INT
         if expr.name in MATH_BUILTINS:
             return self.check_math(expr)
+        if expr.name == "intersectNeighbor":
+            return self.check_intersect_neighbor(expr)
         return self.check_compare_and_swap(expr)
+
+    def check_intersect_neighbor(self, expr: ast.Call) -> Ty:
+        """`intersectNeighbor(edges, src, dst)` (GraphIt's triangle counting): the
+        number of common out-neighbours `w <= dst` of two vertices, a `uint_64`."""
+        self.check_arity(expr, 3)
+        edges, *ends = expr.args
+        if not isinstance(self.check_value(edges, "the edgeset"), EdgeSetTy):
+            raise self.error(edges.pos, "intersectNeighbor takes an edgeset first")
+        for index, end in enumerate(ends, 2):
+            ty = self.check_value(end, f"argument {index}")
+            if not is_vertex_like(ty):
+                raise self.error(end.pos, f"intersectNeighbor needs a vertex, found {ty}")
+        return UINT64
 
     def check_math(self, expr: ast.Call) -> Ty:
         """`fabs(x)`, `exp(x)`, `log(x)`, `log1p(x)`, `sqrt(x)`, `fmax(x, y)`,

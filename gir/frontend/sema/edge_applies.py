@@ -70,9 +70,12 @@ class EdgeApplyChecks(CheckerBase):
             self.check_arity(expr, 1)
             applies = {"apply": ApplyKind.APPLY, "applyUpdatePriority": ApplyKind.APPLY_UPDATE_PRIORITY}
             info.kind = applies[expr.method]
+        modifies = info.kind == ApplyKind.APPLY_MODIFIED
+        if modifies:
+            self.ignore_unset_bool_result(expr.args[0])
         udf = self.check_edge_udf(expr.args[0], edges, may_return_bool=info.kind == ApplyKind.APPLY)
         info.udf = udf.name
-        info.returns_set = udf.output is not None
+        info.returns_set = udf.output is not None and not udf.output_ignored
         if info.kind != ApplyKind.APPLY_MODIFIED:
             return
         vector = self.vector_of(expr.args[1], "the tracked vector of applyModified")
@@ -101,6 +104,33 @@ class EdgeApplyChecks(CheckerBase):
             flag.ty = BOOL
             info.dedup = not flag.value
 
+    def ignore_unset_bool_result(self, arg: ast.Expr) -> None:
+        """An `applyModified` edge function may declare a bool result, as GraphIt
+        allows, when its body never sets it: GraphIt ignores it (the output holds
+        the vertices whose tracked element changed), and so does gir
+        (`FuncInfo.output_ignored`). A body that sets it would expect the value
+        to matter: one located error saying to drop it."""
+        name, _ = functor_parts(arg)
+        udf = self.functions.get(name)
+        if udf is None or udf.output is None or udf.result != BOOL:
+            return
+        output = udf.output.name
+        sets = any(
+            isinstance(expr, ast.Name) and expr.name == output
+            for stmt in ast.walk_stmts(udf.decl.body)
+            for top in ast.own_exprs(stmt)
+            for expr in ast.walk_expr(top)
+        )
+        if sets:
+            raise self.error(
+                arg.pos,
+                f"applyModified ignores what '{name}' returns (its output is the vertices whose "
+                f"tracked vector changed), but '{name}' sets '{output}': drop '-> {output} : bool' "
+                "and keep the update, or use apply, whose output is the destinations for which "
+                "the function returns true",
+            )
+        udf.output_ignored = True
+
     def check_edge_udf(self, arg: ast.Expr, edges: EdgeSetTy, may_return_bool: bool) -> FuncInfo:
         """The edge function: `(Vertex, Vertex)` or `(Vertex, Vertex, weight)`,
         returning nothing, or a bool where `may_return_bool` (GraphIt's `apply`
@@ -113,7 +143,9 @@ class EdgeApplyChecks(CheckerBase):
             )
         expected = [VERTEX, VERTEX] + ([edges.weight] if len(params) == 3 and edges.weight else [])
         returns_bool = may_return_bool and udf.result == BOOL
-        if params != expected or (udf.output is not None and not returns_bool):
+        if params != expected or (
+            udf.output is not None and not returns_bool and not udf.output_ignored
+        ):
             shape = ", ".join(str(t) for t in expected)
             results = "nothing or bool" if may_return_bool else "nothing"
             raise self.error(

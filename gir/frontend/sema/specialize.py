@@ -74,7 +74,7 @@ class Specializations(CheckerBase):
             decl.output.symbol if decl.output is not None else None,
             writes,
             [c.symbol for c in decl.captures if c.symbol is not None],
-            bindings,
+            bound=bindings,
         )
         self.functions[clone.name] = clone
         self.specializations[key] = clone

@@ -69,6 +69,11 @@ class FuncInfo:
     captures: list[Symbol] = field(default_factory=list)
     """A functor's captured values (`func f[k : int](v : Vertex)`): read-only
     in the body, given at each use as `f[value]`."""
+    output_ignored: bool = False
+    """The edge function of an `applyModified` declares a bool result its body
+    never sets (GraphIt's closeness_centrality_weighted.gt): GraphIt ignores it,
+    the output being the vertices whose tracked element changed, and gir builds
+    the function without it."""
     bound: dict[str, Symbol] = field(default_factory=dict)
     """For a specialization (`sema.specialize`): each vector parameter or
     capture's name, bound to the vector the use passed."""

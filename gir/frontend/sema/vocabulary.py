@@ -20,7 +20,9 @@ MATH_BUILTINS = {
 }  # fmt: skip
 """C's math functions an expression may call, and how many arguments each takes:
 they compute in the arguments' common float type (`float` for integers)."""
-BUILTINS = ("startTimer", "stopTimer", "atoi", "compare_and_swap", *MATH_BUILTINS)
+BUILTINS = (
+    "startTimer", "stopTimer", "atoi", "compare_and_swap", "intersectNeighbor", *MATH_BUILTINS
+)
 SCALAR_NAMES = {
     "int": INT, "uint": UINT, "int64": INT64, "uint_64": UINT64,
     "float": FLOAT, "double": DOUBLE, "bool": BOOL,

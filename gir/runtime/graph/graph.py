@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 
 from gir.runtime.graph import native
 from gir.runtime.graph.errors import INT32_MAX, INT32_MIN, MAX_VERTICES, GraphError
+
+T = TypeVar("T")
 
 ProgressCallback = Callable[[str], None]
 CsrArrays = tuple[np.ndarray, np.ndarray, "np.ndarray | None"]
@@ -123,6 +126,14 @@ class Graph:
         if self.num_vertices == 0:
             raise GraphError("the graph has no vertices")
         return int(np.argmax(self.out_degrees()))
+
+    def derived(self, key: str, compute: Callable[[], T]) -> T:
+        """`compute()`, made once per graph under `key` and kept with the graph
+        (for results derived from it alone, such as a CPU reference result that
+        several checks of one graph need)."""
+        if key not in self._derived:
+            self._derived[key] = compute()
+        return self._derived[key]  # type: ignore[return-value]
 
     def blocked(self, size: int, by_source: bool = False) -> BlockedEdges:
         """The edges tiled by destination range `size` (G2's EdgeBlocking for

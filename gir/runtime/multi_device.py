@@ -1,0 +1,222 @@
+"""Partitioned runs: one program on several devices, one rank per device.
+
+A program lowered with `host-partition` runs its host function once per device,
+each in a thread of its own (a rank), each on its part of the edges
+(`gir.runtime.graph.partition`). The ranks meet only in the exchanges
+(`host.allreduce`, `host.allgather`), which a communicator carries out: here
+host-staged (each rank copies its buffer to the host, the ranks combine the
+copies with numpy and copy the result back), which any target, OpenCL on PoCL
+included, can do.
+
+```python
+result = run_partitioned(program, [device0, device1], ["bfs", "rmat:10", "0"], sys.stdout)
+```
+
+Rank 0 prints and its global vectors are the result (every rank holds the same
+ones); the elapsed time is the slowest rank's.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+import numpy as np
+
+from gir.dialects.host import Combine
+from gir.protocol import DType
+from gir.runtime.graph.partition import GraphPart, partition
+from gir.runtime.run import Run, RunResult
+
+
+def combine_arrays(copies: Sequence[np.ndarray], combine: Combine, base: np.ndarray | None) -> np.ndarray:
+    """The `combine` of the devices' `copies` of a buffer (`base`: the values
+    before the writes, for `sum` and `claim`)."""
+    if combine == Combine.SUM:
+        assert base is not None
+        total = base.copy()
+        for copy in copies:
+            total += copy - base
+        return total
+    if combine == Combine.CLAIM:
+        assert base is not None
+        result = base.copy()
+        unclaimed = np.ones(base.shape, bool)
+        for copy in copies:
+            changed = unclaimed & (copy != base)
+            result[changed] = copy[changed]
+            unclaimed &= ~changed
+        return result
+    if combine in (Combine.UMIN, Combine.UMAX):
+        unsigned = np.dtype(f"uint{copies[0].dtype.itemsize * 8}")
+        views = [copy.view(unsigned) for copy in copies]
+        reduce = np.minimum if combine == Combine.UMIN else np.maximum
+        return reduce.reduce(views).view(copies[0].dtype)
+    reduce = {Combine.MIN: np.minimum, Combine.MAX: np.maximum, Combine.OR: np.bitwise_or}[combine]
+    return reduce.reduce(np.stack(copies))
+
+
+class Communicator:
+    """What the ranks of a partitioned run in one process share: the graph,
+    split once, and the exchanges (`allreduce_buffer`, `allgather_queue`)."""
+
+    def __init__(self, size: int, graph: Any = None):
+        """`graph`: the host graph every load is of (a graph given from Python),
+        else each load reads its spec."""
+        self.size = size
+        self._graph = graph
+        self._lock = threading.Lock()
+        self._parts: dict[tuple[str, bool], list[GraphPart]] = {}
+
+    def graph_parts(self, spec: str, weighted: bool, load: Callable[[], Any]) -> list[GraphPart]:
+        """The graph `spec` split into one part per rank, loaded and split once
+        for all ranks."""
+        with self._lock:
+            key = (spec, bool(weighted))
+            parts = self._parts.get(key)
+            if parts is None and self._graph is not None:
+                parts = partition(self._graph, self.size)
+            if parts is None:
+                parts = _cached_parts(spec, bool(weighted), self.size, load)
+            self._parts[key] = parts
+            return parts
+
+    def allreduce_buffer(
+        self, rank: int, device: Any, buffer: Any, count: int, dtype: DType, combine: Combine, base: Any
+    ) -> None:
+        """`host.allreduce` of a device buffer of `count` elements."""
+        raise NotImplementedError
+
+    def allgather_queue(self, rank: int, device: Any, items: Any, capacity: int, count: Any) -> None:
+        """`host.allgather` of a queue of `count[0]` vertices in `items`."""
+        raise NotImplementedError
+
+    def abort(self) -> None:
+        """Releases every rank waiting in an exchange (another rank failed)."""
+
+
+class HostStagedCommunicator(Communicator):
+    """The exchanges of `size` ranks in one process, through host memory: each
+    rank hands in its copy, waits for the others, and combines all of them."""
+
+    def __init__(self, size: int, graph: Any = None):
+        super().__init__(size, graph)
+        self._barrier = threading.Barrier(size)
+        self._slots: list[Any] = [None] * size
+
+    def _exchange(self, rank: int, value: Any) -> list[Any]:
+        """Every rank's `value`, once all ranks handed theirs in."""
+        self._slots[rank] = value
+        self._barrier.wait()
+        values = list(self._slots)
+        self._barrier.wait()
+        return values
+
+    def allreduce(self, rank: int, copy: np.ndarray, combine: Combine, base: np.ndarray | None) -> np.ndarray:
+        """The `combine` of every rank's `copy`."""
+        return combine_arrays(self._exchange(rank, copy), combine, base)
+
+    def allgather(self, rank: int, items: np.ndarray) -> np.ndarray:
+        """The distinct items of every rank's `items`, ascending."""
+        return np.unique(np.concatenate(self._exchange(rank, items)))
+
+    def allreduce_buffer(
+        self, rank: int, device: Any, buffer: Any, count: int, dtype: DType, combine: Combine, base: Any
+    ) -> None:
+        copy = device.to_host(buffer, count, dtype)
+        before = None if base is None else device.to_host(base, count, dtype)
+        device.from_host(buffer, self.allreduce(rank, copy, combine, before))
+
+    def allgather_queue(self, rank: int, device: Any, items: Any, capacity: int, count: Any) -> None:
+        size = min(max(int(device.read_element(count, 0, DType.INT32)), 0), capacity)
+        union = self.allgather(rank, device.to_host(items, size, DType.INT32))[:capacity]
+        device.from_host(items, union)
+        device.write_element(count, 0, int(union.size), DType.INT32)
+
+    def abort(self) -> None:
+        self._barrier.abort()
+
+
+_PARTS_CACHE: dict[tuple[str, bool, int], list[GraphPart]] = {}
+"""The last graph split (so that the trials of a benchmark split it once)."""
+
+
+def _cached_parts(spec: str, weighted: bool, size: int, load: Callable[[], Any]) -> list[GraphPart]:
+    key = (spec, weighted, size)
+    parts = _PARTS_CACHE.get(key)
+    if parts is None:
+        parts = partition(load(), size)
+        _PARTS_CACHE.clear()
+        _PARTS_CACHE[key] = parts
+    return parts
+
+
+EXCHANGE_VARIABLE = "GIR_EXCHANGE"
+"""Set to `host` to exchange through host memory on CUDA too (else NCCL)."""
+
+
+def make_communicator(devices: Sequence[Any], graph: Any = None) -> Communicator:
+    """NCCL (`gir.runtime.nccl`) for CUDA devices where cupy's NCCL binding
+    loads, unless `GIR_EXCHANGE=host`; else host-staged exchanges."""
+    cuda = all(getattr(device, "target", None) == "cuda" for device in devices)
+    if cuda and os.environ.get(EXCHANGE_VARIABLE, "nccl") != "host":
+        from gir.runtime.nccl import NcclCommunicator, nccl_unavailable_reason
+
+        reason = nccl_unavailable_reason()
+        if reason is None:
+            return NcclCommunicator(devices, graph)
+        progress = getattr(devices[0], "progress", None)
+        if progress is not None:
+            progress(f"NCCL is not available ({reason}): exchanging through host memory")
+    return HostStagedCommunicator(len(devices), graph)
+
+
+def run_partitioned(
+    program: Any, devices: Sequence[Any], argv: list[str], stdout: TextIO, graph: Any = None
+) -> RunResult:
+    """Runs a `host-partition`ed `program` (a `CompiledProgram`) on `devices`,
+    one rank per device in a thread of its own; `graph`: the host graph the
+    program's graph argument names (a graph given from Python), else loaded."""
+    communicator = make_communicator(devices, graph)
+    kernels = [program.kernels(device) for device in devices]
+    runs = [
+        Run(device, kernels[rank], argv, stdout if rank == 0 else io.StringIO(),
+            program.bounds_sites, rank=rank, communicator=communicator)
+        for rank, device in enumerate(devices)
+    ]  # fmt: skip
+    results: list[RunResult | None] = [None] * len(devices)
+    errors: list[BaseException | None] = [None] * len(devices)
+
+    def rank_main(rank: int) -> None:
+        device = devices[rank]
+        device.activate()
+        try:
+            program.host_run(runs[rank], program.constants)
+            results[rank] = runs[rank].finish()
+        except BaseException as error:  # handed to the caller below
+            errors[rank] = error
+            communicator.abort()
+            runs[rank].abort()
+        finally:
+            device.deactivate()
+
+    threads = [threading.Thread(target=rank_main, args=(rank,), name=f"gir-rank-{rank}") for rank in range(len(devices))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    first = next((e for e in errors if e is not None and not isinstance(e, threading.BrokenBarrierError)), None)
+    if first is None:
+        first = next((e for e in errors if e is not None), None)
+    if first is not None:
+        raise first
+    done = [result for result in results if result is not None]
+    elapsed = [result.elapsed for result in done if result.elapsed is not None]
+    return RunResult(
+        done[0].globals,
+        max(elapsed) if elapsed else None,
+        max(result.wall for result in done),
+    )

@@ -1,0 +1,149 @@
+"""End to end: the five benchmark algorithms partitioned over 2 and 3 OpenCL
+devices (`host-partition`, host-staged exchanges), validated against the CPU
+references. In CI the devices are PoCL CPU devices. This module asks PoCL for
+three (`POCL_DEVICES`) in case it is the first to start pyopencl; where the
+process sees fewer devices (PoCL started earlier, by another test module),
+the cases of N devices run in one pytest process of their own that asks PoCL
+for N, and each case here reports its outcome there."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
+from functools import cache
+from pathlib import Path
+
+os.environ.setdefault("POCL_DEVICES", "pthread pthread pthread")
+
+import pytest
+
+from gir.api import compile as compile_program_file
+from gir.api import lower_for_run
+from gir.diagnostics import UserError
+from gir.executor import compile_program, open_devices, run_program
+
+PROGRAMS = Path(__file__).parents[1] / "programs"
+BENCHMARKS = Path(__file__).parents[2] / "gir" / "benchmarks" / "programs"
+
+CASES = [
+    ("pagerank.gt", "rmat:9", []),
+    ("bfs.gt", "rmat:10", ["3"]),
+    ("bfs.gt", "road:16:16", ["0"]),
+    ("sssp_delta.gt", "rmat:9", ["0", "2"]),
+    ("sssp_delta.gt", "road:16:16", ["5", "4"]),
+    ("cc.gt", "rmat:9", []),
+    ("bc.gt", "rmat:8", ["1", "2"]),
+    # G2's schedules: direction-optimizing BFS with bitmaps, blocked PageRank, CM CC
+    (BENCHMARKS / "bfs_g2_social.gt", "rmat:9", ["3", "2"]),
+    (BENCHMARKS / "pr_g2.gt", "rmat:9", []),
+    (BENCHMARKS / "cc_g2.gt", "road:16:16", []),
+]
+
+
+def _opencl_device_count() -> int:
+    try:
+        import pyopencl as cl
+    except ImportError:
+        return 0
+    return sum(len(platform.get_devices()) for platform in cl.get_platforms())
+
+
+@pytest.mark.parametrize("devices", [2, 3])
+@pytest.mark.parametrize(("program", "graph", "args"), CASES, ids=lambda v: getattr(v, "name", str(v)))
+def test_partitioned_run_validates(
+    program: str | Path, graph: str, args: list[str], devices: int, request: pytest.FixtureRequest
+) -> None:
+    if _opencl_device_count() < devices:
+        if os.environ.get(_CHILD) or _opencl_device_count() == 0:
+            pytest.skip(f"fewer than {devices} OpenCL devices")
+        problem = _outcomes_in_own_process(devices).get(request.node.name, "did not run")
+        assert problem is None, problem
+        return
+    loaded = compile_program_file(str(PROGRAMS / program))
+    module = lower_for_run(loaded._main().clone(), check_bounds=True, devices=devices)
+    compiled = compile_program(module, "opencl", str(program))
+    argv = [str(program), graph, *args]
+    result = run_program(compiled, open_devices("opencl", devices), argv, io.StringIO())
+    loaded.validate(graph, result.globals, *[int(a) for a in args])
+
+
+_CHILD = "GIR_TEST_MULTI_DEVICE_CHILD"
+"""Set in the process `_outcomes_in_own_process` starts (it runs its cases itself)."""
+
+
+@cache
+def _outcomes_in_own_process(devices: int) -> dict[str, str | None]:
+    """The cases of `devices` devices, run by pytest in a process of its own with
+    PoCL asked for that many: each case's failure text (None: passed)."""
+    report = Path(os.environ.get("TMPDIR", "/tmp")) / f"gir-multi-device-{os.getpid()}-{devices}.xml"
+    command = [
+        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", __file__,
+        "-k", f"partitioned_run_validates and -{devices}]", f"--junitxml={report}",
+    ]  # fmt: skip
+    environment = {**os.environ, "POCL_DEVICES": " ".join(["pthread"] * devices), _CHILD: "1"}
+    subprocess.run(command, capture_output=True, text=True, env=environment, timeout=900)
+    outcomes: dict[str, str | None] = {}
+    for case in ElementTree.parse(report).getroot().iter("testcase"):
+        failed = case.find("failure")
+        if failed is None:
+            failed = case.find("error")
+        skipped = case.find("skipped")
+        outcomes[case.get("name", "")] = (
+            (failed.get("message") or "failed") if failed is not None
+            else f"skipped: {skipped.get('message')}" if skipped is not None
+            else None
+        )  # fmt: skip
+    report.unlink()
+    return outcomes
+
+
+def test_api_runs_a_given_graph_on_two_devices() -> None:
+    if _opencl_device_count() < 2:
+        pytest.skip("fewer than 2 OpenCL devices")
+    from gir.runtime.graph import load_graph
+
+    graph = load_graph("rmat:9")
+    program = compile_program_file(str(PROGRAMS / "bfs.gt"))
+    result = program.run(graph, 2, target="opencl", devices=2, validate=True)
+    assert result["pred"][2] == 2
+
+
+def test_fused_loops_are_refused_with_their_location() -> None:
+    loaded = compile_program_file(str(PROGRAMS / "bfs_fused.gt"))
+    with pytest.raises(UserError, match=r"bfs_fused\.gt:\d+:\d+: error: a kernel-fused loop cannot run on several devices"):
+        lower_for_run(loaded._main().clone(), devices=2)
+
+
+def _cuda_gpu_count() -> int:
+    from gir.executor import cuda_unavailable_reason
+
+    if cuda_unavailable_reason() is not None:
+        return 0
+    import pycuda.driver as cuda
+
+    return cuda.Device.count()
+
+
+@pytest.mark.parametrize("exchange", ["nccl", "host"])
+@pytest.mark.parametrize(("program", "graph", "args"), CASES, ids=lambda v: getattr(v, "name", str(v)))
+def test_partitioned_cuda_run_validates(
+    program: str | Path, graph: str, args: list[str], exchange: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same on two CUDA GPUs, exchanging through NCCL or host memory."""
+    if _cuda_gpu_count() < 2:
+        pytest.skip("fewer than 2 CUDA GPUs")
+    if exchange == "nccl":
+        from gir.runtime.nccl import nccl_unavailable_reason
+
+        if nccl_unavailable_reason() is not None:
+            pytest.skip(nccl_unavailable_reason())
+    monkeypatch.setenv("GIR_EXCHANGE", exchange)
+    loaded = compile_program_file(str(PROGRAMS / program))
+    module = lower_for_run(loaded._main().clone(), check_bounds=True, devices=2)
+    compiled = compile_program(module, "cuda", str(program))
+    argv = [str(program), graph, *args]
+    result = run_program(compiled, open_devices("cuda", 2), argv, io.StringIO())
+    loaded.validate(graph, result.globals, *[int(a) for a in args])

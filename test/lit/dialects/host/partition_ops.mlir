@@ -1,0 +1,33 @@
+// The exchange ops of partitioned runs round-trip, and the host printer turns
+// each into one call of the runtime protocol.
+// RUN: gir-opt %s | filecheck %s
+// RUN: gir-opt %s | gir-opt | filecheck %s
+// RUN: gir-translate %s --to-host-python | filecheck %s --check-prefix=PY
+
+builtin.module {
+  func.func @main() {
+    %g = host.load_graph {argv = 1 : i64, partitioned}
+    %n = host.graph_size %g vertices : i32
+    %rank = host.alloc %n : i32 -> memref<?xf32>
+    %dist = host.alloc %n : i32 -> memref<?xi32>
+    %size = host.alloc %n : i32 -> memref<?xi32>
+    %before = host.clone %rank : memref<?xf32>
+    host.allreduce %rank sum base %before : memref<?xf32>
+    host.allreduce %dist umin : memref<?xi32>
+    host.allgather %dist, %size : memref<?xi32>, memref<?xi32>
+    host.free %before : memref<?xf32>
+    func.return
+  }
+}
+
+// CHECK: %g = host.load_graph {argv = 1 : i64, partitioned}
+// CHECK: %before = host.clone %rank : memref<?xf32>
+// CHECK-NEXT: host.allreduce %rank sum base %before : memref<?xf32>
+// CHECK-NEXT: host.allreduce %dist umin : memref<?xi32>
+// CHECK-NEXT: host.allgather %dist, %size : memref<?xi32>, memref<?xi32>
+
+// PY: g = rt.load_graph(rt.argv_str(1), False, partitioned=True)
+// PY: before = rt.clone(rank)
+// PY-NEXT: rt.allreduce(rank, "sum", before)
+// PY-NEXT: rt.allreduce(dist, "umin")
+// PY-NEXT: rt.allgather(dist, size)

@@ -1,0 +1,51 @@
+// The verifier wants the values before the writes exactly for sum and claim,
+// and integers for the bitwise and unsigned combines.
+// RUN: gir-opt %s --split-input-file --verify-diagnostics | filecheck %s --check-prefix=ERR
+
+builtin.module {
+  func.func @main() {
+    %n = arith.constant 8 : i32
+    %rank = host.alloc %n : i32 -> memref<?xf32>
+    host.allreduce %rank sum : memref<?xf32>
+    func.return
+  }
+}
+// ERR: host.allreduce: sum needs the values before the writes (base)
+
+// -----
+
+builtin.module {
+  func.func @main() {
+    %n = arith.constant 8 : i32
+    %dist = host.alloc %n : i32 -> memref<?xi32>
+    %before = host.clone %dist : memref<?xi32>
+    host.allreduce %dist min base %before : memref<?xi32>
+    func.return
+  }
+}
+// ERR: host.allreduce: min takes no base
+
+// -----
+
+builtin.module {
+  func.func @main() {
+    %n = arith.constant 8 : i32
+    %rank = host.alloc %n : i32 -> memref<?xf32>
+    host.allreduce %rank or : memref<?xf32>
+    func.return
+  }
+}
+// ERR: host.allreduce: or combines integers, not f32
+
+// -----
+
+builtin.module {
+  func.func @main() {
+    %n = arith.constant 8 : i32
+    %rank = host.alloc %n : i32 -> memref<?xf32>
+    %size = host.alloc %n : i32 -> memref<?xi32>
+    host.allgather %rank, %size : memref<?xf32>, memref<?xi32>
+    func.return
+  }
+}
+// ERR: host.allgather: lists hold i32 arrays, not memref<?xf32>

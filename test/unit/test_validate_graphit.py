@@ -1,0 +1,122 @@
+"""`--validate` on programs written as GraphIt's and G2's own are: a result
+cleared at the end of each trial (checked on a copy taken before the first
+clear), `int` path counts in BC, a source that starts at a distance of its own
+and point-to-point searches that stop at their target."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from xdsl.dialects import scf
+
+from gir.dialects import graph
+from gir.runtime import reference
+from gir.runtime.graph import load_graph
+from gir.tools.run import parse_program
+from gir.validate import find_validator
+
+PROGRAMS = Path(__file__).parents[1] / "programs"
+
+
+def _globals(module) -> dict[str, graph.GlobalOp]:
+    return {op.sym_name.data: op for op in module.ops if isinstance(op, graph.GlobalOp)}
+
+
+def test_a_result_cleared_after_each_trial_is_copied_before_the_first_clear() -> None:
+    module = parse_program(str(PROGRAMS / "bc_cleared.gt"))
+    validator = find_validator(module)
+    assert validator is not None
+    assert validator.algorithm == (
+        "betweenness centrality (dependencies in 'share'), copied before its first "
+        f"clear at {PROGRAMS / 'bc_cleared.gt'}:90"
+    )
+    assert validator.result == "share_validated"
+    declared = _globals(module)
+    assert declared["share_validated"].global_type == declared["share"].global_type
+    module.verify()
+    # the copy is guarded by the flag, right before `towns.apply(wipe)`
+    take = next(op for op in module.walk() if isinstance(op, graph.VectorCopyOp))
+    guard = take.parent_op()
+    assert isinstance(guard, scf.IfOp)
+    clear = guard.next_op
+    assert isinstance(clear, graph.VertexSetApplyOp) and clear.udf.root_reference.data == "wipe"
+    graph_ = load_graph("road:5:4", cache=False)
+    argv = ["bc_cleared", "road:5:4", "3"]
+    right = reference.betweenness_one_source(graph_, 3).astype(np.float32)
+    zeros = np.zeros(graph_.num_vertices, np.float32)
+    assert validator.check(graph_, argv, {"share": zeros, "share_validated": right}) is None
+    assert validator.check(graph_, argv, {"share": right, "share_validated": zeros}) is not None
+
+
+def test_a_clear_before_the_traversal_is_not_copied() -> None:
+    """bc.gt clears at the start of each run: its last run's result stands."""
+    module = parse_program(str(PROGRAMS / "bc.gt"))
+    validator = find_validator(module)
+    assert validator is not None and validator.result == "credit"
+    assert "credit_validated" not in _globals(module)
+
+
+def test_int_path_counts_are_checked_for_overflow() -> None:
+    validator = find_validator(parse_program(str(PROGRAMS / "bc_cleared.gt")))
+    assert validator is not None
+    grid = load_graph("road:32:32", cache=False)
+    right = reference.betweenness_one_source(grid, 0)
+    problem = validator.check(grid, ["p", "road:32:32", "0"], {"share_validated": right})
+    assert problem is not None and problem.startswith("the shortest-path counts overflow 'paths'")
+
+
+def test_the_source_distance_is_the_one_the_program_stores() -> None:
+    validator = find_validator(parse_program(str(PROGRAMS / "sssp_base_distance.gt")))
+    assert validator is not None and validator.algorithm == "SSSP (distances in 'far')"
+    grid = load_graph("road:5:4,w", cache=False)
+    dist = reference.sssp_distances(grid, 2)
+    argv = ["p", "road:5:4,w", "2", "14"]
+    further = np.where(dist == reference.UNREACHABLE_DISTANCE, dist, dist + 14)
+    assert validator.check(grid, argv, {"far": further}) is None
+    assert validator.check(grid, argv, {"far": dist}) is not None
+    assert validator.check(grid, [*argv[:3], "0"], {"far": dist}) is None
+
+
+def test_a_search_that_stops_at_its_target_is_point_to_point() -> None:
+    """lang_ppsp.gt loops `while (pq.finishedNode(end_vertex) == false)`: the
+    distances beyond the target's may be upper bounds."""
+    validator = find_validator(parse_program(str(PROGRAMS / "lang_ppsp.gt")))
+    assert validator is not None
+    assert validator.algorithm == "point-to-point SSSP (distances in 'dist')"
+    grid = load_graph("road:6:6,w", cache=False)
+    dist = reference.sssp_distances(grid, 0)
+    near = int(np.argsort(dist)[3])
+    stopped = np.where(dist <= dist[near], dist, reference.UNREACHABLE_DISTANCE)
+    argv = ["p", "road:6:6,w", "0", str(near), "1"]
+    assert validator.check(grid, argv, {"dist": stopped}) is None
+    far = int(np.argmax(dist))
+    assert validator.check(grid, [*argv[:3], str(far), "1"], {"dist": stopped}) is not None
+
+
+def test_triangle_counting_needs_the_order_guard(tmp_path: Path) -> None:
+    """tc.gt is recognised; without `if dst < src` every triangle would be
+    counted several times, which is not what the reference counts."""
+    validator = find_validator(parse_program(str(PROGRAMS / "tc.gt")))
+    assert validator is not None and validator.algorithm == "triangle counting (counts in 'closed')"
+    source = (PROGRAMS / "tc.gt").read_text()
+    unguarded = tmp_path / "tc_unguarded.gt"
+    unguarded.write_text(source.replace("if dst < src", "if true"))
+    assert find_validator(parse_program(str(unguarded))) is None
+    swapped = tmp_path / "tc_swapped.gt"
+    swapped.write_text(source.replace("if dst < src", "if src > dst"))
+    assert find_validator(parse_program(str(swapped))) is not None
+
+
+def test_a_function_that_reads_the_result_before_zeroing_it_is_no_clear(tmp_path: Path) -> None:
+    """GraphIt's PageRank update reads new_rank, then zeroes it: that moves the
+    result on rather than clearing it, so no copy is taken."""
+    source = (PROGRAMS / "bc_cleared.gt").read_text()
+    old = "func wipe(v : Vertex)\n    share[v] = 0;\n"
+    assert old in source
+    moved = tmp_path / "bc_moved.gt"
+    moved.write_text(source.replace(old, "func wipe(v : Vertex)\n    paths[v] = share[v];\n    share[v] = 0;\n"))
+    module = parse_program(str(moved))
+    validator = find_validator(module)
+    assert validator is not None and validator.result == "share"
+    assert "share_validated" not in _globals(module)
