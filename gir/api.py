@@ -194,7 +194,7 @@ def _build_graphit(program: Any, filename: str, schedule: str | None) -> ModuleO
 
     program = main_program(program, filename)
     sema = check_program(program, filename)
-    check_deletes(program, filename)
+    check_deletes([function.decl for function in sema.functions.values()], filename)
     bindings = resolve_schedules(program, sema, "<schedule>")
     return IRGen(program, sema, bindings).build()
 
@@ -716,7 +716,7 @@ class Program:
 class Export:
     """A GraphIt `export func` of a program, called as its method:
     `prog.pagerank_delta(graph, 20, 0.85)` returns the output vector as a numpy
-    array indexed by vertex; an export with several outputs, `-> (a : ..., b :
+    array indexed by vertex (a scalar output as a Python number); an export with several outputs, `-> (a : ..., b :
     ...)`, returns a tuple of arrays in declaration order, and one without output
     the `Result` of all vectors. The graph is anything `Program.run` takes; each
     scalar argument must be a number of the parameter's type (an int for `int`)."""
@@ -734,13 +734,15 @@ class Export:
         results = self.signature.results
         if not results:
             return result
-        if len(results) == 1:
-            return result[results[0]]
-        # two outputs bound to one vector get arrays of their own
-        return tuple(
-            result[name] if name not in results[:index] else result[name].copy()
-            for index, name in enumerate(results)
-        )
+        scalars = self.signature.scalar_outputs or (False,) * len(results)
+        # two outputs bound to one vector get arrays of their own; a scalar
+        # output is the one value of the vector that carries it
+        values = tuple(
+            result[name][0].item() if scalar
+            else result[name] if name not in results[:index] else result[name].copy()
+            for index, (name, scalar) in enumerate(zip(results, scalars, strict=True))
+        )  # fmt: skip
+        return values[0] if len(values) == 1 else values
 
     def run(
         self,

@@ -325,6 +325,14 @@ def _verify_index(vector: VectorType, index: SSAValue, op_name: str) -> None:
 # ---------------------------------------------------------------------------
 
 
+VERTEX_COUNT = "graph.vertex_count"
+"""An i32 attribute on `func.func @main` of a program that loads no graph: its
+vertex count, from a program-level `const vertices : vertexset{Vertex} = new
+vertexset{Vertex}(5);` (GraphIt's way of sizing the vertex vectors of such a
+program). The vertex vectors and vertex sets of the program have that many
+vertices; it has no edges."""
+
+
 UNSIGNED_LITERAL = "graph.unsigned_literal"
 """A unit attribute on an integer `arith.constant` that the program wrote as an
 unsigned value at or above 2^(width-1) (`18446744073709551615` as a `uint_64`,

@@ -300,13 +300,17 @@ class While(Stmt):
 
 @dataclass(eq=False)
 class For(Stmt):
-    """`for var in start:stop ... end` (stop exclusive)."""
+    """`for var in start:stop ... end` (stop exclusive), or GraphIt's
+    `par_for` (`parallel`), whose iterations the program promises are
+    independent: gir runs them one after another, which is one of the orders a
+    parallel loop may take."""
 
     var: str
     var_pos: Pos
     start: Expr
     stop: Expr
     body: list[Stmt]
+    parallel: bool = False
     symbol: Symbol | None = field(default=None, init=False, repr=False)
 
 

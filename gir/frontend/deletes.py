@@ -1,6 +1,6 @@
-"""Vertexsets and priority queues used after `delete`, on any path.
+"""Vertexsets, priority queues and vectors used after `delete`, on any path.
 
-`check_deletes(program, filename)` follows every function's statements in order,
+`check_deletes(functions, filename)` follows every function's statements in order,
 after `sema` resolved the names. A `delete x;` marks `x` deleted until `x` is
 assigned again; deleting or reading a deleted `x` is a `SourceError` naming where
 it was deleted. An `if` joins its branches (deleted on either path counts) and a
@@ -114,10 +114,11 @@ class DeleteChecker:
                 self.check_uses([stmt.cond], entry)
 
 
-def check_deletes(program: ast.Program, filename: str) -> None:
+def check_deletes(functions: list[ast.FuncDecl], filename: str) -> None:
     """Raises a `SourceError` for the first deleted vertexset or queue that is
-    deleted again or read on some path (see the module docstring)."""
+    deleted again or read on some path in the bodies of `functions` (see the
+    module docstring)."""
     checker = DeleteChecker(filename)
-    for decl in program.decls:
-        if isinstance(decl, ast.FuncDecl):
+    for decl in functions:
+        if not decl.extern:
             checker.body(decl.body, {})

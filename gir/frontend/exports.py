@@ -60,6 +60,9 @@ class ExportSignature:
     for an export without output; two outputs may return the same vector)."""
     outputs: tuple[str, ...]
     """The outputs' names in the source, in declaration order."""
+    scalar_outputs: tuple[bool, ...] = ()
+    """Per output, whether it is a scalar (returned as a Python number, carried
+    in its `results` vector, a `vector[1]`) rather than a vertex vector."""
 
     def __str__(self) -> str:
         params = ", ".join([self.graph, *(f"{name} : {ty}" for name, ty in self.scalars)])
@@ -105,6 +108,7 @@ def export_program(
         raise UserError(f"{filename}: error: no 'export func {name}' in the program (its exports: {names})")
     graph_param, scalars = _split_params(decl, filename)
     body, results = _bind_outputs(decl, program, filename)
+    body, bound_graphs = _bind_graph_globals(body, graph_param, program)
     reads = [
         ast.VarDecl(param.pos, param.name, param.pos, param.type, ast.Argv(param.pos, index))
         for index, param in enumerate(scalars, start=2)
@@ -116,7 +120,8 @@ def export_program(
     )
     elements = [d for d in program.decls if isinstance(d, ast.ElementDecl)]
     rest = [
-        d for d in program.decls
+        bound_graphs.get(d.name, d) if isinstance(d, ast.ConstDecl) else d
+        for d in program.decls
         if (isinstance(d, ast.ConstDecl) and not isinstance(d.init, ast.Load))
         or (isinstance(d, ast.FuncDecl) and d.name != "main" and not d.exported)
     ]
@@ -126,9 +131,39 @@ def export_program(
         tuple((param.name, _type_name(param.type)) for param in scalars),
         tuple(results),
         tuple(output.name for output in decl.outputs),
+        tuple(isinstance(output.type, ast.ScalarTypeExpr) for output in decl.outputs),
     )
     outputs = _own_outputs(program, filename)
     return _keeping(program, [*elements, graph, *outputs, *rest, main]), signature
+
+
+def _bind_graph_globals(
+    body: list[ast.Stmt], graph_param: ast.Param, program: ast.Program
+) -> tuple[list[ast.Stmt], dict[str, ast.ConstDecl]]:
+    """GraphIt's way of giving an export's graph to the program: a program-level
+    edgeset declared without a value (`const edges : edgeset{Edge}(Vertex,Vertex);`)
+    set from the parameter at the body's top level (`edges = input_edges;`).
+    Each such global becomes a constant holding the parameter's graph, declared
+    after it; the assignments are dropped. Returns the body and those constants."""
+    unset = {
+        d.name: d for d in program.consts
+        if isinstance(d.type, ast.EdgeSetTypeExpr) and d.init is None
+    }  # fmt: skip
+    bound: dict[str, ast.ConstDecl] = {}
+    kept: list[ast.Stmt] = []
+    for stmt in body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and stmt.op == "="
+            and isinstance(stmt.target, ast.Name)
+            and stmt.target.name in unset
+            and isinstance(stmt.value, ast.Name)
+            and stmt.value.name == graph_param.name
+        ):
+            bound[stmt.target.name] = replace(unset[stmt.target.name], init=stmt.value)
+            continue
+        kept.append(stmt)
+    return kept, bound
 
 
 def _own_outputs(program: ast.Program, filename: str) -> list[ast.Decl]:
@@ -140,7 +175,10 @@ def _own_outputs(program: ast.Program, filename: str) -> list[ast.Decl]:
         _split_params(decl, filename)
         results = _bind_outputs(decl, program, filename)[1]
         for output, result in zip(decl.outputs, results, strict=True):
-            if result == output.name:
+            if isinstance(output.type, ast.ScalarTypeExpr):
+                carrier = ast.VectorTypeExpr(output.pos, None, 1, output.type)
+                outputs.append(ast.ConstDecl(output.pos, result, output.pos, carrier, None))
+            elif result == output.name:
                 outputs.append(ast.ConstDecl(output.pos, result, output.pos, output.type, None))
     return outputs
 
@@ -148,8 +186,15 @@ def _own_outputs(program: ast.Program, filename: str) -> list[ast.Decl]:
 def _split_params(decl: ast.FuncDecl, filename: str) -> tuple[ast.Param, list[ast.Param]]:
     """The export's edgeset parameter and its scalar parameters."""
     graphs = [param for param in decl.params if isinstance(param.type, ast.EdgeSetTypeExpr)]
+    if not graphs:
+        raise SourceError(
+            filename, decl.pos.line, decl.pos.col,
+            f"export '{decl.name}' takes no edgeset: gir runs each export on the graph given "
+            "to it, so exports cannot share state across calls (one setting the graph, another "
+            "using it); give it the graph as a parameter",
+        )
     if len(graphs) != 1:
-        at = graphs[1].pos if graphs else decl.pos
+        at = graphs[1].pos
         raise SourceError(
             filename, at.line, at.col,
             f"export '{decl.name}' takes exactly one edgeset parameter (the graph), not {len(graphs)}",
@@ -160,7 +205,8 @@ def _split_params(decl: ast.FuncDecl, filename: str) -> tuple[ast.Param, list[as
             raise SourceError(
                 filename, param.pos.line, param.pos.col,
                 f"export parameter '{param.name}' must be a number (int, float, double): "
-                "an export takes the graph and numbers",
+                "an export takes the graph and numbers (vectors and vertexsets as export "
+                "parameters are not supported yet)",
             )
     return graphs[0], scalars
 
@@ -173,19 +219,43 @@ def _bind_outputs(
     body = decl.body
     results: list[str] = []
     for output in _checked_outputs(decl, filename):
-        body, result = _bind_output(output, body, program, filename)
+        if isinstance(output.type, ast.ScalarTypeExpr):
+            body, result = _bind_scalar_output(output, body, program, decl)
+        else:
+            body, result = _bind_output(output, body, program, filename)
         results.append(result)
     return body, results
+
+
+def _bind_scalar_output(
+    output: ast.Param, body: list[ast.Stmt], program: ast.Program, decl: ast.FuncDecl
+) -> tuple[list[ast.Stmt], str]:
+    """A scalar output (`-> count : int`): a local of the body, zero at its
+    start, stored at its end into the one-element vector that carries it back
+    (`count_result`, with a counter where that name is taken)."""
+    taken = {d.name for d in program.decls if isinstance(d, ast.ConstDecl | ast.FuncDecl)}
+    taken |= {o.name for o in decl.outputs} | {p.name for p in decl.params}
+    candidates = [f"{output.name}_result", *(f"{output.name}_result{n}" for n in range(2, len(taken) + 3))]
+    carrier = next(name for name in candidates if name not in taken)
+    at = output.pos
+    start = ast.VarDecl(at, output.name, at, output.type, None)
+    store = ast.Assign(
+        at, ast.Index(at, ast.Name(at, carrier), ast.IntLit(at, 0)), "=", at, ast.Name(at, output.name)
+    )
+    return [start, *body, store], carrier
 
 
 def _checked_outputs(decl: ast.FuncDecl, filename: str) -> list[ast.Param]:
     """The export's outputs, each a vertex vector with a name of its own."""
     seen = {param.name for param in decl.params}
     for output in decl.outputs:
-        if not isinstance(output.type, ast.VectorTypeExpr) or output.type.element is None:
+        scalar = isinstance(output.type, ast.ScalarTypeExpr) and output.type.name != "string"
+        vertex_vector = isinstance(output.type, ast.VectorTypeExpr) and output.type.element is not None
+        if not (scalar or vertex_vector):
             raise SourceError(
                 filename, output.pos.line, output.pos.col,
-                f"export output '{output.name}' must be a vertex vector such as vector{{Vertex}}(int)",
+                f"export output '{output.name}' must be a vertex vector such as "
+                "vector{Vertex}(int) or a number (int, float, double, bool)",
             )
         if output.name in seen:
             raise SourceError(

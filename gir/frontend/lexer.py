@@ -40,7 +40,7 @@ class Kind(Enum):
 KEYWORDS = frozenset(
     {
         "element", "end", "const", "var", "func", "extern", "export",
-        "if", "elif", "else", "while", "for", "in", "break",
+        "if", "elif", "else", "while", "for", "par_for", "in", "break",
         "print", "println", "delete", "new", "load",
         "and", "or", "not", "xor", "true", "false",
         "int", "float", "double", "bool", "string",

@@ -78,6 +78,7 @@ CPU_SCHEDULE_CALLS = frozenset(
         "configBucketFusionThreshold", "configBucketMergeThreshold", "configNumBuckets",
         "configNumOpenBuckets", "fuseFields", "fuseVectors",
         "fuseForLoop", "fuseApplyFunctions", "splitForLoop", "setApply",
+        "configParForGrainSize", "configParForScheduleType", "configParForNumThreads",
     }
 )  # fmt: skip
 """GraphIt's CPU scheduling language (`program->...`): warned about and ignored."""

@@ -16,7 +16,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu, graph, host
 from gir.dialects.gir_gpu import AtomicKind
-from gir.dialects.host import GraphArray
+from gir.dialects.host import GraphArray, GraphSize
 from gir.passes.gpu_elements import (
     combine,
     compare,
@@ -173,10 +173,12 @@ def _allocate_buffers(gpu: GpuContext, main: func.FuncOp, load: graph.LoadEdgesO
     globals_ = {op.sym_name.data: op for op in gpu.module.ops if isinstance(op, graph.GlobalOp)}
     for name, vector in global_vectors(gpu.module).items():
         first = first_uses.get(name)
-        if load is None and vector.per_vertex:
+        if load is None and vector.per_vertex and GraphSize.VERTICES not in gpu.sizes:
             raise UserError.at(globals_[name],
                 f"error: vertex vector '@{name}' needs a graph, but the program loads none "
-                "(load one with `load(argv[1])`, or give the vector a fixed size)"
+                "(load one with `load(argv[1])`, declare the vertices with `const vertices : "
+                "vertexset{Vertex} = new vertexset{Vertex}(N);` for a literal N, or give the "
+                "vector a fixed size)"
             )
         if load is not None and first is not None and order[first] < order[load]:
             raise UserError.at(first, f"error: vector '@{name}' is used before the graph is loaded")

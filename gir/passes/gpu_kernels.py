@@ -46,7 +46,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu, host
-from gir.dialects.graph import EdgeSetType, LoadEdgesOp, VectorType, VertexType
+from gir.dialects.graph import VERTEX_COUNT, EdgeSetType, LoadEdgesOp, VectorType, VertexType
 from gir.dialects.host import GraphArray, GraphSize, buffer_type
 from gir.dialects.schedule import DEFAULT_BLOCK_SIZE
 from gir.passes.ir_utils import main_function
@@ -135,6 +135,33 @@ def _mark_setup(op: Operation) -> None:
     op.attributes.setdefault(SETUP_ATTR, UnitAttr())
 
 
+_SIZE_MARKS = {GraphSize.VERTICES: "graph.num_vertices", GraphSize.EDGES: "graph.num_edges"}
+"""The attributes that mark the size constants of a program without a graph."""
+
+
+def _declared_vertex_count(main: func.FuncOp) -> dict[GraphSize, SSAValue]:
+    """The sizes of a program that loads no graph: the vertex count its `main`
+    declares (`VERTEX_COUNT`) and no edges, as `arith.constant`s at the start of
+    `main` (marked `setup`, made once and found again by their marks), or none."""
+    count = main.attributes.get(VERTEX_COUNT)
+    if not isinstance(count, IntegerAttr):
+        return {}
+    values = {GraphSize.VERTICES: count.value.data, GraphSize.EDGES: 0}
+    sizes: dict[GraphSize, SSAValue] = {}
+    for what, mark in _SIZE_MARKS.items():
+        found = [op for op in main.body.block.ops if isinstance(op, arith.ConstantOp) and mark in op.attributes]
+        if found:
+            sizes[what] = found[0].result
+            continue
+        constant_op = arith.ConstantOp(IntegerAttr(values[what], i32))
+        constant_op.attributes[mark] = UnitAttr()
+        constant_op.attributes[SETUP_ATTR] = UnitAttr()
+        constant_op.result.name_hint = mark.removeprefix("graph.")
+        Rewriter.insert_op(constant_op, InsertPoint.at_start(main.body.block))
+        sizes[what] = constant_op.result
+    return sizes
+
+
 @dataclass
 class GpuContext:
     """The graph on the device and the program-wide resources of one module.
@@ -166,7 +193,7 @@ class GpuContext:
         main = main_function(module)
         loads = [op for op in main.walk() if isinstance(op, host.LoadGraphOp)]
         if not loads and not any(isinstance(op, LoadEdgesOp) for op in main.walk()):
-            return GpuContext(module, main, None)
+            return GpuContext(module, main, None, _declared_vertex_count(main))
         if len(loads) != 1 or loads[0].parent_block() is not main.body.block:
             raise UserError(
                 "error: main must load the graph once at its top level "
@@ -196,14 +223,18 @@ class GpuContext:
 
     @property
     def vertices(self) -> SSAValue:
-        """The number of vertices V (host i32)."""
-        self.graph  # noqa: B018 -- the error of a program without a graph
+        """The number of vertices V (host i32); in a program that loads no graph,
+        the count `VERTEX_COUNT` declares."""
+        if GraphSize.VERTICES not in self.sizes:
+            self.graph  # noqa: B018 -- the error of a program without a graph
         return self.sizes[GraphSize.VERTICES]
 
     @property
     def edges(self) -> SSAValue:
-        """The number of edges E (host i32)."""
-        self.graph  # noqa: B018 -- the error of a program without a graph
+        """The number of edges E (host i32); none in a program that loads no
+        graph but declares its vertices."""
+        if GraphSize.EDGES not in self.sizes:
+            self.graph  # noqa: B018 -- the error of a program without a graph
         return self.sizes[GraphSize.EDGES]
 
     # -- program-wide setup ---------------------------------------------------

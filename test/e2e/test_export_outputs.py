@@ -103,7 +103,7 @@ end
 @pytest.mark.parametrize(
     ("outputs", "at", "message"),
     [
-        ("(a : vector{Vertex}(int), n : int)", "n : int", "export output 'n' must be a vertex vector"),
+        ("(a : vector{Vertex}(int), n : string)", "n : string", "export output 'n' must be a vertex vector"),
         ("(a : vector{Vertex}(int), a : vector{Vertex}(int))", "a : vector{Vertex}(int))", "export output 'a' is already an output of 'f'"),
         ("(edges : vector{Vertex}(int))", "edges : vector", "export output 'edges' is already a parameter of 'f'"),
         ("()", ")", "expected an output name after '\\(', found '\\)'"),

@@ -6,7 +6,9 @@ schedule section (`schedule`), and builds one `builtin.module`:
 * every program-level `const` becomes a `graph.global`, in source order; its
   initializer runs at the start of `@main` (`graph.load_edges`,
   `graph.get_vertices`, `graph.vector_fill`, `graph.out_degrees`,
-  `graph.global_store`); vectors without one are filled with zero. A local
+  `graph.global_store`), the graph's load first and the others in source
+  order (GraphIt sizes a vertex vector declared before the load by the graph
+  too); vectors without one are filled with zero. A local
   vector (`var v : vector{Vertex}(int) = -1;` in a host function) is a
   `graph.global` too, initialized where its declaration runs;
 * every function becomes a `func.func` (a named output is a local returned at the
@@ -67,7 +69,8 @@ def build_module(program: ast.Program, filename: str, strict_schedule: bool = Fa
     """
     program = main_program(program, filename)
     sema = check_program(program, filename)
-    check_deletes(program, filename)
+    # the bodies sema checked: specializations of functions over vectors, not those
+    check_deletes([function.decl for function in sema.functions.values()], filename)
     warnings = Warnings(filename, strict_schedule)
     for pos, message in sema.conversions:
         warnings.warning(pos, message)

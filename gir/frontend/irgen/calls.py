@@ -38,7 +38,8 @@ class CallGen(IRGenBase):
         if isinstance(expr.target, FuncInfo):
             function = expr.target
             args = [self.expr_as(a, p.ty) for a, p in zip(expr.args, function.params, strict=True)]
-            results = [ir_type(function.output.ty)] if function.output is not None else []
+            output = function.output
+            results = [ir_type(output.ty)] if output is not None and not output.is_global else []
             op = self.emit(func.CallOp(function.name, args, results))
             return op.results[0] if results else None
         return self.builtin(expr)

@@ -75,7 +75,7 @@ class ControlFlowGen(IRGenBase):
         label = self.sema.labels.get(stmt)
         if label is not None:
             op.attributes["graph.label"] = StringAttr(label)
-        binding = self.bindings.get(stmt)
+        binding = self.bindings.get(self.sema.labelled(stmt))
         if binding is not None:
             op.attributes["graph.schedule"] = binding.attr
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
 from xdsl.ir import Block, Operation, Region
 
 from gir.dialects import graph
@@ -22,7 +22,7 @@ from gir.frontend.sema import (
     Symbol,
     VectorTy,
     capture_vector,
-    functor_parts,
+    literal_int,
 )
 from gir.frontend.sema.meanings import OutDegrees
 
@@ -54,7 +54,9 @@ class DeclarationGen(IRGenBase):
         """One `func.func`; `main` first runs the constants' initializers; an
         `extern func` is a declaration (`func.func private`, no body)."""
         inputs = [ir_type(p.ty) for p in function.params]
-        output = None if function.output_ignored else function.output
+        output = function.output
+        if function.output_ignored or (output is not None and output.is_global):
+            output = None  # an ignored bool, or a vector output (a global of its own)
         outputs = [ir_type(output.ty)] if output is not None else []
         if function.decl.extern:
             return func.FuncOp.external(function.name, inputs, outputs)
@@ -75,7 +77,10 @@ class DeclarationGen(IRGenBase):
             set_name(value, capture.name)
             self.env[capture] = value
         if function.name == "main":
-            for decl in self.program.consts:
+            # the graph first, wherever it is declared: GraphIt allocates the
+            # vertex vectors declared before it with the graph's size too
+            loads_first = sorted(self.program.consts, key=lambda d: not isinstance(d.init, ast.Load))
+            for decl in loads_first:
                 with self.located(decl.pos):
                     self.global_init(decl)
             for owner, capture in self.captures():
@@ -85,7 +90,31 @@ class DeclarationGen(IRGenBase):
         results = [self.env[output]] if output is not None else []
 
         self.emit(func.ReturnOp(*results))
-        return func.FuncOp(function.name, (inputs, outputs), Region(block))
+        op = func.FuncOp(function.name, (inputs, outputs), Region(block))
+        count = self.declared_vertex_count() if function.name == "main" else None
+        if count is not None:
+            op.attributes[graph.VERTEX_COUNT] = IntegerAttr(count, i32)
+        return op
+
+    def declared_vertex_count(self) -> int | None:
+        """The vertex count of a program that loads no graph, from its first
+        program-level `const vertices : vertexset{Vertex} = new vertexset{Vertex}(N);`
+        with N an integer literal, as GraphIt sizes such a program's vertex
+        vectors (`graph.VERTEX_COUNT`); None otherwise."""
+        inits = [decl.init for decl in self.program.consts if decl.init is not None]
+        exprs = [
+            *inits,
+            *(e for f in self.program.functions for s in ast.walk_stmts(f.body) for e in ast.own_exprs(s)),
+        ]  # fmt: skip
+        if any(isinstance(sub, ast.Load) for expr in exprs for sub in ast.walk_expr(expr)):
+            return None
+        for decl in self.program.consts:
+            init = decl.init
+            if isinstance(decl.type, ast.VertexSetTypeExpr) and isinstance(init, ast.New) and init.args:
+                count = literal_int(init.args[0])
+                if count is not None and 0 < count < 2**31:
+                    return count
+        return None
 
     def captures(self) -> Iterator[tuple[str, Symbol]]:
         """Every functor's captures, with the functor's name."""
@@ -97,10 +126,10 @@ class DeclarationGen(IRGenBase):
         """Before an apply: each functor it takes, `f[values]`, gets its values
         stored into the vectors that carry them to the device."""
         for sub in ast.walk_expr(expr):
-            function = self.sema.functor_uses.get(sub)
-            if function is None:
+            use = self.sema.functor_uses.get(sub)
+            if use is None:
                 continue
-            _, values = functor_parts(sub)
+            function, values = use
             for value, capture in zip(values, function.captures, strict=True):
                 vector = capture_vector(function.name, capture.name)
                 stored = self.expr_as(value, capture.ty)
@@ -134,5 +163,11 @@ class DeclarationGen(IRGenBase):
         if isinstance(init, ast.Name) and isinstance(init.ty, VectorTy):
             self.emit(graph.VectorCopyOp(name, vector_name(init)))
             return
-        fill = self.zero(ty.elem) if init is None else self.expr_as(init, ty.elem)
+        if isinstance(init, ast.Call) and isinstance(init.target, FuncInfo) and init.target.output:
+            if init.target.output.is_global:  # a function's vector output: a copy of it
+                self.call(init)
+                self.emit(graph.VectorCopyOp(name, init.target.output.global_name))
+                return
+        fresh = init is None or isinstance(init, ast.New)  # `new vector{Vertex}(T)()`
+        fill = self.zero(ty.elem) if fresh else self.expr_as(init, ty.elem)
         self.emit(graph.VectorFillOp(name, fill))

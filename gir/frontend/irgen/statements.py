@@ -44,7 +44,7 @@ class StatementGen(IRGenBase):
         if isinstance(stmt, ast.For):
             self.for_stmt(stmt)
             return
-        binding = self.bindings.get(stmt)
+        binding = self.bindings.get(self.sema.labelled(stmt))
         self.stmt_label = self.sema.labels.get(stmt)
         self.stmt_schedule = binding.attr if binding is not None else None
         try:
@@ -69,7 +69,8 @@ class StatementGen(IRGenBase):
         elif isinstance(stmt, ast.Print):
             self.print_stmt(stmt)
         elif isinstance(stmt, ast.Delete):
-            self.emit(graph.DeleteOp(self.expr(stmt.value)))
+            if not isinstance(stmt.value.ty, VectorTy):  # a vector's global stays
+                self.emit(graph.DeleteOp(self.expr(stmt.value)))
         elif isinstance(stmt, ast.ExprStmt):
             self.expr_or_none(stmt.expr)
 

@@ -21,7 +21,7 @@ ASSIGN_OPS = ("=", "min=", "max=", "+=", "-=")
 COMPARISON_OPS = ("==", "!=", "<", ">", "<=", ">=")
 BLOCK_ENDS = ("end", "else", "elif")
 STMT_KEYWORDS = (
-    "var", "const", "if", "while", "for", "print", "println", "delete", "break",
+    "var", "const", "if", "while", "for", "par_for", "print", "println", "delete", "break",
     "new", "load", "not", "true", "false",
 )  # fmt: skip
 

@@ -17,6 +17,8 @@ class StatementParser(ParserBase):
         body: list[ast.Stmt] = []
         with self.nested_block(opener):
             while not (self.tok.kind == Kind.KEYWORD and self.tok.text in ends):
+                if self.accept_punct(";") is not None:
+                    continue  # GraphIt's empty statement (`for i in 0:n;` has one)
                 if not self.can_start_statement():
                     raise self.error(
                         f"expected 'end' to close '{what}' at {opener.line}:{opener.col}, "
@@ -57,6 +59,7 @@ class StatementParser(ParserBase):
                 "if": self.parse_if,
                 "while": self.parse_while,
                 "for": self.parse_for,
+                "par_for": self.parse_for,
                 "print": self.parse_print,
                 "println": self.parse_print,
                 "delete": self.parse_delete,
@@ -107,7 +110,8 @@ class StatementParser(ParserBase):
         return ast.While(pos_of(start), cond, body)
 
     def parse_for(self) -> ast.For:
-        """`for i in a:b ... end`."""
+        """`for i in a:b ... end` or `par_for i in a:b ... end`, as GraphIt's
+        `for_stmt: 'for' ident 'in' expr ':' expr stmt_block 'end'`."""
         start = self.advance()
         var = self.expect_ident("a loop variable")
         self.expect_keyword("in")
@@ -118,9 +122,11 @@ class StatementParser(ParserBase):
         self.expect_punct(":")
         last = self.parse_expr()
         with self.nested_loop(start):
-            body = self.parse_block(start, "for", BLOCK_ENDS[:1])
+            body = self.parse_block(start, start.text, BLOCK_ENDS[:1])
         self.advance()
-        return ast.For(pos_of(start), var.text, pos_of(var), first, last, body)
+        return ast.For(
+            pos_of(start), var.text, pos_of(var), first, last, body, start.text == "par_for"
+        )
 
     def parse_print(self) -> ast.Print:
         """`print e;`."""

@@ -39,7 +39,13 @@ class CheckerBase:
         self.label_stmts: dict[str, ast.Stmt] = {}
         self.loop_depth = 0
         self.conversions: list[tuple[Pos, str]] = []
-        self.functor_uses: dict[ast.Expr, FuncInfo] = {}
+        self.functor_uses: dict[ast.Expr, tuple[FuncInfo, list[ast.Expr]]] = {}
+        self.specializations: dict[tuple[str, tuple[int, ...]], FuncInfo] = {}
+        """Each function over vectors specialized, by name and the vectors bound."""
+        self.pending_specializations: list[FuncInfo] = []
+        self.label_copies: dict[ast.Stmt, ast.Stmt] = {}
+        """Each labelled statement of a second or later specialization, with the
+        first specialization's copy, which its label path names."""
         self.calls: dict[str, list[ast.Call]] = {}
         """The user-function calls in each function's body, by caller."""
         self.constant_ints: dict[str, int] = {}

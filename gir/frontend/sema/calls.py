@@ -18,6 +18,7 @@ from gir.frontend.sema.types import (
     VOID,
     ScalarTy,
     Ty,
+    VectorTy,
     is_assignable,
     is_vertex_like,
 )
@@ -45,6 +46,8 @@ class CallChecks(CheckerBase):
                 expr.pos, f"'{function.name}' captures values: pass it to an apply as a functor"
             )
         self.check_arity(expr, len(function.params))
+        if function.over_vectors:
+            function = self.specialize_call(expr, function)
         if self.current is not None:
             self.calls.setdefault(self.current.name, []).append(expr)
         for index, (arg, param) in enumerate(zip(expr.args, function.params, strict=True)):
@@ -56,6 +59,24 @@ class CallChecks(CheckerBase):
                 )
         expr.target = function
         return function.result
+
+    def specialize_call(self, expr: ast.Call, function: FuncInfo) -> FuncInfo:
+        """A call `f(..., vec, ...)` of a function with vector parameters becomes
+        a call of `f`'s specialization for the vectors given, with the other
+        arguments (`sema.specialize`)."""
+        bound = [
+            self.bind_vector(arg, param, function)
+            for arg, param in zip(expr.args, function.params, strict=True)
+            if isinstance(param.ty, VectorTy)
+        ]
+        clone = self.specialize(function, bound)
+        expr.args = [
+            arg
+            for arg, param in zip(expr.args, function.params, strict=True)
+            if not isinstance(param.ty, VectorTy)
+        ]
+        expr.name = clone.name
+        return clone
 
     def check_arity(self, expr: ast.Call | ast.MethodCall, count: int | tuple[int, ...]) -> None:
         """The call must have `count` arguments (one of them, for a tuple)."""
@@ -151,12 +172,26 @@ class CallChecks(CheckerBase):
                 f"'{name}' captures {len(function.captures)} value(s) [{wanted}], "
                 f"given {len(values)}",
             )
+        scalars: list[ast.Expr] = []
+        bound = []
         for value, capture in zip(values, function.captures, strict=True):
+            if isinstance(capture.ty, VectorTy):
+                bound.append(self.bind_vector(value, capture, function))
+                continue
             ty = self.check_value(value, f"the value of '{capture.name}'")
             if ty == VERTEXSET or not self.storable(value, ty, capture.ty):
                 raise self.error(value.pos, f"'{capture.name}' is {capture.ty}, found {ty}")
-        if values:
-            self.functor_uses[arg] = function
+            scalars.append(value)
+        if function.over_vectors:
+            if any(isinstance(p.ty, VectorTy) for p in function.params):
+                raise self.error(
+                    arg.pos,
+                    f"{role} '{name}' takes a vector parameter: an apply gives it vertices "
+                    "(capture the vector instead: func f[v : vector{Vertex}(T)](...))",
+                )
+            function = self.specialize(function, bound)
+        if scalars:
+            self.functor_uses[arg] = (function, scalars)
         self.device_roots.add(function.name)
         return function
 

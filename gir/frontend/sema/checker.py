@@ -8,6 +8,7 @@ from gir.frontend.sema.declarations import DeclarationChecks
 from gir.frontend.sema.edge_applies import EdgeApplyChecks
 from gir.frontend.sema.expressions import ExpressionChecks
 from gir.frontend.sema.methods import MethodChecks
+from gir.frontend.sema.specialize import Specializations
 from gir.frontend.sema.statements import StatementChecks
 from gir.frontend.sema.symbols import SemaInfo
 from gir.frontend.sema.type_resolution import TypeResolution
@@ -21,6 +22,7 @@ class Checker(
     CallChecks,
     MethodChecks,
     EdgeApplyChecks,
+    Specializations,
 ):
     """Checks one program (`check`); see `check_program`."""
 

@@ -42,21 +42,23 @@ class DeclarationChecks(CheckerBase):
         for decl in self.program.consts:
             self.check_const(decl)
         self.check_capture_names()
-        for function in self.functions.values():
-            if not function.decl.extern:
+        for function in list(self.functions.values()):
+            if not function.decl.extern and not function.over_vectors:
                 self.check_function(function)
+        self.check_specializations()
         self.check_main()
         self.check_extern_calls()
         self.check_local_vector_places()
         self.check_get_ngh_places()
         return SemaInfo(
             [*self.globals.values(), *(symbol for _, symbol in self.local_vectors)],
-            self.functions,
+            {name: f for name, f in self.functions.items() if not f.over_vectors},
             self.labels,
             self.label_stmts,
             self.functor_uses,
             self.conversions,
-            self.relabels,
+            relabels=self.relabels,
+            label_copies=self.label_copies,
         )
 
     def collect_elements(self) -> None:
@@ -79,7 +81,7 @@ class DeclarationChecks(CheckerBase):
                 if any(p.name == param.name for p in params):
                     raise self.error(param.pos, f"parameter '{param.name}' is already defined")
                 param.symbol = Symbol(
-                    param.name, self.resolve_value_type(param.type), SymbolKind.PARAM, param.pos
+                    param.name, self.resolve_param_type(param.type), SymbolKind.PARAM, param.pos
                 )
                 params.append(param.symbol)
             output: Symbol | None = None
@@ -88,12 +90,7 @@ class DeclarationChecks(CheckerBase):
                     raise self.error(
                         decl.output.pos, f"output '{decl.output.name}' is already a parameter"
                     )
-                decl.output.symbol = Symbol(
-                    decl.output.name,
-                    self.resolve_value_type(decl.output.type),
-                    SymbolKind.OUTPUT,
-                    decl.output.pos,
-                )
+                decl.output.symbol = self.output_symbol(decl, decl.output)
                 output = decl.output.symbol
             self.functions[decl.name] = FuncInfo(
                 decl.name, decl, params, output, vector_writes(decl.body),
@@ -101,6 +98,27 @@ class DeclarationChecks(CheckerBase):
             )  # fmt: skip
             if decl.extern:
                 self.check_extern(self.functions[decl.name])
+
+    def output_symbol(self, decl: ast.FuncDecl, output: ast.Param) -> Symbol:
+        """A function's named output. A vector output (`-> ranks :
+        vector{Vertex}(float)`) is a vector of the function's own, a global
+        named `function_output` like a local vector; a call gives a copy of it
+        (host functions only, as local vectors)."""
+        if not (isinstance(output.type, ast.VectorTypeExpr) and not decl.extern):
+            ty = self.resolve_value_type(output.type)
+            return Symbol(output.name, ty, SymbolKind.OUTPUT, output.pos)
+        ty = self.resolve_type(output.type, allow_vector=True)
+        symbol = Symbol(output.name, ty, SymbolKind.OUTPUT, output.pos)
+        taken = {
+            *self.globals, *(d.name for d in self.program.consts),
+            *(f.name for f in self.program.functions), *BUILTINS,
+            *(s.global_name for _, s in self.local_vectors),
+        }  # fmt: skip
+        base = f"{decl.name}_{output.name}"
+        candidates = [base, *(f"{base}_{n}" for n in range(2, len(taken) + 3))]
+        symbol.storage = next(name for name in candidates if name not in taken)
+        self.local_vectors.append((decl.name, symbol))
+        return symbol
 
     def check_extern(self, function: FuncInfo) -> None:
         """An `extern func` is called by its own name in device C: a C identifier
@@ -185,15 +203,22 @@ class DeclarationChecks(CheckerBase):
         candidates += (f"{self.current.name}_{name}_{n}" for n in range(2, len(taken) + 3))
         return next(candidate for candidate in candidates if candidate not in taken)
 
+    def resolve_param_type(self, type_expr: ast.TypeExpr) -> Ty:
+        """A parameter's or capture's type: a value type, or a vector (passed by
+        reference: see `sema.specialize`)."""
+        return self.resolve_type(type_expr, allow_vector=isinstance(type_expr, ast.VectorTypeExpr))
+
     def resolve_captures(self, decl: ast.FuncDecl, params: list[Symbol]) -> list[Symbol]:
-        """A functor's captures: scalars, named apart from its parameters."""
+        """A functor's captures: scalars or vectors, named apart from its parameters."""
         captures: list[Symbol] = []
         for capture in decl.captures:
             if any(s.name == capture.name for s in [*captures, *params]):
                 raise self.error(capture.pos, f"'{capture.name}' is already defined")
-            ty = self.resolve_type(capture.type)
-            if not isinstance(ty, ScalarTy):
-                raise self.error(capture.pos, f"captured values must be scalars, not {ty}")
+            ty = self.resolve_param_type(capture.type)
+            if not isinstance(ty, ScalarTy | VectorTy):
+                raise self.error(
+                    capture.pos, f"captured values must be scalars or vectors, not {ty}"
+                )
             capture.symbol = Symbol(capture.name, ty, SymbolKind.CAPTURE, capture.pos)
             captures.append(capture.symbol)
         return captures
@@ -202,6 +227,8 @@ class DeclarationChecks(CheckerBase):
         """The vector that carries a captured value must not clash with a name."""
         for function in self.functions.values():
             for capture in function.captures:
+                if isinstance(capture.ty, VectorTy):
+                    continue
                 hidden = capture_vector(function.name, capture.name)
                 if hidden in self.globals or hidden in self.functions:
                     raise self.error(
@@ -256,6 +283,9 @@ class DeclarationChecks(CheckerBase):
         if isinstance(init, ast.VectorLit):
             self.check_vector_literal(init, ty, name)
             return
+        if isinstance(init, ast.New) and isinstance(init.type, ast.VectorTypeExpr):
+            self.check_new_vector(init, ty, name)
+            return
         if isinstance(init, ast.MethodCall) and init.method in DEGREE_METHODS:
             edges = self.check_expr(init.receiver)
             if not isinstance(edges, EdgeSetTy) or init.args:
@@ -276,8 +306,21 @@ class DeclarationChecks(CheckerBase):
                 raise self.error(init.pos, f"cannot copy {source} into '{name}' of type {ty}")
             return
         value = self.check_expr(init)
+        if isinstance(value, VectorTy):  # a call of a function returning a vector
+            if value != ty:
+                raise self.error(init.pos, f"cannot copy {value} into '{name}' of type {ty}")
+            return
         if value == VERTEXSET or not self.storable(init, value, ty.elem):
             raise self.error(init.pos, f"cannot initialize '{name}' of type {ty} with {value}")
+
+    def check_new_vector(self, init: ast.New, ty: VectorTy, name: str) -> None:
+        """GraphIt's `new vector{Vertex}(T)()`, a fresh vector of `name`'s type:
+        its storage is allocated once, so this gives it zeros afresh."""
+        made = self.resolve_type(init.type, allow_vector=True)
+        if made != ty:
+            raise self.error(init.pos, f"cannot assign a new {made} to '{name}' of type {ty}")
+        self.check_new_arity(init, 0)
+        init.ty = ty
 
     def check_vector_literal(self, init: ast.VectorLit, ty: VectorTy, name: str) -> None:
         """`{a, b, ...}` for `name` of type `ty`: a `vector[N](T)` of scalars,

@@ -86,12 +86,13 @@ class EdgeApplyChecks(CheckerBase):
                 tracked.pos,
                 f"the tracked vector '{tracked.name}' must be a vector{{Vertex}} of scalars",
             )
-        if tracked.name not in udf.writes:
+        assert tracked.symbol is not None
+        if tracked.symbol.global_name not in udf.writes:
             raise self.error(
                 tracked.pos,
                 f"applyModified tracks '{tracked.name}', which '{udf.name}' never writes",
             )
-        info.tracked = tracked.name
+        info.tracked = tracked.symbol.global_name
         info.dedup = True
         if len(expr.args) == 3:
             flag = expr.args[2]

@@ -30,6 +30,7 @@ class StatementChecks(CheckerBase):
         self.scopes = [{}]
         for param in [*function.captures, *function.params]:
             self.declare(param)
+        self.scopes[-1].update(function.bound)
         if function.output is not None:
             self.declare(function.output)
         self.check_body(function.decl.body, parent_label=None)
@@ -76,6 +77,14 @@ class StatementChecks(CheckerBase):
         if stmt.label is None:
             return parent_label
         path = stmt.label if parent_label is None else f"{parent_label}:{stmt.label}"
+        first = self.label_stmts.get(path)
+        if first is not None and self.current is not None and self.current.bound:
+            if first.label_pos == stmt.label_pos:
+                # one statement of a function over vectors, in a second
+                # specialization: the same label, so the same schedule
+                self.labels[stmt] = path
+                self.label_copies[stmt] = first
+                return path
         if path in self.label_stmts:
             previous = self.label_stmts[path].label_pos
             raise self.error(
@@ -184,11 +193,16 @@ class StatementChecks(CheckerBase):
             raise self.error(stmt.value.pos, f"cannot print a value of type {ty}")
 
     def check_delete(self, stmt: ast.Delete) -> None:
-        """`delete x;` of a vertexset or priority queue."""
+        """`delete x;` of a vertexset, a priority queue or a vector. A vector
+        keeps its storage (a `graph.global`, allocated once), so its delete only
+        ends its use: reading it afterwards is an error (`gir.frontend.deletes`)."""
+        if self.names_vector(stmt.value):
+            self.vector_of(stmt.value, "the deleted value")
+            return
         ty = self.check_expr(stmt.value)
         if not isinstance(ty, VertexSetTy | PriorityQueueTy):
             raise self.error(
-                stmt.value.pos, f"can only delete a vertexset or priority queue, not {ty}"
+                stmt.value.pos, f"can only delete a vertexset, priority queue or vector, not {ty}"
             )
 
     def check_expr_stmt(self, stmt: ast.ExprStmt) -> None:

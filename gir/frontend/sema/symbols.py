@@ -11,7 +11,7 @@ from xdsl.utils.str_enum import StrEnum
 from gir.dialects.graph import ApplyKind
 from gir.frontend import ast
 from gir.frontend.ast import Pos
-from gir.frontend.sema.types import VOID, Ty
+from gir.frontend.sema.types import VOID, Ty, VectorTy
 
 
 class SymbolKind(StrEnum):
@@ -74,6 +74,15 @@ class FuncInfo:
     never sets (GraphIt's closeness_centrality_weighted.gt): GraphIt ignores it,
     the output being the vertices whose tracked element changed, and gir builds
     the function without it."""
+    bound: dict[str, Symbol] = field(default_factory=dict)
+    """For a specialization (`sema.specialize`): each vector parameter or
+    capture's name, bound to the vector the use passed."""
+
+    @property
+    def over_vectors(self) -> bool:
+        """Whether a parameter or capture is a vector: the function is
+        specialized per use and not built itself."""
+        return any(isinstance(s.ty, VectorTy) for s in [*self.params, *self.captures])
 
     @property
     def result(self) -> Ty:
@@ -111,13 +120,22 @@ class SemaInfo:
     functions: dict[str, FuncInfo]
     labels: dict[ast.Stmt, str]
     label_stmts: dict[str, ast.Stmt]
-    functor_uses: dict[ast.Expr, FuncInfo] = field(default_factory=dict)
-    """Each `f[values]` an apply takes, and the functor it gives values to."""
+    functor_uses: dict[ast.Expr, tuple[FuncInfo, list[ast.Expr]]] = field(default_factory=dict)
+    """Each `f[values]` an apply takes: the functor it gives values to (a
+    specialization where `f` captures vectors) and the scalar values it gives."""
     conversions: list[tuple[Pos, str]] = field(default_factory=list)
     """The implicit conversions that lose information, as (position, message):
     warnings, not errors, since GraphIt performs them."""
     relabels: list[Pos] = field(default_factory=list)
     """Each `edges.relabel()`: the program's graph is reordered."""
+    label_copies: dict[ast.Stmt, ast.Stmt] = field(default_factory=dict)
+    """Labelled statements of later specializations of a function over
+    vectors, each with the statement its label path names (whose schedule it
+    takes)."""
+
+    def labelled(self, stmt: ast.Stmt) -> ast.Stmt:
+        """The statement whose label path (and schedule) `stmt` has."""
+        return self.label_copies.get(stmt, stmt)
 
 
 def edge_applies(stmt: ast.Stmt) -> list[EdgeApplyInfo]:

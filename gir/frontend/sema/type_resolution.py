@@ -83,8 +83,8 @@ class TypeResolution(CheckerBase):
         if not allow_vector:
             raise self.error(
                 type_expr.pos,
-                "a vector cannot be passed, returned or captured: declare it as a "
-                "program-level const or a local var",
+                "a vector cannot be used here: vectors are declared (const or var), "
+                "passed to functions and returned by functions that run on the host",
             )
         if type_expr.element is not None:
             self.check_vertex_element(type_expr.element, type_expr.pos)

@@ -1,0 +1,59 @@
+"""End to end: vectors passed by reference to functors and host functions, and
+GraphIt's `par_for` and empty statement (`test/programs/lang_vector_params.gt`,
+`lang_for_forms.gt`), run on OpenCL (PoCL in CI) and CUDA where present,
+compared with values computed on the CPU."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gir.runtime.graph import load_graph
+from test_language import graphs
+from test_programs import TARGETS
+
+
+def vector_params_expected(src: np.ndarray, dst: np.ndarray, n: int, rounds: int, shift: int) -> list[str]:
+    """What `lang_vector_params.gt GRAPH ROUNDS SHIFT` prints."""
+    indegree = np.bincount(dst, minlength=n) * max(rounds, 0)
+    degree = np.bincount(src, minlength=n)
+    marks = (indegree > 0).astype(int) + (degree > 0).astype(int)
+    return [
+        str(int(indegree.sum())),
+        str(int((degree + shift).sum())),
+        str(int(degree.sum()) * 2),
+        str(int(marks.sum())),
+        str(int((degree + shift).sum())),
+    ]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_vectors_by_reference(target, run_program, tmp_path):
+    """Each functor or call gets the vectors it names: one function writes and
+    reads several vectors, program-level and local, across several uses; a
+    function returns a vector of its own, copied into the caller's."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        for rounds, shift in ((0, 0), (3, 2), (1, -1)):
+            printed = run_program("lang_vector_params.gt", target, [spec, str(rounds), str(shift)])
+            expected = vector_params_expected(
+                graph.src, graph.dst, graph.num_vertices, rounds, shift
+            )
+            if printed != expected:
+                failures.append(f"{name} {rounds} {shift}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_vertex_count_without_graph(target, run_program):
+    """A program that loads no graph sizes its vertex vectors and sets by its
+    program-level `new vertexset{Vertex}(6)`, vectors declared before it too."""
+    failures = []
+    for factor, limit in ((3, 7), (0, 0), (-2, -5), (1, 100)):
+        printed = run_program("lang_vertex_count.gt", target, [str(factor), str(limit)])
+        scaled = [v * factor for v in range(6)]
+        expected = [str(sum(scaled)), str(sum(value > limit for value in scaled)), "6"]
+        if printed != expected:
+            failures.append(f"{factor} {limit}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
