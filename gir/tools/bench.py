@@ -537,9 +537,15 @@ def _check_schedules(folder: Path, algorithms: list[Algorithm], schedules: list[
     """A UsageError for a `--schedules` name that no program of the chosen
     algorithms has, for any graph class (a typo, not a missing cell); `auto` and
     `tuned` are made per cell."""
+    from gir.reorder import unknown_ordering
+
     for schedule in schedules:
-        if schedule not in SCHEDULE_MODES and not any(
-            find_program(folder, algorithm.name, schedule, klass)
+        name, ordering = split_schedule(schedule)
+        refused = None if ordering is None else unknown_ordering(ordering)
+        if refused is not None:
+            raise UsageError(f"error: --schedules: '{schedule}': {refused}")
+        if name not in SCHEDULE_MODES and not any(
+            find_program(folder, algorithm.name, name, klass)
             for algorithm in algorithms
             for klass in ("social", "road")
         ):

@@ -238,3 +238,15 @@ def test_plot_without_any_reference_has_no_reference_legend() -> None:
     axes = figure.axes[0]
     assert len(axes.containers) == 1
     assert [text.get_text() for text in axes.get_legend().get_texts()] == ["gir"]
+
+
+def test_schedule_names_with_an_ordering_are_checked_by_their_parts() -> None:
+    """`best+DEGREE` passes the --schedules check (the class has programs, the
+    ordering is registered); an unknown ordering or class is a usage error."""
+    folder = Path(bench.PROGRAMS)
+    algorithms = [bench.ALGORITHMS["pr"], bench.ALGORITHMS["cc"]]
+    bench._check_schedules(folder, algorithms, ["best+DEGREE", "pull+HUB_CLUSTER", "auto+RCM"])
+    with pytest.raises(UserError, match="unknown reordering 'NOPE'"):
+        bench._check_schedules(folder, algorithms, ["best+NOPE"])
+    with pytest.raises(UserError, match=r"has schedule 'fastest\+DEGREE'"):
+        bench._check_schedules(folder, algorithms, ["fastest+DEGREE"])
