@@ -455,7 +455,7 @@ def _recognise(module: ModuleOp) -> tuple[Validator, graph.EdgeSetApplyOp] | Non
             continue
         triangles = _triangle_counts(apply, udf)
         if triangles is not None:
-            return _triangle_validator(triangles), apply
+            return _triangle_validator(triangles, _graph_ordering(module)), apply
         weighted = apply.edgeset_type.is_weighted
         if apply.kind.data == graph.ApplyKind.APPLY_MODIFIED and apply.tracked:
             tracked = apply.tracked.root_reference.data
@@ -544,9 +544,17 @@ def _is_id_of(value: SSAValue, vertex: SSAValue) -> bool:
     return isinstance(owner, graph.VertexIdOp) and owner.vertex == vertex
 
 
-def _triangle_validator(counts: str) -> Validator:
+def _graph_ordering(module: ModuleOp) -> str | None:
+    """The ordering the program's graph is reordered by when loaded (None: as given)."""
+    for op in module.walk():
+        if isinstance(op, graph.LoadEdgesOp) and op.reorder is not None:
+            return op.reorder.data
+    return None
+
+
+def _triangle_validator(counts: str, ordering: str | None) -> Validator:
     def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
-        return reference.check_triangles(g, vectors[counts])
+        return reference.check_triangles(g, vectors[counts], ordering)
 
     return Validator(f"triangle counting (counts in '{counts}')", check, counts)
 

@@ -544,14 +544,21 @@ def triangle_total(g: Graph) -> int:
     return triangles + int((looped[g.dst] & (g.dst < g.src)).sum())
 
 
-def check_triangles(g: Graph, counts: np.ndarray) -> str | None:
+def check_triangles(g: Graph, counts: np.ndarray, ordering: str | None = None) -> str | None:
     """Check per-vertex triangle counts exactly against `triangles_at` (their
     sum against `triangle_total` on a symmetric graph of more than
-    `PER_VERTEX_TRIANGLE_EDGES` edges)."""
+    `PER_VERTEX_TRIANGLE_EDGES` edges). A program that reordered its graph by
+    `ordering` counts each triangle at its largest vertex *in that order*: its
+    counts (indexed by the user's ids) are checked against the reordered graph's."""
     problem = _shape_problem(counts, g.num_vertices, "triangle count", integers=True)
     if problem:
         return problem
     counts = np.asarray(counts).astype(np.uint64)
+    if ordering is not None:
+        from gir.runtime.graph.reorder import relabelled
+
+        made = relabelled(g, ordering)
+        g, counts = made.graph, counts[made.relabelling.old_of_new]
     if g.num_edges > PER_VERTEX_TRIANGLE_EDGES and _is_symmetric(g):
         got, expected_total = int(counts.sum(dtype=np.uint64)), triangle_total(g)
         if got == expected_total:
