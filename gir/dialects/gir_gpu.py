@@ -84,7 +84,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from gir.dialects.printing import PrintOpBase
+from gir.dialects.printing import PrintOpBase, StringType
 from gir.diagnostics import UserError
 
 Scalar = base(IntegerType) | AnyFloatConstr
@@ -944,6 +944,11 @@ class PrintOp(PrintOpBase):
     """
 
     name = "gir_gpu.print"
+
+    def verify_(self) -> None:
+        super().verify_()
+        if self.value is not None and isinstance(self.value.type, StringType):
+            raise VerifyException("gir_gpu.print: strings live on the host, not in kernels")
 
 
 REDUCE_KINDS = (AtomicKind.ADD, AtomicKind.MIN, AtomicKind.MAX, AtomicKind.UMIN, AtomicKind.UMAX)

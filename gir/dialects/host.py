@@ -23,7 +23,8 @@ func.func @main() {
 }
 ```
 
-Command line and output: `host.argv_int`, `host.print`, `host.start_timer`,
+Command line and output: `host.argv_int`, `host.argv_string`,
+`host.string_constant`, `host.string_eq` (strings: `!host.string`), `host.print`, `host.start_timer`,
 `host.stop_timer`. Graph: `host.load_graph`, `host.graph_array`, `host.graph_size`.
 Buffers: `host.alloc`, `host.free`, `host.fill`, `host.copy`, `host.read`,
 `host.write`, `host.bind_global`. Kernels: `host.launch`. Lists of device arrays:
@@ -50,6 +51,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolRefAttr,
     UnitAttr,
+    i1,
     i32,
     i64,
 )
@@ -86,7 +88,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from gir.dialects.graph import verify_argv_index, verify_reorder
-from gir.dialects.printing import PrintOpBase
+from gir.dialects.printing import PrintOpBase, StringType
 from gir.dialects.gir_gpu import (
     KernelOp,
     Scalar,
@@ -155,6 +157,61 @@ class ArgvIntOp(IRDLOperation):
         verify_argv_index(self, self.index)
         if self.vertex is not None and not isinstance(self.result.type, IntegerType):
             raise VerifyException("host.argv_int: a vertex argument is an integer")
+
+
+@irdl_op_definition
+class StringConstantOp(IRDLOperation):
+    """A string literal as a host value."""
+
+    name = "host.string_constant"
+
+    traits = traits_def(HostSide())
+
+    text = prop_def(StringAttr)
+    result = result_def(StringType)
+
+    assembly_format = "$text attr-dict `:` type($result)"
+
+    def __init__(self, text: str):
+        super().__init__(properties={"text": StringAttr(text)}, result_types=[StringType()])
+
+
+@irdl_op_definition
+class ArgvStringOp(IRDLOperation):
+    """The program's N-th command-line argument as it was written."""
+
+    name = "host.argv_string"
+
+    traits = traits_def(HostSide())
+
+    index = prop_def(IntegerAttr[I64])
+    result = result_def(StringType)
+
+    assembly_format = "`argv` `[` $index `]` attr-dict `:` type($result)"
+
+    def __init__(self, index: int):
+        super().__init__(properties={"index": IntegerAttr(index, i64)}, result_types=[StringType()])
+
+    def verify_(self) -> None:
+        verify_argv_index(self, self.index)
+
+
+@irdl_op_definition
+class StringEqOp(IRDLOperation):
+    """Whether two host strings have the same text."""
+
+    name = "host.string_eq"
+
+    traits = traits_def(HostSide())
+
+    lhs = operand_def(StringType)
+    rhs = operand_def(StringType)
+    result = result_def(i1)
+
+    assembly_format = "$lhs `,` $rhs attr-dict"
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation):
+        super().__init__(operands=[lhs, rhs], result_types=[i1])
 
 
 @irdl_op_definition
@@ -1081,6 +1138,9 @@ Host = Dialect(
     "host",
     [
         ArgvIntOp,
+        ArgvStringOp,
+        StringConstantOp,
+        StringEqOp,
         PrintOp,
         StartTimerOp,
         StopTimerOp,
@@ -1105,7 +1165,7 @@ Host = Dialect(
         AllReduceOp,
         AllGatherOp,
     ],
-    [GraphType, GraphArrayAttr, GraphSizeAttr, ListType, CombineAttr],
+    [GraphType, GraphArrayAttr, GraphSizeAttr, ListType, CombineAttr, StringType],
 )
 """The host side of the GPU level: command line, output, timers, the graph, device
 buffers and kernel launches."""

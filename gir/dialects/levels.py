@@ -7,7 +7,8 @@ leaves nothing of the one above.
 | level      | ops                                                                |
 |------------|--------------------------------------------------------------------|
 | `graph`    | builtin, func, arith, math, scf, graph                             |
-| `frontier` | the graph level's, frontier, host (command line, print, timers)   |
+| `frontier` | the graph level's, frontier, host (command line, strings, print,  |
+|            | timers)                                                            |
 | `gpu`      | builtin, func.func @main / func.return, arith, math, scf, memref, |
 |            | gir_gpu (inside kernels), host (outside kernels)                   |
 
@@ -41,7 +42,16 @@ from gir.diagnostics import UserError
 from gir.dialects.frontier import Frontier
 from gir.dialects.gir_gpu import HOST_PRIMITIVES, GirGpu, KernelOp
 from gir.dialects.graph import Graph
-from gir.dialects.host import ArgvIntOp, Host, PrintOp, StartTimerOp, StopTimerOp
+from gir.dialects.host import (
+    ArgvIntOp,
+    ArgvStringOp,
+    Host,
+    PrintOp,
+    StartTimerOp,
+    StopTimerOp,
+    StringConstantOp,
+    StringEqOp,
+)
 
 
 class Level(StrEnum):
@@ -71,7 +81,7 @@ LEVEL_OPS: dict[Level, frozenset[type[Operation]]] = {
     Level.GRAPH: _GRAPH_OPS,
     Level.FRONTIER: _GRAPH_OPS
     | _ops([Frontier])
-    | {ArgvIntOp, PrintOp, StartTimerOp, StopTimerOp},
+    | {ArgvIntOp, ArgvStringOp, StringConstantOp, StringEqOp, PrintOp, StartTimerOp, StopTimerOp},
     Level.GPU: _COMMON
     | _ops([MemRef, GirGpu, Host])
     | {func.FuncOp, func.ReturnOp, func.CallOp},

@@ -1,20 +1,38 @@
 """The one shape of `print` shared by every level (`graph.print`, `host.print`,
-`gir_gpu.print`): a scalar or a string, and a newline."""
+`gir_gpu.print`): a scalar or a string, and a newline; and the type of the
+program's string values (`!host.string`), which every level keeps on the host."""
 
 from __future__ import annotations
 
 from xdsl.dialects.builtin import AnyFloatConstr, IntegerType, StringAttr, UnitAttr
-from xdsl.ir import Operation, SSAValue
-from xdsl.irdl import IRDLOperation, base, opt_operand_def, opt_prop_def
+from xdsl.ir import Operation, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.irdl import (
+    IRDLOperation,
+    base,
+    irdl_attr_definition,
+    opt_operand_def,
+    opt_prop_def,
+)
 from xdsl.utils.exceptions import VerifyException
 
 
+@irdl_attr_definition
+class StringType(ParametrizedAttribute, TypeAttribute):
+    """A string of the program (GraphIt's `string`: a literal, a command-line
+    argument): a host value at every level, never a kernel's argument. The host
+    dialect registers it; `graph.string_constant`, `graph.argv_string` and
+    `graph.string_eq` make and compare it at the graph level, their `host`
+    namesakes below."""
+
+    name = "host.string"
+
+
 class PrintOpBase(IRDLOperation):
-    """Writes the scalar `value`, or the string `text` (exactly one of them), and a
-    newline; `unsigned` prints an integer as unsigned. Each level's print op
+    """Writes the scalar or string `value`, or the literal string `text` (exactly
+    one of them), and a newline; `unsigned` prints an integer as unsigned. Each level's print op
     derives from it with its name (and traits)."""
 
-    value = opt_operand_def(base(IntegerType) | AnyFloatConstr)
+    value = opt_operand_def(base(IntegerType) | AnyFloatConstr | base(StringType))
     text = opt_prop_def(StringAttr)
     unsigned = opt_prop_def(UnitAttr)
     """Print the integer `value` as unsigned (`uint_64` values above 2^63)."""

@@ -37,6 +37,24 @@ class ArgvIntToHost(RewritePattern):
         )
 
 
+class StringsToHost(RewritePattern):
+    """`graph.string_constant`, `graph.argv_string`, `graph.string_eq` -> their
+    `host` namesakes (a string is a host value at every level)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self,
+        op: graph.StringConstantOp | graph.ArgvStringOp | graph.StringEqOp,
+        rewriter: PatternRewriter,
+    ) -> None:
+        if isinstance(op, graph.StringConstantOp):
+            rewriter.replace(op, host.StringConstantOp(op.text.data))
+        elif isinstance(op, graph.ArgvStringOp):
+            rewriter.replace(op, host.ArgvStringOp(op.index.value.data))
+        else:
+            rewriter.replace(op, host.StringEqOp(op.lhs, op.rhs))
+
+
 class PrintToHost(RewritePattern):
     """`graph.print` -> `host.print` (of the same value or text); a print in a
     map body is device code, left to `frontier-lower-device-ops`."""
@@ -67,7 +85,7 @@ class StopTimerToHost(RewritePattern):
 
 @dataclass(frozen=True)
 class GraphToHostIo(ModulePass):
-    """Rewrites the graph dialect's command-line, print and timer ops into the host dialect's.
+    """Rewrites the graph dialect's command-line, string, print and timer ops into the host dialect's.
 
     They mean the same on the host at every level; moving them before
     `frontier-to-gpu` leaves no `graph` op at the GPU level.
@@ -75,6 +93,8 @@ class GraphToHostIo(ModulePass):
     Before:
     ```mlir
     %start = graph.argv_int argv[2] : i32
+    %name = graph.argv_string argv[3] : !host.string
+    %same = graph.string_eq %name, %name
     graph.start_timer
     %t = graph.stop_timer : f64
     graph.print %t : f64
@@ -83,6 +103,8 @@ class GraphToHostIo(ModulePass):
     After:
     ```mlir
     %start = host.argv_int argv[2] : i32
+    %name = host.argv_string argv[3] : !host.string
+    %same = host.string_eq %name, %name
     host.start_timer
     %t = host.stop_timer : f64
     host.print %t : f64
@@ -95,7 +117,13 @@ class GraphToHostIo(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
-                [ArgvIntToHost(), PrintToHost(), StartTimerToHost(), StopTimerToHost()]
+                [
+                    ArgvIntToHost(),
+                    StringsToHost(),
+                    PrintToHost(),
+                    StartTimerToHost(),
+                    StopTimerToHost(),
+                ]
             ),
             apply_recursively=False,
         ).rewrite_module(op)

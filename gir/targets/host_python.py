@@ -52,6 +52,7 @@ from xdsl.traits import SymbolTable
 from gir.diagnostics import UserError
 from gir.dialects import host
 from gir.dialects.gir_gpu import KernelOp, is_persistent
+from gir.dialects.printing import StringType
 from gir.protocol import DType
 from gir.targets.externs import kernel_prints
 from gir.targets.walker import (
@@ -207,7 +208,14 @@ class HostPrinter(StructuredPrinter):
     logical_not = "not "
     logical_and = "and"
     logical_or = "or"
-    pure_ops = (host.GraphSizeOp, host.GraphArrayOp, host.ArgvIntOp, host.ReadOp)
+    pure_ops = (
+        host.GraphSizeOp,
+        host.GraphArrayOp,
+        host.ArgvIntOp,
+        host.ArgvStringOp,
+        host.StringConstantOp,
+        host.ReadOp,
+    )
     """An unused graph array is not even copied to the device."""
     printer_name = "host"
     scope = "@main"
@@ -514,10 +522,24 @@ class HostPrinter(StructuredPrinter):
         self._define(op.result, f"rt.{read}({op.index.value.data})")
 
     @emit.register
+    def _(self, op: host.ArgvStringOp) -> None:
+        self._define(op.result, f"rt.argv_str({op.index.value.data})")
+
+    @emit.register
+    def _(self, op: host.StringConstantOp) -> None:
+        self._define(op.result, self._constant(op.text.data))
+
+    @emit.register
+    def _(self, op: host.StringEqOp) -> None:
+        self._define(op.result, f"({self.expr(op.lhs)} == {self.expr(op.rhs)})")
+
+    @emit.register
     def _(self, op: host.PrintOp) -> None:
         if op.value is None:
             assert op.text is not None
             self._line(f"rt.print_text({self._constant(op.text.data)})")
+        elif isinstance(op.value.type, StringType):
+            self._line(f"rt.print_text({self.expr(op.value)})")
         elif self._width(op.value) == 1:
             self._line(f"rt.print(int({self.expr(op.value)}))")
         elif op.unsigned is not None:

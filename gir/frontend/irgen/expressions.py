@@ -26,6 +26,7 @@ from gir.frontend.sema import (
     BOOL,
     DOUBLE,
     INT,
+    STRING,
     VERTEX,
     VERTEXSET,
     EdgeSetTy,
@@ -64,8 +65,12 @@ class ExpressionGen(IRGenBase):
             return self.binary(expr)
         if isinstance(expr, ast.Load):
             return self.load(expr)
+        if isinstance(expr, ast.Argv) and expr.ty == STRING:
+            return self.value(graph.ArgvStringOp(expr.index))
         if isinstance(expr, ast.Argv):
             return self.value(graph.ArgvIntOp(expr.index))
+        if isinstance(expr, ast.StringLit):
+            return self.value(graph.StringConstantOp(expr.value))
         if isinstance(expr, ast.New):
             return self.new(expr)
         value = self.expr_or_none(expr)
@@ -77,6 +82,8 @@ class ExpressionGen(IRGenBase):
         literal = self.literal_value(expr)
         if literal is not None and isinstance(ty, ScalarTy) and ty != BOOL:
             return self.constant(literal, ty)
+        if isinstance(expr, ast.Argv) and ty == STRING:
+            return self.value(graph.ArgvStringOp(expr.index))
         if isinstance(expr, ast.Argv) and isinstance(ty, ScalarTy) and ty.is_float:
             return self.value(graph.ArgvIntOp(expr.index, float_type(ty)))  # atof, not atoi
         assert expr.ty is not None
@@ -172,6 +179,11 @@ class ExpressionGen(IRGenBase):
     def binary(self, expr: ast.Binary) -> SSAValue:
         """Arithmetic, comparisons and logic on the common operand type."""
         ty = expr.operand_ty
+        if ty == STRING:
+            same = self.value(graph.StringEqOp(self.expr(expr.left), self.expr(expr.right)))
+            if expr.op == "==":
+                return same
+            return self.value(arith.XOrIOp(same, self.constant(1, BOOL)))
         assert isinstance(ty, ScalarTy)
         left = self.expr_as(expr.left, ty)
         right = self.expr_as(expr.right, ty)

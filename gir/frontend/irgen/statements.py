@@ -11,7 +11,7 @@ from gir.frontend import ast
 from gir.frontend.irgen.base import IRGenBase
 from gir.frontend.irgen.locals import set_name
 from gir.frontend.irgen.values import REDUCE_KINDS, BinaryBuilder, arith_table, unsigned_kind
-from gir.frontend.sema import BOOL, INT, INT64, UINT, VERTEX, ScalarTy, Ty, VectorTy
+from gir.frontend.sema import BOOL, INT, INT64, STRING, UINT, VERTEX, ScalarTy, Ty, VectorTy
 
 
 class StatementGen(IRGenBase):
@@ -75,9 +75,12 @@ class StatementGen(IRGenBase):
             self.expr_or_none(stmt.expr)
 
     def print_stmt(self, stmt: ast.Print) -> None:
-        """`print e;`: a string's text, or a scalar (vertices print their id)."""
+        """`print e;`: a string literal's text, a string value, or a scalar (vertices print their id)."""
         if isinstance(stmt.value, ast.StringLit):
             self.emit(graph.PrintOp(text=stmt.value.value))
+            return
+        if stmt.value.ty == STRING:
+            self.emit(graph.PrintOp(self.expr(stmt.value)))
             return
         ty = INT if stmt.value.ty == VERTEX else stmt.value.ty
         assert ty is not None

@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType, f32, f6
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from gir.dialects import graph
+from gir.dialects.printing import StringType
 from gir.frontend.sema import (
     BOOL,
     DOUBLE,
@@ -22,6 +23,7 @@ from gir.frontend.sema import (
     ListTy,
     PriorityQueueTy,
     ScalarTy,
+    StringTy,
     Ty,
     VectorTy,
     VertexSetTy,
@@ -123,6 +125,8 @@ def ir_type(ty: Ty) -> Attribute:
     """The IR type of a GraphIt type."""
     if isinstance(ty, ScalarTy):
         return SCALAR_IR[ty]
+    if isinstance(ty, StringTy):
+        return StringType()
     if isinstance(ty, VertexTy):
         return graph.VertexType()
     if isinstance(ty, EdgeSetTy):

@@ -80,6 +80,12 @@ class DeclarationChecks(CheckerBase):
             for param in decl.params:
                 if any(p.name == param.name for p in params):
                     raise self.error(param.pos, f"parameter '{param.name}' is already defined")
+                if decl.extern and is_string_type(param.type):
+                    raise self.error(
+                        param.type.pos,
+                        f"extern function '{decl.name}' cannot take the string '{param.name}': "
+                        "gir's extern functions run on the device, and strings live on the host",
+                    )
                 param.symbol = Symbol(
                     param.name, self.resolve_param_type(param.type), SymbolKind.PARAM, param.pos
                 )
@@ -271,6 +277,9 @@ class DeclarationChecks(CheckerBase):
         if isinstance(ty, VectorTy):
             self.check_vector_value(init, ty, name)
             return
+        if ty == STRING and isinstance(init, ast.Argv):
+            init.ty = STRING  # the argument's text, not atoi's number
+            return
         value = self.check_expr(init)
         if not self.storable(init, value, ty):
             raise self.error(init.pos, f"cannot assign {value} to '{name}' of type {ty}")
@@ -353,3 +362,8 @@ class DeclarationChecks(CheckerBase):
             raise self.error(load.source.pos, "load(...) takes argv[N] or a file name string")
         load.source.ty = INT if isinstance(load.source, ast.Argv) else STRING
         load.ty = ty
+
+
+def is_string_type(type_expr: ast.TypeExpr) -> bool:
+    """Whether `type_expr` is GraphIt's `string`."""
+    return isinstance(type_expr, ast.ScalarTypeExpr) and type_expr.name == "string"

@@ -223,6 +223,9 @@ class ExpressionChecks(CheckerBase):
                 )
             expr.operand_ty = BOOL
             return BOOL
+        if expr.op in ("==", "!=") and left == STRING and right == STRING:
+            expr.operand_ty = STRING  # compares the texts
+            return BOOL
         if expr.op in ("==", "!=") and left == BOOL and right == BOOL:
             expr.operand_ty = BOOL
             return BOOL

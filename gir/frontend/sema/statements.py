@@ -110,7 +110,7 @@ class StatementChecks(CheckerBase):
             self.local_vectors.append((self.current.name, stmt.symbol))
             return
         if stmt.type is not None:
-            ty = self.resolve_value_type(stmt.type)
+            ty = self.resolve_type(stmt.type, allow_string=self.in_main())
             if stmt.init is not None:
                 self.check_initializer(stmt.init, ty, stmt.name)
             elif not isinstance(ty, ScalarTy | VertexSetTy):
@@ -122,10 +122,15 @@ class StatementChecks(CheckerBase):
             if isinstance(stmt.init, ast.Load):
                 raise self.error(stmt.init.pos, "give the edgeset's type when loading it")
             ty = self.check_expr(stmt.init)
-            if isinstance(ty, VoidTy | StringTy):
+            if isinstance(ty, VoidTy) or (isinstance(ty, StringTy) and not self.in_main()):
                 raise self.error(stmt.init.pos, f"cannot initialize '{stmt.name}' with {ty}")
         stmt.symbol = Symbol(stmt.name, ty, SymbolKind.LOCAL, stmt.name_pos)
         self.declare(stmt.symbol)
+
+    def in_main(self) -> bool:
+        """Whether the statements checked now are `main`'s, which runs on the host
+        only (where strings may live)."""
+        return self.current is not None and self.current.name == "main"
 
     def check_assign(self, stmt: ast.Assign) -> None:
         """`x = e;`, `a[i] = e;`, `a[i] min= e;`, `x += e;`, ..."""

@@ -7,6 +7,7 @@ from gir.frontend.ast import Pos
 from gir.frontend.sema.base import CheckerBase
 from gir.frontend.sema.types import (
     BOOL,
+    STRING,
     VERTEX,
     VERTEXSET,
     EdgeSetTy,
@@ -22,11 +23,19 @@ from gir.frontend.sema.vocabulary import MAX_VECTOR_SIZE, SCALAR_NAMES
 class TypeResolution(CheckerBase):
     """Resolves type expressions."""
 
-    def resolve_type(self, type_expr: ast.TypeExpr, allow_vector: bool = False) -> Ty:
-        """The type a type expression denotes."""
+    def resolve_type(
+        self, type_expr: ast.TypeExpr, allow_vector: bool = False, allow_string: bool = False
+    ) -> Ty:
+        """The type a type expression denotes; `string` only where `allow_string`
+        (a local of `main`: strings live on the host only)."""
         if isinstance(type_expr, ast.ScalarTypeExpr):
             if type_expr.name == "string":
-                raise self.error(type_expr.pos, "string variables are not supported")
+                if not allow_string:
+                    raise self.error(
+                        type_expr.pos,
+                        "strings are host values: a string can only be a local variable of main",
+                    )
+                return STRING
             return SCALAR_NAMES[type_expr.name]
         if isinstance(type_expr, ast.ElementTypeExpr):
             if type_expr.name == "vertexsubset" and type_expr.name not in self.elements:
