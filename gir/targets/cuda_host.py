@@ -47,6 +47,7 @@ from xdsl.traits import SymbolTable
 from gir.diagnostics import UserError
 from gir.dialects import host
 from gir.dialects.gir_gpu import KernelOp
+from gir.dialects.printing import StringType
 from gir.targets.c_printer import C_RESERVED, KernelPrinter, Needs, c_string_literal
 from gir.targets.cuda import CudaFlavour
 from gir.targets.cuda_host_runtime import partition_runtime_source, runtime_source
@@ -79,7 +80,14 @@ class CudaProgramFlavour(CudaFlavour):
 class CudaHostPrinter(KernelPrinter):
     """Prints a GPU-level module's `func.func @main` as the body of C++'s `main`."""
 
-    pure_ops = (host.GraphSizeOp, host.GraphArrayOp, host.ArgvIntOp, host.ReadOp)
+    pure_ops = (
+        host.GraphSizeOp,
+        host.GraphArrayOp,
+        host.ArgvIntOp,
+        host.ArgvStringOp,
+        host.StringConstantOp,
+        host.ReadOp,
+    )
     """As in the Python host: an unused graph array is not even uploaded."""
     scope = "@main"
     holder = "the host program"
@@ -128,6 +136,8 @@ class CudaHostPrinter(KernelPrinter):
             return "gir_rt::Graph*"
         if isinstance(type_, host.ListType):
             return "gir_rt::List*"
+        if isinstance(type_, StringType):
+            return "std::string"
         return super().c_type(type_)
 
     def _float_literal(self, value: float, width: int) -> str:
@@ -189,10 +199,24 @@ class CudaHostPrinter(KernelPrinter):
         self._define(op.result, f"({type_}){call}")
 
     @emit.register
+    def _(self, op: host.ArgvStringOp) -> None:
+        self._define(op.result, f"std::string(gir_rt::argv_str({op.index.value.data}))")
+
+    @emit.register
+    def _(self, op: host.StringConstantOp) -> None:
+        self._define(op.result, f"std::string({c_string_literal(op.text.data)})")
+
+    @emit.register
+    def _(self, op: host.StringEqOp) -> None:
+        self._define(op.result, f"({self.expr(op.lhs)} == {self.expr(op.rhs)})")
+
+    @emit.register
     def _(self, op: host.PrintOp) -> None:
         if op.value is None:
             assert op.text is not None
             self._statement(f"gir_rt::print_text({c_string_literal(op.text.data)})")
+        elif isinstance(op.value.type, StringType):
+            self._statement(f"gir_rt::print_text({self.expr(op.value)}.c_str())")
         elif op.unsigned is not None:
             self._statement(f"gir_rt::print_value({self._unsigned(op.value)})")
         else:

@@ -1,0 +1,44 @@
+"""End to end: `string` locals of `main` (`test/programs/lang_strings.gt`): a
+literal, `argv[N]` as written, copies, `==`/`!=` and `print`, on the Python host
+and in the complete CUDA program (built with nvcc, not run)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gir.runtime.device import find_nvcc
+from test_programs import TARGETS
+
+PROGRAMS = Path(__file__).parents[1] / "programs"
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("name", ["gir", "graphit"])
+def test_strings_print_and_compare(target, name, run_program, tmp_path):
+    """The program prints its literal, its argv strings as given, and whether
+    argv[2] is "gir" (`==`, then `!=`)."""
+    graph = tmp_path / "triangle.el"
+    graph.write_text("0 1\n1 2\n2 0\n")
+    printed = run_program("lang_strings.gt", target, [str(graph), name])
+    same = int(name == "gir")
+    assert printed == ["graph:", str(graph), "name:", name, str(same), str(1 - same), "3"]
+
+
+@pytest.mark.skipif(find_nvcc() is None, reason="nvcc is not installed")
+def test_strings_complete_cuda_program_builds(tmp_path):
+    """The complete `.cu` holds the strings as std::string and builds with nvcc."""
+    source = tmp_path / "program.cu"
+    translate = [sys.executable, "-m", "gir.tools.translate", "--to-cuda"]
+    subprocess.run([*translate, str(PROGRAMS / "lang_strings.gt"), "-o", str(source)], check=True)
+    text = source.read_text()
+    assert "std::string" in text and "gir_rt::argv_str(2)" in text
+    built = subprocess.run(
+        [find_nvcc(), "-arch=sm_90", "-std=c++17", str(source), "-o", str(tmp_path / "program")],
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stderr[-4000:]
