@@ -38,3 +38,33 @@ builtin.module {
 // CHECK-NEXT:   %sum = arith.addi %s, %c1 : i32
 // CHECK-NEXT:   host.print %sum : i32
 // CHECK-NOT:    graph.
+
+// Strings: literals, argv as written and their comparison become host ops; a
+// string printed or carried by a loop keeps its !host.string type.
+
+builtin.module {
+  func.func @main() {
+    %name = graph.argv_string argv[2] : !host.string
+    %gir = graph.string_constant "gir" : !host.string
+    %same = graph.string_eq %name, %gir
+    graph.print %same : i1
+    %c0 = arith.constant 0 : i32
+    %c2 = arith.constant 2 : i32
+    %c1 = arith.constant 1 : i32
+    %last = scf.for %i = %c0 to %c2 step %c1 iter_args(%s = %name) -> (!host.string) : i32 {
+      graph.print %s : !host.string
+      scf.yield %gir : !host.string
+    }
+    graph.print %last : !host.string
+    func.return
+  }
+}
+
+// CHECK:      %name = host.argv_string argv[2] : !host.string
+// CHECK-NEXT: %gir = host.string_constant "gir" : !host.string
+// CHECK-NEXT: %same = host.string_eq %name, %gir
+// CHECK-NEXT: host.print %same : i1
+// CHECK:      %last = scf.for %i = %c0 to %c2 step %c1 iter_args(%s = %name) -> (!host.string) : i32 {
+// CHECK-NEXT:   host.print %s : !host.string
+// CHECK-NEXT:   scf.yield %gir : !host.string
+// CHECK:      host.print %last : !host.string
