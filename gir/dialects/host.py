@@ -25,7 +25,8 @@ func.func @main() {
 
 Command line and output: `host.argv_int`, `host.print`, `host.start_timer`,
 `host.stop_timer`; strings (`!host.string`): `host.argv_string`,
-`host.string_constant`, `host.string_eq`. Graph: `host.load_graph`, `host.graph_array`, `host.graph_size`.
+`host.string_constant`, `host.string_eq`. Graph: `host.load_graph`,
+`host.graph_array`, `host.graph_size`.
 Buffers: `host.alloc`, `host.free`, `host.fill`, `host.copy`, `host.read`,
 `host.write`, `host.bind_global`. Kernels: `host.launch`. Lists of device arrays:
 `host.list_new`, `host.list_push`, `host.list_pop`, and around a fused loop that
