@@ -19,13 +19,16 @@ PROGRAMS = Path(__file__).parents[1] / "programs"
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("name", ["gir", "graphit"])
 def test_strings_print_and_compare(target, name, run_program, tmp_path):
-    """The program prints its literal, its argv strings as given, and whether
-    argv[2] is "gir" (`==`, then `!=`)."""
+    """The program prints its literal, its argv strings as given, whether
+    argv[2] is "gir" (`==`, `!=`, `==` on argv itself), the string a loop
+    reassigns each round, and the one an `if` chose."""
     graph = tmp_path / "triangle.el"
     graph.write_text("0 1\n1 2\n2 0\n")
     printed = run_program("lang_strings.gt", target, [str(graph), name])
     same = int(name == "gir")
-    assert printed == ["graph:", str(graph), "name:", name, str(same), str(1 - same), "3"]
+    kind = "gir" if same else "other"
+    expected = ["graph:", str(graph), "name:", name, str(same), str(1 - same), str(same)]
+    assert printed == [*expected, name, "again", kind, "3"]
 
 
 @pytest.mark.skipif(find_nvcc() is None, reason="nvcc is not installed")

@@ -223,7 +223,12 @@ class ExpressionChecks(CheckerBase):
                 )
             expr.operand_ty = BOOL
             return BOOL
-        if expr.op in ("==", "!=") and left == STRING and right == STRING:
+        if expr.op in ("==", "!=") and STRING in (left, right):
+            for side in (expr.left, expr.right):
+                if isinstance(side, ast.Argv):
+                    side.ty = STRING  # `argv[2] == "rmat"` compares the text
+            if any(side.ty != STRING for side in (expr.left, expr.right)):
+                raise self.error(expr.pos, f"'{expr.op}' cannot compare {left} and {right}")
             expr.operand_ty = STRING  # compares the texts
             return BOOL
         if expr.op in ("==", "!=") and left == BOOL and right == BOOL:
