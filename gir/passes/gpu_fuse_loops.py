@@ -18,6 +18,7 @@ from xdsl.transforms.dead_code_elimination import dce
 from gir.axes import LOAD_BALANCES
 from gir.diagnostics import UserError
 from gir.dialects import gir_gpu, host
+from gir.dialects.printing import StringType
 from gir.dialects.schedule import SimpleScheduleAttr, Toggle
 from gir.passes.fused_kernel_body import KernelBody, const, cooperation, device_type
 from gir.passes.grid_barriers import CarriedBuffers, plan_barriers
@@ -32,6 +33,11 @@ others allowed are arithmetic, which every thread repeats."""
 
 LIST_STEPS = (host.ListPushOp, host.ListPopOp)
 """The list ops that become device steps on the list's exported device view."""
+
+_STRINGS_STAY_ON_HOST = (
+    "strings live on the host: move the string's uses out of the loop, or leave it unfused"
+)
+"""Why a fused loop cannot touch a `!host.string`."""
 
 
 def _unfusable_load_balances() -> str:
@@ -186,6 +192,8 @@ class _Fusion:
         for value, initial in zip(self.loop.results, self.loop.arguments, strict=True):
             if value.type == i1 and not isinstance(initial.owner, arith.ConstantOp):
                 raise self.fail("a loop-carried i1 must start from a constant to stay on the device")
+            if isinstance(value.type, StringType):
+                raise self.fail(_STRINGS_STAY_ON_HOST)
             if not isinstance(value.type, MemRefType) and value.type not in (i32, i1):
                 raise self.fail(f"a loop-carried {value.type} cannot stay on the device yet")
         self.check_ops(self.loop.before_region.block, "the loop condition")
@@ -199,6 +207,8 @@ class _Fusion:
                 for region in op.regions:
                     for inner in region.blocks:
                         self.check_ops(inner, where)
+            elif any(isinstance(operand.type, StringType) for operand in (*op.operands, *op.results)):
+                raise self.fail(_STRINGS_STAY_ON_HOST)
             elif isinstance(op, host.AllocOp | host.FreeOp):
                 raise self.fail(
                     f"'{op.name}' in {where} cannot run inside a kernel (a scratch buffer "
