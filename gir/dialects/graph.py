@@ -86,7 +86,12 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from gir.reorder import unknown_ordering
-from gir.dialects.printing import PrintOpBase, StringType
+from gir.dialects.printing import (
+    ArgvStringOpBase,
+    PrintOpBase,
+    StringConstantOpBase,
+    StringEqOpBase,
+)
 from gir.dialects.schedule import (
     SCHEDULE_ATTRIBUTES,
     HybridScheduleAttr,
@@ -482,53 +487,25 @@ class ArgvIntOp(IRDLOperation):
 
 
 @irdl_op_definition
-class StringConstantOp(IRDLOperation):
+class StringConstantOp(StringConstantOpBase):
     """A string literal as a value (`var name : string = "rmat";`)."""
 
     name = "graph.string_constant"
 
-    text = prop_def(StringAttr)
-    result = result_def(StringType)
-
-    assembly_format = "$text attr-dict `:` type($result)"
-
-    def __init__(self, text: str):
-        super().__init__(properties={"text": StringAttr(text)}, result_types=[StringType()])
-
 
 @irdl_op_definition
-class ArgvStringOp(IRDLOperation):
+class ArgvStringOp(ArgvStringOpBase):
     """The program's N-th command-line argument as it was written
     (`var name : string = argv[2];`)."""
 
     name = "graph.argv_string"
 
-    index = prop_def(IntegerAttr[I64])
-    result = result_def(StringType)
-
-    assembly_format = "`argv` `[` $index `]` attr-dict `:` type($result)"
-
-    def __init__(self, index: int):
-        super().__init__(properties={"index": IntegerAttr(index, i64)}, result_types=[StringType()])
-
-    def verify_(self) -> None:
-        verify_argv_index(self, self.index)
-
 
 @irdl_op_definition
-class StringEqOp(IRDLOperation):
+class StringEqOp(StringEqOpBase):
     """Whether two strings have the same text (`a == b`; `a != b` negates it)."""
 
     name = "graph.string_eq"
-
-    lhs = operand_def(StringType)
-    rhs = operand_def(StringType)
-    result = result_def(i1)
-
-    assembly_format = "$lhs `,` $rhs attr-dict"
-
-    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation):
-        super().__init__(operands=[lhs, rhs], result_types=[i1])
 
 
 @irdl_op_definition

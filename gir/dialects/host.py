@@ -52,7 +52,6 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolRefAttr,
     UnitAttr,
-    i1,
     i32,
     i64,
 )
@@ -89,7 +88,13 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from gir.dialects.graph import verify_argv_index, verify_reorder
-from gir.dialects.printing import PrintOpBase, StringType
+from gir.dialects.printing import (
+    ArgvStringOpBase,
+    PrintOpBase,
+    StringConstantOpBase,
+    StringEqOpBase,
+    StringType,
+)
 from gir.dialects.gir_gpu import (
     KernelOp,
     Scalar,
@@ -161,58 +166,30 @@ class ArgvIntOp(IRDLOperation):
 
 
 @irdl_op_definition
-class StringConstantOp(IRDLOperation):
+class StringConstantOp(StringConstantOpBase):
     """A string literal as a host value."""
 
     name = "host.string_constant"
 
     traits = traits_def(HostSide())
 
-    text = prop_def(StringAttr)
-    result = result_def(StringType)
-
-    assembly_format = "$text attr-dict `:` type($result)"
-
-    def __init__(self, text: str):
-        super().__init__(properties={"text": StringAttr(text)}, result_types=[StringType()])
-
 
 @irdl_op_definition
-class ArgvStringOp(IRDLOperation):
+class ArgvStringOp(ArgvStringOpBase):
     """The program's N-th command-line argument as it was written."""
 
     name = "host.argv_string"
 
     traits = traits_def(HostSide())
 
-    index = prop_def(IntegerAttr[I64])
-    result = result_def(StringType)
-
-    assembly_format = "`argv` `[` $index `]` attr-dict `:` type($result)"
-
-    def __init__(self, index: int):
-        super().__init__(properties={"index": IntegerAttr(index, i64)}, result_types=[StringType()])
-
-    def verify_(self) -> None:
-        verify_argv_index(self, self.index)
-
 
 @irdl_op_definition
-class StringEqOp(IRDLOperation):
+class StringEqOp(StringEqOpBase):
     """Whether two host strings have the same text."""
 
     name = "host.string_eq"
 
     traits = traits_def(HostSide())
-
-    lhs = operand_def(StringType)
-    rhs = operand_def(StringType)
-    result = result_def(i1)
-
-    assembly_format = "$lhs `,` $rhs attr-dict"
-
-    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation):
-        super().__init__(operands=[lhs, rhs], result_types=[i1])
 
 
 @irdl_op_definition

@@ -1,17 +1,31 @@
 """The one shape of `print` shared by every level (`graph.print`, `host.print`,
-`gir_gpu.print`): a scalar or a string, and a newline; and the type of the
-program's string values (`!host.string`), which every level keeps on the host."""
+`gir_gpu.print`): a scalar or a string, and a newline; and the program's
+strings (`!host.string`), which every level keeps on the host: their type and
+the shapes of the ops that make and compare them (`graph.string_constant` and
+`host.string_constant`, and so on)."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import AnyFloatConstr, IntegerType, StringAttr, UnitAttr
+from xdsl.dialects.builtin import (
+    I64,
+    AnyFloatConstr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    UnitAttr,
+    i1,
+    i64,
+)
 from xdsl.ir import Operation, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     base,
     irdl_attr_definition,
+    operand_def,
     opt_operand_def,
     opt_prop_def,
+    prop_def,
+    result_def,
 )
 from xdsl.utils.exceptions import VerifyException
 
@@ -22,15 +36,57 @@ class StringType(ParametrizedAttribute, TypeAttribute):
     argument): a host value at every level, never a kernel's argument. The host
     dialect registers it; `graph.string_constant`, `graph.argv_string` and
     `graph.string_eq` make and compare it at the graph level, their `host`
-    namesakes below."""
+    namesakes below (both derive from the bases here)."""
 
     name = "host.string"
 
 
+class StringConstantOpBase(IRDLOperation):
+    """A string literal as a value (`var name : string = "rmat";`)."""
+
+    text = prop_def(StringAttr)
+    result = result_def(StringType)
+
+    assembly_format = "$text attr-dict `:` type($result)"
+
+    def __init__(self, text: str):
+        super().__init__(properties={"text": StringAttr(text)}, result_types=[StringType()])
+
+
+class ArgvStringOpBase(IRDLOperation):
+    """The program's N-th command-line argument as it was written
+    (`var name : string = argv[2];`)."""
+
+    index = prop_def(IntegerAttr[I64])
+    result = result_def(StringType)
+
+    assembly_format = "`argv` `[` $index `]` attr-dict `:` type($result)"
+
+    def __init__(self, index: int):
+        super().__init__(properties={"index": IntegerAttr(index, i64)}, result_types=[StringType()])
+
+    def verify_(self) -> None:
+        if self.index.value.data < 0:
+            raise VerifyException(f"{self.name}: argv index {self.index.value.data} is negative")
+
+
+class StringEqOpBase(IRDLOperation):
+    """Whether two strings have the same text (`a == b`; `a != b` negates it)."""
+
+    lhs = operand_def(StringType)
+    rhs = operand_def(StringType)
+    result = result_def(i1)
+
+    assembly_format = "$lhs `,` $rhs attr-dict"
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation):
+        super().__init__(operands=[lhs, rhs], result_types=[i1])
+
+
 class PrintOpBase(IRDLOperation):
     """Writes the scalar or string `value`, or the literal string `text` (exactly
-    one of them), and a newline; `unsigned` prints an integer as unsigned. Each level's print op
-    derives from it with its name (and traits)."""
+    one of them), and a newline; `unsigned` prints an integer as unsigned. Each
+    level's print op derives from it with its name (and traits)."""
 
     value = opt_operand_def(base(IntegerType) | AnyFloatConstr | base(StringType))
     text = opt_prop_def(StringAttr)
