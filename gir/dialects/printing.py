@@ -36,7 +36,7 @@ class StringType(ParametrizedAttribute, TypeAttribute):
     argument): a host value at every level, never a kernel's argument. The host
     dialect registers it; `graph.string_constant`, `graph.argv_string` and
     `graph.string_eq` make and compare it at the graph level, their `host`
-    namesakes below (both derive from the bases here)."""
+    namesakes after `graph-to-host-io`."""
 
     name = "host.string"
 
