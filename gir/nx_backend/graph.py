@@ -16,7 +16,8 @@ import numpy as np
 from gir.runtime.graph import Graph, from_edges
 
 SHAPES = ("power_law", "high_diameter")
-"""The graph shapes that pick a program's schedule (`<program>.<shape>.schedule`)."""
+"""The graph shapes of the shipped schedule files (`<program>.<shape>.schedule`),
+which `nx.config.backends.gir.schedule` can force instead of the auto model."""
 
 POWER_LAW_MAX_TO_MEAN = 4.0
 """A graph is power-law when its largest out-degree is at least this many times
@@ -74,6 +75,7 @@ class GirGraph:
         self._predecessors = predecessors
         self._reverse_edges: tuple[np.ndarray, np.ndarray] | None = None
         self._loaded: dict[tuple[str | None, bool, str | None], Any] = {}
+        self._stats: Any = None
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -91,6 +93,16 @@ class GirGraph:
         if degrees.size == 0 or degrees.mean() == 0:
             return "high_diameter"
         return "power_law" if degrees.max() >= POWER_LAW_MAX_TO_MEAN * degrees.mean() else "high_diameter"
+
+    def stats(self) -> Any:
+        """The graph's statistics for the auto schedule model (a
+        `gir.tune.stats.GraphStats`: degrees and an estimated diameter, whose
+        BFS probes cost about as much as a BFS on the host), computed once."""
+        if self._stats is None:
+            from gir.tune import stats
+
+            self._stats = stats.graph_stats(self.gir_graph())
+        return self._stats
 
     def gir_graph(
         self,
