@@ -16,10 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gir.nx_backend import DEFAULT_CONFIG
 from gir.nx_backend.graph import SHAPES, GirGraph
+
+if TYPE_CHECKING:  # imported where used, as gir.api is: they load xDSL and the passes
+    from gir.space import SchedulePoint, ScheduleSpace
+    from gir.tune.auto import Choice
 
 DELTA_ARGUMENTS: dict[str, int] = {"sssp": 3}
 """The argument (argv index) through which a program takes its delta-stepping
@@ -37,12 +41,12 @@ class AutoSchedule:
 
     graph_class: str
     """"road" or "social" (`gir.tune.auto.classify`)."""
-    point: Any
-    """The `gir.space.SchedulePoint` the program is compiled under."""
-    choices: tuple[Any, ...]
-    """The rule behind each labelled statement (`gir.tune.auto.Choice`)."""
-    space: Any
-    """The program's `gir.space.ScheduleSpace`, which builds its module."""
+    point: SchedulePoint
+    """The schedule of each labelled statement the program is compiled under."""
+    choices: tuple[Choice, ...]
+    """The rule behind each labelled statement."""
+    space: ScheduleSpace
+    """The program's schedule space, which builds its module under `point`."""
 
 
 _auto: dict[tuple[str, str, tuple[str, bool]], AutoSchedule] = {}
@@ -103,8 +107,10 @@ def auto_schedule(name: str, graph: GirGraph) -> AutoSchedule:
 
 
 def _choose(name: str, target: str, graph: GirGraph) -> AutoSchedule:
-    from gir.space import SchedulePoint, schedule_space
+    """The auto model's point for program `name` on `graph`, its delta-stepping
+    delta taken from the program's argument (`DELTA_ARGUMENTS`)."""
     from gir.dialects.schedule import ArgvAttr, SimpleScheduleAttr
+    from gir.space import SchedulePoint, schedule_space
     from gir.tune.api import schedulable_source
     from gir.tune.auto import auto_point, classify
 
