@@ -85,8 +85,12 @@ def test_statistics_are_computed_once_per_converted_graph(probes: list[int]) -> 
         )
     assert programs.program("bfs_levels", converted) is first  # compiled once
     assert len(probes) == 1
-    again = BackendInterface.convert_from_nx(road, edge_attrs={"weight": 1})
-    assert programs.program("bfs_levels", again) is first  # same class: same program, a new graph's probe
+    unweighted = BackendInterface.convert_from_nx(road)  # another conversion of the graph: its statistics
+    assert programs.program("bfs_levels", unweighted) is first
+    assert len(probes) == 1
+    road.add_edge(0, len(road) - 1)  # NetworkX clears its cache: a new conversion probes again
+    changed = BackendInterface.convert_from_nx(road)
+    assert programs.auto_schedule("bfs_levels", changed).graph_class == "social"  # the chord halves the diameter
     assert len(probes) == 2
 
 
