@@ -3,7 +3,7 @@
 `programs/<name>.gt` holds an algorithm without a schedule. By default
 (`nx.config.backends.gir.schedule == "auto"`) its schedule comes from the auto
 model (`gir.tune.auto`) for the graph: the graph's statistics (`GirGraph.stats`,
-a BFS probe, computed once per converted graph) decide the model's inputs, and
+a BFS probe, computed once per NetworkX graph) decide the model's inputs, and
 the model's point is kept per (program, target, inputs), so another call on the
 same graph, or on another graph of the same class, neither probes nor chooses
 again. Each program is compiled once per (program, schedule). The config can
