@@ -5,8 +5,8 @@
 model (`gir.tune.auto`) for the graph: the graph's statistics (`GirGraph.stats`,
 a BFS probe, computed once per NetworkX graph) decide the model's inputs, and
 the model's point is kept per (program, target, inputs), so another call on the
-same graph, or on another graph of the same class, neither probes nor chooses
-again. Each program is compiled once per (program, schedule). The config can
+same graph neither probes nor chooses again, and another graph of the same class
+is probed but not scheduled again. Each program is compiled once per (program, schedule). The config can
 force one shape's shipped schedule files instead (`programs/<name>.<shape>.schedule`,
 see `GirGraph.shape`), and picks the target and device as `gir.Program.run` does
 (`target`, `device`).
