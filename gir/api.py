@@ -29,7 +29,7 @@ import re
 import statistics
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 from xdsl.context import Context
@@ -51,6 +51,9 @@ from gir.runtime.graph import (
 from gir.runtime.program import CompiledProgram
 from gir.runtime.run import Run
 from gir.validate import Validator
+
+if TYPE_CHECKING:
+    from gir.runtime.multi_device import ExchangeCount
 
 __all__ = [
     "Export",
@@ -428,6 +431,10 @@ class Result(Mapping[str, np.ndarray]):
     """What the program printed in its last trial (empty when it printed to a stream)."""
     device: str = field(default="")
     """The device it ran on."""
+    exchanged: ExchangeCount | None = None
+    """What the ranks of a run on several devices exchanged in the last trial:
+    collectives and payload bytes per rank (`gir.runtime.multi_device.ExchangeCount`);
+    None on one device."""
 
     @property
     def median(self) -> float:
@@ -614,7 +621,9 @@ class Program:
         printed = output.getvalue() if isinstance(output, io.StringIO) and stdout is None else ""
         if validate:
             self._check(graph, argv, result.globals)
-        return Result(dict(result.globals), tuple(times), result.elapsed is not None, printed, run_on.name)
+        return Result(
+            dict(result.globals), tuple(times), result.elapsed is not None, printed, run_on.name, result.exchanged
+        )
 
     def _partitioned(self, target: str, devices: int) -> CompiledProgram:
         """The program partitioned (`host-partition`) for `devices` devices of

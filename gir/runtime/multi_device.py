@@ -13,7 +13,8 @@ result = run_partitioned(program, [device0, device1], ["bfs", "rmat:10", "0"], s
 ```
 
 Rank 0 prints and its global vectors are the result (every rank holds the same
-ones); the elapsed time is the slowest rank's.
+ones); the elapsed time is the slowest rank's; `RunResult.exchanged` counts the
+exchanges (`ExchangeCount`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import io
 import os
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 import numpy as np
@@ -59,9 +61,44 @@ def combine_arrays(copies: Sequence[np.ndarray], combine: Combine, base: np.ndar
     return reduce.reduce(np.stack(copies))
 
 
+@dataclass(frozen=True)
+class ExchangeCount:
+    """The payload a partitioned run's ranks exchanged, counted alike by every
+    communicator (NCCL or host-staged), per rank.
+
+    A collective is one `host.allreduce` or `host.allgather` a rank carried out
+    (every rank carries out the same ones). Its payload is the exchanged
+    elements, not what a transport adds: an all-reduce of `count` elements of
+    `size` bytes sends and receives `count * size` bytes per rank, whatever its
+    combine; an all-gather of a queue sends the rank's own entries and receives
+    the entries of the union (4 bytes each). The queue sizes, NCCL's padding of
+    the queues to the longest and its ring or tree's forwarding are not counted."""
+
+    collectives: int
+    """Collectives per rank."""
+    sent: tuple[int, ...]
+    """Bytes each rank sent, by rank."""
+    received: tuple[int, ...]
+    """Bytes each rank received, by rank."""
+
+    @property
+    def bytes(self) -> int:
+        """Bytes sent, over all ranks."""
+        return sum(self.sent)
+
+    def __add__(self, other: ExchangeCount) -> ExchangeCount:
+        """The counts of two runs on as many ranks, together."""
+        return ExchangeCount(
+            self.collectives + other.collectives,
+            tuple(a + b for a, b in zip(self.sent, other.sent, strict=True)),
+            tuple(a + b for a, b in zip(self.received, other.received, strict=True)),
+        )
+
+
 class Communicator:
     """What the ranks of a partitioned run in one process share: the graph,
-    split once, and the exchanges (`allreduce_buffer`, `allgather_queue`)."""
+    split once, and the exchanges (`allreduce_buffer`, `allgather_queue`),
+    counted (`exchanged`)."""
 
     def __init__(self, size: int, graph: Any = None):
         """`graph`: the host graph every load is of (a graph given from Python),
@@ -70,6 +107,20 @@ class Communicator:
         self._graph = graph
         self._lock = threading.Lock()
         self._parts: dict[tuple[str, bool], list[GraphPart]] = {}
+        # Per rank; each rank's thread writes only its own entries.
+        self._collectives = [0] * size
+        self._sent = [0] * size
+        self._received = [0] * size
+
+    def _count(self, rank: int, sent: int, received: int) -> None:
+        """Counts one collective of `rank` (payload bytes, see `ExchangeCount`)."""
+        self._collectives[rank] += 1
+        self._sent[rank] += sent
+        self._received[rank] += received
+
+    def exchanged(self) -> ExchangeCount:
+        """What the ranks exchanged so far."""
+        return ExchangeCount(max(self._collectives), tuple(self._sent), tuple(self._received))
 
     def graph_parts(self, spec: str, weighted: bool, load: Callable[[], Any]) -> list[GraphPart]:
         """The graph `spec` split into one part per rank, loaded and split once
@@ -129,12 +180,15 @@ class HostStagedCommunicator(Communicator):
         copy = device.to_host(buffer, count, dtype)
         before = None if base is None else device.to_host(base, count, dtype)
         device.from_host(buffer, self.allreduce(rank, copy, combine, before))
+        self._count(rank, copy.nbytes, copy.nbytes)
 
     def allgather_queue(self, rank: int, device: Any, items: Any, capacity: int, count: Any) -> None:
         size = min(max(int(device.read_element(count, 0, DType.INT32)), 0), capacity)
-        union = self.allgather(rank, device.to_host(items, size, DType.INT32))[:capacity]
+        own = device.to_host(items, size, DType.INT32)
+        union = self.allgather(rank, own)[:capacity]
         device.from_host(items, union)
         device.write_element(count, 0, int(union.size), DType.INT32)
+        self._count(rank, own.nbytes, union.nbytes)
 
     def abort(self) -> None:
         self._barrier.abort()
@@ -219,4 +273,5 @@ def run_partitioned(
         done[0].globals,
         max(elapsed) if elapsed else None,
         max(result.wall for result in done),
+        communicator.exchanged(),
     )

@@ -14,6 +14,9 @@ over the gathered copies on the GPU (cupy):
 | or, claim          | `ncclAllGather`, then or / first changed copy     |
 | queue union        | all-gather of sizes and padded queues, `unique`   |
 
+Each rank counts its collectives' payload as the host-staged exchanges do
+(`ExchangeCount`).
+
 The buffers are pycuda's allocations in each GPU's primary context, the one
 the CUDA runtime (and so cupy) uses: cupy views them without copying.
 """
@@ -101,6 +104,7 @@ class NcclCommunicator(Communicator):
             numpy_type = np.dtype(f"uint{numpy_type.itemsize * 8}")
         values = self._view(rank, buffer, count, numpy_type)
         before = None if base is None else self._view(rank, base, count, numpy_type)
+        self._count(rank, values.nbytes, values.nbytes)
         if count == 0:
             return
         op = self._ops.get(combine)
@@ -133,6 +137,7 @@ class NcclCommunicator(Communicator):
         union = cupy.unique(gathered[gathered >= 0])[:capacity]
         self._view(rank, items, capacity, np.dtype(np.int32))[: union.size] = union
         device.write_element(count, 0, int(union.size), DType.INT32)
+        self._count(rank, size * 4, union.nbytes)  # payload only: not the padding
 
     def abort(self) -> None:
         for comm in self._comms:

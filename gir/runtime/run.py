@@ -17,7 +17,7 @@ import ctypes
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
@@ -26,6 +26,9 @@ from gir.dialects.gir_gpu import BOUNDS_RECORD, BoundsSite
 from gir.dialects.host import Combine, ListSlot, ListStatus
 from gir.protocol import Buffer, DType, GraphArray, GraphSize, Launch, parse_argv_int
 from gir.runtime.device import DTYPES, Device, DeviceGraph
+
+if TYPE_CHECKING:
+    from gir.runtime.multi_device import ExchangeCount
 
 
 BOUNDS_CHECK_INTERVAL = 0.1
@@ -43,6 +46,8 @@ class RunResult:
     """Seconds between the program's start and stop timer, if it used them."""
     wall: float
     """Seconds of the whole run, minus loading graphs and copying them to the device."""
+    exchanged: ExchangeCount | None = None
+    """What a partitioned run's ranks exchanged (None on one device)."""
 
 
 @dataclass

@@ -269,8 +269,11 @@ def run(argv: Sequence[str] | None = None) -> None:
         run_program(compiled, devices, program_argv, io.StringIO())
     times: list[float] = []
     result = None
+    exchanged = None
     for trial in range(options.trials):
         result = run_program(compiled, devices, program_argv, sys.stdout)
+        if result.exchanged is not None:
+            exchanged = result.exchanged if exchanged is None else exchanged + result.exchanged
         seconds = result.elapsed if result.elapsed is not None else result.wall
         times.append(seconds)
         if options.trials > 1:
@@ -285,6 +288,11 @@ def run(argv: Sequence[str] | None = None) -> None:
         f"time ({scope}): median {statistics.median(times) * 1e3:.3f} ms "
         f"over {len(times)} trial(s)"
     )
+    if exchanged is not None:
+        _progress(
+            f"exchanged {exchanged.bytes} bytes (payload sent, all ranks) in {exchanged.collectives} "
+            f"collectives per rank over {len(times)} trial(s): {exchanged.bytes // len(times)} bytes per trial"
+        )
 
     if options.dump:
         _write_dump(options.dump, result.globals)

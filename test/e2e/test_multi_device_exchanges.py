@@ -1,0 +1,146 @@
+"""End to end: what a partitioned run exchanges is counted, and the count is
+what the program's exchanges imply. PageRank on rmat:8 over two OpenCL devices
+(PoCL CPU devices in CI): the partitioned IR's `host.allreduce`s each exchange
+a vertex vector, as many times as their loops run; `Program.run`'s
+`Result.exchanged` and gir-run's stderr line must say exactly that. Where the
+process sees fewer than two OpenCL devices (PoCL started earlier by another
+test module), each case runs in a pytest process of its own that asks PoCL
+for two."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+os.environ.setdefault("POCL_DEVICES", "pthread pthread")
+
+import pytest
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.ir import Operation, SSAValue
+
+from gir.api import compile as compile_program_file
+from gir.api import lower_for_run
+from gir.dialects.host import AllGatherOp, AllocOp, AllReduceOp, GraphSize, GraphSizeOp
+from gir.runtime.graph import load_graph
+from gir.tools.run import main as gir_run
+
+PAGERANK = Path(__file__).parents[1] / "programs" / "pagerank.gt"
+GRAPH = "rmat:8"
+DEVICES = 2
+_CHILD = "GIR_TEST_EXCHANGES_CHILD"
+
+
+def _opencl_device_count() -> int:
+    try:
+        import pyopencl as cl
+    except ImportError:
+        return 0
+    return sum(len(platform.get_devices()) for platform in cl.get_platforms())
+
+
+def _needs_two_devices(request: pytest.FixtureRequest) -> bool:
+    """True when this process can run the case; else runs it in a child process
+    with two PoCL devices (asserting it passed) or skips, and returns False."""
+    if _opencl_device_count() >= DEVICES:
+        return True
+    if os.environ.get(_CHILD) or _opencl_device_count() == 0:
+        pytest.skip(f"fewer than {DEVICES} OpenCL devices")
+    environment = {**os.environ, "POCL_DEVICES": " ".join(["pthread"] * DEVICES), _CHILD: "1"}
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"{__file__}::{request.node.name}"]
+    child = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=600)
+    assert child.returncode == 0, child.stdout[-3000:]
+    return False
+
+
+def _constant(value: SSAValue) -> int:
+    assert isinstance(value.owner, arith.ConstantOp), f"a loop bound that is not a constant: {value}"
+    attribute = value.owner.value
+    assert isinstance(attribute, IntegerAttr)
+    return attribute.value.data
+
+
+def _trips(op: Operation) -> int:
+    """How many times `op` runs in one run of `main`: the product of the trip
+    counts of the constant-bounded `scf.for`s around it."""
+    trips = 1
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, scf.ForOp):
+            lower, upper, step = (_constant(v) for v in (parent.lb, parent.ub, parent.step))
+            trips *= max(0, -(-(upper - lower) // step))
+        parent = parent.parent_op()
+    return trips
+
+
+def _expected_exchanges(module: ModuleOp, vertices: int) -> tuple[int, int]:
+    """(collectives, payload bytes) one rank exchanges in one run: each
+    all-reduce of a vertex vector (`host.alloc` of the vertex count) sends its
+    `vertices` elements, as many times as its loops run."""
+    collectives = payload = 0
+    for op in module.walk():
+        assert not isinstance(op, AllGatherOp), "a queue's exchange depends on the traversal, not only the program"
+        if not isinstance(op, AllReduceOp):
+            continue
+        alloc = op.buffer.owner
+        assert isinstance(alloc, AllocOp) and isinstance(alloc.count.owner, GraphSizeOp)
+        assert alloc.count.owner.what.data == GraphSize.VERTICES
+        element_bytes = op.buffer.type.get_element_type().bitwidth // 8
+        collectives += _trips(op)
+        payload += _trips(op) * vertices * element_bytes
+    return collectives, payload
+
+
+@pytest.fixture(scope="module")
+def expected() -> tuple[int, int]:
+    """PageRank's exchanges per rank and run on GRAPH, from its partitioned IR."""
+    program = compile_program_file(str(PAGERANK))
+    module = lower_for_run(program._main().clone(), devices=DEVICES)
+    collectives, payload = _expected_exchanges(module, load_graph(GRAPH).num_vertices)
+    assert collectives > 0 and payload > 0
+    return collectives, payload
+
+
+def test_program_run_counts_the_exchanges_the_program_implies(
+    expected: tuple[int, int], request: pytest.FixtureRequest
+) -> None:
+    if not _needs_two_devices(request):
+        return
+    collectives, payload = expected
+    result = compile_program_file(str(PAGERANK)).run(GRAPH, target="opencl", devices=DEVICES, trials=2)
+    assert result.exchanged is not None
+    assert result.exchanged.collectives == collectives
+    assert result.exchanged.sent == (payload,) * DEVICES
+    assert result.exchanged.received == (payload,) * DEVICES  # an all-reduce returns its vector
+    assert result.exchanged.bytes == DEVICES * payload
+
+
+def test_gir_run_prints_the_exchanges_once(
+    expected: tuple[int, int], request: pytest.FixtureRequest, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if not _needs_two_devices(request):
+        return
+    collectives, payload = expected
+    trials = 2
+    argv = [str(PAGERANK), GRAPH, "--target", "opencl", "--devices", str(DEVICES), "--trials", str(trials)]
+    assert gir_run(argv) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if "exchanged" in line]
+    assert len(lines) == 1, lines
+    match = re.fullmatch(
+        r"gir-run: exchanged (\d+) bytes \(payload sent, all ranks\) in (\d+) collectives per rank "
+        r"over (\d+) trial\(s\): (\d+) bytes per trial",
+        lines[0],
+    )
+    assert match is not None, lines[0]
+    total, counted, over, per_trial = (int(group) for group in match.groups())
+    assert (total, counted, over, per_trial) == (
+        trials * DEVICES * payload, trials * collectives, trials, DEVICES * payload
+    )  # fmt: skip
+
+
+def test_one_device_exchanges_nothing() -> None:
+    result = compile_program_file(str(PAGERANK)).run(GRAPH, target="opencl")
+    assert result.exchanged is None
