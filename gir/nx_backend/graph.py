@@ -19,12 +19,6 @@ SHAPES = ("power_law", "high_diameter")
 """The graph shapes of the shipped schedule files (`<program>.<shape>.schedule`),
 which `nx.config.backends.gir.schedule` can force instead of the auto model."""
 
-POWER_LAW_MAX_TO_MEAN = 4.0
-"""A graph is power-law when its largest out-degree is at least this many times
-its mean out-degree (scale-free graphs have hubs; road networks and meshes have
-degrees close to their mean, and many levels: "high-diameter")."""
-
-
 STATS_KEY = "gir_graph_stats"
 """Where a converted graph's statistics are kept in the NetworkX graph's
 `__networkx_cache__`, beside NetworkX's own "backends" entry: shared by the
@@ -95,14 +89,6 @@ class GirGraph:
 
     def is_multigraph(self) -> bool:
         return self.multigraph
-
-    def shape(self) -> str:
-        """"power_law" or "high_diameter", from the out-degrees (see
-        `POWER_LAW_MAX_TO_MEAN`)."""
-        degrees = np.bincount(self.src, minlength=len(self.nodes))
-        if degrees.size == 0 or degrees.mean() == 0:
-            return "high_diameter"
-        return "power_law" if degrees.max() >= POWER_LAW_MAX_TO_MEAN * degrees.mean() else "high_diameter"
 
     def stats(self) -> Any:
         """The graph's statistics for the auto schedule model (a

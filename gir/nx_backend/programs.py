@@ -7,8 +7,9 @@ a BFS probe, computed once per NetworkX graph) decide the model's inputs, and
 the model's point is kept per (program, target, inputs), so another call on the
 same graph neither probes nor chooses again, and another graph of the same class
 is probed but not scheduled again. Each program is compiled once per (program, schedule). The config can
-force one shape's shipped schedule files instead (`programs/<name>.<shape>.schedule`,
-see `GirGraph.shape`), and picks the target and device as `gir.Program.run` does
+force one shape's shipped schedule files instead (`programs/<name>.<shape>.schedule`:
+"power_law" for G2's social-graph schedules, "high_diameter" for road-graph ones),
+and picks the target and device as `gir.Program.run` does
 (`target`, `device`).
 """
 
