@@ -4,7 +4,9 @@ pyproject.toml declares the entry points NetworkX looks for: `networkx.backends`
 names `interface.BackendInterface` (loaded on first use) and
 `networkx.backend_info` names `get_info` (called when NetworkX is imported, so
 this module imports nothing heavy). The algorithms are GraphIt programs shipped
-under `programs/`, each with a schedule per graph shape.
+under `programs/`, scheduled per graph by the auto model (`gir.tune.auto`; see
+`programs`), or under a shipped schedule file per graph shape when the config
+forces one.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 DEFAULT_CONFIG: dict[str, Any] = {"schedule": "auto", "target": None, "device": None, "min_edges": None}
-"""`nx.config.backends.gir`: `schedule` is "auto" (by the graph's shape),
-"power_law" or "high_diameter"; `target` "cuda", "opencl" or None (CUDA where it
+"""`nx.config.backends.gir`: `schedule` is "auto" (the auto model's schedule for
+each graph), or "power_law" or "high_diameter" (that shape's shipped schedules); `target` "cuda", "opencl" or None (CUDA where it
 runs); `device` a device index, as `gir.Program.run` takes them; `min_edges` the
 fewest edges of a graph that `nx.config.backend_priority` offloads to gir (None:
 the measured defaults of `interface.MIN_EDGES`; an int for every function, or a

@@ -72,7 +72,7 @@ def measure(name: str, sizes: list[int]) -> tuple[list[tuple[int, float, float]]
             G.__networkx_cache__.clear()
             return call(G, backend="gir")
 
-        on_gir()  # compiles the program for this graph's shape once
+        on_gir()  # probes the graph and compiles its schedule's program once
         rows.append((edges, best_of(lambda: call(G, backend="networkx")), best_of(on_gir)))
         if len(rows) >= 2 and all(nx_time > gir_time for _, nx_time, gir_time in rows[-2:]):
             break  # gir won twice in a row: larger graphs only widen its lead

@@ -16,12 +16,14 @@ import numpy as np
 from gir.runtime.graph import Graph, from_edges
 
 SHAPES = ("power_law", "high_diameter")
-"""The graph shapes that pick a program's schedule (`<program>.<shape>.schedule`)."""
+"""The graph shapes of the shipped schedule files (`<program>.<shape>.schedule`),
+which `nx.config.backends.gir.schedule` can force instead of the auto model."""
 
-POWER_LAW_MAX_TO_MEAN = 4.0
-"""A graph is power-law when its largest out-degree is at least this many times
-its mean out-degree (scale-free graphs have hubs; road networks and meshes have
-degrees close to their mean, and many levels: "high-diameter")."""
+STATS_KEY = "gir_graph_stats"
+"""Where a converted graph's statistics are kept in the NetworkX graph's
+`__networkx_cache__`, beside NetworkX's own "backends" entry: shared by the
+graph's conversions for other edge attributes (the statistics read only its
+edges), and cleared by NetworkX, with the conversions, when the graph changes."""
 
 
 NUMBER_TYPES = (int, float, np.integer, np.floating, np.bool_)
@@ -53,10 +55,12 @@ class GirGraph:
         directed: bool,
         multigraph: bool,
         predecessors: Mapping[Hashable, Mapping[Hashable, Any]] | None = None,
+        shared: dict[str, Any] | None = None,
     ):
         """`src`/`dst` index `nodes`; `attributes` has one value per edge each;
         `predecessors` is a directed graph's `G.pred`, read (once) only when an
-        algorithm follows its edges backwards (`reverse_edges`)."""
+        algorithm follows its edges backwards (`reverse_edges`); `shared` is
+        the NetworkX graph's cache, where `stats` keeps its result (`STATS_KEY`)."""
         self.nodes = nodes
         self.index = {node: position for position, node in enumerate(nodes)}
         self.src, self.dst = src, dst
@@ -74,6 +78,8 @@ class GirGraph:
         self._predecessors = predecessors
         self._reverse_edges: tuple[np.ndarray, np.ndarray] | None = None
         self._loaded: dict[tuple[str | None, bool, str | None], Any] = {}
+        self._stats: Any = shared.get(STATS_KEY) if shared is not None else None
+        self._shared = shared
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -84,13 +90,18 @@ class GirGraph:
     def is_multigraph(self) -> bool:
         return self.multigraph
 
-    def shape(self) -> str:
-        """"power_law" or "high_diameter", from the out-degrees (see
-        `POWER_LAW_MAX_TO_MEAN`)."""
-        degrees = np.bincount(self.src, minlength=len(self.nodes))
-        if degrees.size == 0 or degrees.mean() == 0:
-            return "high_diameter"
-        return "power_law" if degrees.max() >= POWER_LAW_MAX_TO_MEAN * degrees.mean() else "high_diameter"
+    def stats(self) -> Any:
+        """The graph's statistics for the auto schedule model (a
+        `gir.tune.stats.GraphStats`: degrees and an estimated diameter, whose
+        BFS probes cost about as much as a BFS on the host), computed once
+        for all conversions of a NetworkX graph while it is unchanged."""
+        if self._stats is None:
+            from gir.tune import stats
+
+            self._stats = stats.graph_stats(self.gir_graph())
+            if self._shared is not None:
+                self._shared[STATS_KEY] = self._stats
+        return self._stats
 
     def gir_graph(
         self,
@@ -227,10 +238,21 @@ def from_nx(graph: Any, edge_attrs: Mapping[str, Any] | None) -> GirGraph:
         directed=graph.is_directed(),
         multigraph=multigraph,
         predecessors=graph._pred if graph.is_directed() else None,
+        shared=_networkx_cache(graph),
     )
     converted.float_edges = float_edges
     converted.odd_edges = odd_edges
     return converted
+
+
+def _networkx_cache(graph: Any) -> dict[str, Any] | None:
+    """`graph.__networkx_cache__`, where NetworkX caches conversions (None when
+    caching is off, for the graph or by `nx.config.cache_converted_graphs`)."""
+    import networkx as nx
+
+    cache = getattr(graph, "__networkx_cache__", None)
+    caching = getattr(nx.config, "cache_converted_graphs", True)  # a NetworkX without the setting caches
+    return cache if isinstance(cache, dict) and caching else None
 
 
 def _adjacency_arrays(

@@ -55,7 +55,7 @@ from gir.dialects.schedule import (
 from gir.space import LabelledApply, SchedulePoint, ScheduleSpace, fused_loop_schedule, legal_schedule
 from gir.tune.stats import GraphStats
 
-__all__ = ["RULES", "ROAD_DIAMETER", "Rule", "Shape", "auto_point", "classify", "traversal_shape"]
+__all__ = ["RULES", "ROAD_DIAMETER", "Rule", "Shape", "auto_point", "classify", "model_inputs", "traversal_shape"]
 
 ROAD_DIAMETER = 64
 """Above this estimated diameter a graph is road-like. G2's road graphs have
@@ -152,6 +152,15 @@ def classify(stats: GraphStats) -> str:
     return "road" if stats.diameter > ROAD_DIAMETER else "social"
 
 
+def model_inputs(stats: GraphStats, device_memory: int | None = None) -> tuple[str, bool]:
+    """All that `auto_point` reads of a graph: its class and whether its edges
+    may be blocked (more vertices than a block, and a blocked copy that fits
+    `device_memory`). Two graphs with equal inputs get the same schedule, so a
+    caller may keep one point per program and inputs (the NetworkX backend does)."""
+    blocking_fits = stats.degrees.vertices > 0x42000 and (device_memory is None or 2 * stats.bytes < device_memory)
+    return classify(stats), blocking_fits
+
+
 def traversal_shape(apply: LabelledApply, op: graph_dialect.EdgeSetApplyOp | None, sums: bool) -> Shape:
     """The shape of `apply` (`op` is its op in the program, for its filter;
     `sums` whether its edge function sums into a vector, `+=`)."""
@@ -242,11 +251,8 @@ def auto_point(
     """The auto schedule of `space`'s program on a graph with `stats`, and the
     rule behind each labelled statement; `device_memory` (bytes, None: unknown)
     turns edge blocking off for a graph whose blocked copy would not fit."""
-    klass = classify(stats)
+    klass, blocking_fits = model_inputs(stats, device_memory)
     ops = _apply_ops(space)
-    blocking_fits = stats.degrees.vertices > 0x42000 and (
-        device_memory is None or 2 * stats.bytes < device_memory
-    )
     schedules: dict[str, ScheduleAttr] = {}
     choices: list[Choice] = []
     fused_loops: dict[str, tuple[int, int]] = {}

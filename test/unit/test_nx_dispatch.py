@@ -31,6 +31,11 @@ SCRIPT = textwrap.dedent(
             "bfs_tree", "bfs_predecessors", "bfs_successors"} <= set(info["functions"])
     assert nx.config.backends.gir.schedule == "auto"
 
+    from gir.tune import stats
+    probes = []  # the auto model's graph statistics (a BFS probe), counted
+    measure = stats.graph_stats
+    stats.graph_stats = lambda graph: probes.append(1) or measure(graph)
+
     G = nx.barabasi_albert_graph(50, 1, seed=3)
     assert nx.pagerank(G, backend="gir") == pytest.approx(nx.pagerank(G), abs=1e-8)
     assert nx.single_source_shortest_path_length(G, 7, backend="gir") == nx.single_source_shortest_path_length(G, 7)
@@ -42,6 +47,7 @@ SCRIPT = textwrap.dedent(
     assert converted.__networkx_backend__ == "gir" and converted._loaded
     nx.pagerank(G, backend="gir")
     assert list(G.__networkx_cache__["backends"]["gir"].values()) == [converted]
+    assert probes == [1]  # five calls on G: its statistics once, for the auto schedules
 
     W = nx.DiGraph()
     W.add_weighted_edges_from([(0, 1, 4), (1, 2, 1), (0, 2, 7), (2, 3, 2)])
