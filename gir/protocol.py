@@ -12,6 +12,7 @@ name spelled again in the printed text:
 | host op                 | call                                              |
 |-------------------------|---------------------------------------------------|
 | `host.argv_int argv[i]` | `rt.argv_int(i)` (`vertex`: `rt.argv_vertex(i)`)  |
+| `host.argv_string argv[i]` | `rt.argv_str(i)` (a `str`; `host.string_constant`: `K[j]`, `host.string_eq`: `a == b`) |
 | `host.load_graph`       | `rt.load_graph(rt.argv_str(i) or K[j], weighted)` (`reorder`: `, reorder=K[k]`) |
 | `host.graph_size`       | `rt.graph_size(g, GraphSize.VERTICES)`            |
 | `host.graph_array`      | `rt.graph_array(g, GraphArray.ROW_PTR, DType.INT32)`, blocked arrays `rt.graph_array(g, GraphArray.BLOCKED_SRC, DType.INT32, size)` |
@@ -22,7 +23,7 @@ name spelled again in the printed text:
 | `host.launch`           | `launch = rt.launcher(K[j], site, {0: b, ...})`, then `launch(grid, block, *others)` |
 | `host.resident_blocks`  | `rt.resident_blocks(K[j], block, per_sm)` (0: default) |
 | `host.start_timer` / `stop_timer` | `rt.start_timer()` / `rt.stop_timer()`  |
-| `host.print`            | `rt.print(x)` / `rt.print_text(K[j])`             |
+| `host.print`            | `rt.print(x)` / `rt.print_text(K[j])` (a string value: `rt.print_text(s)`) |
 | `host.list_new` / `list_push` / `list_pop` | `rt.list_new()` / `rt.list_push(l, b, n)` / `n = rt.list_pop(l, b)` |
 """
 
