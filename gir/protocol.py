@@ -12,7 +12,7 @@ name spelled again in the printed text:
 | host op                 | call                                              |
 |-------------------------|---------------------------------------------------|
 | `host.argv_int argv[i]` | `rt.argv_int(i)` (`vertex`: `rt.argv_vertex(i)`)  |
-| `host.argv_string argv[i]` | `rt.argv_str(i)` (a `str`; `host.string_constant`: `K[j]`, `host.string_eq`: `a == b`) |
+| `host.argv_string argv[i]` | `rt.argv_str(i)` (a `str`; `host.string_constant`: `K[j]`, `host.string_eq`: `a == b`, `host.string_to_int`: `rt.text_int(s)`) |
 | `host.load_graph`       | `rt.load_graph(rt.argv_str(i) or K[j], weighted)` (`reorder`: `, reorder=K[k]`) |
 | `host.graph_size`       | `rt.graph_size(g, GraphSize.VERTICES)`            |
 | `host.graph_array`      | `rt.graph_array(g, GraphArray.ROW_PTR, DType.INT32)`, blocked arrays `rt.graph_array(g, GraphArray.BLOCKED_SRC, DType.INT32, size)` |
@@ -92,6 +92,10 @@ class HostRuntime(Protocol):
 
     def argv_int(self, index: int) -> int:
         """The program's `argv[index]` as an integer."""
+        ...
+
+    def text_int(self, text: str) -> int:
+        """`atoi(s)`: the string `text` read as an integer argument is."""
         ...
 
     def argv_float(self, index: int) -> float:

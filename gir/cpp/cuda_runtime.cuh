@@ -143,9 +143,9 @@ inline const char* argv_str(int index) {
 
 // An integer as gir.protocol.parse_argv_int reads one: ASCII decimal without
 // leading zeros, or 0x hexadecimal, with an optional sign and nothing around it;
-// it must fit the `bits`-bit type the program reads.
-inline long long argv_int(int index, int bits) {
-  const char* text = argv_str(index);
+// it must fit the `bits`-bit type the program reads. `what` names the text in
+// messages ("argv[2]", "atoi's argument").
+inline long long text_int(const char* text, const char* what, int bits) {
   const char* digits = text + (*text == '+' || *text == '-');
   bool octal_looking = digits[0] == '0' && digits[1] >= '0' && digits[1] <= '9';
   char* end = nullptr;
@@ -153,14 +153,19 @@ inline long long argv_int(int index, int bits) {
   long long value = std::strtoll(text, &end, 0);
   bool spaced = std::isspace((unsigned char)*text) || std::isspace((unsigned char)*digits);
   if (*text == '\0' || *end != '\0' || octal_looking || spaced || errno == ERANGE) {
-    fail("argv[%d] must be an integer, not '%s'", index, text);
+    fail("%s must be an integer, not '%s'", what, text);
   }
   long long low = bits >= 64 ? LLONG_MIN : -(1LL << (bits - 1));
   long long high = bits >= 64 ? LLONG_MAX : (1LL << (bits - 1)) - 1;
   if (value < low || value > high) {
-    fail("argv[%d] is %s, which does not fit the program's %d-bit integer", index, text, bits);
+    fail("%s is %s, which does not fit the program's %d-bit integer", what, text, bits);
   }
   return value;
+}
+
+inline long long argv_int(int index, int bits) {
+  std::string what = "argv[" + std::to_string(index) + "]";
+  return text_int(argv_str(index), what.c_str(), bits);
 }
 
 inline double argv_float(int index) {

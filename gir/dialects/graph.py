@@ -91,6 +91,7 @@ from gir.dialects.printing import (
     PrintOpBase,
     StringConstantOpBase,
     StringEqOpBase,
+    StringToIntOpBase,
 )
 from gir.dialects.schedule import (
     SCHEDULE_ATTRIBUTES,
@@ -499,6 +500,13 @@ class ArgvStringOp(ArgvStringOpBase):
     (`var name : string = argv[2];`)."""
 
     name = "graph.argv_string"
+
+
+@irdl_op_definition
+class StringToIntOp(StringToIntOpBase):
+    """`atoi(s)` of a string value (`atoi(argv[N])` is `graph.argv_int`)."""
+
+    name = "graph.string_to_int"
 
 
 @irdl_op_definition
@@ -1599,6 +1607,7 @@ Graph = Dialect(
         ArgvStringOp,
         StringConstantOp,
         StringEqOp,
+        StringToIntOp,
         LoadEdgesOp,
         VertexIdOp,
         ToVertexOp,

@@ -25,7 +25,7 @@ func.func @main() {
 
 Command line and output: `host.argv_int`, `host.print`, `host.start_timer`,
 `host.stop_timer`; strings (`!host.string`): `host.argv_string`,
-`host.string_constant`, `host.string_eq`. Graph: `host.load_graph`,
+`host.string_constant`, `host.string_eq`, `host.string_to_int`. Graph: `host.load_graph`,
 `host.graph_array`, `host.graph_size`.
 Buffers: `host.alloc`, `host.free`, `host.fill`, `host.copy`, `host.read`,
 `host.write`, `host.bind_global`. Kernels: `host.launch`. Lists of device arrays:
@@ -93,6 +93,7 @@ from gir.dialects.printing import (
     PrintOpBase,
     StringConstantOpBase,
     StringEqOpBase,
+    StringToIntOpBase,
     StringType,
 )
 from gir.dialects.gir_gpu import (
@@ -179,6 +180,15 @@ class ArgvStringOp(ArgvStringOpBase):
     """The program's N-th command-line argument as it was written."""
 
     name = "host.argv_string"
+
+    traits = traits_def(HostSide())
+
+
+@irdl_op_definition
+class StringToIntOp(StringToIntOpBase):
+    """A host string's text as an integer."""
+
+    name = "host.string_to_int"
 
     traits = traits_def(HostSide())
 
@@ -1119,6 +1129,7 @@ Host = Dialect(
         ArgvStringOp,
         StringConstantOp,
         StringEqOp,
+        StringToIntOp,
         PrintOp,
         StartTimerOp,
         StopTimerOp,

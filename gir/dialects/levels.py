@@ -51,6 +51,7 @@ from gir.dialects.host import (
     StopTimerOp,
     StringConstantOp,
     StringEqOp,
+    StringToIntOp,
 )
 
 
@@ -81,7 +82,16 @@ LEVEL_OPS: dict[Level, frozenset[type[Operation]]] = {
     Level.GRAPH: _GRAPH_OPS,
     Level.FRONTIER: _GRAPH_OPS
     | _ops([Frontier])
-    | {ArgvIntOp, ArgvStringOp, StringConstantOp, StringEqOp, PrintOp, StartTimerOp, StopTimerOp},
+    | {
+        ArgvIntOp,
+        ArgvStringOp,
+        StringConstantOp,
+        StringEqOp,
+        StringToIntOp,
+        PrintOp,
+        StartTimerOp,
+        StopTimerOp,
+    },
     Level.GPU: _COMMON
     | _ops([MemRef, GirGpu, Host])
     | {func.FuncOp, func.ReturnOp, func.CallOp},

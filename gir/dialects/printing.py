@@ -14,9 +14,10 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnitAttr,
     i1,
+    i32,
     i64,
 )
-from xdsl.ir import Operation, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     base,
@@ -68,6 +69,20 @@ class ArgvStringOpBase(IRDLOperation):
     def verify_(self) -> None:
         if self.index.value.data < 0:
             raise VerifyException(f"{self.name}: argv index {self.index.value.data} is negative")
+
+
+class StringToIntOpBase(IRDLOperation):
+    """`atoi(s)`: a string's text as an integer, read as an integer argument is
+    (decimal or 0x hexadecimal, optionally signed); other text stops the program
+    with an error."""
+
+    text = operand_def(StringType)
+    result = result_def(IntegerType)
+
+    assembly_format = "$text attr-dict `:` type($result)"
+
+    def __init__(self, text: SSAValue | Operation, result_type: Attribute = i32):
+        super().__init__(operands=[text], result_types=[result_type])
 
 
 class StringEqOpBase(IRDLOperation):

@@ -38,19 +38,21 @@ class ArgvIntToHost(RewritePattern):
 
 
 class StringsToHost(RewritePattern):
-    """`graph.string_constant`, `graph.argv_string`, `graph.string_eq` -> their
-    `host` namesakes (a string is a host value at every level)."""
+    """`graph.string_constant`, `graph.argv_string`, `graph.string_to_int`,
+    `graph.string_eq` -> their `host` namesakes (a string is a host value at every level)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
         self,
-        op: graph.StringConstantOp | graph.ArgvStringOp | graph.StringEqOp,
+        op: graph.StringConstantOp | graph.ArgvStringOp | graph.StringToIntOp | graph.StringEqOp,
         rewriter: PatternRewriter,
     ) -> None:
         if isinstance(op, graph.StringConstantOp):
             rewriter.replace(op, host.StringConstantOp(op.text.data))
         elif isinstance(op, graph.ArgvStringOp):
             rewriter.replace(op, host.ArgvStringOp(op.index.value.data))
+        elif isinstance(op, graph.StringToIntOp):
+            rewriter.replace(op, host.StringToIntOp(op.text, op.result.type))
         else:
             rewriter.replace(op, host.StringEqOp(op.lhs, op.rhs))
 

@@ -171,6 +171,12 @@ class Run:
             raise UserError(f"error: argv[{index}] must be an integer, not '{text}'")
         return value
 
+    def text_int(self, text: str) -> int:
+        value = parse_argv_int(text)
+        if value is None:
+            raise UserError(f"error: atoi's argument must be an integer, not '{text}'")
+        return value
+
     def argv_float(self, index: int) -> float:
         text = self.argv_str(index)
         try:

@@ -207,6 +207,13 @@ class CudaHostPrinter(KernelPrinter):
         self._define(op.result, f"std::string({c_string_literal(op.text.data)})")
 
     @emit.register
+    def _(self, op: host.StringToIntOp) -> None:
+        assert isinstance(op.result.type, IntegerType)
+        bits = max(op.result.type.width.data, 1)
+        call = f"gir_rt::text_int({self.expr(op.text)}.c_str(), \"atoi's argument\", {bits})"
+        self._define(op.result, f"({self.c_type(op.result.type)}){call}")
+
+    @emit.register
     def _(self, op: host.StringEqOp) -> None:
         self._define(op.result, f"({self.expr(op.lhs)} == {self.expr(op.rhs)})")
 

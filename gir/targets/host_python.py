@@ -530,6 +530,10 @@ class HostPrinter(StructuredPrinter):
         self._define(op.result, self._constant(op.text.data))
 
     @emit.register
+    def _(self, op: host.StringToIntOp) -> None:
+        self._define(op.result, f"rt.text_int({self.expr(op.text)})")
+
+    @emit.register
     def _(self, op: host.StringEqOp) -> None:
         self._define(op.result, f"({self.expr(op.lhs)} == {self.expr(op.rhs)})")
 

@@ -21,14 +21,14 @@ PROGRAMS = Path(__file__).parents[1] / "programs"
 def test_strings_print_and_compare(target, name, run_program, tmp_path):
     """The program prints its literal, its argv strings as given, whether
     argv[2] is "gir" (`==`, `!=`, `==` on argv itself), the string a loop
-    reassigns each round, and the one an `if` chose."""
+    reassigns each round, the one an `if` chose, and `atoi` of a string."""
     graph = tmp_path / "triangle.el"
     graph.write_text("0 1\n1 2\n2 0\n")
-    printed = run_program("lang_strings.gt", target, [str(graph), name])
+    printed = run_program("lang_strings.gt", target, [str(graph), name, "-42"])
     same = int(name == "gir")
     kind = "gir" if same else "other"
     expected = ["graph:", str(graph), "name:", name, str(same), str(1 - same), str(same)]
-    assert printed == [*expected, name, "again", kind, "3"]
+    assert printed == [*expected, name, "again", kind, "-41", "3"]
 
 
 @pytest.mark.skipif(find_nvcc() is None, reason="nvcc is not installed")
@@ -38,7 +38,7 @@ def test_strings_complete_cuda_program_builds(tmp_path):
     translate = [sys.executable, "-m", "gir.tools.translate", "--to-cuda"]
     subprocess.run([*translate, str(PROGRAMS / "lang_strings.gt"), "-o", str(source)], check=True)
     text = source.read_text()
-    assert "std::string" in text and "gir_rt::argv_str(2)" in text
+    assert "std::string" in text and "gir_rt::argv_str(2)" in text and "gir_rt::text_int(" in text
     built = subprocess.run(
         [find_nvcc(), "-arch=sm_90", "-std=c++17", str(source), "-o", str(tmp_path / "program")],
         capture_output=True,

@@ -54,7 +54,8 @@ class CallGen(IRGenBase):
             return self.value(graph.StopTimerOp(f32))
         if expr.name == "atoi":
             argv = expr.args[0]
-            assert isinstance(argv, ast.Argv)
+            if not isinstance(argv, ast.Argv):  # a string value
+                return self.value(graph.StringToIntOp(self.expr(argv)))
             return self.value(graph.ArgvIntOp(argv.index))
         if expr.name in MATH_OPS:
             assert expr.ty is not None

@@ -12,6 +12,7 @@ from gir.frontend.sema.types import (
     DOUBLE,
     FLOAT,
     INT,
+    STRING,
     UINT64,
     VERTEX,
     VERTEXSET,
@@ -92,7 +93,7 @@ class CallChecks(CheckerBase):
         )
 
     def check_builtin(self, expr: ast.Call) -> Ty:
-        """`startTimer()`, `stopTimer()`, `atoi(argv[N])`, the math functions
+        """`startTimer()`, `stopTimer()`, `atoi(argv[N])` or `atoi(s)` of a string, the math functions
         (`check_math`), `compare_and_swap(a[i], old, new)`."""
         if expr.name in ("startTimer", "stopTimer"):
             self.check_arity(expr, 0)
@@ -100,7 +101,9 @@ class CallChecks(CheckerBase):
         if expr.name == "atoi":
             self.check_arity(expr, 1)
             if not isinstance(expr.args[0], ast.Argv):
-                raise self.error(expr.args[0].pos, "atoi takes argv[N]")
+                if self.check_expr(expr.args[0]) != STRING:
+                    raise self.error(expr.args[0].pos, "atoi takes argv[N] or a string")
+                return INT
             expr.args[0].ty = INT
             return INT
         if expr.name in MATH_BUILTINS:

@@ -48,6 +48,8 @@ builtin.module {
     %gir = graph.string_constant "gir" : !host.string
     %same = graph.string_eq %name, %gir
     graph.print %same : i1
+    %n = graph.string_to_int %name : i64
+    graph.print %n : i64
     %c0 = arith.constant 0 : i32
     %c2 = arith.constant 2 : i32
     %c1 = arith.constant 1 : i32
@@ -64,6 +66,8 @@ builtin.module {
 // CHECK-NEXT: %gir = host.string_constant "gir" : !host.string
 // CHECK-NEXT: %same = host.string_eq %name, %gir
 // CHECK-NEXT: host.print %same : i1
+// CHECK-NEXT: %n = host.string_to_int %name : i64
+// CHECK-NEXT: host.print %n : i64
 // CHECK:      %last = scf.for %i = %c0 to %c2 step %c1 iter_args(%s = %name) -> (!host.string) : i32 {
 // CHECK-NEXT:   host.print %s : !host.string
 // CHECK-NEXT:   scf.yield %gir : !host.string
