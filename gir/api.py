@@ -100,13 +100,25 @@ def compile(
 
     module, label, exports = _parse(program, schedule, name)
     entry_points = {
-        signature.name: Export(signature, Program(lower_for_run(export, check_bounds), f"{label}.{signature.name}"))
+        signature.name: Export(signature, _lowered(export, f"{label}.{signature.name}", check_bounds))
         for signature, export in exports
     }
     if module is None:
         return Program(None, label, None, entry_points)
-    validator = find_validator(module)
-    return Program(lower_for_run(module, check_bounds), label, validator, entry_points)
+    return _lowered(module, label, check_bounds, find_validator(module), entry_points)
+
+
+def _lowered(
+    module: ModuleOp,
+    label: str,
+    check_bounds: bool,
+    validator: Validator | None = None,
+    exports: Mapping[str, Export] | None = None,
+) -> Program:
+    """The Program of `module`, lowered for one device, which a graph with more
+    than 2^31 edges lowers again with 64-bit edge indices (`widening`)."""
+    widen = widening(module, check_bounds)
+    return Program(lower_for_run(module, check_bounds), label, validator, exports, widen)
 
 
 _Exports = list[tuple["ExportSignature", ModuleOp]]
@@ -214,16 +226,26 @@ def _parse_schedule(text: str) -> list[Any]:
     return parser.parse_schedule_section()
 
 
-def lower_for_run(module: ModuleOp, check_bounds: bool = False, devices: int = 1) -> ModuleOp:
+def lower_for_run(
+    module: ModuleOp, check_bounds: bool = False, devices: int = 1, edge_index_width: int = 32
+) -> ModuleOp:
     """`module` lowered to the GPU level (if it is above it), with every device
     access guarded (`gpu-check-bounds`) when `check_bounds`, and partitioned
-    (`host-partition`) to run on several `devices`; a pass failure is a
-    `UserError` with the message gir-opt prints."""
+    (`host-partition`) to run on several `devices`; with `edge_index_width` 64,
+    its edge offsets, edge positions and sums of degrees are 64-bit (set on the
+    module before it is lowered: `gir.dialects.host.EDGE_INDEX_WIDTH`); a pass
+    failure is a `UserError` with the message gir-opt prints."""
     from gir.dialects import register_dialects
+    from gir.dialects.host import set_edge_index_width
     from gir.dialects.levels import Level, level_of
     from gir.passes.registry import parse_pipeline
 
-    passes = ["lower-to-gpu"] if level_of(module) in (Level.GRAPH, Level.FRONTIER) else []
+    above_gpu = level_of(module) in (Level.GRAPH, Level.FRONTIER)
+    if edge_index_width != 32:
+        if not above_gpu:
+            raise UserError("error: only a program above the GPU level can be lowered with 64-bit edge indices")
+        set_edge_index_width(module, edge_index_width)
+    passes = ["lower-to-gpu"] if above_gpu else []
     if devices < 1:
         raise UserError(f"error: a program runs on at least one device, not {devices}")
     if devices > 1:  # before the bounds checks: each device checks its own accesses
@@ -238,6 +260,21 @@ def lower_for_run(module: ModuleOp, check_bounds: bool = False, devices: int = 1
         except (DiagnosticException, PassFailedException) as error:
             raise UserError(describe_diagnostic(error)) from None
     return module
+
+
+def widening(module: ModuleOp, check_bounds: bool = False, devices: int = 1) -> Callable[[], ModuleOp] | None:
+    """What lowers `module` (not yet lowered) again with 64-bit edge indices, for
+    `compile_program`'s `widen`: a graph with more than 2^31 edges specialises
+    the program on it (`CompiledProgram.for_edges`). None for a module already
+    at the GPU level, or partitioned (each part runs with 32-bit edge indices).
+    The 64-bit program's accesses are not guarded even with `check_bounds`:
+    `gpu-check-bounds` compares 32-bit lengths."""
+    from gir.dialects.levels import Level, level_of
+
+    if devices > 1 or level_of(module) not in (Level.GRAPH, Level.FRONTIER):
+        return None
+    source = module.clone()
+    return lambda: lower_for_run(source.clone(), devices=devices, edge_index_width=64)
 
 
 def choose_target(requested: str | None) -> str:
@@ -470,12 +507,15 @@ class Program:
         name: str = "<program>",
         validator: Validator | None = None,
         exports: Mapping[str, Export] | None = None,
+        widen: Callable[[], ModuleOp] | None = None,
     ):
         """`module` is at the GPU level (see `lower_for_run`), None for a program
         of exports only; `name` is argv[0]; `validator` checks results
         (`gir.validate.find_validator` of the module before lowering), if gir
-        knows the algorithm; `exports` are the entry points by name."""
+        knows the algorithm; `exports` are the entry points by name; `widen`
+        lowers the program again with 64-bit edge indices (`widening`)."""
         self.module = module
+        self._widen = widen
         self.name = name
         self.validator = validator
         self.exports: dict[str, Export] = dict(exports or {})
@@ -505,7 +545,9 @@ class Program:
         chosen = choose_target(target)
         program = self._compiled.get(chosen)
         if program is None:
-            program = self._compiled[chosen] = compile_program(self._main(), chosen, self.name)
+            program = self._compiled[chosen] = compile_program(
+                self._main(), chosen, self.name, widen=self.__dict__.get("_widen")
+            )
         return program
 
     def source(self, target: str | None = None) -> str:
@@ -661,6 +703,11 @@ class Program:
     ) -> tuple[Any, float]:
         """One run of `compiled` on `device` (on `graph`, if the program loads
         one): its RunResult and its time."""
+        if graph is not None and compiled.graph_load is not None and compiled.graph_load.argv is not None:
+            resident = graph.on_device(compiled.graph_load.weighted, compiled.graph_load.reorder)
+            compiled = compiled.for_edges(resident.num_edges)
+        else:
+            compiled = compiled.for_run(device, argv)
         kernels = compiled.kernels(device)
         if graph is None:
             run = Run(device, kernels, argv, output, compiled.bounds_sites)

@@ -62,10 +62,11 @@ class DType(StrEnum):
         return np.dtype(self.value)
 
     @staticmethod
-    def of(type_: Attribute) -> DType:
-        """The element type of buffers of the IR type `type_` (`index` is int32)."""
+    def of(type_: Attribute, index_width: int = 32) -> DType:
+        """The element type of buffers of the IR type `type_` (`index` is
+        `index_width` bits: the module's edge index width)."""
         if isinstance(type_, IndexType):
-            return DType.INT32
+            return DType(f"int{index_width}")
         if isinstance(type_, IntegerType):
             width = type_.width.data
             if width == 1:

@@ -31,7 +31,8 @@
 namespace gir_graph {
 
 const long long MAX_VERTICES = INT32_MAX;  // ids are int32, the largest is MAX_VERTICES - 1
-const long long MAX_EDGES = INT32_MAX;     // CSR row pointers are int32
+const long long MAX_EDGES = (1LL << 62) - 1;  // edge counts and offsets are int64 (memory runs out first)
+const long long MAX_EDGES_32 = INT32_MAX;      // above it a graph needs 64-bit row pointers
 const size_t DISPLAY_LIMIT = 80;           // characters of a line shown in an error
 
 // A problem with a graph input: `path` and `line` locate it where known.
@@ -595,9 +596,8 @@ inline MtxHeader matrix_market_header(const std::string& path, Lines& lines) {
     header.sizes[2] = header.negated ? n * (n - 1) / 2 : header.mirrored ? n * (n + 1) / 2 : n * header.sizes[1];
   }
   if (header.declared_edges() > MAX_EDGES) {
-    raise("", 0, path + " has " + with_commas(header.declared_edges()) +
-                     " edges, but gir's edge offsets are 32-bit (at most " + with_commas(MAX_EDGES) +
-                     " edges); 64-bit offsets are not supported");
+    raise("", 0, path + " has " + with_commas(header.declared_edges()) + " edges, more than gir's limit of " +
+                     with_commas(MAX_EDGES));
   }
   return header;
 }
@@ -844,8 +844,10 @@ inline size_t sort_unique(int32_t* src, int32_t* dst, int32_t* weights, size_t c
   return kept;
 }
 
-// CSR row pointers (vertices + 1 entries) of `count` edges sorted by row.
-inline void row_pointers(const int32_t* rows, size_t count, long long vertices, int32_t* pointers) {
+// CSR row pointers (vertices + 1 entries) of `count` edges sorted by row;
+// `Offset` is int32_t, or int64_t for a graph of more than MAX_EDGES_32 edges.
+template <typename Offset>
+inline void row_pointers(const int32_t* rows, size_t count, long long vertices, Offset* pointers) {
   std::fill(pointers, pointers + vertices + 1, 0);
   for (size_t e = 0; e < count; ++e) ++pointers[(size_t)rows[e] + 1];
   for (long long v = 0; v < vertices; ++v) pointers[v + 1] += pointers[v];
@@ -855,7 +857,7 @@ inline void row_pointers(const int32_t* rows, size_t count, long long vertices, 
 // counting sort by destination. Out: reversed[src] = dst and so on.
 inline void transpose(const int32_t* src, const int32_t* dst, const int32_t* weights, size_t count, long long vertices,
                       int32_t* out_src, int32_t* out_dst, int32_t* out_weights) {
-  std::vector<int32_t> next((size_t)vertices + 1);
+  std::vector<int64_t> next((size_t)vertices + 1);
   row_pointers(dst, count, vertices, next.data());
   for (size_t e = 0; e < count; ++e) {
     size_t position = (size_t)next[(size_t)dst[e]]++;
@@ -873,8 +875,9 @@ inline long long block_count(long long vertices, long long size) { return std::m
 // source) lies in [k*size, (k+1)*size), at positions offsets[k] .. offsets[k+1]-1.
 // Given (src, dst)-sorted edges this is PUSH's tiling; given them in (dst, src)
 // order and `by_source`, PULL's (the transpose's).
+template <typename Offset>
 inline void tile(const int32_t* src, const int32_t* dst, const int32_t* weights, size_t count, long long vertices,
-                 long long size, bool by_source, int32_t* offsets, int32_t* out_src, int32_t* out_dst,
+                 long long size, bool by_source, Offset* offsets, int32_t* out_src, int32_t* out_dst,
                  int32_t* out_weights) {
   if (size <= 0) raise("", 0, "edge blocking needs a positive blocking size, got " + std::to_string(size));
   const int32_t* tiled = by_source ? src : dst;
@@ -882,7 +885,7 @@ inline void tile(const int32_t* src, const int32_t* dst, const int32_t* weights,
   std::fill(offsets, offsets + blocks + 1, 0);
   for (size_t e = 0; e < count; ++e) ++offsets[(size_t)(tiled[e] / size) + 1];
   for (long long b = 0; b < blocks; ++b) offsets[b + 1] += offsets[b];
-  std::vector<int32_t> next(offsets, offsets + blocks);
+  std::vector<int64_t> next(offsets, offsets + blocks);
   for (size_t e = 0; e < count; ++e) {
     size_t position = (size_t)next[(size_t)(tiled[e] / size)]++;
     out_src[position] = src[e];
@@ -896,9 +899,8 @@ inline Parsed load(const std::string& path) {
   Format format = graph_format(path);
   Parsed parsed = parse(path, format, read_file(path));
   if ((long long)parsed.src.size() > MAX_EDGES) {
-    raise("", 0, path + " has " + with_commas((long long)parsed.src.size()) +
-                     " edges, but gir's edge offsets are 32-bit (at most " + with_commas(MAX_EDGES) +
-                     " edges); 64-bit offsets are not supported");
+    raise("", 0, path + " has " + with_commas((long long)parsed.src.size()) + " edges, more than gir's limit of " +
+                     with_commas(MAX_EDGES));
   }
   if (!parsed.sorted) {
     size_t kept = sort_unique(parsed.src.data(), parsed.dst.data(), parsed.has_weights ? parsed.weights.data() : nullptr,

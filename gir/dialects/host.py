@@ -433,6 +433,40 @@ BLOCKED_ARRAYS = BY_DESTINATION_ARRAYS + BY_SOURCE_ARRAYS
 BLOCK_OFFSET_ARRAYS = (GraphArray.BLOCK_OFFSETS, GraphArray.CSC_BLOCK_OFFSETS)
 """The blocked arrays with one entry per block plus one (the others: per edge)."""
 
+OFFSET_ARRAYS = (GraphArray.ROW_PTR, GraphArray.CSC_PTR, *BLOCK_OFFSET_ARRAYS)
+"""The graph arrays of edge positions: their elements have the module's edge
+index type (`edge_index_type`), the others are i32 (or the weight type)."""
+
+EDGE_INDEX_WIDTH = "gir.edge_index_width"
+"""The module attribute (an i64, 32 or 64; absent: 32) that says how wide the
+program's edge indices are: the elements of `OFFSET_ARRAYS`, the graph's edge
+count (`host.graph_size edges`), edge positions (`index` in kernels, printed
+with this width) and the sums of degrees a load balance scans. Set once per
+program before it is lowered (`gir.runtime.graph.memory.edge_index_width`
+chooses it per graph, see docs/levels.md); every pass and printer reads it
+here."""
+
+
+def edge_index_width(module: Operation) -> int:
+    """The width (32 or 64) of the edge indices of `module` (see `EDGE_INDEX_WIDTH`)."""
+    width = module.attributes.get(EDGE_INDEX_WIDTH)
+    return width.value.data if isinstance(width, IntegerAttr) else 32
+
+
+def set_edge_index_width(module: Operation, width: int) -> None:
+    """Makes `module`'s edge indices `width` (32 or 64) bits wide, before lowering."""
+    if width not in (32, 64):
+        raise ValueError(f"edge indices are 32 or 64 bits wide, not {width}")
+    if width == 32:
+        module.attributes.pop(EDGE_INDEX_WIDTH, None)
+    else:
+        module.attributes[EDGE_INDEX_WIDTH] = IntegerAttr(width, i64)
+
+
+def edge_index_type(module: Operation) -> IntegerType:
+    """i32 or i64: the type of `module`'s edge offsets and edge counts."""
+    return i64 if edge_index_width(module) == 64 else i32
+
 WEIGHT_ARRAYS = (
     GraphArray.WEIGHTS,
     GraphArray.CSC_WEIGHTS,
@@ -524,7 +558,11 @@ class GraphArrayOp(IRDLOperation):
     assembly_format = "$graph $array attr-dict `:` type($result)"
 
     def __init__(
-        self, graph: SSAValue | Operation, array: GraphArray, blocking_size: int | None = None
+        self,
+        graph: SSAValue | Operation,
+        array: GraphArray,
+        blocking_size: int | None = None,
+        element: Attribute = i32,
     ):
         super().__init__(
             operands=[graph],
@@ -532,7 +570,7 @@ class GraphArrayOp(IRDLOperation):
                 "array": GraphArrayAttr(array),
                 "blocking_size": None if blocking_size is None else IntegerAttr(blocking_size, i64),
             },
-            result_types=[buffer_type(i32)],
+            result_types=[buffer_type(element)],
         )
 
     def verify_(self) -> None:
@@ -545,7 +583,13 @@ class GraphArrayOp(IRDLOperation):
             )
         if self.blocking_size is not None and not 0 < self.blocking_size.value.data <= 2**31 - 1:
             raise VerifyException("host.graph_array: blocking_size must be in [1, 2^31-1]")
-        if self.array.data not in WEIGHT_ARRAYS and self.result.type != buffer_type(i32):
+        if self.array.data in OFFSET_ARRAYS:
+            if self.result.type not in (buffer_type(i32), buffer_type(i64)):
+                raise VerifyException(
+                    f"host.graph_array: {self.array.data} is memref<?xi32> or memref<?xi64> "
+                    f"(the edge index type), not {self.result.type}"
+                )
+        elif self.array.data not in WEIGHT_ARRAYS and self.result.type != buffer_type(i32):
             raise VerifyException(
                 f"host.graph_array: {self.array.data} is memref<?xi32>, not {self.result.type}"
             )
@@ -579,12 +623,22 @@ class GraphSizeOp(IRDLOperation):
 
     assembly_format = "$graph $what attr-dict `:` type($result)"
 
-    def __init__(self, graph: SSAValue | Operation, what: GraphSize):
+    def __init__(self, graph: SSAValue | Operation, what: GraphSize, result_type: IntegerType = i32):
+        """`result_type`: i32, or for the edges the module's edge index type."""
         super().__init__(
             operands=[graph],
             properties={"what": GraphSizeAttr(what)},
-            result_types=[i32],
+            result_types=[result_type],
         )
+
+    def verify_(self) -> None:
+        allowed = (i32, i64) if self.what.data == GraphSize.EDGES else (i32,)
+        if self.result.type not in allowed:
+            raise VerifyException(
+                f"host.graph_size: {self.what.data.value} is "
+                + " or ".join(map(str, allowed))
+                + f", not {self.result.type}"
+            )
 
 
 # ---------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
+from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp, i32
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -41,8 +41,17 @@ def _vertex_map_kernel(op: frontier.VertexMapOp, kernels: KernelBuilder) -> None
 
 
 def _edge_map_kernel(op: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
-    """As the map's load-balance strategy forms it."""
-    load_balance(op.load_balance.data).form_kernel(op, kernels)
+    """As the map's load-balance strategy forms it; a located `UserError` when
+    the program has 64-bit edge indices and the strategy keeps them in 32 bits."""
+    strategy = load_balance(op.load_balance.data)
+    if kernels.ctx.edge_type != i32 and not strategy.wide_edges:
+        raise UserError.at(
+            op,
+            f"error: load balance {strategy.value} keeps edge positions and sums of "
+            "degrees in 32 bits: it does not run a graph with more than 2^31 edges "
+            "(64-bit edge indices) yet; use VERTEX_BASED there",
+        )
+    strategy.form_kernel(op, kernels)
 
 
 KERNEL_FORMERS: dict[type[Operation], Callable[[Operation, KernelBuilder], None]] = {

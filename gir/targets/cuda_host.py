@@ -46,6 +46,7 @@ from xdsl.traits import SymbolTable
 
 from gir.diagnostics import UserError
 from gir.dialects import host
+from gir.dialects.host import edge_index_width
 from gir.dialects.gir_gpu import KernelOp
 from gir.dialects.printing import StringType
 from gir.targets.c_printer import C_RESERVED, KernelPrinter, Needs, c_string_literal
@@ -53,7 +54,7 @@ from gir.targets.cuda import CudaFlavour
 from gir.targets.cuda_host_runtime import partition_runtime_source, runtime_source
 from gir.targets.externs import kernel_prints
 from gir.targets.host_python import find_main
-from gir.targets.walker import ValueNames, scalar_of
+from gir.targets.walker import ValueNames
 
 HOST_RESERVED = frozenset({"std", "argc", "argv", "gir_rt", "printf", "exit"})
 """Names the host's C++ needs besides C's reserved words: a local or kernel so
@@ -103,6 +104,7 @@ class CudaHostPrinter(KernelPrinter):
         """`int main(int argc, char** argv)` running the module's `@main`; for
         a partitioned module (`host-partition`), once per GPU
         (`cuda_partition.cuh`), on `devices` GPUs unless `$GIR_DEVICES` says."""
+        self.index_width = edge_index_width(module)
         main = find_main(module)
         kernels = {op.sym_name.data for op in module.ops if isinstance(op, KernelOp)}
         for name in sorted(kernels & HOST_RESERVED):
@@ -148,7 +150,7 @@ class CudaHostPrinter(KernelPrinter):
         return super()._float_literal(value, width)
 
     def _element_type(self, buffer: SSAValue) -> str:
-        return self.flavour.memory_type(scalar_of(buffer.type.element_type), self.needs)  # type: ignore[attr-defined]
+        return self.flavour.memory_type(self.scalar(buffer.type.element_type), self.needs)  # type: ignore[attr-defined]
 
     def _min_max(self, op: Operation) -> None:
         lhs, rhs = op.operands

@@ -59,7 +59,7 @@ from gir.targets.externs import EXTERN_HELP, read_extern
 from gir.tools.arguments import nonnegative_int, positive_int
 from gir.tools.opt import report_user_errors
 from gir.tools.output import check_writable, open_output, write_npz
-from gir.api import choose_target, lower_for_run
+from gir.api import choose_target, lower_for_run, widening
 from gir.validate import Validator, find_validator
 
 
@@ -252,11 +252,13 @@ def run(argv: Sequence[str] | None = None) -> None:
 
     target = choose_target(options.target)
     started = time.perf_counter()
+    widen = widening(program, checks_bounds(options), options.devices)
     compiled = compile_program(
         lower_for_run(program, checks_bounds(options), devices=options.devices),
         target,
         options.program,
         extern,
+        widen,
     )
     devices = open_devices(target, options.devices, options.device)
     for device in devices:
