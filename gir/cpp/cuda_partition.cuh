@@ -155,7 +155,7 @@ inline void allgather(int* items, int* count) {
 // The graphs the ranks split, loaded once, and their row pointers.
 struct WholeGraphs {
   std::mutex lock;
-  std::map<std::pair<std::string, bool>, std::pair<Graph*, std::vector<int32_t>>> loaded;
+  std::map<std::pair<std::string, bool>, std::pair<Graph*, std::vector<int64_t>>> loaded;
 };
 
 inline WholeGraphs& whole_graphs() {
@@ -167,7 +167,7 @@ inline WholeGraphs& whole_graphs() {
 // of vertices, the ranges balanced by out-edges (gir/runtime/graph/partition.py).
 inline Graph* load_graph_part(const char* path, bool weighted) {
   Graph* whole = nullptr;
-  const std::vector<int32_t>* row_ptr = nullptr;
+  const std::vector<int64_t>* row_ptr = nullptr;
   {
     std::lock_guard<std::mutex> guard(whole_graphs().lock);
     auto key = std::make_pair(std::string(path), weighted);
@@ -198,7 +198,7 @@ inline Graph* load_graph_part(const char* path, bool weighted) {
   if (weighted) part->edges.weights.assign(whole->edges.weights.begin() + first, whole->edges.weights.begin() + last);
   part->whole_out_degrees.resize((size_t)whole->vertices);
   for (long long v = 0; v < whole->vertices; ++v) {
-    part->whole_out_degrees[(size_t)v] = (*row_ptr)[(size_t)v + 1] - (*row_ptr)[(size_t)v];
+    part->whole_out_degrees[(size_t)v] = (int32_t)((*row_ptr)[(size_t)v + 1] - (*row_ptr)[(size_t)v]);
   }
   return part;
 }

@@ -32,7 +32,6 @@ namespace gir_graph {
 
 const long long MAX_VERTICES = INT32_MAX;  // ids are int32, the largest is MAX_VERTICES - 1
 const long long MAX_EDGES = (1LL << 62) - 1;  // edge counts and offsets are int64 (memory runs out first)
-const long long MAX_EDGES_32 = INT32_MAX;      // above it a graph needs 64-bit row pointers
 const size_t DISPLAY_LIMIT = 80;           // characters of a line shown in an error
 
 // A problem with a graph input: `path` and `line` locate it where known.
@@ -845,7 +844,7 @@ inline size_t sort_unique(int32_t* src, int32_t* dst, int32_t* weights, size_t c
 }
 
 // CSR row pointers (vertices + 1 entries) of `count` edges sorted by row;
-// `Offset` is int32_t, or int64_t for a graph of more than MAX_EDGES_32 edges.
+// `Offset` is int32_t, or int64_t for a graph of more than 2^31 - 1 edges.
 template <typename Offset>
 inline void row_pointers(const int32_t* rows, size_t count, long long vertices, Offset* pointers) {
   std::fill(pointers, pointers + vertices + 1, 0);

@@ -584,10 +584,12 @@ class GraphArrayOp(IRDLOperation):
         if self.blocking_size is not None and not 0 < self.blocking_size.value.data <= 2**31 - 1:
             raise VerifyException("host.graph_array: blocking_size must be in [1, 2^31-1]")
         if self.array.data in OFFSET_ARRAYS:
-            if self.result.type not in (buffer_type(i32), buffer_type(i64)):
+            module = self.get_toplevel_object()
+            expected = buffer_type(edge_index_type(module))
+            if self.result.type != expected:
                 raise VerifyException(
-                    f"host.graph_array: {self.array.data} is memref<?xi32> or memref<?xi64> "
-                    f"(the edge index type), not {self.result.type}"
+                    f"host.graph_array: {self.array.data} is {expected} (the module's edge "
+                    f"index type), not {self.result.type}"
                 )
         elif self.array.data not in WEIGHT_ARRAYS and self.result.type != buffer_type(i32):
             raise VerifyException(
