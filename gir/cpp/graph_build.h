@@ -893,6 +893,64 @@ inline void tile(const int32_t* src, const int32_t* dst, const int32_t* weights,
   }
 }
 
+// Runs `work(first, last)` over [0, total) in one range per hardware thread
+// where the host was built with GIR_GRAPH_THREADS, else in one range.
+template <typename Work> inline void in_parallel(size_t total, Work work) {
+#ifdef GIR_GRAPH_THREADS
+  size_t threads = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), total / 4096 + 1));
+  std::vector<std::thread> workers;
+  for (size_t k = 1; k < threads; ++k) workers.emplace_back(work, total * k / threads, total * (k + 1) / threads);
+  work(0, total / threads);
+  for (std::thread& worker : workers) worker.join();
+#else
+  work(0, total);
+#endif
+}
+
+// Both directions of `count` drawn edges, without self loops or duplicates,
+// sorted by (src, dst), written to out_src/out_dst (room for 2 * count each);
+// returns how many. A counting sort by source scatters both directions straight
+// into the output, then each row is sorted and deduplicated (rows spread over
+// threads) and the rows are packed: the drawn edges and the output are the only
+// per-edge memory (12 bytes per output edge), which lets a host build a graph
+// of more than 2^31 edges (gir.runtime.graph.generators).
+inline size_t symmetric_edges(const int32_t* src, const int32_t* dst, size_t count, long long vertices,
+                              int32_t* out_src, int32_t* out_dst) {
+  std::vector<int64_t> begin((size_t)vertices + 1, 0);
+  for (size_t e = 0; e < count; ++e) {
+    if (src[e] != dst[e]) {
+      ++begin[(size_t)src[e] + 1];
+      ++begin[(size_t)dst[e] + 1];
+    }
+  }
+  for (long long v = 0; v < vertices; ++v) begin[(size_t)v + 1] += begin[(size_t)v];
+  std::vector<int64_t> next(begin.begin(), begin.end() - 1);
+  for (size_t e = 0; e < count; ++e) {
+    int32_t s = src[e], d = dst[e];
+    if (s != d) {
+      out_dst[next[(size_t)s]++] = d;
+      out_dst[next[(size_t)d]++] = s;
+    }
+  }
+  std::vector<int64_t>& kept = next;  // reused: each row's length once deduplicated
+  in_parallel((size_t)vertices, [&](size_t first, size_t last) {
+    for (size_t v = first; v < last; ++v) {
+      int32_t* row = out_dst + begin[v];
+      int32_t* row_end = out_dst + begin[v + 1];
+      std::sort(row, row_end);
+      kept[v] = std::unique(row, row_end) - row;
+    }
+  });
+  size_t position = 0;
+  for (long long v = 0; v < vertices; ++v) {
+    int64_t length = kept[(size_t)v];
+    std::memmove(out_dst + position, out_dst + begin[(size_t)v], (size_t)length * sizeof(int32_t));
+    std::fill(out_src + position, out_src + position + length, (int32_t)v);
+    position += (size_t)length;
+  }
+  return position;
+}
+
 // The graph file `path` as sorted edges without duplicates: what both hosts load.
 inline Parsed load(const std::string& path) {
   Format format = graph_format(path);

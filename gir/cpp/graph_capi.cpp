@@ -124,6 +124,11 @@ void gir_row_pointers64(const int32_t* rows, long long count, long long vertices
   gir_graph::row_pointers(rows, (size_t)count, vertices, pointers);
 }
 
+long long gir_symmetric_edges(const int32_t* src, const int32_t* dst, long long count, long long vertices,
+                              int32_t* out_src, int32_t* out_dst) {
+  return guarded([&] { return (long long)gir_graph::symmetric_edges(src, dst, (size_t)count, vertices, out_src, out_dst); });
+}
+
 long long gir_transpose(const int32_t* src, const int32_t* dst, const int32_t* weights, long long count,
                         long long vertices, int32_t* out_src, int32_t* out_dst, int32_t* out_weights) {
   return guarded([&] {

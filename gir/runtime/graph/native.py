@@ -125,6 +125,7 @@ def library() -> ctypes.CDLL:
         "gir_file_edges_sorted": (_LL, [_VOID_P, _INT32_P, _INT32_P, _VOID_P]),
         "gir_file_close": (None, [_VOID_P]),
         "gir_sort_unique": (_LL, [_INT32_P, _INT32_P, _VOID_P, _LL]),
+        "gir_symmetric_edges": (_LL, [_INT32_P, _INT32_P, _LL, _LL, _INT32_P, _INT32_P]),
         "gir_row_pointers": (None, [_INT32_P, _LL, _LL, _INT32_P]),
         "gir_row_pointers64": (None, [_INT32_P, _LL, _LL, _INT64_P]),
         "gir_transpose": (_LL, [_INT32_P, _INT32_P, _VOID_P, _LL, _LL, _INT32_P, _INT32_P, _VOID_P]),
@@ -212,14 +213,31 @@ class GraphFile:
 
 
 def sort_unique(
-    src: np.ndarray, dst: np.ndarray, weights: np.ndarray | None
+    src: np.ndarray, dst: np.ndarray, weights: np.ndarray | None, *, in_place: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Edges (int32 ids) sorted by (src, dst) without duplicates; the first of a
-    duplicate keeps its weight. The arrays are copied, not changed."""
-    src, dst = np.array(src, np.int32), np.array(dst, np.int32)
-    weights = None if weights is None else np.array(weights, np.int32)
+    duplicate keeps its weight. The arrays are copied, not changed; with
+    `in_place`, int32 arrays the caller gives up are sorted where they are (a
+    large graph's builder saves a copy of its edges) and views of them returned."""
+    copy = not in_place
+    src, dst = np.array(src, np.int32, copy=copy), np.array(dst, np.int32, copy=copy)
+    weights = None if weights is None else np.array(weights, np.int32, copy=copy)
     kept = _checked(library().gir_sort_unique(src, dst, _pointer(weights), src.size))
     return src[:kept], dst[:kept], None if weights is None else weights[:kept]
+
+
+def symmetric_edges(
+    drawn: list[np.ndarray], num_vertices: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Both directions of the edges `drawn` ([src, dst] int32, emptied: the caller
+    gives them up, so they are freed once used) sorted by (src, dst), without
+    duplicates or self loops: 12 bytes per output edge at the peak."""
+    src, dst = (np.ascontiguousarray(column, np.int32) for column in drawn)
+    drawn.clear()
+    out_src, out_dst = np.empty(2 * src.size, np.int32), np.empty(2 * src.size, np.int32)
+    kept = _checked(library().gir_symmetric_edges(src, dst, src.size, num_vertices, out_src, out_dst))
+    del src, dst
+    return out_src[:kept], out_dst[:kept]
 
 
 def offset_dtype(num_edges: int) -> type[np.signedinteger]:
