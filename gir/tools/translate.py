@@ -84,8 +84,9 @@ def _build_parser() -> argparse.ArgumentParser:
         help="partition the program over this many GPUs (docs/multi-gpu.md) [1]",
     )  # fmt: skip
     parser.add_argument(
-        "--edge-index-width", type=int, choices=(32, 64), default=32,
-        help="bits of edge offsets and positions: 64 for graphs of more than 2^31 edges [32]",
+        "--edge-index-width", type=int, choices=(32, 64),
+        help="bits of edge offsets and positions: 64 for graphs of more than 2^31 edges "
+        "[the module's gir.edge_index_width, else 32]",
     )  # fmt: skip
     parser.add_argument("-o", "--output", help="output file (default: stdout)")
     parser.add_argument("--extern", metavar="FILE", help=EXTERN_HELP)
@@ -122,7 +123,7 @@ def run(argv: Sequence[str] | None = None) -> None:
     check_not_input(options.output, options.file)
     extern = None if options.extern is None else read_extern(options.extern)
     module = read_module(options.file, options.strict_schedule)
-    if options.edge_index_width != edge_index_width(module):
+    if options.edge_index_width not in (None, edge_index_width(module)):
         if level_of(module) not in (Level.GRAPH, Level.FRONTIER):
             raise UserError(
                 f"error: --edge-index-width {options.edge_index_width}: the module is at the GPU "
