@@ -74,6 +74,7 @@ class CompiledProgram:
     """Compiles this program with 64-bit edge indices (None: it cannot be, say
     a module given at the GPU level): what `for_edges` runs a larger graph with."""
     _specialised: dict[int, CompiledProgram] = field(default_factory=dict, compare=False, repr=False)
+    _noted: list[str] = field(default_factory=list, compare=False, repr=False)
 
     def for_edges(self, num_edges: int) -> CompiledProgram:
         """This program, or its 64-bit specialisation (compiled once) when a graph
@@ -107,7 +108,12 @@ class CompiledProgram:
             return self
         assert self.graph_load is not None
         graph = device.load_graph(spec, self.graph_load.weighted, self.graph_load.reorder)
-        return self.for_edges(graph.num_edges)
+        program = self.for_edges(graph.num_edges)
+        if program is not self and device.progress is not None and not self._noted:
+            self._noted.append(spec)
+            why = "more than 2^31 - 1" if graph.num_edges > 2**31 - 1 else "$GIR_EDGE_INDEX_WIDTH=64"
+            device.progress(f"{spec} has {graph.num_edges:,} edges ({why}): running with 64-bit edge indices")
+        return program
 
     def kernels(self, device: Device) -> Any:
         """The program's kernels built on `device` (once per device and source);
