@@ -306,3 +306,14 @@ def test_a_generated_graph_too_large_once_symmetrized_is_refused_before_caching(
     with pytest.raises(GraphError, match=r"\(symmetrized\) has 1,\d\d\d edges"):
         load_graph("rmat:10:1")  # 1024 drawn, more than 1500 after symmetrizing
     assert entries(cache_dir) == []
+
+
+def test_a_graph_larger_than_the_cache_cap_is_not_written(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A graph of billions of edges would take minutes to write only to be evicted:
+    it is not cached at all (here with a small cap)."""
+    monkeypatch.setenv("GIR_CACHE_MAX_BYTES", "1000")
+    load_graph("rmat:20:1")
+    assert entries(cache_dir) == []
+    assert "is larger than the cache's cap (1000 B, GIR_CACHE_MAX_BYTES); not kept" in capsys.readouterr().err

@@ -128,5 +128,5 @@ def write_binary_graph(graph: Graph, path: Path) -> None:
         stream.write(BINARY_GRAPH_MAGIC)
         stream.write(header.tobytes())
         for column in columns:
-            stream.write(np.ascontiguousarray(column, dtype="<i4").tobytes())
+            stream.write(np.ascontiguousarray(column, dtype="<i4").data)  # no copy of a large column
     os.replace(partial, path)
