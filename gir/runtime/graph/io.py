@@ -24,6 +24,7 @@ from gir.runtime.graph.errors import GraphError
 from gir.runtime.graph.generators import GENERATOR_PREFIX, load_generated, parse_generator_spec
 from gir.runtime.graph.graph import Graph, ProgressCallback, ignore_progress
 from gir.runtime.graph.memory import (
+    BINARY_BYTES_PER_EDGE,
     HOST_BYTES_PER_PARSED_LINE,
     check_edge_count,
     check_host_memory,
@@ -96,8 +97,9 @@ def _parse_file(path: Path) -> Graph:
 def _check_graph_size(path: Path, num_vertices: int, num_edges: int) -> None:
     """Raise GraphError before building a graph of a file that cannot fit."""
     check_edge_count(num_edges, str(path))
+    binary = path.suffix.lower() in _UNCACHED_SUFFIXES  # read, not parsed
     check_host_memory(
-        graph_bytes(num_vertices, num_edges),
+        graph_bytes(num_vertices, num_edges, BINARY_BYTES_PER_EDGE) if binary else graph_bytes(num_vertices, num_edges),
         f"{path} ({num_vertices:,} vertices, {num_edges:,} edges)",
     )
 
