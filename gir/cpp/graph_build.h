@@ -916,22 +916,30 @@ template <typename Work> inline void in_parallel(size_t total, Work work) {
 // of more than 2^31 edges (gir.runtime.graph.generators).
 inline size_t symmetric_edges(const int32_t* src, const int32_t* dst, size_t count, long long vertices,
                               int32_t* out_src, int32_t* out_dst) {
+  // Counted and scattered by threads over ranges of edges with relaxed atomic
+  // increments: the order within a row varies, and sorting the rows undoes it.
   std::vector<int64_t> begin((size_t)vertices + 1, 0);
-  for (size_t e = 0; e < count; ++e) {
-    if (src[e] != dst[e]) {
-      ++begin[(size_t)src[e] + 1];
-      ++begin[(size_t)dst[e] + 1];
+  int64_t* counts = begin.data() + 1;
+  in_parallel(count, [&](size_t first, size_t last) {
+    for (size_t e = first; e < last; ++e) {
+      if (src[e] != dst[e]) {
+        __atomic_fetch_add(&counts[src[e]], 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&counts[dst[e]], 1, __ATOMIC_RELAXED);
+      }
     }
-  }
+  });
   for (long long v = 0; v < vertices; ++v) begin[(size_t)v + 1] += begin[(size_t)v];
   std::vector<int64_t> next(begin.begin(), begin.end() - 1);
-  for (size_t e = 0; e < count; ++e) {
-    int32_t s = src[e], d = dst[e];
-    if (s != d) {
-      out_dst[next[(size_t)s]++] = d;
-      out_dst[next[(size_t)d]++] = s;
+  int64_t* cursor = next.data();
+  in_parallel(count, [&](size_t first, size_t last) {
+    for (size_t e = first; e < last; ++e) {
+      int32_t s = src[e], d = dst[e];
+      if (s != d) {
+        out_dst[__atomic_fetch_add(&cursor[s], 1, __ATOMIC_RELAXED)] = d;
+        out_dst[__atomic_fetch_add(&cursor[d], 1, __ATOMIC_RELAXED)] = s;
+      }
     }
-  }
+  });
   std::vector<int64_t>& kept = next;  // reused: each row's length once deduplicated
   in_parallel((size_t)vertices, [&](size_t first, size_t last) {
     for (size_t v = first; v < last; ++v) {
