@@ -10,7 +10,8 @@ GRAPH and ARGS are what `gir-run` takes (the program's argv[1..]). Every
 candidate is compiled, run `--warmup` + `--trials` times on the graph (loaded
 once), timed by the program's own timer (the median of the trials) and checked
 against gir's CPU reference (else against the default schedule's result); the
-fastest correct one wins. Progress goes to stderr; the winner is written to
+fastest correct one wins. Runs still going when the budget ends are stopped, and
+the candidate is a `timeout` row, never chosen. Progress goes to stderr; the winner is written to
 `-o` (a `.gt` file: the whole program with its schedule section replaced; any
 other name: the `schedule:` section alone), else printed, and stored in the
 tuning cache for `gir-run --schedule tuned`. The journal (by default in the
@@ -109,11 +110,14 @@ def tune_command(argv: Sequence[str] | None = None) -> None:
     )  # fmt: skip
     failed = sum(1 for m in result.measurements if m.status != "ok")
     reused = sum(1 for m in result.measurements if m.kernels_reused)
-    by_origin = {m.origin: m.median_ms for m in result.measurements if m.origin != "search"}
-    seeds = ", ".join(f"{origin} {ms:.3f} ms" if ms is not None else f"{origin} failed" for origin, ms in by_origin.items())
+    by_origin = {m.origin: m for m in result.measurements if m.origin != "search"}
+    seeds = ", ".join(
+        f"{origin} {m.median_ms:.3f} ms" if m.median_ms is not None else f"{origin} {m.status}"
+        for origin, m in by_origin.items()
+    )
     _progress(
         f"best {result.median_ms:.3f} ms ({result.best.origin}) of {len(result.measurements)} candidate(s), "
-        f"{failed} failed or invalid, {reused} reusing built kernels, in {result.seconds:.0f} s "
+        f"{failed} failed, invalid or stopped, {reused} reusing built kernels, in {result.seconds:.0f} s "
         f"(space: {result.space_size:,} schedules); seeds: {seeds}"
     )
     if options.csv:

@@ -14,6 +14,15 @@ against gir's CPU reference where gir knows the algorithm, else against the
 default schedule's vectors; a candidate that fails to compile, to run or to
 validate is recorded with the reason and never chosen.
 
+The budget bounds every candidate's runs, not only the start of the next one:
+a candidate whose runs go on past the budget's end (a seed's: past the later
+of that end and `SEED_SHARE` of the budget after its runs began) is stopped at
+its next kernel launch or device access (`gir.runtime.run.run_deadline`) and
+recorded as a `timeout`, never chosen; a search candidate compiled past the
+budget is not run. So a search ends by the budget plus at most one compile (and
+the seeds' shares, when they start late); a single kernel that never returns is
+the one thing this cannot stop.
+
 Every measurement is appended to a journal (JSON lines, by default one per
 tuning key in the tuning cache); with `resume`, a journal of the same key is read
 back first: its candidates are
@@ -33,11 +42,17 @@ from typing import Any
 import numpy as np
 
 from gir.diagnostics import UsageError, UserError, one_line
+from gir.runtime.run import RunDeadline, run_deadline
 
 __all__ = ["Measurement", "TuneResult", "journal_path", "parse_budget", "tune"]
 
 DEFAULT_SECTION = "schedule:\n"
 """An empty schedule section: every apply at gir's default schedule."""
+
+SEED_SHARE = 0.25
+"""The least part of the budget each seed's runs may take, even when the
+budget's end comes sooner: the seeds are measured whatever the budget, and one
+that starts late is still given a fair chance (see `_Tuner.deadline_of`)."""
 
 MAX_REPEATS = 64
 """Consecutive suggestions of already-measured points after which the search
@@ -53,7 +68,8 @@ class Measurement:
     origin: str
     """`default`, `program` (the program's own section), `auto` or `search`."""
     status: str = "ok"
-    """`ok`, `failed` (did not compile or run) or `invalid` (wrong result)."""
+    """`ok`, `failed` (did not compile or run), `invalid` (wrong result) or
+    `timeout` (its runs went on past the time it had: see `_Tuner.deadline_of`)."""
     times_ms: list[float] = field(default_factory=list)
     compile_s: float = 0.0
     detail: str = ""
@@ -221,7 +237,7 @@ class _Tuner:
         if trial is not None:
             found.params = {name: str(value) for name, value in trial.params.items()}
             found.choices = {name: list(d.choices) for name, d in trial.distributions.items()}
-        started = time.perf_counter()
+        started = began = deadline = time.perf_counter()
         warmup, trials = self.options["warmup"], self.options["trials"]
         try:
             program = gir.compile(self.program_text(section), name=self.name)
@@ -230,19 +246,48 @@ class _Tuner:
             self.kernel_sources.add(compiled.kernel_source)
             compiled.kernels(self.loaded.device)
             found.compile_s = time.perf_counter() - started
-            result = program.run(self.loaded, *self.args, target=self.target,
-                                 device=self.options["device"], trials=warmup + trials)  # fmt: skip
+            began = time.perf_counter()
+            deadline = self.deadline_of(origin, began)
+            if began > deadline:
+                raise RunDeadline("not run: the budget was spent while it compiled")
+            with run_deadline(deadline):
+                result = program.run(self.loaded, *self.args, target=self.target,
+                                     device=self.options["device"], trials=warmup + trials)  # fmt: skip
             found.times_ms = [seconds * 1e3 for seconds in result.times[warmup:]]
             problem = self.check(program, result.vectors, section)
             if problem is not None:
                 found.status, found.detail = "invalid", problem
         except (KeyboardInterrupt, SystemExit):
             raise
+        except RunDeadline as stopped:
+            found.status, found.detail = "timeout", str(stopped)
+            if deadline >= began:
+                found.detail = (
+                    f"stopped after {time.perf_counter() - began:.1f} s: {deadline - began:.1f} s were left "
+                    f"for its {warmup + trials} run(s)"
+                )
+            self.settle()
         except Exception as error:  # a candidate that cannot run is a result, not a crash
             found.status, found.detail = "failed", one_line(error)
             found.compile_s = found.compile_s or time.perf_counter() - started
         self.record(found)
         return found
+
+    def deadline_of(self, origin: str, compiled: float) -> float:
+        """When the runs of a candidate compiled at `compiled` must stop: at the
+        budget's end, or for a seed (measured whatever the budget) no sooner than
+        `SEED_SHARE` of the budget after its runs began."""
+        if origin == "search":
+            return self.deadline
+        return max(self.deadline, compiled + SEED_SHARE * self.options["budget"])
+
+    def settle(self) -> None:
+        """Waits for the kernels a stopped candidate had queued, so that they are
+        not timed as the next candidate's."""
+        try:
+            self.loaded.device.synchronize()
+        except Exception:  # a device in an error state: the next candidate says so
+            pass
 
     def check(self, program: Any, vectors: dict[str, np.ndarray], section: str) -> str | None:
         """Why `vectors` (of `section`) are wrong (None: right): against the CPU
@@ -308,6 +353,12 @@ class _Tuner:
                 # what fails at the default schedule is the program, its arguments
                 # or the graph, which no schedule mends
                 raise UserError(f"error: {found.detail}")
+            if origin == "default" and found.status == "timeout" and not _has_cpu_reference(self.source):
+                raise UserError(
+                    f"error: gir-tune: the default schedule of '{self.name}' did not finish in the "
+                    f"budget ({found.detail}); without a CPU reference for this program, candidates are "
+                    "checked against the default schedule's result: give a larger --budget"
+                )
         if self.time_left():
             self.search()
         best = self.best()
@@ -348,6 +399,15 @@ class _Tuner:
                 study.tell(trial, state=optuna.trial.TrialState.FAIL)
             else:
                 study.tell(trial, found.median_ms)
+
+
+def _has_cpu_reference(source: str) -> bool:
+    """Whether gir knows the program's algorithm and checks results against its
+    CPU reference (else against the default schedule's result)."""
+    from gir.space import without_schedules
+    from gir.validate import find_validator
+
+    return find_validator(without_schedules(source, "<program>")) is not None
 
 
 def _reads_weights(source: str) -> bool:
@@ -432,8 +492,10 @@ def tune(
     correct schedule on `graph` with the program's arguments `args`.
 
     `program` is a `.gt` path or GraphIt source; `graph` anything `Program.run`
-    takes. `budget` is seconds (or `"2m"`): no candidate starts after it (the one
-    running finishes). Each candidate runs `warmup + trials` times, timed by the
+    takes. `budget` is seconds (or `"2m"`): no candidate starts after it, and the
+    runs of the one running are stopped at its end (a seed's no sooner than
+    `SEED_SHARE` of the budget after they began), that candidate recorded as a
+    `timeout` and never chosen. Each candidate runs `warmup + trials` times, timed by the
     program's own timer (median of the trials). The journal (`journal`, by
     default `journal_path(key)` in the tuning cache) records every measurement;
     `resume` reads it back first when it is of the same program, graph and device. The best schedule is stored in the tuning cache (`store`), where
