@@ -16,7 +16,8 @@ the GPU level with `lower-to-gpu` first, as `gir-translate` does.
 
 `xdsl-opt` also reads GraphIt: `xdsl-opt prog.gt -p lower-to-gpu` parses `.gt`
 with gir's frontend, and a bad `.gt` is one located line on stderr with exit
-status 1, as under `gir-opt` (`gir-opt prog.gt | xdsl-opt -p ...` works too).
+status 1, as under `gir-opt`, whether the frontend or a gir pass finds the
+problem (`gir-opt prog.gt | xdsl-opt -p ...` works too).
 xDSL 0.74 offers a plugin no place for a frontend, so gir adds it the one way
 open to it; `register_graphit_frontend` (called when xDSL loads this module)
 says how and why it is kept narrow.
@@ -28,7 +29,7 @@ import functools
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import IO, ClassVar
+from typing import IO, ClassVar, TypeVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -105,21 +106,39 @@ _GRAPHIT_EXTENSION = "gt"
 """The input extension (and `-f` name) of GraphIt source."""
 
 
+_Result = TypeVar("_Result")
+
+
+def _one_line_or_exit(step: Callable[..., _Result]) -> Callable[..., _Result]:
+    """`step` of the driver, with gir's user errors printed as their one located
+    line and exit status 1 (`xdsl-opt`'s `main` catches nothing, so they would
+    end in a traceback), as `gir-opt` reports them."""
+    from gir.diagnostics import UserError, printable
+
+    @functools.wraps(step)
+    def one_line_or_exit(*args: object) -> _Result:
+        try:
+            return step(*args)
+        except UserError as error:
+            print(printable(str(error)), file=sys.stderr)
+            raise SystemExit(1) from None
+
+    return one_line_or_exit
+
+
 def _parse_graphit_or_exit(tool: xDSLOptMain, io: IO[bytes]) -> ModuleOp:
     """The graph-dialect module of the GraphIt source `io` holds, for `tool`.
 
-    `xdsl-opt`'s `main` catches nothing, so a user error here would end in a
-    traceback: it is printed as gir's one located line instead, and the process
-    exits with status 1, as `gir-opt` does for the same file.
+    A bad program is one located line and exit status 1, whether its frontend
+    finds the problem or, later, one of gir's passes (a schedule a strategy
+    cannot lower) or targets: for this run only, `tool`'s `apply_passes` and
+    `output_resulting_program` report gir's errors so too.
     """
-    from gir.diagnostics import UserError, printable
     from gir.frontend import parse_graphit_source
 
-    try:
-        return parse_graphit_source(io.read(), tool.get_input_name())
-    except UserError as error:
-        print(printable(str(error)), file=sys.stderr)
-        raise SystemExit(1) from None
+    tool.apply_passes = _one_line_or_exit(tool.apply_passes)  # type: ignore[method-assign]
+    tool.output_resulting_program = _one_line_or_exit(tool.output_resulting_program)  # type: ignore[method-assign]
+    return _one_line_or_exit(parse_graphit_source)(io.read(), tool.get_input_name())
 
 
 def register_graphit_frontend() -> None:

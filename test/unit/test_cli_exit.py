@@ -140,6 +140,15 @@ def test_xdsl_universe_has_no_frontend_hook_yet() -> None:
     assert set(inspect.signature(Universe).parameters) == {"all_dialects", "all_passes", "all_targets"}
 
 
+BLOCKED_FRONTIER_SCHEDULE = """schedule:
+    SimpleGPUSchedule blocked;
+    blocked.configLoadBalance(EDGE_ONLY, BLOCKED, 1024);
+    program->applyGPUSchedule("search:expand", blocked);
+"""
+"""Edge blocking on BFS's traversal from a frontier: the frontend accepts it,
+`graph-default-schedule` refuses it at the statement."""
+
+
 def test_xdsl_opt_reads_graphit(tmp_path: Path) -> None:
     """`xdsl-opt prog.gt -p PASSES` runs gir's passes on GraphIt, and a bad `.gt`
     is gir's one located line with exit status 1, not xDSL's traceback."""
@@ -155,6 +164,12 @@ def test_xdsl_opt_reads_graphit(tmp_path: Path) -> None:
     assert failed.returncode == 1
     assert failed.stderr == f"{bad}:2:17: error: expected expression, found ';'\n"
     assert failed.stdout == ""
+    # a schedule that only a pass finds wrong is one line too
+    blocked = tmp_path / "blocked.gt"
+    blocked.write_text(Path(BFS).read_text().split("schedule:")[0] + BLOCKED_FRONTIER_SCHEDULE)
+    failed = _xdsl_opt([str(blocked), "-p", "lower-to-gpu"], env)
+    assert failed.returncode == 1 and len(failed.stderr.splitlines()) == 1, failed.stderr
+    assert failed.stderr.startswith(f"{blocked}:") and "error: edge blocking (BLOCKED)" in failed.stderr
 
 
 def test_graphit_frontend_wrapper_is_installed_once_and_never_replaces(
