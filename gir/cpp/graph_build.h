@@ -335,15 +335,15 @@ inline const char* scan_integer(const char* c, const char* limit, bool signed_, 
   return c;
 }
 
-// Blanks, then a plain decimal number that std::from_chars reads whole (it
-// must start with a digit, '.' or '-'): the position after it, or nullptr.
+// Blanks, then a plain decimal number that std::from_chars reads (it must
+// start with a digit, '.' or '-') up to a blank, a line end or `limit`: the
+// position after it, or nullptr.
 inline const char* scan_number(const char* c, const char* limit, double& value) {
   while (c < limit && is_blank(*c)) ++c;
-  const char* start = c;
-  while (c < limit && !is_space(*c)) ++c;
-  if (c == start || !((unsigned)(*start - '0') < 10u || *start == '.' || *start == '-')) return nullptr;
-  std::from_chars_result read = std::from_chars(start, c, value);
-  return read.ec == std::errc() && read.ptr == c ? c : nullptr;
+  if (c == limit || !((unsigned)(*c - '0') < 10u || *c == '.' || *c == '-')) return nullptr;
+  std::from_chars_result read = std::from_chars(c, limit, value);
+  if (read.ec != std::errc() || (read.ptr < limit && !is_space(*read.ptr))) return nullptr;
+  return read.ptr;
 }
 
 // Blanks up to the end of the line at `c`: the start of the next line (or
