@@ -129,9 +129,10 @@ schedule:
     program->applyGPUSchedule("steps:relaxing", wide);
 """
 """Delta-stepping SSSP whose own schedule (bucket width 100000) runs a weighted
-road grid of 256x256 in about a second on PoCL here, while the default schedule
-(width 1: one bucket per distance, thousands of host iterations) runs it for a
-minute on the loaded 2-core machine (21 s for 192x192)."""
+road grid of 256x256 in 0.05 s on PoCL here, while the default schedule (width
+1: one bucket per distance, thousands of host iterations) runs it for 29 s on
+the 2-core machine at load average 11 (about twice the 8-second budget below
+when idle)."""
 
 SLOW_GRAPH = "road:256:256,w"
 
@@ -141,7 +142,7 @@ def test_a_candidate_running_past_the_budget_is_stopped_and_never_chosen(
 ) -> None:
     program, table, out = tmp_path / "sssp.gt", tmp_path / "tune.csv", tmp_path / "best.schedule"
     program.write_text(SLOW_AT_DEFAULT)
-    budget = 12.0
+    budget = 8.0
     started = time.perf_counter()
     status = gir_tune([
         str(program), SLOW_GRAPH, "0", "--target", "opencl", "--budget", f"{budget:g}s", "--trials", "1",
@@ -155,8 +156,8 @@ def test_a_candidate_running_past_the_budget_is_stopped_and_never_chosen(
     assert default["detail"].startswith("stopped after"), default["detail"]
     assert rows[1]["origin"] == "program" and rows[1]["status"] == "ok"
     assert "configDelta(1)" not in out.read_text()  # the winner is never the stopped default
-    # the default alone runs far longer than this (a minute); the search is the
-    # budget, the other seeds' compiles and runs, and their quarter-budget shares
+    # the default alone runs longer than this; the search is the budget, the
+    # other seeds' compiles and runs, and at most their quarter-budget shares
     assert elapsed < budget + 2 * (budget / 4) + 20
 
 
@@ -168,6 +169,6 @@ def test_a_run_past_its_deadline_stops_at_its_next_host_step() -> None:
     started = time.perf_counter()
     with pytest.raises(RunDeadline, match="stopped after"), run_deadline(time.perf_counter() + 2.0):
         slow.run(SLOW_GRAPH, 0, target="opencl")
-    assert time.perf_counter() - started < 10  # the whole run takes a minute
+    assert time.perf_counter() - started < 10  # the whole run takes 29 s
     # outside the block, runs have no deadline again
     assert gir.compile(str(PROGRAMS / "bfs.gt")).run(GRAPH, 0, target="opencl").times
