@@ -20,8 +20,9 @@ of that end and `SEED_SHARE` of the budget after its runs began) is stopped at
 its next kernel launch or device access (`gir.runtime.run.run_deadline`) and
 recorded as a `timeout`, never chosen; a search candidate compiled past the
 budget is not run. So a search ends by the budget plus at most one compile (and
-the seeds' shares, when they start late); a single kernel that never returns is
-the one thing this cannot stop.
+the seeds' shares, when they start late). A single kernel that never returns
+cannot be stopped inside the process: `gir-tune` records it as hung
+`HANG_GRACE_S` after its time, writes what it has and exits (`on_hang`).
 
 Every measurement is appended to a journal (JSON lines, by default one per
 tuning key in the tuning cache); with `resume`, a journal of the same key is read
@@ -33,11 +34,13 @@ from __future__ import annotations
 
 import json
 import statistics
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -53,6 +56,12 @@ SEED_SHARE = 0.25
 """The least part of the budget each seed's runs may take, even when the
 budget's end comes sooner: the seeds are measured whatever the budget, and one
 that starts late is still given a fair chance (see `_Tuner.deadline_of`)."""
+
+HANG_GRACE_S = 10.0
+"""How long after a candidate's deadline gir-tune waits for a kernel that has not
+returned (so no host step came to stop the run) before it calls the candidate
+hung: the deadline is checked between host steps only, and no thread can
+interrupt a kernel inside the process (see `_Tuner.watch_for_hangs`)."""
 
 MAX_REPEATS = 64
 """Consecutive suggestions of already-measured points after which the search
@@ -250,7 +259,7 @@ class _Tuner:
             deadline = self.deadline_of(origin, began)
             if began > deadline:
                 raise RunDeadline("not run: the budget was spent while it compiled")
-            with run_deadline(deadline):
+            with run_deadline(deadline), self.watch_for_hangs(found, deadline):
                 result = program.run(self.loaded, *self.args, target=self.target,
                                      device=self.options["device"], trials=warmup + trials)  # fmt: skip
             found.times_ms = [seconds * 1e3 for seconds in result.times[warmup:]]
@@ -266,7 +275,8 @@ class _Tuner:
                     f"stopped after {time.perf_counter() - began:.1f} s: {deadline - began:.1f} s were left "
                     f"for its {warmup + trials} run(s)"
                 )
-            self.settle()
+            with self.watch_for_hangs(found, time.perf_counter()):
+                self.settle()
         except Exception as error:  # a candidate that cannot run is a result, not a crash
             found.status, found.detail = "failed", one_line(error)
             found.compile_s = found.compile_s or time.perf_counter() - started
@@ -280,6 +290,33 @@ class _Tuner:
         if origin == "search":
             return self.deadline
         return max(self.deadline, compiled + SEED_SHARE * self.options["budget"])
+
+    @contextmanager
+    def watch_for_hangs(self, found: Measurement, deadline: float) -> Iterator[None]:
+        """Where the caller gave `on_hang` (gir-tune does), calls it with the
+        measurements, `found` recorded as a hung `timeout`, if the runs inside
+        are still going `HANG_GRACE_S` after `deadline`: then a kernel has not
+        returned, and only ending the process stops it (`on_hang` must not
+        return). Without `on_hang` (the Python API), a hung kernel holds the
+        search."""
+        on_hang = self.options["on_hang"]
+        if on_hang is None:
+            yield
+            return
+
+        def hung() -> None:
+            found.status = "timeout"
+            found.detail = f"hung: a kernel had not returned {HANG_GRACE_S:.0f} s after its time ran out"
+            self.record(found)
+            on_hang(self.order)
+
+        watchdog = threading.Timer(max(0.0, deadline - time.perf_counter()) + HANG_GRACE_S, hung)
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            yield
+        finally:
+            watchdog.cancel()
 
     def settle(self) -> None:
         """Waits for the kernels a stopped candidate had queued, so that they are
@@ -487,6 +524,7 @@ def tune(
     seed: int = 0,
     store: bool = True,
     progress: Callable[[str], None] | None = None,
+    on_hang: Callable[[list[Measurement]], NoReturn] | None = None,
 ) -> TuneResult:
     """Searches `program`'s schedule space (`gir.schedule_space`) for the fastest
     correct schedule on `graph` with the program's arguments `args`.
@@ -500,6 +538,10 @@ def tune(
     default `journal_path(key)` in the tuning cache) records every measurement;
     `resume` reads it back first when it is of the same program, graph and device. The best schedule is stored in the tuning cache (`store`), where
     `gir-run --schedule tuned` and `gir.compile(..., schedule="tuned")` find it.
+    A kernel that never returns cannot be stopped inside the process: with
+    `on_hang`, it is called with the measurements (the hung candidate last) once
+    a run is `HANG_GRACE_S` past its time, and must end the process (gir-tune
+    writes its CSV and exits); without it, the search waits.
     """
     from gir.tune.cache import read_entry, write_entry
 
@@ -510,7 +552,7 @@ def tune(
     options = {
         "budget": parse_budget(budget), "target": target, "device": device, "trials": trials,
         "warmup": warmup, "journal": None if journal is None else Path(journal), "resume": resume,
-        "seed": seed, "progress": progress or (lambda message: None),
+        "seed": seed, "progress": progress or (lambda message: None), "on_hang": on_hang,
     }  # fmt: skip
     result = _Tuner(source, name, graph, args, options).run()
     if store:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import csv
 import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -172,3 +174,43 @@ def test_a_run_past_its_deadline_stops_at_its_next_host_step() -> None:
     assert time.perf_counter() - started < 10  # the whole run takes 29 s
     # outside the block, runs have no deadline again
     assert gir.compile(str(PROGRAMS / "bfs.gt")).run(GRAPH, 0, target="opencl").times
+
+
+HANGS = """element Vertex end
+element Edge end
+const edges : edgeset{Edge}(Vertex,Vertex) = load (argv[1]);
+const vertices : vertexset{Vertex} = edges.getVertices();
+const spins : vector{Vertex}(int) = 0;
+func spin(v : Vertex)
+    var k : int = 0;
+    while (k >= 0)
+        k = k + 1;
+        if (k > 1000000)
+            k = 0;
+        end
+    end
+    spins[v] = k;
+end
+func main()
+    vertices.apply(spin);
+end
+"""
+"""A program whose one kernel never returns, at any schedule."""
+
+
+def test_a_kernel_that_never_returns_is_reported_hung_and_gir_tune_exits(tmp_path: Path) -> None:
+    program, table, journal = tmp_path / "hangs.gt", tmp_path / "tune.csv", tmp_path / "journal.jsonl"
+    program.write_text(HANGS)
+    started = time.perf_counter()
+    finished = subprocess.run(
+        [sys.executable, "-m", "gir.tools.tune", str(program), "rmat:4", "--target", "opencl", "--budget", "2s",
+         "--trials", "1", "--warmup", "0", "--csv", str(table), "--journal", str(journal)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert finished.returncode == 1, finished.stderr
+    assert "hung (a kernel did not return)" in finished.stderr.splitlines()[-1]
+    assert "Traceback" not in finished.stderr
+    (row,) = csv.DictReader(table.open())
+    assert (row["origin"], row["status"]) == ("default", "timeout") and row["detail"].startswith("hung")
+    assert json.loads(journal.read_text().splitlines()[1])["status"] == "timeout"
+    assert time.perf_counter() - started < 90  # the kernel alone would spin forever
