@@ -254,7 +254,7 @@ def _option_rows() -> list[str]:
         ),
         (
             "configEdgeSample(N)",
-            "N >= 1 (default: unset, every edge): each source walks only its first N out-edges, "
+            "every edge (default 0), or N >= 1: each source walks only its first N out-edges, "
             "a sample of the graph for programs whose result does not depend on which edges that "
             "traversal sees, such as Afforest's first linking pass (a gir extension; it changes "
             "what the statement computes, so the schedule space never varies it; PUSH with "
