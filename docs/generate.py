@@ -257,7 +257,8 @@ def _option_rows() -> list[str]:
             "every edge (default 0), or N >= 1: each source walks only its first N out-edges, "
             "a sample of the graph for programs whose result does not depend on which edges that "
             "traversal sees, such as Afforest's first linking pass (a gir extension; it changes "
-            "what the statement computes, so the schedule space keeps the program's N and never varies it; PUSH with "
+            "what the statement computes, so the schedule space keeps the program's N and never "
+            "varies it; PUSH with "
             + _values([n for n in axes.LOAD_BALANCES if axes.LOAD_BALANCES.get(n).owns_iterated_vertex()])
             + ")",
             "`graph-to-frontier` (`edge_sample` on `frontier.edge_traverse`), the direction's "

@@ -538,7 +538,8 @@ class ScheduleEvaluator:
         if isinstance(stmt, ast.While):
             if isinstance(schedule, SimpleScheduleAttr) and schedule.edge_sample.value.data:
                 raise self.error(
-                    pos, f"configEdgeSample samples an edgeset apply's edges, but '{path}' is a while loop"
+                    pos,
+                    f"configEdgeSample samples an edgeset apply's edges, but '{path}' is a while loop",
                 )
             return
         applies = edge_applies(stmt)

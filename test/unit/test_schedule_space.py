@@ -239,7 +239,8 @@ def test_a_programs_edge_sample_stays_in_every_point() -> None:
         assert (sampling.direction.data, sampling.load_balance.data) == ("PUSH", "VERTEX_BASED")
         for label in ("linking", "linking_back"):
             other = schedules[label]
-            parts = [other.first, other.second] if isinstance(other, HybridScheduleAttr) else [other]
+            hybrid = isinstance(other, HybridScheduleAttr)
+            parts = [other.first, other.second] if hybrid else [other]
             assert all(part.edge_sample.value.data == 0 for part in parts)
         module = parse_graphit_source(program.program_text(point), "cc_afforest.gt")
         assert _schedules(module) == schedules
