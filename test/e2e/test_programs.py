@@ -190,3 +190,16 @@ def test_block_size_matches_reference(block_size, strategy, target, compiled, ch
     graphs = hand_made_graphs(tmp_path, weighted=False)
     check_program(compiled, "bfs.gt", strategy, target, graphs, block_size)
 
+
+
+@pytest.mark.skipif(not _opencl_devices(), reason="no OpenCL device")
+@pytest.mark.parametrize("edge_index_width", EDGE_INDEX_WIDTHS, indirect=True)
+def test_the_python_api_specialises_a_program_on_its_graph(edge_index_width):
+    """`Program.run` chooses the edge index width per graph, for a graph given by
+    spec and for one given as a `Graph` (then resident, `LoadedGraph`)."""
+    import gir
+
+    program = gir.compile(str(PROGRAMS / "bfs.gt"))
+    for graph in ("rmat:8", load_graph("road:12:9")):
+        program.run(graph, 0, target="opencl", validate=True)
+    assert program.compiled("opencl").for_edges(1).edge_index_width == edge_index_width
