@@ -367,7 +367,8 @@ class GraphType(ParametrizedAttribute, TypeAttribute):
 
 
 class GraphArray(StrEnum):
-    """Device arrays of a loaded graph (int32 unless noted)."""
+    """Device arrays of a loaded graph (int32 unless noted; the offsets have the
+    module's edge index type, `edge_index_type`)."""
 
     ROW_PTR = "row_ptr"
     """CSR offsets, V+1 entries."""
@@ -443,7 +444,7 @@ program's edge indices are: the elements of `OFFSET_ARRAYS`, the graph's edge
 count (`host.graph_size edges`), edge positions (`index` in kernels, printed
 with this width) and the sums of degrees a load balance scans. Set once per
 program before it is lowered (`gir.runtime.graph.memory.edge_index_width`
-chooses it per graph, see docs/levels.md); every pass and printer reads it
+chooses it per graph, see docs/large-graphs.md); every pass and printer reads it
 here."""
 
 
@@ -538,10 +539,13 @@ class LoadGraphOp(IRDLOperation):
 @irdl_op_definition
 class GraphArrayOp(IRDLOperation):
     """One device array of the loaded graph (see `GraphArray`). The blocked arrays
-    (`BLOCKED_ARRAYS`) take the `blocking_size` they are tiled by, the others none:
+    (`BLOCKED_ARRAYS`) take the `blocking_size` they are tiled by, the others none.
+    The offsets (`OFFSET_ARRAYS`) hold the module's edge index type (i64 in a
+    module with `gir.edge_index_width = 64`), the others i32 or the weight type:
 
     ```mlir
     %src = host.graph_array %g blocked_src {blocking_size = 1024 : i64} : memref<?xi32>
+    %row_ptr = host.graph_array %g row_ptr : memref<?xi64>   // 64-bit edge indices
     ```
     """
 
@@ -613,7 +617,8 @@ class GraphSizeAttr(EnumAttribute[GraphSize], SpacedOpaqueSyntaxAttribute):
 
 @irdl_op_definition
 class GraphSizeOp(IRDLOperation):
-    """The number of vertices or edges of the loaded graph."""
+    """The number of vertices (i32) or edges (the module's edge index type, i32 or
+    i64) of the loaded graph."""
 
     name = "host.graph_size"
 
@@ -634,12 +639,12 @@ class GraphSizeOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        allowed = (i32, i64) if self.what.data == GraphSize.EDGES else (i32,)
-        if self.result.type not in allowed:
+        edges = self.what.data == GraphSize.EDGES
+        expected = edge_index_type(self.get_toplevel_object()) if edges else i32
+        if self.result.type != expected:
+            what = "the module's edge index type" if edges else "the vertex count"
             raise VerifyException(
-                f"host.graph_size: {self.what.data.value} is "
-                + " or ".join(map(str, allowed))
-                + f", not {self.result.type}"
+                f"host.graph_size: {self.what.data.value} is {expected} ({what}), not {self.result.type}"
             )
 
 

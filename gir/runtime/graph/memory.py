@@ -22,7 +22,7 @@ MAX_EDGES = (1 << 62) - 1
 FORCE_EDGE_INDEX_WIDTH = "GIR_EDGE_INDEX_WIDTH"
 """The environment variable that forces the edge index width of every run
 (`64`: 64-bit offsets and edge positions even on a small graph), so that the
-64-bit programs are tested without a graph of 2^31 edges (docs/levels.md)."""
+64-bit programs are tested without a graph of 2^31 edges (docs/large-graphs.md)."""
 
 # Peak host bytes while building a graph, measured on the code paths below (int64
 # keys, sort and split; the int64 table of a text parse). A generator builds
