@@ -1035,7 +1035,8 @@ class Combine(StrEnum):
 
 
 COMBINES_WITH_BASE = (Combine.SUM, Combine.CLAIM)
-"""The combines that need the values before the writes."""
+"""The combines that need the values before the writes. The others take them
+optionally: with them, a run may exchange only the elements that changed."""
 
 
 @irdl_attr_definition
@@ -1051,8 +1052,14 @@ class AllReduceOp(IRDLOperation):
     all the copies; `sum` and `claim` take the values every device held before
     its writes (`base`, equal on all devices). With one device: nothing.
 
+    With a base (optional for the other combines), a device's writes are the
+    elements where its copy differs from the base, so a run may exchange those
+    elements only, as (index, value) pairs, instead of the whole vector
+    (docs/multi-gpu.md, "Exchange formats"); the result is the same.
+
     ```mlir
     host.allreduce %dist min : memref<?xi32>
+    host.allreduce %dist min base %before : memref<?xi32>
     host.allreduce %rank sum base %before : memref<?xf32>
     ```
     """
@@ -1082,11 +1089,8 @@ class AllReduceOp(IRDLOperation):
     def verify_(self) -> None:
         _verify_buffer_type(self, self.buffer)
         combine = self.combine.data
-        if (combine in COMBINES_WITH_BASE) != (self.base_values is not None):
-            raise VerifyException(
-                f"host.allreduce: {combine} "
-                + ("needs the values before the writes (base)" if combine in COMBINES_WITH_BASE else "takes no base")
-            )
+        if combine in COMBINES_WITH_BASE and self.base_values is None:
+            raise VerifyException(f"host.allreduce: {combine} needs the values before the writes (base)")
         element = element_type(self.buffer)
         if combine in (Combine.OR, Combine.UMIN, Combine.UMAX) and not isinstance(element, IntegerType):
             raise VerifyException(f"host.allreduce: {combine} combines integers, not {element}")

@@ -13,10 +13,15 @@ combine its writes imply:
 | the kernel writes the argument with                 | exchange                            |
 |-----------------------------------------------------|-------------------------------------|
 | `atomic_rmw min` / `max` / `umin` / `umax` / `or`   | `host.allreduce` min / max / ... / or |
-| `atomic_rmw add`, or a store of `load + x`          | `host.allreduce sum` against a clone |
+| `atomic_rmw add`, or a store of `load + x`          | `host.allreduce sum`                |
 | a store of `x` under `if x < old` (`>`)             | `host.allreduce min` (max)          |
-| `atomic_cas`, `exch` or a plain store               | `host.allreduce claim` against a clone |
+| `atomic_cas`, `exch` or a plain store               | `host.allreduce claim`              |
 | an `atomic_rmw add` whose old value places a store  | `host.allgather` of the queue       |
+
+Every `host.allreduce` combines against a `host.clone` of the buffer taken
+before the launch (its base): sum and claim need it, and with it the runtime
+can send only the elements a device changed, as (index, value) pairs, when
+they are few (docs/multi-gpu.md, "Exchange formats").
 
 Launches that read no edges (vertex maps, conversions, compactions) run
 replicated on every device, with equal inputs and so equal results, and need no
@@ -35,8 +40,10 @@ After:
 ```mlir
 %g = host.load_graph {argv = 1 : i64, partitioned}
 %col_idx = host.graph_array %g col_idx : memref<?xi32>
+%before = host.clone %dist : memref<?xi32>
 host.launch @relax grid %n block %b (%row_ptr, %col_idx, %dist) : ...
-host.allreduce %dist min : memref<?xi32>
+host.allreduce %dist min base %before : memref<?xi32>
+host.free %before : memref<?xi32>
 ```
 
 What is not partitioned is refused with one located error: kernel-fused loops
@@ -423,13 +430,12 @@ def _exchange_after(
         buffer = launch.args[position]
         if buffer in unshared:
             continue
-        if combine in host.COMBINES_WITH_BASE:
-            clone = host.CloneOp(buffer)
-            before.append(clone)
-            clones.append(clone)
-            after.append(host.AllReduceOp(buffer, combine, clone.result))
-        else:
-            after.append(host.AllReduceOp(buffer, combine))
+        # Every combine gets the values before the launch: sum and claim need
+        # them, and with them the others may exchange the changed elements only.
+        clone = host.CloneOp(buffer)
+        before.append(clone)
+        clones.append(clone)
+        after.append(host.AllReduceOp(buffer, combine, clone.result))
     after.extend(host.FreeOp(clone.result) for clone in clones)
     if before:
         Rewriter.insert_op(before, InsertPoint.before(launch))

@@ -28,6 +28,9 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from enum import StrEnum
+
+from gir.diagnostics import UserError
 from gir.dialects.host import Combine
 from gir.protocol import DType
 from gir.runtime.graph.partition import GraphPart, partition
@@ -61,6 +64,78 @@ def combine_arrays(copies: Sequence[np.ndarray], combine: Combine, base: np.ndar
     return reduce.reduce(np.stack(copies))
 
 
+class ExchangeFormat(StrEnum):
+    """What a `host.allreduce` with a base sends (`GIR_EXCHANGE_FORMAT`)."""
+
+    DENSE = "dense"
+    """The whole vector, every element (what one without a base always sends)."""
+    CHANGED = "changed"
+    """The elements each rank changed (where its copy differs from the base),
+    as (int32 index, value) pairs, all-gathered and combined on every rank."""
+    AUTO = "auto"
+    """`changed` where the pairs of all ranks together are fewer bytes than one
+    dense vector, else `dense`: decided per exchange from the ranks' counts of
+    changed elements, which every rank gathers first."""
+
+
+EXCHANGE_FORMAT_VARIABLE = "GIR_EXCHANGE_FORMAT"
+"""`dense`, `changed` or `auto` (the default): the runs' `ExchangeFormat`."""
+
+INDEX_BYTES = 4
+"""The bytes of a changed element's index (int32) in a pair."""
+
+
+def exchange_format() -> ExchangeFormat:
+    """The format `GIR_EXCHANGE_FORMAT` asks for (default `auto`)."""
+    text = os.environ.get(EXCHANGE_FORMAT_VARIABLE, "") or ExchangeFormat.AUTO.value
+    try:
+        return ExchangeFormat(text)
+    except ValueError:
+        names = ", ".join(f.value for f in ExchangeFormat)
+        raise UserError(f"error: {EXCHANGE_FORMAT_VARIABLE} must be one of {names}, not '{text}'") from None
+
+
+def sends_changed(wanted: ExchangeFormat, counts: Sequence[int], length: int, element_bytes: int) -> bool:
+    """Whether an all-reduce of a `length`-element vector whose ranks changed
+    `counts` elements sends pairs (else the whole vector)."""
+    if wanted == ExchangeFormat.AUTO:
+        return sum(counts) * (INDEX_BYTES + element_bytes) < length * element_bytes
+    return wanted == ExchangeFormat.CHANGED
+
+
+def changed_indices(xp: Any, values: Any, base: Any) -> Any:
+    """The int32 indices where `values` differs from `base` bit for bit
+    (`xp`: numpy or cupy)."""
+    bits = np.dtype(f"uint{values.dtype.itemsize * 8}")
+    return xp.flatnonzero(values.view(bits) != base.view(bits)).astype(np.int32)
+
+
+def apply_changes(xp: Any, base: Any, changes: Sequence[tuple[Any, Any]], combine: Combine) -> Any:
+    """The `combine` of the ranks' copies of a vector, from the values before
+    the writes (`base`) and each rank's changed elements (`changes`, by rank:
+    indices, each once, and their new values); equal to `combine_arrays` of the
+    copies. `xp`: numpy or cupy."""
+    result = base.copy()
+    if combine == Combine.SUM:
+        for indices, values in changes:
+            result[indices] += values - base[indices]
+        return result
+    if combine == Combine.CLAIM:  # the first rank that changed an element wins
+        for indices, values in reversed(changes):
+            result[indices] = values
+        return result
+    view = result
+    if combine in (Combine.UMIN, Combine.UMAX):
+        view = result.view(np.dtype(f"uint{result.dtype.itemsize * 8}"))
+    reduce = {
+        Combine.MIN: xp.minimum, Combine.UMIN: xp.minimum, Combine.MAX: xp.maximum,
+        Combine.UMAX: xp.maximum, Combine.OR: xp.bitwise_or,
+    }[combine]  # fmt: skip
+    for indices, values in changes:
+        view[indices] = reduce(view[indices], values.view(view.dtype))
+    return result
+
+
 @dataclass(frozen=True)
 class ExchangeCount:
     """The payload a partitioned run's ranks exchanged, counted alike by every
@@ -69,10 +144,13 @@ class ExchangeCount:
     A collective is one `host.allreduce` or `host.allgather` a rank carried out
     (every rank carries out the same ones). Its payload is the exchanged
     elements, not what a transport adds: an all-reduce of `count` elements of
-    `size` bytes sends and receives `count * size` bytes per rank, whatever its
-    combine; an all-gather of a queue sends the rank's own entries and receives
-    the entries of the union (4 bytes each). The queue sizes, NCCL's padding of
-    the queues to the longest and its ring or tree's forwarding are not counted."""
+    `size` bytes sent whole (`ExchangeFormat.DENSE`) sends and receives
+    `count * size` bytes per rank, whatever its combine; one sent as changed
+    elements sends the rank's pairs and receives all ranks' pairs (its own
+    included), `4 + size` bytes each; an all-gather of a queue sends the
+    rank's own entries and receives the entries of the union (4 bytes each).
+    The counts of changed elements and the queue sizes (4 bytes a rank), NCCL's
+    padding to the longest and its ring or tree's forwarding are not counted."""
 
     collectives: int
     """Collectives per rank."""
@@ -104,6 +182,8 @@ class Communicator:
         """`graph`: the host graph every load is of (a graph given from Python),
         else each load reads its spec."""
         self.size = size
+        self.format = exchange_format()
+        """What an all-reduce with a base sends."""
         self._graph = graph
         self._lock = threading.Lock()
         self._parts: dict[tuple[str, bool], list[GraphPart]] = {}
@@ -166,9 +246,20 @@ class HostStagedCommunicator(Communicator):
         self._barrier.wait()
         return values
 
-    def allreduce(self, rank: int, copy: np.ndarray, combine: Combine, base: np.ndarray | None) -> np.ndarray:
-        """The `combine` of every rank's `copy`."""
-        return combine_arrays(self._exchange(rank, copy), combine, base)
+    def allreduce(self, rank: int, copy: np.ndarray, combine: Combine, base: np.ndarray | None) -> tuple[np.ndarray, int, int]:
+        """The `combine` of every rank's `copy`, and the payload bytes this rank
+        sent and received (whole vectors, or the changed elements where the
+        format says so)."""
+        if base is None:
+            return combine_arrays(self._exchange(rank, copy), combine, base), copy.nbytes, copy.nbytes
+        changed = changed_indices(np, copy, base)
+        shared = self._exchange(rank, (copy, changed, copy[changed]))
+        counts = [indices.size for _, indices, _ in shared]
+        if not sends_changed(self.format, counts, copy.size, copy.itemsize):
+            return combine_arrays([whole for whole, _, _ in shared], combine, base), copy.nbytes, copy.nbytes
+        pair = INDEX_BYTES + copy.itemsize
+        result = apply_changes(np, base, [(indices, values) for _, indices, values in shared], combine)
+        return result, changed.size * pair, sum(counts) * pair
 
     def allgather(self, rank: int, items: np.ndarray) -> np.ndarray:
         """The distinct items of every rank's `items`, ascending."""
@@ -179,8 +270,9 @@ class HostStagedCommunicator(Communicator):
     ) -> None:
         copy = device.to_host(buffer, count, dtype)
         before = None if base is None else device.to_host(base, count, dtype)
-        device.from_host(buffer, self.allreduce(rank, copy, combine, before))
-        self._count(rank, copy.nbytes, copy.nbytes)
+        result, sent, received = self.allreduce(rank, copy, combine, before)
+        device.from_host(buffer, result)
+        self._count(rank, sent, received)
 
     def allgather_queue(self, rank: int, device: Any, items: Any, capacity: int, count: Any) -> None:
         size = min(max(int(device.read_element(count, 0, DType.INT32)), 0), capacity)

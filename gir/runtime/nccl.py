@@ -14,6 +14,13 @@ over the gathered copies on the GPU (cupy):
 | or, claim          | `ncclAllGather`, then or / first changed copy     |
 | queue union        | all-gather of sizes and padded queues, `unique`   |
 
+An all-reduce with a base first finds the elements the rank changed
+(`changed_indices`) and all-gathers their number; where the format
+(`ExchangeFormat`, `GIR_EXCHANGE_FORMAT`) picks the changed elements, it
+all-gathers the ranks' (index, value) pairs, padded to the longest, and
+combines them into the base on every rank (`apply_changes`) instead of the
+table's exchange of the whole vector.
+
 Each rank counts its collectives' payload as the host-staged exchanges do
 (`ExchangeCount`).
 
@@ -31,7 +38,7 @@ import numpy as np
 from gir.dialects.host import Combine
 from gir.protocol import DType
 from gir.runtime.device import DTYPES
-from gir.runtime.multi_device import Communicator
+from gir.runtime.multi_device import INDEX_BYTES, Communicator, apply_changes, changed_indices, sends_changed
 
 
 def nccl_unavailable_reason() -> str | None:
@@ -104,9 +111,12 @@ class NcclCommunicator(Communicator):
             numpy_type = np.dtype(f"uint{numpy_type.itemsize * 8}")
         values = self._view(rank, buffer, count, numpy_type)
         before = None if base is None else self._view(rank, base, count, numpy_type)
-        self._count(rank, values.nbytes, values.nbytes)
         if count == 0:
+            self._count(rank, 0, 0)
             return
+        if before is not None and self._exchange_changed(rank, values, before, combine):
+            return
+        self._count(rank, values.nbytes, values.nbytes)
         op = self._ops.get(combine)
         if op is not None:
             self._comms[rank].allReduce(
@@ -125,6 +135,28 @@ class NcclCommunicator(Communicator):
                 assert before is not None
                 result = self._cupy.where(gathered[row] != before, gathered[row], result)
         values[...] = result
+
+    def _exchange_changed(self, rank: int, values: Any, before: Any, combine: Combine) -> bool:
+        """The all-reduce of `values` as the ranks' changed elements, if the
+        format picks them for the ranks' counts (else False: nothing done)."""
+        cupy = self._cupy
+        changed = changed_indices(cupy, values, before)
+        counts = [int(c) for c in self._all_gather(rank, cupy.full(1, changed.size, np.int32)).get().ravel()]
+        if not sends_changed(self.format, counts, values.size, values.itemsize):
+            return False
+        bits = np.dtype(f"uint{values.itemsize * 8}")
+        widest = max(max(counts), 1)
+        indices = cupy.zeros(widest, np.int32)
+        indices[: changed.size] = changed
+        changed_values = cupy.zeros(widest, bits)
+        changed_values[: changed.size] = values.view(bits)[changed]
+        all_indices = self._all_gather(rank, indices)
+        all_values = self._all_gather(rank, changed_values).view(values.dtype)
+        changes = [(all_indices[r, : counts[r]], all_values[r, : counts[r]]) for r in range(self.size)]
+        values[...] = apply_changes(cupy, before, changes, combine)
+        pair = INDEX_BYTES + values.itemsize
+        self._count(rank, changed.size * pair, sum(counts) * pair)
+        return True
 
     def allgather_queue(self, rank: int, device: Any, items: Any, capacity: int, count: Any) -> None:
         cupy = self._cupy

@@ -1,7 +1,9 @@
 """The host-staged communicator counts each collective's payload per rank
-(`ExchangeCount`): an all-reduce sends and receives its whole vector, an
+(`ExchangeCount`): an all-reduce sends and receives its whole vector, or, with
+a base and few changed elements, the ranks' (index, value) pairs; an
 all-gather sends the rank's own queue and receives the union. Two ranks in two
-threads, on a device that keeps its buffers in host memory."""
+threads, on a device that keeps its buffers in host memory. The pairs combine
+to what the whole vectors do, for every combine."""
 
 from __future__ import annotations
 
@@ -9,11 +11,20 @@ import threading
 from collections.abc import Callable
 
 import numpy as np
+import pytest
 
+from gir.diagnostics import UserError
 from gir.dialects.host import Combine
 from gir.protocol import DType
 from gir.runtime.device import DTYPES
-from gir.runtime.multi_device import ExchangeCount, HostStagedCommunicator
+from gir.runtime.multi_device import (
+    EXCHANGE_FORMAT_VARIABLE,
+    ExchangeCount,
+    HostStagedCommunicator,
+    apply_changes,
+    changed_indices,
+    combine_arrays,
+)
 
 
 class _HostDevice:
@@ -72,6 +83,74 @@ def test_an_allgather_counts_the_own_queue_sent_and_the_union_received() -> None
 
     exchanged = _on_two_ranks(body).exchanged()
     assert exchanged == ExchangeCount(1, (3 * 4, 2 * 4), (4 * 4, 4 * 4))
+
+
+def _claims(rank: int) -> np.ndarray:
+    """A vector of 100 elements, -1 but where `rank` claimed one (3 on rank 0, 3 and 7 on rank 1)."""
+    values = np.full(100, -1, np.int32)
+    values[[3, 7][: rank + 1]] = [10 + rank, 20 + rank][: rank + 1]
+    return values
+
+
+def _claim_on_two_ranks() -> HostStagedCommunicator:
+    def body(rank: int, communicator: HostStagedCommunicator) -> None:
+        values = _claims(rank)
+        base = np.full(100, -1, np.int32)
+        communicator.allreduce_buffer(rank, _HostDevice(), values, 100, DType.INT32, Combine.CLAIM, base)
+        assert values[3] == 10 and values[7] == 21 and (np.delete(values, [3, 7]) == -1).all()
+
+    return _on_two_ranks(body)
+
+
+def test_an_allreduce_of_few_changes_counts_the_pairs() -> None:
+    exchanged = _claim_on_two_ranks().exchanged()
+    assert exchanged == ExchangeCount(1, (1 * 8, 2 * 8), (3 * 8, 3 * 8))
+
+
+def test_the_dense_format_sends_the_whole_vector(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, "dense")
+    assert _claim_on_two_ranks().exchanged() == ExchangeCount(1, (400, 400), (400, 400))
+
+
+def test_an_allreduce_of_many_changes_sends_the_whole_vector() -> None:
+    def body(rank: int, communicator: HostStagedCommunicator) -> None:
+        values = np.arange(100, dtype=np.int32) - rank
+        communicator.allreduce_buffer(rank, _HostDevice(), values, 100, DType.INT32, Combine.MIN, np.full(100, 99, np.int32))
+        assert (values == np.arange(100) - 1).all()
+
+    assert _on_two_ranks(body).exchanged() == ExchangeCount(1, (400, 400), (400, 400))
+
+
+def test_an_unknown_format_is_a_user_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, "sparse")
+    with pytest.raises(UserError, match="GIR_EXCHANGE_FORMAT must be one of dense, changed, auto, not 'sparse'"):
+        HostStagedCommunicator(2)
+
+
+@pytest.mark.parametrize("combine", list(Combine))
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.uint8])
+def test_the_changed_elements_combine_as_the_whole_copies(combine: Combine, dtype: type) -> None:
+    if combine in (Combine.OR, Combine.UMIN, Combine.UMAX) and np.dtype(dtype).kind == "f":
+        return  # integers only (the verifier's rule)
+    random = np.random.default_rng(7)
+    base = random.integers(0, 100, 500).astype(dtype)
+    copies = []
+    for _ in range(3):
+        copy = base.copy()
+        at = random.choice(500, 60, replace=False)
+        update = random.integers(0, 120, 60).astype(dtype)
+        if combine in (Combine.MIN, Combine.UMIN):
+            update = np.minimum(copy[at], update)
+        elif combine in (Combine.MAX, Combine.UMAX):
+            update = np.maximum(copy[at], update)
+        elif combine == Combine.OR:
+            update = copy[at] | update
+        elif combine == Combine.SUM:
+            update = copy[at] + update
+        copy[at] = update
+        copies.append(copy)
+    changes = [(changed_indices(np, copy, base), copy[changed_indices(np, copy, base)]) for copy in copies]
+    np.testing.assert_allclose(apply_changes(np, base, changes, combine), combine_arrays(copies, combine, base), rtol=1e-6)
 
 
 def test_counts_of_two_runs_add_up() -> None:

@@ -1,7 +1,8 @@
 // host-partition marks the graph load partitioned and, after each launch that
 // reads an edge array, combines what the kernel wrote: atomic min -> min, a
-// queue append -> allgather, a CAS claim -> claim against a clone, a pull's
-// load-add-store -> sum against a clone. Launches of vertex maps (no edge
+// queue append -> allgather, a CAS claim -> claim, a pull's load-add-store ->
+// sum, each all-reduce against a clone of its buffer taken before the launch
+// (so that the runtime may exchange the changed elements only). Launches of vertex maps (no edge
 // arrays) run replicated and get no exchange.
 // RUN: gir-opt %s -p host-partition | filecheck %s
 
@@ -56,11 +57,13 @@ builtin.module {
 
 // CHECK: %g = host.load_graph {argv = 1 : i64, partitioned}
 // CHECK: host.launch @reset
+// CHECK-NEXT: %[[DIST:.*]] = host.clone %dist : memref<?xi32>
 // CHECK-NEXT: %[[PRED:.*]] = host.clone %pred : memref<?xi32>
 // CHECK-NEXT: host.launch @relax
 // CHECK-NEXT: host.allgather %items, %size : memref<?xi32>, memref<?xi32>
-// CHECK-NEXT: host.allreduce %dist min : memref<?xi32>
+// CHECK-NEXT: host.allreduce %dist min base %[[DIST]] : memref<?xi32>
 // CHECK-NEXT: host.allreduce %pred claim base %[[PRED]] : memref<?xi32>
+// CHECK-NEXT: host.free %[[DIST]] : memref<?xi32>
 // CHECK-NEXT: host.free %[[PRED]] : memref<?xi32>
 // CHECK-NEXT: %[[SUM:.*]] = host.clone %sum : memref<?xf32>
 // CHECK-NEXT: host.launch @gather

@@ -14,6 +14,8 @@ builtin.module {
     %before = host.clone %rank : memref<?xf32>
     host.allreduce %rank sum base %before : memref<?xf32>
     host.allreduce %dist umin : memref<?xi32>
+    %old = host.clone %dist : memref<?xi32>
+    host.allreduce %dist min base %old : memref<?xi32>
     host.allgather %dist, %size : memref<?xi32>, memref<?xi32>
     host.free %before : memref<?xf32>
     func.return
@@ -24,10 +26,14 @@ builtin.module {
 // CHECK: %before = host.clone %rank : memref<?xf32>
 // CHECK-NEXT: host.allreduce %rank sum base %before : memref<?xf32>
 // CHECK-NEXT: host.allreduce %dist umin : memref<?xi32>
+// CHECK-NEXT: %old = host.clone %dist : memref<?xi32>
+// CHECK-NEXT: host.allreduce %dist min base %old : memref<?xi32>
 // CHECK-NEXT: host.allgather %dist, %size : memref<?xi32>, memref<?xi32>
 
 // PY: g = rt.load_graph(rt.argv_str(1), False, partitioned=True)
 // PY: before = rt.clone(rank)
 // PY-NEXT: rt.allreduce(rank, "sum", before)
 // PY-NEXT: rt.allreduce(dist, "umin")
+// PY-NEXT: old = rt.clone(dist)
+// PY-NEXT: rt.allreduce(dist, "min", old)
 // PY-NEXT: rt.allgather(dist, size)
