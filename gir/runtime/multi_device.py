@@ -65,21 +65,26 @@ def combine_arrays(copies: Sequence[np.ndarray], combine: Combine, base: np.ndar
 
 
 class ExchangeFormat(StrEnum):
-    """What a `host.allreduce` with a base sends (`GIR_EXCHANGE_FORMAT`)."""
+    """What a `host.allreduce` with a base sends (`GIR_EXCHANGE_FORMAT`).
+    `pairs` and `bitmap` send the elements a rank changed (where its copy
+    differs from the base), which every rank combines into the base
+    (`apply_changes`); the result is the same in every format."""
 
     DENSE = "dense"
     """The whole vector, every element (what one without a base always sends)."""
-    CHANGED = "changed"
-    """The elements each rank changed (where its copy differs from the base),
-    as (int32 index, value) pairs, all-gathered and combined on every rank."""
+    PAIRS = "pairs"
+    """The changed elements as (int32 index, value) pairs: for few changes."""
+    BITMAP = "bitmap"
+    """A bitmap of the changed elements (a bit per element, in 32-bit words)
+    and their values in index order: for many changes, short of all."""
     AUTO = "auto"
-    """`changed` where the pairs of all ranks together are fewer bytes than one
-    dense vector, else `dense`: decided per exchange from the ranks' counts of
-    changed elements, which every rank gathers first."""
+    """The format in which the ranks send the fewest bytes together
+    (`exchange_bytes`, dense on a tie), decided per exchange from the ranks'
+    counts of changed elements, which every rank gathers first."""
 
 
 EXCHANGE_FORMAT_VARIABLE = "GIR_EXCHANGE_FORMAT"
-"""`dense`, `changed` or `auto` (the default): the runs' `ExchangeFormat`."""
+"""`dense`, `pairs`, `bitmap` or `auto` (the default): the runs' `ExchangeFormat`."""
 
 INDEX_BYTES = 4
 """The bytes of a changed element's index (int32) in a pair."""
@@ -95,12 +100,43 @@ def exchange_format() -> ExchangeFormat:
         raise UserError(f"error: {EXCHANGE_FORMAT_VARIABLE} must be one of {names}, not '{text}'") from None
 
 
-def sends_changed(wanted: ExchangeFormat, counts: Sequence[int], length: int, element_bytes: int) -> bool:
-    """Whether an all-reduce of a `length`-element vector whose ranks changed
-    `counts` elements sends pairs (else the whole vector)."""
-    if wanted == ExchangeFormat.AUTO:
-        return sum(counts) * (INDEX_BYTES + element_bytes) < length * element_bytes
-    return wanted == ExchangeFormat.CHANGED
+def bitmap_bytes(length: int) -> int:
+    """The bytes of a bitmap of `length` elements, in whole 32-bit words."""
+    return 4 * -(-length // 32)
+
+
+def exchange_bytes(format: ExchangeFormat, changed: int, length: int, element_bytes: int) -> int:
+    """The payload of one rank's part of an all-reduce of a `length`-element
+    vector in which it changed `changed` elements (what it sends; what it
+    receives is the sum over the ranks; a dense all-reduce's is one vector)."""
+    if format == ExchangeFormat.PAIRS:
+        return changed * (INDEX_BYTES + element_bytes)
+    if format == ExchangeFormat.BITMAP:
+        return bitmap_bytes(length) + changed * element_bytes
+    return length * element_bytes
+
+
+def choose_format(wanted: ExchangeFormat, counts: Sequence[int], length: int, element_bytes: int) -> ExchangeFormat:
+    """The format of an all-reduce of a `length`-element vector whose ranks
+    changed `counts` elements: `wanted`, or for `auto` the one in which all
+    ranks together send the fewest bytes (what `ExchangeCount.bytes` counts)."""
+    if wanted != ExchangeFormat.AUTO:
+        return wanted
+    formats = (ExchangeFormat.DENSE, ExchangeFormat.PAIRS, ExchangeFormat.BITMAP)
+    return min(formats, key=lambda f: sum(exchange_bytes(f, count, length, element_bytes) for count in counts))
+
+
+def to_bitmap(xp: Any, indices: Any, length: int) -> Any:
+    """The bitmap of `indices` among `length` elements (uint8, `bitmap_bytes`
+    long: bit `i % 8` of byte `i // 8`). `xp`: numpy or cupy."""
+    mask = xp.zeros(bitmap_bytes(length) * 8, np.bool_)
+    mask[indices] = True
+    return xp.packbits(mask, bitorder="little")
+
+
+def from_bitmap(xp: Any, bitmap: Any, length: int) -> Any:
+    """The int32 indices, ascending, whose bits `bitmap` sets (`to_bitmap`)."""
+    return xp.flatnonzero(xp.unpackbits(bitmap, bitorder="little")[:length]).astype(np.int32)
 
 
 def changed_indices(xp: Any, values: Any, base: Any) -> Any:
@@ -146,8 +182,9 @@ class ExchangeCount:
     elements, not what a transport adds: an all-reduce of `count` elements of
     `size` bytes sent whole (`ExchangeFormat.DENSE`) sends and receives
     `count * size` bytes per rank, whatever its combine; one sent as changed
-    elements sends the rank's pairs and receives all ranks' pairs (its own
-    included), `4 + size` bytes each; an all-gather of a queue sends the
+    elements sends the rank's part (`exchange_bytes`: its pairs, `4 + size`
+    bytes each, or its bitmap and changed values) and receives all ranks'
+    parts, its own included; an all-gather of a queue sends the
     rank's own entries and receives the entries of the union (4 bytes each).
     The counts of changed elements and the queue sizes (4 bytes a rank), NCCL's
     padding to the longest and its ring or tree's forwarding are not counted."""
@@ -253,13 +290,17 @@ class HostStagedCommunicator(Communicator):
         if base is None:
             return combine_arrays(self._exchange(rank, copy), combine, base), copy.nbytes, copy.nbytes
         changed = changed_indices(np, copy, base)
-        shared = self._exchange(rank, (copy, changed, copy[changed]))
-        counts = [indices.size for _, indices, _ in shared]
-        if not sends_changed(self.format, counts, copy.size, copy.itemsize):
-            return combine_arrays([whole for whole, _, _ in shared], combine, base), copy.nbytes, copy.nbytes
-        pair = INDEX_BYTES + copy.itemsize
-        result = apply_changes(np, base, [(indices, values) for _, indices, values in shared], combine)
-        return result, changed.size * pair, sum(counts) * pair
+        counts = self._exchange(rank, changed.size)
+        format = choose_format(self.format, counts, copy.size, copy.itemsize)
+        if format == ExchangeFormat.DENSE:
+            return combine_arrays(self._exchange(rank, copy), combine, base), copy.nbytes, copy.nbytes
+        if format == ExchangeFormat.PAIRS:
+            changes = self._exchange(rank, (changed, copy[changed]))
+        else:
+            shared = self._exchange(rank, (to_bitmap(np, changed, copy.size), copy[changed]))
+            changes = [(from_bitmap(np, bitmap, copy.size), values) for bitmap, values in shared]
+        sent = [exchange_bytes(format, count, copy.size, copy.itemsize) for count in counts]
+        return apply_changes(np, base, changes, combine), sent[rank], sum(sent)
 
     def allgather(self, rank: int, items: np.ndarray) -> np.ndarray:
         """The distinct items of every rank's `items`, ascending."""

@@ -16,10 +16,10 @@ over the gathered copies on the GPU (cupy):
 
 An all-reduce with a base first finds the elements the rank changed
 (`changed_indices`) and all-gathers their number; where the format
-(`ExchangeFormat`, `GIR_EXCHANGE_FORMAT`) picks the changed elements, it
-all-gathers the ranks' (index, value) pairs, padded to the longest, and
-combines them into the base on every rank (`apply_changes`) instead of the
-table's exchange of the whole vector.
+(`ExchangeFormat`, `GIR_EXCHANGE_FORMAT`) picks pairs or a bitmap, it
+all-gathers the ranks' changed values (padded to the longest) and their
+indices or bitmaps, and combines them into the base on every rank
+(`apply_changes`) instead of the table's exchange of the whole vector.
 
 Each rank counts its collectives' payload as the host-staged exchanges do
 (`ExchangeCount`).
@@ -38,7 +38,16 @@ import numpy as np
 from gir.dialects.host import Combine
 from gir.protocol import DType
 from gir.runtime.device import DTYPES
-from gir.runtime.multi_device import INDEX_BYTES, Communicator, apply_changes, changed_indices, sends_changed
+from gir.runtime.multi_device import (
+    Communicator,
+    ExchangeFormat,
+    apply_changes,
+    changed_indices,
+    choose_format,
+    exchange_bytes,
+    from_bitmap,
+    to_bitmap,
+)
 
 
 def nccl_unavailable_reason() -> str | None:
@@ -138,24 +147,31 @@ class NcclCommunicator(Communicator):
 
     def _exchange_changed(self, rank: int, values: Any, before: Any, combine: Combine) -> bool:
         """The all-reduce of `values` as the ranks' changed elements, if the
-        format picks them for the ranks' counts (else False: nothing done)."""
+        format picks pairs or a bitmap for the ranks' counts (else False:
+        nothing done)."""
         cupy = self._cupy
         changed = changed_indices(cupy, values, before)
         counts = [int(c) for c in self._all_gather(rank, cupy.full(1, changed.size, np.int32)).get().ravel()]
-        if not sends_changed(self.format, counts, values.size, values.itemsize):
+        format = choose_format(self.format, counts, values.size, values.itemsize)
+        if format == ExchangeFormat.DENSE:
             return False
         bits = np.dtype(f"uint{values.itemsize * 8}")
         widest = max(max(counts), 1)
-        indices = cupy.zeros(widest, np.int32)
-        indices[: changed.size] = changed
         changed_values = cupy.zeros(widest, bits)
         changed_values[: changed.size] = values.view(bits)[changed]
-        all_indices = self._all_gather(rank, indices)
         all_values = self._all_gather(rank, changed_values).view(values.dtype)
-        changes = [(all_indices[r, : counts[r]], all_values[r, : counts[r]]) for r in range(self.size)]
+        if format == ExchangeFormat.PAIRS:
+            indices = cupy.zeros(widest, np.int32)
+            indices[: changed.size] = changed
+            all_indices = self._all_gather(rank, indices)
+            rows = [all_indices[r, : counts[r]] for r in range(self.size)]
+        else:
+            bitmaps = self._all_gather(rank, to_bitmap(cupy, changed, values.size))
+            rows = [from_bitmap(cupy, bitmaps[r], values.size) for r in range(self.size)]
+        changes = [(rows[r], all_values[r, : counts[r]]) for r in range(self.size)]
         values[...] = apply_changes(cupy, before, changes, combine)
-        pair = INDEX_BYTES + values.itemsize
-        self._count(rank, changed.size * pair, sum(counts) * pair)
+        sent = [exchange_bytes(format, count, values.size, values.itemsize) for count in counts]
+        self._count(rank, sent[rank], sum(sent))
         return True
 
     def allgather_queue(self, rank: int, device: Any, items: Any, capacity: int, count: Any) -> None:

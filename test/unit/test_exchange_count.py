@@ -20,10 +20,14 @@ from gir.runtime.device import DTYPES
 from gir.runtime.multi_device import (
     EXCHANGE_FORMAT_VARIABLE,
     ExchangeCount,
+    ExchangeFormat,
     HostStagedCommunicator,
     apply_changes,
     changed_indices,
+    choose_format,
     combine_arrays,
+    from_bitmap,
+    to_bitmap,
 )
 
 
@@ -112,6 +116,28 @@ def test_the_dense_format_sends_the_whole_vector(monkeypatch: pytest.MonkeyPatch
     assert _claim_on_two_ranks().exchanged() == ExchangeCount(1, (400, 400), (400, 400))
 
 
+def test_the_bitmap_format_sends_a_bitmap_and_the_changed_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, "bitmap")
+    # a bitmap of 100 elements is 4 words (16 bytes); then 4 bytes a changed value
+    assert _claim_on_two_ranks().exchanged() == ExchangeCount(1, (16 + 4, 16 + 8), (44, 44))
+
+
+def test_auto_picks_the_fewest_bytes() -> None:
+    auto = ExchangeFormat.AUTO
+    # sent by both ranks: dense 8000 bytes; pairs 8 a change; bitmap 2 * 128 + 4 a change
+    assert choose_format(auto, [3, 5], 1000, 4) == ExchangeFormat.PAIRS
+    assert choose_format(auto, [300, 200], 1000, 4) == ExchangeFormat.BITMAP
+    assert choose_format(auto, [990, 980], 1000, 4) == ExchangeFormat.DENSE
+    assert choose_format(ExchangeFormat.PAIRS, [900, 800], 1000, 4) == ExchangeFormat.PAIRS
+
+
+def test_a_bitmap_holds_its_indices() -> None:
+    indices = np.array([0, 5, 31, 32, 99], np.int32)
+    bitmap = to_bitmap(np, indices, 100)
+    assert bitmap.nbytes == 16
+    np.testing.assert_array_equal(from_bitmap(np, bitmap, 100), indices)
+
+
 def test_an_allreduce_of_many_changes_sends_the_whole_vector() -> None:
     def body(rank: int, communicator: HostStagedCommunicator) -> None:
         values = np.arange(100, dtype=np.int32) - rank
@@ -123,7 +149,7 @@ def test_an_allreduce_of_many_changes_sends_the_whole_vector() -> None:
 
 def test_an_unknown_format_is_a_user_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, "sparse")
-    with pytest.raises(UserError, match="GIR_EXCHANGE_FORMAT must be one of dense, changed, auto, not 'sparse'"):
+    with pytest.raises(UserError, match="GIR_EXCHANGE_FORMAT must be one of dense, pairs, bitmap, auto, not 'sparse'"):
         HostStagedCommunicator(2)
 
 
