@@ -27,7 +27,9 @@
 #include <thrust/copy.h>
 #include <thrust/execution_policy.h>
 #include <thrust/gather.h>
+#include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/reduce.h>
 #include <thrust/sort.h>
 #include <thrust/unique.h>
 
@@ -337,33 +339,84 @@ template <typename T> void allreduce(T* buffer, Combine kind, const T* base) {
   launched("gir_rt::gathered_kernel");
 }
 
+// Sets the bits of `count` vertices in a bitmap of 32-bit words (cleared before).
+__global__ void mark_kernel(const int* vertices, long long count, uint32_t* words) {
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i < count && vertices[i] >= 0) atomicOr(&words[vertices[i] >> 5], 1u << (vertices[i] & 31));
+}
+
+// words[w] = the or of the ranks' gathered bitmaps' word w.
+__global__ void or_bitmaps_kernel(uint32_t* words, const uint32_t* gathered, int ranks, long long count) {
+  long long w = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (w >= count) return;
+  uint32_t result = 0;
+  for (int r = 0; r < ranks; ++r) result |= gathered[r * count + w];
+  words[w] = result;
+}
+
+// Whether a queue union whose ranks hold `sizes` vertices below `bound` sends
+// bitmaps (multi_device.queue_as_bitmap).
+inline bool queue_as_bitmap(const std::vector<int>& sizes, long long bound) {
+  ExchangeFormat format = exchange_format();
+  if (format != ExchangeFormat::AUTO) return format == ExchangeFormat::BITMAP;
+  long long vertices = std::accumulate(sizes.begin(), sizes.end(), 0LL);
+  return (long long)sizes.size() * 4 * bitmap_words(bound) < INDEX_BYTES * vertices;
+}
+
 // Makes every rank's queue the distinct vertices of all ranks' queues,
 // ascending, at most as many as `items` holds, and count[0] their number
-// (host.allgather).
+// (host.allgather): as lists (sorted, made unique) or as bitmaps (or-ed).
 inline void allgather(int* items, int* count) {
   Rank& self = rank();
   if (self.size == 1) return;
   long long capacity = allocation_count(items, "host.allgather");
   int size = (int)std::min<long long>(std::max(read<int>(count, 0), 0), capacity);
-  int* sizes = scratch<int>(1, self.size + 1);
-  check(cudaMemcpy(sizes + self.size, &size, sizeof(int), cudaMemcpyHostToDevice), "cudaMemcpy (exchange)");
-  nccl_check(ncclAllGather(sizes + self.size, sizes, 1, ncclInt32, self.comm, 0), "ncclAllGather");
-  std::vector<int> all(self.size);
-  check(cudaMemcpy(all.data(), sizes, sizeof(int) * self.size, cudaMemcpyDeviceToHost), "cudaMemcpy (exchange)");
-  long long widest = std::max(*std::max_element(all.begin(), all.end()), 1);
-  int* padded = scratch<int>(6, widest);
-  int* gathered = scratch<int>(7, widest * self.size);
-  check(cudaMemset(padded, 0xff, sizeof(int) * widest), "cudaMemset (exchange)");  // -1: no vertex
-  if (size > 0) check(cudaMemcpy(padded, items, sizeof(int) * size, cudaMemcpyDeviceToDevice), "cudaMemcpy (exchange)");
-  nccl_check(ncclAllGather(padded, gathered, (size_t)widest, ncclInt32, self.comm, 0), "ncclAllGather");
-  int* end = gathered + widest * self.size;
-  thrust::sort(thrust::device, gathered, end);
-  end = thrust::unique(thrust::device, gathered, end);
-  int* first = thrust::lower_bound(thrust::device, gathered, end, 0);
-  long long total = std::min<long long>(end - first, capacity);
-  if (total > 0) check(cudaMemcpy(items, first, sizeof(int) * total, cudaMemcpyDeviceToDevice), "cudaMemcpy (exchange)");
+  int shape[2] = {size, size > 0 ? thrust::reduce(thrust::device, items, items + size, -1, thrust::maximum<int>()) + 1 : 0};
+  int* shapes = scratch<int>(1, 2 * (self.size + 1));
+  check(cudaMemcpy(shapes + 2 * self.size, shape, sizeof shape, cudaMemcpyHostToDevice), "cudaMemcpy (exchange)");
+  nccl_check(ncclAllGather(shapes + 2 * self.size, shapes, 2, ncclInt32, self.comm, 0), "ncclAllGather");
+  std::vector<int> all(2 * self.size), sizes(self.size);
+  check(cudaMemcpy(all.data(), shapes, sizeof(int) * 2 * self.size, cudaMemcpyDeviceToHost), "cudaMemcpy (exchange)");
+  long long bound = 0;
+  for (int r = 0; r < self.size; ++r) {
+    sizes[(size_t)r] = all[(size_t)(2 * r)];
+    bound = std::max<long long>(bound, all[(size_t)(2 * r + 1)]);
+  }
+  long long total = 0;
+  if (queue_as_bitmap(sizes, bound)) {
+    long long words = std::max(bitmap_words(bound), 1LL);
+    uint32_t* own = scratch<uint32_t>(8, words);
+    uint32_t* gathered = scratch<uint32_t>(9, words * self.size);
+    check(cudaMemsetAsync(own, 0, sizeof(uint32_t) * words), "cudaMemset (exchange)");
+    if (size > 0) {
+      mark_kernel<<<grid_of(size), 256>>>(items, size, own);
+      launched("gir_rt::mark_kernel");
+    }
+    nccl_check(ncclAllGather(own, gathered, (size_t)words, ncclUint32, self.comm, 0), "ncclAllGather");
+    or_bitmaps_kernel<<<grid_of(words), 256>>>(own, gathered, self.size, words);
+    launched("gir_rt::or_bitmaps_kernel");
+    int* union_items = scratch<int>(7, bound);
+    int* end = thrust::copy_if(thrust::device, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>((int)bound),
+                               union_items, BitSet{own});
+    total = std::min<long long>(end - union_items, capacity);
+    if (total > 0) check(cudaMemcpy(items, union_items, sizeof(int) * total, cudaMemcpyDeviceToDevice), "cudaMemcpy (exchange)");
+    tally(4 * bitmap_words(bound), self.size * 4 * bitmap_words(bound));
+  } else {
+    long long widest = std::max(*std::max_element(sizes.begin(), sizes.end()), 1);
+    int* padded = scratch<int>(6, widest);
+    int* gathered = scratch<int>(7, widest * self.size);
+    check(cudaMemset(padded, 0xff, sizeof(int) * widest), "cudaMemset (exchange)");  // -1: no vertex
+    if (size > 0) check(cudaMemcpy(padded, items, sizeof(int) * size, cudaMemcpyDeviceToDevice), "cudaMemcpy (exchange)");
+    nccl_check(ncclAllGather(padded, gathered, (size_t)widest, ncclInt32, self.comm, 0), "ncclAllGather");
+    int* end = gathered + widest * self.size;
+    thrust::sort(thrust::device, gathered, end);
+    end = thrust::unique(thrust::device, gathered, end);
+    int* first = thrust::lower_bound(thrust::device, gathered, end, 0);
+    total = std::min<long long>(end - first, capacity);
+    if (total > 0) check(cudaMemcpy(items, first, sizeof(int) * total, cudaMemcpyDeviceToDevice), "cudaMemcpy (exchange)");
+    tally((long long)size * 4, total * 4);
+  }
   write<int>(count, 0, (int)total);
-  tally((long long)size * 4, total * 4);
 }
 
 // After a partitioned run, on stderr: what the ranks exchanged, as gir-run says it.

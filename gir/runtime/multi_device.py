@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import io
 import os
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, TextIO
 
 import numpy as np
-
-from enum import StrEnum
 
 from gir.diagnostics import UserError
 from gir.dialects.host import Combine
@@ -126,6 +126,16 @@ def choose_format(wanted: ExchangeFormat, counts: Sequence[int], length: int, el
     return min(formats, key=lambda f: sum(exchange_bytes(f, count, length, element_bytes) for count in counts))
 
 
+def queue_as_bitmap(wanted: ExchangeFormat, sizes: Sequence[int], bound: int) -> bool:
+    """Whether a queue union whose ranks hold `sizes` vertices, all below
+    `bound`, sends a bitmap of each rank's vertices (`bitmap` or, for `auto`,
+    where the bitmaps are fewer bytes than the lists, 4 bytes a vertex) rather
+    than the lists (`dense`, `pairs`)."""
+    if wanted == ExchangeFormat.AUTO:
+        return len(sizes) * bitmap_bytes(bound) < INDEX_BYTES * sum(sizes)
+    return wanted == ExchangeFormat.BITMAP
+
+
 def to_bitmap(xp: Any, indices: Any, length: int) -> Any:
     """The bitmap of `indices` among `length` elements (uint8, `bitmap_bytes`
     long: bit `i % 8` of byte `i // 8`). `xp`: numpy or cupy."""
@@ -185,7 +195,9 @@ class ExchangeCount:
     elements sends the rank's part (`exchange_bytes`: its pairs, `4 + size`
     bytes each, or its bitmap and changed values) and receives all ranks'
     parts, its own included; an all-gather of a queue sends the
-    rank's own entries and receives the entries of the union (4 bytes each).
+    rank's own entries and receives the entries of the union (4 bytes each),
+    or, as bitmaps (`queue_as_bitmap`), sends the bitmap of its entries and
+    receives every rank's.
     The counts of changed elements and the queue sizes (4 bytes a rank), NCCL's
     padding to the longest and its ring or tree's forwarding are not counted."""
 
@@ -302,9 +314,19 @@ class HostStagedCommunicator(Communicator):
         sent = [exchange_bytes(format, count, copy.size, copy.itemsize) for count in counts]
         return apply_changes(np, base, changes, combine), sent[rank], sum(sent)
 
-    def allgather(self, rank: int, items: np.ndarray) -> np.ndarray:
-        """The distinct items of every rank's `items`, ascending."""
-        return np.unique(np.concatenate(self._exchange(rank, items)))
+    def allgather(self, rank: int, items: np.ndarray) -> tuple[np.ndarray, int, int]:
+        """The distinct items of every rank's `items` (non-negative), ascending,
+        and the payload bytes this rank sent and received (as a list or as
+        bitmaps, as `queue_as_bitmap` says)."""
+        shared = self._exchange(rank, (items.size, int(items.max()) + 1 if items.size else 0))
+        sizes = [size for size, _ in shared]
+        bound = max(bound for _, bound in shared)
+        if queue_as_bitmap(self.format, sizes, bound):
+            bitmaps = self._exchange(rank, to_bitmap(np, items, bound))
+            union = from_bitmap(np, np.bitwise_or.reduce(bitmaps), bound)
+            return union, bitmap_bytes(bound), self.size * bitmap_bytes(bound)
+        union = np.unique(np.concatenate(self._exchange(rank, items)))
+        return union, items.nbytes, union.nbytes
 
     def allreduce_buffer(
         self, rank: int, device: Any, buffer: Any, count: int, dtype: DType, combine: Combine, base: Any
@@ -318,10 +340,11 @@ class HostStagedCommunicator(Communicator):
     def allgather_queue(self, rank: int, device: Any, items: Any, capacity: int, count: Any) -> None:
         size = min(max(int(device.read_element(count, 0, DType.INT32)), 0), capacity)
         own = device.to_host(items, size, DType.INT32)
-        union = self.allgather(rank, own)[:capacity]
+        union, sent, received = self.allgather(rank, own)
+        union = union[:capacity]
         device.from_host(items, union)
         device.write_element(count, 0, int(union.size), DType.INT32)
-        self._count(rank, own.nbytes, union.nbytes)
+        self._count(rank, sent, received)
 
     def abort(self) -> None:
         self._barrier.abort()
@@ -361,6 +384,13 @@ def make_communicator(devices: Sequence[Any], graph: Any = None) -> Communicator
     return HostStagedCommunicator(len(devices), graph)
 
 
+RANK_SWITCH_INTERVAL = 0.0002
+"""Seconds a rank's thread may hold the interpreter while another waits for it
+(`sys.setswitchinterval`, 5 ms by default) during a partitioned run: a rank
+whose device call returned (a read, an exchange) resumes within this instead
+of waiting out another rank's Python up to 5 ms, each time."""
+
+
 def run_partitioned(
     program: Any, devices: Sequence[Any], argv: list[str], stdout: TextIO, graph: Any = None
 ) -> RunResult:
@@ -391,10 +421,15 @@ def run_partitioned(
             device.deactivate()
 
     threads = [threading.Thread(target=rank_main, args=(rank,), name=f"gir-rank-{rank}") for rank in range(len(devices))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    switch_interval = sys.getswitchinterval()
+    sys.setswitchinterval(RANK_SWITCH_INTERVAL)
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(switch_interval)
     first = next((e for e in errors if e is not None and not isinstance(e, threading.BrokenBarrierError)), None)
     if first is None:
         first = next((e for e in errors if e is not None), None)

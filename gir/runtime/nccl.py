@@ -12,7 +12,7 @@ over the gathered copies on the GPU (cupy):
 | min, max, umin, umax | `ncclAllReduce` min / max (unsigned types for u) |
 | sum (with base)    | `ncclAllReduce` sum, then `- (n - 1) * base`      |
 | or, claim          | `ncclAllGather`, then or / first changed copy     |
-| queue union        | all-gather of sizes and padded queues, `unique`   |
+| queue union        | all-gather of sizes and padded queues, `unique`; or of bitmaps, or-ed |
 
 An all-reduce with a base first finds the elements the rank changed
 (`changed_indices`) and all-gathers their number; where the format
@@ -42,10 +42,12 @@ from gir.runtime.multi_device import (
     Communicator,
     ExchangeFormat,
     apply_changes,
+    bitmap_bytes,
     changed_indices,
     choose_format,
     exchange_bytes,
     from_bitmap,
+    queue_as_bitmap,
     to_bitmap,
 )
 
@@ -177,15 +179,24 @@ class NcclCommunicator(Communicator):
     def allgather_queue(self, rank: int, device: Any, items: Any, capacity: int, count: Any) -> None:
         cupy = self._cupy
         size = min(max(int(device.read_element(count, 0, DType.INT32)), 0), capacity)
-        sizes = self._all_gather(rank, cupy.full(1, size, np.int32)).ravel()
-        widest = int(sizes.max())
-        padded = cupy.full(max(widest, 1), -1, np.int32)
-        padded[:size] = self._view(rank, items, size, np.dtype(np.int32))
-        gathered = self._all_gather(rank, padded).ravel()
-        union = cupy.unique(gathered[gathered >= 0])[:capacity]
+        own = self._view(rank, items, size, np.dtype(np.int32))
+        bound = own.max() + 1 if size else cupy.zeros((), np.int32)
+        shape = self._all_gather(rank, cupy.stack([cupy.asarray(size, np.int32), bound.astype(np.int32)])).get()
+        sizes = [int(s) for s in shape[:, 0]]
+        widest, bound = max(max(sizes), 1), int(shape[:, 1].max())
+        if queue_as_bitmap(self.format, sizes, bound):
+            bitmaps = self._all_gather(rank, to_bitmap(cupy, own, bound))
+            union = from_bitmap(cupy, cupy.bitwise_or.reduce(bitmaps, axis=0), bound)[:capacity]
+            sent, received = bitmap_bytes(bound), self.size * bitmap_bytes(bound)
+        else:
+            padded = cupy.full(widest, -1, np.int32)
+            padded[:size] = own
+            gathered = self._all_gather(rank, padded).ravel()
+            union = cupy.unique(gathered[gathered >= 0])[:capacity]
+            sent, received = size * 4, union.nbytes  # payload only: not the padding
         self._view(rank, items, capacity, np.dtype(np.int32))[: union.size] = union
         device.write_element(count, 0, int(union.size), DType.INT32)
-        self._count(rank, size * 4, union.nbytes)  # payload only: not the padding
+        self._count(rank, sent, received)
 
     def abort(self) -> None:
         for comm in self._comms:

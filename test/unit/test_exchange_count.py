@@ -74,8 +74,9 @@ def test_an_allreduce_counts_its_vector_on_every_rank() -> None:
     assert exchanged.bytes == 2 * (10 * 8 + 3 * 4)
 
 
-def test_an_allgather_counts_the_own_queue_sent_and_the_union_received() -> None:
-    queues = {0: [4, 1, 9], 1: [9, 2]}
+def _gather_queues(queues: dict[int, list[int]]) -> HostStagedCommunicator:
+    """The union of two ranks' queues, checked on each rank."""
+    union = sorted(set(queues[0]) | set(queues[1]))
 
     def body(rank: int, communicator: HostStagedCommunicator) -> None:
         device = _HostDevice()
@@ -83,10 +84,26 @@ def test_an_allgather_counts_the_own_queue_sent_and_the_union_received() -> None
         items[: len(queues[rank])] = queues[rank]
         count = np.array([len(queues[rank])], np.int32)
         communicator.allgather_queue(rank, device, items, 16, count)
-        assert count[0] == 4  # 1, 2, 4, 9
+        assert list(items[: count[0]]) == union
 
-    exchanged = _on_two_ranks(body).exchanged()
+    return _on_two_ranks(body)
+
+
+def test_an_allgather_counts_the_own_queue_sent_and_the_union_received() -> None:
+    exchanged = _gather_queues({0: [4000, 1, 9], 1: [9, 2]}).exchanged()
     assert exchanged == ExchangeCount(1, (3 * 4, 2 * 4), (4 * 4, 4 * 4))
+
+
+def test_a_queue_of_vertices_close_together_goes_as_a_bitmap() -> None:
+    # 7 vertices below 40: two words of bitmap (8 bytes) a rank, not 28 bytes of list
+    exchanged = _gather_queues({0: [4, 1, 9, 39], 1: [9, 2, 30]}).exchanged()
+    assert exchanged == ExchangeCount(1, (8, 8), (16, 16))
+
+
+def test_the_dense_format_gathers_queues_as_lists(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, "dense")
+    exchanged = _gather_queues({0: [4, 1, 9, 39], 1: [9, 2, 30]}).exchanged()
+    assert exchanged == ExchangeCount(1, (4 * 4, 3 * 4), (6 * 4, 6 * 4))
 
 
 def _claims(rank: int) -> np.ndarray:
