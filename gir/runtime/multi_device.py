@@ -388,7 +388,25 @@ RANK_SWITCH_INTERVAL = 0.0002
 """Seconds a rank's thread may hold the interpreter while another waits for it
 (`sys.setswitchinterval`, 5 ms by default) during a partitioned run: a rank
 whose device call returned (a read, an exchange) resumes within this instead
-of waiting out another rank's Python up to 5 ms, each time."""
+of waiting out another rank's Python up to 5 ms, each time.
+`GIR_SWITCH_INTERVAL` (seconds) overrides it, for measurements."""
+
+SWITCH_INTERVAL_VARIABLE = "GIR_SWITCH_INTERVAL"
+
+
+def rank_switch_interval() -> float:
+    """`GIR_SWITCH_INTERVAL` if set (a positive number of seconds), else
+    `RANK_SWITCH_INTERVAL`."""
+    text = os.environ.get(SWITCH_INTERVAL_VARIABLE, "")
+    if not text:
+        return RANK_SWITCH_INTERVAL
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0:
+        raise UserError(f"error: {SWITCH_INTERVAL_VARIABLE} must be a positive number of seconds, not '{text}'")
+    return seconds
 
 
 def run_partitioned(
@@ -422,7 +440,7 @@ def run_partitioned(
 
     threads = [threading.Thread(target=rank_main, args=(rank,), name=f"gir-rank-{rank}") for rank in range(len(devices))]
     switch_interval = sys.getswitchinterval()
-    sys.setswitchinterval(RANK_SWITCH_INTERVAL)
+    sys.setswitchinterval(rank_switch_interval())
     try:
         for thread in threads:
             thread.start()

@@ -19,6 +19,8 @@ from gir.protocol import DType
 from gir.runtime.device import DTYPES
 from gir.runtime.multi_device import (
     EXCHANGE_FORMAT_VARIABLE,
+    RANK_SWITCH_INTERVAL,
+    SWITCH_INTERVAL_VARIABLE,
     ExchangeCount,
     ExchangeFormat,
     HostStagedCommunicator,
@@ -27,6 +29,7 @@ from gir.runtime.multi_device import (
     choose_format,
     combine_arrays,
     from_bitmap,
+    rank_switch_interval,
     to_bitmap,
 )
 
@@ -194,6 +197,15 @@ def test_the_changed_elements_combine_as_the_whole_copies(combine: Combine, dtyp
         copies.append(copy)
     changes = [(changed_indices(np, copy, base), copy[changed_indices(np, copy, base)]) for copy in copies]
     np.testing.assert_allclose(apply_changes(np, base, changes, combine), combine_arrays(copies, combine, base), rtol=1e-6)
+
+
+def test_the_switch_interval_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert rank_switch_interval() == RANK_SWITCH_INTERVAL
+    monkeypatch.setenv(SWITCH_INTERVAL_VARIABLE, "0.005")
+    assert rank_switch_interval() == 0.005
+    monkeypatch.setenv(SWITCH_INTERVAL_VARIABLE, "-1")
+    with pytest.raises(UserError, match="GIR_SWITCH_INTERVAL must be a positive number of seconds, not '-1'"):
+        rank_switch_interval()
 
 
 def test_counts_of_two_runs_add_up() -> None:
