@@ -12,9 +12,9 @@
 //   Tally, print_exchanged         ExchangeCount, gir-run's "exchanged" line
 //
 // An all-reduce with a base sends the elements the rank changed, as (index,
-// value) pairs or as a bitmap and the changed values, where $GIR_EXCHANGE_FORMAT
-// (dense, pairs, bitmap, auto: the default) says so (multi_device.ExchangeFormat);
-// else the whole vector.
+// value) pairs or as a bitmap and the changed values, where its op's exchange
+// format (host.ExchangeFormat) or $GIR_EXCHANGE_FORMAT (dense, pairs, bitmap,
+// auto: overrides every op's) says so; else the whole vector.
 //
 // Printed after cuda_runtime.cuh (namespace gir_rt); link with -lnccl.
 #pragma once
@@ -80,17 +80,19 @@ template <typename T> ncclDataType_t nccl_type(bool as_unsigned) {
   fail("NCCL exchanges %d-byte integers only of 1, 4 or 8 bytes", (int)sizeof(T));
 }
 
-// $GIR_EXCHANGE_FORMAT: dense, pairs, bitmap or auto (the default).
-inline ExchangeFormat exchange_format() {
-  static const ExchangeFormat format = [] {
+// What an exchange whose op says `wanted` sends: $GIR_EXCHANGE_FORMAT (dense,
+// pairs, bitmap or auto) where set, else `wanted` (multi_device.Communicator.format_of).
+inline ExchangeFormat exchange_format(ExchangeFormat wanted) {
+  static const int override_format = [] {
     const char* text = std::getenv("GIR_EXCHANGE_FORMAT");
-    if (text == nullptr || *text == '\0' || std::strcmp(text, "auto") == 0) return ExchangeFormat::AUTO;
-    if (std::strcmp(text, "dense") == 0) return ExchangeFormat::DENSE;
-    if (std::strcmp(text, "pairs") == 0) return ExchangeFormat::PAIRS;
-    if (std::strcmp(text, "bitmap") == 0) return ExchangeFormat::BITMAP;
+    if (text == nullptr || *text == '\0') return -1;
+    if (std::strcmp(text, "dense") == 0) return (int)ExchangeFormat::DENSE;
+    if (std::strcmp(text, "pairs") == 0) return (int)ExchangeFormat::PAIRS;
+    if (std::strcmp(text, "bitmap") == 0) return (int)ExchangeFormat::BITMAP;
+    if (std::strcmp(text, "auto") == 0) return (int)ExchangeFormat::AUTO;
     fail("GIR_EXCHANGE_FORMAT must be one of dense, pairs, bitmap, auto, not '%s'", text);
   }();
-  return format;
+  return override_format < 0 ? wanted : (ExchangeFormat)override_format;
 }
 
 // The 32-bit words of a bitmap of `count` elements.
@@ -107,8 +109,7 @@ inline long long exchange_bytes(ExchangeFormat format, long long changed, long l
 // The format of an all-reduce whose ranks changed `counts` elements
 // (multi_device.choose_format: for auto, the fewest bytes sent by all ranks
 // together, dense on a tie).
-inline ExchangeFormat choose_format(const std::vector<int>& counts, long long count, long long element_bytes) {
-  ExchangeFormat wanted = exchange_format();
+inline ExchangeFormat choose_format(ExchangeFormat wanted, const std::vector<int>& counts, long long count, long long element_bytes) {
   if (wanted != ExchangeFormat::AUTO) return wanted;
   ExchangeFormat best = ExchangeFormat::DENSE;
   long long fewest = -1;
@@ -220,7 +221,7 @@ inline unsigned grid_of(long long count) { return (unsigned)((count + 255) / 256
 
 // The all-reduce of `buffer` as the ranks' changed elements, where the format
 // picks them for the ranks' counts; false (nothing exchanged) where it does not.
-template <typename T> bool allreduce_changed(T* buffer, Combine kind, const T* base, long long count) {
+template <typename T> bool allreduce_changed(T* buffer, Combine kind, const T* base, long long count, ExchangeFormat wanted) {
   using U = Bits<T>;
   Rank& self = rank();
   int* own_indices = scratch<int>(0, count);
@@ -232,7 +233,7 @@ template <typename T> bool allreduce_changed(T* buffer, Combine kind, const T* b
   nccl_check(ncclAllGather(sizes + self.size, sizes, 1, ncclInt32, self.comm, 0), "ncclAllGather");
   std::vector<int> counts((size_t)self.size);
   check(cudaMemcpy(counts.data(), sizes, sizeof(int) * self.size, cudaMemcpyDeviceToHost), "cudaMemcpy (exchange)");
-  ExchangeFormat format = choose_format(counts, count, sizeof(T));
+  ExchangeFormat format = choose_format(wanted, counts, count, sizeof(T));
   if (format == ExchangeFormat::DENSE) return false;
   long long widest = std::max(*std::max_element(counts.begin(), counts.end()), 1);
   U* own_values = scratch<U>(2, widest);
@@ -312,7 +313,7 @@ __global__ void gathered_kernel(T* values, const T* gathered, const T* base, int
 }
 
 // Makes every rank's `buffer` the `kind` combine of all ranks' copies (host.allreduce).
-template <typename T> void allreduce(T* buffer, Combine kind, const T* base) {
+template <typename T> void allreduce(T* buffer, Combine kind, const T* base, ExchangeFormat exchange = ExchangeFormat::DENSE) {
   Rank& self = rank();
   long long count = allocation_count(buffer, "host.allreduce");
   if (self.size == 1) return;
@@ -320,7 +321,8 @@ template <typename T> void allreduce(T* buffer, Combine kind, const T* base) {
     tally(0, 0);
     return;
   }
-  if (base != nullptr && allreduce_changed<T>(buffer, kind, base, count)) return;
+  ExchangeFormat wanted = base == nullptr ? ExchangeFormat::DENSE : exchange_format(exchange);
+  if (wanted != ExchangeFormat::DENSE && allreduce_changed<T>(buffer, kind, base, count, wanted)) return;
   tally(count * (long long)sizeof(T), count * (long long)sizeof(T));
   bool as_unsigned = kind == Combine::UMIN || kind == Combine::UMAX;
   ncclDataType_t type = nccl_type<T>(as_unsigned);
@@ -357,7 +359,7 @@ __global__ void or_bitmaps_kernel(uint32_t* words, const uint32_t* gathered, int
 // Whether a queue union whose ranks hold `sizes` vertices below `bound` sends
 // bitmaps (multi_device.queue_as_bitmap).
 inline bool queue_as_bitmap(const std::vector<int>& sizes, long long bound) {
-  ExchangeFormat format = exchange_format();
+  ExchangeFormat format = exchange_format(ExchangeFormat::AUTO);
   if (format != ExchangeFormat::AUTO) return format == ExchangeFormat::BITMAP;
   long long vertices = std::accumulate(sizes.begin(), sizes.end(), 0LL);
   return (long long)sizes.size() * 4 * bitmap_words(bound) < INDEX_BYTES * vertices;

@@ -18,10 +18,16 @@ combine its writes imply:
 | `atomic_cas`, `exch` or a plain store               | `host.allreduce claim`              |
 | an `atomic_rmw add` whose old value places a store  | `host.allgather` of the queue       |
 
-Every `host.allreduce` combines against a `host.clone` of the buffer taken
-before the launch (its base): sum and claim need it, and with it the runtime
-can send only the elements a device changed, as (index, value) pairs, when
-they are few (docs/multi-gpu.md, "Exchange formats").
+The exchange format (`host.ExchangeFormat`) follows the launch's grid: a launch
+over every vertex or edge (its grid computed from `host.graph_size`: a pull
+gather, a sweep of CC, a pull step of BFS) changes most of the buffer, and its
+all-reduces send the whole vector (`dense`); one over a frontier (its grid from
+the frontier's size) changes the frontier's neighbours only, and its
+all-reduces are `exchange auto`: the runtime sends the changed elements (pairs
+or a bitmap) where they are fewer bytes. Sum and claim, and every `auto`
+all-reduce, combine against a `host.clone` of the buffer taken before the
+launch (the base), which tells the changed elements too (docs/multi-gpu.md,
+"Exchange formats").
 
 Launches that read no edges (vertex maps, conversions, compactions) run
 replicated on every device, with equal inputs and so equal results, and need no
@@ -34,15 +40,15 @@ Before:
 ```mlir
 %g = host.load_graph {argv = 1 : i64}
 %col_idx = host.graph_array %g col_idx : memref<?xi32>
-host.launch @relax grid %n block %b (%row_ptr, %col_idx, %dist) : ...
+host.launch @relax grid %blocks block %b (%size, %items, %row_ptr, %col_idx, %dist) : ...
 ```
-After:
+After (a launch over a frontier):
 ```mlir
 %g = host.load_graph {argv = 1 : i64, partitioned}
 %col_idx = host.graph_array %g col_idx : memref<?xi32>
 %before = host.clone %dist : memref<?xi32>
-host.launch @relax grid %n block %b (%row_ptr, %col_idx, %dist) : ...
-host.allreduce %dist min base %before : memref<?xi32>
+host.launch @relax grid %blocks block %b (%size, %items, %row_ptr, %col_idx, %dist) : ...
+host.allreduce %dist min base %before exchange auto : memref<?xi32>
 host.free %before : memref<?xi32>
 ```
 
@@ -68,7 +74,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gir.diagnostics import UserError
 from gir.dialects import gir_gpu, host
 from gir.dialects.gir_gpu import BOUNDS_RECORD, AtomicKind, KernelOp, is_persistent
-from gir.dialects.host import Combine, GraphArray
+from gir.dialects.host import Combine, ExchangeFormat, GraphArray
 
 REPLICATED_ARRAYS = (GraphArray.OUT_DEGREES,)
 """Graph arrays every device holds whole (vertex data, not edges)."""
@@ -394,11 +400,32 @@ def _bounds_records(main: func.FuncOp) -> set[SSAValue]:
     }
 
 
+def _over_whole_graph(launch: host.LaunchOp) -> bool:
+    """Whether `launch`'s grid is computed from the graph's size and constants
+    only (a launch over every vertex or edge), not from a frontier's size (a
+    value read from the device, or carried by a loop)."""
+    sized = False
+    seen: set[SSAValue] = set()
+    work = [launch.grid]
+    while work:
+        value = work.pop()
+        if value in seen:
+            continue
+        seen.add(value)
+        owner = value.owner
+        if not isinstance(owner, Operation) or owner.regions or isinstance(owner, host.ReadOp):
+            return False
+        sized |= isinstance(owner, host.GraphSizeOp)
+        work.extend(owner.operands)
+    return sized
+
+
 def _exchange_after(
     launch: host.LaunchOp, kernel: KernelOp, writes: KernelWrites, unshared: set[SSAValue]
 ) -> None:
     """Inserts the clones before `launch` and the exchanges after it."""
     name = kernel.sym_name.data
+    exchange = ExchangeFormat.DENSE if _over_whole_graph(launch) else ExchangeFormat.AUTO
     before: list[Operation] = []
     after: list[Operation] = []
     for counter, items in sorted(writes.queues.items()):
@@ -430,12 +457,13 @@ def _exchange_after(
         buffer = launch.args[position]
         if buffer in unshared:
             continue
-        # Every combine gets the values before the launch: sum and claim need
-        # them, and with them the others may exchange the changed elements only.
+        if combine not in host.COMBINES_WITH_BASE and exchange == ExchangeFormat.DENSE:
+            after.append(host.AllReduceOp(buffer, combine))
+            continue
         clone = host.CloneOp(buffer)
         before.append(clone)
         clones.append(clone)
-        after.append(host.AllReduceOp(buffer, combine, clone.result))
+        after.append(host.AllReduceOp(buffer, combine, clone.result, exchange))
     after.extend(host.FreeOp(clone.result) for clone in clones)
     if before:
         Rewriter.insert_op(before, InsertPoint.before(launch))

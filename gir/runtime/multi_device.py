@@ -25,13 +25,12 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, TextIO
 
 import numpy as np
 
 from gir.diagnostics import UserError
-from gir.dialects.host import Combine
+from gir.dialects.host import Combine, ExchangeFormat
 from gir.protocol import DType
 from gir.runtime.graph.partition import GraphPart, partition
 from gir.runtime.run import Run, RunResult
@@ -64,35 +63,21 @@ def combine_arrays(copies: Sequence[np.ndarray], combine: Combine, base: np.ndar
     return reduce.reduce(np.stack(copies))
 
 
-class ExchangeFormat(StrEnum):
-    """What a `host.allreduce` with a base sends (`GIR_EXCHANGE_FORMAT`).
-    `pairs` and `bitmap` send the elements a rank changed (where its copy
-    differs from the base), which every rank combines into the base
-    (`apply_changes`); the result is the same in every format."""
-
-    DENSE = "dense"
-    """The whole vector, every element (what one without a base always sends)."""
-    PAIRS = "pairs"
-    """The changed elements as (int32 index, value) pairs: for few changes."""
-    BITMAP = "bitmap"
-    """A bitmap of the changed elements (a bit per element, in 32-bit words)
-    and their values in index order: for many changes, short of all."""
-    AUTO = "auto"
-    """The format in which the ranks send the fewest bytes together
-    (`exchange_bytes`, dense on a tie), decided per exchange from the ranks'
-    counts of changed elements, which every rank gathers first."""
-
-
 EXCHANGE_FORMAT_VARIABLE = "GIR_EXCHANGE_FORMAT"
-"""`dense`, `pairs`, `bitmap` or `auto` (the default): the runs' `ExchangeFormat`."""
+"""`dense`, `pairs`, `bitmap` or `auto`: the `ExchangeFormat` of every exchange
+of a run, whatever its `host.allreduce` says (for measurements); queue unions
+go as bitmaps for `bitmap`, as lists for `dense` and `pairs`. Unset: each
+all-reduce's own format, and `auto` for queue unions."""
 
 INDEX_BYTES = 4
 """The bytes of a changed element's index (int32) in a pair."""
 
 
-def exchange_format() -> ExchangeFormat:
-    """The format `GIR_EXCHANGE_FORMAT` asks for (default `auto`)."""
-    text = os.environ.get(EXCHANGE_FORMAT_VARIABLE, "") or ExchangeFormat.AUTO.value
+def exchange_override() -> ExchangeFormat | None:
+    """The format `GIR_EXCHANGE_FORMAT` asks for, if set."""
+    text = os.environ.get(EXCHANGE_FORMAT_VARIABLE, "")
+    if not text:
+        return None
     try:
         return ExchangeFormat(text)
     except ValueError:
@@ -231,8 +216,8 @@ class Communicator:
         """`graph`: the host graph every load is of (a graph given from Python),
         else each load reads its spec."""
         self.size = size
-        self.format = exchange_format()
-        """What an all-reduce with a base sends."""
+        self.override = exchange_override()
+        """The format of every exchange, where `GIR_EXCHANGE_FORMAT` sets one."""
         self._graph = graph
         self._lock = threading.Lock()
         self._parts: dict[tuple[str, bool], list[GraphPart]] = {}
@@ -264,10 +249,23 @@ class Communicator:
             self._parts[key] = parts
             return parts
 
+    def format_of(self, exchange: ExchangeFormat, base: Any) -> ExchangeFormat:
+        """What an all-reduce whose op says `exchange` sends: the override
+        where one is set, and dense without a base."""
+        if base is None:
+            return ExchangeFormat.DENSE
+        return exchange if self.override is None else self.override
+
+    def queue_format(self) -> ExchangeFormat:
+        """What a queue union sends: lists, bitmaps or either (auto)."""
+        return ExchangeFormat.AUTO if self.override is None else self.override
+
     def allreduce_buffer(
-        self, rank: int, device: Any, buffer: Any, count: int, dtype: DType, combine: Combine, base: Any
+        self, rank: int, device: Any, buffer: Any, count: int, dtype: DType, combine: Combine, base: Any,
+        exchange: ExchangeFormat = ExchangeFormat.DENSE,
     ) -> None:
-        """`host.allreduce` of a device buffer of `count` elements."""
+        """`host.allreduce` of a device buffer of `count` elements, sent in
+        `exchange` (`format_of`)."""
         raise NotImplementedError
 
     def allgather_queue(self, rank: int, device: Any, items: Any, capacity: int, count: Any) -> None:
@@ -295,15 +293,20 @@ class HostStagedCommunicator(Communicator):
         self._barrier.wait()
         return values
 
-    def allreduce(self, rank: int, copy: np.ndarray, combine: Combine, base: np.ndarray | None) -> tuple[np.ndarray, int, int]:
+    def allreduce(
+        self, rank: int, copy: np.ndarray, combine: Combine, base: np.ndarray | None,
+        exchange: ExchangeFormat = ExchangeFormat.DENSE,
+    ) -> tuple[np.ndarray, int, int]:
         """The `combine` of every rank's `copy`, and the payload bytes this rank
         sent and received (whole vectors, or the changed elements where the
         format says so)."""
-        if base is None:
+        wanted = self.format_of(exchange, base)
+        if wanted == ExchangeFormat.DENSE:
             return combine_arrays(self._exchange(rank, copy), combine, base), copy.nbytes, copy.nbytes
+        assert base is not None
         changed = changed_indices(np, copy, base)
         counts = self._exchange(rank, changed.size)
-        format = choose_format(self.format, counts, copy.size, copy.itemsize)
+        format = choose_format(wanted, counts, copy.size, copy.itemsize)
         if format == ExchangeFormat.DENSE:
             return combine_arrays(self._exchange(rank, copy), combine, base), copy.nbytes, copy.nbytes
         if format == ExchangeFormat.PAIRS:
@@ -321,7 +324,7 @@ class HostStagedCommunicator(Communicator):
         shared = self._exchange(rank, (items.size, int(items.max()) + 1 if items.size else 0))
         sizes = [size for size, _ in shared]
         bound = max(bound for _, bound in shared)
-        if queue_as_bitmap(self.format, sizes, bound):
+        if queue_as_bitmap(self.queue_format(), sizes, bound):
             bitmaps = self._exchange(rank, to_bitmap(np, items, bound))
             union = from_bitmap(np, np.bitwise_or.reduce(bitmaps), bound)
             return union, bitmap_bytes(bound), self.size * bitmap_bytes(bound)
@@ -329,11 +332,12 @@ class HostStagedCommunicator(Communicator):
         return union, items.nbytes, union.nbytes
 
     def allreduce_buffer(
-        self, rank: int, device: Any, buffer: Any, count: int, dtype: DType, combine: Combine, base: Any
+        self, rank: int, device: Any, buffer: Any, count: int, dtype: DType, combine: Combine, base: Any,
+        exchange: ExchangeFormat = ExchangeFormat.DENSE,
     ) -> None:
         copy = device.to_host(buffer, count, dtype)
         before = None if base is None else device.to_host(base, count, dtype)
-        result, sent, received = self.allreduce(rank, copy, combine, before)
+        result, sent, received = self.allreduce(rank, copy, combine, before, exchange)
         device.from_host(buffer, result)
         self._count(rank, sent, received)
 

@@ -35,12 +35,11 @@ from typing import Any
 
 import numpy as np
 
-from gir.dialects.host import Combine
+from gir.dialects.host import Combine, ExchangeFormat
 from gir.protocol import DType
 from gir.runtime.device import DTYPES
 from gir.runtime.multi_device import (
     Communicator,
-    ExchangeFormat,
     apply_changes,
     bitmap_bytes,
     changed_indices,
@@ -115,7 +114,8 @@ class NcclCommunicator(Communicator):
         return gathered
 
     def allreduce_buffer(
-        self, rank: int, device: Any, buffer: Any, count: int, dtype: DType, combine: Combine, base: Any
+        self, rank: int, device: Any, buffer: Any, count: int, dtype: DType, combine: Combine, base: Any,
+        exchange: ExchangeFormat = ExchangeFormat.DENSE,
     ) -> None:
         numpy_type = DTYPES[dtype]
         if combine in (Combine.UMIN, Combine.UMAX):
@@ -125,7 +125,8 @@ class NcclCommunicator(Communicator):
         if count == 0:
             self._count(rank, 0, 0)
             return
-        if before is not None and self._exchange_changed(rank, values, before, combine):
+        wanted = self.format_of(exchange, base)
+        if wanted != ExchangeFormat.DENSE and self._exchange_changed(rank, values, before, combine, wanted):
             return
         self._count(rank, values.nbytes, values.nbytes)
         op = self._ops.get(combine)
@@ -147,14 +148,14 @@ class NcclCommunicator(Communicator):
                 result = self._cupy.where(gathered[row] != before, gathered[row], result)
         values[...] = result
 
-    def _exchange_changed(self, rank: int, values: Any, before: Any, combine: Combine) -> bool:
+    def _exchange_changed(self, rank: int, values: Any, before: Any, combine: Combine, wanted: ExchangeFormat) -> bool:
         """The all-reduce of `values` as the ranks' changed elements, if the
         format picks pairs or a bitmap for the ranks' counts (else False:
         nothing done)."""
         cupy = self._cupy
         changed = changed_indices(cupy, values, before)
         counts = [int(c) for c in self._all_gather(rank, cupy.full(1, changed.size, np.int32)).get().ravel()]
-        format = choose_format(self.format, counts, values.size, values.itemsize)
+        format = choose_format(wanted, counts, values.size, values.itemsize)
         if format == ExchangeFormat.DENSE:
             return False
         bits = np.dtype(f"uint{values.itemsize * 8}")
@@ -184,7 +185,7 @@ class NcclCommunicator(Communicator):
         shape = self._all_gather(rank, cupy.stack([cupy.asarray(size, np.int32), bound.astype(np.int32)])).get()
         sizes = [int(s) for s in shape[:, 0]]
         widest, bound = max(max(sizes), 1), int(shape[:, 1].max())
-        if queue_as_bitmap(self.format, sizes, bound):
+        if queue_as_bitmap(self.queue_format(), sizes, bound):
             bitmaps = self._all_gather(rank, to_bitmap(cupy, own, bound))
             union = from_bitmap(cupy, cupy.bitwise_or.reduce(bitmaps, axis=0), bound)[:capacity]
             sent, received = bitmap_bytes(bound), self.size * bitmap_bytes(bound)

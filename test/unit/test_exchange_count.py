@@ -116,11 +116,11 @@ def _claims(rank: int) -> np.ndarray:
     return values
 
 
-def _claim_on_two_ranks() -> HostStagedCommunicator:
+def _claim_on_two_ranks(exchange: ExchangeFormat = ExchangeFormat.AUTO) -> HostStagedCommunicator:
     def body(rank: int, communicator: HostStagedCommunicator) -> None:
         values = _claims(rank)
         base = np.full(100, -1, np.int32)
-        communicator.allreduce_buffer(rank, _HostDevice(), values, 100, DType.INT32, Combine.CLAIM, base)
+        communicator.allreduce_buffer(rank, _HostDevice(), values, 100, DType.INT32, Combine.CLAIM, base, exchange)
         assert values[3] == 10 and values[7] == 21 and (np.delete(values, [3, 7]) == -1).all()
 
     return _on_two_ranks(body)
@@ -132,8 +132,14 @@ def test_an_allreduce_of_few_changes_counts_the_pairs() -> None:
 
 
 def test_the_dense_format_sends_the_whole_vector(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, "dense")
+    assert _claim_on_two_ranks(ExchangeFormat.DENSE).exchanged() == ExchangeCount(1, (400, 400), (400, 400))
+    monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, "dense")  # overrides the op's auto
     assert _claim_on_two_ranks().exchanged() == ExchangeCount(1, (400, 400), (400, 400))
+
+
+def test_the_environment_overrides_a_dense_op(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, "pairs")
+    assert _claim_on_two_ranks(ExchangeFormat.DENSE).exchanged() == ExchangeCount(1, (8, 16), (24, 24))
 
 
 def test_the_bitmap_format_sends_a_bitmap_and_the_changed_values(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -161,7 +167,8 @@ def test_a_bitmap_holds_its_indices() -> None:
 def test_an_allreduce_of_many_changes_sends_the_whole_vector() -> None:
     def body(rank: int, communicator: HostStagedCommunicator) -> None:
         values = np.arange(100, dtype=np.int32) - rank
-        communicator.allreduce_buffer(rank, _HostDevice(), values, 100, DType.INT32, Combine.MIN, np.full(100, 99, np.int32))
+        base = np.full(100, 99, np.int32)
+        communicator.allreduce_buffer(rank, _HostDevice(), values, 100, DType.INT32, Combine.MIN, base, ExchangeFormat.AUTO)
         assert (values == np.arange(100) - 1).all()
 
     assert _on_two_ranks(body).exchanged() == ExchangeCount(1, (400, 400), (400, 400))

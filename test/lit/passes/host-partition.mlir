@@ -1,8 +1,10 @@
 // host-partition marks the graph load partitioned and, after each launch that
 // reads an edge array, combines what the kernel wrote: atomic min -> min, a
-// queue append -> allgather, a CAS claim -> claim, a pull's load-add-store ->
-// sum, each all-reduce against a clone of its buffer taken before the launch
-// (so that the runtime may exchange the changed elements only). Launches of vertex maps (no edge
+// queue append -> allgather, a CAS claim -> claim against a clone, a pull's
+// load-add-store -> sum against a clone. A launch over a frontier (its grid
+// read from the device) exchanges `auto` (the changed elements where fewer
+// bytes), every all-reduce against a clone; one over the whole graph (its grid
+// from the graph's size) exchanges dense, and min needs no clone. Launches of vertex maps (no edge
 // arrays) run replicated and get no exchange.
 // RUN: gir-opt %s -p host-partition | filecheck %s
 
@@ -49,6 +51,9 @@ builtin.module {
     %items = host.alloc %n : i32 -> memref<?xi32>
     %sum = host.alloc %n : i32 -> memref<?xf32>
     host.launch @reset grid %n block %b (%n, %dist) : i32, memref<?xi32>
+    %zero = arith.constant 0 : i32
+    %frontier = host.read %size[%zero] : memref<?xi32>, i32 -> i32
+    host.launch @relax grid %frontier block %b (%n, %row_ptr, %col_idx, %dist, %pred, %size, %items) : i32, memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>
     host.launch @relax grid %n block %b (%n, %row_ptr, %col_idx, %dist, %pred, %size, %items) : i32, memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>
     host.launch @gather grid %n block %b (%csc_ptr, %sum) : memref<?xi32>, memref<?xf32>
     func.return
@@ -57,13 +62,19 @@ builtin.module {
 
 // CHECK: %g = host.load_graph {argv = 1 : i64, partitioned}
 // CHECK: host.launch @reset
-// CHECK-NEXT: %[[DIST:.*]] = host.clone %dist : memref<?xi32>
-// CHECK-NEXT: %[[PRED:.*]] = host.clone %pred : memref<?xi32>
-// CHECK-NEXT: host.launch @relax
+// CHECK: %[[DIST:.*]] = host.clone %dist : memref<?xi32>
+// CHECK-NEXT: %[[FRONTIER_PRED:.*]] = host.clone %pred : memref<?xi32>
+// CHECK-NEXT: host.launch @relax grid %frontier
 // CHECK-NEXT: host.allgather %items, %size : memref<?xi32>, memref<?xi32>
-// CHECK-NEXT: host.allreduce %dist min base %[[DIST]] : memref<?xi32>
-// CHECK-NEXT: host.allreduce %pred claim base %[[PRED]] : memref<?xi32>
+// CHECK-NEXT: host.allreduce %dist min base %[[DIST]] exchange auto : memref<?xi32>
+// CHECK-NEXT: host.allreduce %pred claim base %[[FRONTIER_PRED]] exchange auto : memref<?xi32>
 // CHECK-NEXT: host.free %[[DIST]] : memref<?xi32>
+// CHECK-NEXT: host.free %[[FRONTIER_PRED]] : memref<?xi32>
+// CHECK-NEXT: %[[PRED:.*]] = host.clone %pred : memref<?xi32>
+// CHECK-NEXT: host.launch @relax grid %n
+// CHECK-NEXT: host.allgather %items, %size : memref<?xi32>, memref<?xi32>
+// CHECK-NEXT: host.allreduce %dist min : memref<?xi32>
+// CHECK-NEXT: host.allreduce %pred claim base %[[PRED]] : memref<?xi32>
 // CHECK-NEXT: host.free %[[PRED]] : memref<?xi32>
 // CHECK-NEXT: %[[SUM:.*]] = host.clone %sum : memref<?xf32>
 // CHECK-NEXT: host.launch @gather

@@ -15,7 +15,8 @@ builtin.module {
     host.allreduce %rank sum base %before : memref<?xf32>
     host.allreduce %dist umin : memref<?xi32>
     %old = host.clone %dist : memref<?xi32>
-    host.allreduce %dist min base %old : memref<?xi32>
+    host.allreduce %dist min base %old exchange auto : memref<?xi32>
+    host.allreduce %dist min base %old exchange bitmap : memref<?xi32>
     host.allgather %dist, %size : memref<?xi32>, memref<?xi32>
     host.free %before : memref<?xf32>
     func.return
@@ -27,7 +28,8 @@ builtin.module {
 // CHECK-NEXT: host.allreduce %rank sum base %before : memref<?xf32>
 // CHECK-NEXT: host.allreduce %dist umin : memref<?xi32>
 // CHECK-NEXT: %old = host.clone %dist : memref<?xi32>
-// CHECK-NEXT: host.allreduce %dist min base %old : memref<?xi32>
+// CHECK-NEXT: host.allreduce %dist min base %old exchange auto : memref<?xi32>
+// CHECK-NEXT: host.allreduce %dist min base %old exchange bitmap : memref<?xi32>
 // CHECK-NEXT: host.allgather %dist, %size : memref<?xi32>, memref<?xi32>
 
 // PY: g = rt.load_graph(rt.argv_str(1), False, partitioned=True)
@@ -35,5 +37,6 @@ builtin.module {
 // PY-NEXT: rt.allreduce(rank, "sum", before)
 // PY-NEXT: rt.allreduce(dist, "umin")
 // PY-NEXT: old = rt.clone(dist)
-// PY-NEXT: rt.allreduce(dist, "min", old)
+// PY-NEXT: rt.allreduce(dist, "min", old, "auto")
+// PY-NEXT: rt.allreduce(dist, "min", old, "bitmap")
 // PY-NEXT: rt.allgather(dist, size)

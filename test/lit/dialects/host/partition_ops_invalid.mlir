@@ -1,5 +1,6 @@
 // The verifier wants the values before the writes for sum and claim (the other
-// combines take them optionally), and integers for the bitwise and unsigned combines.
+// combines take them optionally, and so do the exchange formats that send the
+// changed elements), and integers for the bitwise and unsigned combines.
 // RUN: gir-opt %s --split-input-file --verify-diagnostics | filecheck %s --check-prefix=ERR
 
 builtin.module {
@@ -23,6 +24,18 @@ builtin.module {
   }
 }
 // ERR: host.allreduce: claim needs the values before the writes (base)
+
+// -----
+
+builtin.module {
+  func.func @main() {
+    %n = arith.constant 8 : i32
+    %dist = host.alloc %n : i32 -> memref<?xi32>
+    host.allreduce %dist min exchange pairs : memref<?xi32>
+    func.return
+  }
+}
+// ERR: host.allreduce: exchange pairs sends the changed elements and needs a base
 
 // -----
 
