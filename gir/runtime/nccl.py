@@ -187,7 +187,10 @@ class NcclCommunicator(Communicator):
         widest, bound = max(max(sizes), 1), int(shape[:, 1].max())
         if queue_as_bitmap(self.queue_format(), sizes, bound):
             bitmaps = self._all_gather(rank, to_bitmap(cupy, own, bound))
-            union = from_bitmap(cupy, cupy.bitwise_or.reduce(bitmaps, axis=0), bound)[:capacity]
+            merged = bitmaps[0].copy()
+            for row in bitmaps[1:]:
+                merged |= row
+            union = from_bitmap(cupy, merged, bound)[:capacity]
             sent, received = bitmap_bytes(bound), self.size * bitmap_bytes(bound)
         else:
             padded = cupy.full(widest, -1, np.int32)
