@@ -141,20 +141,40 @@ def changed_indices(xp: Any, values: Any, base: Any) -> Any:
     return xp.flatnonzero(values.view(bits) != base.view(bits)).astype(np.int32)
 
 
+def from_bitmaps(xp: Any, bitmaps: Any, counts: Sequence[int]) -> list[Any]:
+    """The int32 indices, ascending, each row of `bitmaps` (one a rank, as
+    `to_bitmap` makes them) sets, `counts[r]` of them in row r: all rows
+    unpacked at once, so the host waits once, not once a rank."""
+    bits = bitmaps.shape[1] * 8
+    flat = xp.flatnonzero(xp.unpackbits(bitmaps.ravel(), bitorder="little"))
+    starts = np.concatenate([[0], np.cumsum(counts)]).astype(int)
+    return [(flat[starts[r] : starts[r + 1]] - r * bits).astype(np.int32) for r in range(len(counts))]
+
+
 def apply_changes(xp: Any, base: Any, changes: Sequence[tuple[Any, Any]], combine: Combine) -> Any:
     """The `combine` of the ranks' copies of a vector, from the values before
     the writes (`base`) and each rank's changed elements (`changes`, by rank:
     indices, each once, and their new values); equal to `combine_arrays` of the
     copies. `xp`: numpy or cupy."""
     result = base.copy()
+    apply_changes_into(xp, result, base, changes, combine)
+    return result
+
+
+def apply_changes_into(xp: Any, result: Any, base: Any, changes: Sequence[tuple[Any, Any]], combine: Combine) -> None:
+    """`apply_changes` into `result`, which holds `base` or, for the combines
+    other than sum and claim, a rank's own copy (its changes are among
+    `changes`, and combining them again changes nothing)."""
     if combine == Combine.SUM:
+        result[...] = base
         for indices, values in changes:
             result[indices] += values - base[indices]
-        return result
+        return
     if combine == Combine.CLAIM:  # the first rank that changed an element wins
+        result[...] = base
         for indices, values in reversed(changes):
             result[indices] = values
-        return result
+        return
     view = result
     if combine in (Combine.UMIN, Combine.UMAX):
         view = result.view(np.dtype(f"uint{result.dtype.itemsize * 8}"))
@@ -164,7 +184,6 @@ def apply_changes(xp: Any, base: Any, changes: Sequence[tuple[Any, Any]], combin
     }[combine]  # fmt: skip
     for indices, values in changes:
         view[indices] = reduce(view[indices], values.view(view.dtype))
-    return result
 
 
 @dataclass(frozen=True)
@@ -313,7 +332,8 @@ class HostStagedCommunicator(Communicator):
             changes = self._exchange(rank, (changed, copy[changed]))
         else:
             shared = self._exchange(rank, (to_bitmap(np, changed, copy.size), copy[changed]))
-            changes = [(from_bitmap(np, bitmap, copy.size), values) for bitmap, values in shared]
+            rows = from_bitmaps(np, np.stack([bitmap for bitmap, _ in shared]), counts)
+            changes = [(indices, values) for indices, (_, values) in zip(rows, shared, strict=True)]
         sent = [exchange_bytes(format, count, copy.size, copy.itemsize) for count in counts]
         return apply_changes(np, base, changes, combine), sent[rank], sum(sent)
 

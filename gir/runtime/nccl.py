@@ -40,12 +40,13 @@ from gir.protocol import DType
 from gir.runtime.device import DTYPES
 from gir.runtime.multi_device import (
     Communicator,
-    apply_changes,
+    apply_changes_into,
     bitmap_bytes,
     changed_indices,
     choose_format,
     exchange_bytes,
     from_bitmap,
+    from_bitmaps,
     queue_as_bitmap,
     to_bitmap,
 )
@@ -169,10 +170,9 @@ class NcclCommunicator(Communicator):
             all_indices = self._all_gather(rank, indices)
             rows = [all_indices[r, : counts[r]] for r in range(self.size)]
         else:
-            bitmaps = self._all_gather(rank, to_bitmap(cupy, changed, values.size))
-            rows = [from_bitmap(cupy, bitmaps[r], values.size) for r in range(self.size)]
+            rows = from_bitmaps(cupy, self._all_gather(rank, to_bitmap(cupy, changed, values.size)), counts)
         changes = [(rows[r], all_values[r, : counts[r]]) for r in range(self.size)]
-        values[...] = apply_changes(cupy, before, changes, combine)
+        apply_changes_into(cupy, values, before, changes, combine)
         sent = [exchange_bytes(format, count, values.size, values.itemsize) for count in counts]
         self._count(rank, sent[rank], sum(sent))
         return True

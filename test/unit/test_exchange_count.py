@@ -29,6 +29,7 @@ from gir.runtime.multi_device import (
     choose_format,
     combine_arrays,
     from_bitmap,
+    from_bitmaps,
     rank_switch_interval,
     to_bitmap,
 )
@@ -162,6 +163,14 @@ def test_a_bitmap_holds_its_indices() -> None:
     bitmap = to_bitmap(np, indices, 100)
     assert bitmap.nbytes == 16
     np.testing.assert_array_equal(from_bitmap(np, bitmap, 100), indices)
+
+
+def test_the_ranks_bitmaps_unpack_together() -> None:
+    rows = [np.array(r, np.int32) for r in ([0, 5, 99], [], [31, 32])]
+    bitmaps = np.stack([to_bitmap(np, r, 100) for r in rows])
+    unpacked = from_bitmaps(np, bitmaps, [r.size for r in rows])
+    assert [list(r) for r in unpacked] == [list(r) for r in rows]
+    assert all(r.dtype == np.int32 for r in unpacked)
 
 
 def test_an_allreduce_of_many_changes_sends_the_whole_vector() -> None:
