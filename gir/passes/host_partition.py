@@ -321,11 +321,19 @@ def _ordering(compare: arith.CmpiOp | arith.CmpfOp) -> Combine | None:
 @dataclass(frozen=True)
 class HostPartition(ModulePass):
     """Partitions the edges over the devices of a run and inserts the exchanges
-    after every launch that reads them (module docstring)."""
+    after every launch that reads them (module docstring). `exchange=FORMAT`
+    (dense, pairs, bitmap, auto) gives every all-reduce that format instead of
+    the launch's rule (auto over a frontier, dense over the whole graph)."""
 
     name = "host-partition"
 
+    exchange: str | None = None
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.exchange is not None and self.exchange not in tuple(ExchangeFormat):
+            formats = ", ".join(ExchangeFormat)
+            raise UserError(f"error: host-partition{{exchange={self.exchange}}}: expected one of {formats}")
+        forced = None if self.exchange is None else ExchangeFormat(self.exchange)
         main = next(
             (f for f in op.ops if isinstance(f, func.FuncOp) and f.sym_name.data == "main"), None
         )
@@ -350,7 +358,7 @@ class HostPartition(ModulePass):
             key = (kernel.sym_name.data, offsets)
             if key not in summaries:
                 summaries[key] = kernel_writes(kernel, offsets)
-            _exchange_after(launch, kernel, summaries[key], unshared)
+            _exchange_after(launch, kernel, summaries[key], unshared, forced)
 
 
 def _partition_loads(main: func.FuncOp) -> tuple[set[SSAValue], set[SSAValue]]:
@@ -421,11 +429,16 @@ def _over_whole_graph(launch: host.LaunchOp) -> bool:
 
 
 def _exchange_after(
-    launch: host.LaunchOp, kernel: KernelOp, writes: KernelWrites, unshared: set[SSAValue]
+    launch: host.LaunchOp,
+    kernel: KernelOp,
+    writes: KernelWrites,
+    unshared: set[SSAValue],
+    forced: ExchangeFormat | None = None,
 ) -> None:
-    """Inserts the clones before `launch` and the exchanges after it."""
+    """Inserts the clones before `launch` and the exchanges after it, in the
+    `forced` format, else the launch's (`_over_whole_graph`)."""
     name = kernel.sym_name.data
-    exchange = ExchangeFormat.DENSE if _over_whole_graph(launch) else ExchangeFormat.AUTO
+    exchange = forced or (ExchangeFormat.DENSE if _over_whole_graph(launch) else ExchangeFormat.AUTO)
     before: list[Operation] = []
     after: list[Operation] = []
     for counter, items in sorted(writes.queues.items()):

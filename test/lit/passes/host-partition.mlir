@@ -6,7 +6,10 @@
 // bytes), every all-reduce against a clone; one over the whole graph (its grid
 // from the graph's size) exchanges dense, and min needs no clone. Launches of vertex maps (no edge
 // arrays) run replicated and get no exchange.
+// `exchange=FORMAT` gives every all-reduce that format, against a clone.
 // RUN: gir-opt %s -p host-partition | filecheck %s
+// RUN: gir-opt %s -p 'host-partition{exchange=bitmap}' | filecheck %s --check-prefix=FORCED
+// RUN: not gir-opt %s -p 'host-partition{exchange=sparse}' 2>&1 | filecheck %s --check-prefix=BAD
 
 builtin.module {
   gir_gpu.kernel @relax(%n : i32, %row_ptr : memref<?xi32>, %col_idx : memref<?xi32>, %dist : memref<?xi32>, %pred : memref<?xi32>, %size : memref<?xi32>, %items : memref<?xi32>) {
@@ -80,3 +83,13 @@ builtin.module {
 // CHECK-NEXT: host.launch @gather
 // CHECK-NEXT: host.allreduce %sum sum base %[[SUM]] : memref<?xf32>
 // CHECK-NEXT: host.free %[[SUM]] : memref<?xf32>
+
+// FORCED: host.launch @relax grid %frontier
+// FORCED: host.allreduce %dist min base %{{.*}} exchange bitmap : memref<?xi32>
+// FORCED: host.launch @relax grid %n
+// FORCED: host.allreduce %dist min base %{{.*}} exchange bitmap : memref<?xi32>
+// FORCED: host.allreduce %pred claim base %{{.*}} exchange bitmap : memref<?xi32>
+// FORCED: host.launch @gather
+// FORCED-NEXT: host.allreduce %sum sum base %{{.*}} exchange bitmap : memref<?xf32>
+
+// BAD: error: host-partition{exchange=sparse}: expected one of dense, pairs, bitmap, auto
