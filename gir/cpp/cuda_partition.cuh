@@ -239,7 +239,7 @@ template <typename T> bool allreduce_changed(T* buffer, Combine kind, const T* b
   U* own_values = scratch<U>(2, widest);
   thrust::gather(thrust::device, own_indices, own_indices + changed, (const U*)buffer, own_values);
   U* all_values = scratch<U>(4, widest * self.size);
-  nccl_check(ncclAllGather(own_values, all_values, (size_t)widest, nccl_type<U>(true), self.comm, 0), "ncclAllGather");
+  nccl_check(ncclAllGather(own_values, all_values, (size_t)widest * sizeof(U), ncclUint8, self.comm, 0), "ncclAllGather");
   int* all_indices = nullptr;   // rank r's indices at all_indices + r * stride
   long long stride = widest;
   if (format == ExchangeFormat::PAIRS) {
@@ -325,8 +325,8 @@ template <typename T> void allreduce(T* buffer, Combine kind, const T* base, Exc
   if (wanted != ExchangeFormat::DENSE && allreduce_changed<T>(buffer, kind, base, count, wanted)) return;
   tally(count * (long long)sizeof(T), count * (long long)sizeof(T));
   bool as_unsigned = kind == Combine::UMIN || kind == Combine::UMAX;
-  ncclDataType_t type = nccl_type<T>(as_unsigned);
   if (kind == Combine::SUM || kind == Combine::MIN || kind == Combine::MAX || as_unsigned) {
+    ncclDataType_t type = nccl_type<T>(as_unsigned);
     ncclRedOp_t op = kind == Combine::SUM ? ncclSum : (kind == Combine::MIN || kind == Combine::UMIN) ? ncclMin : ncclMax;
     nccl_check(ncclAllReduce(buffer, buffer, (size_t)count, type, op, self.comm, 0), "ncclAllReduce");
     if (kind == Combine::SUM) {
@@ -336,7 +336,7 @@ template <typename T> void allreduce(T* buffer, Combine kind, const T* base, Exc
     return;
   }
   T* gathered = scratch<T>(5, count * self.size);
-  nccl_check(ncclAllGather(buffer, gathered, (size_t)count, type, self.comm, 0), "ncclAllGather");
+  nccl_check(ncclAllGather(buffer, gathered, (size_t)count * sizeof(T), ncclUint8, self.comm, 0), "ncclAllGather");
   gathered_kernel<T><<<grid_of(count), 256>>>(buffer, gathered, base, self.size, count, kind == Combine::OR);
   launched("gir_rt::gathered_kernel");
 }

@@ -106,13 +106,13 @@ class NcclCommunicator(Communicator):
         return nccl_type
 
     def _all_gather(self, rank: int, values: Any) -> Any:
-        """Every rank's `values` (equal sizes), one row per rank."""
+        """Every rank's `values` (equal sizes, contiguous), one row per rank,
+        gathered as bytes (so any element type goes)."""
         cupy = self._cupy
-        gathered = cupy.empty((self.size, values.size), values.dtype)
-        self._comms[rank].allGather(
-            values.data.ptr, gathered.data.ptr, values.size, self._nccl_type(values.dtype), 0
-        )
-        return gathered
+        values = cupy.ascontiguousarray(values)
+        gathered = cupy.empty((self.size, values.nbytes), np.uint8)
+        self._comms[rank].allGather(values.data.ptr, gathered.data.ptr, values.nbytes, self._nccl.NCCL_UINT8, 0)
+        return gathered.view(values.dtype)
 
     def allreduce_buffer(
         self, rank: int, device: Any, buffer: Any, count: int, dtype: DType, combine: Combine, base: Any,
