@@ -170,6 +170,25 @@ def test_the_auto_format_sends_no_more_for_the_same_result(
     np.testing.assert_allclose(results["auto"]["rank"], results["dense"]["rank"], rtol=1e-5)
 
 
+@pytest.mark.parametrize(("program", "graph", "args"), [("bfs.gt", "rmat:10", [3]), ("sssp_delta.gt", "rmat:10,w", [0, 2])])
+def test_frontier_exchanges_send_fewer_bytes_in_every_format(
+    program: str, graph: str, args: list[int], request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A traversal over a frontier sends its changed elements: in each format
+    the run validates, and pairs, bitmap and auto send fewer bytes than dense."""
+    if not _needs_two_devices(request):
+        return
+    loaded = compile_program_file(str(PAGERANK.parent / program))
+    sent = {}
+    for format in ("dense", "pairs", "bitmap", "auto"):
+        monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, format)
+        result = loaded.run(graph, *args, target="opencl", devices=DEVICES, validate=True)
+        assert result.exchanged is not None
+        sent[format] = result.exchanged.bytes
+    assert max(sent["pairs"], sent["bitmap"], sent["auto"]) < sent["dense"], sent
+    assert sent["auto"] <= min(sent["pairs"], sent["bitmap"]), sent
+
+
 def test_one_device_exchanges_nothing() -> None:
     result = compile_program_file(str(PAGERANK)).run(GRAPH, target="opencl")
     assert result.exchanged is None
