@@ -6,7 +6,9 @@ each in a thread of its own (a rank), each on its part of the edges
 (`host.allreduce`, `host.allgather`), which a communicator carries out: here
 host-staged (each rank copies its buffer to the host, the ranks combine the
 copies with numpy and copy the result back), which any target, OpenCL on PoCL
-included, can do.
+included, can do. An all-reduce with a base may send only the elements each
+rank changed (`ExchangeFormat`: pairs or a bitmap, `choose_format`), combined
+into the base on every rank (`apply_changes`).
 
 ```python
 result = run_partitioned(program, [device0, device1], ["bfs", "rmat:10", "0"], sys.stdout)
@@ -297,7 +299,8 @@ class Communicator:
 
 class HostStagedCommunicator(Communicator):
     """The exchanges of `size` ranks in one process, through host memory: each
-    rank hands in its copy, waits for the others, and combines all of them."""
+    rank hands in its copy (or, in pairs and bitmap formats, its changed
+    elements), waits for the others, and combines all of them."""
 
     def __init__(self, size: int, graph: Any = None):
         super().__init__(size, graph)
