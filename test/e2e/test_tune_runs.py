@@ -176,6 +176,27 @@ def test_a_run_past_its_deadline_stops_at_its_next_host_step() -> None:
     assert gir.compile(str(PROGRAMS / "bfs.gt")).run(GRAPH, 0, target="opencl").times
 
 
+def test_gir_bench_stops_a_cell_past_its_limit(tmp_path: Path) -> None:
+    """`gir-bench --cell-limit`: the slow default schedule's cell is a `timeout`
+    row after about its limit, and the run goes on to write the table."""
+    from gir.tools import bench
+
+    programs, table = tmp_path / "programs", tmp_path / "cells.csv"
+    programs.mkdir()
+    (programs / "sssp_default.gt").write_text(SLOW_AT_DEFAULT.split("schedule:")[0])
+    started = time.perf_counter()
+    status = bench.main([
+        "--target", "opencl", "--algorithms", "sssp", "--graphs", SLOW_GRAPH.split(",")[0],
+        "--schedules", "default", "--programs", str(programs), "--trials", "2", "--warmup", "0",
+        "--cell-limit", "2", "--csv", str(table),
+    ])  # fmt: skip
+    assert status == 0
+    assert time.perf_counter() - started < 25  # the cell alone runs 29 s per trial
+    (row,) = list(csv.DictReader(table.open()))
+    assert (row["status"], row["median_ms"]) == ("timeout", "")
+    assert row["detail"] == "stopped after 2 s (--cell-limit), 0 timed trial(s) done"
+
+
 HANGS = """element Vertex end
 element Edge end
 const edges : edgeset{Edge}(Vertex,Vertex) = load (argv[1]);
