@@ -41,6 +41,7 @@ from gir.runtime.device import (
 from gir.runtime.program import CompiledProgram
 from gir.runtime.run import RunResult
 from gir.targets import TARGETS, kernel_source
+from gir.targets.host_externs import HostExterns, bind_host_externs
 from gir.targets.host_python import host_program
 
 __all__ = [
@@ -68,14 +69,21 @@ def kernel_signatures(module: ModuleOp) -> dict[str, list[KernelArg]]:
 
 
 def compile_program(
-    module: ModuleOp, target: str, source_name: str = "<module>", extern: str | None = None
+    module: ModuleOp,
+    target: str,
+    source_name: str = "<module>",
+    extern: str | None = None,
+    host_externs: HostExterns | None = None,
 ) -> CompiledProgram:
     """Prints a GPU-level `module`'s kernels for `target` ("cuda" or "opencl") and
     its host function as Python, once; `extern` is the user's device code of the
-    program's extern functions (`gir-run --extern FILE`)."""
+    program's extern functions (`gir-run --extern FILE`), `host_externs` the
+    Python functions implementing those the host calls (`--host-extern FILE`,
+    checked against their declarations)."""
     if target not in TARGETS:
         raise UserError(f"error: unknown target '{target}' (expected cuda or opencl)")
     check_level(module, Level.GPU)
+    bound = bind_host_externs(module, host_externs)
     kernels = kernel_source(module, target, extern)
     host = host_program(module)
     namespace: dict[str, Any] = {"__name__": "gir_host_program"}
@@ -89,6 +97,7 @@ def compile_program(
         host.constants,
         gir_gpu.bounds_sites(module),
         kernels.extensions,
+        bound,
     )
 
 

@@ -9,8 +9,8 @@ result = program.run(device, ["bfs", "rmat:10", "0"], sys.stdout)
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from gir.diagnostics import UserError
@@ -46,6 +46,9 @@ class CompiledProgram:
     extensions: tuple[tuple[str, str], ...] = ()
     """The OpenCL extensions the kernels enable, each with the `file:line:col` of
     the first statement that needs it ("" where unknown)."""
+    host_externs: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    """The Python implementations of the extern functions the host calls, by
+    name (`gir.targets.host_externs`), handed to each `Run`."""
 
     def kernels(self, device: Device) -> Any:
         """The program's kernels built on `device` (once per device and source);
@@ -68,7 +71,7 @@ class CompiledProgram:
     def run(self, device: Device, argv: list[str], stdout: TextIO) -> RunResult:
         """Runs the program on `device` with the program's `argv` (argv[0] is its
         name, argv[1] usually the graph) printing to `stdout`."""
-        run = Run(device, self.kernels(device), argv, stdout, self.bounds_sites)
+        run = Run(device, self.kernels(device), argv, stdout, self.bounds_sites, host_externs=self.host_externs)
         try:
             self.host_run(run, self.constants)
             return run.finish()

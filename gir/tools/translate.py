@@ -2,7 +2,7 @@
 
 ```
 gir-translate FILE [--to-cuda [--kernels-only] | --to-opencl | --to-host-python] [-o OUT]
-              [--extern DEVICE_CODE] [--devices N]
+              [--extern DEVICE_CODE] [--host-extern HOST_CODE] [--devices N]
 ```
 
 FILE is a GraphIt program (`.gt`) or IR (`.mlir`) at any level; a module that is not
@@ -24,6 +24,9 @@ yet at the GPU level is lowered with the `lower-to-gpu` pipeline first.
   overrides N) with NCCL exchanges; build it with `-lnccl`.
 - `--extern FILE` gives the device code of the program's `extern func`s, printed
   verbatim before the kernels (`gir.targets.externs`).
+- `--host-extern FILE` gives the C++ code of the `extern func`s that `main`
+  calls, printed verbatim before `main` in a complete CUDA program, each checked
+  against its declaration by a `static_assert` (`gir.targets.host_externs`).
 
 The output file is written only when everything succeeded; user errors are one line
 on stderr and exit status 1.
@@ -43,6 +46,7 @@ from gir.frontend.notes import STRICT_SCHEDULE_HELP
 from gir.ir_input import parse_module_text
 from gir.lowering import translate
 from gir.targets.externs import EXTERN_HELP, read_extern
+from gir.targets.host_externs import HOST_EXTERN_HELP, read_host_extern
 from gir.tools.opt import report_user_errors
 from gir.tools.output import check_not_input, write_text
 
@@ -77,6 +81,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     parser.add_argument("-o", "--output", help="output file (default: stdout)")
     parser.add_argument("--extern", metavar="FILE", help=EXTERN_HELP)
+    parser.add_argument("--host-extern", metavar="FILE", help=HOST_EXTERN_HELP)
     parser.add_argument("--strict-schedule", action="store_true", help=STRICT_SCHEDULE_HELP)
     return parser
 
@@ -109,10 +114,11 @@ def run(argv: Sequence[str] | None = None) -> None:
         parser.error("--kernels-only goes with --to-cuda")
     check_not_input(options.output, options.file)
     extern = None if options.extern is None else read_extern(options.extern)
+    host_extern = None if options.host_extern is None else read_host_extern(options.host_extern)
     module = read_module(options.file, options.strict_schedule)
     text = translate(
         module, to, options.file, kernels_only=options.kernels_only, extern=extern,
-        devices=options.devices,
+        devices=options.devices, host_extern=host_extern,
     )  # fmt: skip
     if options.output is None:
         sys.stdout.write(text)

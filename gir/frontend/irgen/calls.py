@@ -12,7 +12,7 @@ from gir.frontend import ast
 from gir.frontend.irgen.base import IRGenBase
 from gir.frontend.irgen.locals import vector_name
 from gir.frontend.irgen.values import MATH_OPS, RECEIVER_OPS, ir_type, unsigned_kind
-from gir.frontend.sema import INT, EdgeApplyInfo, FuncInfo, PriorityQueueTy, capture_vector
+from gir.frontend.sema import INT, EdgeApplyInfo, FuncInfo, PriorityQueueTy, VectorTy, capture_vector
 from gir.frontend.sema.meanings import (
     AddVertex,
     FinishedNode,
@@ -37,12 +37,27 @@ class CallGen(IRGenBase):
         """Builtins and user function calls (`func.call`)."""
         if isinstance(expr.target, FuncInfo):
             function = expr.target
-            args = [self.expr_as(a, p.ty) for a, p in zip(expr.args, function.params, strict=True)]
             output = function.output
             results = [ir_type(output.ty)] if output is not None and not output.is_global else []
+            if expr.on_host:
+                return self.host_extern_call(expr, function, results)
+            args = [self.expr_as(a, p.ty) for a, p in zip(expr.args, function.params, strict=True)]
             op = self.emit(func.CallOp(function.name, args, results))
             return op.results[0] if results else None
         return self.builtin(expr)
+
+    def host_extern_call(self, expr: ast.Call, function: FuncInfo, results: list) -> SSAValue | None:
+        """A call of an extern function from host code (`graph.call_extern`):
+        vectors by name, the other arguments as values."""
+        args, vectors = [], []
+        for arg, param in zip(expr.args, function.params, strict=True):
+            if isinstance(param.ty, VectorTy):
+                assert isinstance(arg, ast.Name)
+                vectors.append(vector_name(arg))
+            else:
+                args.append(self.expr_as(arg, param.ty))
+        op = self.emit(graph.CallExternOp(function.name, args, vectors, results))
+        return op.results[0] if results else None
 
     def builtin(self, expr: ast.Call) -> SSAValue | None:
         """`startTimer`, `stopTimer`, `atoi`, the math functions (`MATH_OPS`),

@@ -52,6 +52,12 @@ class CallChecks(CheckerBase):
         if self.current is not None:
             self.calls.setdefault(self.current.name, []).append(expr)
         for index, (arg, param) in enumerate(zip(expr.args, function.params, strict=True)):
+            if isinstance(param.ty, VectorTy):  # an extern function's vector
+                self.bind_vector(arg, param, function)
+                continue
+            if param.ty == STRING and isinstance(arg, ast.Argv):
+                arg.ty = STRING  # the argument's text, as `load_coords(argv[1], n)` passes it
+                continue
             ty = self.check_value(arg, f"argument {index + 1}")
             if not self.storable(arg, ty, param.ty):
                 raise self.error(

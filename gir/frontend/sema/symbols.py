@@ -81,8 +81,9 @@ class FuncInfo:
     @property
     def over_vectors(self) -> bool:
         """Whether a parameter or capture is a vector: the function is
-        specialized per use and not built itself."""
-        return any(isinstance(s.ty, VectorTy) for s in [*self.params, *self.captures])
+        specialized per use and not built itself (an extern function takes
+        its vectors as they are: a host call passes them)."""
+        return not self.decl.extern and any(isinstance(s.ty, VectorTy) for s in [*self.params, *self.captures])
 
     @property
     def result(self) -> Ty:
