@@ -121,7 +121,9 @@ def bind_host_externs(module: ModuleOp, implementations: HostExterns | None) -> 
         )
     missing = [op for op in declarations if op.sym_name.data not in implementations]
     if missing:
-        raise _not_implemented(missing, "the host extern code defines no function of that name")
+        raise _not_implemented(
+            missing, f"the host extern code does not define {'it' if len(missing) == 1 else 'them'}"
+        )
     bound = {}
     for op in declarations:
         name = op.sym_name.data
