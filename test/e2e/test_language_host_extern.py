@@ -122,3 +122,19 @@ def test_host_extern_arity_checked_before_running():
         f"{PROGRAM}:13:1: error: extern functions 'spread', 'describe' called from the host "
         "but not implemented: the host extern code does not define them"
     )
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_extern_called_on_both_sides(target, devices):
+    """`lang_extern_both.gt` calls `distance_hint` from an edge function (the
+    `--extern` device code) and from main (the `--host-extern` Python)."""
+    name, index = target
+    devices(name, index)
+    program = PROGRAMS / "lang_extern_both.gt"
+    device_code = program.with_suffix(".cl" if name == "opencl" else ".cuh")
+    compiled = gir.compile(program, extern=device_code, host_externs=program.with_suffix(".py"))
+    for spec, goal in [("rmat:6", 5), ("road:9:7", 40)]:
+        graph = load_graph(spec, cache=False)
+        result = compiled.run(spec, goal, target=name, device=index)
+        hints = np.abs(graph.src.astype(np.int64) - goal).sum()
+        assert result.stdout.split() == [str(graph.num_vertices + len(spec)), str(hints), str(goal)]
