@@ -11,8 +11,9 @@ from gir.dialects import graph
 from gir.frontend import ast
 from gir.frontend.irgen.base import IRGenBase
 from gir.frontend.irgen.locals import vector_name
-from gir.frontend.irgen.values import MATH_OPS, RECEIVER_OPS, ir_type, unsigned_kind
-from gir.frontend.sema import INT, EdgeApplyInfo, FuncInfo, PriorityQueueTy, VectorTy, capture_vector
+from gir.frontend.irgen.values import MATH_OPS, RECEIVER_OPS, REDUCE_KINDS, ir_type, unsigned_kind
+from gir.frontend.sema import INT, EdgeApplyInfo, FuncInfo, PriorityQueueTy, ScalarTy, VectorTy, capture_vector
+from gir.frontend.sema.vocabulary import WRITE_MIN_MAX
 from gir.frontend.sema.meanings import (
     AddVertex,
     FinishedNode,
@@ -28,6 +29,19 @@ from gir.frontend.sema.meanings import (
     VertexSetApply,
     VertexSetFilter,
 )
+
+
+MIN_MAX_OPS = {
+    ("min", "float"): arith.MinnumfOp, ("max", "float"): arith.MaxnumfOp,
+    ("min", "signed"): arith.MinSIOp, ("max", "signed"): arith.MaxSIOp,
+    ("min", "unsigned"): arith.MinUIOp, ("max", "unsigned"): arith.MaxUIOp,
+}  # fmt: skip
+"""The op GraphIt's `min(a, b)` / `max(a, b)` becomes, by the family of their type
+(floats as C's fmin/fmax: a NaN argument loses)."""
+
+
+def _family(ty: ScalarTy) -> str:
+    return "float" if ty.is_float else "unsigned" if ty.is_unsigned else "signed"
 
 
 class CallGen(IRGenBase):
@@ -76,6 +90,17 @@ class CallGen(IRGenBase):
             assert expr.ty is not None
             args = [self.expr_as(arg, expr.ty) for arg in expr.args]
             return self.value(MATH_OPS[expr.name](*args))
+        if expr.name in ("min", "max"):
+            assert isinstance(expr.ty, ScalarTy)
+            lhs, rhs = (self.expr_as(arg, expr.ty) for arg in expr.args)
+            return self.value(MIN_MAX_OPS[(expr.name, _family(expr.ty))](lhs, rhs))
+        if expr.name in WRITE_MIN_MAX:
+            element, value = expr.args
+            assert isinstance(element, ast.Index) and element.ty is not None
+            name, index, lane = self.access(element)
+            kind = unsigned_kind(REDUCE_KINDS[WRITE_MIN_MAX[expr.name]], element.ty)
+            new = self.expr_as(value, element.ty)
+            return self.value(graph.ReduceOp(kind, new, name, index, lane=lane))
         if expr.name == "intersectNeighbor":
             edges, src, dst = expr.args
             return self.value(

@@ -20,10 +20,11 @@ from gir.frontend.sema.types import (
     ScalarTy,
     Ty,
     VectorTy,
+    arithmetic_type,
     is_assignable,
     is_vertex_like,
 )
-from gir.frontend.sema.vocabulary import BUILTINS, MATH_BUILTINS
+from gir.frontend.sema.vocabulary import BUILTINS, MATH_BUILTINS, WRITE_MIN_MAX
 
 
 class CallChecks(CheckerBase):
@@ -114,6 +115,10 @@ class CallChecks(CheckerBase):
             return INT
         if expr.name in MATH_BUILTINS:
             return self.check_math(expr)
+        if expr.name in ("min", "max"):
+            return self.check_min_max(expr)
+        if expr.name in WRITE_MIN_MAX:
+            return self.check_write_min_max(expr)
         if expr.name == "intersectNeighbor":
             return self.check_intersect_neighbor(expr)
         return self.check_compare_and_swap(expr)
@@ -146,6 +151,37 @@ class CallChecks(CheckerBase):
             if ty.is_float and (ty == DOUBLE or common != DOUBLE):
                 common = ty
         return common
+
+    def check_min_max(self, expr: ast.Call) -> Ty:
+        """GraphIt's `min(a, b)` / `max(a, b)`: two numbers (vertices as their
+        ids), compared in their arithmetic type, which the call gives."""
+        self.check_arity(expr, 2)
+        left, right = (
+            INT if ty == VERTEX else ty
+            for ty in (self.check_value(arg, f"argument {i}") for i, arg in enumerate(expr.args, 1))
+        )
+        common = arithmetic_type(left, right)
+        if common is None:
+            raise self.error(expr.pos, f"{expr.name} needs two numbers, found {left} and {right}")
+        return common
+
+    def check_write_min_max(self, expr: ast.Call) -> Ty:
+        """GraphIt's `writeMin(v, i, x)` (`writeMax`): `v[i] min= x` (`max=`) as
+        an expression, true when the element changed. Its arguments become the
+        element `v[i]` and the value."""
+        self.check_arity(expr, 3)
+        vector, index, value = expr.args
+        if not isinstance(vector, ast.Name):
+            raise self.error(vector.pos, f"{expr.name} needs a vector as its first argument")
+        element = ast.Index(vector.pos, vector, index)
+        elem = self.check_expr(element)
+        if not (isinstance(elem, ScalarTy) and elem.is_numeric):
+            raise self.error(vector.pos, f"{expr.name} needs a vector of numbers, found {vector.ty}")
+        ty = self.check_value(value, "the value")
+        if not self.storable(value, ty, elem):
+            raise self.error(value.pos, f"{expr.name} on {elem} elements cannot take {ty}")
+        expr.args = [element, value]
+        return BOOL
 
     def check_compare_and_swap(self, expr: ast.Call) -> Ty:
         """`compare_and_swap(vec[i], expected, desired)`."""
