@@ -79,6 +79,7 @@ class FrontierHostSetup(ModulePass):
         _hoist_frontier_sizes(main)
         _retype_vertices(main)
         load = _load_graph(main)
+        _check_extern_calls(main, load)
         gpu = GpuContext.of(op)
         _allocate_buffers(gpu, main, load)
         _lower_block(gpu, main.body.block)
@@ -102,6 +103,20 @@ def _check_input(module: ModuleOp, main: func.FuncOp) -> None:
             raise UserError.at(op,
                 f"error: global '@{op.sym_name.data}' is left: run "
                 "graph-to-frontier before frontier-to-gpu"
+            )
+
+
+def _check_extern_calls(main: func.FuncOp, load: graph.LoadEdgesOp | None) -> None:
+    """A host extern sees vertex ids and vectors as the device holds them: a
+    reordered graph's would be in gir's order, not the user's, so it is refused."""
+    if load is None or load.reorder is None:
+        return
+    for op in main.walk():
+        if isinstance(op, graph.CallExternOp):
+            raise UserError.at(op,
+                f"error: extern function '{op.callee.root_reference.data}' is called from the "
+                f"host of a program that reorders its graph ({load.reorder.data}): it would see "
+                "vertex ids and vectors in gir's order; drop the reordering"
             )
 
 
