@@ -50,8 +50,9 @@ class CallChecks(CheckerBase):
         self.check_arity(expr, len(function.params))
         if function.over_vectors:
             function = self.specialize_call(expr, function)
-        if self.current is not None:
-            self.calls.setdefault(self.current.name, []).append(expr)
+        # a constant's initializer runs at the start of main
+        caller = self.current.name if self.current is not None else "main"
+        self.calls.setdefault(caller, []).append(expr)
         for index, (arg, param) in enumerate(zip(expr.args, function.params, strict=True)):
             if isinstance(param.ty, VectorTy):  # an extern function's vector
                 self.bind_vector(arg, param, function)
