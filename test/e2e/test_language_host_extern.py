@@ -138,3 +138,22 @@ def test_extern_called_on_both_sides(target, devices):
         result = compiled.run(spec, goal, target=name, device=index)
         hints = np.abs(graph.src.astype(np.int64) - goal).sum()
         assert result.stdout.split() == [str(graph.num_vertices + len(spec)), str(hints), str(goal)]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_astar_shaped_search(target, devices):
+    """`lang_astar.gt` (GraphIt's apps/astar.gt's shape: a host extern over
+    argv[1]'s text, a heuristic extern on both sides, writeMin and max) finds
+    the goal's shortest distance."""
+    from gir.runtime import reference
+
+    name, index = target
+    devices(name, index)
+    program = PROGRAMS / "lang_astar.gt"
+    device_code = program.with_suffix(".cl" if name == "opencl" else ".cuh")
+    compiled = gir.compile(program, extern=device_code, host_externs=program.with_suffix(".py"))
+    for spec, start, goal in [("road:16:16,w", 0, 200), ("rmat:8,w", 3, 100)]:
+        distances = reference.sssp_distances(load_graph(spec, cache=False), start)
+        result = compiled.run(spec, start, goal, target=name, device=index)
+        expected = distances[goal] if np.isfinite(distances[goal]) else 2147483647
+        assert int(result.stdout.split()[-1]) == int(expected), spec
