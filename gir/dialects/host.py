@@ -28,7 +28,8 @@ Command line and output: `host.argv_int`, `host.print`, `host.start_timer`,
 `host.string_constant`, `host.string_eq`, `host.string_to_int`. Graph: `host.load_graph`,
 `host.graph_array`, `host.graph_size`.
 Buffers: `host.alloc`, `host.free`, `host.fill`, `host.copy`, `host.read`,
-`host.write`, `host.bind_global`. Kernels: `host.launch`. Lists of device arrays:
+`host.write`, `host.bind_global`. Kernels: `host.launch`. The user's host code:
+`host.call_extern`. Lists of device arrays:
 `host.list_new`, `host.list_push`, `host.list_pop`, and around a fused loop that
 pushes or pops on the device, `host.list_export`, `host.list_import`. Partitioned
 execution (docs/multi-gpu.md): `host.clone`, `host.allreduce`, `host.allgather`,
