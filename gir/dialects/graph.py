@@ -283,6 +283,15 @@ def lookup_function(op: Operation, symbol: SymbolRefAttr, role: str) -> func.Fun
     return target
 
 
+def extern_declaration(op: Operation, callee: SymbolRefAttr) -> func.FuncOp:
+    """The `extern func` (a body-less `func.func`) `callee` names, or a
+    verification error."""
+    target = lookup(op, callee)
+    if not isinstance(target, func.FuncOp) or not target.is_declaration:
+        raise VerifyException(f"'@{callee.root_reference.data}' is not an extern function")
+    return target
+
+
 def lookup_vector(op: Operation, symbol: SymbolRefAttr) -> VectorType:
     """The type of the global vector `symbol` names, or a verification error."""
     target = lookup(op, symbol)
@@ -547,10 +556,7 @@ class CallExternOp(IRDLOperation):
 
     def declaration(self) -> func.FuncOp:
         """The `extern func` this op calls."""
-        callee = SymbolTable.lookup_symbol(self, self.callee)
-        if not isinstance(callee, func.FuncOp) or not callee.is_declaration:
-            raise VerifyException(f"'@{self.callee.root_reference.data}' is not an extern function")
-        return callee
+        return extern_declaration(self, self.callee)
 
     def verify_(self) -> None:
         function_type = self.declaration().function_type

@@ -90,7 +90,7 @@ from xdsl.traits import OpTrait, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from gir.dialects.graph import verify_argv_index, verify_reorder
+from gir.dialects.graph import extern_declaration, verify_argv_index, verify_reorder
 from gir.dialects.printing import (
     ArgvStringOpBase,
     PrintOpBase,
@@ -282,10 +282,7 @@ class CallExternOp(IRDLOperation):
 
     def declaration(self) -> func.FuncOp:
         """The `extern func` this op calls."""
-        callee = SymbolTable.lookup_symbol(self, self.callee)
-        if not isinstance(callee, func.FuncOp) or not callee.is_declaration:
-            raise VerifyException(f"'@{self.callee.root_reference.data}' is not an extern function")
-        return callee
+        return extern_declaration(self, self.callee)
 
     def verify_(self) -> None:
         function_type = self.declaration().function_type
