@@ -27,6 +27,7 @@ import importlib.util
 import inspect
 import os
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -93,7 +94,8 @@ def load_host_externs(source: str | os.PathLike[str] | ModuleType | HostExterns)
     path = os.fspath(source)
     if not os.path.isfile(path):
         raise UserError(f"error: cannot read the --host-extern file '{path}': no such file")
-    spec = importlib.util.spec_from_file_location(f"gir_host_externs_{abs(hash(path))}", path)
+    module_name = f"gir_host_externs_{Path(path).stem}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise UserError(f"error: the --host-extern file '{path}' is not a Python module (.py)")
     module = importlib.util.module_from_spec(spec)
