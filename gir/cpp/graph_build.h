@@ -310,6 +310,50 @@ inline bool parse_number(const char* begin, const char* end, double& value) {
   return true;
 }
 
+// The fast path of the text parsers: a data line in the common form (unsigned
+// decimal indices, plain numbers, blanks between them) is read in one pass over
+// its bytes, without splitting it into a line and tokens first. The scanners
+// below accept only what the checked path (Lines, parse_integer, parse_number)
+// reads to the same values and would let pass, and return nullptr for anything
+// else (a sign where none is expected, a long or odd token, a comment, a blank
+// line, a value out of range): that line is then read again by the checked
+// path, which gives the located message. So the fast path changes speed only.
+
+inline bool is_blank(char c) { return c != '\n' && is_space(c); }
+
+// Blanks, then `-?[0-9]{1,18}` (no overflow possible) ending at a blank, a line
+// end or `limit`: the position after it, or nullptr.
+inline const char* scan_integer(const char* c, const char* limit, bool signed_, long long& value) {
+  while (c < limit && is_blank(*c)) ++c;
+  bool negative = signed_ && c < limit && *c == '-';
+  c += negative;
+  const char* digits = c;
+  unsigned long long magnitude = 0;
+  while (c < limit && (unsigned)(*c - '0') < 10u && c - digits < 18) magnitude = magnitude * 10 + (unsigned)(*c++ - '0');
+  if (c == digits || (c < limit && !is_space(*c))) return nullptr;
+  value = negative ? -(long long)magnitude : (long long)magnitude;
+  return c;
+}
+
+// Blanks, then a plain decimal number that std::from_chars reads (it must
+// start with a digit, '.' or '-') up to a blank, a line end or `limit`: the
+// position after it, or nullptr.
+inline const char* scan_number(const char* c, const char* limit, double& value) {
+  while (c < limit && is_blank(*c)) ++c;
+  if (c == limit || !((unsigned)(*c - '0') < 10u || *c == '.' || *c == '-')) return nullptr;
+  std::from_chars_result read = std::from_chars(c, limit, value);
+  if (read.ec != std::errc() || (read.ptr < limit && !is_space(*read.ptr))) return nullptr;
+  return read.ptr;
+}
+
+// Blanks up to the end of the line at `c`: the start of the next line (or
+// `limit`), or nullptr where more text follows.
+inline const char* scan_line_end(const char* c, const char* limit) {
+  while (c < limit && is_blank(*c)) ++c;
+  if (c == limit) return limit;
+  return *c == '\n' ? c + 1 : nullptr;
+}
+
 // A weight as int32: rounded to the nearest (even) integer, finite and in range.
 inline bool weight_value(double weight, int32_t& value, std::string& problem) {
   if (!std::isfinite(weight)) {
@@ -339,9 +383,28 @@ inline void not_a(const Lines& lines, std::pair<const char*, const char*> token,
   lines.fail("'" + display(token.first, token.second) + "' is not " + kind);
 }
 
-inline size_t line_count(const std::string& data) {
-  return (size_t)std::count(data.begin(), data.end(), '\n') + 1;
+// The '\n' bytes from `begin` to `end`, eight at a time: a byte of `word ^
+// "\n\n..."` is zero exactly where `word` holds '\n', and `zero_bytes` sets
+// the high bit of exactly those bytes (no carry crosses a byte), summed per
+// byte lane for at most 31 words (8 * 31 < 256) before the lanes are added.
+inline size_t newline_count(const char* begin, const char* end) {
+  const uint64_t ones = 0x0101010101010101ULL, lows = 0x7f7f7f7f7f7f7f7fULL;
+  size_t count = 0;
+  while (end - begin >= 8) {
+    uint64_t lanes = 0;
+    for (int k = 0; k < 31 && end - begin >= 8; ++k, begin += 8) {
+      uint64_t word;
+      std::memcpy(&word, begin, 8);
+      word ^= ones * '\n';
+      uint64_t zero_bytes = ~(((word & lows) + lows) | word) & (ones << 7);
+      lanes += zero_bytes >> 7;
+    }
+    count += (size_t)((lanes * ones) >> 56);
+  }
+  return count + (size_t)std::count(begin, end, '\n');
 }
+
+inline size_t line_count(const std::string& data) { return newline_count(data.data(), data.data() + data.size()) + 1; }
 
 
 // One stretch of a text body parsed on its own (see parse_stretches): its
@@ -370,14 +433,16 @@ inline size_t stretch_count(size_t bytes) {
 #endif
 }
 
-// Parses the lines from `begin` to `limit` (numbered after `first_line`) with
-// `parse_line(lines, stretch)` for each data line, in stretches split at line
-// ends and parsed in parallel (see stretch_count). Joined, they give exactly
-// what one pass gives: the first stretch that stopped raises its error, and
-// each later check keeps its first failure in file order.
-template <typename ParseLine>
+// Parses the lines from `begin` to `limit` (numbered after `first_line`), each
+// with `fast_line(line, limit, stretch)` where that takes it (the start of the
+// next line, or nullptr: see scan_integer) and else, if a data line, with
+// `parse_line(lines, stretch)`, in stretches split at line ends and parsed in
+// parallel (see stretch_count). Joined, they give exactly what one pass gives:
+// the first stretch that stopped raises its error, and each later check keeps
+// its first failure in file order.
+template <typename FastLine, typename ParseLine>
 inline Stretch parse_stretches(const std::string& path, const char* begin, const char* limit, long long first_line,
-                               ParseLine parse_line) {
+                               bool weighted, FastLine fast_line, ParseLine parse_line) {
   size_t count = stretch_count((size_t)(limit - begin));
   std::vector<const char*> bounds{begin};
   for (size_t k = 1; k < count; ++k) {
@@ -390,12 +455,17 @@ inline Stretch parse_stretches(const std::string& path, const char* begin, const
   auto parse_one = [&](size_t k) {
     Stretch& stretch = stretches[k];
     Lines lines(path, bounds[k], bounds[k + 1], 0);
-    size_t room = (size_t)std::count(bounds[k], bounds[k + 1], '\n') + 1;  // at most an entry a line
+    size_t room = newline_count(bounds[k], bounds[k + 1]) + 1;  // at most an entry a line
     stretch.src.reserve(room);
     stretch.dst.reserve(room);
+    if (weighted) stretch.weights.reserve(room);
     try {
-      while (lines.next()) {
-        if (!lines.blank_or_comment()) {
+      while (lines.data < lines.limit) {
+        if (const char* next = fast_line(lines.data, lines.limit, stretch)) {
+          lines.data = next;
+          ++lines.number;
+          ++stretch.entries;
+        } else if (lines.next() && !lines.blank_or_comment()) {
           parse_line(lines, stretch);
           ++stretch.entries;
         }
@@ -422,7 +492,7 @@ inline Stretch parse_stretches(const std::string& path, const char* begin, const
   for (const Stretch& stretch : stretches) total += stretch.src.size();
   joined.src.reserve(total);
   joined.dst.reserve(total);
-  if (!joined.weights.empty()) joined.weights.reserve(total);
+  if (weighted) joined.weights.reserve(total);
   long long offset = first_line;
   for (int kind = 0; kind < Checks::KINDS; ++kind) joined.checks.lines[kind] += joined.checks.lines[kind] > 0 ? offset : 0;
   if (joined.failed && joined.error.line > 0) joined.error.line += offset;
@@ -477,7 +547,20 @@ inline Parsed edge_list(const std::string& path, const std::string& data, bool w
       stretch.weights.push_back(weight);
     }
   };
-  Stretch body = parse_stretches(path, data.data(), data.data() + data.size(), 0, parse_line);
+  // A line of ids below MAX_VERTICES (and a weight that fits in int32).
+  auto fast_line = [weighted](const char* c, const char* limit, Stretch& stretch) -> const char* {
+    long long values[3] = {0, 0, 0};
+    for (int i = 0; i < (weighted ? 3 : 2) && c != nullptr; ++i) c = scan_integer(c, limit, i == 2, values[i]);
+    if (c == nullptr || (c = scan_line_end(c, limit)) == nullptr) return nullptr;
+    if (values[0] > MAX_VERTICES - 1 || values[1] > MAX_VERTICES - 1) return nullptr;
+    if (values[2] < INT32_MIN || values[2] > INT32_MAX) return nullptr;
+    stretch.largest = std::max(stretch.largest, std::max(values[0], values[1]));
+    stretch.src.push_back((int32_t)values[0]);
+    stretch.dst.push_back((int32_t)values[1]);
+    if (weighted) stretch.weights.push_back((int32_t)values[2]);
+    return c;
+  };
+  Stretch body = parse_stretches(path, data.data(), data.data() + data.size(), 0, weighted, fast_line, parse_line);
   body.checks.raise_first(path);
   Parsed parsed;
   parsed.has_weights = weighted;
@@ -680,7 +763,30 @@ inline Stretch coordinate_body(const std::string& path, const MtxHeader& header,
     double value = header.has_weights ? entry_value(lines, header, tokens + 2, stretch.checks) : 1;
     keep_entry(lines, header, row < 0 ? 0 : row, col < 0 ? 0 : col, value, stretch);
   };
-  return parse_stretches(path, lines.data, lines.limit, lines.number, parse_line);
+  // A line of indices within the matrix and a value that is a weight as it
+  // stands (no complex values; a skew-symmetric file's entries off the diagonal
+  // and with a weight that mirrors).
+  auto fast_line = [&header, columns](const char* c, const char* limit, Stretch& stretch) -> const char* {
+    if (header.complex) return nullptr;
+    long long row = 0, col = 0, integer = 1;
+    double value = 1;
+    c = scan_integer(c, limit, false, row);
+    if (c != nullptr) c = scan_integer(c, limit, false, col);
+    if (c != nullptr && columns == 3) {
+      c = header.numbers ? scan_number(c, limit, value) : scan_integer(c, limit, true, integer);
+      if (!header.numbers) value = (double)integer;
+    }
+    if (c == nullptr || (c = scan_line_end(c, limit)) == nullptr) return nullptr;
+    if (row < 1 || row > header.sizes[0] || col < 1 || col > header.sizes[1]) return nullptr;
+    if (!std::isfinite(value)) return nullptr;
+    value = std::nearbyint(value);
+    if (value <= INT32_MIN || value > INT32_MAX || (header.negated && row == col)) return nullptr;
+    stretch.src.push_back((int32_t)(row - 1));
+    stretch.dst.push_back((int32_t)(col - 1));
+    if (header.has_weights) stretch.weights.push_back((int32_t)value);
+    return c;
+  };
+  return parse_stretches(path, lines.data, lines.limit, lines.number, header.has_weights, fast_line, parse_line);
 }
 
 // An array body: the values column by column, one a line (a complex value: two
@@ -728,6 +834,9 @@ inline Parsed matrix_market(const std::string& path, const std::string& data) {
   parsed.weights = std::move(body.weights);
   if (header.mirrored || header.negated) {
     size_t stored = parsed.src.size();
+    parsed.src.reserve(2 * stored);
+    parsed.dst.reserve(2 * stored);
+    if (parsed.has_weights) parsed.weights.reserve(2 * stored);
     for (size_t i = 0; i < stored; ++i) {
       if (parsed.src[i] != parsed.dst[i]) {
         parsed.src.push_back(parsed.dst[i]);

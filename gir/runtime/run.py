@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import ctypes
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -34,6 +36,29 @@ if TYPE_CHECKING:
 BOUNDS_CHECK_INTERVAL = 0.1
 """Seconds between two looks at the bounds record during a run: one look costs a
 blocking read (~30-50 us on PoCL), as much as a BFS level on a small graph."""
+
+
+class RunDeadline(Exception):
+    """A run went on past the deadline `run_deadline` set for it, and was stopped
+    at its next kernel launch or device access (not a `UserError`: only a caller
+    that set a deadline, such as `gir-tune`, meets it)."""
+
+
+_DEADLINE: ContextVar[float | None] = ContextVar("gir_run_deadline", default=None)
+
+
+@contextmanager
+def run_deadline(deadline: float) -> Iterator[None]:
+    """Every run started inside stops with `RunDeadline` at its first kernel
+    launch, device read or write once `time.perf_counter()` has passed
+    `deadline`. The check is between host steps: a run whose host loop goes on
+    (a slow schedule's many iterations, a loop that never ends) is stopped, a
+    single kernel that never returns is not."""
+    token = _DEADLINE.set(deadline)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
 
 
 @dataclass(frozen=True)
@@ -132,6 +157,8 @@ class Run:
         self._relabelling: Any = None
         """The relabelling of the reordered graph the run loaded, if any."""
         self._started = time.perf_counter()
+        self._deadline = _DEADLINE.get()
+        """When the run must stop (`run_deadline`), or None."""
 
     # -- the executor's side ------------------------------------------------
 
@@ -268,6 +295,7 @@ class Run:
         self.device.copy(source, target, count, dtype)
 
     def read(self, buffer: Buffer, index: int, dtype: DType) -> Any:
+        self._check_deadline()
         self._check_index(buffer, index)
         value = self.device.read_element(buffer, index, dtype)
         if self._bounds_record is not None and time.perf_counter() >= self._next_bounds_check:
@@ -276,6 +304,7 @@ class Run:
         return value
 
     def write(self, buffer: Buffer, index: int, value: Any, dtype: DType) -> None:
+        self._check_deadline()
         self._check_index(buffer, index)
         self.device.write_element(buffer, index, value, dtype)
 
@@ -297,7 +326,15 @@ class Run:
         )
 
     def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
-        return self.device.launcher(self.kernels, kernel, site, fixed)
+        launch = self.device.launcher(self.kernels, kernel, site, fixed)
+        if self._deadline is None:
+            return launch
+
+        def launch_unless_late(*args: Any) -> None:
+            self._check_deadline()
+            launch(*args)
+
+        return launch_unless_late
 
     def clone(self, buffer: Buffer) -> Buffer:
         allocation = self._allocation_of(buffer, "host.clone")
@@ -447,6 +484,10 @@ class Run:
         ctypes.CDLL(None).fflush(None)
 
     # -- helpers ------------------------------------------------------------
+
+    def _check_deadline(self) -> None:
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise RunDeadline(f"stopped after {time.perf_counter() - self._started:.1f} s")
 
     def _snapshot(self, key: Any) -> None:
         binding = self._bindings.pop(key)

@@ -32,7 +32,8 @@ from gir.cache import native_cache_dir
 from gir.runtime.graph.errors import GraphError
 
 _FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-pthread")
-_SOURCES = ("graph_build.h", "graph_capi.cpp")
+_SOURCES = ("graph_build.h", "graph_capi.cpp", "reference_triangles.cpp")
+_UNITS = tuple(name for name in _SOURCES if name.endswith(".cpp"))
 _INT32_P = np.ctypeslib.ndpointer(np.int32, flags="C_CONTIGUOUS")
 _LL = ctypes.c_longlong
 _VOID_P = ctypes.c_void_p
@@ -77,15 +78,15 @@ def library_path() -> Path:
 
 
 def _build(command: list[str], library: Path) -> None:
-    """Compile `graph_capi.cpp` into `library` through a temporary file and a rename."""
+    """Compile the library's `.cpp` units into `library` through a temporary file and a rename."""
     descriptor, partial = tempfile.mkstemp(
         dir=library.parent, prefix=f".{library.name}.{os.getpid()}.", suffix=".tmp"
     )
     os.close(descriptor)
-    source = cpp.SOURCE_DIR / "graph_capi.cpp"
+    sources = [str(cpp.SOURCE_DIR / name) for name in _UNITS]
     try:
         result = subprocess.run(
-            [*command, *_FLAGS, f"-I{cpp.SOURCE_DIR}", str(source), "-o", partial],
+            [*command, *_FLAGS, f"-I{cpp.SOURCE_DIR}", *sources, "-o", partial],
             capture_output=True,
             text=True,
         )
@@ -127,6 +128,7 @@ def library() -> ctypes.CDLL:
         "gir_row_pointers": (None, [_INT32_P, _LL, _LL, _INT32_P]),
         "gir_transpose": (_LL, [_INT32_P, _INT32_P, _VOID_P, _LL, _LL, _INT32_P, _INT32_P, _VOID_P]),
         "gir_reorder": (_LL, [ctypes.c_char_p, _LL, _INT32_P, _INT32_P, _LL, _INT32_P]),
+        "gir_oriented_triangles": (ctypes.c_ulonglong, [_LL, _INT32_P, _INT32_P, _LL]),
         "gir_tile": (
             _LL,
             [_INT32_P, _INT32_P, _VOID_P, _LL, _LL, _LL, _LL, _INT32_P, _INT32_P, _INT32_P, _VOID_P],
@@ -272,3 +274,11 @@ def reorder(name: str, num_vertices: int, src: np.ndarray, dst: np.ndarray) -> n
     order = np.empty(num_vertices, np.int32)
     _checked(library().gir_reorder(name.encode(), num_vertices, src, dst, src.size, order))
     return order
+
+
+def oriented_triangles(num_vertices: int, src: np.ndarray, dst: np.ndarray) -> int:
+    """The triangles of a graph oriented from lower to higher rank (each
+    undirected edge once), its edges sorted by source then destination: the
+    common out-neighbours of the two ends of every edge, merged on every core."""
+    src, dst = np.ascontiguousarray(src, np.int32), np.ascontiguousarray(dst, np.int32)
+    return int(library().gir_oriented_triangles(num_vertices, src, dst, src.size))
