@@ -37,6 +37,7 @@ from xdsl.ir import Attribute
 
 from gir.diagnostics import UserError, source_position
 from gir.dialects import host
+from gir.dialects.gir_gpu import LIBRARY_NAMES, check_kernel_name
 
 HOST_EXTERN_HELP = (
     "the host code of the extern functions main calls: a Python module (gir-run) "
@@ -196,9 +197,18 @@ def cpp_host_section(module: ModuleOp, source: str | None, c_type: Callable[[Att
     declarations = host_extern_declarations(module)
     if not declarations:
         return None
+    for op in declarations:
+        if op.sym_name.data in LIBRARY_NAMES:
+            reason = check_kernel_name(op.sym_name.data) or ""
+            raise UserError.at(
+                op,
+                f"error: extern function '{op.sym_name.data}' cannot be called from a CUDA "
+                f"program's host: {reason.replace('kernel name', 'name')} (gir-run's Python "
+                "host can call it)",
+            )
     if source is None:
         raise _not_implemented(
-            declarations, "give their C++ code with --host-extern FILE (gir-translate --to-cuda)"
+            declarations, "give the C++ code with --host-extern FILE (gir-translate --to-cuda)"
         )
     lines = [
         "// The program's host extern functions: the user's --host-extern code, and a",

@@ -5,7 +5,7 @@ device, `main`)."""
 
 from __future__ import annotations
 
-from gir.dialects.gir_gpu import check_kernel_name
+from gir.dialects.gir_gpu import LIBRARY_NAMES, check_kernel_name
 from gir.frontend import ast
 from gir.frontend.ast import Pos
 from gir.frontend.sema.base import CheckerBase
@@ -136,11 +136,11 @@ class DeclarationChecks(CheckerBase):
         vectors are host values, so only host code may call an extern over them
         (`check_extern_calls`)."""
         decl = function.decl
-        reason = check_kernel_name(decl.name)
+        # a library function's name (`pow`) is checked where C calls it: a
+        # device call here, the complete CUDA program's host in its printer
+        reason = None if decl.name in LIBRARY_NAMES else check_kernel_name(decl.name)
         if decl.name == "main" or reason is not None:
-            reason = reason or "'main' is the program's entry point"
-            reason = reason.replace("kernel name", "name")
-            raise self.error(decl.pos, f"extern function '{decl.name}' cannot be declared: {reason}")
+            self.refuse_extern_name(decl, reason or "'main' is the program's entry point")
         for symbol in function.params:
             if not isinstance(symbol.ty, ScalarTy | StringTy | VectorTy):
                 raise self.error(
@@ -155,6 +155,11 @@ class DeclarationChecks(CheckerBase):
                 f"extern function '{decl.name}' gives a number or a string, "
                 f"'{output.name}' is {output.ty}",
             )
+
+    def refuse_extern_name(self, decl: ast.FuncDecl, reason: str) -> None:
+        """One error at an extern declaration whose name cannot be used."""
+        reason = reason.replace("kernel name", "name")
+        raise self.error(decl.pos, f"extern function '{decl.name}' cannot be declared: {reason}")
 
     def check_extern_calls(self) -> None:
         """Marks the calls of extern functions in host code (`main` and the
@@ -177,6 +182,8 @@ class DeclarationChecks(CheckerBase):
                         "it): call it from one side only",
                     )
                 call.on_host = caller in host
+                if caller in device and callee.name in LIBRARY_NAMES:
+                    self.refuse_extern_name(callee.decl, check_kernel_name(callee.name) or "")
                 host_only = [
                     p for p in callee.params if not isinstance(p.ty, ScalarTy)
                 ]
