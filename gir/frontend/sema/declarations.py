@@ -302,6 +302,8 @@ class DeclarationChecks(CheckerBase):
         if decl.name in self.globals or decl.name in self.functions:
             raise self.error(decl.name_pos, f"'{decl.name}' is already defined")
         ty = self.resolve_type(decl.type, allow_vector=True)
+        if ty == VERTEX:
+            ty = INT  # a global vertex (astar's `dst_vertex`) is kept as its id
         self.scopes = [{}]
         self.current = None
         if decl.init is not None:
