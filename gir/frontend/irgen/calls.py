@@ -5,14 +5,22 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IntegerAttr, f32, i1
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from gir.dialects import graph
 from gir.frontend import ast
 from gir.frontend.irgen.base import IRGenBase
 from gir.frontend.irgen.locals import vector_name
 from gir.frontend.irgen.values import MATH_OPS, RECEIVER_OPS, REDUCE_KINDS, ir_type, unsigned_kind
-from gir.frontend.sema import INT, EdgeApplyInfo, FuncInfo, PriorityQueueTy, ScalarTy, VectorTy, capture_vector
+from gir.frontend.sema import (
+    INT,
+    EdgeApplyInfo,
+    FuncInfo,
+    PriorityQueueTy,
+    ScalarTy,
+    VectorTy,
+    capture_vector,
+)
 from gir.frontend.sema.vocabulary import WRITE_MIN_MAX
 from gir.frontend.sema.meanings import (
     AddVertex,
@@ -60,10 +68,13 @@ class CallGen(IRGenBase):
             return op.results[0] if results else None
         return self.builtin(expr)
 
-    def host_extern_call(self, expr: ast.Call, function: FuncInfo, results: list) -> SSAValue | None:
+    def host_extern_call(
+        self, expr: ast.Call, function: FuncInfo, results: list[Attribute]
+    ) -> SSAValue | None:
         """A call of an extern function from host code (`graph.call_extern`):
         vectors by name, the other arguments as values."""
-        args, vectors = [], []
+        args: list[SSAValue] = []
+        vectors: list[str] = []
         for arg, param in zip(expr.args, function.params, strict=True):
             if isinstance(param.ty, VectorTy):
                 assert isinstance(arg, ast.Name)

@@ -182,21 +182,26 @@ class DeclarationChecks(CheckerBase):
                         "it): call it from one side only",
                     )
                 call.on_host = caller in host
-                if caller in device and callee.name in LIBRARY_NAMES:
-                    self.refuse_extern_name(callee.decl, check_kernel_name(callee.name) or "")
-                host_only = [
-                    p for p in callee.params if not isinstance(p.ty, ScalarTy)
-                ]
-                if callee.output is not None and callee.output.ty == STRING:
-                    host_only.append(callee.output)
-                if caller in device and host_only:
-                    what = "a vector" if isinstance(host_only[0].ty, VectorTy) else "a string"
-                    raise self.error(
-                        call.pos,
-                        f"extern function '{callee.name}' takes or gives {what} "
-                        f"('{host_only[0].name}'), a host value: call it from main or a "
-                        "function main calls, not from a function an apply runs",
-                    )
+                if caller in device:
+                    self.check_device_extern_call(call, callee)
+
+    def check_device_extern_call(self, call: ast.Call, callee: FuncInfo) -> None:
+        """A call of an extern from device code: device C calls it by a name the
+        C library does not declare, over numbers only (strings and vectors are
+        host values)."""
+        if callee.name in LIBRARY_NAMES:
+            self.refuse_extern_name(callee.decl, check_kernel_name(callee.name) or "")
+        host_only = [p for p in callee.params if not isinstance(p.ty, ScalarTy)]
+        if callee.output is not None and callee.output.ty == STRING:
+            host_only.append(callee.output)
+        if host_only:
+            what = "a vector" if isinstance(host_only[0].ty, VectorTy) else "a string"
+            raise self.error(
+                call.pos,
+                f"extern function '{callee.name}' takes or gives {what} "
+                f"('{host_only[0].name}'), a host value: call it from main or a "
+                "function main calls, not from a function an apply runs",
+            )
 
     def host_functions(self) -> set[str]:
         """The functions that run on the host: `main` and those it calls."""
