@@ -365,6 +365,8 @@ class Run:
             raise UserError(f"{located}: extern function '{name}' has no host implementation")
         values = list(args)
         copies: dict[int, np.ndarray] = {}
+        if buffers:
+            self.device.synchronize()  # the kernels before the call have written them
         for position in buffers:
             allocation = self._allocation_of(args[position], f"extern function '{name}'")
             copies[position] = self.device.to_host(args[position], allocation.count, allocation.dtype)
