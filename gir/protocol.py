@@ -134,8 +134,9 @@ class HostRuntime(Protocol):
         """A new buffer holding a copy of `buffer` (`host.clone`)."""
         ...
 
-    def allreduce(self, buffer: Buffer, combine: str, base: Buffer | None = None) -> None:
-        """Combines every device's copy of `buffer` (`host.allreduce`)."""
+    def allreduce(self, buffer: Buffer, combine: str, base: Buffer | None = None, exchange: str = "dense") -> None:
+        """Combines every device's copy of `buffer` (`host.allreduce`), sending
+        what `exchange` (a `host.ExchangeFormat`) says."""
         ...
 
     def allgather(self, items: Buffer, count: Buffer) -> None:

@@ -1081,7 +1081,8 @@ class Combine(StrEnum):
 
 
 COMBINES_WITH_BASE = (Combine.SUM, Combine.CLAIM)
-"""The combines that need the values before the writes."""
+"""The combines that need the values before the writes. The others take them
+optionally: with them, a run may exchange only the elements that changed."""
 
 
 @irdl_attr_definition
@@ -1091,14 +1092,46 @@ class CombineAttr(EnumAttribute[Combine], SpacedOpaqueSyntaxAttribute):
     name = "host.combine"
 
 
+class ExchangeFormat(StrEnum):
+    """What a `host.allreduce` sends between the devices (docs/multi-gpu.md,
+    "Exchange formats"). The result is the same in every format."""
+
+    DENSE = "dense"
+    """The whole vector, every element."""
+    PAIRS = "pairs"
+    """The elements each device changed (where its copy differs from the base)
+    as (int32 index, value) pairs: for few changes."""
+    BITMAP = "bitmap"
+    """A bitmap of the changed elements (a bit an element, in 32-bit words)
+    and their values in index order: for many changes, short of all."""
+    AUTO = "auto"
+    """Dense, pairs or bitmap, whichever the devices send the fewest bytes
+    in, decided by the runtime at each exchange from the devices' counts of
+    changed elements (which it gathers first)."""
+
+
+@irdl_attr_definition
+class ExchangeFormatAttr(EnumAttribute[ExchangeFormat], SpacedOpaqueSyntaxAttribute):
+    """The exchange format of a `host.allreduce`."""
+
+    name = "host.exchange_format"
+
+
 @irdl_op_definition
 class AllReduceOp(IRDLOperation):
     """Makes every device's copy of `buffer` (all its elements) the `combine` of
     all the copies; `sum` and `claim` take the values every device held before
     its writes (`base`, equal on all devices). With one device: nothing.
 
+    `exchange` (`ExchangeFormat`, dense when absent) says what the devices
+    send: with a base (optional for the other combines), a device's writes are
+    the elements where its copy differs from the base, so it may send those
+    only (`pairs`, `bitmap`, or `auto`: whichever is fewer bytes) instead of
+    the whole vector. `GIR_EXCHANGE_FORMAT` overrides it at run time.
+
     ```mlir
     host.allreduce %dist min : memref<?xi32>
+    host.allreduce %pred claim base %before exchange auto : memref<?xi32>
     host.allreduce %rank sum base %before : memref<?xf32>
     ```
     """
@@ -1111,27 +1144,37 @@ class AllReduceOp(IRDLOperation):
     buffer = operand_def(T)
     base_values = opt_operand_def(T)
     combine = prop_def(CombineAttr)
+    exchange = opt_prop_def(ExchangeFormatAttr)
 
-    assembly_format = "$buffer $combine (`base` $base_values^)? attr-dict `:` type($buffer)"
+    assembly_format = (
+        "$buffer $combine (`base` $base_values^)? (`exchange` $exchange^)? attr-dict `:` type($buffer)"
+    )
 
     def __init__(
         self,
         buffer: SSAValue | Operation,
         combine: Combine,
         base_values: SSAValue | Operation | None = None,
+        exchange: ExchangeFormat = ExchangeFormat.DENSE,
     ):
-        super().__init__(
-            operands=[buffer, base_values],
-            properties={"combine": CombineAttr(combine)},
-        )
+        properties: dict[str, Attribute] = {"combine": CombineAttr(combine)}
+        if exchange != ExchangeFormat.DENSE:
+            properties["exchange"] = ExchangeFormatAttr(exchange)
+        super().__init__(operands=[buffer, base_values], properties=properties)
+
+    @property
+    def format(self) -> ExchangeFormat:
+        """The exchange format (dense when the op names none)."""
+        return ExchangeFormat.DENSE if self.exchange is None else self.exchange.data
 
     def verify_(self) -> None:
         _verify_buffer_type(self, self.buffer)
         combine = self.combine.data
-        if (combine in COMBINES_WITH_BASE) != (self.base_values is not None):
+        if combine in COMBINES_WITH_BASE and self.base_values is None:
+            raise VerifyException(f"host.allreduce: {combine} needs the values before the writes (base)")
+        if self.format != ExchangeFormat.DENSE and self.base_values is None:
             raise VerifyException(
-                f"host.allreduce: {combine} "
-                + ("needs the values before the writes (base)" if combine in COMBINES_WITH_BASE else "takes no base")
+                f"host.allreduce: exchange {self.format} sends the changed elements and needs a base"
             )
         element = element_type(self.buffer)
         if combine in (Combine.OR, Combine.UMIN, Combine.UMAX) and not isinstance(element, IntegerType):
@@ -1201,7 +1244,7 @@ Host = Dialect(
         AllReduceOp,
         AllGatherOp,
     ],
-    [GraphType, GraphArrayAttr, GraphSizeAttr, ListType, CombineAttr, StringType],
+    [GraphType, GraphArrayAttr, GraphSizeAttr, ListType, CombineAttr, ExchangeFormatAttr, StringType],
 )
 """The host side of the GPU level: command line, output, timers, the graph, device
 buffers and kernel launches."""

@@ -25,7 +25,7 @@ import numpy as np
 
 from gir.diagnostics import UserError
 from gir.dialects.gir_gpu import BOUNDS_RECORD, BoundsSite
-from gir.dialects.host import Combine, ListSlot, ListStatus
+from gir.dialects.host import Combine, ExchangeFormat, ListSlot, ListStatus
 from gir.protocol import Buffer, DType, GraphArray, GraphSize, Launch, parse_argv_int
 from gir.runtime.device import DTYPES, Device, DeviceGraph
 
@@ -342,12 +342,13 @@ class Run:
         self.device.copy(buffer, copy, allocation.count, allocation.dtype)
         return copy
 
-    def allreduce(self, buffer: Buffer, combine: str, base: Buffer | None = None) -> None:
+    def allreduce(self, buffer: Buffer, combine: str, base: Buffer | None = None, exchange: str = "dense") -> None:
         if self.communicator is None:
             return
         allocation = self._allocation_of(buffer, "host.allreduce")
         self.communicator.allreduce_buffer(
-            self.rank, self.device, buffer, allocation.count, allocation.dtype, Combine(combine), base
+            self.rank, self.device, buffer, allocation.count, allocation.dtype, Combine(combine), base,
+            ExchangeFormat(exchange),
         )
 
     def allgather(self, items: Buffer, count: Buffer) -> None:

@@ -391,7 +391,8 @@ class CudaHostPrinter(KernelPrinter):
         element = self._element_type(op.buffer)
         base = "nullptr" if op.base_values is None else self.expr(op.base_values)
         kind = f"gir_rt::Combine::{op.combine.data.name}"
-        self._statement(f"gir_rt::allreduce<{element}>({self.expr(op.buffer)}, {kind}, {base})")
+        exchange = f"gir_rt::ExchangeFormat::{op.format.name}"
+        self._statement(f"gir_rt::allreduce<{element}>({self.expr(op.buffer)}, {kind}, {base}, {exchange})")
 
     @emit.register
     def _(self, op: host.AllGatherOp) -> None:

@@ -690,7 +690,8 @@ class HostPrinter(StructuredPrinter):
     @emit.register
     def _(self, op: host.AllReduceOp) -> None:
         base = "" if op.base_values is None else f", {self.expr(op.base_values)}"
-        self._line(f'rt.allreduce({self.expr(op.buffer)}, "{op.combine.data.value}"{base})')
+        exchange = "" if op.exchange is None else f', "{op.format.value}"'
+        self._line(f'rt.allreduce({self.expr(op.buffer)}, "{op.combine.data.value}"{base}{exchange})')
 
     @emit.register
     def _(self, op: host.AllGatherOp) -> None:
