@@ -29,6 +29,7 @@ import re
 import statistics
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
@@ -54,6 +55,7 @@ from gir.validate import Validator
 
 if TYPE_CHECKING:
     from gir.runtime.multi_device import ExchangeCount
+    from gir.targets.host_externs import HostExterns
 
 __all__ = [
     "Export",
@@ -86,6 +88,8 @@ def compile(
     *,
     check_bounds: bool = False,
     name: str | None = None,
+    extern: str | os.PathLike[str] | None = None,
+    host_externs: str | os.PathLike[str] | ModuleType | Mapping[str, Callable[..., Any]] | None = None,
 ) -> Program:
     """Compiles a GraphIt program (or IR at any level) to a `Program`.
 
@@ -95,9 +99,18 @@ def compile(
     optional); it replaces the program's own. `check_bounds` guards every device
     access (`gpu-check-bounds`): an index out of range stops the run with a
     `UserError` naming the kernel and the vector. `name` is the program's `argv[0]`.
+    `extern` is the path of the device code (CUDA `.cuh` or OpenCL `.cl`) of the
+    extern functions vertex and edge functions call, as `gir-run --extern`;
+    `host_externs` implements those `main` calls: the path of a Python module,
+    a module, or a mapping of names to functions (`gir-run --host-extern`,
+    docs/language.md).
     """
+    from gir.targets.externs import read_extern
+    from gir.targets.host_externs import load_host_externs
     from gir.validate import find_validator
 
+    device_code = None if extern is None else read_extern(os.fspath(extern))
+    host_code = None if host_externs is None else load_host_externs(host_externs)
     module, label, exports = _parse(program, schedule, name)
     entry_points = {
         signature.name: Export(signature, _lowered(export, f"{label}.{signature.name}", check_bounds))
@@ -105,7 +118,9 @@ def compile(
     }
     if module is None:
         return Program(None, label, None, entry_points)
-    return _lowered(module, label, check_bounds, find_validator(module), entry_points)
+    result = _lowered(module, label, check_bounds, find_validator(module), entry_points)
+    result.externs = (device_code, host_code)
+    return result
 
 
 def _lowered(
@@ -434,8 +449,8 @@ def load_graph(graph: GraphLike, *, target: str | None = None, device: int | Non
 class _GraphRun(Run):
     """A run whose program loads `graph` when it loads the graph named `graph.spec`."""
 
-    def __init__(self, graph: LoadedGraph, *args: Any):
-        super().__init__(*args)
+    def __init__(self, graph: LoadedGraph, *args: Any, **options: Any):
+        super().__init__(*args, **options)
         self._graph = graph
 
     def load_graph(self, spec: str, weighted: bool, reorder: str | None = None) -> DeviceGraph:
@@ -521,6 +536,9 @@ class Program:
         self.exports: dict[str, Export] = dict(exports or {})
         """The program's `export func`s by name, also reachable as attributes."""
         self._compiled: dict[str, CompiledProgram] = {}
+        self.externs: tuple[str | None, HostExterns | None] = (None, None)
+        """The text of the device code of the extern functions (`extern=`) and
+        the host functions implementing those `main` calls (`host_externs=`)."""
 
     def __getattr__(self, name: str) -> Export:
         exports = self.__dict__.get("exports", {})
@@ -546,7 +564,7 @@ class Program:
         program = self._compiled.get(chosen)
         if program is None:
             program = self._compiled[chosen] = compile_program(
-                self._main(), chosen, self.name, widen=self.__dict__.get("_widen")
+                self._main(), chosen, self.name, *self.externs, widen=self.__dict__.get("_widen")
             )
         return program
 
@@ -676,7 +694,7 @@ class Program:
         program = self._compiled.get(key)
         if program is None:
             module = lower_for_run(self._main().clone(), devices=devices)
-            program = self._compiled[key] = compile_program(module, target, self.name)
+            program = self._compiled[key] = compile_program(module, target, self.name, *self.externs)
         return program
 
     def _run_partitioned(
@@ -710,9 +728,9 @@ class Program:
             compiled = compiled.for_run(device, argv)
         kernels = compiled.kernels(device)
         if graph is None:
-            run = Run(device, kernels, argv, output, compiled.bounds_sites)
+            run = Run(device, kernels, argv, output, compiled.bounds_sites, host_externs=compiled.host_externs)
         else:
-            run = _GraphRun(graph, device, kernels, argv, output, compiled.bounds_sites)
+            run = _GraphRun(graph, device, kernels, argv, output, compiled.bounds_sites, host_externs=compiled.host_externs)
         try:
             compiled.host_run(run, compiled.constants)
             result = run.finish()

@@ -42,6 +42,7 @@ from gir.runtime.device import (
 from gir.runtime.program import CompiledProgram, GraphLoad
 from gir.runtime.run import RunResult
 from gir.targets import TARGETS, kernel_source
+from gir.targets.host_externs import HostExterns, bind_host_externs
 from gir.targets.host_python import host_program
 
 __all__ = [
@@ -90,24 +91,27 @@ def compile_program(
     target: str,
     source_name: str = "<module>",
     extern: str | None = None,
+    host_externs: HostExterns | None = None,
     widen: Callable[[], ModuleOp] | None = None,
 ) -> CompiledProgram:
     """Prints a GPU-level `module`'s kernels for `target` ("cuda" or "opencl") and
     its host function as Python, once; `extern` is the user's device code of the
-    program's extern functions (`gir-run --extern FILE`). `widen` lowers the
-    same program with 64-bit edge indices (`lower_for_run`'s
-    `edge_index_width`), which the result compiles when a graph needs them
-    (`CompiledProgram.for_edges`)."""
+    program's extern functions (`gir-run --extern FILE`), `host_externs` the
+    Python functions implementing those the host calls (`--host-extern FILE`,
+    checked against their declarations). `widen` lowers the same program with
+    64-bit edge indices (`lower_for_run`'s `edge_index_width`), which the result
+    compiles when a graph needs them (`CompiledProgram.for_edges`)."""
     if target not in TARGETS:
         raise UserError(f"error: unknown target '{target}' (expected cuda or opencl)")
     check_level(module, Level.GPU)
+    bound = bind_host_externs(module, host_externs)
     kernels = kernel_source(module, target, extern)
     host_code = host_program(module)
     namespace: dict[str, Any] = {"__name__": "gir_host_program"}
     exec(compile(host_code.source, f"<host program of {source_name}>", "exec"), namespace)
     wide_program = None
     if widen is not None and edge_index_width(module) == 32:
-        wide_program = lambda: compile_program(widen(), target, source_name, extern)  # noqa: E731
+        wide_program = lambda: compile_program(widen(), target, source_name, extern, host_externs)  # noqa: E731
     return CompiledProgram(
         target,
         kernels.text,
@@ -117,6 +121,7 @@ def compile_program(
         host_code.constants,
         gir_gpu.bounds_sites(module),
         kernels.extensions,
+        bound,
         edge_index_width(module),
         graph_load(module),
         wide_program,

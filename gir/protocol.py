@@ -25,6 +25,7 @@ name spelled again in the printed text:
 | `host.start_timer` / `stop_timer` | `rt.start_timer()` / `rt.stop_timer()`  |
 | `host.print`            | `rt.print(x)` / `rt.print_text(K[j])` (a string value: `rt.print_text(s)`) |
 | `host.list_new` / `list_push` / `list_pop` | `rt.list_new()` / `rt.list_push(l, b, n)` / `n = rt.list_pop(l, b)` |
+| `host.call_extern @f`   | `rt.call_extern(K[j], K[k], (args...), (buffer positions), K[m])`: the name, the call's `file:line:col`, the result's kind (`None`: no result) |
 """
 
 from __future__ import annotations
@@ -93,6 +94,16 @@ class HostRuntime(Protocol):
 
     def argv_int(self, index: int) -> int:
         """The program's `argv[index]` as an integer."""
+        ...
+
+    def call_extern(
+        self, name: str, where: str, args: tuple[Any, ...], buffers: tuple[int, ...], result: str | None
+    ) -> Any:
+        """Calls the user's host implementation of the extern function `name`
+        (`gir.targets.host_externs`) with `args`; the device buffers at the
+        positions `buffers` are passed as numpy copies and copied back after
+        the call. The returned value is checked as `result` says ("int32",
+        "float64", "bool", "string"; None: ignored); errors name `where`."""
         ...
 
     def text_int(self, text: str) -> int:

@@ -343,6 +343,29 @@ template <typename T> void copy(const T* source, T* target, long long count) {
   }
 }
 
+// A vector passed to a host extern function (host.call_extern): a host copy of
+// the whole device buffer for the call, copied back to the device after it.
+template <typename T> struct HostCopy {
+  T* device;
+  std::vector<T> host;
+
+  explicit HostCopy(T* buffer) : device(buffer) {
+    auto allocation = buffers().allocations.find(buffer);
+    host.resize(allocation != buffers().allocations.end() ? (size_t)allocation->second.count : 0);
+    if (!host.empty()) {
+      check(cudaMemcpy(host.data(), device, host.size() * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    }
+  }
+
+  T* data() { return host.data(); }
+
+  void copy_back() {
+    if (!host.empty()) {
+      check(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
+    }
+  }
+};
+
 inline void check_index(const void* buffer, long long index) {
   auto allocation = buffers().allocations.find(buffer);
   if (allocation == buffers().allocations.end() || (0 <= index && index < allocation->second.count)) {

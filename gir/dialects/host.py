@@ -28,7 +28,8 @@ Command line and output: `host.argv_int`, `host.print`, `host.start_timer`,
 `host.string_constant`, `host.string_eq`, `host.string_to_int`. Graph: `host.load_graph`,
 `host.graph_array`, `host.graph_size`.
 Buffers: `host.alloc`, `host.free`, `host.fill`, `host.copy`, `host.read`,
-`host.write`, `host.bind_global`. Kernels: `host.launch`. Lists of device arrays:
+`host.write`, `host.bind_global`. Kernels: `host.launch`. The user's host code:
+`host.call_extern`. Lists of device arrays:
 `host.list_new`, `host.list_push`, `host.list_pop`, and around a fused loop that
 pushes or pops on the device, `host.list_export`, `host.list_import`. Partitioned
 execution (docs/multi-gpu.md): `host.clone`, `host.allreduce`, `host.allgather`,
@@ -41,6 +42,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import ClassVar
 
+from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     I64,
     AnyFloat,
@@ -82,12 +84,13 @@ from xdsl.irdl import (
     result_def,
     traits_def,
     var_operand_def,
+    var_result_def,
 )
 from xdsl.traits import OpTrait, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from gir.dialects.graph import verify_argv_index, verify_reorder
+from gir.dialects.graph import extern_declaration, verify_argv_index, verify_reorder
 from gir.dialects.printing import (
     ArgvStringOpBase,
     PrintOpBase,
@@ -246,6 +249,49 @@ class StopTimerOp(IRDLOperation):
 # ---------------------------------------------------------------------------
 # Kernel launches
 # ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class CallExternOp(IRDLOperation):
+    """Calls the user's host implementation of the `extern func` `callee`
+    (`--host-extern FILE`) with `args`, in the declaration's order. A device
+    buffer argument (a vertex vector) reaches the function as a host copy,
+    copied back to the device after the call, whether or not it wrote it:
+
+    ```mlir
+    %r = host.call_extern @normalize(%rank, %n) : (memref<?xf32>, i32) -> f32
+    ```
+    """
+
+    name = "host.call_extern"
+
+    traits = traits_def(HostSide())
+
+    callee = prop_def(FlatSymbolRefAttrConstr)
+    args = var_operand_def()
+    res = var_result_def()
+
+    assembly_format = "$callee `(` $args `)` attr-dict `:` functional-type($args, $res)"
+
+    def __init__(
+        self, callee: str, args: Sequence[SSAValue | Operation], result_types: Sequence[Attribute]
+    ):
+        super().__init__(
+            operands=[args], properties={"callee": SymbolRefAttr(callee)}, result_types=[result_types]
+        )
+
+    def declaration(self) -> func.FuncOp:
+        """The `extern func` this op calls."""
+        return extern_declaration(self, self.callee)
+
+    def verify_(self) -> None:
+        function_type = self.declaration().function_type
+        actual = func.FunctionType.from_lists([a.type for a in self.args], [r.type for r in self.res])
+        if actual != function_type:
+            raise VerifyException(
+                f"host.call_extern of '@{self.callee.root_reference.data}' is {actual}, "
+                f"its declaration {function_type}"
+            )
 
 
 @irdl_op_definition
@@ -1237,6 +1283,7 @@ Host = Dialect(
         PrintOp,
         StartTimerOp,
         StopTimerOp,
+        CallExternOp,
         LaunchOp,
         ResidentBlocksOp,
         LoadGraphOp,

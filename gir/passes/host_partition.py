@@ -339,6 +339,13 @@ class HostPartition(ModulePass):
         )
         if main is None:
             return
+        for call in main.walk():
+            if isinstance(call, host.CallExternOp):
+                raise UserError.at(call,
+                    f"error: extern function '{call.callee.root_reference.data}' is called from "
+                    "the host: a program partitioned over several devices cannot call host "
+                    "extern functions yet (run it on one device)"
+                )
         kernels = {k.sym_name.data: k for k in op.ops if isinstance(k, KernelOp)}
         edge_arrays, offset_arrays = _partition_loads(main)
         _refuse_host_edge_access(main, edge_arrays)

@@ -9,7 +9,7 @@ result = program.run(device, ["bfs", "rmat:10", "0"], sys.stdout)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -65,6 +65,9 @@ class CompiledProgram:
     extensions: tuple[tuple[str, str], ...] = ()
     """The OpenCL extensions the kernels enable, each with the `file:line:col` of
     the first statement that needs it ("" where unknown)."""
+    host_externs: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    """The Python implementations of the extern functions the host calls, by
+    name (`gir.targets.host_externs`), handed to each `Run`."""
     edge_index_width: int = 32
     """How wide the program's edge indices are (`gir.dialects.host.edge_index_width`)."""
     graph_load: GraphLoad | None = None
@@ -140,7 +143,7 @@ class CompiledProgram:
         program = self.for_run(device, argv)
         if program is not self:
             return program.run(device, argv, stdout)
-        run = Run(device, self.kernels(device), argv, stdout, self.bounds_sites)
+        run = Run(device, self.kernels(device), argv, stdout, self.bounds_sites, host_externs=self.host_externs)
         try:
             self.host_run(run, self.constants)
             return run.finish()
