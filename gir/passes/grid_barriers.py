@@ -14,7 +14,8 @@ the loop starts them on distinct allocations and passes them around unchanged
 (the condition forwards them, the body's yield permutes them: a frontier's
 double buffer, `gpu-rotate-counters`' three counters). A list of frontiers is
 a buffer of its own: a push or pop writes its storage and, after a barrier of
-its own, thread 0 records its new end. Anything else may alias anything.
+its own, thread 0 records its new end; no other buffer, not even one of
+unknown origin, is a list's. Anything else may alias anything.
 """
 
 from __future__ import annotations
@@ -126,6 +127,10 @@ class CarriedBuffers:
         if a == b:
             return True
         kinds = {a[0], b[0]}  # type: ignore[index]
+        if "list" in kinds:
+            # A list's storage and ends are the fused kernel's own (the list's
+            # export), so nothing else, not even an unknown buffer, is them.
+            return False
         if "unknown" in kinds:
             return True
         if kinds == {"carried", "alloc"}:
