@@ -31,7 +31,7 @@
 namespace gir_graph {
 
 const long long MAX_VERTICES = INT32_MAX;  // ids are int32, the largest is MAX_VERTICES - 1
-const long long MAX_EDGES = INT32_MAX;     // CSR row pointers are int32
+const long long MAX_EDGES = (1LL << 62) - 1;  // edge counts and offsets are int64 (memory runs out first)
 const size_t DISPLAY_LIMIT = 80;           // characters of a line shown in an error
 
 // A problem with a graph input: `path` and `line` locate it where known.
@@ -678,9 +678,8 @@ inline MtxHeader matrix_market_header(const std::string& path, Lines& lines) {
     header.sizes[2] = header.negated ? n * (n - 1) / 2 : header.mirrored ? n * (n + 1) / 2 : n * header.sizes[1];
   }
   if (header.declared_edges() > MAX_EDGES) {
-    raise("", 0, path + " has " + with_commas(header.declared_edges()) +
-                     " edges, but gir's edge offsets are 32-bit (at most " + with_commas(MAX_EDGES) +
-                     " edges); 64-bit offsets are not supported");
+    raise("", 0, path + " has " + with_commas(header.declared_edges()) + " edges, more than gir's limit of " +
+                     with_commas(MAX_EDGES));
   }
   return header;
 }
@@ -953,8 +952,10 @@ inline size_t sort_unique(int32_t* src, int32_t* dst, int32_t* weights, size_t c
   return kept;
 }
 
-// CSR row pointers (vertices + 1 entries) of `count` edges sorted by row.
-inline void row_pointers(const int32_t* rows, size_t count, long long vertices, int32_t* pointers) {
+// CSR row pointers (vertices + 1 entries) of `count` edges sorted by row;
+// `Offset` is int32_t, or int64_t for a graph of more than 2^31 - 1 edges.
+template <typename Offset>
+inline void row_pointers(const int32_t* rows, size_t count, long long vertices, Offset* pointers) {
   std::fill(pointers, pointers + vertices + 1, 0);
   for (size_t e = 0; e < count; ++e) ++pointers[(size_t)rows[e] + 1];
   for (long long v = 0; v < vertices; ++v) pointers[v + 1] += pointers[v];
@@ -964,7 +965,7 @@ inline void row_pointers(const int32_t* rows, size_t count, long long vertices, 
 // counting sort by destination. Out: reversed[src] = dst and so on.
 inline void transpose(const int32_t* src, const int32_t* dst, const int32_t* weights, size_t count, long long vertices,
                       int32_t* out_src, int32_t* out_dst, int32_t* out_weights) {
-  std::vector<int32_t> next((size_t)vertices + 1);
+  std::vector<int64_t> next((size_t)vertices + 1);
   row_pointers(dst, count, vertices, next.data());
   for (size_t e = 0; e < count; ++e) {
     size_t position = (size_t)next[(size_t)dst[e]]++;
@@ -982,8 +983,9 @@ inline long long block_count(long long vertices, long long size) { return std::m
 // source) lies in [k*size, (k+1)*size), at positions offsets[k] .. offsets[k+1]-1.
 // Given (src, dst)-sorted edges this is PUSH's tiling; given them in (dst, src)
 // order and `by_source`, PULL's (the transpose's).
+template <typename Offset>
 inline void tile(const int32_t* src, const int32_t* dst, const int32_t* weights, size_t count, long long vertices,
-                 long long size, bool by_source, int32_t* offsets, int32_t* out_src, int32_t* out_dst,
+                 long long size, bool by_source, Offset* offsets, int32_t* out_src, int32_t* out_dst,
                  int32_t* out_weights) {
   if (size <= 0) raise("", 0, "edge blocking needs a positive blocking size, got " + std::to_string(size));
   const int32_t* tiled = by_source ? src : dst;
@@ -991,7 +993,7 @@ inline void tile(const int32_t* src, const int32_t* dst, const int32_t* weights,
   std::fill(offsets, offsets + blocks + 1, 0);
   for (size_t e = 0; e < count; ++e) ++offsets[(size_t)(tiled[e] / size) + 1];
   for (long long b = 0; b < blocks; ++b) offsets[b + 1] += offsets[b];
-  std::vector<int32_t> next(offsets, offsets + blocks);
+  std::vector<int64_t> next(offsets, offsets + blocks);
   for (size_t e = 0; e < count; ++e) {
     size_t position = (size_t)next[(size_t)(tiled[e] / size)]++;
     out_src[position] = src[e];
@@ -1000,14 +1002,79 @@ inline void tile(const int32_t* src, const int32_t* dst, const int32_t* weights,
   }
 }
 
+// Runs `work(first, last)` over [0, total) in one range per hardware thread
+// where the host was built with GIR_GRAPH_THREADS, else in one range.
+template <typename Work> inline void in_parallel(size_t total, Work work) {
+#ifdef GIR_GRAPH_THREADS
+  size_t threads = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), total / 4096 + 1));
+  std::vector<std::thread> workers;
+  for (size_t k = 1; k < threads; ++k) workers.emplace_back(work, total * k / threads, total * (k + 1) / threads);
+  work(0, total / threads);
+  for (std::thread& worker : workers) worker.join();
+#else
+  work(0, total);
+#endif
+}
+
+// Both directions of `count` drawn edges, without self loops or duplicates,
+// sorted by (src, dst), written to out_src/out_dst (room for 2 * count each);
+// returns how many. A counting sort by source scatters both directions straight
+// into the output, then each row is sorted and deduplicated (rows spread over
+// threads) and the rows are packed: the drawn edges and the output are the only
+// per-edge memory (12 bytes per output edge), which lets a host build a graph
+// of more than 2^31 edges (gir.runtime.graph.generators).
+inline size_t symmetric_edges(const int32_t* src, const int32_t* dst, size_t count, long long vertices,
+                              int32_t* out_src, int32_t* out_dst) {
+  // Counted and scattered by threads over ranges of edges with relaxed atomic
+  // increments: the order within a row varies, and sorting the rows undoes it.
+  std::vector<int64_t> begin((size_t)vertices + 1, 0);
+  int64_t* counts = begin.data() + 1;
+  in_parallel(count, [&](size_t first, size_t last) {
+    for (size_t e = first; e < last; ++e) {
+      if (src[e] != dst[e]) {
+        __atomic_fetch_add(&counts[src[e]], 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&counts[dst[e]], 1, __ATOMIC_RELAXED);
+      }
+    }
+  });
+  for (long long v = 0; v < vertices; ++v) begin[(size_t)v + 1] += begin[(size_t)v];
+  std::vector<int64_t> next(begin.begin(), begin.end() - 1);
+  int64_t* cursor = next.data();
+  in_parallel(count, [&](size_t first, size_t last) {
+    for (size_t e = first; e < last; ++e) {
+      int32_t s = src[e], d = dst[e];
+      if (s != d) {
+        out_dst[__atomic_fetch_add(&cursor[s], 1, __ATOMIC_RELAXED)] = d;
+        out_dst[__atomic_fetch_add(&cursor[d], 1, __ATOMIC_RELAXED)] = s;
+      }
+    }
+  });
+  std::vector<int64_t>& kept = next;  // reused: each row's length once deduplicated
+  in_parallel((size_t)vertices, [&](size_t first, size_t last) {
+    for (size_t v = first; v < last; ++v) {
+      int32_t* row = out_dst + begin[v];
+      int32_t* row_end = out_dst + begin[v + 1];
+      std::sort(row, row_end);
+      kept[v] = std::unique(row, row_end) - row;
+    }
+  });
+  size_t position = 0;
+  for (long long v = 0; v < vertices; ++v) {
+    int64_t length = kept[(size_t)v];
+    std::memmove(out_dst + position, out_dst + begin[(size_t)v], (size_t)length * sizeof(int32_t));
+    std::fill(out_src + position, out_src + position + length, (int32_t)v);
+    position += (size_t)length;
+  }
+  return position;
+}
+
 // The graph file `path` as sorted edges without duplicates: what both hosts load.
 inline Parsed load(const std::string& path) {
   Format format = graph_format(path);
   Parsed parsed = parse(path, format, read_file(path));
   if ((long long)parsed.src.size() > MAX_EDGES) {
-    raise("", 0, path + " has " + with_commas((long long)parsed.src.size()) +
-                     " edges, but gir's edge offsets are 32-bit (at most " + with_commas(MAX_EDGES) +
-                     " edges); 64-bit offsets are not supported");
+    raise("", 0, path + " has " + with_commas((long long)parsed.src.size()) + " edges, more than gir's limit of " +
+                     with_commas(MAX_EDGES));
   }
   if (!parsed.sorted) {
     size_t kept = sort_unique(parsed.src.data(), parsed.dst.data(), parsed.has_weights ? parsed.weights.data() : nullptr,

@@ -62,7 +62,7 @@ from gir.runtime.run import RunDeadline, run_deadline
 from gir.tools.arguments import nonnegative_int, positive_float, positive_int
 from gir.tools.opt import report_user_errors
 from gir.tools.output import check_writable, open_output
-from gir.api import choose_target, lower_for_run
+from gir.api import choose_target, lower_for_run, widening
 from gir.tools.run import check_graph_spec, parse_program
 from gir.validate import Validator, find_validator
 
@@ -300,7 +300,8 @@ def _compile(path: Path, target: str, device: Device, ordering: str | None = Non
         else:
             module = parse_graphit_source(reordered_source(path, ordering), str(path))
         validator = find_validator(module)
-        compiled = compile_program(lower_for_run(module), target, str(path))
+        widen = widening(module)
+        compiled = compile_program(lower_for_run(module), target, str(path), widen=widen)
         compiled.kernels(device)
     except (KeyboardInterrupt, SystemExit):
         raise

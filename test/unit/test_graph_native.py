@@ -205,6 +205,38 @@ def test_sort_unique_keeps_the_first_weight_of_each_edge(sources: str) -> None:
     assert unweighted[2] is None and unweighted[0].tolist() == got_src.tolist()
 
 
+def test_symmetric_edges_match_numpy() -> None:
+    """The generators' C++ builder: both directions, no self loops or duplicates, sorted."""
+    rng = np.random.default_rng(7)
+    src = rng.integers(0, 60, 3000, dtype=np.int32)
+    dst = rng.integers(0, 60, 3000, dtype=np.int32)
+    drawn = [src.copy(), dst.copy()]
+    got_src, got_dst = native.symmetric_edges(drawn, 64)
+    assert drawn == []  # given up: freed once used
+    keep = src != dst
+    both = np.stack([np.concatenate([src[keep], dst[keep]]), np.concatenate([dst[keep], src[keep]])], axis=1)
+    expected = np.unique(both, axis=0)
+    np.testing.assert_array_equal(got_src, expected[:, 0])
+    np.testing.assert_array_equal(got_dst, expected[:, 1])
+
+
+def test_64_bit_offsets_equal_the_32_bit_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above 2^31 - 1 edges row pointers and tiling offsets are int64 (here forced
+    on a small graph): the same values."""
+    rng = np.random.default_rng(3)
+    src, dst, _ = native.sort_unique(rng.integers(0, 40, 500), rng.integers(0, 40, 500), None)
+    narrow_rows = native.row_pointers(src, 40)
+    narrow_tiling = native.tile(src, dst, None, 40, 8, False)
+    assert narrow_rows.dtype == np.int32 and narrow_tiling[0].dtype == np.int32
+    monkeypatch.setattr(native, "offset_dtype", lambda num_edges: np.int64)
+    wide_rows = native.row_pointers(src, 40)
+    wide_tiling = native.tile(src, dst, None, 40, 8, False)
+    assert wide_rows.dtype == np.int64 and wide_tiling[0].dtype == np.int64
+    np.testing.assert_array_equal(wide_rows, narrow_rows)
+    for wide, narrow in zip(wide_tiling[:3], narrow_tiling[:3], strict=True):
+        np.testing.assert_array_equal(wide, narrow)
+
+
 def _spelled_integer(rng: np.random.Generator, value: int) -> str:
     """`value` as any spelling the checked parser reads: sign, leading zeros
     (past the fast path's 18 digits too) or plain."""
