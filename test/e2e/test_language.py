@@ -415,3 +415,13 @@ def test_vertex_count_inside_functions(target, run_program, tmp_path):
         share, seen = run_program("lang_vertex_count_udf.gt", target, [spec])
         assert float(share) == pytest.approx(1.0, rel=1e-9), name
         assert int(seen) == with_in_edges * graph.num_vertices, name
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_integer_conditions(target, run_program, tmp_path):
+    """lang_while_one.gt: `while (1)` with a `break` and an integer `if`
+    condition compute BFS levels and the search's depth."""
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        levels = reference.bfs_levels(graph, 0)
+        assert run_program("lang_while_one.gt", target, [spec, "0"]) == [str(int(levels.max()))], name

@@ -7,6 +7,7 @@ from gir.frontend import ast
 from gir.frontend.sema.base import CheckerBase
 from gir.frontend.sema.symbols import FuncInfo, Symbol, SymbolKind
 from gir.frontend.sema.types import (
+    is_integer,
     BOOL,
     INT,
     VERTEXSET,
@@ -54,12 +55,12 @@ class StatementChecks(CheckerBase):
         elif isinstance(stmt, ast.Assign):
             self.check_assign(stmt)
         elif isinstance(stmt, ast.If):
-            self.check_condition(stmt.cond, "if")
+            stmt.cond = self.check_condition(stmt.cond, "if")
             self.check_body(stmt.then_body, label)
             if stmt.else_body is not None:
                 self.check_body(stmt.else_body, label)
         elif isinstance(stmt, ast.While):
-            self.check_condition(stmt.cond, "while")
+            stmt.cond = self.check_condition(stmt.cond, "while")
             self.in_loop(lambda: self.check_body(stmt.body, label))
         elif isinstance(stmt, ast.For):
             self.in_loop(lambda: self.check_for(stmt, label))
@@ -168,11 +169,18 @@ class StatementChecks(CheckerBase):
         if stmt.op != "=" and elem == BOOL:
             raise self.error(stmt.op_pos, f"'{stmt.op}' does not apply to bool elements")
 
-    def check_condition(self, cond: ast.Expr, what: str) -> None:
-        """An `if` or `while` condition, which must be bool."""
+    def check_condition(self, cond: ast.Expr, what: str) -> ast.Expr:
+        """An `if` or `while` condition: a bool, or an integer that is true when
+        it is not zero, as in C++ (GraphIt's `while (1) ... break; end`), which
+        becomes `cond != 0`."""
         ty = self.check_expr(cond)
+        if is_integer(ty):
+            nonzero = ast.Binary(cond.pos, "!=", cond, ast.IntLit(cond.pos, 0))
+            self.check_expr(nonzero)
+            return nonzero
         if ty != BOOL:
-            raise self.error(cond.pos, f"{what} condition must be bool, found {ty}")
+            raise self.error(cond.pos, f"{what} condition must be bool or an integer, found {ty}")
+        return cond
 
     def check_for(self, stmt: ast.For, label: str | None) -> None:
         """`for i in a:b ... end` with int bounds."""
