@@ -1,7 +1,7 @@
 """GraphIt `export func` entry points: each export is compiled as a program of its own.
 
-An export takes the graph as its one edgeset parameter, scalars after it, and
-returns a vertex vector, or several in parentheses (GraphIt's grammar for
+An export takes the graph as its one edgeset parameter, numbers and vectors of
+numbers after it, and returns a vertex vector, or several in parentheses (GraphIt's grammar for
 results, `'->' (ident_decl | '(' ident_decl {',' ident_decl} ')')`):
 
 ```
@@ -28,6 +28,18 @@ as they take any program:
   is returned and the assignment dropped; otherwise the output becomes a global
   vector of its own (zero at the start), which the body and its functions write.
   The signature lists the returned vectors in declaration order.
+
+- each vector parameter becomes a program-level vector of its name, `supplied`:
+  bound but not zeroed, the caller's array copied in when the run binds it.
+
+In a file where some export takes no edgeset (GraphIt's `set_graph(edges)` then
+`do_pagerank_delta()`), the exports share state (`shares_state`, and
+`gir.api.ExportSession` on the caller's side): such an export loads the
+program-level edgeset declared without a value (the caller gives it the graph an
+earlier call received), the program-level vectors declared without a value are
+supplied (the values the last call left), the scalars so declared are read from
+argv after the export's numbers and stored at the end into one-element carriers
+(`NAME_state`), and a vertexset so declared is the graph's vertices.
 
 `main` (if the file has one) and the other exports are left out, and so are the
 schedule lines that name their labels. `main_program` is the file for the
