@@ -252,6 +252,18 @@ def _option_rows() -> list[str]:
             "threads per step (a gir extension, with `configKernelFusion(ENABLED)` on a `while`)",
             "`gpu-fuse-loops` (`host.resident_blocks ... per_sm N`)",
         ),
+        (
+            "configEdgeSample(N)",
+            "every edge (default 0), or N >= 1: each source walks only its first N out-edges, "
+            "a sample of the graph for programs whose result does not depend on which edges that "
+            "traversal sees, such as Afforest's first linking pass (a gir extension; it changes "
+            "what the statement computes, so the schedule space keeps the program's N and never "
+            "varies it; PUSH with "
+            + _values([n for n in axes.LOAD_BALANCES if axes.LOAD_BALANCES.get(n).owns_iterated_vertex()])
+            + ")",
+            "`graph-to-frontier` (`edge_sample` on `frontier.edge_traverse`), the direction's "
+            "vertex map (`min(end, begin + N)`)",
+        ),
     ]
     lines = ["| Method | Values (default marked) | Lowered by |", "|---|---|---|"]
     return lines + [f"| `{method}` | {values} | {lowered} |" for method, values, lowered in rows]

@@ -29,6 +29,7 @@ import re
 import statistics
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
@@ -54,6 +55,7 @@ from gir.validate import Validator
 
 if TYPE_CHECKING:
     from gir.runtime.multi_device import ExchangeCount
+    from gir.targets.host_externs import HostExterns
 
 __all__ = [
     "Export",
@@ -86,6 +88,8 @@ def compile(
     *,
     check_bounds: bool = False,
     name: str | None = None,
+    extern: str | os.PathLike[str] | None = None,
+    host_externs: str | os.PathLike[str] | ModuleType | Mapping[str, Callable[..., Any]] | None = None,
 ) -> Program:
     """Compiles a GraphIt program (or IR at any level) to a `Program`.
 
@@ -95,22 +99,43 @@ def compile(
     optional); it replaces the program's own. `check_bounds` guards every device
     access (`gpu-check-bounds`): an index out of range stops the run with a
     `UserError` naming the kernel and the vector. `name` is the program's `argv[0]`.
+    `extern` is the path of the device code (CUDA `.cuh` or OpenCL `.cl`) of the
+    extern functions vertex and edge functions call, as `gir-run --extern`;
+    `host_externs` implements those `main` calls: the path of a Python module,
+    a module, or a mapping of names to functions (`gir-run --host-extern`,
+    docs/language.md).
     """
+    from gir.targets.externs import read_extern
+    from gir.targets.host_externs import load_host_externs
     from gir.validate import find_validator
 
+    device_code = None if extern is None else read_extern(os.fspath(extern))
+    host_code = None if host_externs is None else load_host_externs(host_externs)
     module, label, exports = _parse(program, schedule, name)
     stateful = any(s.graph is None or s.state_vectors or s.state_scalars for s, _ in exports)
     session = ExportSession() if stateful else None
     entry_points = {
-        signature.name: Export(
-            signature, Program(lower_for_run(export, check_bounds), f"{label}.{signature.name}"), session
-        )
+        signature.name: Export(signature, _lowered(export, f"{label}.{signature.name}", check_bounds), session)
         for signature, export in exports
     }
     if module is None:
         return Program(None, label, None, entry_points)
-    validator = find_validator(module)
-    return Program(lower_for_run(module, check_bounds), label, validator, entry_points)
+    result = _lowered(module, label, check_bounds, find_validator(module), entry_points)
+    result.externs = (device_code, host_code)
+    return result
+
+
+def _lowered(
+    module: ModuleOp,
+    label: str,
+    check_bounds: bool,
+    validator: Validator | None = None,
+    exports: Mapping[str, Export] | None = None,
+) -> Program:
+    """The Program of `module`, lowered for one device, which a graph with more
+    than 2^31 edges lowers again with 64-bit edge indices (`widening`)."""
+    widen = widening(module, check_bounds)
+    return Program(lower_for_run(module, check_bounds), label, validator, exports, widen)
 
 
 _Exports = list[tuple["ExportSignature", ModuleOp]]
@@ -218,16 +243,26 @@ def _parse_schedule(text: str) -> list[Any]:
     return parser.parse_schedule_section()
 
 
-def lower_for_run(module: ModuleOp, check_bounds: bool = False, devices: int = 1) -> ModuleOp:
+def lower_for_run(
+    module: ModuleOp, check_bounds: bool = False, devices: int = 1, edge_index_width: int = 32
+) -> ModuleOp:
     """`module` lowered to the GPU level (if it is above it), with every device
     access guarded (`gpu-check-bounds`) when `check_bounds`, and partitioned
-    (`host-partition`) to run on several `devices`; a pass failure is a
-    `UserError` with the message gir-opt prints."""
+    (`host-partition`) to run on several `devices`; with `edge_index_width` 64,
+    its edge offsets, edge positions and sums of degrees are 64-bit (set on the
+    module before it is lowered: `gir.dialects.host.EDGE_INDEX_WIDTH`); a pass
+    failure is a `UserError` with the message gir-opt prints."""
     from gir.dialects import register_dialects
+    from gir.dialects.host import set_edge_index_width
     from gir.dialects.levels import Level, level_of
     from gir.passes.registry import parse_pipeline
 
-    passes = ["lower-to-gpu"] if level_of(module) in (Level.GRAPH, Level.FRONTIER) else []
+    above_gpu = level_of(module) in (Level.GRAPH, Level.FRONTIER)
+    if edge_index_width != 32:
+        if not above_gpu:
+            raise UserError("error: only a program above the GPU level can be lowered with 64-bit edge indices")
+        set_edge_index_width(module, edge_index_width)
+    passes = ["lower-to-gpu"] if above_gpu else []
     if devices < 1:
         raise UserError(f"error: a program runs on at least one device, not {devices}")
     if devices > 1:  # before the bounds checks: each device checks its own accesses
@@ -242,6 +277,21 @@ def lower_for_run(module: ModuleOp, check_bounds: bool = False, devices: int = 1
         except (DiagnosticException, PassFailedException) as error:
             raise UserError(describe_diagnostic(error)) from None
     return module
+
+
+def widening(module: ModuleOp, check_bounds: bool = False, devices: int = 1) -> Callable[[], ModuleOp] | None:
+    """What lowers `module` (not yet lowered) again with 64-bit edge indices, for
+    `compile_program`'s `widen`: a graph with more than 2^31 edges specialises
+    the program on it (`CompiledProgram.for_edges`). None for a module already
+    at the GPU level, or partitioned (each part runs with 32-bit edge indices).
+    The 64-bit program's accesses are not guarded even with `check_bounds`:
+    `gpu-check-bounds` compares 32-bit lengths."""
+    from gir.dialects.levels import Level, level_of
+
+    if devices > 1 or level_of(module) not in (Level.GRAPH, Level.FRONTIER):
+        return None
+    source = module.clone()
+    return lambda: lower_for_run(source.clone(), devices=devices, edge_index_width=64)
 
 
 def choose_target(requested: str | None) -> str:
@@ -474,17 +524,23 @@ class Program:
         name: str = "<program>",
         validator: Validator | None = None,
         exports: Mapping[str, Export] | None = None,
+        widen: Callable[[], ModuleOp] | None = None,
     ):
         """`module` is at the GPU level (see `lower_for_run`), None for a program
         of exports only; `name` is argv[0]; `validator` checks results
         (`gir.validate.find_validator` of the module before lowering), if gir
-        knows the algorithm; `exports` are the entry points by name."""
+        knows the algorithm; `exports` are the entry points by name; `widen`
+        lowers the program again with 64-bit edge indices (`widening`)."""
         self.module = module
+        self._widen = widen
         self.name = name
         self.validator = validator
         self.exports: dict[str, Export] = dict(exports or {})
         """The program's `export func`s by name, also reachable as attributes."""
         self._compiled: dict[str, CompiledProgram] = {}
+        self.externs: tuple[str | None, HostExterns | None] = (None, None)
+        """The text of the device code of the extern functions (`extern=`) and
+        the host functions implementing those `main` calls (`host_externs=`)."""
 
     def __getattr__(self, name: str) -> Export:
         exports = self.__dict__.get("exports", {})
@@ -509,7 +565,9 @@ class Program:
         chosen = choose_target(target)
         program = self._compiled.get(chosen)
         if program is None:
-            program = self._compiled[chosen] = compile_program(self._main(), chosen, self.name)
+            program = self._compiled[chosen] = compile_program(
+                self._main(), chosen, self.name, *self.externs, widen=self.__dict__.get("_widen")
+            )
         return program
 
     def source(self, target: str | None = None) -> str:
@@ -645,7 +703,7 @@ class Program:
         program = self._compiled.get(key)
         if program is None:
             module = lower_for_run(self._main().clone(), devices=devices)
-            program = self._compiled[key] = compile_program(module, target, self.name)
+            program = self._compiled[key] = compile_program(module, target, self.name, *self.externs)
         return program
 
     def _run_partitioned(
@@ -678,11 +736,21 @@ class Program:
     ) -> tuple[Any, float]:
         """One run of `compiled` on `device` (on `graph`, if the program loads
         one): its RunResult and its time."""
+        if graph is not None and compiled.graph_load is not None and compiled.graph_load.argv is not None:
+            resident = graph.on_device(compiled.graph_load.weighted, compiled.graph_load.reorder)
+            compiled = compiled.for_edges(resident.num_edges)
+        else:
+            compiled = compiled.for_run(device, argv)
         kernels = compiled.kernels(device)
         if graph is None:
-            run = Run(device, kernels, argv, output, compiled.bounds_sites, inputs=inputs)
+            run = Run(
+                device, kernels, argv, output, compiled.bounds_sites, host_externs=compiled.host_externs, inputs=inputs
+            )
         else:
-            run = _GraphRun(graph, device, kernels, argv, output, compiled.bounds_sites, inputs=inputs)
+            run = _GraphRun(
+                graph, device, kernels, argv, output, compiled.bounds_sites,
+                host_externs=compiled.host_externs, inputs=inputs,
+            )
         try:
             compiled.host_run(run, compiled.constants)
             result = run.finish()

@@ -21,13 +21,14 @@ as `K`, and returns the bound global vectors and the times (`RunResult`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 
 from gir.diagnostics import UserError
-from gir.dialects import gir_gpu
+from gir.dialects import gir_gpu, host
+from gir.dialects.host import edge_index_width
 from gir.dialects.levels import Level, check_level
 from gir.protocol import DType
 from gir.runtime.device import (
@@ -38,9 +39,10 @@ from gir.runtime.device import (
     OpenCLDevice,
     cuda_unavailable_reason,
 )
-from gir.runtime.program import CompiledProgram
+from gir.runtime.program import CompiledProgram, GraphLoad
 from gir.runtime.run import RunResult
 from gir.targets import TARGETS, kernel_source
+from gir.targets.host_externs import HostExterns, bind_host_externs
 from gir.targets.host_python import host_program
 
 __all__ = [
@@ -55,40 +57,74 @@ __all__ = [
 
 
 def kernel_signatures(module: ModuleOp) -> dict[str, list[KernelArg]]:
-    """Each kernel's parameters as the runtime sees them."""
+    """Each kernel's parameters as the runtime sees them (`index` as wide as the
+    module's edge indices)."""
+    width = edge_index_width(module)
     signatures = {}
     for op in module.ops:
         if isinstance(op, gir_gpu.KernelOp):
             signatures[op.sym_name.data] = [
-                KernelArg(True, DType.of(t.element_type)) if isinstance(t, MemRefType)
-                else KernelArg(False, DType.of(t))
+                KernelArg(True, DType.of(t.element_type, width)) if isinstance(t, MemRefType)
+                else KernelArg(False, DType.of(t, width))
                 for t in op.function_type.inputs.data
             ]  # fmt: skip
     return signatures
 
 
+def graph_load(module: ModuleOp) -> GraphLoad | None:
+    """What the module's one `host.load_graph` loads (None: no load, several, or
+    a partitioned one)."""
+    loads = [op for op in module.walk() if isinstance(op, host.LoadGraphOp)]
+    if len(loads) != 1 or loads[0].partitioned is not None:
+        return None
+    load = loads[0]
+    return GraphLoad(
+        None if load.argv is None else load.argv.value.data,
+        None if load.path is None else load.path.data,
+        load.weighted is not None,
+        None if load.reorder is None else load.reorder.data,
+    )
+
+
 def compile_program(
-    module: ModuleOp, target: str, source_name: str = "<module>", extern: str | None = None
+    module: ModuleOp,
+    target: str,
+    source_name: str = "<module>",
+    extern: str | None = None,
+    host_externs: HostExterns | None = None,
+    widen: Callable[[], ModuleOp] | None = None,
 ) -> CompiledProgram:
     """Prints a GPU-level `module`'s kernels for `target` ("cuda" or "opencl") and
     its host function as Python, once; `extern` is the user's device code of the
-    program's extern functions (`gir-run --extern FILE`)."""
+    program's extern functions (`gir-run --extern FILE`), `host_externs` the
+    Python functions implementing those the host calls (`--host-extern FILE`,
+    checked against their declarations). `widen` lowers the same program with
+    64-bit edge indices (`lower_for_run`'s `edge_index_width`), which the result
+    compiles when a graph needs them (`CompiledProgram.for_edges`)."""
     if target not in TARGETS:
         raise UserError(f"error: unknown target '{target}' (expected cuda or opencl)")
     check_level(module, Level.GPU)
+    bound = bind_host_externs(module, host_externs)
     kernels = kernel_source(module, target, extern)
-    host = host_program(module)
+    host_code = host_program(module)
     namespace: dict[str, Any] = {"__name__": "gir_host_program"}
-    exec(compile(host.source, f"<host program of {source_name}>", "exec"), namespace)
+    exec(compile(host_code.source, f"<host program of {source_name}>", "exec"), namespace)
+    wide_program = None
+    if widen is not None and edge_index_width(module) == 32:
+        wide_program = lambda: compile_program(widen(), target, source_name, extern, host_externs)  # noqa: E731
     return CompiledProgram(
         target,
         kernels.text,
-        host.source,
+        host_code.source,
         kernel_signatures(module),
         namespace["run"],
-        host.constants,
+        host_code.constants,
         gir_gpu.bounds_sites(module),
         kernels.extensions,
+        bound,
+        edge_index_width(module),
+        graph_load(module),
+        wide_program,
     )
 
 

@@ -57,11 +57,13 @@ def translate(
     kernels_only: bool = False,
     extern: str | None = None,
     devices: int = 1,
+    host_extern: str | None = None,
 ) -> str:
     """The text `gir-translate --to-<to>` prints for a module at any level: for
     "cuda", a complete program unless `kernels_only` or the module has no `@main`;
-    `extern` is the text of the `--extern` file; `devices` above 1 partitions
-    the module (`host-partition`) for that many devices."""
+    `extern` is the text of the `--extern` file, `host_extern` of the C++
+    `--host-extern` file (complete CUDA programs only); `devices` above 1
+    partitions the module (`host-partition`) for that many devices."""
     from gir.dialects.levels import Level, check_level
     from gir.targets import print_kernels
     from gir.targets.cuda_host import print_cuda_program
@@ -77,7 +79,7 @@ def translate(
         return print_host_python(module)
     if to == "cuda" and not kernels_only and _has_main(module):
         check_level(module, Level.GPU)
-        return print_cuda_program(module, extern, devices)
+        return print_cuda_program(module, extern, devices, host_extern)
     return print_kernels(module, to, extern)
 
 

@@ -25,6 +25,7 @@ name spelled again in the printed text:
 | `host.start_timer` / `stop_timer` | `rt.start_timer()` / `rt.stop_timer()`  |
 | `host.print`            | `rt.print(x)` / `rt.print_text(K[j])` (a string value: `rt.print_text(s)`) |
 | `host.list_new` / `list_push` / `list_pop` | `rt.list_new()` / `rt.list_push(l, b, n)` / `n = rt.list_pop(l, b)` |
+| `host.call_extern @f`   | `rt.call_extern(K[j], K[k], (args...), (buffer positions), K[m])`: the name, the call's `file:line:col`, the result's kind (`None`: no result) |
 """
 
 from __future__ import annotations
@@ -62,10 +63,11 @@ class DType(StrEnum):
         return np.dtype(self.value)
 
     @staticmethod
-    def of(type_: Attribute) -> DType:
-        """The element type of buffers of the IR type `type_` (`index` is int32)."""
+    def of(type_: Attribute, index_width: int = 32) -> DType:
+        """The element type of buffers of the IR type `type_` (`index` is
+        `index_width` bits: the module's edge index width)."""
         if isinstance(type_, IndexType):
-            return DType.INT32
+            return DType(f"int{index_width}")
         if isinstance(type_, IntegerType):
             width = type_.width.data
             if width == 1:
@@ -92,6 +94,16 @@ class HostRuntime(Protocol):
 
     def argv_int(self, index: int) -> int:
         """The program's `argv[index]` as an integer."""
+        ...
+
+    def call_extern(
+        self, name: str, where: str, args: tuple[Any, ...], buffers: tuple[int, ...], result: str | None
+    ) -> Any:
+        """Calls the user's host implementation of the extern function `name`
+        (`gir.targets.host_externs`) with `args`; the device buffers at the
+        positions `buffers` are passed as numpy copies and copied back after
+        the call. The returned value is checked as `result` says ("int32",
+        "float64", "bool", "string"; None: ignored); errors name `where`."""
         ...
 
     def text_int(self, text: str) -> int:
@@ -123,8 +135,9 @@ class HostRuntime(Protocol):
         """A new buffer holding a copy of `buffer` (`host.clone`)."""
         ...
 
-    def allreduce(self, buffer: Buffer, combine: str, base: Buffer | None = None) -> None:
-        """Combines every device's copy of `buffer` (`host.allreduce`)."""
+    def allreduce(self, buffer: Buffer, combine: str, base: Buffer | None = None, exchange: str = "dense") -> None:
+        """Combines every device's copy of `buffer` (`host.allreduce`), sending
+        what `exchange` (a `host.ExchangeFormat`) says."""
         ...
 
     def allgather(self, items: Buffer, count: Buffer) -> None:

@@ -253,6 +253,10 @@ class LabelledApply:
     function's `apply`, or `applyModified(..., true)`)."""
     loop: str | None
     """The fusable loop it is in, if any."""
+    edge_sample: int = 0
+    """The program's own `configEdgeSample(N)` of it (0: none), which every point
+    keeps: a sample changes what the apply computes, so the space never varies
+    it, and it leaves only the schedules that sample (PUSH, VERTEX_BASED)."""
 
     @property
     def priority(self) -> bool:
@@ -486,6 +490,26 @@ def without_schedules(source: str, filename: str) -> ModuleOp:
     return build_module(ast.Program(parsed.decls, []), filename)
 
 
+def edge_samples(source: str, filename: str) -> dict[str, int]:
+    """The `configEdgeSample(N)` of each labelled apply of GraphIt `source` whose
+    schedule section samples it (of a hybrid schedule, its first part's)."""
+    from gir.frontend.irgen import build_module
+    from gir.frontend.parser import parse_program
+
+    if "configEdgeSample" not in source:
+        return {}
+    module = build_module(parse_program(source, filename), filename)
+    samples: dict[str, int] = {}
+    for op in module.walk():
+        if isinstance(op, graph.EdgeSetApplyOp) and op.label is not None:
+            schedule = op.schedule
+            if isinstance(schedule, HybridScheduleAttr):
+                schedule = schedule.first
+            if isinstance(schedule, SimpleScheduleAttr) and schedule.edge_sample.value.data:
+                samples[op.label.data] = schedule.edge_sample.value.data
+    return samples
+
+
 SCHEDULE_SECTION = re.compile(r"^schedule:", re.MULTILINE)
 """Where a GraphIt program's schedule section starts (the rest of the file)."""
 
@@ -515,6 +539,8 @@ def legal_schedule(options: Mapping[str, Attribute], apply: LabelledApply) -> Si
     from gir.passes.frontier_edge_blocking import blocking_unsupported
     from gir.passes.graph_default_schedule import check_schedule
 
+    if apply.edge_sample:
+        options = {**options, "edge_sample": IntegerAttr(apply.edge_sample, i64)}
     try:
         schedule = _DEFAULT.with_options(**options)  # verifies it
         check_schedule(schedule, apply.label)
@@ -569,6 +595,7 @@ class _Builder:
 
     def labelled_applies(self) -> tuple[LabelledApply, ...]:
         in_loop = {label: loop.label for loop in self.loops for label in loop.applies}
+        samples = edge_samples(self.source, self.program)
         found: dict[str, LabelledApply] = {}
         for op in self.base.walk():
             if isinstance(op, graph.EdgeSetApplyOp) and op.label is not None:
@@ -583,6 +610,7 @@ class _Builder:
                         has_output=op.result is not None,
                         always_dedup=filtered or op.dedup is not None,
                         loop=in_loop.get(label),
+                        edge_sample=samples.get(label, 0),
                     ),
                 )
         return tuple(found.values())

@@ -1,4 +1,4 @@
-"""gir as an xDSL plugin: its dialects, passes and targets for `xdsl-opt`.
+"""gir as an xDSL plugin: its dialects, passes, targets and `.gt` frontend for `xdsl-opt`.
 
 xDSL discovers plugins through the `xdsl.universe` entry-point group
 (`xdsl.universe.Universe.get_multiverse`); gir's `pyproject.toml` names
@@ -14,39 +14,29 @@ The dialects offered are gir's own levels (`graph`, `frontier`, `gir_gpu`,
 `host`); the upstream dialects gir uses are xDSL's. A target lowers a module above
 the GPU level with `lower-to-gpu` first, as `gir-translate` does.
 
-`xdsl-opt` reads IR only; GraphIt (`.gt`) goes through `gir-opt`, which is
-xDSL's driver with gir's frontend (`gir-opt prog.gt | xdsl-opt -p ...`, or
-`gir-opt prog.gt -p ...` directly). `xdsl-opt prog.gt` ends in xDSL's own
-`ValueError: Unrecognized file extension 'gt'` traceback, and a plugin cannot
-change that without patching xDSL:
-
-- `Universe` (this entry point) takes dialects, passes and targets, nothing else.
-- `xDSLOptMain` registers frontends in `CommandLineTool.register_all_frontends`,
-  which registers `mlir` only; xDSL's documented way to add one is to override
-  that method in a subclass, which is what `gir-opt` (`GirOptMain`) does.
-- `prepare_input` raises the `ValueError` for any other extension, and
-  `xdsl-opt`'s `main` catches nothing.
-
-The only ways in from here would be to replace `register_all_frontends` on xDSL's
-class when this module is imported (which happens inside every xDSL tool's
-start-up, through `get_multiverse`, so it would change every `CommandLineTool`
-in the process, and work only because `register_all_dialects` happens to load
-the plugins before frontends are registered), or to install a `sys.excepthook`
-on import. gir does neither. When xDSL's `Universe` gains frontends, `.gt`
-belongs here (`test_cli_exit.py` fails that day to say so).
+`xdsl-opt` also reads GraphIt: `xdsl-opt prog.gt -p lower-to-gpu` parses `.gt`
+with gir's frontend, and a bad `.gt` is one located line on stderr with exit
+status 1, as under `gir-opt`, whether the frontend or a gir pass finds the
+problem (`gir-opt prog.gt | xdsl-opt -p ...` works too).
+xDSL 0.74 offers a plugin no place for a frontend, so gir adds it the one way
+open to it; `register_graphit_frontend` (called when xDSL loads this module)
+says how and why it is kept narrow.
 """
 
 from __future__ import annotations
 
+import functools
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import IO, ClassVar
+from typing import IO, ClassVar, TypeVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Dialect
 from xdsl.universe import Universe
 from xdsl.utils.target import Target
+from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gir.dialects import DIALECT_FACTORIES
 from gir.passes.registry import available_passes
@@ -110,3 +100,77 @@ GIR_UNIVERSE = Universe(
     all_targets=TARGETS,
 )
 """What gir adds to `xdsl-opt` (the `xdsl.universe` entry point)."""
+
+
+_GRAPHIT_EXTENSION = "gt"
+"""The input extension (and `-f` name) of GraphIt source."""
+
+
+_Result = TypeVar("_Result")
+
+
+def _one_line_or_exit(step: Callable[..., _Result]) -> Callable[..., _Result]:
+    """`step` of the driver, with gir's user errors printed as their one located
+    line and exit status 1 (`xdsl-opt`'s `main` catches nothing, so they would
+    end in a traceback), as `gir-opt` reports them."""
+    from gir.diagnostics import UserError, printable
+
+    @functools.wraps(step)
+    def one_line_or_exit(*args: object) -> _Result:
+        try:
+            return step(*args)
+        except UserError as error:
+            print(printable(str(error)), file=sys.stderr)
+            raise SystemExit(1) from None
+
+    return one_line_or_exit
+
+
+def _parse_graphit_or_exit(tool: xDSLOptMain, io: IO[bytes]) -> ModuleOp:
+    """The graph-dialect module of the GraphIt source `io` holds, for `tool`.
+
+    A bad program is one located line and exit status 1, whether its frontend
+    finds the problem or, later, one of gir's passes (a schedule a strategy
+    cannot lower) or targets: for this run only, `tool`'s `apply_passes` and
+    `output_resulting_program` report gir's errors so too.
+    """
+    from gir.frontend import parse_graphit_source
+
+    tool.apply_passes = _one_line_or_exit(tool.apply_passes)  # type: ignore[method-assign]
+    tool.output_resulting_program = _one_line_or_exit(tool.output_resulting_program)  # type: ignore[method-assign]
+    return _one_line_or_exit(parse_graphit_source)(io.read(), tool.get_input_name())
+
+
+def register_graphit_frontend() -> None:
+    """Makes `xDSLOptMain` (so `xdsl-opt`) read `.gt` files with gir's frontend.
+
+    xDSL 0.74's `Universe` carries dialects, passes and targets but no frontends,
+    and `xDSLOptMain` registers only `mlir` in `register_all_frontends`, which
+    xDSL expects a subclass to override (as `gir-opt` does). A plugin's only way
+    in is to wrap that method on xDSL's class, which this does, and it works
+    because `xDSLOptMain.__init__` loads the plugins (`Universe.get_multiverse`,
+    inside `register_all_dialects`) before it registers frontends.
+
+    The wrapper is kept narrow: it is installed once (importing this module
+    again leaves it as it is), it touches `xDSLOptMain` and its subclasses only
+    (not every `CommandLineTool`), and it adds the `gt` key only where it is
+    absent, so a `.gt` frontend registered by xDSL or by a subclass such as
+    `gir-opt` is never replaced. When xDSL's `Universe` gains frontends, `.gt`
+    belongs there instead (`test_cli_exit.py` fails that day to say so).
+    """
+    registered = xDSLOptMain.register_all_frontends
+    if getattr(registered, "registers_graphit", False):
+        return
+
+    @functools.wraps(registered)
+    def register_all_frontends(self: xDSLOptMain) -> None:
+        registered(self)
+        self.available_frontends.setdefault(
+            _GRAPHIT_EXTENSION, functools.partial(_parse_graphit_or_exit, self)
+        )
+
+    register_all_frontends.registers_graphit = True  # type: ignore[attr-defined]
+    xDSLOptMain.register_all_frontends = register_all_frontends  # type: ignore[method-assign]
+
+
+register_graphit_frontend()

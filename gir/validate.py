@@ -18,7 +18,9 @@ its name, gir looks at the shape of its edge traversals:
   `updatePrioritySum` on a queue that starts with every vertex bucketed
   (`init_bucket`, or start vertex -1); the queue's priority vector holds the core numbers;
 - CC: an `apply_modified` on an unweighted edgeset whose edge function does
-  `IDs[...] min= IDs[...]` (label propagation);
+  `IDs[...] min= IDs[...]` (label propagation), or an `apply` on an unweighted
+  edgeset whose edge function hooks a root, `compare_and_swap(IDs[r], r, ...)`
+  (union-find linking, as Shiloach-Vishkin and Afforest do);
 - PageRank-delta: an `apply` from a frontier whose edge function float-adds into
   an accumulator, in a counted loop, with vertex filters that add a vector into
   the rank (`rank[v] += delta[v]`), scale the accumulator by a constant (the
@@ -122,6 +124,19 @@ def _claimed_parent(apply: graph.EdgeSetApplyOp, udf: func.FuncOp) -> str | None
             owner = op.desired.owner
             if isinstance(owner, graph.VertexIdOp) and owner.vertex == source:
                 return op.vector.root_reference.data
+    return None
+
+
+def _hooked_roots(apply: graph.EdgeSetApplyOp, udf: func.FuncOp) -> str | None:
+    """The label vector of a union-find CC: an `apply` on an unweighted edgeset
+    whose edge function hooks a root onto another label,
+    `compare_and_swap(comp[r], r, other)` (r is its own label, so its slot is
+    swapped only while r is a root)."""
+    if apply.kind.data != graph.ApplyKind.APPLY or apply.edgeset_type.is_weighted:
+        return None
+    for op in udf.walk():
+        if isinstance(op, graph.CompareAndSwapOp) and op.index == op.expected:
+            return op.vector.root_reference.data
     return None
 
 
@@ -471,6 +486,9 @@ def _recognise(module: ModuleOp) -> tuple[Validator, graph.EdgeSetApplyOp] | Non
                     return _sssp_validator(tracked, start, offset, _stop_target(apply)), apply
                 if not weighted:
                     return _cc_validator(tracked), apply
+        labels = _hooked_roots(apply, udf)
+        if labels is not None:
+            return _cc_validator(labels), apply
         parent = _claimed_parent(apply, udf)
         if parent is not None and start is not None:
             return _bfs_validator(parent, start), apply

@@ -5,7 +5,7 @@ auto, tuned, best (hand-written) and G2 schedules, as one CSV.
 ```
 python tools/tune_matrix.py --out DIR [--graphs rmat:22,road:2048:2048] \
     [--algorithms bfs,sssp,pr,cc,bc] [--budget 60s] [--trials 5] [--time-limit 540] \
-    [--target cuda]
+    [--cell-limit 60] [--target cuda]
 ```
 
 For each graph, each algorithm's `best` benchmark program (the algorithm text
@@ -15,6 +15,8 @@ runner times the classes default, auto, tuned, best and g2 of every algorithm on
 that graph (each program compiled once, `--trials` timed runs after one warm-up,
 each program's own timer, every result checked). G2's own times (from
 `gir/benchmarks/g2_h200.csv`) fill the `g2_ref_ms` column where G2 ran the cell.
+A timed cell stops after `--cell-limit` seconds (a default schedule can take
+minutes on a road graph) and says `timeout` in the notes.
 
 The run stops starting work before `--time-limit` seconds: a tuning budget is
 cut to what is left (keeping a reserve to measure the graph's cells), and a
@@ -129,6 +131,7 @@ def tune_graph(
         measure = argparse.Namespace(
             algorithms=algorithm.name, graphs=spec, schedules=",".join(CLASSES), programs=PROGRAMS,
             target=options.target, device=None, trials=options.trials, warmup=1, host="python",
+            cell_limit=options.cell_limit,
         )  # fmt: skip
         cells, gpu, _ = bench.run_cells(measure, _progress, {spec: g})
         for cell in cells:
@@ -164,6 +167,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", default="60s", help="tuning time per cell [60s]")
     parser.add_argument("--trials", type=int, default=5, help="timed runs per candidate and cell [5]")
     parser.add_argument("--time-limit", type=float, default=540.0, help="seconds for the whole run [540]")
+    parser.add_argument(
+        "--cell-limit", type=float, default=60.0, help="seconds for one timed cell's runs (gir-bench's) [60]"
+    )
     parser.add_argument("--target", default="cuda", choices=("cuda", "opencl"))
     options = parser.parse_args(argv)
     options.budget = parse_budget(options.budget)

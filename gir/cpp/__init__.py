@@ -5,6 +5,8 @@
   plain C++17.
 - `graph_capi.cpp`: its C ABI, which the Python host builds once into a shared
   library and calls through ctypes (`gir.runtime.graph.native`).
+- `reference_triangles.cpp`: the CPU reference's triangle count, in the same
+  library (a sparse matrix product takes minutes on rmat:22).
 - `cuda_runtime.cuh`: the runtime of a complete CUDA program
   (`gir.targets.cuda_host`), which includes `graph_build.h`.
 

@@ -9,6 +9,12 @@
 //   clone(buffer)                  Run.clone
 //   allreduce(buffer, kind, base)  NcclCommunicator.allreduce_buffer
 //   allgather(items, count)        NcclCommunicator.allgather_queue
+//   Tally, print_exchanged         ExchangeCount, gir-run's "exchanged" line
+//
+// An all-reduce with a base sends the elements the rank changed, as (index,
+// value) pairs or as a bitmap and the changed values, where its op's exchange
+// format (host.ExchangeFormat) or $GIR_EXCHANGE_FORMAT (dense, pairs, bitmap,
+// auto: overrides every op's) says so; else the whole vector.
 //
 // Printed after cuda_runtime.cuh (namespace gir_rt); link with -lnccl.
 #pragma once
@@ -18,7 +24,12 @@
 #include <thread>
 #include <nccl.h>
 #include <thrust/binary_search.h>
+#include <thrust/copy.h>
 #include <thrust/execution_policy.h>
+#include <thrust/gather.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/reduce.h>
 #include <thrust/sort.h>
 #include <thrust/unique.h>
 
@@ -27,10 +38,26 @@ namespace gir_rt {
 // host.Combine's members.
 enum class Combine { SUM, MIN, MAX, UMIN, UMAX, OR, CLAIM };
 
+// What an all-reduce with a base sends (multi_device.ExchangeFormat).
+enum class ExchangeFormat { DENSE, PAIRS, BITMAP, AUTO };
+
+// The bytes of a changed element's index in a pair (multi_device.INDEX_BYTES).
+constexpr long long INDEX_BYTES = 4;
+
+// The payload one rank exchanged (multi_device.ExchangeCount's per-rank entries).
+struct Tally {
+  long long collectives = 0;
+  long long sent = 0;
+  long long received = 0;
+};
+
 struct Rank {
   int index = 0;
   int size = 1;
   ncclComm_t comm = nullptr;
+  Tally* tally = nullptr;
+  // Device scratch memory of the exchanges, by use, kept between them.
+  std::vector<std::pair<void*, size_t>> scratch;
 };
 
 inline Rank& rank() {
@@ -51,6 +78,198 @@ template <typename T> ncclDataType_t nccl_type(bool as_unsigned) {
   if (sizeof(T) == 4) return as_unsigned || std::is_unsigned<T>::value ? ncclUint32 : ncclInt32;
   if (sizeof(T) == 8) return as_unsigned || std::is_unsigned<T>::value ? ncclUint64 : ncclInt64;
   fail("NCCL exchanges %d-byte integers only of 1, 4 or 8 bytes", (int)sizeof(T));
+}
+
+// What an exchange whose op says `wanted` sends: $GIR_EXCHANGE_FORMAT (dense,
+// pairs, bitmap or auto) where set, else `wanted` (multi_device.Communicator.format_of).
+inline ExchangeFormat exchange_format(ExchangeFormat wanted) {
+  static const int override_format = [] {
+    const char* text = std::getenv("GIR_EXCHANGE_FORMAT");
+    if (text == nullptr || *text == '\0') return -1;
+    if (std::strcmp(text, "dense") == 0) return (int)ExchangeFormat::DENSE;
+    if (std::strcmp(text, "pairs") == 0) return (int)ExchangeFormat::PAIRS;
+    if (std::strcmp(text, "bitmap") == 0) return (int)ExchangeFormat::BITMAP;
+    if (std::strcmp(text, "auto") == 0) return (int)ExchangeFormat::AUTO;
+    fail("GIR_EXCHANGE_FORMAT must be one of dense, pairs, bitmap, auto, not '%s'", text);
+  }();
+  return override_format < 0 ? wanted : (ExchangeFormat)override_format;
+}
+
+// The 32-bit words of a bitmap of `count` elements.
+inline long long bitmap_words(long long count) { return (count + 31) / 32; }
+
+// One rank's payload in `format` when it changed `changed` of `count` elements
+// of `element_bytes` bytes (multi_device.exchange_bytes).
+inline long long exchange_bytes(ExchangeFormat format, long long changed, long long count, long long element_bytes) {
+  if (format == ExchangeFormat::PAIRS) return changed * (INDEX_BYTES + element_bytes);
+  if (format == ExchangeFormat::BITMAP) return 4 * bitmap_words(count) + changed * element_bytes;
+  return count * element_bytes;
+}
+
+// The format of an all-reduce whose ranks changed `counts` elements
+// (multi_device.choose_format: for auto, the fewest bytes sent by all ranks
+// together, dense on a tie).
+inline ExchangeFormat choose_format(ExchangeFormat wanted, const std::vector<int>& counts, long long count, long long element_bytes) {
+  if (wanted != ExchangeFormat::AUTO) return wanted;
+  ExchangeFormat best = ExchangeFormat::DENSE;
+  long long fewest = -1;
+  for (ExchangeFormat format : {ExchangeFormat::DENSE, ExchangeFormat::PAIRS, ExchangeFormat::BITMAP}) {
+    long long sent = 0;
+    for (int changed : counts) sent += exchange_bytes(format, changed, count, element_bytes);
+    if (fewest < 0 || sent < fewest) {
+      best = format;
+      fewest = sent;
+    }
+  }
+  return best;
+}
+
+// Counts one collective of this rank.
+inline void tally(long long sent, long long received) {
+  Tally* own = rank().tally;
+  if (own == nullptr) return;
+  own->collectives += 1;
+  own->sent += sent;
+  own->received += received;
+}
+
+// This rank's scratch buffer `slot` of at least `count` elements (its contents
+// are not kept: a larger request reallocates).
+template <typename T> T* scratch(size_t slot, long long count) {
+  auto& buffers = rank().scratch;
+  if (buffers.size() <= slot) buffers.resize(slot + 1, {nullptr, 0});
+  size_t bytes = (size_t)std::max<long long>(count, 1) * sizeof(T);
+  if (buffers[slot].second < bytes) {
+    if (buffers[slot].first != nullptr) check(cudaFree(buffers[slot].first), "cudaFree (exchange)");
+    check(cudaMalloc(&buffers[slot].first, bytes), "cudaMalloc (exchange)");
+    buffers[slot].second = bytes;
+  }
+  return (T*)buffers[slot].first;
+}
+
+inline void release_scratch() {
+  for (auto& buffer : rank().scratch) {
+    if (buffer.first != nullptr) check(cudaFree(buffer.first), "cudaFree (exchange)");
+  }
+  rank().scratch.clear();
+}
+
+// The unsigned integers of T's size: the bits a changed element is compared and sent as.
+template <size_t N> struct UnsignedOfSize;
+template <> struct UnsignedOfSize<1> { using type = uint8_t; };
+template <> struct UnsignedOfSize<2> { using type = uint16_t; };
+template <> struct UnsignedOfSize<4> { using type = uint32_t; };
+template <> struct UnsignedOfSize<8> { using type = uint64_t; };
+template <typename T> using Bits = typename UnsignedOfSize<sizeof(T)>::type;
+
+// Whether element i's bits differ from the base's (multi_device.changed_indices).
+template <typename U> struct Differs {
+  const U* values;
+  const U* base;
+  __device__ bool operator()(int i) const { return values[i] != base[i]; }
+};
+
+// Sets bit i % 32 of words[i / 32] where element i's bits differ from the base's
+// (one word a warp: the block size is a multiple of 32).
+template <typename U> __global__ void bitmap_kernel(const U* values, const U* base, long long count, uint32_t* words) {
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  unsigned set = __ballot_sync(0xffffffffu, i < count && values[i] != base[i]);
+  if (threadIdx.x % 32 == 0 && i < count) words[i / 32] = set;
+}
+
+// Whether a bitmap sets element i's bit.
+struct BitSet {
+  const uint32_t* words;
+  __device__ bool operator()(int i) const { return (words[i >> 5] >> (i & 31)) & 1u; }
+};
+
+// Combines the `count` changed elements of one rank (indices, new values) into
+// `values` (multi_device.apply_changes; sum and claim start from the base).
+template <typename T>
+__global__ void apply_changes_kernel(T* values, const T* base, const int* indices, const T* changed, long long count, Combine kind) {
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  int at = indices[i];
+  T value = changed[i];
+  using U = Bits<T>;
+  switch (kind) {
+    case Combine::SUM: values[at] = (T)(values[at] + (value - base[at])); break;
+    case Combine::CLAIM: values[at] = value; break;
+    case Combine::MIN: if (value < values[at]) values[at] = value; break;
+    case Combine::MAX: if (value > values[at]) values[at] = value; break;
+    case Combine::UMIN: {
+      U candidate, current;
+      memcpy(&candidate, &value, sizeof(T));
+      memcpy(&current, &values[at], sizeof(T));
+      if (candidate < current) values[at] = value;
+      break;
+    }
+    case Combine::UMAX: {
+      U candidate, current;
+      memcpy(&candidate, &value, sizeof(T));
+      memcpy(&current, &values[at], sizeof(T));
+      if (candidate > current) values[at] = value;
+      break;
+    }
+    case Combine::OR:
+      if constexpr (std::is_integral<T>::value) values[at] = (T)(values[at] | value);
+      break;
+  }
+}
+
+inline unsigned grid_of(long long count) { return (unsigned)((count + 255) / 256); }
+
+// The all-reduce of `buffer` as the ranks' changed elements, where the format
+// picks them for the ranks' counts; false (nothing exchanged) where it does not.
+template <typename T> bool allreduce_changed(T* buffer, Combine kind, const T* base, long long count, ExchangeFormat wanted) {
+  using U = Bits<T>;
+  Rank& self = rank();
+  int* own_indices = scratch<int>(0, count);
+  int* end = thrust::copy_if(thrust::device, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>((int)count),
+                             own_indices, Differs<U>{(const U*)buffer, (const U*)base});
+  int changed = (int)(end - own_indices);
+  int* sizes = scratch<int>(1, self.size + 1);
+  check(cudaMemcpy(sizes + self.size, &changed, sizeof(int), cudaMemcpyHostToDevice), "cudaMemcpy (exchange)");
+  nccl_check(ncclAllGather(sizes + self.size, sizes, 1, ncclInt32, self.comm, 0), "ncclAllGather");
+  std::vector<int> counts((size_t)self.size);
+  check(cudaMemcpy(counts.data(), sizes, sizeof(int) * self.size, cudaMemcpyDeviceToHost), "cudaMemcpy (exchange)");
+  ExchangeFormat format = choose_format(wanted, counts, count, sizeof(T));
+  if (format == ExchangeFormat::DENSE) return false;
+  long long widest = std::max(*std::max_element(counts.begin(), counts.end()), 1);
+  U* own_values = scratch<U>(2, widest);
+  thrust::gather(thrust::device, own_indices, own_indices + changed, (const U*)buffer, own_values);
+  U* all_values = scratch<U>(4, widest * self.size);
+  nccl_check(ncclAllGather(own_values, all_values, (size_t)widest * sizeof(U), ncclUint8, self.comm, 0), "ncclAllGather");
+  int* all_indices = nullptr;   // rank r's indices at all_indices + r * stride
+  long long stride = widest;
+  if (format == ExchangeFormat::PAIRS) {
+    all_indices = scratch<int>(3, widest * self.size);
+    nccl_check(ncclAllGather(own_indices, all_indices, (size_t)widest, ncclInt32, self.comm, 0), "ncclAllGather");
+  } else {
+    long long words = bitmap_words(count);
+    uint32_t* own_bitmap = scratch<uint32_t>(8, words);
+    uint32_t* bitmaps = scratch<uint32_t>(9, words * self.size);
+    bitmap_kernel<U><<<(unsigned)((words * 32 + 255) / 256), 256>>>((const U*)buffer, (const U*)base, count, own_bitmap);
+    launched("gir_rt::bitmap_kernel");
+    nccl_check(ncclAllGather(own_bitmap, bitmaps, (size_t)words, ncclUint32, self.comm, 0), "ncclAllGather");
+    all_indices = scratch<int>(3, widest * self.size);
+    for (int r = 0; r < self.size; ++r) {  // ascending, as the values were sent
+      thrust::copy_if(thrust::device, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>((int)count),
+                      all_indices + r * stride, BitSet{bitmaps + r * words});
+    }
+  }
+  if (kind == Combine::SUM || kind == Combine::CLAIM) copy(base, buffer, count);
+  for (int step = 0; step < self.size; ++step) {
+    int r = kind == Combine::CLAIM ? self.size - 1 - step : step;  // claim: the first rank's change last
+    if (counts[(size_t)r] == 0) continue;
+    apply_changes_kernel<T><<<grid_of(counts[(size_t)r]), 256>>>(
+        buffer, base, all_indices + r * stride, (const T*)(all_values + r * widest), counts[(size_t)r], kind);
+    launched("gir_rt::apply_changes_kernel");
+  }
+  long long received = 0;
+  for (int own : counts) received += exchange_bytes(format, own, count, sizeof(T));
+  tally(exchange_bytes(format, changed, count, sizeof(T)), received);
+  return true;
 }
 
 inline long long allocation_count(const void* buffer, const char* what) {
@@ -93,16 +312,21 @@ __global__ void gathered_kernel(T* values, const T* gathered, const T* base, int
   values[i] = result;
 }
 
-inline unsigned grid_of(long long count) { return (unsigned)((count + 255) / 256); }
-
 // Makes every rank's `buffer` the `kind` combine of all ranks' copies (host.allreduce).
-template <typename T> void allreduce(T* buffer, Combine kind, const T* base) {
+template <typename T> void allreduce(T* buffer, Combine kind, const T* base, ExchangeFormat exchange = ExchangeFormat::DENSE) {
   Rank& self = rank();
   long long count = allocation_count(buffer, "host.allreduce");
-  if (self.size == 1 || count == 0) return;
+  if (self.size == 1) return;
+  if (count == 0) {
+    tally(0, 0);
+    return;
+  }
+  ExchangeFormat wanted = base == nullptr ? ExchangeFormat::DENSE : exchange_format(exchange);
+  if (wanted != ExchangeFormat::DENSE && allreduce_changed<T>(buffer, kind, base, count, wanted)) return;
+  tally(count * (long long)sizeof(T), count * (long long)sizeof(T));
   bool as_unsigned = kind == Combine::UMIN || kind == Combine::UMAX;
-  ncclDataType_t type = nccl_type<T>(as_unsigned);
   if (kind == Combine::SUM || kind == Combine::MIN || kind == Combine::MAX || as_unsigned) {
+    ncclDataType_t type = nccl_type<T>(as_unsigned);
     ncclRedOp_t op = kind == Combine::SUM ? ncclSum : (kind == Combine::MIN || kind == Combine::UMIN) ? ncclMin : ncclMax;
     nccl_check(ncclAllReduce(buffer, buffer, (size_t)count, type, op, self.comm, 0), "ncclAllReduce");
     if (kind == Combine::SUM) {
@@ -111,51 +335,106 @@ template <typename T> void allreduce(T* buffer, Combine kind, const T* base) {
     }
     return;
   }
-  T* gathered = nullptr;
-  check(cudaMalloc(&gathered, (size_t)count * self.size * sizeof(T)), "cudaMalloc (exchange)");
-  nccl_check(ncclAllGather(buffer, gathered, (size_t)count, type, self.comm, 0), "ncclAllGather");
+  T* gathered = scratch<T>(5, count * self.size);
+  nccl_check(ncclAllGather(buffer, gathered, (size_t)count * sizeof(T), ncclUint8, self.comm, 0), "ncclAllGather");
   gathered_kernel<T><<<grid_of(count), 256>>>(buffer, gathered, base, self.size, count, kind == Combine::OR);
   launched("gir_rt::gathered_kernel");
-  check(cudaFree(gathered), "cudaFree (exchange)");
+}
+
+// Sets the bits of `count` vertices in a bitmap of 32-bit words (cleared before).
+__global__ void mark_kernel(const int* vertices, long long count, uint32_t* words) {
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i < count && vertices[i] >= 0) atomicOr(&words[vertices[i] >> 5], 1u << (vertices[i] & 31));
+}
+
+// words[w] = the or of the ranks' gathered bitmaps' word w.
+__global__ void or_bitmaps_kernel(uint32_t* words, const uint32_t* gathered, int ranks, long long count) {
+  long long w = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (w >= count) return;
+  uint32_t result = 0;
+  for (int r = 0; r < ranks; ++r) result |= gathered[r * count + w];
+  words[w] = result;
+}
+
+// Whether a queue union whose ranks hold `sizes` vertices below `bound` sends
+// bitmaps (multi_device.queue_as_bitmap).
+inline bool queue_as_bitmap(const std::vector<int>& sizes, long long bound) {
+  ExchangeFormat format = exchange_format(ExchangeFormat::AUTO);
+  if (format != ExchangeFormat::AUTO) return format == ExchangeFormat::BITMAP;
+  long long vertices = std::accumulate(sizes.begin(), sizes.end(), 0LL);
+  return (long long)sizes.size() * 4 * bitmap_words(bound) < INDEX_BYTES * vertices;
 }
 
 // Makes every rank's queue the distinct vertices of all ranks' queues,
 // ascending, at most as many as `items` holds, and count[0] their number
-// (host.allgather).
+// (host.allgather): as lists (sorted, made unique) or as bitmaps (or-ed).
 inline void allgather(int* items, int* count) {
   Rank& self = rank();
   if (self.size == 1) return;
   long long capacity = allocation_count(items, "host.allgather");
   int size = (int)std::min<long long>(std::max(read<int>(count, 0), 0), capacity);
-  int* sizes = nullptr;
-  check(cudaMalloc(&sizes, sizeof(int) * (self.size + 1)), "cudaMalloc (exchange)");
-  check(cudaMemcpy(sizes + self.size, &size, sizeof(int), cudaMemcpyHostToDevice), "cudaMemcpy (exchange)");
-  nccl_check(ncclAllGather(sizes + self.size, sizes, 1, ncclInt32, self.comm, 0), "ncclAllGather");
-  std::vector<int> all(self.size);
-  check(cudaMemcpy(all.data(), sizes, sizeof(int) * self.size, cudaMemcpyDeviceToHost), "cudaMemcpy (exchange)");
-  check(cudaFree(sizes), "cudaFree (exchange)");
-  long long widest = std::max(*std::max_element(all.begin(), all.end()), 1);
-  int *padded = nullptr, *gathered = nullptr;
-  check(cudaMalloc(&padded, sizeof(int) * widest), "cudaMalloc (exchange)");
-  check(cudaMalloc(&gathered, sizeof(int) * widest * self.size), "cudaMalloc (exchange)");
-  check(cudaMemset(padded, 0xff, sizeof(int) * widest), "cudaMemset (exchange)");  // -1: no vertex
-  if (size > 0) check(cudaMemcpy(padded, items, sizeof(int) * size, cudaMemcpyDeviceToDevice), "cudaMemcpy (exchange)");
-  nccl_check(ncclAllGather(padded, gathered, (size_t)widest, ncclInt32, self.comm, 0), "ncclAllGather");
-  int* end = gathered + widest * self.size;
-  thrust::sort(thrust::device, gathered, end);
-  end = thrust::unique(thrust::device, gathered, end);
-  int* first = thrust::lower_bound(thrust::device, gathered, end, 0);
-  long long total = std::min<long long>(end - first, capacity);
-  if (total > 0) check(cudaMemcpy(items, first, sizeof(int) * total, cudaMemcpyDeviceToDevice), "cudaMemcpy (exchange)");
+  int shape[2] = {size, size > 0 ? thrust::reduce(thrust::device, items, items + size, -1, thrust::maximum<int>()) + 1 : 0};
+  int* shapes = scratch<int>(1, 2 * (self.size + 1));
+  check(cudaMemcpy(shapes + 2 * self.size, shape, sizeof shape, cudaMemcpyHostToDevice), "cudaMemcpy (exchange)");
+  nccl_check(ncclAllGather(shapes + 2 * self.size, shapes, 2, ncclInt32, self.comm, 0), "ncclAllGather");
+  std::vector<int> all(2 * self.size), sizes(self.size);
+  check(cudaMemcpy(all.data(), shapes, sizeof(int) * 2 * self.size, cudaMemcpyDeviceToHost), "cudaMemcpy (exchange)");
+  long long bound = 0;
+  for (int r = 0; r < self.size; ++r) {
+    sizes[(size_t)r] = all[(size_t)(2 * r)];
+    bound = std::max<long long>(bound, all[(size_t)(2 * r + 1)]);
+  }
+  long long total = 0;
+  if (queue_as_bitmap(sizes, bound)) {
+    long long words = std::max(bitmap_words(bound), 1LL);
+    uint32_t* own = scratch<uint32_t>(8, words);
+    uint32_t* gathered = scratch<uint32_t>(9, words * self.size);
+    check(cudaMemsetAsync(own, 0, sizeof(uint32_t) * words), "cudaMemset (exchange)");
+    if (size > 0) {
+      mark_kernel<<<grid_of(size), 256>>>(items, size, own);
+      launched("gir_rt::mark_kernel");
+    }
+    nccl_check(ncclAllGather(own, gathered, (size_t)words, ncclUint32, self.comm, 0), "ncclAllGather");
+    or_bitmaps_kernel<<<grid_of(words), 256>>>(own, gathered, self.size, words);
+    launched("gir_rt::or_bitmaps_kernel");
+    int* union_items = scratch<int>(7, bound);
+    int* end = thrust::copy_if(thrust::device, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>((int)bound),
+                               union_items, BitSet{own});
+    total = std::min<long long>(end - union_items, capacity);
+    if (total > 0) check(cudaMemcpy(items, union_items, sizeof(int) * total, cudaMemcpyDeviceToDevice), "cudaMemcpy (exchange)");
+    tally(4 * bitmap_words(bound), self.size * 4 * bitmap_words(bound));
+  } else {
+    long long widest = std::max(*std::max_element(sizes.begin(), sizes.end()), 1);
+    int* padded = scratch<int>(6, widest);
+    int* gathered = scratch<int>(7, widest * self.size);
+    check(cudaMemset(padded, 0xff, sizeof(int) * widest), "cudaMemset (exchange)");  // -1: no vertex
+    if (size > 0) check(cudaMemcpy(padded, items, sizeof(int) * size, cudaMemcpyDeviceToDevice), "cudaMemcpy (exchange)");
+    nccl_check(ncclAllGather(padded, gathered, (size_t)widest, ncclInt32, self.comm, 0), "ncclAllGather");
+    int* end = gathered + widest * self.size;
+    thrust::sort(thrust::device, gathered, end);
+    end = thrust::unique(thrust::device, gathered, end);
+    int* first = thrust::lower_bound(thrust::device, gathered, end, 0);
+    total = std::min<long long>(end - first, capacity);
+    if (total > 0) check(cudaMemcpy(items, first, sizeof(int) * total, cudaMemcpyDeviceToDevice), "cudaMemcpy (exchange)");
+    tally((long long)size * 4, total * 4);
+  }
   write<int>(count, 0, (int)total);
-  check(cudaFree(padded), "cudaFree (exchange)");
-  check(cudaFree(gathered), "cudaFree (exchange)");
+}
+
+// After a partitioned run, on stderr: what the ranks exchanged, as gir-run says it.
+inline void print_exchanged(const std::vector<Tally>& tallies) {
+  long long sent = 0, collectives = 0;
+  for (const Tally& own : tallies) {
+    sent += own.sent;
+    collectives = std::max(collectives, own.collectives);
+  }
+  std::fprintf(stderr, "gir: exchanged %lld bytes (payload sent, all ranks) in %lld collectives per rank\n", sent, collectives);
 }
 
 // The graphs the ranks split, loaded once, and their row pointers.
 struct WholeGraphs {
   std::mutex lock;
-  std::map<std::pair<std::string, bool>, std::pair<Graph*, std::vector<int32_t>>> loaded;
+  std::map<std::pair<std::string, bool>, std::pair<Graph*, std::vector<int64_t>>> loaded;
 };
 
 inline WholeGraphs& whole_graphs() {
@@ -167,7 +446,7 @@ inline WholeGraphs& whole_graphs() {
 // of vertices, the ranges balanced by out-edges (gir/runtime/graph/partition.py).
 inline Graph* load_graph_part(const char* path, bool weighted) {
   Graph* whole = nullptr;
-  const std::vector<int32_t>* row_ptr = nullptr;
+  const std::vector<int64_t>* row_ptr = nullptr;
   {
     std::lock_guard<std::mutex> guard(whole_graphs().lock);
     auto key = std::make_pair(std::string(path), weighted);
@@ -198,7 +477,7 @@ inline Graph* load_graph_part(const char* path, bool weighted) {
   if (weighted) part->edges.weights.assign(whole->edges.weights.begin() + first, whole->edges.weights.begin() + last);
   part->whole_out_degrees.resize((size_t)whole->vertices);
   for (long long v = 0; v < whole->vertices; ++v) {
-    part->whole_out_degrees[(size_t)v] = (*row_ptr)[(size_t)v + 1] - (*row_ptr)[(size_t)v];
+    part->whole_out_degrees[(size_t)v] = (int32_t)((*row_ptr)[(size_t)v + 1] - (*row_ptr)[(size_t)v]);
   }
   return part;
 }
@@ -229,11 +508,12 @@ inline int run_ranks(int devices, void (*body)()) {
   std::iota(ids.begin(), ids.end(), 0);
   nccl_check(ncclCommInitAll(comms.data(), devices, ids.data()), "ncclCommInitAll");
   int status = 0;
+  std::vector<Tally> tallies((size_t)devices);
   std::vector<std::thread> threads;
   for (int r = 0; r < devices; ++r) {
     threads.emplace_back([&, r] {
       check(cudaSetDevice(r), "cudaSetDevice");
-      rank() = Rank{r, devices, comms[(size_t)r]};
+      rank() = Rank{r, devices, comms[(size_t)r], &tallies[(size_t)r], {}};
       silent() = r != 0;
       body();
       if (r == 0) {
@@ -241,10 +521,12 @@ inline int run_ranks(int devices, void (*body)()) {
       } else {
         check(cudaDeviceSynchronize(), "a kernel");
       }
+      release_scratch();
     });
   }
   for (std::thread& thread : threads) thread.join();
   for (ncclComm_t comm : comms) ncclCommDestroy(comm);
+  if (devices > 1) print_exchanged(tallies);
   return status;
 }
 

@@ -343,6 +343,29 @@ template <typename T> void copy(const T* source, T* target, long long count) {
   }
 }
 
+// A vector passed to a host extern function (host.call_extern): a host copy of
+// the whole device buffer for the call, copied back to the device after it.
+template <typename T> struct HostCopy {
+  T* device;
+  std::vector<T> host;
+
+  explicit HostCopy(T* buffer) : device(buffer) {
+    auto allocation = buffers().allocations.find(buffer);
+    host.resize(allocation != buffers().allocations.end() ? (size_t)allocation->second.count : 0);
+    if (!host.empty()) {
+      check(cudaMemcpy(host.data(), device, host.size() * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    }
+  }
+
+  T* data() { return host.data(); }
+
+  void copy_back() {
+    if (!host.empty()) {
+      check(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
+    }
+  }
+};
+
 inline void check_index(const void* buffer, long long index) {
   auto allocation = buffers().allocations.find(buffer);
   if (allocation == buffers().allocations.end() || (0 <= index && index < allocation->second.count)) {
@@ -553,15 +576,24 @@ struct Edges {
   std::vector<int32_t> src, dst, weights;
 };
 
-// A blocked layout's arrays (gir.runtime.graph.BlockedEdges).
+// A blocked layout's arrays (gir.runtime.graph.BlockedEdges); the offsets are
+// 64-bit here and uploaded with the program's edge index width.
 struct Tiling {
-  std::vector<int32_t> offsets, src, dst, weights;
+  std::vector<int64_t> offsets;
+  std::vector<int32_t> src, dst, weights;
 };
 
-inline std::vector<int32_t> row_pointers(const std::vector<int32_t>& rows, long long vertices) {
-  std::vector<int32_t> pointers((size_t)vertices + 1);
+inline std::vector<int64_t> row_pointers(const std::vector<int32_t>& rows, long long vertices) {
+  std::vector<int64_t> pointers((size_t)vertices + 1);
   gir_graph::row_pointers(rows.data(), rows.size(), vertices, pointers.data());
   return pointers;
+}
+
+// Whether `kind` holds edge offsets (host.OFFSET_ARRAYS): elements of the
+// program's edge index type, int32 or int64.
+inline bool offsets_array(Array kind) {
+  return kind == Array::ROW_PTR || kind == Array::CSC_PTR || kind == Array::BLOCK_OFFSETS ||
+         kind == Array::CSC_BLOCK_OFFSETS;
 }
 
 struct Graph {
@@ -618,6 +650,17 @@ struct Graph {
     return tilings.emplace(key, std::move(result)).first->second;
   }
 
+  // The offsets array `kind` (offsets_array), 64-bit on the host.
+  std::vector<int64_t> host_offsets(Array kind, long long blocking_size) {
+    switch (kind) {
+      case Array::ROW_PTR: return row_pointers(edges.src, vertices);
+      case Array::CSC_PTR: return row_pointers(transpose().src, vertices);
+      case Array::BLOCK_OFFSETS: return tiling(blocking_size, false).offsets;
+      case Array::CSC_BLOCK_OFFSETS: return tiling(blocking_size, true).offsets;
+      default: fail("graph array %d holds no offsets", (int)kind);
+    }
+  }
+
   std::vector<int32_t> host_array(Array kind, long long blocking_size) {
     bool reads_weights = kind == Array::WEIGHTS || kind == Array::CSC_WEIGHTS ||
                          kind == Array::BLOCKED_WEIGHTS || kind == Array::CSC_BLOCKED_WEIGHTS;
@@ -625,10 +668,8 @@ struct Graph {
       fail("the program reads edge weights, but graph '%s' has none", path.c_str());
     }
     switch (kind) {
-      case Array::ROW_PTR: return row_pointers(edges.src, vertices);
       case Array::COL_IDX: return edges.dst;
       case Array::WEIGHTS: return edges.weights;
-      case Array::CSC_PTR: return row_pointers(transpose().src, vertices);
       case Array::CSC_IDX: return transpose().dst;
       case Array::CSC_WEIGHTS: return transpose().weights;
       case Array::COO_SRC: return edges.src;
@@ -641,16 +682,26 @@ struct Graph {
         }
         return degrees;
       }
-      case Array::BLOCK_OFFSETS: return tiling(blocking_size, false).offsets;
       case Array::BLOCKED_SRC: return tiling(blocking_size, false).src;
       case Array::BLOCKED_DST: return tiling(blocking_size, false).dst;
       case Array::BLOCKED_WEIGHTS: return tiling(blocking_size, false).weights;
-      case Array::CSC_BLOCK_OFFSETS: return tiling(blocking_size, true).offsets;
       case Array::CSC_BLOCKED_SRC: return tiling(blocking_size, true).src;
       case Array::CSC_BLOCKED_DST: return tiling(blocking_size, true).dst;
       case Array::CSC_BLOCKED_WEIGHTS: return tiling(blocking_size, true).weights;
+      default: break;
     }
     fail("the runtime does not build graph array %d", (int)kind);
+  }
+
+  // `values` converted to `T`; offsets that `T` cannot hold (a graph of more
+  // than 2^31 - 1 edges, a program printed with 32-bit edge indices) fail.
+  template <typename T, typename V> std::vector<T> converted(const std::vector<V>& values) {
+    if (!values.empty() && (long long)values.back() > (long long)std::numeric_limits<T>::max()) {
+      fail("graph '%s' has %lld edges, more than the program's %d-bit edge indices hold: translate it "
+           "with gir-translate --edge-index-width 64",
+           path.c_str(), num_edges(), (int)sizeof(T) * 8);
+    }
+    return std::vector<T>(values.begin(), values.end());
   }
 
   // The device copy of one array with `T` elements, uploaded on first use.
@@ -660,12 +711,12 @@ struct Graph {
     if (found != device.end()) {
       return static_cast<T*>(found->second);
     }
-    std::vector<int32_t> values = host_array(kind, blocking_size);
-    std::vector<T> converted(values.begin(), values.end());
+    std::vector<T> values = offsets_array(kind) ? converted<T>(host_offsets(kind, blocking_size))
+                                                : converted<T>(host_array(kind, blocking_size));
     void* pointer = nullptr;
-    check(cudaMalloc(&pointer, std::max<size_t>(converted.size(), 1) * sizeof(T)), "cudaMalloc (graph)");
-    if (!converted.empty()) {
-      check(cudaMemcpy(pointer, converted.data(), converted.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy (graph)");
+    check(cudaMalloc(&pointer, std::max<size_t>(values.size(), 1) * sizeof(T)), "cudaMalloc (graph)");
+    if (!values.empty()) {
+      check(cudaMemcpy(pointer, values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy (graph)");
     }
     device[key] = pointer;
     return static_cast<T*>(pointer);

@@ -31,7 +31,7 @@
 namespace gir_graph {
 
 const long long MAX_VERTICES = INT32_MAX;  // ids are int32, the largest is MAX_VERTICES - 1
-const long long MAX_EDGES = INT32_MAX;     // CSR row pointers are int32
+const long long MAX_EDGES = (1LL << 62) - 1;  // edge counts and offsets are int64 (memory runs out first)
 const size_t DISPLAY_LIMIT = 80;           // characters of a line shown in an error
 
 // A problem with a graph input: `path` and `line` locate it where known.
@@ -310,6 +310,50 @@ inline bool parse_number(const char* begin, const char* end, double& value) {
   return true;
 }
 
+// The fast path of the text parsers: a data line in the common form (unsigned
+// decimal indices, plain numbers, blanks between them) is read in one pass over
+// its bytes, without splitting it into a line and tokens first. The scanners
+// below accept only what the checked path (Lines, parse_integer, parse_number)
+// reads to the same values and would let pass, and return nullptr for anything
+// else (a sign where none is expected, a long or odd token, a comment, a blank
+// line, a value out of range): that line is then read again by the checked
+// path, which gives the located message. So the fast path changes speed only.
+
+inline bool is_blank(char c) { return c != '\n' && is_space(c); }
+
+// Blanks, then `-?[0-9]{1,18}` (no overflow possible) ending at a blank, a line
+// end or `limit`: the position after it, or nullptr.
+inline const char* scan_integer(const char* c, const char* limit, bool signed_, long long& value) {
+  while (c < limit && is_blank(*c)) ++c;
+  bool negative = signed_ && c < limit && *c == '-';
+  c += negative;
+  const char* digits = c;
+  unsigned long long magnitude = 0;
+  while (c < limit && (unsigned)(*c - '0') < 10u && c - digits < 18) magnitude = magnitude * 10 + (unsigned)(*c++ - '0');
+  if (c == digits || (c < limit && !is_space(*c))) return nullptr;
+  value = negative ? -(long long)magnitude : (long long)magnitude;
+  return c;
+}
+
+// Blanks, then a plain decimal number that std::from_chars reads (it must
+// start with a digit, '.' or '-') up to a blank, a line end or `limit`: the
+// position after it, or nullptr.
+inline const char* scan_number(const char* c, const char* limit, double& value) {
+  while (c < limit && is_blank(*c)) ++c;
+  if (c == limit || !((unsigned)(*c - '0') < 10u || *c == '.' || *c == '-')) return nullptr;
+  std::from_chars_result read = std::from_chars(c, limit, value);
+  if (read.ec != std::errc() || (read.ptr < limit && !is_space(*read.ptr))) return nullptr;
+  return read.ptr;
+}
+
+// Blanks up to the end of the line at `c`: the start of the next line (or
+// `limit`), or nullptr where more text follows.
+inline const char* scan_line_end(const char* c, const char* limit) {
+  while (c < limit && is_blank(*c)) ++c;
+  if (c == limit) return limit;
+  return *c == '\n' ? c + 1 : nullptr;
+}
+
 // A weight as int32: rounded to the nearest (even) integer, finite and in range.
 inline bool weight_value(double weight, int32_t& value, std::string& problem) {
   if (!std::isfinite(weight)) {
@@ -339,9 +383,28 @@ inline void not_a(const Lines& lines, std::pair<const char*, const char*> token,
   lines.fail("'" + display(token.first, token.second) + "' is not " + kind);
 }
 
-inline size_t line_count(const std::string& data) {
-  return (size_t)std::count(data.begin(), data.end(), '\n') + 1;
+// The '\n' bytes from `begin` to `end`, eight at a time: a byte of `word ^
+// "\n\n..."` is zero exactly where `word` holds '\n', and `zero_bytes` sets
+// the high bit of exactly those bytes (no carry crosses a byte), summed per
+// byte lane for at most 31 words (8 * 31 < 256) before the lanes are added.
+inline size_t newline_count(const char* begin, const char* end) {
+  const uint64_t ones = 0x0101010101010101ULL, lows = 0x7f7f7f7f7f7f7f7fULL;
+  size_t count = 0;
+  while (end - begin >= 8) {
+    uint64_t lanes = 0;
+    for (int k = 0; k < 31 && end - begin >= 8; ++k, begin += 8) {
+      uint64_t word;
+      std::memcpy(&word, begin, 8);
+      word ^= ones * '\n';
+      uint64_t zero_bytes = ~(((word & lows) + lows) | word) & (ones << 7);
+      lanes += zero_bytes >> 7;
+    }
+    count += (size_t)((lanes * ones) >> 56);
+  }
+  return count + (size_t)std::count(begin, end, '\n');
 }
+
+inline size_t line_count(const std::string& data) { return newline_count(data.data(), data.data() + data.size()) + 1; }
 
 
 // One stretch of a text body parsed on its own (see parse_stretches): its
@@ -370,14 +433,16 @@ inline size_t stretch_count(size_t bytes) {
 #endif
 }
 
-// Parses the lines from `begin` to `limit` (numbered after `first_line`) with
-// `parse_line(lines, stretch)` for each data line, in stretches split at line
-// ends and parsed in parallel (see stretch_count). Joined, they give exactly
-// what one pass gives: the first stretch that stopped raises its error, and
-// each later check keeps its first failure in file order.
-template <typename ParseLine>
+// Parses the lines from `begin` to `limit` (numbered after `first_line`), each
+// with `fast_line(line, limit, stretch)` where that takes it (the start of the
+// next line, or nullptr: see scan_integer) and else, if a data line, with
+// `parse_line(lines, stretch)`, in stretches split at line ends and parsed in
+// parallel (see stretch_count). Joined, they give exactly what one pass gives:
+// the first stretch that stopped raises its error, and each later check keeps
+// its first failure in file order.
+template <typename FastLine, typename ParseLine>
 inline Stretch parse_stretches(const std::string& path, const char* begin, const char* limit, long long first_line,
-                               ParseLine parse_line) {
+                               bool weighted, FastLine fast_line, ParseLine parse_line) {
   size_t count = stretch_count((size_t)(limit - begin));
   std::vector<const char*> bounds{begin};
   for (size_t k = 1; k < count; ++k) {
@@ -390,12 +455,17 @@ inline Stretch parse_stretches(const std::string& path, const char* begin, const
   auto parse_one = [&](size_t k) {
     Stretch& stretch = stretches[k];
     Lines lines(path, bounds[k], bounds[k + 1], 0);
-    size_t room = (size_t)std::count(bounds[k], bounds[k + 1], '\n') + 1;  // at most an entry a line
+    size_t room = newline_count(bounds[k], bounds[k + 1]) + 1;  // at most an entry a line
     stretch.src.reserve(room);
     stretch.dst.reserve(room);
+    if (weighted) stretch.weights.reserve(room);
     try {
-      while (lines.next()) {
-        if (!lines.blank_or_comment()) {
+      while (lines.data < lines.limit) {
+        if (const char* next = fast_line(lines.data, lines.limit, stretch)) {
+          lines.data = next;
+          ++lines.number;
+          ++stretch.entries;
+        } else if (lines.next() && !lines.blank_or_comment()) {
           parse_line(lines, stretch);
           ++stretch.entries;
         }
@@ -422,7 +492,7 @@ inline Stretch parse_stretches(const std::string& path, const char* begin, const
   for (const Stretch& stretch : stretches) total += stretch.src.size();
   joined.src.reserve(total);
   joined.dst.reserve(total);
-  if (!joined.weights.empty()) joined.weights.reserve(total);
+  if (weighted) joined.weights.reserve(total);
   long long offset = first_line;
   for (int kind = 0; kind < Checks::KINDS; ++kind) joined.checks.lines[kind] += joined.checks.lines[kind] > 0 ? offset : 0;
   if (joined.failed && joined.error.line > 0) joined.error.line += offset;
@@ -477,7 +547,20 @@ inline Parsed edge_list(const std::string& path, const std::string& data, bool w
       stretch.weights.push_back(weight);
     }
   };
-  Stretch body = parse_stretches(path, data.data(), data.data() + data.size(), 0, parse_line);
+  // A line of ids below MAX_VERTICES (and a weight that fits in int32).
+  auto fast_line = [weighted](const char* c, const char* limit, Stretch& stretch) -> const char* {
+    long long values[3] = {0, 0, 0};
+    for (int i = 0; i < (weighted ? 3 : 2) && c != nullptr; ++i) c = scan_integer(c, limit, i == 2, values[i]);
+    if (c == nullptr || (c = scan_line_end(c, limit)) == nullptr) return nullptr;
+    if (values[0] > MAX_VERTICES - 1 || values[1] > MAX_VERTICES - 1) return nullptr;
+    if (values[2] < INT32_MIN || values[2] > INT32_MAX) return nullptr;
+    stretch.largest = std::max(stretch.largest, std::max(values[0], values[1]));
+    stretch.src.push_back((int32_t)values[0]);
+    stretch.dst.push_back((int32_t)values[1]);
+    if (weighted) stretch.weights.push_back((int32_t)values[2]);
+    return c;
+  };
+  Stretch body = parse_stretches(path, data.data(), data.data() + data.size(), 0, weighted, fast_line, parse_line);
   body.checks.raise_first(path);
   Parsed parsed;
   parsed.has_weights = weighted;
@@ -595,9 +678,8 @@ inline MtxHeader matrix_market_header(const std::string& path, Lines& lines) {
     header.sizes[2] = header.negated ? n * (n - 1) / 2 : header.mirrored ? n * (n + 1) / 2 : n * header.sizes[1];
   }
   if (header.declared_edges() > MAX_EDGES) {
-    raise("", 0, path + " has " + with_commas(header.declared_edges()) +
-                     " edges, but gir's edge offsets are 32-bit (at most " + with_commas(MAX_EDGES) +
-                     " edges); 64-bit offsets are not supported");
+    raise("", 0, path + " has " + with_commas(header.declared_edges()) + " edges, more than gir's limit of " +
+                     with_commas(MAX_EDGES));
   }
   return header;
 }
@@ -680,7 +762,30 @@ inline Stretch coordinate_body(const std::string& path, const MtxHeader& header,
     double value = header.has_weights ? entry_value(lines, header, tokens + 2, stretch.checks) : 1;
     keep_entry(lines, header, row < 0 ? 0 : row, col < 0 ? 0 : col, value, stretch);
   };
-  return parse_stretches(path, lines.data, lines.limit, lines.number, parse_line);
+  // A line of indices within the matrix and a value that is a weight as it
+  // stands (no complex values; a skew-symmetric file's entries off the diagonal
+  // and with a weight that mirrors).
+  auto fast_line = [&header, columns](const char* c, const char* limit, Stretch& stretch) -> const char* {
+    if (header.complex) return nullptr;
+    long long row = 0, col = 0, integer = 1;
+    double value = 1;
+    c = scan_integer(c, limit, false, row);
+    if (c != nullptr) c = scan_integer(c, limit, false, col);
+    if (c != nullptr && columns == 3) {
+      c = header.numbers ? scan_number(c, limit, value) : scan_integer(c, limit, true, integer);
+      if (!header.numbers) value = (double)integer;
+    }
+    if (c == nullptr || (c = scan_line_end(c, limit)) == nullptr) return nullptr;
+    if (row < 1 || row > header.sizes[0] || col < 1 || col > header.sizes[1]) return nullptr;
+    if (!std::isfinite(value)) return nullptr;
+    value = std::nearbyint(value);
+    if (value <= INT32_MIN || value > INT32_MAX || (header.negated && row == col)) return nullptr;
+    stretch.src.push_back((int32_t)(row - 1));
+    stretch.dst.push_back((int32_t)(col - 1));
+    if (header.has_weights) stretch.weights.push_back((int32_t)value);
+    return c;
+  };
+  return parse_stretches(path, lines.data, lines.limit, lines.number, header.has_weights, fast_line, parse_line);
 }
 
 // An array body: the values column by column, one a line (a complex value: two
@@ -728,6 +833,9 @@ inline Parsed matrix_market(const std::string& path, const std::string& data) {
   parsed.weights = std::move(body.weights);
   if (header.mirrored || header.negated) {
     size_t stored = parsed.src.size();
+    parsed.src.reserve(2 * stored);
+    parsed.dst.reserve(2 * stored);
+    if (parsed.has_weights) parsed.weights.reserve(2 * stored);
     for (size_t i = 0; i < stored; ++i) {
       if (parsed.src[i] != parsed.dst[i]) {
         parsed.src.push_back(parsed.dst[i]);
@@ -844,8 +952,10 @@ inline size_t sort_unique(int32_t* src, int32_t* dst, int32_t* weights, size_t c
   return kept;
 }
 
-// CSR row pointers (vertices + 1 entries) of `count` edges sorted by row.
-inline void row_pointers(const int32_t* rows, size_t count, long long vertices, int32_t* pointers) {
+// CSR row pointers (vertices + 1 entries) of `count` edges sorted by row;
+// `Offset` is int32_t, or int64_t for a graph of more than 2^31 - 1 edges.
+template <typename Offset>
+inline void row_pointers(const int32_t* rows, size_t count, long long vertices, Offset* pointers) {
   std::fill(pointers, pointers + vertices + 1, 0);
   for (size_t e = 0; e < count; ++e) ++pointers[(size_t)rows[e] + 1];
   for (long long v = 0; v < vertices; ++v) pointers[v + 1] += pointers[v];
@@ -855,7 +965,7 @@ inline void row_pointers(const int32_t* rows, size_t count, long long vertices, 
 // counting sort by destination. Out: reversed[src] = dst and so on.
 inline void transpose(const int32_t* src, const int32_t* dst, const int32_t* weights, size_t count, long long vertices,
                       int32_t* out_src, int32_t* out_dst, int32_t* out_weights) {
-  std::vector<int32_t> next((size_t)vertices + 1);
+  std::vector<int64_t> next((size_t)vertices + 1);
   row_pointers(dst, count, vertices, next.data());
   for (size_t e = 0; e < count; ++e) {
     size_t position = (size_t)next[(size_t)dst[e]]++;
@@ -873,8 +983,9 @@ inline long long block_count(long long vertices, long long size) { return std::m
 // source) lies in [k*size, (k+1)*size), at positions offsets[k] .. offsets[k+1]-1.
 // Given (src, dst)-sorted edges this is PUSH's tiling; given them in (dst, src)
 // order and `by_source`, PULL's (the transpose's).
+template <typename Offset>
 inline void tile(const int32_t* src, const int32_t* dst, const int32_t* weights, size_t count, long long vertices,
-                 long long size, bool by_source, int32_t* offsets, int32_t* out_src, int32_t* out_dst,
+                 long long size, bool by_source, Offset* offsets, int32_t* out_src, int32_t* out_dst,
                  int32_t* out_weights) {
   if (size <= 0) raise("", 0, "edge blocking needs a positive blocking size, got " + std::to_string(size));
   const int32_t* tiled = by_source ? src : dst;
@@ -882,7 +993,7 @@ inline void tile(const int32_t* src, const int32_t* dst, const int32_t* weights,
   std::fill(offsets, offsets + blocks + 1, 0);
   for (size_t e = 0; e < count; ++e) ++offsets[(size_t)(tiled[e] / size) + 1];
   for (long long b = 0; b < blocks; ++b) offsets[b + 1] += offsets[b];
-  std::vector<int32_t> next(offsets, offsets + blocks);
+  std::vector<int64_t> next(offsets, offsets + blocks);
   for (size_t e = 0; e < count; ++e) {
     size_t position = (size_t)next[(size_t)(tiled[e] / size)]++;
     out_src[position] = src[e];
@@ -891,14 +1002,79 @@ inline void tile(const int32_t* src, const int32_t* dst, const int32_t* weights,
   }
 }
 
+// Runs `work(first, last)` over [0, total) in one range per hardware thread
+// where the host was built with GIR_GRAPH_THREADS, else in one range.
+template <typename Work> inline void in_parallel(size_t total, Work work) {
+#ifdef GIR_GRAPH_THREADS
+  size_t threads = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), total / 4096 + 1));
+  std::vector<std::thread> workers;
+  for (size_t k = 1; k < threads; ++k) workers.emplace_back(work, total * k / threads, total * (k + 1) / threads);
+  work(0, total / threads);
+  for (std::thread& worker : workers) worker.join();
+#else
+  work(0, total);
+#endif
+}
+
+// Both directions of `count` drawn edges, without self loops or duplicates,
+// sorted by (src, dst), written to out_src/out_dst (room for 2 * count each);
+// returns how many. A counting sort by source scatters both directions straight
+// into the output, then each row is sorted and deduplicated (rows spread over
+// threads) and the rows are packed: the drawn edges and the output are the only
+// per-edge memory (12 bytes per output edge), which lets a host build a graph
+// of more than 2^31 edges (gir.runtime.graph.generators).
+inline size_t symmetric_edges(const int32_t* src, const int32_t* dst, size_t count, long long vertices,
+                              int32_t* out_src, int32_t* out_dst) {
+  // Counted and scattered by threads over ranges of edges with relaxed atomic
+  // increments: the order within a row varies, and sorting the rows undoes it.
+  std::vector<int64_t> begin((size_t)vertices + 1, 0);
+  int64_t* counts = begin.data() + 1;
+  in_parallel(count, [&](size_t first, size_t last) {
+    for (size_t e = first; e < last; ++e) {
+      if (src[e] != dst[e]) {
+        __atomic_fetch_add(&counts[src[e]], 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&counts[dst[e]], 1, __ATOMIC_RELAXED);
+      }
+    }
+  });
+  for (long long v = 0; v < vertices; ++v) begin[(size_t)v + 1] += begin[(size_t)v];
+  std::vector<int64_t> next(begin.begin(), begin.end() - 1);
+  int64_t* cursor = next.data();
+  in_parallel(count, [&](size_t first, size_t last) {
+    for (size_t e = first; e < last; ++e) {
+      int32_t s = src[e], d = dst[e];
+      if (s != d) {
+        out_dst[__atomic_fetch_add(&cursor[s], 1, __ATOMIC_RELAXED)] = d;
+        out_dst[__atomic_fetch_add(&cursor[d], 1, __ATOMIC_RELAXED)] = s;
+      }
+    }
+  });
+  std::vector<int64_t>& kept = next;  // reused: each row's length once deduplicated
+  in_parallel((size_t)vertices, [&](size_t first, size_t last) {
+    for (size_t v = first; v < last; ++v) {
+      int32_t* row = out_dst + begin[v];
+      int32_t* row_end = out_dst + begin[v + 1];
+      std::sort(row, row_end);
+      kept[v] = std::unique(row, row_end) - row;
+    }
+  });
+  size_t position = 0;
+  for (long long v = 0; v < vertices; ++v) {
+    int64_t length = kept[(size_t)v];
+    std::memmove(out_dst + position, out_dst + begin[(size_t)v], (size_t)length * sizeof(int32_t));
+    std::fill(out_src + position, out_src + position + length, (int32_t)v);
+    position += (size_t)length;
+  }
+  return position;
+}
+
 // The graph file `path` as sorted edges without duplicates: what both hosts load.
 inline Parsed load(const std::string& path) {
   Format format = graph_format(path);
   Parsed parsed = parse(path, format, read_file(path));
   if ((long long)parsed.src.size() > MAX_EDGES) {
-    raise("", 0, path + " has " + with_commas((long long)parsed.src.size()) +
-                     " edges, but gir's edge offsets are 32-bit (at most " + with_commas(MAX_EDGES) +
-                     " edges); 64-bit offsets are not supported");
+    raise("", 0, path + " has " + with_commas((long long)parsed.src.size()) + " edges, more than gir's limit of " +
+                     with_commas(MAX_EDGES));
   }
   if (!parsed.sorted) {
     size_t kept = sort_unique(parsed.src.data(), parsed.dst.data(), parsed.has_weights ? parsed.weights.data() : nullptr,

@@ -120,6 +120,15 @@ void gir_row_pointers(const int32_t* rows, long long count, long long vertices, 
   gir_graph::row_pointers(rows, (size_t)count, vertices, pointers);
 }
 
+void gir_row_pointers64(const int32_t* rows, long long count, long long vertices, int64_t* pointers) {
+  gir_graph::row_pointers(rows, (size_t)count, vertices, pointers);
+}
+
+long long gir_symmetric_edges(const int32_t* src, const int32_t* dst, long long count, long long vertices,
+                              int32_t* out_src, int32_t* out_dst) {
+  return guarded([&] { return (long long)gir_graph::symmetric_edges(src, dst, (size_t)count, vertices, out_src, out_dst); });
+}
+
 long long gir_transpose(const int32_t* src, const int32_t* dst, const int32_t* weights, long long count,
                         long long vertices, int32_t* out_src, int32_t* out_dst, int32_t* out_weights) {
   return guarded([&] {
@@ -131,6 +140,16 @@ long long gir_transpose(const int32_t* src, const int32_t* dst, const int32_t* w
 long long gir_tile(const int32_t* src, const int32_t* dst, const int32_t* weights, long long count, long long vertices,
                    long long size, long long by_source, int32_t* offsets, int32_t* out_src, int32_t* out_dst,
                    int32_t* out_weights) {
+  return guarded([&] {
+    gir_graph::tile(src, dst, weights, (size_t)count, vertices, size, by_source != 0, offsets, out_src, out_dst,
+                    out_weights);
+    return 0LL;
+  });
+}
+
+long long gir_tile64(const int32_t* src, const int32_t* dst, const int32_t* weights, long long count,
+                     long long vertices, long long size, long long by_source, int64_t* offsets, int32_t* out_src,
+                     int32_t* out_dst, int32_t* out_weights) {
   return guarded([&] {
     gir_graph::tile(src, dst, weights, (size_t)count, vertices, size, by_source != 0, offsets, out_src, out_dst,
                     out_weights);

@@ -379,7 +379,9 @@ class EdgeTraverseOp(IRDLOperation):
 
     The schedule's axes are properties: `direction`, `load_balance` (which
     strategy `frontier-lower-load-balance` lowers it by), `layout` (where edges are read from),
-    `block_size` (threads per block of its kernels; absent: 256). Map ops keep the
+    `block_size` (threads per block of its kernels; absent: 256), `edge_sample`
+    (absent: every edge; N: each iterated vertex walks only its first N edges, as
+    `configEdgeSample(N)` asks). Map ops keep the
     `block_size` of the traversal they come from. With an
     output frontier (G2's FUSED frontier creation, into a `!frontier.queue`),
     `frontier.enqueue` in `apply` adds vertices to it (`dedup`: each at most once)
@@ -400,6 +402,7 @@ class EdgeTraverseOp(IRDLOperation):
     dedup = opt_prop_def(UnitAttr)
     label = opt_prop_def(StringAttr)
     block_size = opt_prop_def(IntegerAttr)
+    edge_sample = opt_prop_def(IntegerAttr)
     to_filter = opt_region_def("single_block")
     body = region_def("single_block")
     result = opt_result_def(MutableFrontierType)
@@ -427,6 +430,7 @@ class EdgeTraverseOp(IRDLOperation):
         dedup: bool = False,
         label: str | None = None,
         block_size: int | None = None,
+        edge_sample: int | None = None,
     ):
         super().__init__(
             operands=[edges, input, [] if output is None else [output]],
@@ -438,6 +442,7 @@ class EdgeTraverseOp(IRDLOperation):
                 "dedup": UnitAttr() if dedup else None,
                 "label": None if label is None else StringAttr(label),
                 "block_size": _block_size_attr(block_size),
+                "edge_sample": None if not edge_sample else IntegerAttr(edge_sample, i64),
             },
             regions=[[] if to_filter is None else to_filter, body],
             result_types=[[] if output is None else [SSAValue.get(output).type]],
@@ -473,6 +478,8 @@ class EdgeTraverseOp(IRDLOperation):
                 raise VerifyException("the to filter takes one !graph.vertex")
             if _yield_types(self.to_filter) != (i1,):
                 raise VerifyException("the to filter yields an i1")
+        if self.edge_sample is not None and self.edge_sample.value.data < 1:
+            raise VerifyException("edge_sample takes at least one edge of each vertex")
 
 
 @irdl_op_definition

@@ -38,6 +38,7 @@ from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     AnyFloat,
     AnyFloatConstr,
+    ArrayAttr,
     FlatSymbolRefAttrConstr,
     IntegerAttr,
     IntegerType,
@@ -78,6 +79,8 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     traits_def,
+    var_operand_def,
+    var_result_def,
 )
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
@@ -277,6 +280,15 @@ def lookup_function(op: Operation, symbol: SymbolRefAttr, role: str) -> func.Fun
         raise VerifyException(
             f"{role} '@{symbol.root_reference.data}' is not a function of the program"
         )
+    return target
+
+
+def extern_declaration(op: Operation, callee: SymbolRefAttr) -> func.FuncOp:
+    """The `extern func` (a body-less `func.func`) `callee` names, or a
+    verification error."""
+    target = lookup(op, callee)
+    if not isinstance(target, func.FuncOp) or not target.is_declaration:
+        raise VerifyException(f"'@{callee.root_reference.data}' is not an extern function")
     return target
 
 
@@ -505,6 +517,67 @@ class ArgvStringOp(ArgvStringOpBase):
     (`var name : string = argv[2];`)."""
 
     name = "graph.argv_string"
+
+
+@irdl_op_definition
+class CallExternOp(IRDLOperation):
+    """A call from host code (`main`, or a function `main` calls) of an `extern
+    func`, implemented by the user's host code (`--host-extern FILE`). The
+    declaration's vector parameters take the vectors `vectors` names, in order,
+    its other parameters the operands `args`, in order:
+
+    ```mlir
+    func.func private @normalize(!graph.vector<f32>, i32) -> f32
+    %r = graph.call_extern @normalize(%n) vectors [@rank] : (i32) -> f32
+    ```
+    """
+
+    name = "graph.call_extern"
+
+    callee = prop_def(FlatSymbolRefAttrConstr)
+    args = var_operand_def()
+    vectors = prop_def(ArrayAttr[SymbolRefAttr])
+    res = var_result_def()
+
+    assembly_format = (
+        "$callee `(` $args `)` `vectors` $vectors attr-dict `:` functional-type($args, $res)"
+    )
+
+    def __init__(
+        self,
+        callee: str,
+        args: Sequence[SSAValue | Operation],
+        vectors: Sequence[str],
+        result_types: Sequence[Attribute],
+    ):
+        super().__init__(
+            operands=[args],
+            properties={
+                "callee": SymbolRefAttr(callee),
+                "vectors": ArrayAttr([SymbolRefAttr(name) for name in vectors]),
+            },
+            result_types=[result_types],
+        )
+
+    def declaration(self) -> func.FuncOp:
+        """The `extern func` this op calls."""
+        return extern_declaration(self, self.callee)
+
+    def verify_(self) -> None:
+        function_type = self.declaration().function_type
+        inputs = function_type.inputs.data
+        vectors = [t for t in inputs if isinstance(t, VectorType)]
+        scalars = tuple(t for t in inputs if not isinstance(t, VectorType))
+        if len(vectors) != len(self.vectors.data) or scalars != tuple(a.type for a in self.args):
+            raise VerifyException(
+                f"graph.call_extern of '@{self.callee.root_reference.data}' does not match its "
+                f"declaration {function_type}"
+            )
+        for ref, wanted in zip(self.vectors.data, vectors, strict=True):
+            if lookup_vector(self, ref) != wanted:
+                raise VerifyException(f"vector '@{ref.root_reference.data}' is not {wanted}")
+        if tuple(function_type.outputs.data) != tuple(r.type for r in self.res):
+            raise VerifyException("graph.call_extern's results differ from the declaration's")
 
 
 @irdl_op_definition
@@ -1613,6 +1686,7 @@ Graph = Dialect(
         StringConstantOp,
         StringEqOp,
         StringToIntOp,
+        CallExternOp,
         LoadEdgesOp,
         VertexIdOp,
         ToVertexOp,

@@ -28,7 +28,8 @@ Command line and output: `host.argv_int`, `host.print`, `host.start_timer`,
 `host.string_constant`, `host.string_eq`, `host.string_to_int`. Graph: `host.load_graph`,
 `host.graph_array`, `host.graph_size`.
 Buffers: `host.alloc`, `host.free`, `host.fill`, `host.copy`, `host.read`,
-`host.write`, `host.bind_global`. Kernels: `host.launch`. Lists of device arrays:
+`host.write`, `host.bind_global`. Kernels: `host.launch`. The user's host code:
+`host.call_extern`. Lists of device arrays:
 `host.list_new`, `host.list_push`, `host.list_pop`, and around a fused loop that
 pushes or pops on the device, `host.list_export`, `host.list_import`. Partitioned
 execution (docs/multi-gpu.md): `host.clone`, `host.allreduce`, `host.allgather`,
@@ -41,6 +42,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import ClassVar
 
+from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     I64,
     AnyFloat,
@@ -82,12 +84,13 @@ from xdsl.irdl import (
     result_def,
     traits_def,
     var_operand_def,
+    var_result_def,
 )
 from xdsl.traits import OpTrait, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from gir.dialects.graph import verify_argv_index, verify_reorder
+from gir.dialects.graph import extern_declaration, verify_argv_index, verify_reorder
 from gir.dialects.printing import (
     ArgvStringOpBase,
     PrintOpBase,
@@ -249,6 +252,49 @@ class StopTimerOp(IRDLOperation):
 
 
 @irdl_op_definition
+class CallExternOp(IRDLOperation):
+    """Calls the user's host implementation of the `extern func` `callee`
+    (`--host-extern FILE`) with `args`, in the declaration's order. A device
+    buffer argument (a vertex vector) reaches the function as a host copy,
+    copied back to the device after the call, whether or not it wrote it:
+
+    ```mlir
+    %r = host.call_extern @normalize(%rank, %n) : (memref<?xf32>, i32) -> f32
+    ```
+    """
+
+    name = "host.call_extern"
+
+    traits = traits_def(HostSide())
+
+    callee = prop_def(FlatSymbolRefAttrConstr)
+    args = var_operand_def()
+    res = var_result_def()
+
+    assembly_format = "$callee `(` $args `)` attr-dict `:` functional-type($args, $res)"
+
+    def __init__(
+        self, callee: str, args: Sequence[SSAValue | Operation], result_types: Sequence[Attribute]
+    ):
+        super().__init__(
+            operands=[args], properties={"callee": SymbolRefAttr(callee)}, result_types=[result_types]
+        )
+
+    def declaration(self) -> func.FuncOp:
+        """The `extern func` this op calls."""
+        return extern_declaration(self, self.callee)
+
+    def verify_(self) -> None:
+        function_type = self.declaration().function_type
+        actual = func.FunctionType.from_lists([a.type for a in self.args], [r.type for r in self.res])
+        if actual != function_type:
+            raise VerifyException(
+                f"host.call_extern of '@{self.callee.root_reference.data}' is {actual}, "
+                f"its declaration {function_type}"
+            )
+
+
+@irdl_op_definition
 class LaunchOp(IRDLOperation):
     """Runs `kernel` on a one-dimensional grid of `grid` blocks of `block` threads.
     Kernel launches are ordered; host reads wait for them.
@@ -367,7 +413,8 @@ class GraphType(ParametrizedAttribute, TypeAttribute):
 
 
 class GraphArray(StrEnum):
-    """Device arrays of a loaded graph (int32 unless noted)."""
+    """Device arrays of a loaded graph (int32 unless noted; the offsets have the
+    module's edge index type, `edge_index_type`)."""
 
     ROW_PTR = "row_ptr"
     """CSR offsets, V+1 entries."""
@@ -432,6 +479,40 @@ BLOCKED_ARRAYS = BY_DESTINATION_ARRAYS + BY_SOURCE_ARRAYS
 
 BLOCK_OFFSET_ARRAYS = (GraphArray.BLOCK_OFFSETS, GraphArray.CSC_BLOCK_OFFSETS)
 """The blocked arrays with one entry per block plus one (the others: per edge)."""
+
+OFFSET_ARRAYS = (GraphArray.ROW_PTR, GraphArray.CSC_PTR, *BLOCK_OFFSET_ARRAYS)
+"""The graph arrays of edge positions: their elements have the module's edge
+index type (`edge_index_type`), the others are i32 (or the weight type)."""
+
+EDGE_INDEX_WIDTH = "gir.edge_index_width"
+"""The module attribute (an i64, 32 or 64; absent: 32) that says how wide the
+program's edge indices are: the elements of `OFFSET_ARRAYS`, the graph's edge
+count (`host.graph_size edges`), edge positions (`index` in kernels, printed
+with this width) and the sums of degrees a load balance scans. Set once per
+program before it is lowered (`gir.runtime.graph.memory.edge_index_width`
+chooses it per graph, see docs/large-graphs.md); every pass and printer reads it
+here."""
+
+
+def edge_index_width(module: Operation) -> int:
+    """The width (32 or 64) of the edge indices of `module` (see `EDGE_INDEX_WIDTH`)."""
+    width = module.attributes.get(EDGE_INDEX_WIDTH)
+    return width.value.data if isinstance(width, IntegerAttr) else 32
+
+
+def set_edge_index_width(module: Operation, width: int) -> None:
+    """Makes `module`'s edge indices `width` (32 or 64) bits wide, before lowering."""
+    if width not in (32, 64):
+        raise ValueError(f"edge indices are 32 or 64 bits wide, not {width}")
+    if width == 32:
+        module.attributes.pop(EDGE_INDEX_WIDTH, None)
+    else:
+        module.attributes[EDGE_INDEX_WIDTH] = IntegerAttr(width, i64)
+
+
+def edge_index_type(module: Operation) -> IntegerType:
+    """i32 or i64: the type of `module`'s edge offsets and edge counts."""
+    return i64 if edge_index_width(module) == 64 else i32
 
 WEIGHT_ARRAYS = (
     GraphArray.WEIGHTS,
@@ -504,10 +585,13 @@ class LoadGraphOp(IRDLOperation):
 @irdl_op_definition
 class GraphArrayOp(IRDLOperation):
     """One device array of the loaded graph (see `GraphArray`). The blocked arrays
-    (`BLOCKED_ARRAYS`) take the `blocking_size` they are tiled by, the others none:
+    (`BLOCKED_ARRAYS`) take the `blocking_size` they are tiled by, the others none.
+    The offsets (`OFFSET_ARRAYS`) hold the module's edge index type (i64 in a
+    module with `gir.edge_index_width = 64`), the others i32 or the weight type:
 
     ```mlir
     %src = host.graph_array %g blocked_src {blocking_size = 1024 : i64} : memref<?xi32>
+    %row_ptr = host.graph_array %g row_ptr : memref<?xi64>   // 64-bit edge indices
     ```
     """
 
@@ -524,7 +608,11 @@ class GraphArrayOp(IRDLOperation):
     assembly_format = "$graph $array attr-dict `:` type($result)"
 
     def __init__(
-        self, graph: SSAValue | Operation, array: GraphArray, blocking_size: int | None = None
+        self,
+        graph: SSAValue | Operation,
+        array: GraphArray,
+        blocking_size: int | None = None,
+        element: Attribute = i32,
     ):
         super().__init__(
             operands=[graph],
@@ -532,7 +620,7 @@ class GraphArrayOp(IRDLOperation):
                 "array": GraphArrayAttr(array),
                 "blocking_size": None if blocking_size is None else IntegerAttr(blocking_size, i64),
             },
-            result_types=[buffer_type(i32)],
+            result_types=[buffer_type(element)],
         )
 
     def verify_(self) -> None:
@@ -545,7 +633,15 @@ class GraphArrayOp(IRDLOperation):
             )
         if self.blocking_size is not None and not 0 < self.blocking_size.value.data <= 2**31 - 1:
             raise VerifyException("host.graph_array: blocking_size must be in [1, 2^31-1]")
-        if self.array.data not in WEIGHT_ARRAYS and self.result.type != buffer_type(i32):
+        if self.array.data in OFFSET_ARRAYS:
+            module = self.get_toplevel_object()
+            expected = buffer_type(edge_index_type(module))
+            if self.result.type != expected:
+                raise VerifyException(
+                    f"host.graph_array: {self.array.data} is {expected} (the module's edge "
+                    f"index type), not {self.result.type}"
+                )
+        elif self.array.data not in WEIGHT_ARRAYS and self.result.type != buffer_type(i32):
             raise VerifyException(
                 f"host.graph_array: {self.array.data} is memref<?xi32>, not {self.result.type}"
             )
@@ -567,7 +663,8 @@ class GraphSizeAttr(EnumAttribute[GraphSize], SpacedOpaqueSyntaxAttribute):
 
 @irdl_op_definition
 class GraphSizeOp(IRDLOperation):
-    """The number of vertices or edges of the loaded graph."""
+    """The number of vertices (i32) or edges (the module's edge index type, i32 or
+    i64) of the loaded graph."""
 
     name = "host.graph_size"
 
@@ -579,12 +676,22 @@ class GraphSizeOp(IRDLOperation):
 
     assembly_format = "$graph $what attr-dict `:` type($result)"
 
-    def __init__(self, graph: SSAValue | Operation, what: GraphSize):
+    def __init__(self, graph: SSAValue | Operation, what: GraphSize, result_type: IntegerType = i32):
+        """`result_type`: i32, or for the edges the module's edge index type."""
         super().__init__(
             operands=[graph],
             properties={"what": GraphSizeAttr(what)},
-            result_types=[i32],
+            result_types=[result_type],
         )
+
+    def verify_(self) -> None:
+        edges = self.what.data == GraphSize.EDGES
+        expected = edge_index_type(self.get_toplevel_object()) if edges else i32
+        if self.result.type != expected:
+            what = "the module's edge index type" if edges else "the vertex count"
+            raise VerifyException(
+                f"host.graph_size: {self.what.data.value} is {expected} ({what}), not {self.result.type}"
+            )
 
 
 # ---------------------------------------------------------------------------
@@ -1035,7 +1142,8 @@ class Combine(StrEnum):
 
 
 COMBINES_WITH_BASE = (Combine.SUM, Combine.CLAIM)
-"""The combines that need the values before the writes."""
+"""The combines that need the values before the writes. The others take them
+optionally: with them, a run may exchange only the elements that changed."""
 
 
 @irdl_attr_definition
@@ -1045,14 +1153,46 @@ class CombineAttr(EnumAttribute[Combine], SpacedOpaqueSyntaxAttribute):
     name = "host.combine"
 
 
+class ExchangeFormat(StrEnum):
+    """What a `host.allreduce` sends between the devices (docs/multi-gpu.md,
+    "Exchange formats"). The result is the same in every format."""
+
+    DENSE = "dense"
+    """The whole vector, every element."""
+    PAIRS = "pairs"
+    """The elements each device changed (where its copy differs from the base)
+    as (int32 index, value) pairs: for few changes."""
+    BITMAP = "bitmap"
+    """A bitmap of the changed elements (a bit an element, in 32-bit words)
+    and their values in index order: for many changes, short of all."""
+    AUTO = "auto"
+    """Dense, pairs or bitmap, whichever the devices send the fewest bytes
+    in, decided by the runtime at each exchange from the devices' counts of
+    changed elements (which it gathers first)."""
+
+
+@irdl_attr_definition
+class ExchangeFormatAttr(EnumAttribute[ExchangeFormat], SpacedOpaqueSyntaxAttribute):
+    """The exchange format of a `host.allreduce`."""
+
+    name = "host.exchange_format"
+
+
 @irdl_op_definition
 class AllReduceOp(IRDLOperation):
     """Makes every device's copy of `buffer` (all its elements) the `combine` of
     all the copies; `sum` and `claim` take the values every device held before
     its writes (`base`, equal on all devices). With one device: nothing.
 
+    `exchange` (`ExchangeFormat`, dense when absent) says what the devices
+    send: with a base (optional for the other combines), a device's writes are
+    the elements where its copy differs from the base, so it may send those
+    only (`pairs`, `bitmap`, or `auto`: whichever is fewer bytes) instead of
+    the whole vector. `GIR_EXCHANGE_FORMAT` overrides it at run time.
+
     ```mlir
     host.allreduce %dist min : memref<?xi32>
+    host.allreduce %pred claim base %before exchange auto : memref<?xi32>
     host.allreduce %rank sum base %before : memref<?xf32>
     ```
     """
@@ -1065,27 +1205,37 @@ class AllReduceOp(IRDLOperation):
     buffer = operand_def(T)
     base_values = opt_operand_def(T)
     combine = prop_def(CombineAttr)
+    exchange = opt_prop_def(ExchangeFormatAttr)
 
-    assembly_format = "$buffer $combine (`base` $base_values^)? attr-dict `:` type($buffer)"
+    assembly_format = (
+        "$buffer $combine (`base` $base_values^)? (`exchange` $exchange^)? attr-dict `:` type($buffer)"
+    )
 
     def __init__(
         self,
         buffer: SSAValue | Operation,
         combine: Combine,
         base_values: SSAValue | Operation | None = None,
+        exchange: ExchangeFormat = ExchangeFormat.DENSE,
     ):
-        super().__init__(
-            operands=[buffer, base_values],
-            properties={"combine": CombineAttr(combine)},
-        )
+        properties: dict[str, Attribute] = {"combine": CombineAttr(combine)}
+        if exchange != ExchangeFormat.DENSE:
+            properties["exchange"] = ExchangeFormatAttr(exchange)
+        super().__init__(operands=[buffer, base_values], properties=properties)
+
+    @property
+    def format(self) -> ExchangeFormat:
+        """The exchange format (dense when the op names none)."""
+        return ExchangeFormat.DENSE if self.exchange is None else self.exchange.data
 
     def verify_(self) -> None:
         _verify_buffer_type(self, self.buffer)
         combine = self.combine.data
-        if (combine in COMBINES_WITH_BASE) != (self.base_values is not None):
+        if combine in COMBINES_WITH_BASE and self.base_values is None:
+            raise VerifyException(f"host.allreduce: {combine} needs the values before the writes (base)")
+        if self.format != ExchangeFormat.DENSE and self.base_values is None:
             raise VerifyException(
-                f"host.allreduce: {combine} "
-                + ("needs the values before the writes (base)" if combine in COMBINES_WITH_BASE else "takes no base")
+                f"host.allreduce: exchange {self.format} sends the changed elements and needs a base"
             )
         element = element_type(self.buffer)
         if combine in (Combine.OR, Combine.UMIN, Combine.UMAX) and not isinstance(element, IntegerType):
@@ -1133,6 +1283,7 @@ Host = Dialect(
         PrintOp,
         StartTimerOp,
         StopTimerOp,
+        CallExternOp,
         LaunchOp,
         ResidentBlocksOp,
         LoadGraphOp,
@@ -1154,7 +1305,7 @@ Host = Dialect(
         AllReduceOp,
         AllGatherOp,
     ],
-    [GraphType, GraphArrayAttr, GraphSizeAttr, ListType, CombineAttr, StringType],
+    [GraphType, GraphArrayAttr, GraphSizeAttr, ListType, CombineAttr, ExchangeFormatAttr, StringType],
 )
 """The host side of the GPU level: command line, output, timers, the graph, device
 buffers and kernel launches."""

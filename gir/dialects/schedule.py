@@ -20,7 +20,9 @@ extension set by `configBlockSize(N)`). Bucket fusion (`bucket_fusion`,
 `bucket_fusion_threshold`: `configBucketFusion(ENABLED[, N])`, a gir extension
 for `applyUpdatePriority`) is off by default and printed only when on; so is
 `blocks_per_sm` (`configBlocksPerSM(N)`, a gir extension for a fused loop: the
-persistent grid's blocks per multiprocessor, 0 for gir's default).
+persistent grid's blocks per multiprocessor, 0 for gir's default), and
+`edge_sample` (`configEdgeSample(N)`, a gir extension for an edgeset apply:
+each iterated vertex walks only its first N edges, 0 for all of them).
 """
 
 from __future__ import annotations
@@ -218,6 +220,13 @@ def blocks_per_sm_error(blocks: int) -> str | None:
     return f"blocks per multiprocessor must be in [1, {MAX_BLOCKS_PER_SM}], got {blocks}"
 
 
+def edge_sample_error(edges: int) -> str | None:
+    """Why `edges` is not a valid `configEdgeSample` count (None: it is)."""
+    if edges >= 1:
+        return None
+    return f"an edge sample must take at least one edge of each vertex, got {edges}"
+
+
 def block_size_error(size: int) -> str | None:
     """Why `size` is not a valid block size (None: it is)."""
     if MIN_BLOCK_SIZE <= size <= MAX_BLOCK_SIZE and size & (size - 1) == 0:
@@ -315,6 +324,11 @@ SIMPLE_SCHEDULE_FIELDS: tuple[_Field, ...] = (
         lambda: IntegerAttr(0, i64),
         lambda parser: IntegerAttr(parser.parse_integer(allow_boolean=False), i64),
     ),
+    _Field(
+        "edge_sample",
+        lambda: IntegerAttr(0, i64),
+        lambda parser: IntegerAttr(parser.parse_integer(allow_boolean=False), i64),
+    ),
 )
 """The fields of `#graph.simple_schedule`, in printing order, with G2's defaults."""
 
@@ -344,6 +358,7 @@ class SimpleScheduleAttr(ParametrizedAttribute):
     bucket_fusion: ToggleAttr
     bucket_fusion_threshold: IntegerAttr
     blocks_per_sm: IntegerAttr
+    edge_sample: IntegerAttr
 
     @staticmethod
     def default() -> SimpleScheduleAttr:
@@ -400,6 +415,7 @@ class SimpleScheduleAttr(ParametrizedAttribute):
             for field in SIMPLE_SCHEDULE_FIELDS
             if (field.key not in BUCKET_FUSION_FIELDS or self.bucket_fusion.data == Toggle.ENABLED)
             and (field.key != "blocks_per_sm" or self.blocks_per_sm.value.data)
+            and (field.key != "edge_sample" or self.edge_sample.value.data)
         ]
         entries = [f"{field.key} = " for field in fields]
         printer.print_string("<")
@@ -446,6 +462,10 @@ class SimpleScheduleAttr(ParametrizedAttribute):
             )
         blocks = self.blocks_per_sm.value.data
         reason = blocks_per_sm_error(blocks) if blocks else None
+        if reason is not None:
+            raise VerifyException(reason)
+        sampled = self.edge_sample.value.data
+        reason = edge_sample_error(sampled) if sampled else None
         if reason is not None:
             raise VerifyException(reason)
 

@@ -197,6 +197,9 @@ class Call(Expr):
     intersection: str | None = field(default=None, init=False, repr=False)
     """For `intersectNeighbor`: the intersection method its statement's
     `program->configIntersection` chose (None: the default, `merge`)."""
+    on_host: bool = field(default=False, init=False, repr=False)
+    """For a call of an `extern func`: sema found it in host code (`main` or a
+    function `main` calls), so the user's host implementation runs it."""
 
 
 @dataclass(eq=False)

@@ -56,6 +56,7 @@ from gir.dialects.schedule import (
     LoadBalanceAttr,
     block_size_error,
     blocks_per_sm_error,
+    edge_sample_error,
     PullFrontierAttr,
     SimpleScheduleAttr,
     Toggle,
@@ -173,6 +174,9 @@ class ScheduleEvaluator:
             "configBucketFusion": self.bucket_fusion_options(),
             "configBlocksPerSM": [
                 OptionArg("blocks_per_sm", self.checked_int_reader(blocks_per_sm_error))
+            ],
+            "configEdgeSample": [
+                OptionArg("edge_sample", self.checked_int_reader(edge_sample_error))
             ],
         }
 
@@ -533,6 +537,11 @@ class ScheduleEvaluator:
         """Whether `schedule`'s options fit the statement labelled `path` (which
         `takes_schedule`)."""
         if isinstance(stmt, ast.While):
+            if isinstance(schedule, SimpleScheduleAttr) and schedule.edge_sample.value.data:
+                raise self.error(
+                    pos,
+                    f"configEdgeSample samples an edgeset apply's edges, but '{path}' is a while loop",
+                )
             return
         applies = edge_applies(stmt)
         parts = (

@@ -93,6 +93,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-edges", type=int, default=1 << 18)
     parser.add_argument("--functions", nargs="*", default=None)
     options = parser.parse_args(argv)
+    if "gir" not in nx.config.backends:
+        parser.error(
+            "gir's NetworkX backend is not registered: install gir (`pip install .`), "
+            "whose `networkx.backends` entry point NetworkX reads at import"
+        )
     warnings.simplefilter("ignore")
     nx.config.backends.gir.target = options.target
     sizes = [1 << power for power in range(8, options.max_edges.bit_length())]

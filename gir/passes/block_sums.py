@@ -18,7 +18,8 @@ from gir.passes.gpu_kernels import as_index, constant
 def block_exclusive_sum(
     b: Builder, value: SSAValue, warp_totals: SSAValue, block_size: int
 ) -> tuple[SSAValue, SSAValue]:
-    """Device code at a kernel's top level: the sum of `value` (i32) over the
+    """Device code at a kernel's top level: the sum of `value` (i32, or i64 edge
+    counts of 64-bit edge indices; `warp_totals` of the same type) over the
     block's threads below this one, and over the whole block. A sub-group exclusive
     sum, each warp's total in `warp_totals` (B/32 slots), a barrier, then a second
     sub-group sum of those totals gives each warp its base."""
@@ -38,8 +39,8 @@ def block_exclusive_sum(
     load = Builder(InsertPoint.at_end(loaded := Block()))
     load.insert(scf.YieldOp(load.insert(memref.LoadOp.get(warp_totals, [as_index(load, lane)])).res))
     none = Builder(InsertPoint.at_end(zero := Block()))
-    none.insert(scf.YieldOp(constant(none, 0)))
-    total_of_lane = b.insert(scf.IfOp(has_total, [i32], Region(loaded), Region(zero))).results[0]
+    none.insert(scf.YieldOp(constant(none, 0, value.type)))
+    total_of_lane = b.insert(scf.IfOp(has_total, [value.type], Region(loaded), Region(zero))).results[0]
     base_of_lane = b.insert(gir_gpu.SubgroupExclusiveSumOp(total_of_lane)).result
     base = b.insert(gir_gpu.SubgroupBroadcastOp(base_of_lane, warp)).result
     through_lane = b.insert(arith.AddiOp(base_of_lane, total_of_lane)).result

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, i32
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
@@ -155,7 +155,10 @@ def _thread_count(ctx: GpuContext) -> Callable[[Builder], SSAValue]:
     """Makes the threads of a blocked traversal at setup: min(E, BLOCKED_THREADS)."""
 
     def make(b: Builder) -> SSAValue:
-        threads = b.insert(arith.MinSIOp(ctx.edges, constant(b, BLOCKED_THREADS))).result
+        bound = constant(b, BLOCKED_THREADS, ctx.edge_type)
+        threads = b.insert(arith.MinSIOp(ctx.edges, bound)).result
+        if ctx.edge_type != i32:  # at most BLOCKED_THREADS: an i32
+            threads = b.insert(arith.TruncIOp(threads, i32)).result
         threads.name_hint = "threads"
         return threads
 

@@ -8,14 +8,14 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, i32
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, SymbolRefAttr, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu, graph, host
-from gir.dialects.gir_gpu import AtomicKind
+from gir.dialects.gir_gpu import AtomicKind, buffer_type
 from gir.dialects.host import GraphArray, GraphSize
 from gir.passes.gpu_elements import (
     combine,
@@ -80,9 +80,11 @@ class FrontierHostSetup(ModulePass):
         _hoist_frontier_sizes(main)
         _retype_vertices(main)
         load = _load_graph(main)
+        _check_extern_calls(main, load)
         gpu = GpuContext.of(op)
         _allocate_buffers(gpu, main, load)
         _lower_block(gpu, main.body.block)
+        _extern_buffer_types(op)
 
 
 def _check_input(module: ModuleOp, main: func.FuncOp) -> None:
@@ -102,6 +104,20 @@ def _check_input(module: ModuleOp, main: func.FuncOp) -> None:
             raise UserError.at(op,
                 f"error: global '@{op.sym_name.data}' is left: run "
                 "graph-to-frontier before frontier-to-gpu"
+            )
+
+
+def _check_extern_calls(main: func.FuncOp, load: graph.LoadEdgesOp | None) -> None:
+    """A host extern sees vertex ids and vectors as the device holds them: a
+    reordered graph's would be in gir's order, not the user's, so it is refused."""
+    if load is None or load.reorder is None:
+        return
+    for op in main.walk():
+        if isinstance(op, graph.CallExternOp):
+            raise UserError.at(op,
+                f"error: extern function '{op.callee.root_reference.data}' is called from the "
+                f"host of a program that reorders its graph ({load.reorder.data}): it would see "
+                "vertex ids and vectors in gir's order; drop the reordering"
             )
 
 
@@ -207,8 +223,10 @@ def _first_uses(main: func.FuncOp) -> dict[str, Operation]:
     for top in main.body.block.ops:
         for op in top.walk():
             for value in [*op.properties.values(), *op.attributes.values()]:
-                if isinstance(value, SymbolRefAttr):
-                    first.setdefault(value.root_reference.data, top)
+                refs = value.data if isinstance(value, ArrayAttr) else [value]
+                for ref in refs:
+                    if isinstance(ref, SymbolRefAttr):
+                        first.setdefault(ref.root_reference.data, top)
     return first
 
 
@@ -225,6 +243,29 @@ def _length(gpu: GpuContext, b: Builder, vector: graph.VectorType) -> SSAValue:
 def _vector(gpu: GpuContext, ref: SymbolRefAttr) -> tuple[SSAValue, graph.VectorType]:
     name = ref.root_reference.data
     return gpu.buffer(name), gpu.vectors[name]
+
+
+def _lower_extern_call(gpu: GpuContext, b: Builder, call: graph.CallExternOp) -> None:
+    """`graph.call_extern` -> `host.call_extern`: each vector argument is its
+    device buffer, in the declaration's order (the host copies it for the call)."""
+    scalars, vectors = iter(call.args), iter(call.vectors.data)
+    args = [
+        _vector(gpu, next(vectors))[0] if isinstance(t, graph.VectorType) else next(scalars)
+        for t in call.declaration().function_type.inputs.data
+    ]
+    replace(call, list(b.insert(host.CallExternOp(call.callee.root_reference.data, args, call.res.types)).results))
+
+
+def _extern_buffer_types(module: ModuleOp) -> None:
+    """Extern declarations take a vector as its device buffer (`memref<?xT>`),
+    as `host.call_extern` passes it."""
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and op.is_declaration:
+            inputs = [
+                buffer_type(element_type(t)) if isinstance(t, graph.VectorType) else t
+                for t in op.function_type.inputs.data
+            ]
+            op.function_type = func.FunctionType.from_lists(inputs, op.function_type.outputs.data)
 
 
 def _lower_block(gpu: GpuContext, block: Block) -> None:
@@ -288,6 +329,8 @@ def _lower_host_op(gpu: GpuContext, op: Operation) -> None:
         write = Block([host.WriteOp(op.desired, buffer, index), scf.YieldOp()])
         b.insert(scf.IfOp(success, [], Region(write)))
         replace(op, [success])
+    elif isinstance(op, graph.CallExternOp):
+        _lower_extern_call(gpu, b, op)
     elif isinstance(op, graph.VertexIdOp):
         replace(op, [resize(b, op.vertex, op.result.type)])
     elif isinstance(op, graph.ToVertexOp):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
+from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp, i32
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -17,7 +17,7 @@ from gir.dialects import frontier, graph
 from gir.passes.gpu_kernels import SETUP_ATTR, GpuContext, kernel_skeleton
 from gir.passes.kernel_builder import KernelBuilder, MapBody, fold_casts
 from gir.passes.ir_utils import main_function
-from gir.passes.load_balance import load_balance
+from gir.passes.load_balance import LOAD_BALANCES, load_balance
 from gir.passes.traversal_regions import drop_early_exit_marks
 from gir.passes.representations.dense import guarded
 
@@ -41,8 +41,18 @@ def _vertex_map_kernel(op: frontier.VertexMapOp, kernels: KernelBuilder) -> None
 
 
 def _edge_map_kernel(op: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
-    """As the map's load-balance strategy forms it."""
-    load_balance(op.load_balance.data).form_kernel(op, kernels)
+    """As the map's load-balance strategy forms it; a located `UserError` when
+    the program has 64-bit edge indices and the strategy keeps them in 32 bits."""
+    strategy = load_balance(op.load_balance.data)
+    if kernels.ctx.edge_type != i32 and not strategy.wide_edges:
+        wide = ", ".join(name for name in LOAD_BALANCES if load_balance(name).wide_edges)
+        raise UserError.at(
+            op,
+            f"error: load balance {strategy.value} keeps edge positions and sums of "
+            "degrees in 32 bits: it does not run a graph with more than 2^31 edges "
+            f"(64-bit edge indices) yet; use one of {wide} there",
+        )
+    strategy.form_kernel(op, kernels)
 
 
 KERNEL_FORMERS: dict[type[Operation], Callable[[Operation, KernelBuilder], None]] = {

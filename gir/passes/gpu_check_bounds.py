@@ -92,6 +92,11 @@ class GpuCheckBounds(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if BOUNDS_SITES in op.attributes:
             return
+        if host.edge_index_width(op) != 32:
+            raise UserError(
+                "error: gpu-check-bounds compares 32-bit buffer lengths: it does not check a "
+                "program with 64-bit edge indices (a graph with more than 2^31 edges)"
+            )
         main = main_function(op)
         record = _make_record(main)
         kernels = [kernel for kernel in op.ops if isinstance(kernel, gir_gpu.KernelOp)]

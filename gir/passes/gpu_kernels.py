@@ -40,6 +40,7 @@ from xdsl.dialects.builtin import (
     i1,
     i8,
     i32,
+    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -81,6 +82,8 @@ def as_index(b: Builder, value: SSAValue) -> SSAValue:
     """`value` (a vertex or an integer) as an `index`, for memref accesses."""
     if isinstance(value.type, IndexType):
         return value
+    if value.type == i64:  # an edge offset of a 64-bit program: no truncation
+        return b.insert(arith.IndexCastOp(value, IndexType())).result
     return b.insert(arith.IndexCastOp(as_i32(b, value), IndexType())).result
 
 
@@ -207,7 +210,8 @@ class GpuContext:
         after = Builder(InsertPoint.after(loads[0]), operation_insertion_handler=[_mark_setup])
         for what, hint in ((GraphSize.VERTICES, "num_vertices"), (GraphSize.EDGES, "num_edges")):
             if what not in sizes:
-                sizes[what] = after.insert(host.GraphSizeOp(handle, what)).result
+                size_type = host.edge_index_type(module) if what == GraphSize.EDGES else i32
+                sizes[what] = after.insert(host.GraphSizeOp(handle, what, size_type)).result
                 sizes[what].name_hint = hint
         return GpuContext(module, main, handle, sizes)
 
@@ -277,19 +281,22 @@ class GpuContext:
             self.loaded is not None and before is self.loaded.owner
         )
 
-    def graph_array(self, kind: GraphArray, element: Attribute = i32) -> SSAValue:
-        """A device array of the loaded graph (made once, at setup)."""
+    @property
+    def edge_type(self) -> IntegerType:
+        """i32 or i64: the program's edge index type (`host.edge_index_type`),
+        of edge offsets, edge counts and sums of degrees."""
+        return host.edge_index_type(self.module)
+
+    def graph_array(self, kind: GraphArray, element: Attribute | None = None) -> SSAValue:
+        """A device array of the loaded graph (made once, at setup); `element`
+        defaults to the edge index type for offsets, else i32."""
         for use in self.graph.uses:
             op = use.operation
             if isinstance(op, host.GraphArrayOp) and op.array.data == kind:
                 return op.result
-        op = host.GraphArrayOp(self.graph, kind)
-        if element != i32:
-            op = host.GraphArrayOp.create(
-                operands=[self.graph],
-                properties=dict(op.properties),
-                result_types=[buffer_type(element)],
-            )
+        if element is None:
+            element = self.edge_type if kind in host.OFFSET_ARRAYS else i32
+        op = host.GraphArrayOp(self.graph, kind, element=element)
         op.result.name_hint = kind.value
         return self.setup_builder().insert(op).result
 

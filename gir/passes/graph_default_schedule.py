@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
+from gir.axes import DIRECTIONS, LOAD_BALANCES
 from gir.diagnostics import UserError
 from gir.dialects import graph
 from gir.dialects.schedule import (
@@ -67,6 +68,32 @@ def check_schedule(schedule: SimpleScheduleAttr, where: str, at: Operation | Non
             f"error: load balance {schedule.load_balance.data} of {where} "
             f"cannot lower {reason} yet"
         )
+    if schedule.edge_sample.value.data:
+        reason = _edge_sample_unsupported(schedule)
+        if reason is not None:
+            raise UserError.at(at, f"error: configEdgeSample of {where} {reason}")
+
+
+def _edge_sample_unsupported(schedule: SimpleScheduleAttr) -> str | None:
+    """Why a traversal with `schedule` cannot walk only the first edges of each
+    vertex (`configEdgeSample`), None if it can: the cap goes on the edge loop of
+    a thread that walks a whole vertex (the direction's `vertex_map`), so the load
+    balance must give each vertex one thread and the direction must cap it."""
+    from gir.passes.directions import direction
+    from gir.passes.load_balance import load_balance
+
+    if not load_balance(schedule.load_balance.data).owns_iterated_vertex():
+        owning = [name for name in LOAD_BALANCES if LOAD_BALANCES.get(name).owns_iterated_vertex()]
+        return (
+            f"needs load balance {' or '.join(owning)} (one thread walking each vertex's "
+            f"edges), got {schedule.load_balance.data}"
+        )
+    if not direction(schedule.direction.data).samples_edges:
+        sampling = [name for name in DIRECTIONS if DIRECTIONS.get(name).samples_edges]
+        return f"needs direction {' or '.join(sampling)}, got {schedule.direction.data}"
+    if schedule.edge_blocking.data == EdgeBlocking.BLOCKED:
+        return "cannot take edge blocking (BLOCKED), which spreads a vertex's edges over blocks"
+    return None
 
 
 @dataclass(frozen=True)

@@ -244,6 +244,7 @@ def _traversal(
         dedup=dedup and not unfused_dedup,
         label=_label(op, udf_name),
         block_size=schedule.block_size.value.data,
+        edge_sample=schedule.edge_sample.value.data,
     )
     if schedule.edge_blocking.data == EdgeBlocking.BLOCKED:
         traverse.attributes[BLOCKING_SIZE_ATTR] = schedule.blocking_size

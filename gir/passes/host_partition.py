@@ -13,10 +13,21 @@ combine its writes imply:
 | the kernel writes the argument with                 | exchange                            |
 |-----------------------------------------------------|-------------------------------------|
 | `atomic_rmw min` / `max` / `umin` / `umax` / `or`   | `host.allreduce` min / max / ... / or |
-| `atomic_rmw add`, or a store of `load + x`          | `host.allreduce sum` against a clone |
+| `atomic_rmw add`, or a store of `load + x`          | `host.allreduce sum`                |
 | a store of `x` under `if x < old` (`>`)             | `host.allreduce min` (max)          |
-| `atomic_cas`, `exch` or a plain store               | `host.allreduce claim` against a clone |
+| `atomic_cas`, `exch` or a plain store               | `host.allreduce claim`              |
 | an `atomic_rmw add` whose old value places a store  | `host.allgather` of the queue       |
+
+The exchange format (`host.ExchangeFormat`) follows the launch's grid: a launch
+over every vertex or edge (its grid computed from `host.graph_size`: a pull
+gather, a sweep of CC, a pull step of BFS) changes most of the buffer, and its
+all-reduces send the whole vector (`dense`); one over a frontier (its grid from
+the frontier's size) changes the frontier's neighbours only, and its
+all-reduces are `exchange auto`: the runtime sends the changed elements (pairs
+or a bitmap) where they are fewer bytes. Sum and claim, and every `auto`
+all-reduce, combine against a `host.clone` of the buffer taken before the
+launch (the base), which tells the changed elements too (docs/multi-gpu.md,
+"Exchange formats").
 
 Launches that read no edges (vertex maps, conversions, compactions) run
 replicated on every device, with equal inputs and so equal results, and need no
@@ -29,14 +40,16 @@ Before:
 ```mlir
 %g = host.load_graph {argv = 1 : i64}
 %col_idx = host.graph_array %g col_idx : memref<?xi32>
-host.launch @relax grid %n block %b (%row_ptr, %col_idx, %dist) : ...
+host.launch @relax grid %blocks block %b (%size, %items, %row_ptr, %col_idx, %dist) : ...
 ```
-After:
+After (a launch over a frontier):
 ```mlir
 %g = host.load_graph {argv = 1 : i64, partitioned}
 %col_idx = host.graph_array %g col_idx : memref<?xi32>
-host.launch @relax grid %n block %b (%row_ptr, %col_idx, %dist) : ...
-host.allreduce %dist min : memref<?xi32>
+%before = host.clone %dist : memref<?xi32>
+host.launch @relax grid %blocks block %b (%size, %items, %row_ptr, %col_idx, %dist) : ...
+host.allreduce %dist min base %before exchange auto : memref<?xi32>
+host.free %before : memref<?xi32>
 ```
 
 What is not partitioned is refused with one located error: kernel-fused loops
@@ -61,7 +74,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gir.diagnostics import UserError
 from gir.dialects import gir_gpu, host
 from gir.dialects.gir_gpu import BOUNDS_RECORD, AtomicKind, KernelOp, is_persistent
-from gir.dialects.host import Combine, GraphArray
+from gir.dialects.host import Combine, ExchangeFormat, GraphArray
 
 REPLICATED_ARRAYS = (GraphArray.OUT_DEGREES,)
 """Graph arrays every device holds whole (vertex data, not edges)."""
@@ -308,16 +321,31 @@ def _ordering(compare: arith.CmpiOp | arith.CmpfOp) -> Combine | None:
 @dataclass(frozen=True)
 class HostPartition(ModulePass):
     """Partitions the edges over the devices of a run and inserts the exchanges
-    after every launch that reads them (module docstring)."""
+    after every launch that reads them (module docstring). `exchange=FORMAT`
+    (dense, pairs, bitmap, auto) gives every all-reduce that format instead of
+    the launch's rule (auto over a frontier, dense over the whole graph)."""
 
     name = "host-partition"
 
+    exchange: str | None = None
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.exchange is not None and self.exchange not in tuple(ExchangeFormat):
+            formats = ", ".join(ExchangeFormat)
+            raise UserError(f"error: host-partition{{exchange={self.exchange}}}: expected one of {formats}")
+        forced = None if self.exchange is None else ExchangeFormat(self.exchange)
         main = next(
             (f for f in op.ops if isinstance(f, func.FuncOp) and f.sym_name.data == "main"), None
         )
         if main is None:
             return
+        for call in main.walk():
+            if isinstance(call, host.CallExternOp):
+                raise UserError.at(call,
+                    f"error: extern function '{call.callee.root_reference.data}' is called from "
+                    "the host: a program partitioned over several devices cannot call host "
+                    "extern functions yet (run it on one device)"
+                )
         kernels = {k.sym_name.data: k for k in op.ops if isinstance(k, KernelOp)}
         edge_arrays, offset_arrays = _partition_loads(main)
         _refuse_host_edge_access(main, edge_arrays)
@@ -337,7 +365,7 @@ class HostPartition(ModulePass):
             key = (kernel.sym_name.data, offsets)
             if key not in summaries:
                 summaries[key] = kernel_writes(kernel, offsets)
-            _exchange_after(launch, kernel, summaries[key], unshared)
+            _exchange_after(launch, kernel, summaries[key], unshared, forced)
 
 
 def _partition_loads(main: func.FuncOp) -> tuple[set[SSAValue], set[SSAValue]]:
@@ -387,11 +415,37 @@ def _bounds_records(main: func.FuncOp) -> set[SSAValue]:
     }
 
 
+def _over_whole_graph(launch: host.LaunchOp) -> bool:
+    """Whether `launch`'s grid is computed from the graph's size and constants
+    only (a launch over every vertex or edge), not from a frontier's size (a
+    value read from the device, or carried by a loop)."""
+    sized = False
+    seen: set[SSAValue] = set()
+    work = [launch.grid]
+    while work:
+        value = work.pop()
+        if value in seen:
+            continue
+        seen.add(value)
+        owner = value.owner
+        if not isinstance(owner, Operation) or owner.regions or isinstance(owner, host.ReadOp):
+            return False
+        sized |= isinstance(owner, host.GraphSizeOp)
+        work.extend(owner.operands)
+    return sized
+
+
 def _exchange_after(
-    launch: host.LaunchOp, kernel: KernelOp, writes: KernelWrites, unshared: set[SSAValue]
+    launch: host.LaunchOp,
+    kernel: KernelOp,
+    writes: KernelWrites,
+    unshared: set[SSAValue],
+    forced: ExchangeFormat | None = None,
 ) -> None:
-    """Inserts the clones before `launch` and the exchanges after it."""
+    """Inserts the clones before `launch` and the exchanges after it, in the
+    `forced` format, else the launch's (`_over_whole_graph`)."""
     name = kernel.sym_name.data
+    exchange = forced or (ExchangeFormat.DENSE if _over_whole_graph(launch) else ExchangeFormat.AUTO)
     before: list[Operation] = []
     after: list[Operation] = []
     for counter, items in sorted(writes.queues.items()):
@@ -423,13 +477,13 @@ def _exchange_after(
         buffer = launch.args[position]
         if buffer in unshared:
             continue
-        if combine in host.COMBINES_WITH_BASE:
-            clone = host.CloneOp(buffer)
-            before.append(clone)
-            clones.append(clone)
-            after.append(host.AllReduceOp(buffer, combine, clone.result))
-        else:
+        if combine not in host.COMBINES_WITH_BASE and exchange == ExchangeFormat.DENSE:
             after.append(host.AllReduceOp(buffer, combine))
+            continue
+        clone = host.CloneOp(buffer)
+        before.append(clone)
+        clones.append(clone)
+        after.append(host.AllReduceOp(buffer, combine, clone.result, exchange))
     after.extend(host.FreeOp(clone.result) for clone in clones)
     if before:
         Rewriter.insert_op(before, InsertPoint.before(launch))

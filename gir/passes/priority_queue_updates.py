@@ -59,6 +59,7 @@ def lower_traversal(queue: QueueState, handle: SSAValue, op: frontier.EdgeTraver
         dedup=op.dedup is not None,
         label=None if op.label is None else op.label.data,
         block_size=frontier.block_size_of(op),
+        edge_sample=None if op.edge_sample is None else op.edge_sample.value.data,
     )
     Rewriter.replace_op(op, traverse, new_results=[])
     assert traverse.result is not None

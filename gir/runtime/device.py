@@ -79,6 +79,7 @@ from gir.dialects.host import (
     BLOCKED_ARRAYS,
     BY_DESTINATION_ARRAYS,
     BY_SOURCE_ARRAYS,
+    OFFSET_ARRAYS,
     PERSISTENT_THREADS_PER_SM,
 )
 from gir.protocol import DType, GraphArray, Launch
@@ -196,6 +197,13 @@ class DeviceGraph:
             array = graph.out_degrees()
         if array is None:
             raise UserError(f"error: the program reads edge weights, but graph '{self._spec}' has none")
+        if kind in OFFSET_ARRAYS and array.size and int(array[-1]) > np.iinfo(DTYPES[dtype]).max:
+            raise UserError(
+                f"error: graph '{self._spec}' has {self.num_edges:,} edges, more than the "
+                f"program's {DTYPES[dtype].itemsize * 8}-bit edge indices hold: it must be "
+                "specialised on the graph (CompiledProgram.for_edges) or lowered with 64-bit "
+                "edge indices"
+            )
         return np.ascontiguousarray(array, dtype=DTYPES[dtype])
 
     def release(self) -> None:

@@ -6,7 +6,9 @@ each in a thread of its own (a rank), each on its part of the edges
 (`host.allreduce`, `host.allgather`), which a communicator carries out: here
 host-staged (each rank copies its buffer to the host, the ranks combine the
 copies with numpy and copy the result back), which any target, OpenCL on PoCL
-included, can do.
+included, can do. An all-reduce with a base may send only the elements each
+rank changed (`ExchangeFormat`: pairs or a bitmap, `choose_format`), combined
+into the base on every rank (`apply_changes`).
 
 ```python
 result = run_partitioned(program, [device0, device1], ["bfs", "rmat:10", "0"], sys.stdout)
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import io
 import os
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,7 +31,8 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from gir.dialects.host import Combine
+from gir.diagnostics import UserError
+from gir.dialects.host import Combine, ExchangeFormat
 from gir.protocol import DType
 from gir.runtime.graph.partition import GraphPart, partition
 from gir.runtime.run import Run, RunResult
@@ -61,6 +65,129 @@ def combine_arrays(copies: Sequence[np.ndarray], combine: Combine, base: np.ndar
     return reduce.reduce(np.stack(copies))
 
 
+EXCHANGE_FORMAT_VARIABLE = "GIR_EXCHANGE_FORMAT"
+"""`dense`, `pairs`, `bitmap` or `auto`: the `ExchangeFormat` of every exchange
+of a run, whatever its `host.allreduce` says (for measurements); queue unions
+go as bitmaps for `bitmap`, as lists for `dense` and `pairs`. Unset: each
+all-reduce's own format, and `auto` for queue unions."""
+
+INDEX_BYTES = 4
+"""The bytes of a changed element's index (int32) in a pair."""
+
+
+def exchange_override() -> ExchangeFormat | None:
+    """The format `GIR_EXCHANGE_FORMAT` asks for, if set."""
+    text = os.environ.get(EXCHANGE_FORMAT_VARIABLE, "")
+    if not text:
+        return None
+    try:
+        return ExchangeFormat(text)
+    except ValueError:
+        names = ", ".join(f.value for f in ExchangeFormat)
+        raise UserError(f"error: {EXCHANGE_FORMAT_VARIABLE} must be one of {names}, not '{text}'") from None
+
+
+def bitmap_bytes(length: int) -> int:
+    """The bytes of a bitmap of `length` elements, in whole 32-bit words."""
+    return 4 * -(-length // 32)
+
+
+def exchange_bytes(format: ExchangeFormat, changed: int, length: int, element_bytes: int) -> int:
+    """The payload of one rank's part of an all-reduce of a `length`-element
+    vector in which it changed `changed` elements (what it sends; what it
+    receives is the sum over the ranks; a dense all-reduce's is one vector)."""
+    if format == ExchangeFormat.PAIRS:
+        return changed * (INDEX_BYTES + element_bytes)
+    if format == ExchangeFormat.BITMAP:
+        return bitmap_bytes(length) + changed * element_bytes
+    return length * element_bytes
+
+
+def choose_format(wanted: ExchangeFormat, counts: Sequence[int], length: int, element_bytes: int) -> ExchangeFormat:
+    """The format of an all-reduce of a `length`-element vector whose ranks
+    changed `counts` elements: `wanted`, or for `auto` the one in which all
+    ranks together send the fewest bytes (what `ExchangeCount.bytes` counts)."""
+    if wanted != ExchangeFormat.AUTO:
+        return wanted
+    formats = (ExchangeFormat.DENSE, ExchangeFormat.PAIRS, ExchangeFormat.BITMAP)
+    return min(formats, key=lambda f: sum(exchange_bytes(f, count, length, element_bytes) for count in counts))
+
+
+def queue_as_bitmap(wanted: ExchangeFormat, sizes: Sequence[int], bound: int) -> bool:
+    """Whether a queue union whose ranks hold `sizes` vertices, all below
+    `bound`, sends a bitmap of each rank's vertices (`bitmap` or, for `auto`,
+    where the bitmaps are fewer bytes than the lists, 4 bytes a vertex) rather
+    than the lists (`dense`, `pairs`)."""
+    if wanted == ExchangeFormat.AUTO:
+        return len(sizes) * bitmap_bytes(bound) < INDEX_BYTES * sum(sizes)
+    return wanted == ExchangeFormat.BITMAP
+
+
+def to_bitmap(xp: Any, indices: Any, length: int) -> Any:
+    """The bitmap of `indices` among `length` elements (uint8, `bitmap_bytes`
+    long: bit `i % 8` of byte `i // 8`). `xp`: numpy or cupy."""
+    mask = xp.zeros(bitmap_bytes(length) * 8, np.bool_)
+    mask[indices] = True
+    return xp.packbits(mask, bitorder="little")
+
+
+def from_bitmap(xp: Any, bitmap: Any, length: int) -> Any:
+    """The int32 indices, ascending, whose bits `bitmap` sets (`to_bitmap`)."""
+    return xp.flatnonzero(xp.unpackbits(bitmap, bitorder="little")[:length]).astype(np.int32)
+
+
+def changed_indices(xp: Any, values: Any, base: Any) -> Any:
+    """The int32 indices where `values` differs from `base` bit for bit
+    (`xp`: numpy or cupy)."""
+    bits = np.dtype(f"uint{values.dtype.itemsize * 8}")
+    return xp.flatnonzero(values.view(bits) != base.view(bits)).astype(np.int32)
+
+
+def from_bitmaps(xp: Any, bitmaps: Any, counts: Sequence[int]) -> list[Any]:
+    """The int32 indices, ascending, each row of `bitmaps` (one a rank, as
+    `to_bitmap` makes them) sets, `counts[r]` of them in row r: all rows
+    unpacked at once, so the host waits once, not once a rank."""
+    bits = bitmaps.shape[1] * 8
+    flat = xp.flatnonzero(xp.unpackbits(bitmaps.ravel(), bitorder="little"))
+    starts = np.concatenate([[0], np.cumsum(counts)]).astype(int)
+    return [(flat[starts[r] : starts[r + 1]] - r * bits).astype(np.int32) for r in range(len(counts))]
+
+
+def apply_changes(xp: Any, base: Any, changes: Sequence[tuple[Any, Any]], combine: Combine) -> Any:
+    """The `combine` of the ranks' copies of a vector, from the values before
+    the writes (`base`) and each rank's changed elements (`changes`, by rank:
+    indices, each once, and their new values); equal to `combine_arrays` of the
+    copies. `xp`: numpy or cupy."""
+    result = base.copy()
+    apply_changes_into(xp, result, base, changes, combine)
+    return result
+
+
+def apply_changes_into(xp: Any, result: Any, base: Any, changes: Sequence[tuple[Any, Any]], combine: Combine) -> None:
+    """`apply_changes` into `result`, which holds `base` or, for the combines
+    other than sum and claim, a rank's own copy (its changes are among
+    `changes`, and combining them again changes nothing)."""
+    if combine == Combine.SUM:
+        result[...] = base
+        for indices, values in changes:
+            result[indices] += values - base[indices]
+        return
+    if combine == Combine.CLAIM:  # the first rank that changed an element wins
+        result[...] = base
+        for indices, values in reversed(changes):
+            result[indices] = values
+        return
+    view = result
+    if combine in (Combine.UMIN, Combine.UMAX):
+        view = result.view(np.dtype(f"uint{result.dtype.itemsize * 8}"))
+    reduce = {
+        Combine.MIN: xp.minimum, Combine.UMIN: xp.minimum, Combine.MAX: xp.maximum,
+        Combine.UMAX: xp.maximum, Combine.OR: xp.bitwise_or,
+    }[combine]  # fmt: skip
+    for indices, values in changes:
+        view[indices] = reduce(view[indices], values.view(view.dtype))
+
+
 @dataclass(frozen=True)
 class ExchangeCount:
     """The payload a partitioned run's ranks exchanged, counted alike by every
@@ -69,10 +196,16 @@ class ExchangeCount:
     A collective is one `host.allreduce` or `host.allgather` a rank carried out
     (every rank carries out the same ones). Its payload is the exchanged
     elements, not what a transport adds: an all-reduce of `count` elements of
-    `size` bytes sends and receives `count * size` bytes per rank, whatever its
-    combine; an all-gather of a queue sends the rank's own entries and receives
-    the entries of the union (4 bytes each). The queue sizes, NCCL's padding of
-    the queues to the longest and its ring or tree's forwarding are not counted."""
+    `size` bytes sent whole (`ExchangeFormat.DENSE`) sends and receives
+    `count * size` bytes per rank, whatever its combine; one sent as changed
+    elements sends the rank's part (`exchange_bytes`: its pairs, `4 + size`
+    bytes each, or its bitmap and changed values) and receives all ranks'
+    parts, its own included; an all-gather of a queue sends the
+    rank's own entries and receives the entries of the union (4 bytes each),
+    or, as bitmaps (`queue_as_bitmap`), sends the bitmap of its entries and
+    receives every rank's.
+    The counts of changed elements and the queue sizes (4 bytes a rank), NCCL's
+    padding to the longest and its ring or tree's forwarding are not counted."""
 
     collectives: int
     """Collectives per rank."""
@@ -104,6 +237,8 @@ class Communicator:
         """`graph`: the host graph every load is of (a graph given from Python),
         else each load reads its spec."""
         self.size = size
+        self.override = exchange_override()
+        """The format of every exchange, where `GIR_EXCHANGE_FORMAT` sets one."""
         self._graph = graph
         self._lock = threading.Lock()
         self._parts: dict[tuple[str, bool], list[GraphPart]] = {}
@@ -135,10 +270,23 @@ class Communicator:
             self._parts[key] = parts
             return parts
 
+    def format_of(self, exchange: ExchangeFormat, base: Any) -> ExchangeFormat:
+        """What an all-reduce whose op says `exchange` sends: the override
+        where one is set, and dense without a base."""
+        if base is None:
+            return ExchangeFormat.DENSE
+        return exchange if self.override is None else self.override
+
+    def queue_format(self) -> ExchangeFormat:
+        """What a queue union sends: lists, bitmaps or either (auto)."""
+        return ExchangeFormat.AUTO if self.override is None else self.override
+
     def allreduce_buffer(
-        self, rank: int, device: Any, buffer: Any, count: int, dtype: DType, combine: Combine, base: Any
+        self, rank: int, device: Any, buffer: Any, count: int, dtype: DType, combine: Combine, base: Any,
+        exchange: ExchangeFormat = ExchangeFormat.DENSE,
     ) -> None:
-        """`host.allreduce` of a device buffer of `count` elements."""
+        """`host.allreduce` of a device buffer of `count` elements, sent in
+        `exchange` (`format_of`)."""
         raise NotImplementedError
 
     def allgather_queue(self, rank: int, device: Any, items: Any, capacity: int, count: Any) -> None:
@@ -151,7 +299,8 @@ class Communicator:
 
 class HostStagedCommunicator(Communicator):
     """The exchanges of `size` ranks in one process, through host memory: each
-    rank hands in its copy, waits for the others, and combines all of them."""
+    rank hands in its copy (or, in pairs and bitmap formats, its changed
+    elements), waits for the others, and combines all of them."""
 
     def __init__(self, size: int, graph: Any = None):
         super().__init__(size, graph)
@@ -166,29 +315,63 @@ class HostStagedCommunicator(Communicator):
         self._barrier.wait()
         return values
 
-    def allreduce(self, rank: int, copy: np.ndarray, combine: Combine, base: np.ndarray | None) -> np.ndarray:
-        """The `combine` of every rank's `copy`."""
-        return combine_arrays(self._exchange(rank, copy), combine, base)
+    def allreduce(
+        self, rank: int, copy: np.ndarray, combine: Combine, base: np.ndarray | None,
+        exchange: ExchangeFormat = ExchangeFormat.DENSE,
+    ) -> tuple[np.ndarray, int, int]:
+        """The `combine` of every rank's `copy`, and the payload bytes this rank
+        sent and received (whole vectors, or the changed elements where the
+        format says so)."""
+        wanted = self.format_of(exchange, base)
+        if wanted == ExchangeFormat.DENSE:
+            return combine_arrays(self._exchange(rank, copy), combine, base), copy.nbytes, copy.nbytes
+        assert base is not None
+        changed = changed_indices(np, copy, base)
+        counts = self._exchange(rank, changed.size)
+        format = choose_format(wanted, counts, copy.size, copy.itemsize)
+        if format == ExchangeFormat.DENSE:
+            return combine_arrays(self._exchange(rank, copy), combine, base), copy.nbytes, copy.nbytes
+        if format == ExchangeFormat.PAIRS:
+            changes = self._exchange(rank, (changed, copy[changed]))
+        else:
+            shared = self._exchange(rank, (to_bitmap(np, changed, copy.size), copy[changed]))
+            rows = from_bitmaps(np, np.stack([bitmap for bitmap, _ in shared]), counts)
+            changes = [(indices, values) for indices, (_, values) in zip(rows, shared, strict=True)]
+        sent = [exchange_bytes(format, count, copy.size, copy.itemsize) for count in counts]
+        return apply_changes(np, base, changes, combine), sent[rank], sum(sent)
 
-    def allgather(self, rank: int, items: np.ndarray) -> np.ndarray:
-        """The distinct items of every rank's `items`, ascending."""
-        return np.unique(np.concatenate(self._exchange(rank, items)))
+    def allgather(self, rank: int, items: np.ndarray) -> tuple[np.ndarray, int, int]:
+        """The distinct items of every rank's `items` (non-negative), ascending,
+        and the payload bytes this rank sent and received (as a list or as
+        bitmaps, as `queue_as_bitmap` says)."""
+        shared = self._exchange(rank, (items.size, int(items.max()) + 1 if items.size else 0))
+        sizes = [size for size, _ in shared]
+        bound = max(bound for _, bound in shared)
+        if queue_as_bitmap(self.queue_format(), sizes, bound):
+            bitmaps = self._exchange(rank, to_bitmap(np, items, bound))
+            union = from_bitmap(np, np.bitwise_or.reduce(bitmaps), bound)
+            return union, bitmap_bytes(bound), self.size * bitmap_bytes(bound)
+        union = np.unique(np.concatenate(self._exchange(rank, items)))
+        return union, items.nbytes, union.nbytes
 
     def allreduce_buffer(
-        self, rank: int, device: Any, buffer: Any, count: int, dtype: DType, combine: Combine, base: Any
+        self, rank: int, device: Any, buffer: Any, count: int, dtype: DType, combine: Combine, base: Any,
+        exchange: ExchangeFormat = ExchangeFormat.DENSE,
     ) -> None:
         copy = device.to_host(buffer, count, dtype)
         before = None if base is None else device.to_host(base, count, dtype)
-        device.from_host(buffer, self.allreduce(rank, copy, combine, before))
-        self._count(rank, copy.nbytes, copy.nbytes)
+        result, sent, received = self.allreduce(rank, copy, combine, before, exchange)
+        device.from_host(buffer, result)
+        self._count(rank, sent, received)
 
     def allgather_queue(self, rank: int, device: Any, items: Any, capacity: int, count: Any) -> None:
         size = min(max(int(device.read_element(count, 0, DType.INT32)), 0), capacity)
         own = device.to_host(items, size, DType.INT32)
-        union = self.allgather(rank, own)[:capacity]
+        union, sent, received = self.allgather(rank, own)
+        union = union[:capacity]
         device.from_host(items, union)
         device.write_element(count, 0, int(union.size), DType.INT32)
-        self._count(rank, own.nbytes, union.nbytes)
+        self._count(rank, sent, received)
 
     def abort(self) -> None:
         self._barrier.abort()
@@ -228,6 +411,31 @@ def make_communicator(devices: Sequence[Any], graph: Any = None) -> Communicator
     return HostStagedCommunicator(len(devices), graph)
 
 
+RANK_SWITCH_INTERVAL = 0.0002
+"""Seconds a rank's thread may hold the interpreter while another waits for it
+(`sys.setswitchinterval`, 5 ms by default) during a partitioned run: a rank
+whose device call returned (a read, an exchange) resumes within this instead
+of waiting out another rank's Python up to 5 ms, each time.
+`GIR_SWITCH_INTERVAL` (seconds) overrides it, for measurements."""
+
+SWITCH_INTERVAL_VARIABLE = "GIR_SWITCH_INTERVAL"
+
+
+def rank_switch_interval() -> float:
+    """`GIR_SWITCH_INTERVAL` if set (a positive number of seconds), else
+    `RANK_SWITCH_INTERVAL`."""
+    text = os.environ.get(SWITCH_INTERVAL_VARIABLE, "")
+    if not text:
+        return RANK_SWITCH_INTERVAL
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0:
+        raise UserError(f"error: {SWITCH_INTERVAL_VARIABLE} must be a positive number of seconds, not '{text}'")
+    return seconds
+
+
 def run_partitioned(
     program: Any, devices: Sequence[Any], argv: list[str], stdout: TextIO, graph: Any = None
 ) -> RunResult:
@@ -258,10 +466,15 @@ def run_partitioned(
             device.deactivate()
 
     threads = [threading.Thread(target=rank_main, args=(rank,), name=f"gir-rank-{rank}") for rank in range(len(devices))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    switch_interval = sys.getswitchinterval()
+    sys.setswitchinterval(rank_switch_interval())
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(switch_interval)
     first = next((e for e in errors if e is not None and not isinstance(e, threading.BrokenBarrierError)), None)
     if first is None:
         first = next((e for e in errors if e is not None), None)

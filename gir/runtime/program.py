@@ -9,8 +9,8 @@ result = program.run(device, ["bfs", "rmat:10", "0"], sys.stdout)
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from gir.diagnostics import UserError
@@ -31,6 +31,25 @@ HostFunction = Callable[[HostRuntime, tuple[Any, ...]], None]
 
 
 @dataclass(frozen=True)
+class GraphLoad:
+    """The graph a program's `host.load_graph` loads: from `argv[argv]` or the
+    file `path`, with weights when `weighted`, relabelled by `reorder`."""
+
+    argv: int | None
+    path: str | None
+    weighted: bool
+    reorder: str | None
+
+    def spec(self, argv: list[str]) -> str | None:
+        """The graph spec this load reads from `argv` (None: argv lacks it, which
+        the host program reports)."""
+        if self.path is not None:
+            return self.path
+        assert self.argv is not None
+        return argv[self.argv] if self.argv < len(argv) else None
+
+
+@dataclass(frozen=True)
 class CompiledProgram:
     """A GPU-level program printed for one target: kernel source, host Python and
     the constants table (every string of the IR) the host function is given."""
@@ -46,6 +65,58 @@ class CompiledProgram:
     extensions: tuple[tuple[str, str], ...] = ()
     """The OpenCL extensions the kernels enable, each with the `file:line:col` of
     the first statement that needs it ("" where unknown)."""
+    host_externs: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    """The Python implementations of the extern functions the host calls, by
+    name (`gir.targets.host_externs`), handed to each `Run`."""
+    edge_index_width: int = 32
+    """How wide the program's edge indices are (`gir.dialects.host.edge_index_width`)."""
+    graph_load: GraphLoad | None = None
+    """The graph `@main` loads on one device, known before it runs (None: none,
+    or a partitioned load)."""
+    widen: Callable[[], CompiledProgram] | None = field(default=None, compare=False)
+    """Compiles this program with 64-bit edge indices (None: it cannot be, say
+    a module given at the GPU level): what `for_edges` runs a larger graph with."""
+    _specialised: dict[int, CompiledProgram] = field(default_factory=dict, compare=False, repr=False)
+    _noted: list[str] = field(default_factory=list, compare=False, repr=False)
+
+    def for_edges(self, num_edges: int) -> CompiledProgram:
+        """This program, or its 64-bit specialisation (compiled once) when a graph
+        of `num_edges` edges needs one (`gir.runtime.graph.edge_index_width`): the
+        per-graph choice of edge index width; a `UserError` when it cannot be made."""
+        from gir.runtime.graph.memory import FORCE_EDGE_INDEX_WIDTH, edge_index_width
+
+        width = edge_index_width(num_edges)
+        if width <= self.edge_index_width:
+            return self
+        if self.widen is None:
+            reason = (
+                f"has {num_edges:,} edges" if num_edges > 2**31 - 1
+                else f"runs with ${FORCE_EDGE_INDEX_WIDTH}=64"
+            )
+            raise UserError(
+                f"error: the graph {reason}, which needs 64-bit edge indices, but this program "
+                "was given at the GPU level with 32-bit ones: give gir its source (or the "
+                "graph/frontier-level IR) so that it can lower it again"
+            )
+        wide = self._specialised.get(width)
+        if wide is None:
+            wide = self._specialised[width] = self.widen()
+        return wide
+
+    def for_run(self, device: Device, argv: list[str]) -> CompiledProgram:
+        """`for_edges` of the graph this run loads (loaded on `device` here, where
+        the host program finds it again), or this program when it loads none."""
+        spec = None if self.graph_load is None else self.graph_load.spec(argv)
+        if spec is None:
+            return self
+        assert self.graph_load is not None
+        graph = device.load_graph(spec, self.graph_load.weighted, self.graph_load.reorder)
+        program = self.for_edges(graph.num_edges)
+        if program is not self and device.progress is not None and not self._noted:
+            self._noted.append(spec)
+            why = "more than 2^31 - 1" if graph.num_edges > 2**31 - 1 else "$GIR_EDGE_INDEX_WIDTH=64"
+            device.progress(f"{spec} has {graph.num_edges:,} edges ({why}): running with 64-bit edge indices")
+        return program
 
     def kernels(self, device: Device) -> Any:
         """The program's kernels built on `device` (once per device and source);
@@ -67,8 +138,12 @@ class CompiledProgram:
 
     def run(self, device: Device, argv: list[str], stdout: TextIO) -> RunResult:
         """Runs the program on `device` with the program's `argv` (argv[0] is its
-        name, argv[1] usually the graph) printing to `stdout`."""
-        run = Run(device, self.kernels(device), argv, stdout, self.bounds_sites)
+        name, argv[1] usually the graph) printing to `stdout`; with 64-bit edge
+        indices when the graph needs them (`for_run`)."""
+        program = self.for_run(device, argv)
+        if program is not self:
+            return program.run(device, argv, stdout)
+        run = Run(device, self.kernels(device), argv, stdout, self.bounds_sites, host_externs=self.host_externs)
         try:
             self.host_run(run, self.constants)
             return run.finish()

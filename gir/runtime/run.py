@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import ctypes
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -23,7 +25,7 @@ import numpy as np
 
 from gir.diagnostics import UserError
 from gir.dialects.gir_gpu import BOUNDS_RECORD, BoundsSite
-from gir.dialects.host import Combine, ListSlot, ListStatus
+from gir.dialects.host import Combine, ExchangeFormat, ListSlot, ListStatus
 from gir.protocol import Buffer, DType, GraphArray, GraphSize, Launch, parse_argv_int
 from gir.runtime.device import DTYPES, Device, DeviceGraph
 
@@ -34,6 +36,29 @@ if TYPE_CHECKING:
 BOUNDS_CHECK_INTERVAL = 0.1
 """Seconds between two looks at the bounds record during a run: one look costs a
 blocking read (~30-50 us on PoCL), as much as a BFS level on a small graph."""
+
+
+class RunDeadline(Exception):
+    """A run went on past the deadline `run_deadline` set for it, and was stopped
+    at its next kernel launch or device access (not a `UserError`: only a caller
+    that set a deadline, such as `gir-tune`, meets it)."""
+
+
+_DEADLINE: ContextVar[float | None] = ContextVar("gir_run_deadline", default=None)
+
+
+@contextmanager
+def run_deadline(deadline: float) -> Iterator[None]:
+    """Every run started inside stops with `RunDeadline` at its first kernel
+    launch, device read or write once `time.perf_counter()` has passed
+    `deadline`. The check is between host steps: a run whose host loop goes on
+    (a slow schedule's many iterations, a loop that never ends) is stopped, a
+    single kernel that never returns is not."""
+    token = _DEADLINE.set(deadline)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
 
 
 @dataclass(frozen=True)
@@ -98,17 +123,21 @@ class Run:
         *,
         rank: int = 0,
         communicator: Any = None,
+        host_externs: Mapping[str, Callable[..., Any]] | None = None,
         inputs: Mapping[str, np.ndarray | None] | None = None,
     ):
         """`kernels` is what `device.load_program` built; argv[0] is the program's
         name; `bounds_sites` the accesses `gpu-check-bounds` guarded, if it ran.
         A rank of a partitioned run (`gir.runtime.multi_device`) gives its
         `rank` and the `communicator` its exchanges go through; without one the
-        run is alone and the exchanges do nothing. `inputs` are the values of
-        the program's supplied global vectors (an export's vector parameters and
-        the state its earlier calls left, `gir.frontend.exports`), by name, copied
-        in when the program binds them (None: zeros)."""
+        run is alone and the exchanges do nothing. `host_externs` are the
+        implementations of the extern functions the host calls, by name
+        (`gir.targets.host_externs.bind_host_externs`). `inputs` are the values
+        of the program's supplied global vectors (an export's vector parameters
+        and the state its earlier calls left, `gir.frontend.exports`), by name,
+        copied in when the program binds them (None: zeros)."""
         self.device = device
+        self.host_externs = dict(host_externs or {})
         self.rank = rank
         self.communicator = communicator
         self.kernels = kernels
@@ -133,6 +162,8 @@ class Run:
         self._relabelling: Any = None
         """The relabelling of the reordered graph the run loaded, if any."""
         self._started = time.perf_counter()
+        self._deadline = _DEADLINE.get()
+        """When the run must stop (`run_deadline`), or None."""
 
     # -- the executor's side ------------------------------------------------
 
@@ -269,6 +300,7 @@ class Run:
         self.device.copy(source, target, count, dtype)
 
     def read(self, buffer: Buffer, index: int, dtype: DType) -> Any:
+        self._check_deadline()
         self._check_index(buffer, index)
         value = self.device.read_element(buffer, index, dtype)
         if self._bounds_record is not None and time.perf_counter() >= self._next_bounds_check:
@@ -277,6 +309,7 @@ class Run:
         return value
 
     def write(self, buffer: Buffer, index: int, value: Any, dtype: DType) -> None:
+        self._check_deadline()
         self._check_index(buffer, index)
         self.device.write_element(buffer, index, value, dtype)
 
@@ -313,7 +346,15 @@ class Run:
         self.device.from_host(buffer, array)
 
     def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
-        return self.device.launcher(self.kernels, kernel, site, fixed)
+        launch = self.device.launcher(self.kernels, kernel, site, fixed)
+        if self._deadline is None:
+            return launch
+
+        def launch_unless_late(*args: Any) -> None:
+            self._check_deadline()
+            launch(*args)
+
+        return launch_unless_late
 
     def clone(self, buffer: Buffer) -> Buffer:
         allocation = self._allocation_of(buffer, "host.clone")
@@ -321,12 +362,13 @@ class Run:
         self.device.copy(buffer, copy, allocation.count, allocation.dtype)
         return copy
 
-    def allreduce(self, buffer: Buffer, combine: str, base: Buffer | None = None) -> None:
+    def allreduce(self, buffer: Buffer, combine: str, base: Buffer | None = None, exchange: str = "dense") -> None:
         if self.communicator is None:
             return
         allocation = self._allocation_of(buffer, "host.allreduce")
         self.communicator.allreduce_buffer(
-            self.rank, self.device, buffer, allocation.count, allocation.dtype, Combine(combine), base
+            self.rank, self.device, buffer, allocation.count, allocation.dtype, Combine(combine), base,
+            ExchangeFormat(exchange),
         )
 
     def allgather(self, items: Buffer, count: Buffer) -> None:
@@ -334,6 +376,34 @@ class Run:
             return
         capacity = self._allocation_of(items, "host.allgather").count
         self.communicator.allgather_queue(self.rank, self.device, items, capacity, count)
+
+    def call_extern(
+        self, name: str, where: str, args: tuple[Any, ...], buffers: tuple[int, ...], result: str | None
+    ) -> Any:
+        located = f"{where}: error" if where else "error"
+        function = self.host_externs.get(name)
+        if function is None:
+            raise UserError(f"{located}: extern function '{name}' has no host implementation")
+        values = list(args)
+        copies: dict[int, np.ndarray] = {}
+        if buffers:
+            self.device.synchronize()  # the kernels before the call have written them
+        for position in buffers:
+            allocation = self._allocation_of(args[position], f"extern function '{name}'")
+            copies[position] = self.device.to_host(args[position], allocation.count, allocation.dtype)
+            values[position] = copies[position]
+        try:
+            returned = function(*values)
+        except UserError:
+            raise
+        except Exception as error:  # the user's code failed: one line, at the call
+            raise UserError(f"{located}: extern function '{name}' raised {type(error).__name__}: {error}") from None
+        for position, array in copies.items():
+            allocation = self._allocations[self.device.key(args[position])]
+            if array.shape != (allocation.count,):
+                raise UserError(f"{located}: extern function '{name}' resized the vector it was given")
+            self.device.from_host(args[position], np.ascontiguousarray(array, DTYPES[allocation.dtype]))
+        return _extern_result(returned, result, f"{located}: extern function '{name}' returned")
 
     def _allocation_of(self, buffer: Buffer, what: str) -> _Allocation:
         """The allocation of a buffer the run made (exchanges cover whole buffers)."""
@@ -438,6 +508,10 @@ class Run:
 
     # -- helpers ------------------------------------------------------------
 
+    def _check_deadline(self) -> None:
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise RunDeadline(f"stopped after {time.perf_counter() - self._started:.1f} s")
+
     def _snapshot(self, key: Any) -> None:
         binding = self._bindings.pop(key)
         count = binding.count
@@ -488,3 +562,28 @@ class Run:
             f"{allocation.count} elements (is a vertex given on the command line "
             "outside the graph?)"
         )
+
+
+def _extern_result(value: Any, kind: str | None, returned: str) -> Any:
+    """A host extern's returned `value` as the host program holds a value of
+    `kind` ("intN", "floatN", "bool", "string"; None: no result, ignored); a
+    UserError starting with `returned` when it is not one."""
+    if kind is None:
+        return None
+    if kind == "string":
+        if isinstance(value, str):
+            return value
+    elif kind == "bool":
+        if isinstance(value, bool | np.bool_):
+            return bool(value)
+    elif kind.startswith("int"):
+        width = int(kind[3:])
+        if isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_):
+            number = int(value)
+            if -(1 << (width - 1)) <= number < (1 << width):  # signed, or unsigned bits
+                return number - (1 << width) if number >= (1 << (width - 1)) else number
+            raise UserError(f"{returned} {number}, which does not fit its {width}-bit integer result")
+    elif isinstance(value, int | float | np.integer | np.floating) and not isinstance(value, bool | np.bool_):
+        return float(np.float32(value)) if kind == "float32" else float(value)
+    wanted = {"string": "a str", "bool": "a bool"}.get(kind, "an int" if kind.startswith("int") else "a number")
+    raise UserError(f"{returned} {type(value).__name__} {value!r:.60}, but its declaration gives {wanted}")

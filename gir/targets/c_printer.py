@@ -57,6 +57,7 @@ from gir.dialects.gir_gpu import (
     VECTOR_TYPES,
     check_kernel_name,
 )
+from gir.dialects.host import edge_index_width
 from gir.targets.externs import called_externs, extern_section
 from gir.targets.walker import (
     BINARY_OPERATORS,
@@ -64,7 +65,6 @@ from gir.targets.walker import (
     Scalar,
     StructuredPrinter,
     ValueNames,
-    scalar_of,
 )
 
 # ---------------------------------------------------------------------------
@@ -451,6 +451,7 @@ class KernelPrinter(StructuredPrinter):
                     f"error: {op.name} has no kernels yet; expand it first with "
                     "gir-opt -p gpu-expand-scan (the end of lower-to-gpu)"
                 )
+        self.index_width = edge_index_width(module)
         extern = extern_section(module, self.extern)
         self.extern_names = frozenset(op.sym_name.data for op in called_externs(module))
         kernels = [
@@ -508,23 +509,23 @@ class KernelPrinter(StructuredPrinter):
     def _parameter(self, arg: BlockArgument) -> str:
         name = self._names[arg]
         if isinstance(arg.type, MemRefType):
-            element = self.flavour.memory_type(scalar_of(arg.type.element_type), self.needs)
+            element = self.flavour.memory_type(self.scalar(arg.type.element_type), self.needs)
             read_only = all(isinstance(use.operation, memref.LoadOp) for use in arg.uses)
             return f"{self.flavour.pointer_type(element, read_only=read_only)} {name}"
-        return f"{self.flavour.parameter_type(scalar_of(arg.type), self.needs)} {name}"
+        return f"{self.flavour.parameter_type(self.scalar(arg.type), self.needs)} {name}"
 
     # -- values -------------------------------------------------------------
 
     def c_type(self, type_: Attribute) -> str:
         """The C type of a local of `type_` (a scalar or a buffer pointer)."""
         if isinstance(type_, MemRefType):
-            element = self.flavour.memory_type(scalar_of(type_.element_type), self.needs)
+            element = self.flavour.memory_type(self.scalar(type_.element_type), self.needs)
             return self.flavour.pointer_type(element)
-        return self.flavour.value_type(scalar_of(type_), self.needs)
+        return self.flavour.value_type(self.scalar(type_), self.needs)
 
     def _unsigned(self, value: SSAValue) -> str:
         """`value` cast to the unsigned integer type of its width."""
-        scalar = scalar_of(value.type)
+        scalar = self.scalar(value.type)
         return f"({self.flavour.int_type(max(scalar.width, 8), unsigned=True)}){self._operand(value)}"
 
     def _int_literal(self, value: int, width: int) -> str:
@@ -582,7 +583,7 @@ class KernelPrinter(StructuredPrinter):
         if type(op) in _UNSIGNED_BINARY:
             self._unsigned_binary(op)
         elif type(op) in _BINARY:
-            bool_operator = type(op) in _BOOL_BINARY and scalar_of(op.results[0].type).is_bool
+            bool_operator = type(op) in _BOOL_BINARY and self.scalar(op.results[0].type).is_bool
             self._binary(op, _BOOL_BINARY if bool_operator else _BINARY)
         elif type(op) in _MIN_MAX:
             self._min_max(op)
@@ -637,7 +638,7 @@ class KernelPrinter(StructuredPrinter):
         (source,) = op.operands
         result = op.results[0]
         target_type = self.c_type(result.type)
-        source_scalar, target_scalar = scalar_of(source.type), scalar_of(result.type)
+        source_scalar, target_scalar = self.scalar(source.type), self.scalar(result.type)
         if target_scalar.is_bool:  # trunci to i1 keeps the lowest bit
             self._define(result, f"({self._operand(source)} & 1) != 0")
         elif source_scalar.is_bool:
@@ -653,7 +654,7 @@ class KernelPrinter(StructuredPrinter):
 
     @emit.register
     def _(self, op: arith.BitcastOp) -> None:
-        source, target = scalar_of(op.input.type), scalar_of(op.result.type)
+        source, target = self.scalar(op.input.type), self.scalar(op.result.type)
         if source == target:
             self._alias(op.result, op.input)
             return
@@ -684,7 +685,7 @@ class KernelPrinter(StructuredPrinter):
             self._statement(f'printf("%s\\n", {c_string_literal(op.text.data)})')
             return
         conversion, argument = self.flavour.printf_argument(
-            self.expr(op.value), scalar_of(op.value.type), self.needs, unsigned=op.unsigned is not None
+            self.expr(op.value), self.scalar(op.value.type), self.needs, unsigned=op.unsigned is not None
         )
         self._statement(f'printf("{conversion}\\n", {argument})')
 
@@ -709,7 +710,7 @@ class KernelPrinter(StructuredPrinter):
     def _(self, op: SharedAllocOp) -> None:
         type_ = op.result.type
         assert isinstance(type_, MemRefType)
-        element = self.flavour.memory_type(scalar_of(type_.element_type), self.needs)
+        element = self.flavour.memory_type(self.scalar(type_.element_type), self.needs)
         size = type_.get_shape()[0]
         self._line(self.flavour.shared_array(element, self._names[op.result], size))
 
@@ -719,19 +720,19 @@ class KernelPrinter(StructuredPrinter):
 
     @emit.register
     def _(self, op: SubgroupExclusiveSumOp) -> None:
-        element = scalar_of(op.value.type)
+        element = self.scalar(op.value.type)
         self._define(op.result, self.flavour.subgroup_exclusive_sum(element, self.expr(op.value), self.needs))
 
     @emit.register
     def _(self, op: SubgroupBroadcastOp) -> None:
-        element = scalar_of(op.value.type)
+        element = self.scalar(op.value.type)
         call = self.flavour.subgroup_broadcast(element, self.expr(op.value), self.expr(op.lane), self.needs)
         self._define(op.result, call)
 
     @emit.register
     def _(self, op: AtomicRMWOp) -> None:
         address = f"&{self._element(op.buffer, [op.index])}"
-        element, value = scalar_of(op.value.type), self.expr(op.value)
+        element, value = self.scalar(op.value.type), self.expr(op.value)
         if AGGREGATED in op.attributes:
             call = self.flavour.aggregated_add(element, address, value, self.needs)
         elif COMBINE_RUNS in op.attributes and not op.old.uses:
@@ -744,7 +745,7 @@ class KernelPrinter(StructuredPrinter):
     def _(self, op: AtomicCASOp) -> None:
         address = f"&{self._element(op.buffer, [op.index])}"
         call = self.flavour.atomic_cas(
-            scalar_of(op.desired.type),
+            self.scalar(op.desired.type),
             address,
             self.expr(op.expected),
             self.expr(op.desired),

@@ -40,20 +40,22 @@ from functools import singledispatchmethod
 
 import numpy as np
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import IntegerType, ModuleOp
+from xdsl.dialects.builtin import IntegerType, MemRefType, ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import SymbolTable
 
 from gir.diagnostics import UserError
 from gir.dialects import host
+from gir.dialects.host import edge_index_width
 from gir.dialects.gir_gpu import KernelOp
 from gir.dialects.printing import StringType
 from gir.targets.c_printer import C_RESERVED, KernelPrinter, Needs, c_string_literal
 from gir.targets.cuda import CudaFlavour
 from gir.targets.cuda_host_runtime import partition_runtime_source, runtime_source
 from gir.targets.externs import kernel_prints
+from gir.targets.host_externs import cpp_host_section, host_extern_declarations
 from gir.targets.host_python import find_main
-from gir.targets.walker import ValueNames, scalar_of
+from gir.targets.walker import ValueNames
 
 HOST_RESERVED = frozenset({"std", "argc", "argv", "gir_rt", "printf", "exit"})
 """Names the host's C++ needs besides C's reserved words: a local or kernel so
@@ -103,11 +105,13 @@ class CudaHostPrinter(KernelPrinter):
         """`int main(int argc, char** argv)` running the module's `@main`; for
         a partitioned module (`host-partition`), once per GPU
         (`cuda_partition.cuh`), on `devices` GPUs unless `$GIR_DEVICES` says."""
+        self.index_width = edge_index_width(module)
         main = find_main(module)
         kernels = {op.sym_name.data for op in module.ops if isinstance(op, KernelOp)}
         for name in sorted(kernels & HOST_RESERVED):
             raise UserError(f"error: kernel name '{name}' is reserved in a CUDA program's host code")
-        names = ValueNames(C_RESERVED | self.flavour.reserved | HOST_RESERVED | kernels)
+        externs = {op.sym_name.data for op in host_extern_declarations(module)}
+        names = ValueNames(C_RESERVED | self.flavour.reserved | HOST_RESERVED | kernels | externs)
         self.reset(main, names, depth=1)
         self._print_block_ops(main.body.block)
         if is_partitioned(module):
@@ -148,7 +152,7 @@ class CudaHostPrinter(KernelPrinter):
         return super()._float_literal(value, width)
 
     def _element_type(self, buffer: SSAValue) -> str:
-        return self.flavour.memory_type(scalar_of(buffer.type.element_type), self.needs)  # type: ignore[attr-defined]
+        return self.flavour.memory_type(self.scalar(buffer.type.element_type), self.needs)  # type: ignore[attr-defined]
 
     def _min_max(self, op: Operation) -> None:
         lhs, rhs = op.operands
@@ -212,6 +216,32 @@ class CudaHostPrinter(KernelPrinter):
         bits = max(op.result.type.width.data, 1)
         call = f"gir_rt::text_int({self.expr(op.text)}.c_str(), \"atoi's argument\", {bits})"
         self._define(op.result, f"({self.c_type(op.result.type)}){call}")
+
+    @emit.register
+    def _(self, op: host.CallExternOp) -> None:
+        args, copies = [], []
+        for arg in op.args:
+            if isinstance(arg.type, MemRefType):  # a host copy for the call
+                copy = self._names.fresh(f"{self.expr(arg)}_on_host")
+                self._statement(f"gir_rt::HostCopy<{self._element_type(arg)}> {copy}({self.expr(arg)})")
+                args.append(f"{copy}.data()")
+                copies.append(copy)
+            else:
+                args.append(self.expr(arg))
+        call = f"{op.callee.root_reference.data}({', '.join(args)})"
+        if op.res:
+            self._define(op.res[0], call)
+        else:
+            self._statement(call)
+        for copy in copies:
+            self._statement(f"{copy}.copy_back()")
+
+    def host_extern_type(self, type_: Attribute) -> str:
+        """A host extern's parameter or result type in C++: a buffer is a
+        pointer to its host copy."""
+        if isinstance(type_, MemRefType):
+            return f"{self.flavour.memory_type(scalar_of(type_.element_type), self.needs)}*"
+        return self.c_type(type_)
 
     @emit.register
     def _(self, op: host.StringEqOp) -> None:
@@ -363,7 +393,8 @@ class CudaHostPrinter(KernelPrinter):
         element = self._element_type(op.buffer)
         base = "nullptr" if op.base_values is None else self.expr(op.base_values)
         kind = f"gir_rt::Combine::{op.combine.data.name}"
-        self._statement(f"gir_rt::allreduce<{element}>({self.expr(op.buffer)}, {kind}, {base})")
+        exchange = f"gir_rt::ExchangeFormat::{op.format.name}"
+        self._statement(f"gir_rt::allreduce<{element}>({self.expr(op.buffer)}, {kind}, {base}, {exchange})")
 
     @emit.register
     def _(self, op: host.AllGatherOp) -> None:
@@ -386,13 +417,20 @@ def _kernel_prints(launch: host.LaunchOp) -> bool:
     return kernel is not None and kernel_prints(kernel)
 
 
-def print_cuda_program(module: ModuleOp, extern: str | None = None, devices: int = 1) -> str:
+def print_cuda_program(
+    module: ModuleOp, extern: str | None = None, devices: int = 1, host_extern: str | None = None
+) -> str:
     """A GPU-level `module` as one complete `.cu` file: runtime, kernels (after the
-    user's `--extern` device code) and `main`; a partitioned module also carries
-    the multi-GPU runtime (`cuda_partition.cuh`, NCCL: link with -lnccl) and runs
-    on `devices` GPUs by default."""
+    user's `--extern` device code), the user's `--host-extern` C++ code
+    (`host_externs.cpp_host_section`) and `main`; a partitioned module also
+    carries the multi-GPU runtime (`cuda_partition.cuh`, NCCL: link with
+    -lnccl) and runs on `devices` GPUs by default."""
     kernels = KernelPrinter(CudaProgramFlavour(), extern).print_module(module)
-    main = CudaHostPrinter().print_main(module, devices)
+    printer = CudaHostPrinter()
+    main = printer.print_main(module, devices)
+    externs = cpp_host_section(module, host_extern, printer.host_extern_type)
+    if externs is not None:
+        main = f"{externs}\n\n{main}"
     if is_partitioned(module):
         return f"{kernels}\n{partition_runtime_source()}\n{main}\n"
     return f"{kernels}\n{main}\n"

@@ -45,7 +45,7 @@ from functools import singledispatchmethod
 
 import numpy as np
 from xdsl.dialects import arith, func, math, scf
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, ModuleOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import SymbolTable
 
@@ -55,6 +55,7 @@ from gir.dialects.gir_gpu import KernelOp, is_persistent
 from gir.dialects.printing import StringType
 from gir.protocol import DType
 from gir.targets.externs import kernel_prints
+from gir.targets.host_externs import call_site, result_kind
 from gir.targets.walker import (
     BINARY_OPERATORS,
     AssignPair,
@@ -534,6 +535,19 @@ class HostPrinter(StructuredPrinter):
         self._define(op.result, f"rt.text_int({self.expr(op.text)})")
 
     @emit.register
+    def _(self, op: host.CallExternOp) -> None:
+        name = self._constant(op.callee.root_reference.data)
+        where = self._constant(call_site(op))
+        args = "".join(f"{self.expr(arg)}, " for arg in op.args)
+        buffers = tuple(i for i, arg in enumerate(op.args) if isinstance(arg.type, MemRefType))
+        kind = self._constant(result_kind(op.res[0].type)) if op.res else "None"
+        call = f"rt.call_extern({name}, {where}, ({args.rstrip(' ')}), {buffers!r}, {kind})"
+        if op.res:
+            self._define(op.res[0], call)
+        else:
+            self._line(call)
+
+    @emit.register
     def _(self, op: host.StringEqOp) -> None:
         self._define(op.result, f"({self.expr(op.lhs)} == {self.expr(op.rhs)})")
 
@@ -676,7 +690,8 @@ class HostPrinter(StructuredPrinter):
     @emit.register
     def _(self, op: host.AllReduceOp) -> None:
         base = "" if op.base_values is None else f", {self.expr(op.base_values)}"
-        self._line(f'rt.allreduce({self.expr(op.buffer)}, "{op.combine.data.value}"{base})')
+        exchange = "" if op.exchange is None else f', "{op.format.value}"'
+        self._line(f'rt.allreduce({self.expr(op.buffer)}, "{op.combine.data.value}"{base}{exchange})')
 
     @emit.register
     def _(self, op: host.AllGatherOp) -> None:

@@ -164,10 +164,13 @@ class Scalar:
         return f"{self.kind[0]}{self.width}"
 
 
-def scalar_of(type_: Attribute) -> Scalar:
-    """The `Scalar` of an integer, index or float type; a UserError otherwise."""
+def scalar_of(type_: Attribute, index_width: int = 32) -> Scalar:
+    """The `Scalar` of an integer, index or float type; a UserError otherwise.
+    `index` is `index_width` bits wide: the module's edge index width
+    (`gir.dialects.host.edge_index_width`), so that edge positions of a graph
+    with more than 2^31 edges are 64-bit."""
     if isinstance(type_, IndexType):
-        return Scalar("int", 32)
+        return Scalar("int", index_width)
     if isinstance(type_, IntegerType):
         if type_.width.data not in (1, 8, 16, 32, 64):
             raise UserError(f"error: GPU targets have no {type_} type")
@@ -349,8 +352,15 @@ class StructuredPrinter(ABC):
         text = self.expr(value)
         return f"({text})" if text.startswith("-") else text
 
+    index_width: int = 32
+    """How wide `index` is printed: the module's edge index width."""
+
+    def scalar(self, type_: Attribute) -> Scalar:
+        """`scalar_of(type_)`, `index` as wide as this module's edge indices."""
+        return scalar_of(type_, self.index_width)
+
     def _width(self, value: SSAValue) -> int:
-        return scalar_of(value.type).width
+        return self.scalar(value.type).width
 
     def _true(self) -> str:
         return self._int_literal(1, 1)

@@ -9,6 +9,7 @@ option, rather than the tool reporting it later as an error in what it was given
 from __future__ import annotations
 
 import argparse
+import math
 
 
 def _integer(text: str) -> int:
@@ -31,4 +32,15 @@ def nonnegative_int(text: str) -> int:
     value = _integer(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be at least 0, not {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """A finite number above 0 (`--cell-limit`)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number: '{text}'") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a number above 0, not {text}")
     return value

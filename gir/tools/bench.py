@@ -58,10 +58,11 @@ from gir.runtime import reference
 from gir.runtime.device import Device
 from gir.runtime.graph import Graph, load_graph
 from gir.runtime.program import CompiledProgram
-from gir.tools.arguments import nonnegative_int, positive_int
+from gir.runtime.run import RunDeadline, run_deadline
+from gir.tools.arguments import nonnegative_int, positive_float, positive_int
 from gir.tools.opt import report_user_errors
 from gir.tools.output import check_writable, open_output
-from gir.api import choose_target, lower_for_run
+from gir.api import choose_target, lower_for_run, widening
 from gir.tools.run import check_graph_spec, parse_program
 from gir.validate import Validator, find_validator
 
@@ -129,7 +130,7 @@ class Cell:
     schedule: str
     program: str = ""
     status: str = STATUS_OK
-    """`ok`, `no program`, `not lowered`, `failed` or `invalid`."""
+    """`ok`, `no program`, `not lowered`, `failed`, `timeout` or `invalid`."""
     detail: str = ""
     """One line: why the cell did not run, or the validation's outcome."""
     vertices: int = 0
@@ -185,6 +186,14 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--trials", type=positive_int, default=10, help="timed runs per cell [10]")
     parser.add_argument("--warmup", type=nonnegative_int, default=1, help="untimed runs first [1]")
+    parser.add_argument(
+        "--cell-limit",
+        type=positive_float,
+        default=None,
+        metavar="SECONDS",
+        help="stop a cell's runs after this long and report it as 'timeout' (a default "
+        "schedule can take minutes on a road graph) [no limit]",
+    )
     parser.add_argument(
         "--programs", type=Path, default=PROGRAMS, help="folder of the benchmark programs"
     )
@@ -291,7 +300,8 @@ def _compile(path: Path, target: str, device: Device, ordering: str | None = Non
         else:
             module = parse_graphit_source(reordered_source(path, ordering), str(path))
         validator = find_validator(module)
-        compiled = compile_program(lower_for_run(module), target, str(path))
+        widen = widening(module)
+        compiled = compile_program(lower_for_run(module), target, str(path), widen=widen)
         compiled.kernels(device)
     except (KeyboardInterrupt, SystemExit):
         raise
@@ -364,22 +374,30 @@ def run_cell(
     device: Device,
     trials: int,
     warmup: int,
+    limit: float | None = None,
 ) -> None:
-    """Runs a compiled cell `warmup + trials` times, times and validates it."""
+    """Runs a compiled cell `warmup + trials` times, times and validates it;
+    after `limit` seconds its run stops at the next launch (status `timeout`)."""
     assert compiled.program is not None
     start = start_vertex(spec, g) if algorithm.rooted else None
     argv = [cell.program, spec, *([str(start)] if start is not None else [])]
     argv += algorithm.arguments(graph_class(spec))
     result = None
+    deadline = math.inf if limit is None else time.perf_counter() + limit
     try:
-        for trial in range(warmup + trials):
-            printed = io.StringIO()
-            result = compiled.program.run(device, argv, printed)
-            if trial >= warmup:
-                seconds = trial_seconds(printed.getvalue(), result.elapsed, result.wall)
-                cell.times_ms.append(seconds * 1e3)
+        with run_deadline(deadline):
+            for trial in range(warmup + trials):
+                printed = io.StringIO()
+                result = compiled.program.run(device, argv, printed)
+                if trial >= warmup:
+                    seconds = trial_seconds(printed.getvalue(), result.elapsed, result.wall)
+                    cell.times_ms.append(seconds * 1e3)
     except (KeyboardInterrupt, SystemExit):
         raise
+    except RunDeadline:
+        cell.status, cell.detail = "timeout", cell_timeout_detail(limit, len(cell.times_ms))
+        cell.times_ms = []
+        return
     except Exception as error:
         cell.status, cell.detail, cell.times_ms = "failed", one_line(error), []
         return
@@ -454,14 +472,24 @@ def run_cells(
                     continue
                 cell.compile_s = program.seconds
                 if host is None:
-                    run_cell(cell, program, algorithm, g, spec, device, options.trials, options.warmup)
+                    run_cell(
+                        cell, program, algorithm, g, spec, device, options.trials, options.warmup,
+                        options.cell_limit,
+                    )  # fmt: skip
                 else:
-                    host.run_cell(cell, program, algorithm, g, spec, options.trials, options.warmup)
+                    host.run_cell(
+                        cell, program, algorithm, g, spec, options.trials, options.warmup, options.cell_limit
+                    )
                 outcome = f"median {cell.median_ms:.3f} ms, " if cell.times_ms else ""
                 progress(f"  {outcome}{cell.status}: {cell.detail}")
         del g
         device.clear_graphs()
     return cells, device.name, driver_version(device)
+
+
+def cell_timeout_detail(limit: float | None, finished: int) -> str:
+    """Why a cell stopped by `--cell-limit` has no time."""
+    return f"stopped after {limit:g} s (--cell-limit), {finished} timed trial(s) done"
 
 
 SCHEDULE_MODES = ("auto", "tuned")

@@ -4,6 +4,7 @@
 gir-run PROGRAM.gt|IR.mlir [GRAPH] [ARGS...] [--target auto|cuda|opencl]
         [--device N] [--devices N] [--trials N] [--warmup N] [--dump FILE.npz] [--validate]
         [--check-bounds | --no-check-bounds] [--max-memory BYTES|auto]
+        [--extern DEVICE_CODE] [--host-extern HOST_CODE.py]
 ```
 
 GRAPH is the program's `argv[1]` (a graph file or a generator spec such as
@@ -27,6 +28,10 @@ reference from the graph the program loaded: the fixed file, or GRAPH.
 `--devices N` runs the program partitioned over N devices of the target (from
 `--device` on, docs/multi-gpu.md): each holds a part of the edges, and the
 exchanges the `host-partition` pass inserted keep their vertex data equal.
+
+`--extern FILE` gives the device code (CUDA `.cuh` or OpenCL `.cl`) of the
+extern functions that vertex and edge functions call; `--host-extern FILE.py` a
+Python module implementing those that `main` calls (`gir.targets.host_externs`).
 """
 
 from __future__ import annotations
@@ -56,10 +61,11 @@ from gir.program_inputs import (
     unused_graph_note,
 )
 from gir.targets.externs import EXTERN_HELP, read_extern
+from gir.targets.host_externs import HOST_EXTERN_HELP, load_host_externs
 from gir.tools.arguments import nonnegative_int, positive_int
 from gir.tools.opt import report_user_errors
 from gir.tools.output import check_writable, open_output, write_npz
-from gir.api import choose_target, lower_for_run
+from gir.api import choose_target, lower_for_run, widening
 from gir.validate import Validator, find_validator
 
 
@@ -162,6 +168,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "(gir-tune's cached result for this program, GRAPH and device); docs/tuning.md",
     )
     parser.add_argument("--extern", metavar="FILE", help=EXTERN_HELP)
+    parser.add_argument("--host-extern", metavar="FILE", help=HOST_EXTERN_HELP)
     return parser
 
 
@@ -223,6 +230,7 @@ def run(argv: Sequence[str] | None = None) -> None:
         check_writable(options.dump)
 
     extern = None if options.extern is None else read_extern(options.extern)
+    host_externs = None if options.host_extern is None else load_host_externs(options.host_extern)
     program = parse_program(options.program, options.strict_schedule)
     if options.schedule is not None:
         from gir.tune.api import scheduled_module
@@ -252,11 +260,14 @@ def run(argv: Sequence[str] | None = None) -> None:
 
     target = choose_target(options.target)
     started = time.perf_counter()
+    widen = widening(program, checks_bounds(options), options.devices)
     compiled = compile_program(
         lower_for_run(program, checks_bounds(options), devices=options.devices),
         target,
         options.program,
         extern,
+        host_externs,
+        widen=widen,
     )
     devices = open_devices(target, options.devices, options.device)
     for device in devices:

@@ -2,7 +2,8 @@
 
 ```
 gir-translate FILE [--to-cuda [--kernels-only] | --to-opencl | --to-host-python] [-o OUT]
-              [--extern DEVICE_CODE] [--devices N]
+              [--extern DEVICE_CODE] [--host-extern HOST_CODE] [--devices N]
+              [--edge-index-width 32|64]
 ```
 
 FILE is a GraphIt program (`.gt`) or IR (`.mlir`) at any level; a module that is not
@@ -24,6 +25,14 @@ yet at the GPU level is lowered with the `lower-to-gpu` pipeline first.
   overrides N) with NCCL exchanges; build it with `-lnccl`.
 - `--extern FILE` gives the device code of the program's `extern func`s, printed
   verbatim before the kernels (`gir.targets.externs`).
+- `--host-extern FILE` gives the C++ code of the `extern func`s that `main`
+  calls, printed verbatim before `main` in a complete CUDA program, each checked
+  against its declaration by a `static_assert` (`gir.targets.host_externs`).
+- `--edge-index-width 64` lowers the program with 64-bit edge offsets, edge
+  positions and sums of degrees (`gir.dialects.host.EDGE_INDEX_WIDTH`): what a
+  graph of more than 2^31 edges needs. gir-run chooses it per graph; a
+  complete CUDA program is printed with one width, and one printed with 32
+  refuses such a graph with a message naming this option.
 
 The output file is written only when everything succeeded; user errors are one line
 on stderr and exit status 1.
@@ -38,11 +47,15 @@ from collections.abc import Sequence
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
+from gir.diagnostics import UserError
 from gir.dialects import register_dialects
+from gir.dialects.host import edge_index_width, set_edge_index_width
+from gir.dialects.levels import Level, level_of
 from gir.frontend.notes import STRICT_SCHEDULE_HELP
 from gir.ir_input import parse_module_text
 from gir.lowering import translate
 from gir.targets.externs import EXTERN_HELP, read_extern
+from gir.targets.host_externs import HOST_EXTERN_HELP, read_host_extern
 from gir.tools.opt import report_user_errors
 from gir.tools.output import check_not_input, write_text
 
@@ -75,8 +88,14 @@ def _build_parser() -> argparse.ArgumentParser:
         "--devices", type=int, default=1,
         help="partition the program over this many GPUs (docs/multi-gpu.md) [1]",
     )  # fmt: skip
+    parser.add_argument(
+        "--edge-index-width", type=int, choices=(32, 64),
+        help="bits of edge offsets and positions: 64 for graphs of more than 2^31 edges "
+        "[the module's gir.edge_index_width, else 32]",
+    )  # fmt: skip
     parser.add_argument("-o", "--output", help="output file (default: stdout)")
     parser.add_argument("--extern", metavar="FILE", help=EXTERN_HELP)
+    parser.add_argument("--host-extern", metavar="FILE", help=HOST_EXTERN_HELP)
     parser.add_argument("--strict-schedule", action="store_true", help=STRICT_SCHEDULE_HELP)
     return parser
 
@@ -109,10 +128,18 @@ def run(argv: Sequence[str] | None = None) -> None:
         parser.error("--kernels-only goes with --to-cuda")
     check_not_input(options.output, options.file)
     extern = None if options.extern is None else read_extern(options.extern)
+    host_extern = None if options.host_extern is None else read_host_extern(options.host_extern)
     module = read_module(options.file, options.strict_schedule)
+    if options.edge_index_width not in (None, edge_index_width(module)):
+        if level_of(module) not in (Level.GRAPH, Level.FRONTIER):
+            raise UserError(
+                f"error: --edge-index-width {options.edge_index_width}: the module is at the GPU "
+                "level already, lowered with another edge index width"
+            )
+        set_edge_index_width(module, options.edge_index_width)
     text = translate(
         module, to, options.file, kernels_only=options.kernels_only, extern=extern,
-        devices=options.devices,
+        devices=options.devices, host_extern=host_extern,
     )  # fmt: skip
     if options.output is None:
         sys.stdout.write(text)

@@ -10,7 +10,10 @@ GRAPH and ARGS are what `gir-run` takes (the program's argv[1..]). Every
 candidate is compiled, run `--warmup` + `--trials` times on the graph (loaded
 once), timed by the program's own timer (the median of the trials) and checked
 against gir's CPU reference (else against the default schedule's result); the
-fastest correct one wins. Progress goes to stderr; the winner is written to
+fastest correct one wins. Runs still going when the budget ends are stopped, and
+the candidate is a `timeout` row, never chosen; a kernel that has not returned
+10 s later is called hung: the CSV is written and gir-tune exits with status 1
+(`--resume` goes on without that candidate). Progress goes to stderr; the winner is written to
 `-o` (a `.gt` file: the whole program with its schedule section replaced; any
 other name: the `schedule:` section alone), else printed, and stored in the
 tuning cache for `gir-run --schedule tuned`. The journal (by default in the
@@ -22,8 +25,10 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from gir.diagnostics import UsageError, printable
 from gir.output import check_writable, open_output
@@ -102,18 +107,34 @@ def tune_command(argv: Sequence[str] | None = None) -> None:
         if path:
             check_writable(path)
     graph, *args = options.args
+
+    def stop_hung(measurements: Sequence[object]) -> NoReturn:
+        """A candidate's kernel never returned: writes the CSV so far and ends the
+        process, the only way to stop the kernel (the journal has the row too)."""
+        if options.csv:
+            write_csv(options.csv, measurements)
+        _progress(
+            f"error: candidate {len(measurements)} hung (a kernel did not return); stopped "
+            "(run again with --resume to go on without it)"
+        )
+        sys.stderr.flush()
+        os._exit(1)
+
     result = tune(
         options.program, graph, *args, budget=budget, target=options.target, device=options.device,
         trials=options.trials, warmup=options.warmup, journal=options.journal, resume=options.resume,
-        seed=options.seed, progress=_progress,
+        seed=options.seed, progress=_progress, on_hang=stop_hung,
     )  # fmt: skip
     failed = sum(1 for m in result.measurements if m.status != "ok")
     reused = sum(1 for m in result.measurements if m.kernels_reused)
-    by_origin = {m.origin: m.median_ms for m in result.measurements if m.origin != "search"}
-    seeds = ", ".join(f"{origin} {ms:.3f} ms" if ms is not None else f"{origin} failed" for origin, ms in by_origin.items())
+    by_origin = {m.origin: m for m in result.measurements if m.origin != "search"}
+    seeds = ", ".join(
+        f"{origin} {m.median_ms:.3f} ms" if m.median_ms is not None else f"{origin} {m.status}"
+        for origin, m in by_origin.items()
+    )
     _progress(
         f"best {result.median_ms:.3f} ms ({result.best.origin}) of {len(result.measurements)} candidate(s), "
-        f"{failed} failed or invalid, {reused} reusing built kernels, in {result.seconds:.0f} s "
+        f"{failed} failed, invalid or stopped, {reused} reusing built kernels, in {result.seconds:.0f} s "
         f"(space: {result.space_size:,} schedules); seeds: {seeds}"
     )
     if options.csv:

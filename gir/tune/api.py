@@ -115,6 +115,8 @@ def compile(
     *,
     check_bounds: bool = False,
     name: str | None = None,
+    extern: str | os.PathLike[str] | None = None,
+    host_externs: Any = None,
 ) -> Any:
     """`gir.compile`: `gir.api.compile`, and for `schedule="auto"` or `"tuned"` (a
     `.gt` path or GraphIt source) a `ScheduledProgram`, which chooses the schedule
@@ -122,8 +124,12 @@ def compile(
     from gir import api
 
     if schedule in SCHEDULE_MODES and isinstance(program, str | os.PathLike):
+        if extern is not None or host_externs is not None:
+            raise UserError(f"error: extern= and host_externs= need a fixed schedule, not schedule={schedule!r}")
         return ScheduledProgram(program, schedule, check_bounds, name)
-    return api.compile(program, schedule, check_bounds=check_bounds, name=name)
+    return api.compile(
+        program, schedule, check_bounds=check_bounds, name=name, extern=extern, host_externs=host_externs
+    )
 
 
 class ScheduledProgram:

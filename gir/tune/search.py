@@ -14,6 +14,16 @@ against gir's CPU reference where gir knows the algorithm, else against the
 default schedule's vectors; a candidate that fails to compile, to run or to
 validate is recorded with the reason and never chosen.
 
+The budget bounds every candidate's runs, not only the start of the next one:
+a candidate whose runs go on past the budget's end (a seed's: past the later
+of that end and `SEED_SHARE` of the budget after its runs began) is stopped at
+its next kernel launch or device access (`gir.runtime.run.run_deadline`) and
+recorded as a `timeout`, never chosen; a search candidate compiled past the
+budget is not run. So a search ends by the budget plus at most one compile (and
+the seeds' shares, when they start late). A single kernel that never returns
+cannot be stopped inside the process: `gir-tune` records it as hung
+`HANG_GRACE_S` after its time, writes what it has and exits (`on_hang`).
+
 Every measurement is appended to a journal (JSON lines, by default one per
 tuning key in the tuning cache); with `resume`, a journal of the same key is read
 back first: its candidates are
@@ -24,20 +34,34 @@ from __future__ import annotations
 
 import json
 import statistics
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
 from gir.diagnostics import UsageError, UserError, one_line
+from gir.runtime.run import RunDeadline, run_deadline
 
 __all__ = ["Measurement", "TuneResult", "journal_path", "parse_budget", "tune"]
 
 DEFAULT_SECTION = "schedule:\n"
 """An empty schedule section: every apply at gir's default schedule."""
+
+SEED_SHARE = 0.25
+"""The least part of the budget each seed's runs may take, even when the
+budget's end comes sooner: the seeds are measured whatever the budget, and one
+that starts late is still given a fair chance (see `_Tuner.deadline_of`)."""
+
+HANG_GRACE_S = 10.0
+"""How long after a candidate's deadline gir-tune waits for a kernel that has not
+returned (so no host step came to stop the run) before it calls the candidate
+hung: the deadline is checked between host steps only, and no thread can
+interrupt a kernel inside the process (see `_Tuner.watch_for_hangs`)."""
 
 MAX_REPEATS = 64
 """Consecutive suggestions of already-measured points after which the search
@@ -53,7 +77,8 @@ class Measurement:
     origin: str
     """`default`, `program` (the program's own section), `auto` or `search`."""
     status: str = "ok"
-    """`ok`, `failed` (did not compile or run) or `invalid` (wrong result)."""
+    """`ok`, `failed` (did not compile or run), `invalid` (wrong result) or
+    `timeout` (its runs went on past the time it had: see `_Tuner.deadline_of`)."""
     times_ms: list[float] = field(default_factory=list)
     compile_s: float = 0.0
     detail: str = ""
@@ -221,7 +246,7 @@ class _Tuner:
         if trial is not None:
             found.params = {name: str(value) for name, value in trial.params.items()}
             found.choices = {name: list(d.choices) for name, d in trial.distributions.items()}
-        started = time.perf_counter()
+        started = began = deadline = time.perf_counter()
         warmup, trials = self.options["warmup"], self.options["trials"]
         try:
             program = gir.compile(self.program_text(section), name=self.name)
@@ -230,19 +255,76 @@ class _Tuner:
             self.kernel_sources.add(compiled.kernel_source)
             compiled.kernels(self.loaded.device)
             found.compile_s = time.perf_counter() - started
-            result = program.run(self.loaded, *self.args, target=self.target,
-                                 device=self.options["device"], trials=warmup + trials)  # fmt: skip
+            began = time.perf_counter()
+            deadline = self.deadline_of(origin, began)
+            if began > deadline:
+                raise RunDeadline("not run: the budget was spent while it compiled")
+            with run_deadline(deadline), self.watch_for_hangs(found, deadline):
+                result = program.run(self.loaded, *self.args, target=self.target,
+                                     device=self.options["device"], trials=warmup + trials)  # fmt: skip
             found.times_ms = [seconds * 1e3 for seconds in result.times[warmup:]]
             problem = self.check(program, result.vectors, section)
             if problem is not None:
                 found.status, found.detail = "invalid", problem
         except (KeyboardInterrupt, SystemExit):
             raise
+        except RunDeadline as stopped:
+            found.status, found.detail = "timeout", str(stopped)
+            if deadline >= began:
+                found.detail = (
+                    f"stopped after {time.perf_counter() - began:.1f} s: {deadline - began:.1f} s were left "
+                    f"for its {warmup + trials} run(s)"
+                )
+            with self.watch_for_hangs(found, time.perf_counter()):
+                self.settle()
         except Exception as error:  # a candidate that cannot run is a result, not a crash
             found.status, found.detail = "failed", one_line(error)
             found.compile_s = found.compile_s or time.perf_counter() - started
         self.record(found)
         return found
+
+    def deadline_of(self, origin: str, compiled: float) -> float:
+        """When the runs of a candidate compiled at `compiled` must stop: at the
+        budget's end, or for a seed (measured whatever the budget) no sooner than
+        `SEED_SHARE` of the budget after its runs began."""
+        if origin == "search":
+            return self.deadline
+        return max(self.deadline, compiled + SEED_SHARE * self.options["budget"])
+
+    @contextmanager
+    def watch_for_hangs(self, found: Measurement, deadline: float) -> Iterator[None]:
+        """Where the caller gave `on_hang` (gir-tune does), calls it with the
+        measurements, `found` recorded as a hung `timeout`, if the runs inside
+        are still going `HANG_GRACE_S` after `deadline`: then a kernel has not
+        returned, and only ending the process stops it (`on_hang` must not
+        return). Without `on_hang` (the Python API), a hung kernel holds the
+        search."""
+        on_hang = self.options["on_hang"]
+        if on_hang is None:
+            yield
+            return
+
+        def hung() -> None:
+            found.status = "timeout"
+            found.detail = f"hung: a kernel had not returned {HANG_GRACE_S:.0f} s after its time ran out"
+            self.record(found)
+            on_hang(self.order)
+
+        watchdog = threading.Timer(max(0.0, deadline - time.perf_counter()) + HANG_GRACE_S, hung)
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            yield
+        finally:
+            watchdog.cancel()
+
+    def settle(self) -> None:
+        """Waits for the kernels a stopped candidate had queued, so that they are
+        not timed as the next candidate's."""
+        try:
+            self.loaded.device.synchronize()
+        except Exception:  # a device in an error state: the next candidate says so
+            pass
 
     def check(self, program: Any, vectors: dict[str, np.ndarray], section: str) -> str | None:
         """Why `vectors` (of `section`) are wrong (None: right): against the CPU
@@ -308,6 +390,12 @@ class _Tuner:
                 # what fails at the default schedule is the program, its arguments
                 # or the graph, which no schedule mends
                 raise UserError(f"error: {found.detail}")
+            if origin == "default" and found.status == "timeout" and not _has_cpu_reference(self.source):
+                raise UserError(
+                    f"error: gir-tune: the default schedule of '{self.name}' did not finish in the "
+                    f"budget ({found.detail}); without a CPU reference for this program, candidates are "
+                    "checked against the default schedule's result: give a larger --budget"
+                )
         if self.time_left():
             self.search()
         best = self.best()
@@ -348,6 +436,15 @@ class _Tuner:
                 study.tell(trial, state=optuna.trial.TrialState.FAIL)
             else:
                 study.tell(trial, found.median_ms)
+
+
+def _has_cpu_reference(source: str) -> bool:
+    """Whether gir knows the program's algorithm and checks results against its
+    CPU reference (else against the default schedule's result)."""
+    from gir.space import without_schedules
+    from gir.validate import find_validator
+
+    return find_validator(without_schedules(source, "<program>")) is not None
 
 
 def _reads_weights(source: str) -> bool:
@@ -427,17 +524,24 @@ def tune(
     seed: int = 0,
     store: bool = True,
     progress: Callable[[str], None] | None = None,
+    on_hang: Callable[[list[Measurement]], NoReturn] | None = None,
 ) -> TuneResult:
     """Searches `program`'s schedule space (`gir.schedule_space`) for the fastest
     correct schedule on `graph` with the program's arguments `args`.
 
     `program` is a `.gt` path or GraphIt source; `graph` anything `Program.run`
-    takes. `budget` is seconds (or `"2m"`): no candidate starts after it (the one
-    running finishes). Each candidate runs `warmup + trials` times, timed by the
+    takes. `budget` is seconds (or `"2m"`): no candidate starts after it, and the
+    runs of the one running are stopped at its end (a seed's no sooner than
+    `SEED_SHARE` of the budget after they began), that candidate recorded as a
+    `timeout` and never chosen. Each candidate runs `warmup + trials` times, timed by the
     program's own timer (median of the trials). The journal (`journal`, by
     default `journal_path(key)` in the tuning cache) records every measurement;
     `resume` reads it back first when it is of the same program, graph and device. The best schedule is stored in the tuning cache (`store`), where
     `gir-run --schedule tuned` and `gir.compile(..., schedule="tuned")` find it.
+    A kernel that never returns cannot be stopped inside the process: with
+    `on_hang`, it is called with the measurements (the hung candidate last) once
+    a run is `HANG_GRACE_S` past its time, and must end the process (gir-tune
+    writes its CSV and exits); without it, the search waits.
     """
     from gir.tune.cache import read_entry, write_entry
 
@@ -448,7 +552,7 @@ def tune(
     options = {
         "budget": parse_budget(budget), "target": target, "device": device, "trials": trials,
         "warmup": warmup, "journal": None if journal is None else Path(journal), "resume": resume,
-        "seed": seed, "progress": progress or (lambda message: None),
+        "seed": seed, "progress": progress or (lambda message: None), "on_hang": on_hang,
     }  # fmt: skip
     result = _Tuner(source, name, graph, args, options).run()
     if store:

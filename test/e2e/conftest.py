@@ -32,6 +32,21 @@ ExtraArgvs = Sequence[Sequence[str]] | Callable[[str], Sequence[Sequence[str]]]
 graph spec giving them."""
 
 
+@pytest.fixture
+def edge_index_width(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
+    """The edge index width the test's runs use (the parameter of
+    `test_programs.EDGE_INDEX_WIDTHS`; forced through `$GIR_EDGE_INDEX_WIDTH`
+    when 64, so each run specialises its program)."""
+    from gir.runtime.graph.memory import FORCE_EDGE_INDEX_WIDTH
+
+    width = getattr(request, "param", 32)
+    if width == 64:
+        monkeypatch.setenv(FORCE_EDGE_INDEX_WIDTH, "64")
+    else:
+        monkeypatch.delenv(FORCE_EDGE_INDEX_WIDTH, raising=False)
+    return width
+
+
 @pytest.fixture(scope="session")
 def devices() -> Callable[[str, int | None], object]:
     """`get(target, index) -> device`, each device opened once per session."""

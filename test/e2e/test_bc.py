@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from gir.api import lower_for_run
+from gir.api import lower_for_run, widening
 from gir.benchmarks import PROGRAMS as BENCH_PROGRAMS
 from gir.runtime.graph import load_graph
 from gir.tools.run import parse_program
 from gir.validate import find_validator
 from test_programs import (
+    EDGE_INDEX_WIDTHS,
     PROGRAMS,
     TARGETS,
     generated_graphs,
@@ -47,14 +48,16 @@ def check_bc(path: Path, target, check_runs, tmp_path: Path, thresholds: list[st
     module = parse_program(str(path))
     validator = find_validator(module)
     assert validator is not None and validator.algorithm.startswith("betweenness")
-    executable = compile_program(lower_for_run(module, check_bounds=True), target[0])
+    widen = widening(module, check_bounds=True)
+    executable = compile_program(lower_for_run(module, check_bounds=True), target[0], widen=widen)
     graphs = {**hand_made_graphs(tmp_path, False), **generated_graphs(False)}
     extra_argvs = [[threshold] for threshold in thresholds] or [[]]
     check_runs(path.name, executable, validator, target, graphs, extra_argvs)
 
 
+@pytest.mark.parametrize("edge_index_width", EDGE_INDEX_WIDTHS, indirect=True)
 @pytest.mark.parametrize("target", TARGETS)
-def test_bc_default(target, check_runs, tmp_path):
+def test_bc_default(target, edge_index_width, check_runs, tmp_path):
     check_bc(PROGRAMS / "bc_default.gt", target, check_runs, tmp_path, [])
 
 

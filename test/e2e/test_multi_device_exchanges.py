@@ -1,8 +1,10 @@
 """End to end: what a partitioned run exchanges is counted, and the count is
 what the program's exchanges imply. PageRank on rmat:8 over two OpenCL devices
-(PoCL CPU devices in CI): the partitioned IR's `host.allreduce`s each exchange
-a vertex vector, as many times as their loops run; `Program.run`'s
-`Result.exchanged` and gir-run's stderr line must say exactly that. Where the
+(PoCL CPU devices in CI): in the dense exchange format the partitioned IR's
+`host.allreduce`s each exchange a vertex vector, as many times as their loops
+run; `Program.run`'s `Result.exchanged` and gir-run's stderr line must say
+exactly that. The default format (auto) sends fewer bytes where a device
+changed only part of the vector, and never more, for the same result. Where the
 process sees fewer than two OpenCL devices (PoCL started earlier by another
 test module), each case runs in a pytest process of its own that asks PoCL
 for two."""
@@ -17,6 +19,7 @@ from pathlib import Path
 
 os.environ.setdefault("POCL_DEVICES", "pthread pthread")
 
+import numpy as np
 import pytest
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
@@ -26,6 +29,7 @@ from gir.api import compile as compile_program_file
 from gir.api import lower_for_run
 from gir.dialects.host import AllGatherOp, AllocOp, AllReduceOp, GraphSize, GraphSizeOp
 from gir.runtime.graph import load_graph
+from gir.runtime.multi_device import EXCHANGE_FORMAT_VARIABLE
 from gir.tools.run import main as gir_run
 
 PAGERANK = Path(__file__).parents[1] / "programs" / "pagerank.gt"
@@ -104,8 +108,14 @@ def expected() -> tuple[int, int]:
     return collectives, payload
 
 
+@pytest.fixture
+def dense(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every all-reduce sends its whole vector (also in a child process)."""
+    monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, "dense")
+
+
 def test_program_run_counts_the_exchanges_the_program_implies(
-    expected: tuple[int, int], request: pytest.FixtureRequest
+    expected: tuple[int, int], dense: None, request: pytest.FixtureRequest
 ) -> None:
     if not _needs_two_devices(request):
         return
@@ -119,7 +129,7 @@ def test_program_run_counts_the_exchanges_the_program_implies(
 
 
 def test_gir_run_prints_the_exchanges_once(
-    expected: tuple[int, int], request: pytest.FixtureRequest, capsys: pytest.CaptureFixture[str]
+    expected: tuple[int, int], dense: None, request: pytest.FixtureRequest, capsys: pytest.CaptureFixture[str]
 ) -> None:
     if not _needs_two_devices(request):
         return
@@ -139,6 +149,44 @@ def test_gir_run_prints_the_exchanges_once(
     assert (total, counted, over, per_trial) == (
         trials * DEVICES * payload, trials * collectives, trials, DEVICES * payload
     )  # fmt: skip
+
+
+def test_the_auto_format_sends_no_more_for_the_same_result(
+    expected: tuple[int, int], request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not _needs_two_devices(request):
+        return
+    collectives, payload = expected
+    program = compile_program_file(str(PAGERANK))
+    results = {}
+    for format in ("dense", "auto"):
+        monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, format)
+        results[format] = program.run(GRAPH, target="opencl", devices=DEVICES)
+    dense_exchange, auto_exchange = results["dense"].exchanged, results["auto"].exchanged
+    assert dense_exchange is not None and auto_exchange is not None
+    assert dense_exchange.bytes == DEVICES * payload
+    assert auto_exchange.collectives == collectives
+    assert auto_exchange.bytes <= dense_exchange.bytes
+    np.testing.assert_allclose(results["auto"]["rank"], results["dense"]["rank"], rtol=1e-5)
+
+
+@pytest.mark.parametrize(("program", "graph", "args"), [("bfs.gt", "rmat:10", [3]), ("sssp_delta.gt", "rmat:10,w", [0, 2])])
+def test_frontier_exchanges_send_fewer_bytes_in_every_format(
+    program: str, graph: str, args: list[int], request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A traversal over a frontier sends its changed elements: in each format
+    the run validates, and pairs, bitmap and auto send fewer bytes than dense."""
+    if not _needs_two_devices(request):
+        return
+    loaded = compile_program_file(str(PAGERANK.parent / program))
+    sent = {}
+    for format in ("dense", "pairs", "bitmap", "auto"):
+        monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, format)
+        result = loaded.run(graph, *args, target="opencl", devices=DEVICES, validate=True)
+        assert result.exchanged is not None
+        sent[format] = result.exchanged.bytes
+    assert max(sent["pairs"], sent["bitmap"], sent["auto"]) < sent["dense"], sent
+    assert sent["auto"] <= min(sent["pairs"], sent["bitmap"]), sent
 
 
 def test_one_device_exchanges_nothing() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from xdsl.dialects.builtin import IntegerAttr, i64
 
-from gir.api import lower_for_run
+from gir.api import lower_for_run, widening
 from gir.dialects import graph as graph_dialect
 from gir.dialects.schedule import (
     MAX_BLOCK_SIZE,
@@ -20,7 +20,7 @@ from gir.dialects.schedule import (
     LoadBalanceAttr,
     SimpleScheduleAttr,
 )
-from gir.passes.load_balance import LOAD_BALANCES
+from gir.passes.load_balance import LOAD_BALANCES, load_balance
 from gir.runtime.graph import load_graph
 from gir.validate import find_validator
 
@@ -134,7 +134,8 @@ def compile_checked(module, program: str, target: str) -> tuple[object, object]:
 
     validator = find_validator(module)
     assert validator is not None, f"no validator recognises {program}"
-    return compile_program(lower_for_run(module, check_bounds=True), target), validator
+    widen = widening(module, check_bounds=True)
+    return compile_program(lower_for_run(module, check_bounds=True), target, widen=widen), validator
 
 
 def with_load_balance(module, strategy: str, block_size: int | None = None):
@@ -148,6 +149,12 @@ def with_load_balance(module, strategy: str, block_size: int | None = None):
 
 STRATEGIES = [pytest.param(value, id=value.lower()) for value in LOAD_BALANCES]
 
+EDGE_INDEX_WIDTHS = [pytest.param(32, id="edges32"), pytest.param(64, id="edges64")]
+"""For `@pytest.mark.parametrize("edge_index_width", EDGE_INDEX_WIDTHS, indirect=True)`
+(the `edge_index_width` fixture): a test runs with today's 32-bit edge indices
+and with 64-bit ones forced (`$GIR_EDGE_INDEX_WIDTH`) on its small graphs, as
+a graph of more than 2^31 edges runs."""
+
 
 PROGRAM_CASES = [
     ("bfs.gt", False),
@@ -158,14 +165,21 @@ PROGRAM_CASES = [
 ]
 
 
+@pytest.mark.parametrize("edge_index_width", EDGE_INDEX_WIDTHS, indirect=True)
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize(("program", "weighted"), PROGRAM_CASES)
 def test_program_matches_reference(
-    program, weighted, strategy, target, compiled, check_program, tmp_path
+    program, weighted, strategy, target, edge_index_width, compiled, check_program, tmp_path
 ):
+    """Each program and strategy, with 32-bit edge indices and with 64-bit ones
+    (where the strategy lowers them: `wide_edges`)."""
+    if edge_index_width == 64 and not load_balance(strategy).wide_edges:
+        pytest.skip(f"{strategy} keeps edge positions in 32 bits (refused with 64-bit edge indices)")
     graphs = {**hand_made_graphs(tmp_path, weighted), **generated_graphs(weighted)}
     check_program(compiled, program, strategy, target, graphs)
+    executable, _ = compiled(program, target[0], strategy)
+    assert executable.for_edges(1).edge_index_width == edge_index_width
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -176,3 +190,16 @@ def test_block_size_matches_reference(block_size, strategy, target, compiled, ch
     graphs = hand_made_graphs(tmp_path, weighted=False)
     check_program(compiled, "bfs.gt", strategy, target, graphs, block_size)
 
+
+
+@pytest.mark.skipif(not _opencl_devices(), reason="no OpenCL device")
+@pytest.mark.parametrize("edge_index_width", EDGE_INDEX_WIDTHS, indirect=True)
+def test_the_python_api_specialises_a_program_on_its_graph(edge_index_width):
+    """`Program.run` chooses the edge index width per graph, for a graph given by
+    spec and for one given as a `Graph` (then resident, `LoadedGraph`)."""
+    import gir
+
+    program = gir.compile(str(PROGRAMS / "bfs.gt"))
+    for graph in ("rmat:8", load_graph("road:12:9")):
+        program.run(graph, 0, target="opencl", validate=True)
+    assert program.compiled("opencl").for_edges(1).edge_index_width == edge_index_width

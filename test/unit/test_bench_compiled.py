@@ -150,3 +150,17 @@ def test_compiled_host_needs_cuda(capsys) -> None:
     assert capsys.readouterr().err.strip() == (
         "error: --host compiled runs complete CUDA programs: it needs --target cuda"
     )
+
+
+def test_cell_past_its_limit_is_a_timeout(cc_cell, tmp_path: Path) -> None:
+    """`--cell-limit` bounds the executable's runs: one that sleeps past it is
+    killed, and the cell says so instead of failing."""
+    graph, _, validator, host = cc_cell
+    binary = tmp_path / "cc"
+    binary.write_text(f"#!{sys.executable}\nimport time\ntime.sleep(60)\n")
+    binary.chmod(0o755)
+    cell = Cell("cc", "rmat:6", "g2", program=CC_PROGRAM.name)
+    compiled = CompiledCell(None, validator, 0.0, binary=binary)
+    host.run_cell(cell, compiled, ALGORITHMS["cc"], graph, "rmat:6", 3, 0, 0.5)
+    assert (cell.status, cell.times_ms) == ("timeout", [])
+    assert cell.detail == "stopped after 0.5 s (--cell-limit), 0 timed trial(s) done"

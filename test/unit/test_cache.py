@@ -212,11 +212,39 @@ def test_reading_an_entry_removes_temporaries_of_dead_writers(cache_dir: Path) -
 @pytest.mark.parametrize(
     "spec", ["rmat:30", "rmat:12:100000000", "uniform:10:3000000000", "road:40000:40000"]
 )
-def test_graphs_needing_64_bit_edge_offsets_are_refused_at_once(spec: str) -> None:
+def test_graphs_needing_64_bit_edge_offsets_pass_the_size_checks_and_meet_the_memory_check_at_once(
+    spec: str,
+) -> None:
+    graph_module.set_max_memory(1 << 30)
     started = time.perf_counter()
-    with pytest.raises(GraphError, match=r"edge offsets are 32-bit .* not supported$"):
-        load_graph(spec)
+    try:
+        with pytest.raises(GraphError, match=r"generating '.*' needs about [\d.]+ GB of memory, but --max-memory allows 1.0 GB"):
+            load_graph(spec)
+    finally:
+        graph_module.set_max_memory(None)
     assert time.perf_counter() - started < 1
+
+
+def test_a_graph_just_over_2_31_edges_is_accepted_by_the_size_checks_without_being_built() -> None:
+    just_over = 2**31
+    memory.check_edge_count(just_over, "a graph")
+    assert memory.edge_index_width(just_over) == 64
+    assert memory.edge_index_width(2**31 - 1) == 32
+    spec = generators.parse_generator_spec("uniform:67108864:1073741825", None)  # 2^31 + 2 edges at most
+    assert spec.max_edges == 2**31 + 2
+    # 16 bytes per edge while generating: 32 GB, which the message states honestly
+    assert memory.generated_graph_bytes(spec.num_vertices, spec.max_edges) == 16 * (2**31 + 2) + 48 * 2**26
+    assert memory.device_graph_bytes(1 << 26, just_over, False) == 2 * (8 * ((1 << 26) + 1) + 4 * just_over)
+    with pytest.raises(GraphError, match=r"more than gir's limit"):
+        memory.check_edge_count(memory.MAX_EDGES + 1, "a graph")
+
+
+def test_the_forced_edge_index_width_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(memory.FORCE_EDGE_INDEX_WIDTH, "64")
+    assert memory.edge_index_width(10) == 64
+    monkeypatch.setenv(memory.FORCE_EDGE_INDEX_WIDTH, "48")
+    with pytest.raises(GraphError, match=r"GIR_EDGE_INDEX_WIDTH must be 32 or 64, not '48'"):
+        memory.edge_index_width(10)
 
 
 def test_a_graph_larger_than_the_memory_limit_is_refused_before_generating(
@@ -241,8 +269,12 @@ def test_a_huge_vertex_id_is_refused_before_allocating(tmp_path: Path) -> None:
 def test_a_matrix_market_header_is_checked_before_parsing(tmp_path: Path) -> None:
     path = tmp_path / "big.mtx"
     path.write_text("%%MatrixMarket matrix coordinate pattern general\n5 5 3000000000\n1 2\n")
-    with pytest.raises(GraphError, match="has 3,000,000,000 edges"):
-        load_graph(str(path))
+    set_max_memory(1 << 30)  # more than 2^31 edges pass the size checks; the memory check refuses
+    try:
+        with pytest.raises(GraphError, match=r"\(5 vertices, 3,000,000,000 edges\) needs about 134.1 GB"):
+            load_graph(str(path))
+    finally:
+        set_max_memory(None)
     path.write_text("%%MatrixMarket matrix coordinate pattern general\n1000000 1000000 2\n1 2\n")
     set_max_memory(1 << 20)
     with pytest.raises(GraphError, match="1,000,000 vertices, 2 edges"):
@@ -274,3 +306,14 @@ def test_a_generated_graph_too_large_once_symmetrized_is_refused_before_caching(
     with pytest.raises(GraphError, match=r"\(symmetrized\) has 1,\d\d\d edges"):
         load_graph("rmat:10:1")  # 1024 drawn, more than 1500 after symmetrizing
     assert entries(cache_dir) == []
+
+
+def test_a_graph_larger_than_the_cache_cap_is_not_written(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A graph of billions of edges would take minutes to write only to be evicted:
+    it is not cached at all (here with a small cap)."""
+    monkeypatch.setenv("GIR_CACHE_MAX_BYTES", "1000")
+    load_graph("rmat:20:1")
+    assert entries(cache_dir) == []
+    assert "is larger than the cache's cap (1000 B, GIR_CACHE_MAX_BYTES); not kept" in capsys.readouterr().err

@@ -129,12 +129,10 @@ def test_every_tool_exits_2_on_an_unknown_option_as_a_process(command: list[str]
 
 
 def test_xdsl_universe_has_no_frontend_hook_yet() -> None:
-    """Why `xdsl-opt prog.gt` ends in xDSL's own `ValueError: Unrecognized file
-    extension 'gt'` traceback (gir/universe.py, docs/python.md): xDSL 0.74's plugin
-    entry point takes dialects, passes and targets only, and its driver registers
-    frontends in `CommandLineTool.register_all_frontends`, which only a subclass
-    (gir-opt) overrides. When this fails, xDSL has grown a hook: register gir's
-    `.gt` frontend in GIR_UNIVERSE and test `xdsl-opt prog.gt` instead."""
+    """Why gir wraps `xDSLOptMain.register_all_frontends` to give `xdsl-opt` its
+    `.gt` frontend (gir/universe.py): xDSL 0.74's plugin entry point takes
+    dialects, passes and targets only. When this fails, xDSL has grown a hook:
+    register gir's `.gt` frontend in GIR_UNIVERSE and drop the wrapper."""
     import inspect
 
     from xdsl.universe import Universe
@@ -142,8 +140,64 @@ def test_xdsl_universe_has_no_frontend_hook_yet() -> None:
     assert set(inspect.signature(Universe).parameters) == {"all_dialects", "all_passes", "all_targets"}
 
 
+BLOCKED_FRONTIER_SCHEDULE = """schedule:
+    SimpleGPUSchedule blocked;
+    blocked.configLoadBalance(EDGE_ONLY, BLOCKED, 1024);
+    program->applyGPUSchedule("search:expand", blocked);
+"""
+"""Edge blocking on BFS's traversal from a frontier: the frontend accepts it,
+`graph-default-schedule` refuses it at the statement."""
+
+
+def test_xdsl_opt_reads_graphit(tmp_path: Path) -> None:
+    """`xdsl-opt prog.gt -p PASSES` runs gir's passes on GraphIt, and a bad `.gt`
+    is gir's one located line with exit status 1, not xDSL's traceback."""
+    from test_api_xdsl_plugin import _gir_installed_with_entry_point, _with_entry_point, _xdsl_opt
+
+    env = None if _gir_installed_with_entry_point() else _with_entry_point(tmp_path)
+    lowered = _xdsl_opt([BFS, "-p", "lower-to-gpu"], env)
+    assert lowered.returncode == 0, lowered.stderr
+    assert "gir_gpu.kernel" in lowered.stdout
+    bad = tmp_path / "bad.gt"
+    bad.write_text("func main()\n  var x : int = ;\nend\n")
+    failed = _xdsl_opt([str(bad)], env)
+    assert failed.returncode == 1
+    assert failed.stderr == f"{bad}:2:17: error: expected expression, found ';'\n"
+    assert failed.stdout == ""
+    # a schedule that only a pass finds wrong is one line too
+    blocked = tmp_path / "blocked.gt"
+    blocked.write_text(Path(BFS).read_text().split("schedule:")[0] + BLOCKED_FRONTIER_SCHEDULE)
+    failed = _xdsl_opt([str(blocked), "-p", "lower-to-gpu"], env)
+    assert failed.returncode == 1 and len(failed.stderr.splitlines()) == 1, failed.stderr
+    assert failed.stderr.startswith(f"{blocked}:") and "error: edge blocking (BLOCKED)" in failed.stderr
+
+
+def test_graphit_frontend_wrapper_is_installed_once_and_never_replaces(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Loading gir's plugin again keeps one wrapper, and a `gt` frontend that
+    xDSL itself registers (the day it has one) is kept, not replaced by gir's."""
+    from xdsl.tools.command_line_tool import CommandLineTool
+    from xdsl.xdsl_opt_main import xDSLOptMain
+
+    from gir import universe
+
+    installed = xDSLOptMain.register_all_frontends
+    universe.register_graphit_frontend()
+    assert xDSLOptMain.register_all_frontends is installed
+    assert "gt" in xDSLOptMain(args=[]).available_frontends
+
+    def xdsl_with_its_own_gt(self: CommandLineTool) -> None:
+        self.available_frontends["gt"] = xdsl_with_its_own_gt
+
+    monkeypatch.setattr(CommandLineTool, "register_all_frontends", xdsl_with_its_own_gt)
+    monkeypatch.setattr(xDSLOptMain, "register_all_frontends", CommandLineTool.register_all_frontends)
+    universe.register_graphit_frontend()
+    assert xDSLOptMain(args=[]).available_frontends["gt"] is xdsl_with_its_own_gt
+
+
 def test_graphit_reaches_xdsl_opt_through_gir_opt(tmp_path: Path) -> None:
-    """The documented way: `gir-opt prog.gt | xdsl-opt -p PASSES`."""
+    """The other documented way: `gir-opt prog.gt | xdsl-opt -p PASSES`."""
     from test_api_xdsl_plugin import _gir_installed_with_entry_point, _with_entry_point
 
     env = None if _gir_installed_with_entry_point() else _with_entry_point(tmp_path)

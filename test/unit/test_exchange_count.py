@@ -1,7 +1,9 @@
 """The host-staged communicator counts each collective's payload per rank
-(`ExchangeCount`): an all-reduce sends and receives its whole vector, an
+(`ExchangeCount`): an all-reduce sends and receives its whole vector, or, with
+a base and few changed elements, the ranks' (index, value) pairs; an
 all-gather sends the rank's own queue and receives the union. Two ranks in two
-threads, on a device that keeps its buffers in host memory."""
+threads, on a device that keeps its buffers in host memory. The pairs combine
+to what the whole vectors do, for every combine."""
 
 from __future__ import annotations
 
@@ -9,11 +11,28 @@ import threading
 from collections.abc import Callable
 
 import numpy as np
+import pytest
 
+from gir.diagnostics import UserError
 from gir.dialects.host import Combine
 from gir.protocol import DType
 from gir.runtime.device import DTYPES
-from gir.runtime.multi_device import ExchangeCount, HostStagedCommunicator
+from gir.runtime.multi_device import (
+    EXCHANGE_FORMAT_VARIABLE,
+    RANK_SWITCH_INTERVAL,
+    SWITCH_INTERVAL_VARIABLE,
+    ExchangeCount,
+    ExchangeFormat,
+    HostStagedCommunicator,
+    apply_changes,
+    changed_indices,
+    choose_format,
+    combine_arrays,
+    from_bitmap,
+    from_bitmaps,
+    rank_switch_interval,
+    to_bitmap,
+)
 
 
 class _HostDevice:
@@ -59,8 +78,9 @@ def test_an_allreduce_counts_its_vector_on_every_rank() -> None:
     assert exchanged.bytes == 2 * (10 * 8 + 3 * 4)
 
 
-def test_an_allgather_counts_the_own_queue_sent_and_the_union_received() -> None:
-    queues = {0: [4, 1, 9], 1: [9, 2]}
+def _gather_queues(queues: dict[int, list[int]]) -> HostStagedCommunicator:
+    """The union of two ranks' queues, checked on each rank."""
+    union = sorted(set(queues[0]) | set(queues[1]))
 
     def body(rank: int, communicator: HostStagedCommunicator) -> None:
         device = _HostDevice()
@@ -68,10 +88,140 @@ def test_an_allgather_counts_the_own_queue_sent_and_the_union_received() -> None
         items[: len(queues[rank])] = queues[rank]
         count = np.array([len(queues[rank])], np.int32)
         communicator.allgather_queue(rank, device, items, 16, count)
-        assert count[0] == 4  # 1, 2, 4, 9
+        assert list(items[: count[0]]) == union
 
-    exchanged = _on_two_ranks(body).exchanged()
+    return _on_two_ranks(body)
+
+
+def test_an_allgather_counts_the_own_queue_sent_and_the_union_received() -> None:
+    exchanged = _gather_queues({0: [4000, 1, 9], 1: [9, 2]}).exchanged()
     assert exchanged == ExchangeCount(1, (3 * 4, 2 * 4), (4 * 4, 4 * 4))
+
+
+def test_a_queue_of_vertices_close_together_goes_as_a_bitmap() -> None:
+    # 7 vertices below 40: two words of bitmap (8 bytes) a rank, not 28 bytes of list
+    exchanged = _gather_queues({0: [4, 1, 9, 39], 1: [9, 2, 30]}).exchanged()
+    assert exchanged == ExchangeCount(1, (8, 8), (16, 16))
+
+
+def test_the_dense_format_gathers_queues_as_lists(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, "dense")
+    exchanged = _gather_queues({0: [4, 1, 9, 39], 1: [9, 2, 30]}).exchanged()
+    assert exchanged == ExchangeCount(1, (4 * 4, 3 * 4), (6 * 4, 6 * 4))
+
+
+def _claims(rank: int) -> np.ndarray:
+    """A vector of 100 elements, -1 but where `rank` claimed one (3 on rank 0, 3 and 7 on rank 1)."""
+    values = np.full(100, -1, np.int32)
+    values[[3, 7][: rank + 1]] = [10 + rank, 20 + rank][: rank + 1]
+    return values
+
+
+def _claim_on_two_ranks(exchange: ExchangeFormat = ExchangeFormat.AUTO) -> HostStagedCommunicator:
+    def body(rank: int, communicator: HostStagedCommunicator) -> None:
+        values = _claims(rank)
+        base = np.full(100, -1, np.int32)
+        communicator.allreduce_buffer(rank, _HostDevice(), values, 100, DType.INT32, Combine.CLAIM, base, exchange)
+        assert values[3] == 10 and values[7] == 21 and (np.delete(values, [3, 7]) == -1).all()
+
+    return _on_two_ranks(body)
+
+
+def test_an_allreduce_of_few_changes_counts_the_pairs() -> None:
+    exchanged = _claim_on_two_ranks().exchanged()
+    assert exchanged == ExchangeCount(1, (1 * 8, 2 * 8), (3 * 8, 3 * 8))
+
+
+def test_the_dense_format_sends_the_whole_vector(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _claim_on_two_ranks(ExchangeFormat.DENSE).exchanged() == ExchangeCount(1, (400, 400), (400, 400))
+    monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, "dense")  # overrides the op's auto
+    assert _claim_on_two_ranks().exchanged() == ExchangeCount(1, (400, 400), (400, 400))
+
+
+def test_the_environment_overrides_a_dense_op(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, "pairs")
+    assert _claim_on_two_ranks(ExchangeFormat.DENSE).exchanged() == ExchangeCount(1, (8, 16), (24, 24))
+
+
+def test_the_bitmap_format_sends_a_bitmap_and_the_changed_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, "bitmap")
+    # a bitmap of 100 elements is 4 words (16 bytes); then 4 bytes a changed value
+    assert _claim_on_two_ranks().exchanged() == ExchangeCount(1, (16 + 4, 16 + 8), (44, 44))
+
+
+def test_auto_picks_the_fewest_bytes() -> None:
+    auto = ExchangeFormat.AUTO
+    # sent by both ranks: dense 8000 bytes; pairs 8 a change; bitmap 2 * 128 + 4 a change
+    assert choose_format(auto, [3, 5], 1000, 4) == ExchangeFormat.PAIRS
+    assert choose_format(auto, [300, 200], 1000, 4) == ExchangeFormat.BITMAP
+    assert choose_format(auto, [990, 980], 1000, 4) == ExchangeFormat.DENSE
+    assert choose_format(ExchangeFormat.PAIRS, [900, 800], 1000, 4) == ExchangeFormat.PAIRS
+
+
+def test_a_bitmap_holds_its_indices() -> None:
+    indices = np.array([0, 5, 31, 32, 99], np.int32)
+    bitmap = to_bitmap(np, indices, 100)
+    assert bitmap.nbytes == 16
+    np.testing.assert_array_equal(from_bitmap(np, bitmap, 100), indices)
+
+
+def test_the_ranks_bitmaps_unpack_together() -> None:
+    rows = [np.array(r, np.int32) for r in ([0, 5, 99], [], [31, 32])]
+    bitmaps = np.stack([to_bitmap(np, r, 100) for r in rows])
+    unpacked = from_bitmaps(np, bitmaps, [r.size for r in rows])
+    assert [list(r) for r in unpacked] == [list(r) for r in rows]
+    assert all(r.dtype == np.int32 for r in unpacked)
+
+
+def test_an_allreduce_of_many_changes_sends_the_whole_vector() -> None:
+    def body(rank: int, communicator: HostStagedCommunicator) -> None:
+        values = np.arange(100, dtype=np.int32) - rank
+        base = np.full(100, 99, np.int32)
+        communicator.allreduce_buffer(rank, _HostDevice(), values, 100, DType.INT32, Combine.MIN, base, ExchangeFormat.AUTO)
+        assert (values == np.arange(100) - 1).all()
+
+    assert _on_two_ranks(body).exchanged() == ExchangeCount(1, (400, 400), (400, 400))
+
+
+def test_an_unknown_format_is_a_user_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, "sparse")
+    with pytest.raises(UserError, match="GIR_EXCHANGE_FORMAT must be one of dense, pairs, bitmap, auto, not 'sparse'"):
+        HostStagedCommunicator(2)
+
+
+@pytest.mark.parametrize("combine", list(Combine))
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.uint8])
+def test_the_changed_elements_combine_as_the_whole_copies(combine: Combine, dtype: type) -> None:
+    if combine in (Combine.OR, Combine.UMIN, Combine.UMAX) and np.dtype(dtype).kind == "f":
+        return  # integers only (the verifier's rule)
+    random = np.random.default_rng(7)
+    base = random.integers(0, 100, 500).astype(dtype)
+    copies = []
+    for _ in range(3):
+        copy = base.copy()
+        at = random.choice(500, 60, replace=False)
+        update = random.integers(0, 120, 60).astype(dtype)
+        if combine in (Combine.MIN, Combine.UMIN):
+            update = np.minimum(copy[at], update)
+        elif combine in (Combine.MAX, Combine.UMAX):
+            update = np.maximum(copy[at], update)
+        elif combine == Combine.OR:
+            update = copy[at] | update
+        elif combine == Combine.SUM:
+            update = copy[at] + update
+        copy[at] = update
+        copies.append(copy)
+    changes = [(changed_indices(np, copy, base), copy[changed_indices(np, copy, base)]) for copy in copies]
+    np.testing.assert_allclose(apply_changes(np, base, changes, combine), combine_arrays(copies, combine, base), rtol=1e-6)
+
+
+def test_the_switch_interval_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert rank_switch_interval() == RANK_SWITCH_INTERVAL
+    monkeypatch.setenv(SWITCH_INTERVAL_VARIABLE, "0.005")
+    assert rank_switch_interval() == 0.005
+    monkeypatch.setenv(SWITCH_INTERVAL_VARIABLE, "-1")
+    with pytest.raises(UserError, match="GIR_SWITCH_INTERVAL must be a positive number of seconds, not '-1'"):
+        rank_switch_interval()
 
 
 def test_counts_of_two_runs_add_up() -> None:

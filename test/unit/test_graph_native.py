@@ -203,3 +203,100 @@ def test_sort_unique_keeps_the_first_weight_of_each_edge(sources: str) -> None:
     assert got == _sorted_unique_reference(src, dst, weights)
     unweighted = native.sort_unique(src, dst, None)
     assert unweighted[2] is None and unweighted[0].tolist() == got_src.tolist()
+
+
+def test_symmetric_edges_match_numpy() -> None:
+    """The generators' C++ builder: both directions, no self loops or duplicates, sorted."""
+    rng = np.random.default_rng(7)
+    src = rng.integers(0, 60, 3000, dtype=np.int32)
+    dst = rng.integers(0, 60, 3000, dtype=np.int32)
+    drawn = [src.copy(), dst.copy()]
+    got_src, got_dst = native.symmetric_edges(drawn, 64)
+    assert drawn == []  # given up: freed once used
+    keep = src != dst
+    both = np.stack([np.concatenate([src[keep], dst[keep]]), np.concatenate([dst[keep], src[keep]])], axis=1)
+    expected = np.unique(both, axis=0)
+    np.testing.assert_array_equal(got_src, expected[:, 0])
+    np.testing.assert_array_equal(got_dst, expected[:, 1])
+
+
+def test_64_bit_offsets_equal_the_32_bit_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above 2^31 - 1 edges row pointers and tiling offsets are int64 (here forced
+    on a small graph): the same values."""
+    rng = np.random.default_rng(3)
+    src, dst, _ = native.sort_unique(rng.integers(0, 40, 500), rng.integers(0, 40, 500), None)
+    narrow_rows = native.row_pointers(src, 40)
+    narrow_tiling = native.tile(src, dst, None, 40, 8, False)
+    assert narrow_rows.dtype == np.int32 and narrow_tiling[0].dtype == np.int32
+    monkeypatch.setattr(native, "offset_dtype", lambda num_edges: np.int64)
+    wide_rows = native.row_pointers(src, 40)
+    wide_tiling = native.tile(src, dst, None, 40, 8, False)
+    assert wide_rows.dtype == np.int64 and wide_tiling[0].dtype == np.int64
+    np.testing.assert_array_equal(wide_rows, narrow_rows)
+    for wide, narrow in zip(wide_tiling[:3], narrow_tiling[:3], strict=True):
+        np.testing.assert_array_equal(wide, narrow)
+
+
+def _spelled_integer(rng: np.random.Generator, value: int) -> str:
+    """`value` as any spelling the checked parser reads: sign, leading zeros
+    (past the fast path's 18 digits too) or plain."""
+    form = int(rng.integers(0, 4))
+    if form == 0 and value >= 0:
+        return f"+{value}"
+    if form == 1:
+        return ("-" if value < 0 else "") + "0" * int(rng.integers(1, 25)) + str(abs(value))
+    return str(value)
+
+
+def _spelled_number(rng: np.random.Generator, value: float) -> str:
+    """`value` as one of the number spellings a real Matrix Market file may use."""
+    form = int(rng.integers(0, 5))
+    if form == 0:
+        return f"{value:e}"
+    if form == 1:
+        return f"{value:.3f}".replace("0.", ".", 1) if 0 < value < 1 else f"{value:.3f}"
+    if form == 2 and value >= 0:
+        return f"+{value!r}"
+    if form == 3:
+        return f"{value:E}"
+    return repr(value)
+
+
+def _blanks(rng: np.random.Generator) -> str:
+    return str(rng.choice([" ", "  ", "\t", " \t", "\x0b", "\x0c"]))
+
+
+@pytest.mark.parametrize("suffix", [".wel", ".mtx"])
+def test_every_spelling_of_a_line_reads_as_its_values(suffix: str, tmp_path: Path) -> None:
+    """The parsers' fast path (plain unsigned ids, plain numbers) and their
+    checked path (signs, leading zeros, exponents, odd blanks, comments, blank
+    lines, CRLF) read the same values: a file mixing them loads as a plain
+    reference reading of its lines says."""
+    rng = np.random.default_rng(29)
+    count, vertices = 4000, 60
+    src, dst = rng.integers(0, vertices, count), rng.integers(0, vertices, count)
+    raw = rng.choice([0.5, 1.5, 2.5, -2.5, 3.25, 1e2, 7.0, 123.456, -0.4], count) * rng.integers(1, 9, count)
+    src[src == vertices - 1], dst[dst == vertices - 1] = 0, 1
+    src[-1], dst[-1] = 0, vertices - 1  # the largest id only once, a destination on a plain line
+    lines = ["%%MatrixMarket matrix coordinate real general", f"{vertices} {vertices} {count}"] if suffix == ".mtx" else []
+    for index, (s, d, w) in enumerate(zip(src.tolist(), dst.tolist(), raw.tolist())):
+        plain = index == count - 1 or rng.random() < 0.5
+        first = 1 if suffix == ".mtx" else 0
+        ids = [str(s + first), str(d + first)] if plain else [_spelled_integer(rng, s + first), _spelled_integer(rng, d + first)]
+        if suffix == ".mtx" and not plain and rng.random() < 0.2:
+            ids[0] = f"{s + first}.0"  # an integral index written as a number
+        value = (repr(w) if plain else _spelled_number(rng, w)) if suffix == ".mtx" else str(round(w))
+        gaps = [" ", " "] if plain else [_blanks(rng), _blanks(rng)]
+        line = ids[0] + gaps[0] + ids[1] + gaps[1] + value
+        if not plain:
+            line = rng.choice(["", " ", "\t"]) + line + rng.choice(["", " ", "\r"])
+            if rng.random() < 0.1:
+                lines.append(str(rng.choice(["", "   ", "% a comment", "# another"])))
+        lines.append(line)
+    path = tmp_path / f"mixed{suffix}"
+    path.write_bytes(("\n".join(lines) + "\n").encode())
+    graph = load_graph(str(path), cache=False)
+    assert graph.num_vertices == vertices
+    weights = np.array([round(float(value)) for value in (raw if suffix == ".mtx" else np.round(raw))])
+    expected = _sorted_unique_reference(src, dst, weights)
+    assert list(zip(graph.src.tolist(), graph.dst.tolist(), graph.weights.tolist())) == expected

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from gir.dialects.host import Combine
-from gir.runtime.graph import from_edges, load_graph
+from gir.runtime.graph import GraphError, from_edges, load_graph
 from gir.runtime.graph.partition import partition, source_ranges
 from gir.runtime.multi_device import combine_arrays
 
@@ -55,3 +55,15 @@ def test_combines() -> None:
     negative = [np.array([-1, 2], np.int32), np.array([3, 4], np.int32)]
     assert combine_arrays(negative, Combine.UMIN, None).tolist() == [3, 2]
     assert combine_arrays(negative, Combine.UMAX, None).tolist() == [-1, 4]
+
+
+def test_a_part_needing_64_bit_edge_indices_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Partitioned runs keep 32-bit edge indices on each device: a part of more
+    than 2^31 - 1 edges is refused, saying what to do (here with the limit lowered)."""
+    from gir.runtime.graph import partition as partition_module
+
+    graph = load_graph("rmat:8")
+    monkeypatch.setattr(partition_module, "INT32_MAX", graph.num_edges // 3)
+    with pytest.raises(GraphError, match=r"part 0 of 2 of the graph holds [\d,]+ edges, but a partitioned run keeps 32-bit edge indices .* run it on more devices"):
+        partition_module.partition(graph, 2)
+    assert len(partition_module.partition(graph, 4)) == 4

@@ -379,3 +379,19 @@ def test_unsupported_arguments_are_refused() -> None:
     assert BackendInterface.single_source_dijkstra_path_length(_gir(text, {"weight": 1}), 0) == expected
     with pytest.raises(NotImplementedError, match="'weight' has (str|NoneType) values"):
         BackendInterface.pagerank(_gir(text, {"weight": 1}))
+
+
+def test_calibration_without_the_installed_backend_says_why(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Run from a checkout on PYTHONPATH (no entry point), calibration has no
+    backend config to set: one usage line, not an AttributeError."""
+    from networkx.utils.configs import Config
+
+    from gir.nx_backend import calibrate
+
+    monkeypatch.setattr(nx.config, "backends", Config())
+    with pytest.raises(SystemExit) as stop:
+        calibrate.main(["--functions", "pagerank"])
+    assert stop.value.code == 2
+    assert "gir's NetworkX backend is not registered" in capsys.readouterr().err

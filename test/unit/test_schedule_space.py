@@ -221,3 +221,26 @@ def test_sampled_points_lower_and_print_for_cuda_and_opencl(name: str) -> None:
         module = lower_for_run(program.module(point))
         for target in ("cuda", "opencl"):
             assert translate(module, target), point.schedule_section()
+
+
+def test_a_programs_edge_sample_stays_in_every_point() -> None:
+    """cc_afforest.gt samples its `sampling` apply (`configEdgeSample(2)`): every
+    point keeps the sample there, which leaves PUSH and VERTEX_BASED only, and
+    the other applies stay unsampled; the point's text reads back the same."""
+    program = space("cc_afforest.gt")
+    sampled = next(apply for apply in program.applies if apply.label == "sampling")
+    assert sampled.edge_sample == 2
+    assert {apply.label for apply in program.applies if apply.edge_sample} == {"sampling"}
+    for point in program.sample(15, seed=3):
+        schedules = dict(point)
+        sampling = schedules["sampling"]
+        assert isinstance(sampling, SimpleScheduleAttr)
+        assert sampling.edge_sample.value.data == 2
+        assert (sampling.direction.data, sampling.load_balance.data) == ("PUSH", "VERTEX_BASED")
+        for label in ("linking", "linking_back"):
+            other = schedules[label]
+            hybrid = isinstance(other, HybridScheduleAttr)
+            parts = [other.first, other.second] if hybrid else [other]
+            assert all(part.edge_sample.value.data == 0 for part in parts)
+        module = parse_graphit_source(program.program_text(point), "cc_afforest.gt")
+        assert _schedules(module) == schedules

@@ -120,3 +120,24 @@ def test_a_function_that_reads_the_result_before_zeroing_it_is_no_clear(tmp_path
     validator = find_validator(module)
     assert validator is not None and validator.result == "share"
     assert "share_validated" not in _globals(module)
+
+
+def test_union_find_linking_is_connected_components(tmp_path: Path) -> None:
+    """cc_afforest.gt links by `compare_and_swap(comp[high], high, low)` in an
+    `apply`: a root hooked under another label is CC, checked on `comp`. A swap
+    whose expected value is not the slot's own index hooks no root, so it is not."""
+    validator = find_validator(parse_program(str(PROGRAMS / "cc_afforest.gt")))
+    assert validator is not None
+    assert validator.algorithm == "connected components (labels in 'comp')"
+    graph_ = load_graph("road:4:3", cache=False)
+    argv = ["cc_afforest", "road:4:3"]
+    one_label = np.zeros(graph_.num_vertices, np.int32)
+    assert validator.check(graph_, argv, {"comp": one_label}) is None
+    own_labels = np.arange(graph_.num_vertices, dtype=np.int32)
+    assert validator.check(graph_, argv, {"comp": own_labels}) is not None
+    source = (PROGRAMS / "cc_afforest.gt").read_text()
+    old = "compare_and_swap(comp[high], high, low)"
+    assert old in source
+    swapped = tmp_path / "cc_not_a_root.gt"
+    swapped.write_text(source.replace(old, "compare_and_swap(comp[high], low, high)"))
+    assert find_validator(parse_program(str(swapped))) is None

@@ -5,14 +5,23 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IntegerAttr, f32, i1
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from gir.dialects import graph
 from gir.frontend import ast
 from gir.frontend.irgen.base import IRGenBase
 from gir.frontend.irgen.locals import vector_name
-from gir.frontend.irgen.values import MATH_OPS, RECEIVER_OPS, ir_type, unsigned_kind
-from gir.frontend.sema import INT, EdgeApplyInfo, FuncInfo, PriorityQueueTy, capture_vector
+from gir.frontend.irgen.values import MATH_OPS, RECEIVER_OPS, REDUCE_KINDS, ir_type, unsigned_kind
+from gir.frontend.sema import (
+    INT,
+    EdgeApplyInfo,
+    FuncInfo,
+    PriorityQueueTy,
+    ScalarTy,
+    VectorTy,
+    capture_vector,
+)
+from gir.frontend.sema.vocabulary import WRITE_MIN_MAX
 from gir.frontend.sema.meanings import (
     AddVertex,
     FinishedNode,
@@ -30,6 +39,19 @@ from gir.frontend.sema.meanings import (
 )
 
 
+MIN_MAX_OPS = {
+    ("min", "float"): arith.MinnumfOp, ("max", "float"): arith.MaxnumfOp,
+    ("min", "signed"): arith.MinSIOp, ("max", "signed"): arith.MaxSIOp,
+    ("min", "unsigned"): arith.MinUIOp, ("max", "unsigned"): arith.MaxUIOp,
+}  # fmt: skip
+"""The op GraphIt's `min(a, b)` / `max(a, b)` becomes, by the family of their type
+(floats as C's fmin/fmax: a NaN argument loses)."""
+
+
+def _family(ty: ScalarTy) -> str:
+    return "float" if ty.is_float else "unsigned" if ty.is_unsigned else "signed"
+
+
 class CallGen(IRGenBase):
     """Builds calls and method calls."""
 
@@ -37,12 +59,30 @@ class CallGen(IRGenBase):
         """Builtins and user function calls (`func.call`)."""
         if isinstance(expr.target, FuncInfo):
             function = expr.target
-            args = [self.expr_as(a, p.ty) for a, p in zip(expr.args, function.params, strict=True)]
             output = function.output
             results = [ir_type(output.ty)] if output is not None and not output.is_global else []
+            if expr.on_host:
+                return self.host_extern_call(expr, function, results)
+            args = [self.expr_as(a, p.ty) for a, p in zip(expr.args, function.params, strict=True)]
             op = self.emit(func.CallOp(function.name, args, results))
             return op.results[0] if results else None
         return self.builtin(expr)
+
+    def host_extern_call(
+        self, expr: ast.Call, function: FuncInfo, results: list[Attribute]
+    ) -> SSAValue | None:
+        """A call of an extern function from host code (`graph.call_extern`):
+        vectors by name, the other arguments as values."""
+        args: list[SSAValue] = []
+        vectors: list[str] = []
+        for arg, param in zip(expr.args, function.params, strict=True):
+            if isinstance(param.ty, VectorTy):
+                assert isinstance(arg, ast.Name)
+                vectors.append(vector_name(arg))
+            else:
+                args.append(self.expr_as(arg, param.ty))
+        op = self.emit(graph.CallExternOp(function.name, args, vectors, results))
+        return op.results[0] if results else None
 
     def builtin(self, expr: ast.Call) -> SSAValue | None:
         """`startTimer`, `stopTimer`, `atoi`, the math functions (`MATH_OPS`),
@@ -61,6 +101,17 @@ class CallGen(IRGenBase):
             assert expr.ty is not None
             args = [self.expr_as(arg, expr.ty) for arg in expr.args]
             return self.value(MATH_OPS[expr.name](*args))
+        if expr.name in ("min", "max"):
+            assert isinstance(expr.ty, ScalarTy)
+            lhs, rhs = (self.expr_as(arg, expr.ty) for arg in expr.args)
+            return self.value(MIN_MAX_OPS[(expr.name, _family(expr.ty))](lhs, rhs))
+        if expr.name in WRITE_MIN_MAX:
+            element, value = expr.args
+            assert isinstance(element, ast.Index) and element.ty is not None
+            name, index, lane = self.access(element)
+            kind = unsigned_kind(REDUCE_KINDS[WRITE_MIN_MAX[expr.name]], element.ty)
+            new = self.expr_as(value, element.ty)
+            return self.value(graph.ReduceOp(kind, new, name, index, lane=lane))
         if expr.name == "intersectNeighbor":
             edges, src, dst = expr.args
             return self.value(

@@ -20,10 +20,11 @@ from gir.frontend.sema.types import (
     ScalarTy,
     Ty,
     VectorTy,
+    arithmetic_type,
     is_assignable,
     is_vertex_like,
 )
-from gir.frontend.sema.vocabulary import BUILTINS, MATH_BUILTINS
+from gir.frontend.sema.vocabulary import BUILTINS, MATH_BUILTINS, WRITE_MIN_MAX
 
 
 class CallChecks(CheckerBase):
@@ -49,9 +50,16 @@ class CallChecks(CheckerBase):
         self.check_arity(expr, len(function.params))
         if function.over_vectors:
             function = self.specialize_call(expr, function)
-        if self.current is not None:
-            self.calls.setdefault(self.current.name, []).append(expr)
+        # a constant's initializer runs at the start of main
+        caller = self.current.name if self.current is not None else "main"
+        self.calls.setdefault(caller, []).append(expr)
         for index, (arg, param) in enumerate(zip(expr.args, function.params, strict=True)):
+            if isinstance(param.ty, VectorTy):  # an extern function's vector
+                self.bind_vector(arg, param, function)
+                continue
+            if param.ty == STRING and isinstance(arg, ast.Argv):
+                arg.ty = STRING  # the argument's text, as `load_coords(argv[1], n)` passes it
+                continue
             ty = self.check_value(arg, f"argument {index + 1}")
             if not self.storable(arg, ty, param.ty):
                 raise self.error(
@@ -108,6 +116,10 @@ class CallChecks(CheckerBase):
             return INT
         if expr.name in MATH_BUILTINS:
             return self.check_math(expr)
+        if expr.name in ("min", "max"):
+            return self.check_min_max(expr)
+        if expr.name in WRITE_MIN_MAX:
+            return self.check_write_min_max(expr)
         if expr.name == "intersectNeighbor":
             return self.check_intersect_neighbor(expr)
         return self.check_compare_and_swap(expr)
@@ -140,6 +152,37 @@ class CallChecks(CheckerBase):
             if ty.is_float and (ty == DOUBLE or common != DOUBLE):
                 common = ty
         return common
+
+    def check_min_max(self, expr: ast.Call) -> Ty:
+        """GraphIt's `min(a, b)` / `max(a, b)`: two numbers (vertices as their
+        ids), compared in their arithmetic type, which the call gives."""
+        self.check_arity(expr, 2)
+        left, right = (
+            INT if ty == VERTEX else ty
+            for ty in (self.check_value(arg, f"argument {i}") for i, arg in enumerate(expr.args, 1))
+        )
+        common = arithmetic_type(left, right)
+        if common is None:
+            raise self.error(expr.pos, f"{expr.name} needs two numbers, found {left} and {right}")
+        return common
+
+    def check_write_min_max(self, expr: ast.Call) -> Ty:
+        """GraphIt's `writeMin(v, i, x)` (`writeMax`): `v[i] min= x` (`max=`) as
+        an expression, true when the element changed. Its arguments become the
+        element `v[i]` and the value."""
+        self.check_arity(expr, 3)
+        vector, index, value = expr.args
+        if not isinstance(vector, ast.Name):
+            raise self.error(vector.pos, f"{expr.name} needs a vector as its first argument")
+        element = ast.Index(vector.pos, vector, index)
+        elem = self.check_expr(element)
+        if not (isinstance(elem, ScalarTy) and elem.is_numeric):
+            raise self.error(vector.pos, f"{expr.name} needs a vector of numbers, found {vector.ty}")
+        ty = self.check_value(value, "the value")
+        if not self.storable(value, ty, elem):
+            raise self.error(value.pos, f"{expr.name} on {elem} elements cannot take {ty}")
+        expr.args = [element, value]
+        return BOOL
 
     def check_compare_and_swap(self, expr: ast.Call) -> Ty:
         """`compare_and_swap(vec[i], expected, desired)`."""

@@ -5,7 +5,7 @@ device, `main`)."""
 
 from __future__ import annotations
 
-from gir.dialects.gir_gpu import check_kernel_name
+from gir.dialects.gir_gpu import LIBRARY_NAMES, check_kernel_name
 from gir.frontend import ast
 from gir.frontend.ast import Pos
 from gir.frontend.sema.base import CheckerBase
@@ -22,9 +22,11 @@ from gir.frontend.sema.symbols import (
 from gir.frontend.sema.types import (
     INT,
     STRING,
+    VERTEX,
     VERTEXSET,
     EdgeSetTy,
     ScalarTy,
+    StringTy,
     Ty,
     VectorTy,
     is_integer,
@@ -80,15 +82,14 @@ class DeclarationChecks(CheckerBase):
             for param in decl.params:
                 if any(p.name == param.name for p in params):
                     raise self.error(param.pos, f"parameter '{param.name}' is already defined")
-                if decl.extern and is_string_type(param.type):
-                    raise self.error(
-                        param.type.pos,
-                        f"extern function '{decl.name}' cannot take the string '{param.name}': "
-                        "gir's extern functions run on the device, and strings live on the host",
-                    )
-                param.symbol = Symbol(
-                    param.name, self.resolve_param_type(param.type), SymbolKind.PARAM, param.pos
+                ty = (
+                    self.resolve_type(param.type, allow_vector=True, allow_string=True)
+                    if decl.extern
+                    else self.resolve_param_type(param.type)
                 )
+                if decl.extern and ty == VERTEX:
+                    ty = INT  # the user's code takes a vertex as its id
+                param.symbol = Symbol(param.name, ty, SymbolKind.PARAM, param.pos)
                 params.append(param.symbol)
             output: Symbol | None = None
             if decl.output is not None:
@@ -110,6 +111,8 @@ class DeclarationChecks(CheckerBase):
         vector{Vertex}(float)`) is a vector of the function's own, a global
         named `function_output` like a local vector; a call gives a copy of it
         (host functions only, as local vectors)."""
+        if decl.extern and is_string_type(output.type):
+            return Symbol(output.name, STRING, SymbolKind.OUTPUT, output.pos)
         if not (isinstance(output.type, ast.VectorTypeExpr) and not decl.extern):
             ty = self.resolve_value_type(output.type)
             return Symbol(output.name, ty, SymbolKind.OUTPUT, output.pos)
@@ -127,40 +130,89 @@ class DeclarationChecks(CheckerBase):
         return symbol
 
     def check_extern(self, function: FuncInfo) -> None:
-        """An `extern func` is called by its own name in device C: a C identifier
-        that CUDA and OpenCL do not reserve, over scalars only."""
+        """An `extern func` is called by its own name in device C and in the
+        host's C++: a C identifier that CUDA and OpenCL do not reserve. It takes
+        scalars, strings and vectors and gives a scalar or a string; strings and
+        vectors are host values, so only host code may call an extern over them
+        (`check_extern_calls`)."""
         decl = function.decl
-        reason = check_kernel_name(decl.name)
+        # a library function's name (`pow`) is checked where C calls it: a
+        # device call here, the complete CUDA program's host in its printer
+        reason = None if decl.name in LIBRARY_NAMES else check_kernel_name(decl.name)
         if decl.name == "main" or reason is not None:
-            reason = reason or "'main' is the program's entry point"
-            reason = reason.replace("kernel name", "name")
-            raise self.error(decl.pos, f"extern function '{decl.name}' cannot be declared: {reason}")
-        symbols = [*function.params, *([function.output] if function.output else [])]
-        for symbol in symbols:
-            if not isinstance(symbol.ty, ScalarTy):
+            self.refuse_extern_name(decl, reason or "'main' is the program's entry point")
+        for symbol in function.params:
+            if not isinstance(symbol.ty, ScalarTy | StringTy | VectorTy):
                 raise self.error(
                     symbol.pos,
-                    f"extern function '{decl.name}' takes and gives scalars only, "
+                    f"extern function '{decl.name}' takes numbers, strings and vectors, "
                     f"'{symbol.name}' is {symbol.ty}",
                 )
+        output = function.output
+        if output is not None and not isinstance(output.ty, ScalarTy | StringTy):
+            raise self.error(
+                output.pos,
+                f"extern function '{decl.name}' gives a number or a string, "
+                f"'{output.name}' is {output.ty}",
+            )
+
+    def refuse_extern_name(self, decl: ast.FuncDecl, reason: str) -> None:
+        """One error at an extern declaration whose name cannot be used."""
+        reason = reason.replace("kernel name", "name")
+        raise self.error(decl.pos, f"extern function '{decl.name}' cannot be declared: {reason}")
 
     def check_extern_calls(self) -> None:
-        """Extern functions run on the device only: none may be called from `main`
-        or from a function `main` calls (those run on the host)."""
+        """Marks the calls of extern functions in host code (`main` and the
+        functions it calls): the user's host implementation runs them. A
+        function that runs on the device calls the device implementation, over
+        scalars only; a function that runs on both cannot call an extern."""
+        host = self.host_functions()
+        device = self.device_functions()
+        for caller, calls in self.calls.items():
+            for call in calls:
+                assert isinstance(call.target, FuncInfo)
+                callee = call.target
+                if not callee.decl.extern:
+                    continue
+                if caller in host and caller in device:
+                    raise self.error(
+                        call.pos,
+                        f"extern function '{callee.name}' is called in '{caller}', which runs "
+                        "both on the host (main calls it) and on the device (an apply runs "
+                        "it): call it from one side only",
+                    )
+                call.on_host = caller in host
+                if caller in device:
+                    self.check_device_extern_call(call, callee)
+
+    def check_device_extern_call(self, call: ast.Call, callee: FuncInfo) -> None:
+        """A call of an extern from device code: device C calls it by a name the
+        C library does not declare, over numbers only (strings and vectors are
+        host values)."""
+        if callee.name in LIBRARY_NAMES:
+            self.refuse_extern_name(callee.decl, check_kernel_name(callee.name) or "")
+        host_only = [p for p in callee.params if not isinstance(p.ty, ScalarTy)]
+        if callee.output is not None and callee.output.ty == STRING:
+            host_only.append(callee.output)
+        if host_only:
+            what = "a vector" if isinstance(host_only[0].ty, VectorTy) else "a string"
+            raise self.error(
+                call.pos,
+                f"extern function '{callee.name}' takes or gives {what} "
+                f"('{host_only[0].name}'), a host value: call it from main or a "
+                "function main calls, not from a function an apply runs",
+            )
+
+    def host_functions(self) -> set[str]:
+        """The functions that run on the host: `main` and those it calls."""
         host, pending = {"main"}, ["main"]
         while pending:
             for call in self.calls.get(pending.pop(), []):
                 assert isinstance(call.target, FuncInfo)
-                callee = call.target
-                if callee.decl.extern:
-                    raise self.error(
-                        call.pos,
-                        f"extern function '{callee.name}' is device code: call it from a "
-                        "function that an apply runs, not from the host (main)",
-                    )
-                if callee.name not in host:
-                    host.add(callee.name)
-                    pending.append(callee.name)
+                if call.target.name not in host and not call.target.decl.extern:
+                    host.add(call.target.name)
+                    pending.append(call.target.name)
+        return host
 
     def device_functions(self) -> set[str]:
         """The functions that run on the device: those an apply or filter runs,
@@ -255,6 +307,8 @@ class DeclarationChecks(CheckerBase):
         if decl.name in self.globals or decl.name in self.functions:
             raise self.error(decl.name_pos, f"'{decl.name}' is already defined")
         ty = self.resolve_type(decl.type, allow_vector=True)
+        if ty == VERTEX:
+            ty = INT  # a global vertex (astar's `dst_vertex`) is kept as its id
         self.scopes = [{}]
         self.current = None
         if decl.init is not None:

@@ -81,8 +81,9 @@ class FuncInfo:
     @property
     def over_vectors(self) -> bool:
         """Whether a parameter or capture is a vector: the function is
-        specialized per use and not built itself."""
-        return any(isinstance(s.ty, VectorTy) for s in [*self.params, *self.captures])
+        specialized per use and not built itself (an extern function takes
+        its vectors as they are: a host call passes them)."""
+        return not self.decl.extern and any(isinstance(s.ty, VectorTy) for s in [*self.params, *self.captures])
 
     @property
     def result(self) -> Ty:
@@ -176,7 +177,7 @@ def literal_int(expr: ast.Expr) -> int | None:
 
 def vector_writes(body: list[ast.Stmt]) -> set[str]:
     """Names of vectors that `body` writes directly: element assignments and
-    reductions, and `compare_and_swap` targets."""
+    reductions, and `compare_and_swap`, `writeMin` and `writeMax` targets."""
     written: set[str] = set()
     for stmt in ast.walk_stmts(body):
         target = stmt.target if isinstance(stmt, ast.Assign) else None
@@ -188,6 +189,9 @@ def vector_writes(body: list[ast.Stmt]) -> set[str]:
                     swapped = sub.args[0]
                     if isinstance(swapped, ast.Index) and (vector := indexed_vector(swapped)):
                         written.add(vector.name)
+                if isinstance(sub, ast.Call) and sub.name in ("writeMin", "writeMax") and sub.args:
+                    if isinstance(sub.args[0], ast.Name):
+                        written.add(sub.args[0].name)
     return written
 
 

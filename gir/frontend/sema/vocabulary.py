@@ -20,8 +20,12 @@ MATH_BUILTINS = {
 }  # fmt: skip
 """C's math functions an expression may call, and how many arguments each takes:
 they compute in the arguments' common float type (`float` for integers)."""
+WRITE_MIN_MAX = {"writeMin": "min=", "writeMax": "max="}
+"""GraphIt's `writeMin(v, i, x)` / `writeMax`: `v[i] min= x` as an expression,
+true when the element changed."""
 BUILTINS = (
-    "startTimer", "stopTimer", "atoi", "compare_and_swap", "intersectNeighbor", *MATH_BUILTINS
+    "startTimer", "stopTimer", "atoi", "compare_and_swap", "intersectNeighbor", "min", "max",
+    *WRITE_MIN_MAX, *MATH_BUILTINS,
 )
 SCALAR_NAMES = {
     "int": INT, "uint": UINT, "int64": INT64, "uint_64": UINT64,

@@ -11,7 +11,8 @@ single source of the directions `graph-default-schedule` accepts. A direction sa
 - which representation its input frontier must have (`input_type`:
   `graph-to-frontier` converts the input to it);
 - the per-vertex work of a one-thread-per-vertex traversal (`vertex_map`): the
-  load-balance strategies that map a thread to a whole vertex call it;
+  load-balance strategies that map a thread to a whole vertex call it; where
+  `samples_edges`, it walks only a traversal's `edge_sample` first edges;
 - the work of one edge (`edge_body`) and the frontier whose vertices an edge
   map iterates (`edge_map_input`): the strategies that spread edges over
   threads (`to_edge_map`) call them.
@@ -37,6 +38,9 @@ class DirectionStrategy(ABC):
     """The schedule name it realizes (the key of its registration line)."""
     iterated: ClassVar[int]
     """The edge-function argument a thread iterates: 0 the source, 1 the destination."""
+    samples_edges: ClassVar[bool] = False
+    """Whether its `vertex_map` walks only the first `edge_sample` edges of each
+    vertex when the traversal has one (`configEdgeSample`)."""
 
     def input_type(
         self, input_type: Attribute, schedule: SimpleScheduleAttr

@@ -23,7 +23,8 @@ class Push(DirectionStrategy):
     %o = frontier.edge_traverse PUSH VERTEX_BASED CSR %e : !graph.edgeset
         from %in : !frontier.queue into %empty : !frontier.queue to {...} apply {...}
     ```
-    After:
+    After (with `edge_sample = N`, `configEdgeSample(N)`, the loop ends at
+    `arith.minsi %end, %begin + N` instead):
     ```mlir
     %o = frontier.vertex_map %in : !frontier.queue into %empty : !frontier.queue {
     ^bb0(%src : !graph.vertex):
@@ -39,6 +40,7 @@ class Push(DirectionStrategy):
 
     value = "PUSH"
     iterated = 0
+    samples_edges = True
 
     def vertex_map(self, traverse: frontier.EdgeTraverseOp) -> frontier.VertexMapOp:
         body = Block(arg_types=[graph.VertexType()])
@@ -46,10 +48,12 @@ class Push(DirectionStrategy):
         src.name_hint = "src"
         edge_range = frontier.EdgeRangeOp(traverse.layout.data, traverse.edges, src)
         edge_range.begin.name_hint, edge_range.end.name_hint = "begin", "end"
+        body.add_op(edge_range)
+        end = _sampled_end(body, edge_range, traverse.edge_sample)
         one = arith.ConstantOp(IntegerAttr(1, IndexType()))
         loop_body = Block(arg_types=[IndexType()])
-        loop = scf.ForOp(edge_range.begin, edge_range.end, one.result, [], loop_body)
-        body.add_ops([edge_range, one, loop, frontier.YieldOp()])
+        loop = scf.ForOp(edge_range.begin, end, one.result, [], loop_body)
+        body.add_ops([one, loop, frontier.YieldOp()])
         position = loop_body.args[0]
         position.name_hint = "edge"
         loop_end = scf.YieldOp()
@@ -89,3 +93,18 @@ class Push(DirectionStrategy):
             Rewriter.insert_op(scf.IfOp(passes, [], Region(Block([then_end]))), point)
             point = InsertPoint.before(then_end)
         inline_region(traverse.body, edge_args, point)
+
+
+def _sampled_end(
+    body: Block, edge_range: frontier.EdgeRangeOp, edge_sample: IntegerAttr | None
+) -> SSAValue:
+    """The end of the edges a thread walks: the vertex's end, or with an
+    `edge_sample` of N, `min(end, begin + N)` (appended to `body`)."""
+    if edge_sample is None:
+        return edge_range.end
+    count = arith.ConstantOp(IntegerAttr(edge_sample.value.data, IndexType()))
+    limit = arith.AddiOp(edge_range.begin, count.result)
+    end = arith.MinSIOp(edge_range.end, limit.result)
+    end.result.name_hint = "sample_end"
+    body.add_ops([count, limit, end])
+    return end.result

@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref
-from xdsl.dialects.builtin import IntegerAttr
+from xdsl.dialects.builtin import IntegerAttr, i32
 from xdsl.ir import Attribute, SSAValue
 
 from gir.diagnostics import UserError
@@ -138,11 +138,9 @@ def blocked_array(ctx: GpuContext, kind: GraphArray, element: Attribute | None =
         op = use.operation
         if isinstance(op, host.GraphArrayOp) and op.array.data == kind:
             return op.result
-    op = host.GraphArrayOp(ctx.graph, kind, size)
-    if element is not None:
-        op = host.GraphArrayOp.create(
-            operands=[ctx.graph], properties=dict(op.properties), result_types=[buffer_type(element)]
-        )
+    if element is None:
+        element = ctx.edge_type if kind in host.OFFSET_ARRAYS else i32
+    op = host.GraphArrayOp(ctx.graph, kind, size, element)
     op.result.name_hint = kind.value
     return ctx.setup_builder().insert(op).result
 

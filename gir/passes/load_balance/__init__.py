@@ -51,7 +51,9 @@ class LoadBalanceStrategy(ABC):
       with that schedule (the other axes' values, block size, ...);
     - `host_steps()` / `fusable`: the host-side steps between its kernels, which
       kernel fusion (`configKernelFusion`) cannot take into a persistent kernel;
-    - `composes_with_blocking`: it walks edge blocking's BLOCKED layouts.
+    - `composes_with_blocking`: it walks edge blocking's BLOCKED layouts;
+    - `wide_edges`: its kernels keep edge positions and sums of degrees in the
+      program's edge index type, so it runs a graph with more than 2^31 edges.
     """
 
     value: ClassVar[str]
@@ -61,6 +63,12 @@ class LoadBalanceStrategy(ABC):
     """Whether a traversal with edge blocking (`configLoadBalance(L, BLOCKED, N)`)
     can use it: blocking spreads a vertex's edges over the blocks, so only a
     strategy that takes edges one by one walks them (`frontier-edge-blocking`)."""
+
+    wide_edges: ClassVar[bool] = False
+    """Whether it lowers a program with 64-bit edge indices (`host.edge_index_width`):
+    its edge positions are `index` and its sums of degrees (scans, bins) of
+    the edge index type. A strategy that keeps them in i32 shared memory or
+    scans is refused there, with the traversal's location."""
 
     def owns_iterated_vertex(self) -> bool:
         """Whether one thread handles every edge of the vertex it iterates (the

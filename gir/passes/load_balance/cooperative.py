@@ -15,24 +15,35 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import i32
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.dialects.builtin import IndexType, IntegerType, i32
+from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier, gir_gpu
 from gir.dialects.gir_gpu import SUBGROUP_SIZE, Dimension
 from gir.passes.block_sums import block_exclusive_sum
-from gir.passes.gpu_kernels import as_i32, as_index, constant
+from gir.passes.gpu_kernels import as_i32, as_index, constant, resize
 from gir.passes.kernel_builder import KernelBuilder, MapBody
 from gir.passes.layouts import layout
 from gir.passes.load_balance.edge_offsets import last_at_most
 
 
+def as_edge(b: Builder, value: SSAValue, edge_type: IntegerType) -> SSAValue:
+    """An edge position or count (index or integer) as the program's edge index
+    type `edge_type` (i32, or i64 with 64-bit edge indices)."""
+    if edge_type == i32:
+        return as_i32(b, value)
+    if isinstance(value.type, IndexType):
+        return b.insert(arith.IndexCastOp(value, edge_type)).result
+    return resize(b, value, edge_type)
+
+
 @dataclass
 class ThreadEdges:
-    """Device code of a cooperative map kernel: the vertex and [begin, end) edge
-    positions (i32) of the thread's frontier item; past the frontier vertex 0 and
-    an empty range, so every thread runs the block's barriers alike."""
+    """Device code of a cooperative map kernel: the vertex (i32) and [begin, end)
+    edge positions (the edge index type) of the thread's frontier item; past the
+    frontier vertex 0 and an empty range, so every thread runs the block's
+    barriers alike."""
 
     thread: SSAValue
     vertex: SSAValue
@@ -64,14 +75,15 @@ class ThreadEdges:
             active = b.insert(arith.CmpiOp(gid, count, "slt")).result
         gid.name_hint = "gid"
         active.name_hint = "active"
+        edge_type = ctx.edge_type
         inside = Builder(InsertPoint.at_end(then := Block()))
         vertex = source.thread_vertex(ctx, inside, values, gid)
         begin, end = layout(edge_map.layout.data).edge_range(ctx, inside, vertex)
-        inside.insert(scf.YieldOp(vertex, as_i32(inside, begin), as_i32(inside, end)))
+        inside.insert(scf.YieldOp(vertex, as_edge(inside, begin, edge_type), as_edge(inside, end, edge_type)))
         outside = Builder(InsertPoint.at_end(otherwise := Block()))
-        zero = constant(outside, 0)
-        outside.insert(scf.YieldOp(zero, zero, zero))
-        item = b.insert(scf.IfOp(active, [i32] * 3, Region(then), Region(otherwise)))
+        zero, no_edge = constant(outside, 0), constant(outside, 0, edge_type)
+        outside.insert(scf.YieldOp(zero, no_edge, no_edge))
+        item = b.insert(scf.IfOp(active, [i32, edge_type, edge_type], Region(then), Region(otherwise)))
         for result, hint in zip(item.results, ("vertex", "begin", "end"), strict=True):
             result.name_hint = hint
         return ThreadEdges(thread, *item.results)
@@ -97,15 +109,18 @@ class ScannedEdges:
     total: SSAValue | None = None
 
     @staticmethod
-    def allocate(b: Builder, block_size: int, *, per_warp: bool = False) -> ScannedEdges:
+    def allocate(
+        b: Builder, block_size: int, *, per_warp: bool = False, edge_type: IntegerType = i32
+    ) -> ScannedEdges:
         """Declares the work-group arrays at `b` (the kernel's top level): the
-        group is the block, or each warp with `per_warp`."""
+        group is the block, or each warp with `per_warp`; edge positions and
+        their numbers are `edge_type`s."""
         vertex = shared_array(b, block_size, "range_vertex")
-        begin = shared_array(b, block_size, "range_begin")
-        first = shared_array(b, block_size, "range_first")
+        begin = shared_array(b, block_size, "range_begin", edge_type)
+        first = shared_array(b, block_size, "range_first", edge_type)
         if per_warp:  # block sizes are multiples of the warp
             return ScannedEdges(SUBGROUP_SIZE, block_size, vertex, begin, first, None)
-        totals = shared_array(b, max(1, block_size // SUBGROUP_SIZE), "warp_totals")
+        totals = shared_array(b, max(1, block_size // SUBGROUP_SIZE), "warp_totals", edge_type)
         return ScannedEdges(block_size, block_size, vertex, begin, first, totals)
 
     def publish(self, b: Builder, mine: ThreadEdges, begin: SSAValue) -> None:
@@ -141,7 +156,9 @@ class ScannedEdges:
             low = b.insert(arith.MuliOp(warp, constant(b, self.group_size))).result
             low.name_hint = "warp_base"
         high = b.insert(arith.AddiOp(low, constant(b, self.group_size))).result
-        size = constant(b, self.group_size)
+        edge_type = self.total.type
+        size = constant(b, self.group_size, edge_type)
+        rank = resize(b, rank, edge_type)
 
         def edge(at: Builder, k: SSAValue) -> None:
             owner = as_index(at, last_at_most(at, self.first, low, high, k))
@@ -187,8 +204,9 @@ def strided_loop(
     step: SSAValue,
     build: Callable[[Builder, SSAValue], None],
 ) -> scf.ForOp:
-    """`for (i = start; i < stop; i += step)` over i32, its body by `build(b, i)`."""
-    body = Block(arg_types=[i32])
+    """`for (i = start; i < stop; i += step)` over `start`'s type (i32, or i64
+    for edge positions of 64-bit edge indices), its body by `build(b, i)`."""
+    body = Block(arg_types=[start.type])
     inner = Builder(InsertPoint.at_end(body))
     build(inner, body.args[0])
     inner.insert(scf.YieldOp())
@@ -205,8 +223,9 @@ def frontier_threads(
     return source.thread_count(kernels.ctx, host_b, values), host_b
 
 
-def shared_array(b: Builder, size: int, name: str) -> SSAValue:
-    """Declares a work-group array of `size` i32 at `b` (a kernel's top level)."""
-    array = b.insert(gir_gpu.SharedAllocOp(i32, size)).result
+def shared_array(b: Builder, size: int, name: str, element: Attribute = i32) -> SSAValue:
+    """Declares a work-group array of `size` `element`s (i32 unless said) at `b`
+    (a kernel's top level)."""
+    array = b.insert(gir_gpu.SharedAllocOp(element, size)).result
     array.name_hint = name
     return array

@@ -49,6 +49,7 @@ class CtaMapped(LoadBalanceStrategy):
     """
 
     value = "CM"
+    wide_edges = True
 
     def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
         scanned_map_kernel(kernels, edge_map, per_warp=False)
@@ -64,7 +65,7 @@ def scanned_map_kernel(kernels: KernelBuilder, edge_map: frontier.EdgeMapOp, *, 
     threads, host_b = frontier_threads(kernels, edge_map)
 
     def build(b: Builder, body: MapBody) -> None:
-        ranges = ScannedEdges.allocate(b, block_size, per_warp=per_warp)
+        ranges = ScannedEdges.allocate(b, block_size, per_warp=per_warp, edge_type=kernels.ctx.edge_type)
         mine = ThreadEdges.load(kernels, edge_map, b, threads, spread=True)
         ranges.publish(b, mine, mine.begin)
         b.insert(gir_gpu.BarrierOp())

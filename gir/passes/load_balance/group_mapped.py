@@ -43,6 +43,8 @@ class GroupMapped(LoadBalanceStrategy):
     kernel is a plain one. A vertex's edges are spread over its group, so an
     element indexed by the source is shared (atomics included)."""
 
+    wide_edges = True
+
     @abstractmethod
     def width(self, edge_map: frontier.EdgeMapOp) -> int:
         """Threads per group."""

@@ -70,13 +70,15 @@ class Twc(LoadBalanceStrategy):
     """
 
     value = "TWC"
+    wide_edges = True
 
     def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
         block_size = frontier.block_size_of(edge_map)
         threads, host_b = frontier_threads(kernels, edge_map)
 
         def build(b: Builder, body: MapBody) -> None:
-            tiers = BlockTiers.allocate(b, block_size)
+            edge_type = kernels.ctx.edge_type
+            tiers = BlockTiers.allocate(b, block_size, edge_type)
             mine = ThreadEdges.load(kernels, edge_map, b, threads)
             tiers.reset(b)
             degree = b.insert(arith.SubiOp(mine.end, mine.begin)).result
@@ -98,12 +100,12 @@ class Twc(LoadBalanceStrategy):
             def edge(at: Builder, position: SSAValue) -> None:
                 body(at, [mine.vertex, as_index(at, position)])
 
-            exit_early(strided_loop(b, mine.begin, own_end, constant(b, 1), edge))
+            exit_early(strided_loop(b, mine.begin, own_end, constant(b, 1, edge_type), edge))
 
         kernels.map_kernel(edge_map, threads, build, host_b)
 
 
 def _at_least(b: Builder, degree: SSAValue, bound: int, name: str) -> SSAValue:
-    result = b.insert(arith.CmpiOp(degree, constant(b, bound), "sge")).result
+    result = b.insert(arith.CmpiOp(degree, constant(b, bound, degree.type), "sge")).result
     result.name_hint = name
     return result

@@ -12,12 +12,13 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import IntegerType, i32
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier, gir_gpu
 from gir.dialects.gir_gpu import SUBGROUP_SIZE, AtomicKind, Dimension
-from gir.passes.gpu_kernels import as_index, constant
+from gir.passes.gpu_kernels import as_index, constant, resize
 from gir.passes.kernel_builder import KernelBuilder, MapBody
 from gir.passes.load_balance import LoadBalanceStrategy
 from gir.passes.traversal_regions import exit_early
@@ -86,14 +87,16 @@ class Twce(LoadBalanceStrategy):
     """
 
     value = "TWCE"
+    wide_edges = True
 
     def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
         block_size = frontier.block_size_of(edge_map)
         threads, host_b = frontier_threads(kernels, edge_map)
 
         def build(b: Builder, body: MapBody) -> None:
-            tiers = BlockTiers.allocate(b, block_size)
-            remainders = ScannedEdges.allocate(b, block_size)
+            edge_type = kernels.ctx.edge_type
+            tiers = BlockTiers.allocate(b, block_size, edge_type)
+            remainders = ScannedEdges.allocate(b, block_size, edge_type=edge_type)
             mine = ThreadEdges.load(kernels, edge_map, b, threads, spread=True)
             tiers.reset(b)
             size = b.insert(arith.SubiOp(mine.end, mine.begin)).result
@@ -103,7 +106,7 @@ class Twce(LoadBalanceStrategy):
             warp_part = _round_down(b, rest, SUBGROUP_SIZE)
             thread_start = b.insert(arith.AddiOp(warp_start, warp_part)).result
             thread_start.name_hint = "remainder_begin"
-            zero = constant(b, 0)
+            zero = constant(b, 0, edge_type)
             has_block = b.insert(arith.CmpiOp(block_part, zero, "sgt")).result
             tiers.push(b, BLOCK_QUEUE, has_block, mine.vertex, mine.begin, warp_start)
             has_warp = b.insert(arith.CmpiOp(warp_part, zero, "sgt")).result
@@ -133,14 +136,16 @@ class BlockTiers:
     counts: SSAValue
     """memref<2xi32>: the entries of each queue."""
     queues: tuple[tuple[SSAValue, SSAValue, SSAValue], ...]
-    """Per queue: its vertex, begin and end arrays of B i32."""
+    """Per queue: its vertex (i32), begin and end (the edge index type) arrays of B."""
 
     @staticmethod
-    def allocate(b: Builder, block_size: int) -> BlockTiers:
-        """Declares the queues' work-group arrays at `b` (the kernel's top level)."""
+    def allocate(b: Builder, block_size: int, edge_type: IntegerType = i32) -> BlockTiers:
+        """Declares the queues' work-group arrays at `b` (the kernel's top level),
+        edge positions of `edge_type`."""
         counts = shared_array(b, 2, "queued")
+        types = {"vertex": i32, "begin": edge_type, "end": edge_type}
         queues = tuple(
-            tuple(shared_array(b, block_size, f"{tier}_{part}") for part in ("vertex", "begin", "end"))
+            tuple(shared_array(b, block_size, f"{tier}_{part}", types[part]) for part in types)
             for tier in ("block", "warp")
         )
         return BlockTiers(block_size, counts, queues)  # type: ignore[arg-type]
@@ -213,20 +218,20 @@ class BlockTiers:
                 inner.insert(memref.LoadOp.get(array, [as_index(inner, i)])).res
                 for array in self.queues[queue]
             )
-            start = inner.insert(arith.AddiOp(begin, offset)).result
+            start = inner.insert(arith.AddiOp(begin, resize(inner, offset, begin.type))).result
 
             def edge(at: Builder, position: SSAValue) -> None:
                 body(at, [vertex, as_index(at, position)])
 
             # one vertex's edges: a pull walk leaves at its first failing check
-            exit_early(strided_loop(inner, start, end, constant(inner, stride), edge))
+            exit_early(strided_loop(inner, start, end, constant(inner, stride, begin.type), edge))
 
         strided_loop(b, first, entries, step, entry)
 
 
 def _round_down(b: Builder, value: SSAValue, multiple: int) -> SSAValue:
     """`value` (>= 0) rounded down to a multiple of `multiple` (a power of two)."""
-    return b.insert(arith.AndIOp(value, constant(b, -multiple))).result
+    return b.insert(arith.AndIOp(value, constant(b, -multiple, value.type))).result
 
 
 def _at(b: Builder, position: int) -> SSAValue:

@@ -53,6 +53,7 @@ class VertexBased(LoadBalanceStrategy):
     """
 
     value = "VERTEX_BASED"
+    wide_edges = True
 
     def owns_iterated_vertex(self) -> bool:
         return True

@@ -50,6 +50,7 @@ class WarpMapped(LoadBalanceStrategy):
     """
 
     value = "WM"
+    wide_edges = True
 
     def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
         scanned_map_kernel(kernels, edge_map, per_warp=True)

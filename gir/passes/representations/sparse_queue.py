@@ -43,11 +43,21 @@ from gir.passes.representations.dense import SIZE_BLOCK, guarded
 
 
 def _capacity(ctx: GpuContext) -> SSAValue:
+    """k * max(V, E) items (host i32). With 64-bit edge indices the bound is
+    computed in i64 and clamped to 2^31 - 1: queue positions stay i32, and a
+    frontier of a graph with fewer than 2^31 vertices repeats no vertex."""
+
     def make(b: Builder) -> SSAValue:
-        capacity = b.insert(arith.MaxSIOp(ctx.vertices, ctx.edges)).result
+        edge_type = ctx.edge_type
+        vertices = ctx.vertices if edge_type == i32 else b.insert(arith.ExtSIOp(ctx.vertices, edge_type)).result
+        capacity = b.insert(arith.MaxSIOp(vertices, ctx.edges)).result
         if ctx.enqueues_per_item > 1:
-            factor = constant(b, ctx.enqueues_per_item)
+            factor = constant(b, ctx.enqueues_per_item, edge_type)
             capacity = b.insert(arith.MuliOp(capacity, factor)).result
+        if edge_type != i32:
+            limit = constant(b, 2**31 - 1, edge_type)
+            capacity = b.insert(arith.MinSIOp(capacity, limit)).result
+            capacity = b.insert(arith.TruncIOp(capacity, i32)).result
         capacity.name_hint = "queue_capacity"
         return capacity
 

@@ -25,7 +25,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from gir.cache import cache_dir, enforce_cap, mark_used
+from gir.cache import MAX_BYTES_VARIABLE, cache_dir, enforce_cap, format_bytes, mark_used, max_bytes
 from gir.output import OutputError, open_output, remove_stale_temporaries, write_npz
 from gir.runtime.graph.errors import GraphError
 from gir.runtime.graph.graph import (
@@ -163,7 +163,16 @@ class CacheEntry:
 
     def write_arrays(self, arrays: dict[str, np.ndarray], report: ProgressCallback) -> None:
         """Store `arrays` with the key and their checksum, atomically (temp file +
-        rename); a failure only loses the cache."""
+        rename); a failure only loses the cache. Arrays larger than the cache's
+        cap are not written at all (a graph of billions of edges would take
+        minutes to write, then be evicted)."""
+        if sum(array.nbytes for array in arrays.values()) > max_bytes():
+            print(
+                f"note: cache entry {self.file} is larger than the cache's cap "
+                f"({format_bytes(max_bytes())}, {MAX_BYTES_VARIABLE}); not kept",
+                file=sys.stderr,
+            )
+            return
         try:
             self.file.parent.mkdir(parents=True, exist_ok=True)
             _remove_special_file(self.file)

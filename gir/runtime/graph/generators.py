@@ -16,7 +16,7 @@ from gir.runtime.graph import native
 from gir.runtime.graph.cache import CacheEntry, remember_entry
 from gir.runtime.graph.errors import MAX_VERTICES, GraphError
 from gir.runtime.graph.graph import Graph, ProgressCallback, mark_symmetric
-from gir.runtime.graph.memory import check_edge_count, check_host_memory, graph_bytes
+from gir.runtime.graph.memory import check_edge_count, check_host_memory, generated_graph_bytes
 
 GENERATOR_PREFIX = re.compile(r"^[A-Za-z_]\w*:")
 """What a generator spec starts with (a file of that name is read as a file)."""
@@ -93,8 +93,9 @@ def parse_generator_spec(spec: str, weighted: bool | None) -> GeneratorSpec:
         sizes += (_RMAT_DEFAULT_EDGE_FACTOR,)
     parsed = GeneratorSpec(name, sizes, wants_weights if weighted is None else weighted, seed)
     # Symmetrizing doubles the drawn edges and drops duplicates: whether the result
-    # fits is known only once it is built (`_row_pointers` checks it then), so the
-    # spec is refused at once only when one direction alone is too many.
+    # fits is known only once it is built (`_generate` checks it then), so the
+    # spec is refused at once only when one direction alone is too many. Above
+    # 2^31 - 1 edges a graph has 64-bit offsets (`memory.edge_index_width`).
     check_edge_count(parsed.drawn_edges, f"'{spec}'")
     return parsed
 
@@ -144,7 +145,7 @@ def load_generated(spec: GeneratorSpec, cache: bool, report: ProgressCallback) -
     graph = cache_entry.read(report) if cache_entry else None
     if graph is None:
         check_host_memory(
-            graph_bytes(spec.num_vertices, spec.max_edges), f"generating '{spec}'"
+            generated_graph_bytes(spec.num_vertices, spec.max_edges), f"generating '{spec}'"
         )
         report(f"generating {spec}...")
         graph = _generate(spec)
@@ -157,12 +158,12 @@ def _generate(spec: GeneratorSpec) -> Graph:
     """Build the symmetric graph described by a generator spec."""
     rng = np.random.default_rng(spec.seed)
     if spec.name == "rmat":
-        src, dst = _rmat_edges(spec.sizes[0], spec.sizes[1], rng)
+        drawn = list(_rmat_edges(spec.sizes[0], spec.sizes[1], rng))
     elif spec.name == "road":
-        src, dst = _road_edges(spec.sizes[0], spec.sizes[1], rng)
+        drawn = list(_road_edges(spec.sizes[0], spec.sizes[1], rng))
     else:
-        src, dst = _uniform_edges(spec.sizes[0], spec.sizes[1], rng)
-    src, dst = _symmetric_simple_edges(src, dst)
+        drawn = list(_uniform_edges(spec.sizes[0], spec.sizes[1], rng))
+    src, dst = native.symmetric_edges(drawn, spec.num_vertices)
     check_edge_count(src.size, f"'{spec}' (symmetrized)")
     weights = (
         _hashed_weights(src, dst, spec.seed, _MAX_WEIGHTS[spec.name]) if spec.weighted else None
@@ -218,18 +219,19 @@ def _uniform_edges(
     return src, dst
 
 
-def _symmetric_simple_edges(src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Both directions of every edge, sorted, without duplicates or self loops."""
-    no_loops = src != dst
-    src, dst = src[no_loops], dst[no_loops]
-    both_src, both_dst, _ = native.sort_unique(
-        np.concatenate([src, dst]), np.concatenate([dst, src]), None
-    )
-    return both_src, both_dst
-
-
 def _hashed_weights(src: np.ndarray, dst: np.ndarray, seed: int, max_weight: int) -> np.ndarray:
-    """Weights in [1, max_weight] from a hash of (seed, undirected edge): u->v and v->u agree."""
+    """Weights in [1, max_weight] from a hash of (seed, undirected edge): u->v and v->u
+    agree. Hashed `_RMAT_CHUNK_EDGES` edges at a time, so that the uint64
+    temporaries stay small beside a large graph's edges."""
+    weights = np.empty(src.size, np.int32)
+    for begin in range(0, src.size, _RMAT_CHUNK_EDGES):
+        end = begin + _RMAT_CHUNK_EDGES
+        weights[begin:end] = _hashed_weight_chunk(src[begin:end], dst[begin:end], seed, max_weight)
+    return weights
+
+
+def _hashed_weight_chunk(src: np.ndarray, dst: np.ndarray, seed: int, max_weight: int) -> np.ndarray:
+    """`_hashed_weights` of some edges."""
     undirected_keys = np.minimum(src, dst).astype(np.uint64) << np.uint64(32)
     undirected_keys |= np.maximum(src, dst).astype(np.uint64)
     undirected_keys ^= np.uint64(_splitmix64(seed))

@@ -83,7 +83,8 @@ class Graph:
         return int(self.src.size)
 
     def csr(self) -> CsrArrays:
-        """Out-edges in CSR form: (row_ptr int32 [V+1], col_idx int32, weights int32 or None)."""
+        """Out-edges in CSR form: (row_ptr [V+1], col_idx int32, weights int32 or
+        None); row_ptr is int32, or int64 for more than 2^31 - 1 edges."""
         cached = self._derived.get("csr")
         if cached is None:
             cached = (_row_pointers(self.src, self.num_vertices), self.dst, self.weights)
@@ -167,7 +168,8 @@ class BlockedEdges:
 
     size: int
     offsets: np.ndarray
-    """int32, one entry per block plus one (ceil(V / size) + 1 entries)."""
+    """One entry per block plus one (ceil(V / size) + 1 entries): int32, or
+    int64 for more than 2^31 - 1 edges."""
     src: np.ndarray
     dst: np.ndarray
     weights: np.ndarray | None
@@ -254,9 +256,8 @@ def _check_sorted_unique(src: np.ndarray, dst: np.ndarray) -> None:
 
 
 def _row_pointers(sorted_src: np.ndarray, num_vertices: int) -> np.ndarray:
-    """CSR row pointers (int32, length V+1) of edges sorted by source."""
-    if sorted_src.size > INT32_MAX:
-        raise GraphError(f"{sorted_src.size} edges do not fit in int32 CSR row pointers")
+    """CSR row pointers (length V+1) of edges sorted by source: int32, or int64
+    for more than 2^31 - 1 edges."""
     row_ptr = native.row_pointers(sorted_src, num_vertices)
     row_ptr.setflags(write=False)
     return row_ptr

@@ -24,6 +24,7 @@ from gir.runtime.graph.errors import GraphError
 from gir.runtime.graph.generators import GENERATOR_PREFIX, load_generated, parse_generator_spec
 from gir.runtime.graph.graph import Graph, ProgressCallback, ignore_progress
 from gir.runtime.graph.memory import (
+    BINARY_BYTES_PER_EDGE,
     HOST_BYTES_PER_PARSED_LINE,
     check_edge_count,
     check_host_memory,
@@ -96,8 +97,9 @@ def _parse_file(path: Path) -> Graph:
 def _check_graph_size(path: Path, num_vertices: int, num_edges: int) -> None:
     """Raise GraphError before building a graph of a file that cannot fit."""
     check_edge_count(num_edges, str(path))
+    binary = path.suffix.lower() in _UNCACHED_SUFFIXES  # read, not parsed
     check_host_memory(
-        graph_bytes(num_vertices, num_edges),
+        graph_bytes(num_vertices, num_edges, BINARY_BYTES_PER_EDGE) if binary else graph_bytes(num_vertices, num_edges),
         f"{path} ({num_vertices:,} vertices, {num_edges:,} edges)",
     )
 
@@ -128,5 +130,5 @@ def write_binary_graph(graph: Graph, path: Path) -> None:
         stream.write(BINARY_GRAPH_MAGIC)
         stream.write(header.tobytes())
         for column in columns:
-            stream.write(np.ascontiguousarray(column, dtype="<i4").tobytes())
+            stream.write(np.ascontiguousarray(column, dtype="<i4").data)  # no copy of a large column
     os.replace(partial, path)

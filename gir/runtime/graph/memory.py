@@ -1,21 +1,39 @@
 """Host memory: what building a graph needs, checked before the work starts.
 
-Also the device-side estimate of a graph's arrays, the 32-bit edge-count limit and
-the byte counts of messages.
+Also the device-side estimate of a graph's arrays, the choice of a graph's edge
+index width (32 or 64 bits) and the byte counts of messages.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from gir.runtime.graph.errors import INT32_MAX, GraphError
 
-MAX_EDGES = INT32_MAX
-"""CSR row pointers are int32: a graph holds at most this many (directed) edges."""
+MAX_EDGES_32 = INT32_MAX
+"""The most (directed) edges a program with 32-bit edge indices runs on: above
+it, offsets, edge positions and sums of degrees are 64-bit (`edge_index_width`)."""
+
+MAX_EDGES = (1 << 62) - 1
+"""The most edges gir's graph code takes: edge counts and offsets are int64
+(vertex ids stay int32); host and device memory run out long before."""
+
+FORCE_EDGE_INDEX_WIDTH = "GIR_EDGE_INDEX_WIDTH"
+"""The environment variable that forces the edge index width of every run
+(`64`: 64-bit offsets and edge positions even on a small graph), so that the
+64-bit programs are tested without a graph of 2^31 edges (docs/large-graphs.md)."""
 
 # Peak host bytes while building a graph, measured on the code paths below (int64
-# keys, sort and split; the int64 table of a text parse; the uint32 draws of RMAT).
+# keys, sort and split; the int64 table of a text parse). A generator builds
+# its symmetric graph in C++ (graph_build.h's symmetric_edges): the drawn edges
+# and the output, 12.4 bytes per output edge measured on rmat:20 and
+# uniform:2000000:20000000 (14.6 with weights, hashed in chunks), 16 with slack.
 _HOST_BYTES_PER_EDGE = 48
+_GENERATOR_BYTES_PER_EDGE = 16
+BINARY_BYTES_PER_EDGE = 24
+"""Peak host bytes per edge of reading a `.gbin` file (its bytes, the C++ columns,
+the numpy arrays): 19 measured on rmat:21, 24 with slack."""
 HOST_BYTES_PER_PARSED_LINE = 64
 _HOST_BYTES_PER_VERTEX = 16
 
@@ -54,9 +72,24 @@ def check_host_memory(needed: int, what: str) -> None:
         )
 
 
+def edge_index_width(num_edges: int) -> int:
+    """The width (32 or 64) of the edge indices a program runs a graph of
+    `num_edges` edges with: 64 above `MAX_EDGES_32` or when `$GIR_EDGE_INDEX_WIDTH`
+    is 64, else 32 (today's code and speed). The one decision: the host
+    specialises the program on it (`CompiledProgram.for_edges`)."""
+    forced = os.environ.get(FORCE_EDGE_INDEX_WIDTH, "").strip()
+    if forced not in ("", "32", "64"):
+        raise GraphError(f"${FORCE_EDGE_INDEX_WIDTH} must be 32 or 64, not '{forced}'")
+    if num_edges > MAX_EDGES_32:
+        return 64
+    return 64 if forced == "64" else 32
+
+
 def device_graph_bytes(num_vertices: int, num_edges: int, weighted: bool) -> int:
-    """Device bytes of a graph's CSR and CSC arrays (int32 offsets, ids and weights)."""
-    per_layout = 4 * (num_vertices + 1) + 4 * num_edges * (2 if weighted else 1)
+    """Device bytes of a graph's CSR and CSC arrays: offsets of the graph's edge
+    index width (`edge_index_width`), int32 ids and weights."""
+    offset_bytes = edge_index_width(num_edges) // 8
+    per_layout = offset_bytes * (num_vertices + 1) + 4 * num_edges * (2 if weighted else 1)
     return 2 * per_layout
 
 
@@ -74,12 +107,10 @@ def check_device_memory(needed: int, free: int | None, device: str) -> None:
 
 
 def check_edge_count(num_edges: int, what: str) -> None:
-    """Raise GraphError when `num_edges` edges need 64-bit CSR offsets."""
+    """Raise GraphError when `num_edges` edges are more than gir's graphs hold
+    (`MAX_EDGES`; above 2^31 - 1 they take 64-bit offsets, which is allowed)."""
     if num_edges > MAX_EDGES:
-        raise GraphError(
-            f"{what} has {num_edges:,} edges, but gir's edge offsets are 32-bit "
-            f"(at most {MAX_EDGES:,} edges); 64-bit offsets are not supported"
-        )
+        raise GraphError(f"{what} has {num_edges:,} edges, more than gir's limit of {MAX_EDGES:,}")
 
 
 def format_bytes(num_bytes: int) -> str:
@@ -91,9 +122,15 @@ def format_bytes(num_bytes: int) -> str:
     return f"{max(1, round(num_bytes / 1024))} KB"
 
 
-def graph_bytes(num_vertices: int, num_edges: int) -> int:
-    """Peak host bytes of building a graph from `num_edges` edges over `num_vertices`."""
-    return _HOST_BYTES_PER_EDGE * num_edges + _HOST_BYTES_PER_VERTEX * num_vertices
+def graph_bytes(num_vertices: int, num_edges: int, bytes_per_edge: int = _HOST_BYTES_PER_EDGE) -> int:
+    """Peak host bytes of building a graph from `num_edges` edges over
+    `num_vertices` (parsed from text unless `bytes_per_edge` says otherwise)."""
+    return bytes_per_edge * num_edges + _HOST_BYTES_PER_VERTEX * num_vertices
+
+
+def generated_graph_bytes(num_vertices: int, max_edges: int) -> int:
+    """Peak host bytes of generating a symmetric graph of at most `max_edges` edges."""
+    return _GENERATOR_BYTES_PER_EDGE * max_edges + 3 * _HOST_BYTES_PER_VERTEX * num_vertices
 
 
 def _meminfo_bytes(path: str, field: str) -> int | None:

@@ -32,8 +32,10 @@ from gir.cache import native_cache_dir
 from gir.runtime.graph.errors import GraphError
 
 _FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-pthread")
-_SOURCES = ("graph_build.h", "graph_capi.cpp")
+_SOURCES = ("graph_build.h", "graph_capi.cpp", "reference_triangles.cpp")
+_UNITS = tuple(name for name in _SOURCES if name.endswith(".cpp"))
 _INT32_P = np.ctypeslib.ndpointer(np.int32, flags="C_CONTIGUOUS")
+_INT64_P = np.ctypeslib.ndpointer(np.int64, flags="C_CONTIGUOUS")
 _LL = ctypes.c_longlong
 _VOID_P = ctypes.c_void_p
 
@@ -77,15 +79,15 @@ def library_path() -> Path:
 
 
 def _build(command: list[str], library: Path) -> None:
-    """Compile `graph_capi.cpp` into `library` through a temporary file and a rename."""
+    """Compile the library's `.cpp` units into `library` through a temporary file and a rename."""
     descriptor, partial = tempfile.mkstemp(
         dir=library.parent, prefix=f".{library.name}.{os.getpid()}.", suffix=".tmp"
     )
     os.close(descriptor)
-    source = cpp.SOURCE_DIR / "graph_capi.cpp"
+    sources = [str(cpp.SOURCE_DIR / name) for name in _UNITS]
     try:
         result = subprocess.run(
-            [*command, *_FLAGS, f"-I{cpp.SOURCE_DIR}", str(source), "-o", partial],
+            [*command, *_FLAGS, f"-I{cpp.SOURCE_DIR}", *sources, "-o", partial],
             capture_output=True,
             text=True,
         )
@@ -124,12 +126,19 @@ def library() -> ctypes.CDLL:
         "gir_file_edges_sorted": (_LL, [_VOID_P, _INT32_P, _INT32_P, _VOID_P]),
         "gir_file_close": (None, [_VOID_P]),
         "gir_sort_unique": (_LL, [_INT32_P, _INT32_P, _VOID_P, _LL]),
+        "gir_symmetric_edges": (_LL, [_INT32_P, _INT32_P, _LL, _LL, _INT32_P, _INT32_P]),
         "gir_row_pointers": (None, [_INT32_P, _LL, _LL, _INT32_P]),
+        "gir_row_pointers64": (None, [_INT32_P, _LL, _LL, _INT64_P]),
         "gir_transpose": (_LL, [_INT32_P, _INT32_P, _VOID_P, _LL, _LL, _INT32_P, _INT32_P, _VOID_P]),
         "gir_reorder": (_LL, [ctypes.c_char_p, _LL, _INT32_P, _INT32_P, _LL, _INT32_P]),
+        "gir_oriented_triangles": (ctypes.c_ulonglong, [_LL, _INT32_P, _INT32_P, _LL]),
         "gir_tile": (
             _LL,
             [_INT32_P, _INT32_P, _VOID_P, _LL, _LL, _LL, _LL, _INT32_P, _INT32_P, _INT32_P, _VOID_P],
+        ),
+        "gir_tile64": (
+            _LL,
+            [_INT32_P, _INT32_P, _VOID_P, _LL, _LL, _LL, _LL, _INT64_P, _INT32_P, _INT32_P, _VOID_P],
         ),
     }
     for name, (result, arguments) in signatures.items():
@@ -206,21 +215,45 @@ class GraphFile:
 
 
 def sort_unique(
-    src: np.ndarray, dst: np.ndarray, weights: np.ndarray | None
+    src: np.ndarray, dst: np.ndarray, weights: np.ndarray | None, *, in_place: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Edges (int32 ids) sorted by (src, dst) without duplicates; the first of a
-    duplicate keeps its weight. The arrays are copied, not changed."""
-    src, dst = np.array(src, np.int32), np.array(dst, np.int32)
-    weights = None if weights is None else np.array(weights, np.int32)
+    duplicate keeps its weight. The arrays are copied, not changed; with
+    `in_place`, int32 arrays the caller gives up are sorted where they are (a
+    large graph's builder saves a copy of its edges) and views of them returned."""
+    copy = not in_place
+    src, dst = np.array(src, np.int32, copy=copy), np.array(dst, np.int32, copy=copy)
+    weights = None if weights is None else np.array(weights, np.int32, copy=copy)
     kept = _checked(library().gir_sort_unique(src, dst, _pointer(weights), src.size))
     return src[:kept], dst[:kept], None if weights is None else weights[:kept]
 
 
+def symmetric_edges(
+    drawn: list[np.ndarray], num_vertices: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Both directions of the edges `drawn` ([src, dst] int32, emptied: the caller
+    gives them up, so they are freed once used) sorted by (src, dst), without
+    duplicates or self loops: 12 bytes per output edge at the peak."""
+    src, dst = (np.ascontiguousarray(column, np.int32) for column in drawn)
+    drawn.clear()
+    out_src, out_dst = np.empty(2 * src.size, np.int32), np.empty(2 * src.size, np.int32)
+    kept = _checked(library().gir_symmetric_edges(src, dst, src.size, num_vertices, out_src, out_dst))
+    del src, dst
+    return out_src[:kept], out_dst[:kept]
+
+
+def offset_dtype(num_edges: int) -> type[np.signedinteger]:
+    """The dtype of the offsets of `num_edges` edges: int32, or int64 above 2^31 - 1."""
+    return np.int64 if num_edges > np.iinfo(np.int32).max else np.int32
+
+
 def row_pointers(sorted_rows: np.ndarray, num_vertices: int) -> np.ndarray:
-    """CSR row pointers (int32, num_vertices + 1 entries) of ids sorted by row."""
+    """CSR row pointers (num_vertices + 1 entries) of ids sorted by row: int32,
+    or int64 for more than 2^31 - 1 edges (`offset_dtype`)."""
     rows = np.ascontiguousarray(sorted_rows, np.int32)
-    pointers = np.empty(num_vertices + 1, np.int32)
-    library().gir_row_pointers(rows, rows.size, num_vertices, pointers)
+    pointers = np.empty(num_vertices + 1, offset_dtype(rows.size))
+    build = library().gir_row_pointers64 if pointers.dtype == np.int64 else library().gir_row_pointers
+    build(rows, rows.size, num_vertices, pointers)
     return pointers
 
 
@@ -249,15 +282,17 @@ def tile(
     by_source: bool,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
     """Edge blocking: (offsets, src, dst, weights) of the edges in the order given,
-    stably sorted by the block of their destination (`by_source`: source)."""
+    stably sorted by the block of their destination (`by_source`: source); the
+    offsets are int32, or int64 for more than 2^31 - 1 edges."""
     src, dst = np.ascontiguousarray(src, np.int32), np.ascontiguousarray(dst, np.int32)
     weights = None if weights is None else np.ascontiguousarray(weights, np.int32)
     blocks = max(1, -(-num_vertices // size)) if size > 0 else 1
-    offsets = np.empty(blocks + 1, np.int32)
+    offsets = np.empty(blocks + 1, offset_dtype(src.size))
     out_src, out_dst = np.empty_like(src), np.empty_like(dst)
     out_weights = None if weights is None else np.empty_like(weights)
+    build = library().gir_tile64 if offsets.dtype == np.int64 else library().gir_tile
     _checked(
-        library().gir_tile(
+        build(
             src, dst, _pointer(weights), src.size, num_vertices, size, by_source,
             offsets, out_src, out_dst, _pointer(out_weights),
         )
@@ -272,3 +307,11 @@ def reorder(name: str, num_vertices: int, src: np.ndarray, dst: np.ndarray) -> n
     order = np.empty(num_vertices, np.int32)
     _checked(library().gir_reorder(name.encode(), num_vertices, src, dst, src.size, order))
     return order
+
+
+def oriented_triangles(num_vertices: int, src: np.ndarray, dst: np.ndarray) -> int:
+    """The triangles of a graph oriented from lower to higher rank (each
+    undirected edge once), its edges sorted by source then destination: the
+    common out-neighbours of the two ends of every edge, merged on every core."""
+    src, dst = np.ascontiguousarray(src, np.int32), np.ascontiguousarray(dst, np.int32)
+    return int(library().gir_oriented_triangles(num_vertices, src, dst, src.size))

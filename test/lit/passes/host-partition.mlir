@@ -1,9 +1,15 @@
 // host-partition marks the graph load partitioned and, after each launch that
 // reads an edge array, combines what the kernel wrote: atomic min -> min, a
 // queue append -> allgather, a CAS claim -> claim against a clone, a pull's
-// load-add-store -> sum against a clone. Launches of vertex maps (no edge
+// load-add-store -> sum against a clone. A launch over a frontier (its grid
+// read from the device) exchanges `auto` (the changed elements where fewer
+// bytes), every all-reduce against a clone; one over the whole graph (its grid
+// from the graph's size) exchanges dense, and min needs no clone. Launches of vertex maps (no edge
 // arrays) run replicated and get no exchange.
+// `exchange=FORMAT` gives every all-reduce that format, against a clone.
 // RUN: gir-opt %s -p host-partition | filecheck %s
+// RUN: gir-opt %s -p 'host-partition{exchange=bitmap}' | filecheck %s --check-prefix=FORCED
+// RUN: not gir-opt %s -p 'host-partition{exchange=sparse}' 2>&1 | filecheck %s --check-prefix=BAD
 
 builtin.module {
   gir_gpu.kernel @relax(%n : i32, %row_ptr : memref<?xi32>, %col_idx : memref<?xi32>, %dist : memref<?xi32>, %pred : memref<?xi32>, %size : memref<?xi32>, %items : memref<?xi32>) {
@@ -48,6 +54,9 @@ builtin.module {
     %items = host.alloc %n : i32 -> memref<?xi32>
     %sum = host.alloc %n : i32 -> memref<?xf32>
     host.launch @reset grid %n block %b (%n, %dist) : i32, memref<?xi32>
+    %zero = arith.constant 0 : i32
+    %frontier = host.read %size[%zero] : memref<?xi32>, i32 -> i32
+    host.launch @relax grid %frontier block %b (%n, %row_ptr, %col_idx, %dist, %pred, %size, %items) : i32, memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>
     host.launch @relax grid %n block %b (%n, %row_ptr, %col_idx, %dist, %pred, %size, %items) : i32, memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>
     host.launch @gather grid %n block %b (%csc_ptr, %sum) : memref<?xi32>, memref<?xf32>
     func.return
@@ -56,8 +65,16 @@ builtin.module {
 
 // CHECK: %g = host.load_graph {argv = 1 : i64, partitioned}
 // CHECK: host.launch @reset
+// CHECK: %[[DIST:.*]] = host.clone %dist : memref<?xi32>
+// CHECK-NEXT: %[[FRONTIER_PRED:.*]] = host.clone %pred : memref<?xi32>
+// CHECK-NEXT: host.launch @relax grid %frontier
+// CHECK-NEXT: host.allgather %items, %size : memref<?xi32>, memref<?xi32>
+// CHECK-NEXT: host.allreduce %dist min base %[[DIST]] exchange auto : memref<?xi32>
+// CHECK-NEXT: host.allreduce %pred claim base %[[FRONTIER_PRED]] exchange auto : memref<?xi32>
+// CHECK-NEXT: host.free %[[DIST]] : memref<?xi32>
+// CHECK-NEXT: host.free %[[FRONTIER_PRED]] : memref<?xi32>
 // CHECK-NEXT: %[[PRED:.*]] = host.clone %pred : memref<?xi32>
-// CHECK-NEXT: host.launch @relax
+// CHECK-NEXT: host.launch @relax grid %n
 // CHECK-NEXT: host.allgather %items, %size : memref<?xi32>, memref<?xi32>
 // CHECK-NEXT: host.allreduce %dist min : memref<?xi32>
 // CHECK-NEXT: host.allreduce %pred claim base %[[PRED]] : memref<?xi32>
@@ -66,3 +83,13 @@ builtin.module {
 // CHECK-NEXT: host.launch @gather
 // CHECK-NEXT: host.allreduce %sum sum base %[[SUM]] : memref<?xf32>
 // CHECK-NEXT: host.free %[[SUM]] : memref<?xf32>
+
+// FORCED: host.launch @relax grid %frontier
+// FORCED: host.allreduce %dist min base %{{.*}} exchange bitmap : memref<?xi32>
+// FORCED: host.launch @relax grid %n
+// FORCED: host.allreduce %dist min base %{{.*}} exchange bitmap : memref<?xi32>
+// FORCED: host.allreduce %pred claim base %{{.*}} exchange bitmap : memref<?xi32>
+// FORCED: host.launch @gather
+// FORCED-NEXT: host.allreduce %sum sum base %{{.*}} exchange bitmap : memref<?xf32>
+
+// BAD: error: host-partition{exchange=sparse}: expected one of dense, pairs, bitmap, auto

@@ -148,3 +148,18 @@ builtin.module {
   }
 }
 // CHECK: frontier.convert from !frontier.bitmap to itself
+
+// -----
+
+builtin.module {
+  func.func @main() {
+    %e = graph.load_edges {argv = 1 : i64} : !graph.edgeset
+    %all = frontier.all_vertices : !frontier.all
+    frontier.edge_traverse PUSH VERTEX_BASED CSR %e : !graph.edgeset from %all : !frontier.all {edge_sample = 0 : i64} apply {
+    ^bb0(%src : !graph.vertex, %dst : !graph.vertex):
+      frontier.yield
+    }
+    func.return
+  }
+}
+// CHECK: edge_sample takes at least one edge of each vertex

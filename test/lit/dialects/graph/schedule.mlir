@@ -12,6 +12,7 @@ builtin.module {
   graph.global @fused : i32 {s = #graph.simple_schedule<kernel_fusion = ENABLED, block_size = 256>}
   graph.global @hybrid : i32 {s = #graph.hybrid_schedule<INPUT_VERTEXSET_SIZE, threshold = 0.01, #graph.simple_schedule<load_balance = TWCE>, #graph.simple_schedule<direction = PULL>>}
   graph.global @hybrid_argv : i32 {s = #graph.hybrid_schedule<INPUT_VERTEXSET_SIZE, threshold = #graph.argv<3>, #graph.simple_schedule, #graph.simple_schedule>}
+  graph.global @sampled : i32 {s = #graph.simple_schedule<edge_sample = 2>}
 }
 // CHECK: @default : i32 {s = #graph.simple_schedule<direction = PUSH, pull_frontier = BOOLMAP, load_balance = VERTEX_BASED, edge_blocking = UNBLOCKED, blocking_size = 0, frontier_creation = FUSED, deduplication = DISABLED, dedup_strategy = FUSED, delta = 1, kernel_fusion = DISABLED, block_size = 256>
 // CHECK-NEXT: @twce : i32 {s = #graph.simple_schedule<{{.*}}load_balance = TWCE{{.*}}deduplication = ENABLED, dedup_strategy = UNFUSED
@@ -21,3 +22,5 @@ builtin.module {
 // CHECK-NEXT: @fused : i32 {s = #graph.simple_schedule<{{.*}}kernel_fusion = ENABLED, block_size = 256>
 // CHECK-NEXT: @hybrid : i32 {s = #graph.hybrid_schedule<INPUT_VERTEXSET_SIZE, threshold = 0.01, #graph.simple_schedule<{{.*}}load_balance = TWCE{{.*}}>, #graph.simple_schedule<direction = PULL{{.*}}>>
 // CHECK-NEXT: @hybrid_argv : i32 {s = #graph.hybrid_schedule<INPUT_VERTEXSET_SIZE, threshold = #graph.argv<3>,
+// An edge sample prints only when set (after the other fields).
+// CHECK:      @sampled : i32 {s = #graph.simple_schedule<{{.*}}block_size = 256, edge_sample = 2>}

@@ -40,3 +40,9 @@ builtin.module attributes {s = #graph.simple_schedule<direction = PUSH, directio
 builtin.module attributes {s = #graph.simple_schedule<edge_blocking = BLOCKED, load_balance = EDGE_ONLY, blocking_size = 2147483648>} {
 }
 // CHECK: blocking size must be in [0, 2147483647], got 2147483648
+
+// -----
+
+builtin.module attributes {s = #graph.simple_schedule<edge_sample = -1>} {
+}
+// CHECK: an edge sample must take at least one edge of each vertex, got -1

@@ -41,4 +41,4 @@ builtin.module {
     func.return
   }
 }
-// ERR: host.graph_array: block_offsets is memref<?xi32>, not memref<?xf32>
+// ERR: host.graph_array: block_offsets is memref<?xi32> (the module's edge index type), not memref<?xf32>

@@ -95,7 +95,7 @@ builtin.module {
     func.return
   }
 }
-// CHECK: host.graph_array: row_ptr is memref<?xi32>, not memref<?xi64>
+// CHECK: host.graph_array: row_ptr is memref<?xi32> (the module's edge index type), not memref<?xi64>
 
 // -----
 

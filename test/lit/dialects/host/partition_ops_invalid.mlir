@@ -1,5 +1,6 @@
-// The verifier wants the values before the writes exactly for sum and claim,
-// and integers for the bitwise and unsigned combines.
+// The verifier wants the values before the writes for sum and claim (the other
+// combines take them optionally, and so do the exchange formats that send the
+// changed elements), and integers for the bitwise and unsigned combines.
 // RUN: gir-opt %s --split-input-file --verify-diagnostics | filecheck %s --check-prefix=ERR
 
 builtin.module {
@@ -17,13 +18,24 @@ builtin.module {
 builtin.module {
   func.func @main() {
     %n = arith.constant 8 : i32
-    %dist = host.alloc %n : i32 -> memref<?xi32>
-    %before = host.clone %dist : memref<?xi32>
-    host.allreduce %dist min base %before : memref<?xi32>
+    %pred = host.alloc %n : i32 -> memref<?xi32>
+    host.allreduce %pred claim : memref<?xi32>
     func.return
   }
 }
-// ERR: host.allreduce: min takes no base
+// ERR: host.allreduce: claim needs the values before the writes (base)
+
+// -----
+
+builtin.module {
+  func.func @main() {
+    %n = arith.constant 8 : i32
+    %dist = host.alloc %n : i32 -> memref<?xi32>
+    host.allreduce %dist min exchange pairs : memref<?xi32>
+    func.return
+  }
+}
+// ERR: host.allreduce: exchange pairs sends the changed elements and needs a base
 
 // -----
 
