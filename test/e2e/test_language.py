@@ -425,3 +425,13 @@ def test_integer_conditions(target, run_program, tmp_path):
         graph = load_graph(spec, cache=False)
         levels = reference.bfs_levels(graph, 0)
         assert run_program("lang_while_one.gt", target, [spec, "0"]) == [str(int(levels.max()))], name
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_atomic_add(target, run_program, tmp_path):
+    """lang_atomic_add.gt: atomicAdd in a functor under nested par_for loops and
+    in an edge function."""
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        expected = [str(6 * graph.num_vertices), str(int(graph.src.astype(np.int64).sum()))]
+        assert run_program("lang_atomic_add.gt", target, [spec]) == expected, name

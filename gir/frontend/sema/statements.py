@@ -42,7 +42,8 @@ class StatementChecks(CheckerBase):
         nearest labelled enclosing statement."""
 
         def run() -> None:
-            for stmt in body:
+            for index, stmt in enumerate(body):
+                body[index] = stmt = atomic_add_as_reduction(stmt)
                 self.check_stmt(stmt, parent_label)
 
         self.in_scope(run)
@@ -223,3 +224,15 @@ class StatementChecks(CheckerBase):
         if not isinstance(stmt.expr, ast.Call | ast.MethodCall):
             raise self.error(stmt.expr.pos, "expected a call or an assignment")
         self.check_expr(stmt.expr)
+
+
+def atomic_add_as_reduction(stmt: ast.Stmt) -> ast.Stmt:
+    """GraphIt's `atomicAdd(vector, index, value);` is `vector[index] += value;`:
+    gir makes a reduction atomic wherever other threads may add to the same
+    element (`graph-insert-atomics`). Any other statement is returned as is."""
+    call = stmt.expr if isinstance(stmt, ast.ExprStmt) else None
+    if not (isinstance(call, ast.Call) and call.name == "atomicAdd" and len(call.args) == 3):
+        return stmt
+    vector, index, value = call.args
+    element = ast.Index(vector.pos, vector, index)
+    return ast.Assign(stmt.pos, element, "+=", call.pos, value, label=stmt.label, label_pos=stmt.label_pos)
