@@ -75,22 +75,36 @@ def _refusal(name: str, arguments: Mapping[str, Any]) -> str | None:
     return None
 
 
-MIN_EDGES: dict[str, int] = {
-    "single_source_shortest_path_length": 1 << 19,  # gir never won up to 2**18 edges
-    "bfs_edges": 1 << 17,
-    "bfs_tree": 1 << 16,
-    "bfs_predecessors": 1 << 17,
-    "bfs_successors": 1 << 17,
-    "single_source_dijkstra_path_length": 1 << 18,
-    "connected_components": 1 << 19,  # gir never won up to 2**18 edges
-    "pagerank": 1 << 16,
-    "betweenness_centrality": 1 << 12,
+MIN_EDGES: dict[str, dict[str, int]] = {
+    "opencl": {
+        "single_source_shortest_path_length": 1 << 19,  # gir never won up to 2**18 edges
+        "bfs_edges": 1 << 17,
+        "bfs_tree": 1 << 16,
+        "bfs_predecessors": 1 << 17,
+        "bfs_successors": 1 << 17,
+        "single_source_dijkstra_path_length": 1 << 18,
+        "connected_components": 1 << 19,  # gir never won up to 2**18 edges
+        "pagerank": 1 << 16,
+        "betweenness_centrality": 1 << 12,
+    },
+    "cuda": {
+        "single_source_shortest_path_length": 1 << 19,  # gir never won up to 2**18 edges
+        "bfs_edges": 1 << 18,
+        "bfs_tree": 1 << 17,
+        "bfs_predecessors": 1 << 18,
+        "bfs_successors": 1 << 18,
+        "single_source_dijkstra_path_length": 1 << 18,
+        "connected_components": 1 << 19,  # gir never won up to 2**18 edges
+        "pagerank": 1 << 15,
+        "betweenness_centrality": 1 << 12,
+    },
 }
-"""The default `min_edges`: the fewest edges from which gir, conversion
-included, was faster than NetworkX at every size measured by
-`python -m gir.nx_backend.calibrate --target opencl` (PoCL on 2 CPU cores; the
-table is in docs/python.md); twice the largest size measured where gir never
-won. A GPU moves them: rerun the calibration there."""
+"""The default `min_edges` per target: the fewest edges from which gir,
+conversion included, was faster than NetworkX at every size measured by
+`python -m gir.nx_backend.calibrate --target T` (OpenCL: PoCL on 2 CPU cores;
+CUDA: an NVIDIA H200; the tables are in docs/python.md); twice the largest size
+measured where gir never won. Another machine moves them: rerun the calibration
+there and set `nx.config.backends.gir.min_edges`."""
 
 _DISPATCHER_MODULES = ("networkx.utils.backends", "networkx.utils.decorators", "gir.nx_backend")
 """Modules whose frames sit between a dispatched call and its caller."""
@@ -144,13 +158,18 @@ def min_edges(name: str) -> int:
     """The fewest edges (each direction of an undirected edge counted) on which
     gir runs `name` when NetworkX asks `should_run`: the backend's config
     (`nx.config.backends.gir.min_edges`: an int for every function, or a dict
-    by function name) over `MIN_EDGES`."""
+    by function name) over `MIN_EDGES` of the target the backend runs on."""
     from gir.nx_backend.programs import config
 
-    configured = getattr(config(), "min_edges", None)  # a config made before min_edges: the defaults
-    if isinstance(configured, Mapping):
-        return int(configured.get(name, MIN_EDGES[name]))
-    return MIN_EDGES[name] if configured is None else int(configured)
+    from gir.api import choose_target
+
+    settings = config()
+    configured = getattr(settings, "min_edges", None)  # a config made before min_edges: the defaults
+    if isinstance(configured, Mapping) and name in configured:
+        return int(configured[name])
+    if configured is not None and not isinstance(configured, Mapping):
+        return int(configured)
+    return MIN_EDGES[choose_target(getattr(settings, "target", None))][name]
 
 
 def _edge_count(graph: Any) -> int:

@@ -26,7 +26,10 @@ class FrontierDoubleBuffer(ModulePass):
     per iteration. A fresh empty frontier freed in the same iteration (a bitmap
     or boolmap output converted to the loop's queue, UNFUSED_BITMAP/BOOLMAP
     creation) becomes a spare too, yielded where it was freed. Any mutable
-    representation qualifies. The spare is allocated before the loop and freed
+    representation qualifies, and so does a fresh queue that a list's entry is
+    retrieved into (`levels.retrieve(above); delete current; current = above;`:
+    BC's backward pass, whose pop then writes another storage than the one the
+    level's traversal reads). The spare is allocated before the loop and freed
     after it.
 
     Before:
@@ -68,7 +71,8 @@ def _storage_end(new: frontier.NewOp, body: Block) -> Operation | None:
     """What ends the storage `new` allocates: the loop body's `scf.yield` (it is
     the next iteration's frontier) or a `frontier.free` in the body (a scratch
     frontier of one iteration), when that storage passes only through ops of
-    `body` that keep it (add, clear, dedup, filling a map's output); else None."""
+    `body` that keep it (add, clear, dedup, filling a map's output, a list's
+    retrieve into it); else None."""
     value: SSAValue = new.result
     while True:
         storage_users = [
@@ -79,6 +83,7 @@ def _storage_end(new: frontier.NewOp, body: Block) -> Operation | None:
                 isinstance(use.operation, frontier.MapOps)
                 and use.operation.output is value
             )
+            or (isinstance(use.operation, frontier.ListRetrieveOp) and use.operation.into is value)
             or isinstance(use.operation, frontier.FreeOp | scf.YieldOp)
         ]
         if len(storage_users) != 1:

@@ -66,6 +66,11 @@ class KernelBody:
     values: dict[SSAValue, SSAValue] = field(default_factory=dict)
     lists: dict[SSAValue, tuple[SSAValue, SSAValue]] = field(default_factory=dict)
     """The kernel's storage and device view (`host.ListSlot`) of each host list."""
+    counts: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    """Each list's entry count where the loop carries it in registers (every
+    thread computes it alike, so no step reads it back from the device view and
+    thread 0 records it there for the host only, without a grid barrier);
+    empty where the counts live in the device view."""
     slots: dict[SSAValue, SSAValue] = field(default_factory=dict)
     """The slot number in the kernel of each buffer value of the loop."""
     shared: dict[tuple[str, int], SSAValue] = field(default_factory=dict)
@@ -158,9 +163,9 @@ class KernelBody:
         elif isinstance(op, scf.IfOp):
             self.branch(op)
         elif isinstance(op, scf.ConditionOp):
-            self.emit(scf.ConditionOp(self.value(op.condition), *self.carried(op.args)))
+            self.emit(scf.ConditionOp(self.value(op.condition), *self.carried(op.args), *self.counts.values()))
         elif isinstance(op, scf.YieldOp):
-            self.emit(scf.YieldOp(*self.carried(op.arguments)))
+            self.emit(scf.YieldOp(*self.carried(op.arguments), *self.counts.values()))
         else:
             copy = op.clone(value_mapper={k: self.value(k) for k in op.operands})
             self.emit(copy)
@@ -296,10 +301,22 @@ class KernelBody:
         at.insert(memref.StoreOp.get(item, target, [write_index]))
         at.insert(scf.YieldOp())
 
-    def list_record(self, ok: SSAValue, stores: list[tuple[SSAValue, SSAValue]], ends: SSAValue, failure: host.ListStatus) -> None:
-        """After a grid barrier, thread 0 makes `stores` (value, slot) into the
-        list's device view if `ok`, else sets its status to `failure`."""
-        self.barrier()
+    def list_count(self, stack: SSAValue) -> SSAValue:
+        """The entries of list `stack`: its register, else read from its device view."""
+        if stack in self.counts:
+            return self.counts[stack]
+        return self.list_slot(self.lists[stack][1], host.ListSlot.COUNT)
+
+    def list_record(
+        self, stack: SSAValue, ok: SSAValue, stores: list[tuple[SSAValue, SSAValue]], failure: host.ListStatus
+    ) -> None:
+        """Thread 0 makes `stores` (value, slot) into the list's device view if
+        `ok`, else sets its status to `failure`: after a grid barrier where the
+        count lives in the view (every thread has read it), at once where it
+        lives in registers (no step of the loop reads what thread 0 writes)."""
+        ends = self.lists[stack][1]
+        if stack not in self.counts:
+            self.barrier()
         with self.on_thread_0():
             then, otherwise = Block(), Block()
             status = (const(self.b, failure), const(self.b, host.ListSlot.STATUS))
@@ -315,7 +332,7 @@ class KernelBody:
         """Copies the queue onto the storage's end if the entry fits in the room
         the export made; thread 0 then records the end (or the overflow)."""
         storage, ends = self.lists[op.list]
-        count = self.list_slot(ends, host.ListSlot.COUNT)
+        count = self.list_count(op.list)
         start = self.list_end(ends, count, 1)
         end = self.emit(arith.AddiOp(start, self.value(op.count))).results[0]
         items_fit = self.emit(
@@ -331,14 +348,16 @@ class KernelBody:
         slot = self.emit(arith.AddiOp(count, const(self.b, host.ListSlot.ENDS))).results[0]
         grown = self.emit(arith.AddiOp(count, const(self.b, 1))).results[0]
         self.list_record(
-            fits, [(end, slot), (grown, const(self.b, host.ListSlot.COUNT))], ends, host.ListStatus.OVERFLOWED
+            op.list, fits, [(end, slot), (grown, const(self.b, host.ListSlot.COUNT))], host.ListStatus.OVERFLOWED
         )
+        if op.list in self.counts:
+            self.counts[op.list] = self.emit(arith.SelectOp(fits, grown, count)).results[0]
 
     def list_pop(self, op: host.ListPopOp) -> None:
         """Copies the last entry into the buffer (nothing if the list is empty);
         thread 0 then drops it (or flags the empty list). Its size is the op's result."""
         storage, ends = self.lists[op.list]
-        count = self.list_slot(ends, host.ListSlot.COUNT)
+        count = self.list_count(op.list)
         present = self.emit(arith.CmpiOp(count, const(self.b, 0), "sgt")).results[0]
         start = self.list_end(ends, count, 2)
         end = self.list_end(ends, count, 1)
@@ -348,7 +367,9 @@ class KernelBody:
         size.name_hint = op.result.name_hint
         self.copy_items(storage, start, self.value(op.buffer), const(self.b, 0), size)
         shrunk = self.emit(arith.SubiOp(count, const(self.b, 1))).results[0]
-        self.list_record(present, [(shrunk, const(self.b, host.ListSlot.COUNT))], ends, host.ListStatus.EMPTIED)
+        self.list_record(op.list, present, [(shrunk, const(self.b, host.ListSlot.COUNT))], host.ListStatus.EMPTIED)
+        if op.list in self.counts:
+            self.counts[op.list] = self.emit(arith.SelectOp(present, shrunk, count)).results[0]
         self.values[op.result] = size
 
 

@@ -83,8 +83,12 @@ class GpuFuseLoops(ModulePass):
     `host.list_pop`: BC's levels) goes to the kernel as its storage and a device
     array of its count and ends (`host.list_export` before the launch, with room
     for one item per vertex; `host.list_import` after it). A push is a
-    grid-stride copy of the queue's items onto the storage's end, a grid barrier,
-    and thread 0 recording the new end; a pop the same copy the other way. A
+    grid-stride copy of the queue's items onto the storage's end and thread 0
+    recording the new end; a pop the same copy the other way. Where every push
+    and pop runs once an iteration (none under an `scf.if`), the loop carries
+    each list's count in registers, so thread 0 records the count for the host
+    alone and needs no grid barrier first; else every step reads the count from
+    the device array and thread 0 writes it after a grid barrier of its own. A
     push that does not fit is dropped and flagged, never written out of bounds,
     and the import fails with a clear error.
 
@@ -288,7 +292,7 @@ class _Fusion:
             self.kernels,
             block,
             [outer[c] for c in candidates],
-            plan_barriers(self.buffers, self.kernels),
+            plan_barriers(self.buffers, self.kernels, self.counts_in_registers()),
             self.loop,
             self.reachable_slots,
         )
@@ -310,7 +314,7 @@ class _Fusion:
         loop = self.device_loop(body, initial)
         b.insertion_point = InsertPoint.at_end(block)
         with body.on_thread_0():
-            for i, value in enumerate(loop.results):
+            for i, value in enumerate(loop.results[: len(self.loop.results)]):
                 if value.type == i1:  # a break flag: the state cells are i32
                     value = body.emit(arith.ExtUIOp(value, i32)).results[0]
                 body.emit(memref.StoreOp.get(value, state, [body.index(const(b, i))]))
@@ -319,20 +323,33 @@ class _Fusion:
         kernel.attributes[gir_gpu.PERSISTENT] = UnitAttr()
         return kernel
 
+    def counts_in_registers(self) -> bool:
+        """Whether the loop carries its lists' entry counts in registers: when
+        each push and pop runs once an iteration (none under an `scf.if`), so
+        that every thread counts alike."""
+        blocks = (self.loop.before_region.block, self.loop.after_region.block)
+        return all(op.parent_block() in blocks for op in self.loop.walk() if isinstance(op, LIST_STEPS))
+
     def device_loop(self, body: KernelBody, initial: Sequence[SSAValue]) -> scf.WhileOp:
-        """The loop in the kernel: buffers carried as slot numbers."""
+        """The loop in the kernel: buffers carried as slot numbers, and after the
+        host loop's values each list's count where `counts_in_registers` (read
+        from its device view once, before the loop)."""
+        stacks = list(body.lists) if self.counts_in_registers() else []
+        counts = [body.list_slot(body.lists[stack][1], host.ListSlot.COUNT) for stack in stacks]
         old_before, old_after = self.loop.before_region.block, self.loop.after_region.block
-        before = Block(arg_types=[device_type(a.type) for a in old_before.args])
-        after = Block(arg_types=[device_type(a.type) for a in old_after.args])
-        types = [device_type(r.type) for r in self.loop.results]
-        loop = scf.WhileOp(list(initial), types, Region(before), Region(after))
+        before = Block(arg_types=[*(device_type(a.type) for a in old_before.args), *(i32 for _ in stacks)])
+        after = Block(arg_types=[*(device_type(a.type) for a in old_after.args), *(i32 for _ in stacks)])
+        types = [*(device_type(r.type) for r in self.loop.results), *(i32 for _ in stacks)]
+        loop = scf.WhileOp([*initial, *counts], types, Region(before), Region(after))
         body.emit(loop)
         for source, target in ((old_before, before), (old_after, after)):
             body.b.insertion_point = InsertPoint.at_end(target)
-            for old, new in zip(source.args, target.args, strict=True):
+            for old, new in zip(source.args, target.args, strict=False):
                 body.bind(old, new)
+            body.counts = dict(zip(stacks, target.args[len(source.args) :], strict=True))
             for op in source.ops:
                 body.step(op)
+        body.counts = {}
         return loop
 
     # -- the host side ----------------------------------------------------------

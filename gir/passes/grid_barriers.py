@@ -13,8 +13,11 @@ distinct from each other and from every allocation but their initial values when
 the loop starts them on distinct allocations and passes them around unchanged
 (the condition forwards them, the body's yield permutes them: a frontier's
 double buffer, `gpu-rotate-counters`' three counters). A list of frontiers is
-a buffer of its own: a push or pop writes its storage and, after a barrier of
-its own, thread 0 records its new end. Anything else may alias anything.
+a buffer of its own: a push writes its storage and ends; a pop reads them and,
+where the loop keeps the list's count in the device array, writes it after a
+barrier of its own (where the loop carries the count in registers, the count
+thread 0 writes is for the host alone); no other buffer, not even one of
+unknown origin, is a list's. Anything else may alias anything.
 """
 
 from __future__ import annotations
@@ -39,11 +42,14 @@ ROUNDS = 8
 barrier at the loop's head."""
 
 
-def plan_barriers(buffers: CarriedBuffers, kernels: Mapping[str, gir_gpu.KernelOp]) -> set[Operation]:
+def plan_barriers(
+    buffers: CarriedBuffers, kernels: Mapping[str, gir_gpu.KernelOp], counts_in_registers: bool = False
+) -> set[Operation]:
     """The device steps of `buffers.loop` (host ops of its regions) that need a
-    grid barrier before them in the fused kernel."""
+    grid barrier before them in the fused kernel; `counts_in_registers`: the
+    fused loop carries its lists' counts in registers."""
     loop = buffers.loop
-    walker = _Walker(buffers, kernels)
+    walker = _Walker(buffers, kernels, counts_in_registers)
     head: Pending = None
     for _ in range(ROUNDS):
         barriers: set[Operation] = set()
@@ -126,6 +132,10 @@ class CarriedBuffers:
         if a == b:
             return True
         kinds = {a[0], b[0]}  # type: ignore[index]
+        if "list" in kinds:
+            # A list's storage and ends are the fused kernel's own (the list's
+            # export), so nothing else, not even an unknown buffer, is them.
+            return False
         if "unknown" in kinds:
             return True
         if kinds == {"carried", "alloc"}:
@@ -167,6 +177,10 @@ class _Walker:
 
     buffers: CarriedBuffers
     kernels: Mapping[str, gir_gpu.KernelOp]
+    counts_in_registers: bool = False
+    """Whether the loop carries its lists' counts in registers: a pop then only
+    reads the list (the count thread 0 writes is for the host), and neither
+    step ends with a barrier of its own."""
 
     def block(self, block: Block, pending: Pending, barriers: set[Operation]) -> Pending:
         for op in block.ops:
@@ -177,7 +191,7 @@ class _Walker:
                     pending = frozenset()
                 assert pending is not None
                 pending = pending | accesses
-                if isinstance(op, host.ListPushOp | host.ListPopOp):
+                if isinstance(op, host.ListPushOp | host.ListPopOp) and not self.counts_in_registers:
                     # Its copy ends with a barrier of its own; then thread 0
                     # records the list's new end.
                     pending = frozenset({(self.buffers.key(op.list), True)})
@@ -203,8 +217,9 @@ class _Walker:
         if isinstance(op, host.WriteOp):
             return frozenset({(self.buffers.key(op.buffer), True)})
         if isinstance(op, host.ListPushOp | host.ListPopOp):
-            queue_writes = isinstance(op, host.ListPopOp)
-            return frozenset({(self.buffers.key(op.buffer), queue_writes), (self.buffers.key(op.list), True)})
+            pops = isinstance(op, host.ListPopOp)
+            list_writes = not (pops and self.counts_in_registers)
+            return frozenset({(self.buffers.key(op.buffer), pops), (self.buffers.key(op.list), list_writes)})
         assert isinstance(op, host.LaunchOp)
         kernel = self.kernels[op.kernel.root_reference.data]
         return frozenset(

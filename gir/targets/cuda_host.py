@@ -240,7 +240,7 @@ class CudaHostPrinter(KernelPrinter):
         """A host extern's parameter or result type in C++: a buffer is a
         pointer to its host copy."""
         if isinstance(type_, MemRefType):
-            return f"{self.flavour.memory_type(scalar_of(type_.element_type), self.needs)}*"
+            return f"{self.flavour.memory_type(self.scalar(type_.element_type), self.needs)}*"
         return self.c_type(type_)
 
     @emit.register

@@ -85,9 +85,13 @@ int main(int argc, char** argv) {
   gir_rt::Graph* graph = gir_rt::load_graph(argv[1], true);
   long long size = std::atoll(argv[2]);
   for (int kind = 0; kind < @COUNT@; ++kind) {
-    std::vector<int> values = graph->host_array((gir_rt::Array)kind, size);
+    gir_rt::Array array = (gir_rt::Array)kind;
     std::printf("%d", kind);
-    for (int value : values) std::printf(" %d", value);
+    if (gir_rt::offsets_array(array)) {  // 64-bit on the host, whatever the program's width
+      for (long long value : graph->host_offsets(array, size)) std::printf(" %lld", value);
+    } else {
+      for (int value : graph->host_array(array, size)) std::printf(" %d", value);
+    }
     std::printf("\\n");
   }
   return 0;

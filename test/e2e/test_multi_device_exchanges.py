@@ -3,8 +3,8 @@ what the program's exchanges imply. PageRank on rmat:8 over two OpenCL devices
 (PoCL CPU devices in CI): in the dense exchange format the partitioned IR's
 `host.allreduce`s each exchange a vertex vector, as many times as their loops
 run; `Program.run`'s `Result.exchanged` and gir-run's stderr line must say
-exactly that. The default format (auto) sends fewer bytes where a device
-changed only part of the vector, and never more, for the same result. Where the
+exactly that. The format `auto` sends fewer bytes where a device changed only
+part of the vector, and never more, for the same result. Where the
 process sees fewer than two OpenCL devices (PoCL started earlier by another
 test module), each case runs in a pytest process of its own that asks PoCL
 for two."""

@@ -284,7 +284,7 @@ def test_should_run_declines_small_graphs_and_networkx_inner_calls(monkeypatch: 
     small, large = nx.path_graph(4), nx.gnm_random_graph(400, 2000, seed=1)
     config = nx.utils.Config(schedule="auto", target="opencl", device=None, min_edges=None)
     monkeypatch.setattr(programs, "config", lambda: config)
-    monkeypatch.setattr(interface, "MIN_EDGES", dict.fromkeys(interface.FUNCTIONS, 1000))
+    monkeypatch.setattr(interface, "MIN_EDGES", {"opencl": dict.fromkeys(interface.FUNCTIONS, 1000)})
     reason = BackendInterface.should_run("pagerank", (small,), {})
     assert reason == "the graph has 6 edges, below nx.config.backends.gir.min_edges for pagerank (1000)"
     assert BackendInterface.should_run("pagerank", (large,), {}) is True
@@ -395,3 +395,19 @@ def test_calibration_without_the_installed_backend_says_why(
         calibrate.main(["--functions", "pagerank"])
     assert stop.value.code == 2
     assert "gir's NetworkX backend is not registered" in capsys.readouterr().err
+
+
+def test_default_thresholds_are_the_targets_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without `min_edges`, each target's measured thresholds apply (the GPU's
+    per-call cost moves them); a dict naming some functions keeps the others'."""
+    config = nx.utils.Config(schedule="auto", target="cuda", device=None, min_edges=None)
+    monkeypatch.setattr(programs, "config", lambda: config)
+    assert set(interface.MIN_EDGES) == {"cuda", "opencl"}
+    for target, thresholds in interface.MIN_EDGES.items():
+        assert set(thresholds) == set(interface.FUNCTIONS), target
+        config.target = target
+        assert interface.min_edges("pagerank") == thresholds["pagerank"]
+    assert interface.MIN_EDGES["cuda"]["pagerank"] != interface.MIN_EDGES["opencl"]["pagerank"]
+    config.min_edges = {"bfs_tree": 7}
+    assert interface.min_edges("bfs_tree") == 7
+    assert interface.min_edges("pagerank") == interface.MIN_EDGES[config.target]["pagerank"]

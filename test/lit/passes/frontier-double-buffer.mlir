@@ -105,3 +105,47 @@ builtin.module {
 // CHECK-NEXT: frontier.free %[[LAST]] : !frontier.bitmap
 // CHECK-NEXT: frontier.free %r : !frontier.queue
 // CHECK-NOT:  frontier.new
+
+// -----
+
+// A list's entry retrieved into a fresh queue that becomes the next
+// iteration's frontier (BC's backward pass: `levels.retrieve(above); delete
+// current; current = above;`): the retrieve keeps the fresh queue's storage, so
+// the queue is double-buffered like a traversal's output.
+builtin.module {
+  func.func @main() {
+    %z = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %levels = frontier.list_new : !frontier.list
+    %first = frontier.new %z : i32 -> !frontier.queue
+    %start = frontier.list_retrieve %levels into %first : !frontier.queue
+    %n = graph.argv_int argv[1] : i32
+    %r:2 = scf.while (%fr = %start, %d = %n) : (!frontier.queue, i32) -> (!frontier.queue, i32) {
+      %c = arith.cmpi sgt, %d, %z : i32
+      scf.condition(%c) %fr, %d : !frontier.queue, i32
+    } do {
+    ^bb0(%in : !frontier.queue, %d1 : i32):
+      %above = frontier.new %z : i32 -> !frontier.queue
+      %popped = frontier.list_retrieve %levels into %above : !frontier.queue
+      frontier.free %in : !frontier.queue
+      %d2 = arith.subi %d1, %one : i32
+      scf.yield %popped, %d2 : !frontier.queue, i32
+    }
+    frontier.free %r#0 : !frontier.queue
+    func.return
+  }
+}
+
+// CHECK:      %levels = frontier.list_new : !frontier.list
+// CHECK:      %start = frontier.list_retrieve %levels into %first : !frontier.queue
+// CHECK-NEXT: %{{.*}} = arith.constant 0 : i32
+// CHECK-NEXT: %spare = frontier.new %{{.*}} : i32 -> !frontier.queue
+// CHECK:      %r, %r_1, %[[LAST:.*]] = scf.while (%fr = %start, %d = %n, %[[B:.*]] = %spare) : (!frontier.queue, i32, !frontier.queue) -> (!frontier.queue, i32, !frontier.queue) {
+// CHECK:      ^bb0(%in: !frontier.queue, %d1: i32, %[[S:.*]]: !frontier.queue):
+// CHECK-NEXT:   %above = frontier.clear %[[S]] : !frontier.queue
+// CHECK-NEXT:   %popped = frontier.list_retrieve %levels into %above : !frontier.queue
+// CHECK-NEXT:   %d2 = arith.subi %d1, %one : i32
+// CHECK-NEXT:   scf.yield %popped, %d2, %in : !frontier.queue, i32, !frontier.queue
+// CHECK-NEXT: }
+// CHECK-NEXT: frontier.free %[[LAST]] : !frontier.queue
+// CHECK-NEXT: frontier.free %r : !frontier.queue

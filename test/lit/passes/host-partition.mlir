@@ -1,11 +1,10 @@
 // host-partition marks the graph load partitioned and, after each launch that
 // reads an edge array, combines what the kernel wrote: atomic min -> min, a
 // queue append -> allgather, a CAS claim -> claim against a clone, a pull's
-// load-add-store -> sum against a clone. A launch over a frontier (its grid
-// read from the device) exchanges `auto` (the changed elements where fewer
-// bytes), every all-reduce against a clone; one over the whole graph (its grid
-// from the graph's size) exchanges dense, and min needs no clone. Launches of vertex maps (no edge
-// arrays) run replicated and get no exchange.
+// load-add-store -> sum against a clone. By default every all-reduce is dense
+// (the whole vector), whether the launch runs over a frontier (its grid read
+// from the device) or the whole graph, and min needs no clone. Launches of
+// vertex maps (no edge arrays) run replicated and get no exchange.
 // `exchange=FORMAT` gives every all-reduce that format, against a clone.
 // RUN: gir-opt %s -p host-partition | filecheck %s
 // RUN: gir-opt %s -p 'host-partition{exchange=bitmap}' | filecheck %s --check-prefix=FORCED
@@ -65,13 +64,11 @@ builtin.module {
 
 // CHECK: %g = host.load_graph {argv = 1 : i64, partitioned}
 // CHECK: host.launch @reset
-// CHECK: %[[DIST:.*]] = host.clone %dist : memref<?xi32>
-// CHECK-NEXT: %[[FRONTIER_PRED:.*]] = host.clone %pred : memref<?xi32>
+// CHECK: %[[FRONTIER_PRED:.*]] = host.clone %pred : memref<?xi32>
 // CHECK-NEXT: host.launch @relax grid %frontier
 // CHECK-NEXT: host.allgather %items, %size : memref<?xi32>, memref<?xi32>
-// CHECK-NEXT: host.allreduce %dist min base %[[DIST]] exchange auto : memref<?xi32>
-// CHECK-NEXT: host.allreduce %pred claim base %[[FRONTIER_PRED]] exchange auto : memref<?xi32>
-// CHECK-NEXT: host.free %[[DIST]] : memref<?xi32>
+// CHECK-NEXT: host.allreduce %dist min : memref<?xi32>
+// CHECK-NEXT: host.allreduce %pred claim base %[[FRONTIER_PRED]] : memref<?xi32>
 // CHECK-NEXT: host.free %[[FRONTIER_PRED]] : memref<?xi32>
 // CHECK-NEXT: %[[PRED:.*]] = host.clone %pred : memref<?xi32>
 // CHECK-NEXT: host.launch @relax grid %n
