@@ -17,7 +17,10 @@ S large enough for the vertex ids the program names), an index a G2 schedule
 reads as a delta gets 2, as a hybrid threshold 0.1, every other index a small
 integer (1 for a start vertex, then 5, ...). `PROGRAM.args` (one line) replaces
 them; `PROGRAM.expect` holds the first lines of output the program must print
-(the value GraphIt's own tests check), for programs no CPU reference covers.
+(the value GraphIt's own tests check), for programs no CPU reference covers. A
+file of exports only (no `main`) has each export called once from Python, in
+source order (`CALL_EXPORTS`), on the generated graph: it `runs` when every
+call returns.
 
 Outcomes:
 - `validates`: the CPU reference or the expected output agrees;
