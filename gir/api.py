@@ -112,8 +112,10 @@ def compile(
     device_code = None if extern is None else read_extern(os.fspath(extern))
     host_code = None if host_externs is None else load_host_externs(host_externs)
     module, label, exports = _parse(program, schedule, name)
+    stateful = any(s.graph is None or s.state_vectors or s.state_scalars for s, _ in exports)
+    session = ExportSession() if stateful else None
     entry_points = {
-        signature.name: Export(signature, _lowered(export, f"{label}.{signature.name}", check_bounds))
+        signature.name: Export(signature, _lowered(export, f"{label}.{signature.name}", check_bounds), session)
         for signature, export in exports
     }
     if module is None:
@@ -610,6 +612,7 @@ class Program:
         stdout: TextIO | None = None,
         validate: bool = False,
         devices: int = 1,
+        inputs: Mapping[str, np.ndarray | None] | None = None,
     ) -> Result:
         """Runs the program `trials` times and returns its vectors and times.
 
@@ -634,6 +637,10 @@ class Program:
 
         `devices` above 1 runs the program partitioned over that many devices of
         the target, from `device` on (docs/multi-gpu.md).
+
+        `inputs` gives the values of the program's supplied global vectors by
+        name (what an `Export` passes: its vector parameters, and the state an
+        earlier export call left; None for zeros).
         """
         if not isinstance(devices, int) or isinstance(devices, bool) or devices < 1:
             raise UserError(f"error: devices must be an integer of at least 1, not {devices!r}")
@@ -641,6 +648,8 @@ class Program:
             raise UserError(f"error: trials must be an integer of at least 1, not {trials!r}")
         if validate:
             self._validator()
+        if inputs and devices != 1:
+            raise UserError("error: an export's vectors and state cannot be given to a partitioned run")
         if graph is not None:
             args = (graph, *args)
         if self.takes_graph:
@@ -671,7 +680,7 @@ class Program:
             for _ in range(trials):
                 output = stdout if stdout is not None else io.StringIO()
                 if devices == 1:
-                    result, elapsed = self._run_once(compiled, run_on, loaded, argv, output)
+                    result, elapsed = self._run_once(compiled, run_on, loaded, argv, output, inputs)
                 else:
                     result, elapsed = self._run_partitioned(compiled, run_on, device, devices, loaded, argv, output)
                 times.append(elapsed)
@@ -717,7 +726,13 @@ class Program:
         return result, result.elapsed if result.elapsed is not None else result.wall
 
     def _run_once(
-        self, compiled: CompiledProgram, device: Device, graph: LoadedGraph | None, argv: list[str], output: TextIO
+        self,
+        compiled: CompiledProgram,
+        device: Device,
+        graph: LoadedGraph | None,
+        argv: list[str],
+        output: TextIO,
+        inputs: Mapping[str, np.ndarray | None] | None = None,
     ) -> tuple[Any, float]:
         """One run of `compiled` on `device` (on `graph`, if the program loads
         one): its RunResult and its time."""
@@ -728,9 +743,14 @@ class Program:
             compiled = compiled.for_run(device, argv)
         kernels = compiled.kernels(device)
         if graph is None:
-            run = Run(device, kernels, argv, output, compiled.bounds_sites, host_externs=compiled.host_externs)
+            run = Run(
+                device, kernels, argv, output, compiled.bounds_sites, host_externs=compiled.host_externs, inputs=inputs
+            )
         else:
-            run = _GraphRun(graph, device, kernels, argv, output, compiled.bounds_sites, host_externs=compiled.host_externs)
+            run = _GraphRun(
+                graph, device, kernels, argv, output, compiled.bounds_sites,
+                host_externs=compiled.host_externs, inputs=inputs,
+            )
         try:
             compiled.host_run(run, compiled.constants)
             result = run.finish()
@@ -787,24 +807,45 @@ class Program:
         return f"Program({self.name}{exports})"
 
 
+@dataclass
+class ExportSession:
+    """What the exports of a file that share state (GraphIt's `set_graph(edges)`
+    then `do_pagerank_delta()`) carry from one call to the next: the graph the
+    last call given one received, resident on its device, and the values the
+    program-level vectors and scalars declared without a value had when the
+    last call ended (zeros and 0 before the first, and again after a call that
+    gives a graph other than the one held)."""
+
+    graph: LoadedGraph | None = None
+    vectors: dict[str, np.ndarray] = field(default_factory=dict)
+    scalars: dict[str, int | float] = field(default_factory=dict)
+
+
 class Export:
     """A GraphIt `export func` of a program, called as its method:
     `prog.pagerank_delta(graph, 20, 0.85)` returns the output vector as a numpy
-    array indexed by vertex (a scalar output as a Python number); an export with several outputs, `-> (a : ..., b :
-    ...)`, returns a tuple of arrays in declaration order, and one without output
-    the `Result` of all vectors. The graph is anything `Program.run` takes; each
-    scalar argument must be a number of the parameter's type (an int for `int`)."""
+    array indexed by vertex (a scalar output as a Python number); an export with
+    several outputs, `-> (a : ..., b : ...)`, returns a tuple of arrays in
+    declaration order, and one without output the `Result` of all vectors. The
+    graph is anything `Program.run` takes; the other arguments follow the
+    export's parameters in order: a number of the parameter's type (an int for
+    `int`) or, for a vector parameter, an array of its elements (one per vertex
+    for `vector{Vertex}(T)`). An export that takes no graph runs on the graph
+    the last call of an export that took one was given, with the state that call
+    left (`ExportSession`)."""
 
-    def __init__(self, signature: ExportSignature, program: Program):
-        """`program` runs the export as its `main` (see `gir.frontend.exports`)."""
+    def __init__(self, signature: ExportSignature, program: Program, session: ExportSession | None = None):
+        """`program` runs the export as its `main` (see `gir.frontend.exports`);
+        `session` is shared by the exports of a file whose exports share state."""
         self.signature = signature
         self.program = program
+        self.session = session
 
     def __call__(
-        self, graph: GraphLike, *args: Any, target: str | None = None, device: int | None = None
+        self, *args: Any, target: str | None = None, device: int | None = None
     ) -> np.ndarray | tuple[np.ndarray, ...] | Result:
-        """The export's output(s) on `graph` with `args` (see the class docstring)."""
-        result = self.run(graph, *args, target=target, device=device)
+        """The export's output(s) on the graph with `args` (see the class docstring)."""
+        result = self.run(*args, target=target, device=device)
         results = self.signature.results
         if not results:
             return result
@@ -820,7 +861,6 @@ class Export:
 
     def run(
         self,
-        graph: GraphLike,
         *args: Any,
         target: str | None = None,
         device: int | None = None,
@@ -829,31 +869,78 @@ class Export:
     ) -> Result:
         """Runs the export as `Program.run` runs a program: all its vectors, times
         and prints."""
-        return self.program.run(
-            graph, *self._arguments(args), target=target, device=device, trials=trials, stdout=stdout
+        graph, params = self._graph(args, target, device)
+        numbers, vectors = self._arguments(params)
+        inputs: dict[str, np.ndarray | None] = dict(vectors)
+        if self.session is not None:
+            inputs.update({name: self.session.vectors.get(name) for name in self.signature.state_vectors})
+            numbers += [self.session.scalars.get(name, 0) for name, _, _ in self.signature.state_scalars]
+        result = self.program.run(
+            graph, *numbers, target=target, device=device, trials=trials, stdout=stdout, inputs=inputs
         )
+        if self.session is not None:
+            self.session.vectors.update({name: np.array(result[name]) for name in self.signature.state_vectors})
+            self.session.scalars.update(
+                {name: result[carrier][0].item() for name, _, carrier in self.signature.state_scalars}
+            )
+        return result
 
-    def _arguments(self, args: tuple[Any, ...]) -> list[int | float]:
-        """`args` checked against the scalar parameters, floats made floats."""
-        scalars = self.signature.scalars
-        if len(args) != len(scalars):
+    def _graph(self, args: tuple[Any, ...], target: str | None, device: int | None) -> tuple[Any, tuple[Any, ...]]:
+        """The graph of this call and the arguments after it."""
+        if self.signature.graph is not None:
+            if not args:
+                raise UserError(f"error: {self.signature} takes the graph first")
+            graph, *rest = args
+            if self.session is not None and self.session.graph is not graph:
+                # a new graph starts the state over; it stays resident for the calls after this one
+                if self.session.graph is not None:
+                    self.session.graph.release()
+                self.session.vectors.clear()
+                self.session.scalars.clear()
+                graph = self.session.graph = load_graph(graph, target=target, device=device)
+            return graph, tuple(rest)
+        assert self.session is not None
+        if self.session.graph is None:
             raise UserError(
-                f"error: {self.signature} takes {len(scalars)} argument(s) after the graph, "
+                f"error: '{self.signature.name}' takes no graph: it runs on the graph an earlier "
+                "export call was given; call an export that takes the graph first"
+            )
+        return self.session.graph, args
+
+    def _arguments(self, args: tuple[Any, ...]) -> tuple[list[int | float], dict[str, np.ndarray]]:
+        """`args` checked against the parameters: the numbers (floats made
+        floats) and the vectors by name."""
+        params = self.signature.params or tuple(name for name, _ in self.signature.scalars)
+        if len(args) != len(params):
+            raise UserError(
+                f"error: {self.signature} takes {len(params)} argument(s) after the graph, "
                 f"got {len(args)}"
             )
-        values: list[int | float] = []
-        for (name, ty), value in zip(scalars, args, strict=True):
+        types = dict(self.signature.scalars)
+        numbers: list[int | float] = []
+        vectors: dict[str, np.ndarray] = {}
+        for name, value in zip(params, args, strict=True):
+            if name in self.signature.vectors:
+                array = np.asarray(value)
+                if array.ndim != 1 or not np.issubdtype(array.dtype, np.number):
+                    raise UserError(
+                        f"error: argument '{name}' of {self.signature.name} is a vector: give a "
+                        f"one-dimensional array of numbers, not {type(value).__name__}"
+                    )
+                vectors[name] = array
+                continue
+            ty = types[name]
             integral = isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
             if ty in ("float", "double") and (integral or isinstance(value, (float, np.floating))):
-                values.append(float(value))
+                numbers.append(float(value))
             elif ty not in ("float", "double") and integral:
-                values.append(int(value))
+                numbers.append(int(value))
             else:
                 raise UserError(
                     f"error: argument '{name}' of {self.signature.name} is {ty}, "
                     f"not {type(value).__name__} {value!r}"
                 )
-        return values
+        return numbers, vectors
 
     def __repr__(self) -> str:
         return f"Export({self.signature})"

@@ -376,19 +376,24 @@ class GlobalOp(IRDLOperation):
     """A vector whose elements are vertex ids (BFS's parents, CC's labels): in a
     reordered program they are mapped back to the user's ids where they leave it
     (set by `graph-map-vertex-ids`)."""
+    supplied = opt_prop_def(UnitAttr)
+    """A vector whose values the caller gives when the run starts (an export's
+    vector parameter, or state an earlier export call left): bound, not zeroed."""
 
     traits = traits_def(SymbolOpInterface())
 
     assembly_format = (
-        "$sym_name `:` $type (`unsigned` $unsigned^)? (`vertex_values` $vertex_values^)? attr-dict"
+        "$sym_name `:` $type (`unsigned` $unsigned^)? (`vertex_values` $vertex_values^)? "
+        "(`supplied` $supplied^)? attr-dict"
     )
 
-    def __init__(self, name: str, global_type: Attribute, unsigned: bool = False):
+    def __init__(self, name: str, global_type: Attribute, unsigned: bool = False, supplied: bool = False):
         super().__init__(
             properties={
                 "sym_name": StringAttr(name),
                 "type": global_type,
                 "unsigned": UnitAttr() if unsigned else None,
+                "supplied": UnitAttr() if supplied else None,
             }
         )
 

@@ -366,6 +366,10 @@ class ConstDecl:
     type: TypeExpr
     init: Expr | None
     symbol: Symbol | None = field(default=None, init=False, repr=False)
+    supplied: bool = field(default=False, kw_only=True)
+    """Whether the caller gives the vector's values when the run starts (an
+    export's vector parameter, or state an earlier export call left: see
+    `gir.frontend.exports`): it is bound, but not filled."""
 
 
 @dataclass(eq=False)

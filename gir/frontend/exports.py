@@ -1,7 +1,7 @@
 """GraphIt `export func` entry points: each export is compiled as a program of its own.
 
-An export takes the graph as its one edgeset parameter, scalars after it, and
-returns a vertex vector, or several in parentheses (GraphIt's grammar for
+An export takes the graph as its one edgeset parameter, numbers and vectors of
+numbers after it, and returns a vertex vector, or several in parentheses (GraphIt's grammar for
 results, `'->' (ident_decl | '(' ident_decl {',' ident_decl} ')')`):
 
 ```
@@ -29,6 +29,18 @@ as they take any program:
   vector of its own (zero at the start), which the body and its functions write.
   The signature lists the returned vectors in declaration order.
 
+- each vector parameter becomes a program-level vector of its name, `supplied`:
+  bound but not zeroed, the caller's array copied in when the run binds it.
+
+In a file where some export takes no edgeset (GraphIt's `set_graph(edges)` then
+`do_pagerank_delta()`), the exports share state (`shares_state`, and
+`gir.api.ExportSession` on the caller's side): such an export loads the
+program-level edgeset declared without a value (the caller gives it the graph an
+earlier call received), the program-level vectors declared without a value are
+supplied (the values the last call left), the scalars so declared are read from
+argv after the export's numbers and stored at the end into one-element carriers
+(`NAME_state`), and a vertexset so declared is the graph's vertices.
+
 `main` (if the file has one) and the other exports are left out, and so are the
 schedule lines that name their labels. `main_program` is the file for the
 command-line tools: its `main`, without the exports.
@@ -37,7 +49,7 @@ command-line tools: its `main`, without the exports.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from gir.diagnostics import SourceError, UserError
 from gir.frontend import ast
@@ -51,8 +63,9 @@ class ExportSignature:
     """What a caller of an export needs: its parameters and its result."""
 
     name: str
-    graph: str
-    """The name of the edgeset parameter (the program's argv[1])."""
+    graph: str | None
+    """The name of the edgeset parameter (the program's argv[1]); None for an
+    export that runs on the graph an earlier export call was given."""
     scalars: tuple[tuple[str, str], ...]
     """The scalar parameters after the graph, as (name, GraphIt type), in argv order."""
     results: tuple[str, ...]
@@ -63,9 +76,23 @@ class ExportSignature:
     scalar_outputs: tuple[bool, ...] = ()
     """Per output, whether it is a scalar (returned as a Python number, carried
     in its `results` vector, a `vector[1]`) rather than a vertex vector."""
+    params: tuple[str, ...] = ()
+    """Every parameter after the graph, in declaration order (how a caller
+    passes them): the scalars and the vector parameters."""
+    vectors: tuple[str, ...] = ()
+    """The vector parameters: global vectors of the same names whose values the
+    caller gives (numpy arrays, one element per vertex or per fixed index)."""
+    state_vectors: tuple[str, ...] = ()
+    """In a file whose exports share state: the program-level vectors declared
+    without a value, carried from one export call to the next."""
+    state_scalars: tuple[tuple[str, str, str], ...] = ()
+    """In such a file: the program-level scalars declared without a value, as
+    (name, GraphIt type, carrier): read from argv after the scalar parameters,
+    and stored into their `carrier` (a `vector[1]`) when the export ends."""
 
     def __str__(self) -> str:
-        params = ", ".join([self.graph, *(f"{name} : {ty}" for name, ty in self.scalars)])
+        shown = [name if name in self.vectors else f"{name} : {dict(self.scalars)[name]}" for name in self.params]
+        params = ", ".join([*([self.graph] if self.graph is not None else []), *shown])
         if not self.outputs:
             return f"{self.name}({params})"
         outputs = self.outputs[0] if len(self.outputs) == 1 else f"({', '.join(self.outputs)})"
@@ -106,35 +133,130 @@ def export_program(
     if decl is None:
         names = ", ".join(decl.name for decl in exported(program)) or "none"
         raise UserError(f"{filename}: error: no 'export func {name}' in the program (its exports: {names})")
-    graph_param, scalars = _split_params(decl, filename)
+    stateful = shares_state(program)
+    graph_param, params = _split_params(decl, filename, stateful)
+    scalars = [param for param in params if isinstance(param.type, ast.ScalarTypeExpr)]
+    vectors = [param for param in params if param not in scalars]
     body, results = _bind_outputs(decl, program, filename)
-    body, bound_graphs = _bind_graph_globals(body, graph_param, program)
+    if graph_param is not None:
+        body, bound_graphs = _bind_graph_globals(body, graph_param, program)
+        graph = ast.ConstDecl(
+            graph_param.pos, graph_param.name, graph_param.pos, graph_param.type,
+            ast.Load(graph_param.pos, ast.Argv(graph_param.pos, 1)),
+        )
+    else:
+        shared = _shared_graph(program, decl, filename)
+        graph = ast.ConstDecl(shared.pos, shared.name, shared.name_pos, shared.type, ast.Load(shared.pos, ast.Argv(shared.pos, 1)))
+        bound_graphs = {shared.name: None}
     reads = [
         ast.VarDecl(param.pos, param.name, param.pos, param.type, ast.Argv(param.pos, index))
         for index, param in enumerate(scalars, start=2)
     ]
-    main = ast.FuncDecl(decl.pos, "main", [], None, reads + body)
-    graph = ast.ConstDecl(
-        graph_param.pos, graph_param.name, graph_param.pos, graph_param.type,
-        ast.Load(graph_param.pos, ast.Argv(graph_param.pos, 1)),
-    )
+    state = _State.of(program, graph.name, 2 + len(scalars)) if stateful else _State()
+    main = ast.FuncDecl(decl.pos, "main", [], None, reads + body + state.stores())
     elements = [d for d in program.decls if isinstance(d, ast.ElementDecl)]
+    supplied = [
+        ast.ConstDecl(param.pos, param.name, param.pos, param.type, None, supplied=True) for param in vectors
+    ]
     rest = [
-        bound_graphs.get(d.name, d) if isinstance(d, ast.ConstDecl) else d
+        state.declaration(bound_graphs.get(d.name, d)) if isinstance(d, ast.ConstDecl) else d
         for d in program.decls
-        if (isinstance(d, ast.ConstDecl) and not isinstance(d.init, ast.Load))
+        if (isinstance(d, ast.ConstDecl) and not isinstance(d.init, ast.Load) and bound_graphs.get(d.name, d) is not None)
         or (isinstance(d, ast.FuncDecl) and d.name != "main" and not d.exported)
     ]
     signature = ExportSignature(
         name,
-        graph_param.name,
+        graph_param.name if graph_param is not None else None,
         tuple((param.name, _type_name(param.type)) for param in scalars),
         tuple(results),
         tuple(output.name for output in decl.outputs),
         tuple(isinstance(output.type, ast.ScalarTypeExpr) for output in decl.outputs),
+        tuple(param.name for param in params),
+        tuple(param.name for param in vectors),
+        tuple(state.vectors),
+        tuple(state.scalars),
     )
     outputs = _own_outputs(program, filename)
-    return _keeping(program, [*elements, graph, *outputs, *rest, main]), signature
+    return _keeping(program, [*elements, graph, *supplied, *outputs, *rest, *state.carriers, main]), signature
+
+
+def shares_state(program: ast.Program) -> bool:
+    """Whether the file's exports share state as GraphIt's do when one of them
+    takes no graph (`set_graph(edges)` stores it and sets globals up,
+    `do_pagerank_delta()` then runs on them)."""
+    return any(
+        not any(isinstance(param.type, ast.EdgeSetTypeExpr) for param in decl.params)
+        for decl in exported(program)
+    )
+
+
+def _shared_graph(program: ast.Program, decl: ast.FuncDecl, filename: str) -> ast.ConstDecl:
+    """The program-level edgeset an export without a graph parameter runs on:
+    the one declared without a value, which another export sets."""
+    unset = [d for d in program.consts if isinstance(d.type, ast.EdgeSetTypeExpr) and d.init is None]
+    if len(unset) != 1:
+        raise SourceError(
+            filename, decl.pos.line, decl.pos.col,
+            f"export '{decl.name}' takes no edgeset, and the program declares "
+            + ("no edgeset without a value" if not unset else f"{len(unset)} edgesets without a value")
+            + " for another export to set: give it the graph as a parameter",
+        )
+    return unset[0]
+
+
+@dataclass
+class _State:
+    """What an export of a file whose exports share state carries between calls:
+    the program-level vectors and scalars declared without a value (vertexsets
+    so declared are the graph's vertices)."""
+
+    vectors: list[str] = field(default_factory=list)
+    scalars: list[tuple[str, str, str]] = field(default_factory=list)
+    carriers: list[ast.ConstDecl] = field(default_factory=list)
+    graph: str = ""
+    first_argv: int = 2
+
+    @staticmethod
+    def of(program: ast.Program, graph: str, first_argv: int) -> _State:
+        state = _State(graph=graph, first_argv=first_argv)
+        taken = {d.name for d in program.decls if isinstance(d, ast.ConstDecl | ast.FuncDecl)}
+        for d in program.consts:
+            if d.init is not None:
+                continue
+            if isinstance(d.type, ast.VectorTypeExpr):
+                state.vectors.append(d.name)
+            elif isinstance(d.type, ast.ScalarTypeExpr) and d.type.name not in NOT_SCALAR_PARAMETERS:
+                carrier = next(n for n in (f"{d.name}_state{k or ''}" for k in range(len(taken) + 1)) if n not in taken)
+                taken.add(carrier)
+                state.scalars.append((d.name, d.type.name, carrier))
+                carrier_type = ast.VectorTypeExpr(d.pos, None, 1, d.type)
+                state.carriers.append(ast.ConstDecl(d.pos, carrier, d.pos, carrier_type, None))
+        return state
+
+    def declaration(self, decl: ast.ConstDecl) -> ast.ConstDecl:
+        """`decl` as the export's program declares it: a carried vector is
+        supplied, a carried scalar read from argv, a vertexset declared without
+        a value the graph's vertices."""
+        if decl.init is not None or not self.graph:
+            return decl
+        if decl.name in self.vectors:
+            return ast.ConstDecl(decl.pos, decl.name, decl.name_pos, decl.type, None, supplied=True)
+        for index, (name, _, _) in enumerate(self.scalars, start=self.first_argv):
+            if name == decl.name:
+                return replace(decl, init=ast.Argv(decl.pos, index))
+        if isinstance(decl.type, ast.VertexSetTypeExpr):
+            vertices = ast.MethodCall(decl.pos, ast.Name(decl.pos, self.graph), "getVertices", decl.pos, [])
+            return replace(decl, init=vertices)
+        return decl
+
+    def stores(self) -> list[ast.Stmt]:
+        """The statements that end the export: each carried scalar into its carrier."""
+        stores: list[ast.Stmt] = []
+        for (name, _, carrier), decl in zip(self.scalars, self.carriers, strict=True):
+            at = decl.pos
+            target = ast.Index(at, ast.Name(at, carrier), ast.IntLit(at, 0))
+            stores.append(ast.Assign(at, target, "=", at, ast.Name(at, name)))
+        return stores
 
 
 def _bind_graph_globals(
@@ -172,7 +294,8 @@ def _own_outputs(program: ast.Program, filename: str) -> list[ast.Decl]:
     (and every export's signature checked)."""
     outputs: list[ast.Decl] = []
     for decl in exported(program):
-        _split_params(decl, filename)
+        if _split_params(decl, filename, shares_state(program))[0] is None:
+            _shared_graph(program, decl, filename)
         results = _bind_outputs(decl, program, filename)[1]
         for output, result in zip(decl.outputs, results, strict=True):
             if isinstance(output.type, ast.ScalarTypeExpr):
@@ -183,32 +306,45 @@ def _own_outputs(program: ast.Program, filename: str) -> list[ast.Decl]:
     return outputs
 
 
-def _split_params(decl: ast.FuncDecl, filename: str) -> tuple[ast.Param, list[ast.Param]]:
-    """The export's edgeset parameter and its scalar parameters."""
+def _split_params(
+    decl: ast.FuncDecl, filename: str, graph_optional: bool = False
+) -> tuple[ast.Param | None, list[ast.Param]]:
+    """The export's edgeset parameter (None for one that runs on the graph an
+    earlier call was given, when `graph_optional`), and its other parameters:
+    numbers and vectors of numbers."""
     graphs = [param for param in decl.params if isinstance(param.type, ast.EdgeSetTypeExpr)]
-    if not graphs:
+    if not graphs and not graph_optional:
         raise SourceError(
             filename, decl.pos.line, decl.pos.col,
             f"export '{decl.name}' takes no edgeset: gir runs each export on the graph given "
             "to it, so exports cannot share state across calls (one setting the graph, another "
             "using it); give it the graph as a parameter",
         )
-    if len(graphs) != 1:
+    if len(graphs) > 1:
         at = graphs[1].pos
         raise SourceError(
             filename, at.line, at.col,
             f"export '{decl.name}' takes exactly one edgeset parameter (the graph), not {len(graphs)}",
         )
-    scalars = [param for param in decl.params if param is not graphs[0]]
-    for param in scalars:
-        if not isinstance(param.type, ast.ScalarTypeExpr) or param.type.name in NOT_SCALAR_PARAMETERS:
+    params = [param for param in decl.params if param not in graphs]
+    for param in params:
+        if not (_is_number(param.type) or _is_vector_of_numbers(param.type)):
             raise SourceError(
                 filename, param.pos.line, param.pos.col,
-                f"export parameter '{param.name}' must be a number (int, float, double): "
-                "an export takes the graph and numbers (vectors and vertexsets as export "
-                "parameters are not supported yet)",
+                f"export parameter '{param.name}' must be a number (int, float, double) or a "
+                "vector of numbers (vector{Vertex}(float), vector[N](int)): an export takes "
+                "the graph, numbers and vectors (vertexsets, edgesets after the graph and "
+                "vectors of vectors as export parameters are not supported yet)",
             )
-    return graphs[0], scalars
+    return (graphs[0] if graphs else None), params
+
+
+def _is_number(type_expr: ast.TypeExpr) -> bool:
+    return isinstance(type_expr, ast.ScalarTypeExpr) and type_expr.name not in NOT_SCALAR_PARAMETERS
+
+
+def _is_vector_of_numbers(type_expr: ast.TypeExpr) -> bool:
+    return isinstance(type_expr, ast.VectorTypeExpr) and _is_number(type_expr.value)
 
 
 def _bind_outputs(

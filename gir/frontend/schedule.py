@@ -80,6 +80,7 @@ CPU_SCHEDULE_CALLS = frozenset(
         "configNumOpenBuckets", "fuseFields", "fuseVectors",
         "fuseForLoop", "fuseApplyFunctions", "splitForLoop", "setApply",
         "configParForGrainSize", "configParForScheduleType", "configParForNumThreads",
+        "configApplyNumSegments", "configApplyNumaAware", "configApplyDeduplication",
     }
 )  # fmt: skip
 """GraphIt's CPU scheduling language (`program->...`): warned about and ignored."""

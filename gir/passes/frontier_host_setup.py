@@ -38,7 +38,8 @@ class FrontierHostSetup(ModulePass):
     The graph is loaded once where `graph.load_edges` was (`host.load_graph` and
     its sizes); every global vector becomes a device buffer (bool vectors: i8)
     named with `host.bind_global` right after the graph load and zero-filled
-    unless `main` fills it first; vector fills, out-degrees and element
+    unless `main` fills it first or the caller supplies it (`supplied`: the run
+    copies the caller's values in when it binds it); vector fills, out-degrees and element
     reads/writes in `main` (outside map bodies) become `host.fill` / `copy` /
     `read` / `write`; vertices carried by `scf` ops become i32 ids; a
     `frontier.size` of a host frontier inside a map body moves before the map
@@ -212,7 +213,7 @@ def _allocate_buffers(gpu: GpuContext, main: func.FuncOp, load: graph.LoadEdgesO
                 vertex_values=reordered and globals_[name].vertex_values is not None,
             )
         )
-        if not isinstance(first, graph.VectorFillOp | graph.OutDegreesOp):
+        if not isinstance(first, graph.VectorFillOp | graph.OutDegreesOp) and globals_[name].supplied is None:
             b.insert(host.FillOp(buffer, zero(b, element_type(vector)), count))
 
 

@@ -93,6 +93,7 @@ class FrontierLowerDeviceOps(ModulePass):
             _VectorAccess(gpu, vectors),
             _Atomics(gpu, vectors),
             _Vertices(),
+            _VertexCount(gpu),
             _LayoutOps(gpu),
             _DevicePrint(),
         ]
@@ -262,6 +263,24 @@ class _Vertices(RewritePattern):
             rewriter.replace(op, [], [resize(rewriter, op.vertex, op.result.type)])
         elif isinstance(op, graph.ToVertexOp):
             rewriter.replace(op, [], [as_vertex(rewriter, as_i32(rewriter, op.id))])
+
+
+@dataclass
+class _VertexCount(RewritePattern):
+    """`frontier.size` of every vertex in a body (`edges.getVertices()` used as a
+    number in a vertex or edge function) -> the graph's vertex count, which the
+    kernel takes from the host as it takes any value of `main`."""
+
+    gpu: GpuContext
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: frontier.SizeOp, rewriter: PatternRewriter) -> None:
+        every = op.frontier.owner
+        if not _on_device(op) or not isinstance(every, frontier.AllVerticesOp):
+            return
+        rewriter.replace_op(op, [], [resize(rewriter, self.gpu.vertices, op.result.type)])
+        if not every.result.uses:
+            rewriter.erase_op(every)
 
 
 @dataclass

@@ -124,6 +124,7 @@ class Run:
         rank: int = 0,
         communicator: Any = None,
         host_externs: Mapping[str, Callable[..., Any]] | None = None,
+        inputs: Mapping[str, np.ndarray | None] | None = None,
     ):
         """`kernels` is what `device.load_program` built; argv[0] is the program's
         name; `bounds_sites` the accesses `gpu-check-bounds` guarded, if it ran.
@@ -131,7 +132,10 @@ class Run:
         `rank` and the `communicator` its exchanges go through; without one the
         run is alone and the exchanges do nothing. `host_externs` are the
         implementations of the extern functions the host calls, by name
-        (`gir.targets.host_externs.bind_host_externs`)."""
+        (`gir.targets.host_externs.bind_host_externs`). `inputs` are the values
+        of the program's supplied global vectors (an export's vector parameters
+        and the state its earlier calls left, `gir.frontend.exports`), by name,
+        copied in when the program binds them (None: zeros)."""
         self.device = device
         self.host_externs = dict(host_externs or {})
         self.rank = rank
@@ -149,6 +153,7 @@ class Run:
         free (cuMemFree) waits for the whole device, which serialises the host
         loop with the kernels it launched."""
         self._bindings: dict[Any, _Binding] = {}
+        self._inputs = dict(inputs or {})
         self._globals: dict[str, np.ndarray] = {}
         self._bounds_sites = bounds_sites
         self._bounds_record: Buffer | None = None
@@ -324,6 +329,21 @@ class Run:
         self._bindings[self.device.key(buffer)] = _Binding(
             name, buffer, dtype, count, unsigned, vertex_indexed, vertex_values
         )
+        if name in self._inputs:
+            self._supply(name, buffer, dtype, count)
+
+    def _supply(self, name: str, buffer: Buffer, dtype: DType, count: int | None) -> None:
+        """Copies the caller's values of the global vector `name` into `buffer`
+        (zeros when they are None); a `UserError` when their length differs."""
+        size = self._allocation_of(buffer, "host.bind_global").count if count is None else count
+        values = self._inputs[name]
+        if values is None:
+            self.device.fill(buffer, 0, size, dtype)
+            return
+        array = np.ascontiguousarray(np.asarray(values).reshape(-1), dtype=DTYPES[dtype])
+        if array.size != size:
+            raise UserError(f"error: '{name}' has {size} elements in this run, but {array.size} were given")
+        self.device.from_host(buffer, array)
 
     def launcher(self, kernel: str, site: int, fixed: Mapping[int, Any]) -> Launch:
         launch = self.device.launcher(self.kernels, kernel, site, fixed)

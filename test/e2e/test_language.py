@@ -403,3 +403,35 @@ def test_complete_cuda_program_builds(program, tmp_path):
         text=True,
     )
     assert built.returncode == 0, built.stderr[-4000:]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_vertex_count_inside_functions(target, run_program, tmp_path):
+    """lang_vertex_count_udf.gt: 1/|V| per vertex sums to 1, and every vertex
+    with an in-edge records |V|."""
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        with_in_edges = int(np.count_nonzero(np.bincount(graph.dst, minlength=graph.num_vertices)))
+        share, seen = run_program("lang_vertex_count_udf.gt", target, [spec])
+        assert float(share) == pytest.approx(1.0, rel=1e-9), name
+        assert int(seen) == with_in_edges * graph.num_vertices, name
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_integer_conditions(target, run_program, tmp_path):
+    """lang_while_one.gt: `while (1)` with a `break` and an integer `if`
+    condition compute BFS levels and the search's depth."""
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        levels = reference.bfs_levels(graph, 0)
+        assert run_program("lang_while_one.gt", target, [spec, "0"]) == [str(int(levels.max()))], name
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_atomic_add(target, run_program, tmp_path):
+    """lang_atomic_add.gt: atomicAdd in a functor under nested par_for loops and
+    in an edge function."""
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        expected = [str(6 * graph.num_vertices), str(int(graph.src.astype(np.int64).sum()))]
+        assert run_program("lang_atomic_add.gt", target, [spec]) == expected, name

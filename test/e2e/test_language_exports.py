@@ -47,3 +47,34 @@ def test_graphit_style_export_gives_vectors_and_numbers(program: gir.Program, tm
 def test_program_of_exports_only_has_no_run(program: gir.Program) -> None:
     with pytest.raises(gir.UserError, match="has no 'main' function: call its exports"):
         program.run("rmat:4")
+
+
+def test_exports_share_state_across_calls(tmp_path: Path) -> None:
+    """lang_export_session.gt: `start(graph, initial)` sets the state up (a
+    vector parameter among it), each `step()` runs on the graph and the values
+    the call before it left, as GraphIt's `set_graph`/`do_pagerank_delta` do."""
+    session = gir.compile(str(PROGRAMS / "lang_export_session.gt"))
+    assert str(session.step.signature) == "step() -> (ranks, count)"
+    with pytest.raises(gir.UserError, match="takes no graph: it runs on the graph an earlier export call"):
+        session.step(target="opencl")
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        n = graph.num_vertices
+        degree = np.bincount(graph.src, minlength=n)
+        rank = np.arange(n, dtype=np.float64) / n
+        session.start(spec, rank, target="opencl")
+        for call in (1, 2, 3):
+            gathered = np.zeros(n)
+            np.add.at(gathered, graph.dst, rank[graph.src] / degree[graph.src])
+            rank = gathered + 1.0 / n
+            ranks, count = session.step(target="opencl")
+            if count != call or not np.allclose(ranks, rank, rtol=1e-12, atol=1e-15):
+                failures.append(f"{name} call {call}: count {count}, ranks differ by {np.abs(ranks - rank).max()}")
+    assert not failures, "\n".join(failures)
+
+
+def test_vector_parameter_of_the_wrong_length(tmp_path: Path) -> None:
+    session = gir.compile(str(PROGRAMS / "lang_export_session.gt"))
+    with pytest.raises(gir.UserError, match="'initial' has 16 elements in this run, but 3 were given"):
+        session.start("rmat:4", np.zeros(3), target="opencl")

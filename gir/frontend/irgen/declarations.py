@@ -33,10 +33,12 @@ class DeclarationGen(IRGenBase):
     def build(self) -> ModuleOp:
         """The whole module; its nesting checked against `gir.frontend.limits`."""
         ops: list[Operation] = []
+        supplied = {decl.name for decl in self.program.consts if decl.supplied}
         for symbol in self.sema.globals:
             with self.located(symbol.pos):
                 unsigned = isinstance(symbol.ty, VectorTy) and symbol.ty.elem.is_unsigned
-                ops.append(self.stamp(graph.GlobalOp(symbol.global_name, ir_type(symbol.ty), unsigned)))
+                given = isinstance(symbol.ty, VectorTy) and symbol.global_name in supplied
+                ops.append(self.stamp(graph.GlobalOp(symbol.global_name, ir_type(symbol.ty), unsigned, given)))
         for function, capture in self.captures():
             with self.located(capture.pos):
                 vector = graph.VectorType(ir_type(capture.ty), 1)
@@ -139,6 +141,8 @@ class DeclarationGen(IRGenBase):
         """The initialization of one program-level constant, in `main`."""
         assert decl.symbol is not None
         ty = decl.symbol.ty
+        if isinstance(ty, VectorTy) and decl.supplied:
+            return  # the caller's values, copied in when the run binds it
         if isinstance(ty, VectorTy):
             self.vector_assign(decl.name, ty, decl.init)
         elif decl.init is not None:

@@ -182,6 +182,8 @@ class MethodChecks(CheckerBase):
             return BOOL
         simple: dict[str, tuple[Method, Ty]] = {
             "dequeue_ready_set": (DequeueReadySet(), VERTEXSET),
+            # GraphIt's earlier name of it (apps/sssp_delta_stepping.gt)
+            "dequeue_lowest_priority": (DequeueReadySet(), VERTEXSET),
             "finished": (QueueFinished(), BOOL),
             "get_current_priority": (CurrentPriority(), queue.priority),
         }

@@ -7,6 +7,7 @@ from gir.frontend import ast
 from gir.frontend.sema.base import CheckerBase
 from gir.frontend.sema.symbols import FuncInfo, Symbol, SymbolKind
 from gir.frontend.sema.types import (
+    is_integer,
     BOOL,
     INT,
     VERTEXSET,
@@ -41,7 +42,8 @@ class StatementChecks(CheckerBase):
         nearest labelled enclosing statement."""
 
         def run() -> None:
-            for stmt in body:
+            for index, stmt in enumerate(body):
+                body[index] = stmt = atomic_add_as_reduction(stmt)
                 self.check_stmt(stmt, parent_label)
 
         self.in_scope(run)
@@ -54,12 +56,12 @@ class StatementChecks(CheckerBase):
         elif isinstance(stmt, ast.Assign):
             self.check_assign(stmt)
         elif isinstance(stmt, ast.If):
-            self.check_condition(stmt.cond, "if")
+            stmt.cond = self.check_condition(stmt.cond, "if")
             self.check_body(stmt.then_body, label)
             if stmt.else_body is not None:
                 self.check_body(stmt.else_body, label)
         elif isinstance(stmt, ast.While):
-            self.check_condition(stmt.cond, "while")
+            stmt.cond = self.check_condition(stmt.cond, "while")
             self.in_loop(lambda: self.check_body(stmt.body, label))
         elif isinstance(stmt, ast.For):
             self.in_loop(lambda: self.check_for(stmt, label))
@@ -168,11 +170,18 @@ class StatementChecks(CheckerBase):
         if stmt.op != "=" and elem == BOOL:
             raise self.error(stmt.op_pos, f"'{stmt.op}' does not apply to bool elements")
 
-    def check_condition(self, cond: ast.Expr, what: str) -> None:
-        """An `if` or `while` condition, which must be bool."""
+    def check_condition(self, cond: ast.Expr, what: str) -> ast.Expr:
+        """An `if` or `while` condition: a bool, or an integer that is true when
+        it is not zero, as in C++ (GraphIt's `while (1) ... break; end`), which
+        becomes `cond != 0`."""
         ty = self.check_expr(cond)
+        if is_integer(ty):
+            nonzero = ast.Binary(cond.pos, "!=", cond, ast.IntLit(cond.pos, 0))
+            self.check_expr(nonzero)
+            return nonzero
         if ty != BOOL:
-            raise self.error(cond.pos, f"{what} condition must be bool, found {ty}")
+            raise self.error(cond.pos, f"{what} condition must be bool or an integer, found {ty}")
+        return cond
 
     def check_for(self, stmt: ast.For, label: str | None) -> None:
         """`for i in a:b ... end` with int bounds."""
@@ -215,3 +224,15 @@ class StatementChecks(CheckerBase):
         if not isinstance(stmt.expr, ast.Call | ast.MethodCall):
             raise self.error(stmt.expr.pos, "expected a call or an assignment")
         self.check_expr(stmt.expr)
+
+
+def atomic_add_as_reduction(stmt: ast.Stmt) -> ast.Stmt:
+    """GraphIt's `atomicAdd(vector, index, value);` is `vector[index] += value;`:
+    gir makes a reduction atomic wherever other threads may add to the same
+    element (`graph-insert-atomics`). Any other statement is returned as is."""
+    call = stmt.expr if isinstance(stmt, ast.ExprStmt) else None
+    if not (isinstance(call, ast.Call) and call.name == "atomicAdd" and len(call.args) == 3):
+        return stmt
+    vector, index, value = call.args
+    element = ast.Index(vector.pos, vector, index)
+    return ast.Assign(stmt.pos, element, "+=", call.pos, value, label=stmt.label, label_pos=stmt.label_pos)
