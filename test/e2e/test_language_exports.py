@@ -14,6 +14,7 @@ import gir
 from gir.runtime import reference
 from gir.runtime.graph import load_graph
 from test_language import graphs
+from test_programs import TARGETS
 
 PROGRAMS = Path(__file__).parents[1] / "programs"
 
@@ -49,28 +50,30 @@ def test_program_of_exports_only_has_no_run(program: gir.Program) -> None:
         program.run("rmat:4")
 
 
-def test_exports_share_state_across_calls(tmp_path: Path) -> None:
+@pytest.mark.parametrize("target", TARGETS)
+def test_exports_share_state_across_calls(target: tuple[str, int | None], tmp_path: Path) -> None:
     """lang_export_session.gt: `start(graph, initial)` sets the state up (a
     vector parameter among it), each `step()` runs on the graph and the values
     the call before it left, as GraphIt's `set_graph`/`do_pagerank_delta` do."""
+    name, device = target
     session = gir.compile(str(PROGRAMS / "lang_export_session.gt"))
     assert str(session.step.signature) == "step() -> (ranks, count)"
     with pytest.raises(gir.UserError, match="takes no graph: it runs on the graph an earlier export call"):
-        session.step(target="opencl")
+        session.step(target=name, device=device)
     failures = []
-    for name, spec in graphs(tmp_path).items():
+    for graph_name, spec in graphs(tmp_path).items():
         graph = load_graph(spec, cache=False)
         n = graph.num_vertices
         degree = np.bincount(graph.src, minlength=n)
         rank = np.arange(n, dtype=np.float64) / n
-        session.start(spec, rank, target="opencl")
+        session.start(spec, rank, target=name, device=device)
         for call in (1, 2, 3):
             gathered = np.zeros(n)
             np.add.at(gathered, graph.dst, rank[graph.src] / degree[graph.src])
             rank = gathered + 1.0 / n
-            ranks, count = session.step(target="opencl")
+            ranks, count = session.step(target=name, device=device)
             if count != call or not np.allclose(ranks, rank, rtol=1e-12, atol=1e-15):
-                failures.append(f"{name} call {call}: count {count}, ranks differ by {np.abs(ranks - rank).max()}")
+                failures.append(f"{graph_name} call {call}: count {count}, ranks differ by {np.abs(ranks - rank).max()}")
     assert not failures, "\n".join(failures)
 
 
