@@ -435,3 +435,19 @@ def test_atomic_add(target, run_program, tmp_path):
         graph = load_graph(spec, cache=False)
         expected = [str(6 * graph.num_vertices), str(int(graph.src.astype(np.int64).sum()))]
         assert run_program("lang_atomic_add.gt", target, [spec]) == expected, name
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_int_to_bool(target, run_program, tmp_path):
+    """An integer stored in a bool output, vector element or variable is true
+    when it is not zero (GraphIt's `output = 0;`)."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        degrees = np.bincount(graph.src, minlength=graph.num_vertices)
+        odd = int((degrees % 2 == 1).sum())
+        expected = [str(int((degrees > 0).sum())), str(odd), str(int(odd > 0))]
+        printed = run_program("lang_int_to_bool.gt", target, [spec])
+        if printed != expected:
+            failures.append(f"{name}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)

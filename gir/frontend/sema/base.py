@@ -10,6 +10,7 @@ from gir.frontend import ast
 from gir.frontend.ast import Pos
 from gir.frontend.sema.symbols import FuncInfo, Symbol, literal_int
 from gir.frontend.sema.types import (
+    BOOL,
     INT,
     VERTEX,
     ScalarTy,
@@ -75,6 +76,17 @@ class CheckerBase:
             )
             return True
         return is_assignable(source, target)
+
+    def integer_as_bool(self, value: ast.Expr, source: Ty, target: Ty) -> ast.Expr:
+        """`value` as stored in a `target`: an integer stored in a bool becomes
+        `value != 0`, C++'s conversion, which GraphIt's generated code relies on
+        (`output = 0;` in a filter returning bool); any other value is itself.
+        `value` has been checked (its type is `source`)."""
+        if target != BOOL or not is_integer(source):
+            return value
+        nonzero = ast.Binary(value.pos, "!=", value, ast.IntLit(value.pos, 0))
+        self.check_expr(nonzero)
+        return nonzero
 
     def check_literal_fits(self, value: ast.Expr, target: Ty) -> None:
         """An integer literal (possibly negated) stored as an integer type must

@@ -312,7 +312,7 @@ class DeclarationChecks(CheckerBase):
         self.scopes = [{}]
         self.current = None
         if decl.init is not None:
-            self.check_initializer(decl.init, ty, decl.name)
+            decl.init = self.check_initializer(decl.init, ty, decl.name)
             value = literal_int(decl.init)
             if is_integer(ty) and value is not None:
                 self.constant_ints[decl.name] = value
@@ -323,20 +323,24 @@ class DeclarationChecks(CheckerBase):
         decl.symbol = Symbol(decl.name, ty, SymbolKind.GLOBAL, decl.name_pos)
         self.globals[decl.name] = decl.symbol
 
-    def check_initializer(self, init: ast.Expr, ty: Ty, name: str) -> None:
-        """An initial value (or assigned value) `init` for `name` of type `ty`."""
+    def check_initializer(self, init: ast.Expr, ty: Ty, name: str) -> ast.Expr:
+        """An initial value (or assigned value) `init` for `name` of type `ty`;
+        the expression to store, which differs from `init` where an integer is
+        stored in a bool (`integer_as_bool`)."""
         if isinstance(init, ast.Load):
             self.check_load(init, ty)
-            return
+            return init
         if isinstance(ty, VectorTy):
             self.check_vector_value(init, ty, name)
-            return
+            return init
         if ty == STRING and isinstance(init, ast.Argv):
             init.ty = STRING  # the argument's text, not atoi's number
-            return
+            return init
         value = self.check_expr(init)
-        if not self.storable(init, value, ty):
+        stored = self.integer_as_bool(init, value, ty)
+        if not self.storable(stored, stored.ty or value, ty):
             raise self.error(init.pos, f"cannot assign {value} to '{name}' of type {ty}")
+        return stored
 
     def check_vector_value(self, init: ast.Expr, ty: VectorTy, name: str) -> None:
         """A whole-vector value: a scalar to fill it with (every lane of a vector

@@ -104,7 +104,7 @@ class StatementChecks(CheckerBase):
         if isinstance(stmt.type, ast.VectorTypeExpr):
             ty = self.resolve_type(stmt.type, allow_vector=True)
             if stmt.init is not None:
-                self.check_initializer(stmt.init, ty, stmt.name)
+                stmt.init = self.check_initializer(stmt.init, ty, stmt.name)
             assert self.current is not None
             storage = self.local_vector_storage(stmt.name)
             stmt.symbol = Symbol(stmt.name, ty, SymbolKind.LOCAL, stmt.name_pos, storage)
@@ -114,7 +114,7 @@ class StatementChecks(CheckerBase):
         if stmt.type is not None:
             ty = self.resolve_type(stmt.type, allow_string=self.in_main())
             if stmt.init is not None:
-                self.check_initializer(stmt.init, ty, stmt.name)
+                stmt.init = self.check_initializer(stmt.init, ty, stmt.name)
             elif not isinstance(ty, ScalarTy | VertexSetTy):
                 raise self.error(
                     stmt.name_pos, f"variable '{stmt.name}' of type {ty} needs an initial value"
@@ -154,13 +154,14 @@ class StatementChecks(CheckerBase):
             raise self.error(
                 stmt.op_pos, f"'{stmt.op}' needs a numeric variable, '{symbol.name}' is {symbol.ty}"
             )
-        self.check_initializer(stmt.value, symbol.ty, symbol.name)
+        stmt.value = self.check_initializer(stmt.value, symbol.ty, symbol.name)
 
     def check_element_assign(self, stmt: ast.Assign, target: ast.Index) -> None:
         """An assignment or reduction to a vector element."""
         elem = self.check_expr(target)
         value = self.check_expr(stmt.value)
-        if value == VERTEXSET or not self.storable(stmt.value, value, elem):
+        stored = self.integer_as_bool(stmt.value, value, elem)
+        if value == VERTEXSET or not self.storable(stored, stored.ty or value, elem):
             raise self.error(stmt.value.pos, f"cannot assign {value} to an element of type {elem}")
         if stmt.op == "-=":
             raise self.error(
@@ -169,6 +170,7 @@ class StatementChecks(CheckerBase):
             )
         if stmt.op != "=" and elem == BOOL:
             raise self.error(stmt.op_pos, f"'{stmt.op}' does not apply to bool elements")
+        stmt.value = stored
 
     def check_condition(self, cond: ast.Expr, what: str) -> ast.Expr:
         """An `if` or `while` condition: a bool, or an integer that is true when
