@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.dialects.builtin import ModuleOp, UnitAttr, i1
 from xdsl.ir import Attribute, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -36,7 +36,11 @@ class GraphInsertAtomics(ModulePass):
     - a plain store `v[dst] = x` to a shared element whose statement has a `to`
       filter testing `v[dst] == C` becomes `compare_and_swap(v[dst], C, x)`, so
       exactly one thread wins (BFS's parent update; in PULL only where the
-      strategy spreads a destination's in-edges over threads, as EDGE_ONLY does);
+      strategy spreads a destination's in-edges over threads, as EDGE_ONLY does),
+      except in a bool vector (hyperkcore's `removed[dst] = true`): GPUs have
+      no byte-wide compare-and-swap, so the store stays plain (the last
+      writer wins) and change tracking deduplicates the destinations it
+      enqueues;
     - other plain stores stay plain (the last writer wins, as in GraphIt).
     Functions must be specialized per statement first (`graph-specialize-udfs`).
 
@@ -115,6 +119,7 @@ def _edge_function(site: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) ->
             and len(stores[guard[0]]) == 1
             and parameter_index(child.index, entry) == 1
             and shared(child.index)
+            and child.value.type != i1
         ):
             _store_to_cas(child, guard[1])
 

@@ -451,3 +451,18 @@ def test_int_to_bool(target, run_program, tmp_path):
         if printed != expected:
             failures.append(f"{name}: printed {printed}, expected {expected}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_bool_visited(target, run_program, tmp_path):
+    """A guarded store to a tracked bool vector (`visited[dst] = true` under
+    `to(visited[v] == false)`) enqueues each newly reached vertex once."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        levels = reference.bfs_levels(graph, 0)
+        expected = [str(int((levels > 0).sum())), str(int(levels.max()) + 1)]
+        printed = run_program("lang_bool_visited.gt", target, [spec, "0"])
+        if printed != expected:
+            failures.append(f"{name}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)

@@ -9,6 +9,7 @@ builtin.module {
   graph.global @rank : !graph.vector<f32>
   graph.global @count : !graph.vector<i32>
   graph.global @total : !graph.vector<1 x f64>
+  graph.global @removed : !graph.vector<i1>
 
   // BFS: the store guarded by the `to` filter parent[v] == -1 becomes a CAS.
   func.func @toFilter(%v : !graph.vertex) -> i1 {
@@ -26,6 +27,24 @@ builtin.module {
   // CHECK-NEXT:    %0 = graph.vertex_id %src : i32
   // CHECK-NEXT:    %1 = arith.constant -1 : i32
   // CHECK-NEXT:    %2 = graph.compare_and_swap @parent[%dst], %1, %0 : !graph.vertex, i32
+  // CHECK-NEXT:    func.return
+
+  // hyperkcore: a guarded store to a bool vector stays plain (no GPU has a
+  // byte-wide compare-and-swap); change tracking deduplicates its output.
+  func.func @notRemoved(%v : !graph.vertex) -> i1 {
+    %0 = graph.load @removed[%v] : !graph.vertex -> i1
+    %c = arith.constant false
+    %1 = arith.cmpi eq, %0, %c : i1
+    func.return %1 : i1
+  }
+  func.func @removeEdge(%src : !graph.vertex, %dst : !graph.vertex) {
+    %0 = arith.constant true
+    graph.store %0, @removed[%dst] : !graph.vertex, i1
+    func.return
+  }
+  // CHECK-LABEL: func.func @removeEdge
+  // CHECK-NEXT:    %0 = arith.constant true
+  // CHECK-NEXT:    graph.store %0, @removed[%dst] : !graph.vertex, i1
   // CHECK-NEXT:    func.return
 
   // Without a `to` filter a store stays plain (the last writer wins).
@@ -103,6 +122,7 @@ builtin.module {
     %f = graph.vertexset_new %z : i32
     %a = graph.edgeset_apply %e from %f apply_modified @bfsEdge {to_filter = @toFilter, tracked = @parent, dedup} : !graph.edgeset -> !graph.vertexset
     graph.edgeset_apply %e from %f apply @lastWriter : !graph.edgeset
+    %r = graph.edgeset_apply %e from %f apply_modified @removeEdge {to_filter = @notRemoved, tracked = @removed} : !graph.edgeset -> !graph.vertexset
     %b = graph.edgeset_apply %w from %f apply_modified @relax {tracked = @dist} : !graph.edgeset<i32> -> !graph.vertexset
     %c = graph.edgeset_apply %e from %f apply_modified @hook {tracked = @IDs} : !graph.edgeset -> !graph.vertexset
     graph.edgeset_apply %e from %f apply @fromFrontier : !graph.edgeset
