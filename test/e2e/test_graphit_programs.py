@@ -5,7 +5,8 @@ bc_power.gt): the first trial's dependencies are checked. sssp_base_distance.gt
 starts its source at a distance of its own (GraphIt's sssp_benchmark.gt), and
 lang_ppsp.gt stops once its target is settled (apps/ppsp_delta_stepping.gt),
 and lang_bool_modified.gt's applyModified edge function declares a bool it never
-sets (apps/closeness_centrality_weighted.gt)."""
+sets (apps/closeness_centrality_weighted.gt; lang_bool_modified_functor.gt as a
+functor over a local vector, as test/input/closeness_centrality_weighted_functor.gt)."""
 
 from __future__ import annotations
 
@@ -63,14 +64,16 @@ def test_point_to_point_search_validated(target, check_runs, tmp_path):
     check_runs("lang_ppsp.gt", executable, validator, target, graphs, targets)
 
 
+@pytest.mark.parametrize("program", ["lang_bool_modified.gt", "lang_bool_modified_functor.gt"])
 @pytest.mark.parametrize("target", TARGETS)
-def test_apply_modified_ignores_an_unset_bool_result(target, run_program, tmp_path):
-    """lang_bool_modified.gt (closeness_centrality_weighted.gt's edge function):
-    the printed score is the sum of the reachable distances."""
+def test_apply_modified_ignores_an_unset_bool_result(target, program, run_program, tmp_path):
+    """lang_bool_modified.gt (closeness_centrality_weighted.gt's edge function)
+    and its functor form (closeness_centrality_weighted_functor.gt's): the
+    printed score is the sum of the reachable distances."""
     for name, (spec, start) in {**hand_made_graphs(tmp_path, True), **generated_graphs(True)}.items():
         dist = reference.sssp_distances(load_graph(spec, cache=False), start)
         expected = int(dist[dist != reference.UNREACHABLE_DISTANCE].sum())
-        printed = run_program("lang_bool_modified.gt", target, [spec, str(start)])
+        printed = run_program(program, target, [spec, str(start)])
         assert printed == [str(expected)], name
 
 

@@ -74,6 +74,7 @@ class Specializations(CheckerBase):
             decl.output.symbol if decl.output is not None else None,
             writes,
             [c.symbol for c in decl.captures if c.symbol is not None],
+            output_ignored=function.output_ignored,
             bound=bindings,
         )
         self.functions[clone.name] = clone
