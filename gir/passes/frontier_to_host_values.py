@@ -13,6 +13,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from gir.diagnostics import SourceError, UserError
 from gir.dialects import frontier
 from gir.passes.gpu_kernels import GpuContext, as_i32, replace, resize
 from gir.passes.kernel_builder import fold_casts, frontier_value, host_values
@@ -70,7 +71,14 @@ def _lower_block(gpu: GpuContext, block: Block) -> None:
         for region in op.regions:
             for inner in region.blocks:
                 _lower_block(gpu, inner)
-        _lower_frontier_op(gpu, op)
+        try:
+            _lower_frontier_op(gpu, op)
+        except SourceError:
+            raise
+        except UserError as error:
+            # what the context says without a position (a program without a
+            # graph that makes a vertex set) is about this statement
+            raise UserError.at(op, str(error)) from error
 
 
 def _lower_frontier_op(gpu: GpuContext, op: Operation) -> None:
