@@ -21,7 +21,6 @@ from gir.runtime.nccl import NcclCommunicator
 from test_exchange_count import HostDevice
 
 
-
 class _Gathered(np.ndarray):
     """An all-gather's result; `get()` copies it to the host, as cupy's does."""
 
