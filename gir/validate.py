@@ -225,6 +225,72 @@ def _start_distance(module: ModuleOp, dist: str, start: IntArg) -> IntArg:
     return found
 
 
+def _fill(module: ModuleOp, vector: str) -> float | None:
+    """The constant `vector` starts at: that of its first `vector_fill`."""
+    for op in module.walk():
+        if isinstance(op, graph.VectorFillOp) and op.vector.root_reference.data == vector:
+            return _constant_float(op.value)
+    return None
+
+
+def _unreached_distances(module: ModuleOp, dist: str) -> tuple[int, ...]:
+    """What an SSSP program leaves in `dist` at vertices it never reaches: the
+    value it fills `dist` with (GraphIt's 2147483647, or closeness centrality's
+    21474836), and whatever a vertex function then stores where that fill is
+    still held (closeness centrality's `if dist[v] == 21474836: dist[v] = 0`)."""
+    fill = _fill(module, dist)
+    if fill is None:
+        return (reference.UNREACHABLE_DISTANCE,)
+    return tuple(sorted({int(fill), *(int(v) for v in _unreached_stores(module, dist, dist))}))
+
+
+def _unreached_stores(module: ModuleOp, vector: str, tested: str) -> set[float]:
+    """The constants a function stores into `vector[v]` in the branch of an `if`
+    that runs when `tested[v]` still holds the constant `tested` is filled with
+    (the vertices a traversal that writes `tested` never reached): `if tested[v]
+    == fill` (then-branch) or `if tested[v] != fill` (else-branch), as bc.gt's
+    `if num_paths[v] != 0 ... else dependences[v] = -1`."""
+    fill = _fill(module, tested) if _fill(module, tested) is not None else 0.0
+    found: set[float] = set()
+    for op in module.walk():
+        if not (isinstance(op, graph.StoreOp) and op.vector.root_reference.data == vector):
+            continue
+        value = _constant_float(op.value)
+        if value is not None and _runs_where_unreached(op, tested, fill):
+            found.add(value)
+    return found
+
+
+def _runs_where_unreached(store: graph.StoreOp, tested: str, fill: float) -> bool:
+    """Whether `store` lies in the branch of an `if` taken when `tested[i]` (at
+    the index `store` writes) equals `fill`."""
+    child: Operation = store
+    parent = store.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        if isinstance(parent, scf.IfOp) and isinstance(test := parent.cond.owner, arith.CmpiOp | arith.CmpfOp):
+            predicate = (
+                arith.CMPI_COMPARISON_OPERATIONS
+                if isinstance(test, arith.CmpiOp)
+                else arith.CMPF_COMPARISON_OPERATIONS
+            )[test.predicate.value.data]
+            compared = {test.lhs, test.rhs}
+            loads = [
+                v for v in compared
+                if isinstance(v.owner, graph.LoadOp)
+                and v.owner.vector.root_reference.data == tested
+                and v.owner.index == store.index
+            ]
+            constants = [_constant_float(v) for v in compared]
+            if loads and fill in constants:
+                in_then = child.parent_region() is parent.true_region
+                if predicate in ("eq", "oeq", "ueq"):
+                    return in_then
+                if predicate in ("ne", "one", "une"):
+                    return not in_then
+        child, parent = parent, parent.parent_op()
+    return False
+
+
 def _stop_target(apply: graph.EdgeSetApplyOp) -> IntArg | None:
     """The target of a point-to-point search: the vertex `v` of the
     `pq.finishedNode(v)` that the condition of the `while` around `apply` tests."""
@@ -463,7 +529,12 @@ def _recognise(module: ModuleOp) -> tuple[Validator, graph.EdgeSetApplyOp] | Non
     brandes = _bc_dependencies(module, functions)
     if brandes is not None and start is not None:
         counts = _largest_count(module, brandes.counts)
-        return _bc_validator(brandes, start, counts), brandes.backward
+        unreached = (
+            ()
+            if brandes.counts is None
+            else tuple(_unreached_stores(module, brandes.dependencies, brandes.counts))
+        )
+        return _bc_validator(brandes, start, counts, unreached), brandes.backward
     for apply in _applies(module):
         udf = functions.get(apply.udf.root_reference.data)
         if udf is None:
@@ -483,7 +554,11 @@ def _recognise(module: ModuleOp) -> tuple[Validator, graph.EdgeSetApplyOp] | Non
             if _reduces(udf, tracked, graph.ReduceKind.MIN):
                 if weighted and start is not None:
                     offset = _start_distance(module, tracked, start)
-                    return _sssp_validator(tracked, start, offset, _stop_target(apply)), apply
+                    unreached = _unreached_distances(module, tracked)
+                    return (
+                        _sssp_validator(tracked, start, offset, _stop_target(apply), unreached),
+                        apply,
+                    )
                 if not weighted:
                     return _cc_validator(tracked), apply
         labels = _hooked_roots(apply, udf)
@@ -497,7 +572,11 @@ def _recognise(module: ModuleOp) -> tuple[Validator, graph.EdgeSetApplyOp] | Non
             if found is not None:
                 dist, queue_start = found
                 offset = _start_distance(module, dist, queue_start)
-                return _sssp_validator(dist, queue_start, offset, _stop_target(apply)), apply
+                unreached = _unreached_distances(module, dist)
+                return (
+                    _sssp_validator(dist, queue_start, offset, _stop_target(apply), unreached),
+                    apply,
+                )
         if apply.kind.data == graph.ApplyKind.APPLY_UPDATE_PRIORITY:
             core = _peeled_priorities(module, udf)
             if core is not None:
@@ -830,16 +909,23 @@ def _bfs_validator(parent: str, start: IntArg) -> Validator:
 
 
 def _sssp_validator(
-    dist: str, start: IntArg, start_distance: IntArg, target: IntArg | None = None
+    dist: str,
+    start: IntArg,
+    start_distance: IntArg,
+    target: IntArg | None = None,
+    unreached: tuple[int, ...] = (reference.UNREACHABLE_DISTANCE,),
 ) -> Validator:
     """Distances from `start`, which the program sets to `start_distance`; with
-    a `target`, of a search that stops once the target's distance is final."""
+    a `target`, of a search that stops once the target's distance is final.
+    `unreached`: what the program leaves at vertices it never reaches."""
 
     def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
         source, offset = start.read(argv), start_distance.read(argv)
         if target is None:
-            return reference.check_sssp(g, source, vectors[dist], offset)
-        return reference.check_ppsp(g, source, target.read(argv), vectors[dist], offset)
+            return reference.check_sssp(g, source, vectors[dist], offset, unreached)
+        return reference.check_ppsp(
+            g, source, target.read(argv), vectors[dist], offset, unreached
+        )
 
     what = "SSSP" if target is None else "point-to-point SSSP"
     return Validator(f"{what} (distances in '{dist}')", check, dist, weighted=True)
@@ -919,11 +1005,15 @@ def _largest_count(module: ModuleOp, counts: str | None) -> tuple[str, int] | No
     return None
 
 
-def _bc_validator(brandes: _Brandes, start: IntArg, counts: tuple[str, int] | None) -> Validator:
+def _bc_validator(
+    brandes: _Brandes, start: IntArg, counts: tuple[str, int] | None, unreached: tuple[float, ...]
+) -> Validator:
     dependencies = brandes.dependencies
 
     def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
-        return reference.check_bc(g, start.read(argv), vectors[dependencies], counts=counts)
+        return reference.check_bc(
+            g, start.read(argv), vectors[dependencies], counts=counts, unreached=unreached
+        )
 
     return Validator(
         f"betweenness centrality (dependencies in '{dependencies}')", check, dependencies
