@@ -592,9 +592,140 @@ def _recognise(module: ModuleOp) -> tuple[Validator, graph.EdgeSetApplyOp] | Non
             iterations = _trip_count(apply)
             if accumulator is not None and iterations is not None:
                 rank = _rank_vector(module, accumulator)
+                if rank is not None and _adds_own_value(udf, accumulator, rank):
+                    power = _power_iteration(module, apply, accumulator, rank, iterations)
+                    return (power or _not_checked(rank, OWN_VALUE_ADDED)), apply
                 if rank is not None:
                     return _pagerank_validator(rank, iterations), apply
     return None
+
+
+def _adds_own_value(udf: func.FuncOp, accumulator: str, rank: str) -> bool:
+    """Whether the edge function adds the source's `rank` itself into
+    `accumulator` (`new[dst] += old[src]`): no share of it, so not PageRank."""
+    source = udf.body.block.args[0]
+    return any(
+        isinstance(op, graph.ReduceOp)
+        and op.vector.root_reference.data == accumulator
+        and isinstance(load := op.value.owner, graph.LoadOp)
+        and load.vector.root_reference.data == rank
+        and load.index == source
+        for op in udf.walk()
+    )
+
+
+def _power_iteration(
+    module: ModuleOp,
+    apply: graph.EdgeSetApplyOp,
+    accumulator: str,
+    rank: str,
+    iterations: Callable[[list[str]], int],
+) -> Validator | None:
+    """Unnormalised power iteration (GraphIt's eigenvector_centrality test):
+    over every edge `new[dst] += old[src]`, then a vertex function copies
+    `old[v] = new[v]` and zeroes `new[v]`; `old` starts at a constant, or one
+    computed from the vertex count. None when the update is anything else (a
+    normalisation, a damping): no reference of gir's applies then."""
+    if apply.frontier is not None or _fill(module, accumulator) not in (0.0, None):
+        return None
+    functions = _functions(module)
+    updates = [
+        functions[op.udf.root_reference.data]
+        for op in module.walk()
+        if isinstance(op, graph.VertexSetApplyOp) and _all_vertices(op.set)
+    ]
+    if not any(_copies_and_zeroes(update, accumulator, rank) for update in updates):
+        return None
+    fill = next(
+        (op.value for op in module.walk() if isinstance(op, graph.VectorFillOp) and op.vector.root_reference.data == rank),
+        None,
+    )
+    initial = None if fill is None else _of_vertex_count(fill)
+    if initial is None:
+        return None
+
+    def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
+        return reference.check_power_iteration(
+            g, vectors[rank], iterations(argv), initial(g.num_vertices)
+        )
+
+    return Validator(
+        f"power iteration without normalisation (values in '{rank}', iterations of its loop)",
+        check,
+        rank,
+    )
+
+
+OWN_VALUE_ADDED = (
+    "the edge function adds the source's value itself (not a share of it, so this is "
+    "not PageRank) and the update is not a plain copy of the sums (power iteration "
+    "without normalisation): gir has no CPU reference for it"
+)
+
+
+def _not_checked(result: str, reason: str) -> Validator:
+    """A validator for a program no reference of gir's applies to: its check
+    raises `reference.NotChecked`, so the run says why rather than a verdict."""
+
+    def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
+        raise reference.NotChecked(reason)
+
+    return Validator(f"the values in '{result}'", check, result)
+
+
+def _copies_and_zeroes(function: func.FuncOp, accumulator: str, rank: str) -> bool:
+    """Whether `function` does exactly `rank[v] = accumulator[v]` and
+    `accumulator[v] = 0` to the two vectors (and nothing else to `rank`)."""
+    vertex = function.body.block.args[0]
+    writes = [
+        op
+        for op in function.walk()
+        if isinstance(op, graph.StoreOp | graph.ReduceOp | graph.CompareAndSwapOp)
+        and op.vector.root_reference.data in (rank, accumulator)
+    ]
+    copied = [
+        op
+        for op in writes
+        if isinstance(op, graph.StoreOp)
+        and op.vector.root_reference.data == rank
+        and op.index == vertex
+        and _loads(op.value, accumulator)
+        and op.parent_op() is function
+    ]
+    zeroed = [
+        op
+        for op in writes
+        if isinstance(op, graph.StoreOp)
+        and op.vector.root_reference.data == accumulator
+        and _constant_float(op.value) == 0.0
+        and op.parent_op() is function
+    ]
+    return len(copied) == 1 and len(zeroed) == 1 and len(writes) == 2
+
+
+def _of_vertex_count(value: SSAValue) -> Callable[[int], float] | None:
+    """`value` as a function of the graph's vertex count: float constants and
+    `vertices.size()` combined by + - * / (GraphIt's `1.0 / vertices.size()`)."""
+    constant = _constant_float(value)
+    if constant is not None:
+        return lambda n: constant
+    owner = value.owner
+    if isinstance(owner, arith.SIToFPOp | arith.ExtFOp | arith.TruncFOp):
+        return _of_vertex_count(owner.input)
+    if isinstance(owner, graph.VertexSetSizeOp) and _all_vertices(owner.set):
+        return float
+    combine = {
+        arith.AddfOp: lambda a, b: a + b,
+        arith.SubfOp: lambda a, b: a - b,
+        arith.MulfOp: lambda a, b: a * b,
+        arith.DivfOp: lambda a, b: a / b,
+    }.get(type(owner))
+    if combine is None or not isinstance(owner, arith.FloatingPointLikeBinaryOperation):
+        return None
+    lhs, rhs = _of_vertex_count(owner.lhs), _of_vertex_count(owner.rhs)
+    if lhs is None or rhs is None:
+        return None
+    return lambda n: combine(lhs(n), rhs(n))
 
 
 def _triangle_counts(apply: graph.EdgeSetApplyOp, udf: func.FuncOp) -> str | None:

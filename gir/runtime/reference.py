@@ -339,6 +339,39 @@ def check_pagerank(
     return _check_close(ranks, expected, "rank", rtol, atol)
 
 
+def power_iteration(g: Graph, iterations: int, initial: float) -> np.ndarray:
+    """Unnormalised power iteration along in-edges (float64): every vertex starts
+    at `initial`, and each iteration every vertex gets the sum of its
+    in-neighbours' values (GraphIt's eigenvector_centrality test: `new[dst] +=
+    old[src]`, then `old = new`), with no damping and no normalisation."""
+    adjacency = _adjacency(g, weighted=False)
+    values = np.full(g.num_vertices, initial, dtype=np.float64)
+    with np.errstate(over="ignore"):
+        for _ in range(iterations):
+            values = adjacency.T @ values
+    return values
+
+
+def check_power_iteration(
+    g: Graph,
+    values: np.ndarray,
+    iterations: int,
+    initial: float,
+    rtol: float = DEFAULT_RTOL,
+    atol: float = DEFAULT_ATOL,
+) -> str | None:
+    """Check the values of `power_iteration`; when they leave float32's range no
+    float32 result is right, and the check raises `NotChecked`."""
+    expected = power_iteration(g, iterations, initial)
+    if not (np.abs(expected) <= np.finfo(np.float32).max).all():
+        raise NotChecked(
+            f"the reference's values pass float32's range within {iterations} iterations "
+            "(unnormalised power iteration grows with the largest eigenvalue); validate "
+            "on a smaller graph or with fewer iterations"
+        )
+    return _check_close(values, expected, "value", rtol, atol)
+
+
 def pagerank_delta(
     g: Graph, iterations: int, damp: float = 0.85, epsilon: float = 0.1
 ) -> np.ndarray:

@@ -224,3 +224,54 @@ def test_factors_the_reference_overflows_are_not_checked() -> None:
     huge = from_edges(3, np.array([0, 1, 2]), np.array([1, 2, 0]), np.array([10**9] * 3))
     with pytest.raises(reference.NotChecked, match="overflow"):
         validator.check(huge, argv, {validator.result: np.full(3 * 20, np.nan, np.float32)})
+
+
+SPREAD = """element Vertex end
+element Edge end
+const links : edgeset{Edge}(Vertex,Vertex) = load (argv[1]);
+const people : vertexset{Vertex} = links.getVertices();
+const score : vector{Vertex}(float) = 2.0 / people.size();
+const gathered : vector{Vertex}(float) = 0.0;
+
+func gather(src : Vertex, dst : Vertex)
+    gathered[dst] += score[src];
+end
+
+func settle(v : Vertex)
+    score[v] = gathered[v];
+    gathered[v] = 0.0;
+end
+
+func main()
+    for round in 0:4
+        links.apply(gather);
+        people.apply(settle);
+    end
+end
+"""
+
+
+def test_an_undamped_sum_of_in_neighbours_is_power_iteration(tmp_path: Path) -> None:
+    """`new[dst] += old[src]` then `old = new` (GraphIt's eigenvector
+    centrality test) is no PageRank: its values are those of power iteration
+    without normalisation, from the fill `2.0 / people.size()`. A damped or
+    scaled update of the same shape has no reference: not checked, with why."""
+    program = tmp_path / "spread.gt"
+    program.write_text(SPREAD)
+    validator = find_validator(parse_program(str(program)))
+    assert validator is not None and validator.algorithm.startswith("power iteration")
+    g = load_graph("rmat:6", cache=False)
+    adjacency = np.zeros((g.num_vertices, g.num_vertices))
+    adjacency[g.src, g.dst] = 1
+    values = np.full(g.num_vertices, 2.0 / g.num_vertices)
+    for _ in range(4):
+        values = adjacency.T @ values
+    argv = ["p", "rmat:6"]
+    assert validator.check(g, argv, {"score": values.astype(np.float32)}) is None
+    assert validator.check(g, argv, {"score": (values * 0.85).astype(np.float32)}) is not None
+    damped = tmp_path / "spread_damped.gt"
+    damped.write_text(SPREAD.replace("score[v] = gathered[v];", "score[v] = 0.85 * gathered[v];"))
+    declined = find_validator(parse_program(str(damped)))
+    assert declined is not None
+    with pytest.raises(reference.NotChecked, match="not PageRank"):
+        declined.check(g, argv, {"score": values.astype(np.float32)})
