@@ -226,11 +226,37 @@ def _start_distance(module: ModuleOp, dist: str, start: IntArg) -> IntArg:
 
 
 def _fill(module: ModuleOp, vector: str) -> float | None:
-    """The constant `vector` starts at: that of its first `vector_fill`."""
+    """The constant `vector` starts at: that of its first `vector_fill`
+    (folded, as hypersssp's `2147483647 / 2`)."""
     for op in module.walk():
         if isinstance(op, graph.VectorFillOp) and op.vector.root_reference.data == vector:
-            return _constant_float(op.value)
+            return _folded(op.value)
     return None
+
+
+_FOLDS: dict[type[Operation], Callable[[float, float], float]] = {
+    arith.AddiOp: lambda a, b: a + b,
+    arith.SubiOp: lambda a, b: a - b,
+    arith.MuliOp: lambda a, b: a * b,
+    arith.DivSIOp: lambda a, b: float(int(a / b)),  # C's division truncates
+    arith.AddfOp: lambda a, b: a + b,
+    arith.SubfOp: lambda a, b: a - b,
+    arith.MulfOp: lambda a, b: a * b,
+    arith.DivfOp: lambda a, b: a / b,
+}
+
+
+def _folded(value: SSAValue) -> float | None:
+    """`value` when it is computed from literals by + - * / (else None)."""
+    constant = _constant_float(value)
+    owner = value.owner
+    if constant is not None or type(owner) not in _FOLDS:
+        return constant
+    assert isinstance(owner, Operation)
+    lhs, rhs = (_folded(operand) for operand in owner.operands)
+    if lhs is None or rhs is None or (rhs == 0 and isinstance(owner, arith.DivSIOp | arith.DivfOp)):
+        return None
+    return _FOLDS[type(owner)](lhs, rhs)
 
 
 def _unreached_distances(module: ModuleOp, dist: str) -> tuple[int, ...]:

@@ -175,6 +175,11 @@ def test_unreached_distances_are_the_programs_own_markers(tmp_path: Path) -> Non
     assert zero is not None
     assert zero.check(g, argv, {"far": np.array([0, 2, 5, 0], np.int32)}) is None
     assert zero.check(g, argv, {"far": np.array([0, 2, 0, 0], np.int32)}) is not None
+    halved = tmp_path / "sssp_halved.gt"
+    halved.write_text(source.replace("= 2147483647;", "= 2147483647 / 2;"))
+    half = find_validator(parse_program(str(halved)))
+    assert half is not None
+    assert half.check(g, argv, {"far": np.array([0, 2, 5, 1073741823], np.int32)}) is None
     default = find_validator(parse_program(str(PROGRAMS / "sssp_base_distance.gt")))
     assert default is not None
     assert default.check(g, argv, {"far": np.array([0, 2, 5, 21474836], np.int32)}) is not None
