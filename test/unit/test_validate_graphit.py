@@ -280,3 +280,16 @@ def test_an_undamped_sum_of_in_neighbours_is_power_iteration(tmp_path: Path) -> 
     assert declined is not None
     with pytest.raises(reference.NotChecked, match="not PageRank"):
         declined.check(g, argv, {"score": values.astype(np.float32)})
+
+
+def test_gir_run_says_not_checked_instead_of_a_verdict(capsys: pytest.CaptureFixture[str]) -> None:
+    """A check that raises `NotChecked` is neither OK nor an error: gir-run
+    says why and carries on (the run is not failed)."""
+    from gir.tools.run import _validate
+    from gir.validate import Validator
+
+    def check(g, argv, vectors):  # type: ignore[no-untyped-def]
+        raise reference.NotChecked("the reference overflows")
+
+    _validate(Validator("an overflowing thing", check, "x"), ["p", "road:3:3"], {"x": np.zeros(9)})
+    assert "an overflowing thing not checked: the reference overflows" in capsys.readouterr().err
