@@ -35,8 +35,9 @@ from gir.runtime.multi_device import (
 )
 
 
-class _HostDevice:
-    """The part of a `Device` the communicator uses; buffers are numpy arrays."""
+class HostDevice:
+    """The part of a `Device` the communicators use; buffers are numpy arrays
+    (test_nccl_exchanges uses it too)."""
 
     def to_host(self, buffer: np.ndarray, count: int, dtype: DType) -> np.ndarray:
         assert buffer.dtype == DTYPES[dtype]
@@ -65,7 +66,7 @@ def _on_two_ranks(body: Callable[[int, HostStagedCommunicator], None]) -> HostSt
 
 def test_an_allreduce_counts_its_vector_on_every_rank() -> None:
     def body(rank: int, communicator: HostStagedCommunicator) -> None:
-        device = _HostDevice()
+        device = HostDevice()
         values = np.full(10, rank + 1.0, np.float64)
         base = np.zeros(10, np.float64)
         communicator.allreduce_buffer(rank, device, values, 10, DType.FLOAT64, Combine.SUM, base)
@@ -83,7 +84,7 @@ def _gather_queues(queues: dict[int, list[int]]) -> HostStagedCommunicator:
     union = sorted(set(queues[0]) | set(queues[1]))
 
     def body(rank: int, communicator: HostStagedCommunicator) -> None:
-        device = _HostDevice()
+        device = HostDevice()
         items = np.zeros(16, np.int32)
         items[: len(queues[rank])] = queues[rank]
         count = np.array([len(queues[rank])], np.int32)
@@ -121,7 +122,7 @@ def _claim_on_two_ranks(exchange: ExchangeFormat = ExchangeFormat.AUTO) -> HostS
     def body(rank: int, communicator: HostStagedCommunicator) -> None:
         values = _claims(rank)
         base = np.full(100, -1, np.int32)
-        communicator.allreduce_buffer(rank, _HostDevice(), values, 100, DType.INT32, Combine.CLAIM, base, exchange)
+        communicator.allreduce_buffer(rank, HostDevice(), values, 100, DType.INT32, Combine.CLAIM, base, exchange)
         assert values[3] == 10 and values[7] == 21 and (np.delete(values, [3, 7]) == -1).all()
 
     return _on_two_ranks(body)
@@ -177,7 +178,7 @@ def test_an_allreduce_of_many_changes_sends_the_whole_vector() -> None:
     def body(rank: int, communicator: HostStagedCommunicator) -> None:
         values = np.arange(100, dtype=np.int32) - rank
         base = np.full(100, 99, np.int32)
-        communicator.allreduce_buffer(rank, _HostDevice(), values, 100, DType.INT32, Combine.MIN, base, ExchangeFormat.AUTO)
+        communicator.allreduce_buffer(rank, HostDevice(), values, 100, DType.INT32, Combine.MIN, base, ExchangeFormat.AUTO)
         assert (values == np.arange(100) - 1).all()
 
     assert _on_two_ranks(body).exchanged() == ExchangeCount(1, (400, 400), (400, 400))

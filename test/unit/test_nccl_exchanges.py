@@ -18,6 +18,7 @@ from gir.dialects.host import Combine, ExchangeFormat
 from gir.protocol import DType
 from gir.runtime.multi_device import EXCHANGE_FORMAT_VARIABLE, Communicator, HostStagedCommunicator
 from gir.runtime.nccl import NcclCommunicator
+from test_exchange_count import HostDevice
 
 
 class _Gathered(np.ndarray):
@@ -45,22 +46,6 @@ class _NumpyNccl(NcclCommunicator):
         rows = np.stack(self._slots).view(_Gathered)
         self._barrier.wait()
         return rows
-
-
-class _HostDevice:
-    """The part of a `Device` the communicators use; buffers are numpy arrays."""
-
-    def to_host(self, buffer: np.ndarray, count: int, dtype: DType) -> np.ndarray:
-        return buffer[:count].copy()
-
-    def from_host(self, buffer: np.ndarray, values: np.ndarray) -> None:
-        buffer[: values.size] = values
-
-    def read_element(self, buffer: np.ndarray, index: int, dtype: DType) -> int:
-        return int(buffer[index])
-
-    def write_element(self, buffer: np.ndarray, index: int, value: int, dtype: DType) -> None:
-        buffer[index] = value
 
 
 def _on_ranks(communicator: Communicator, body: Callable[[int, Communicator], None]) -> None:
@@ -116,7 +101,7 @@ def test_changed_elements_combine_as_on_the_host(
 
         def body(rank: int, communicator: Communicator, buffers: list[np.ndarray] = buffers) -> None:
             communicator.allreduce_buffer(
-                rank, _HostDevice(), buffers[rank], 300, dtype, combine, base.copy(), ExchangeFormat.AUTO
+                rank, HostDevice(), buffers[rank], 300, dtype, combine, base.copy(), ExchangeFormat.AUTO
             )
 
         _on_ranks(communicator, body)
@@ -140,7 +125,7 @@ def test_queue_unions_as_on_the_host(format: str, queues: list[list[int]], monke
             items = np.full(16, -7, np.int32)
             items[: len(queues[rank])] = queues[rank]
             count = np.array([len(queues[rank])], np.int32)
-            communicator.allgather_queue(rank, _HostDevice(), items, 16, count)
+            communicator.allgather_queue(rank, HostDevice(), items, 16, count)
             assert list(items[: count[0]]) == union
 
         _on_ranks(communicator, body)
