@@ -225,6 +225,98 @@ def _start_distance(module: ModuleOp, dist: str, start: IntArg) -> IntArg:
     return found
 
 
+def _fill(module: ModuleOp, vector: str) -> float | None:
+    """The constant `vector` starts at: that of its first `vector_fill`
+    (folded, as hypersssp's `2147483647 / 2`)."""
+    for op in module.walk():
+        if isinstance(op, graph.VectorFillOp) and op.vector.root_reference.data == vector:
+            return _folded(op.value)
+    return None
+
+
+_FOLDS: dict[type[Operation], Callable[[float, float], float]] = {
+    arith.AddiOp: lambda a, b: a + b,
+    arith.SubiOp: lambda a, b: a - b,
+    arith.MuliOp: lambda a, b: a * b,
+    arith.DivSIOp: lambda a, b: float(int(a / b)),  # C's division truncates
+    arith.AddfOp: lambda a, b: a + b,
+    arith.SubfOp: lambda a, b: a - b,
+    arith.MulfOp: lambda a, b: a * b,
+    arith.DivfOp: lambda a, b: a / b,
+}
+
+
+def _folded(value: SSAValue) -> float | None:
+    """`value` when it is computed from literals by + - * / (else None)."""
+    constant = _constant_float(value)
+    owner = value.owner
+    if constant is not None or type(owner) not in _FOLDS:
+        return constant
+    assert isinstance(owner, Operation)
+    lhs, rhs = (_folded(operand) for operand in owner.operands)
+    if lhs is None or rhs is None or (rhs == 0 and isinstance(owner, arith.DivSIOp | arith.DivfOp)):
+        return None
+    return _FOLDS[type(owner)](lhs, rhs)
+
+
+def _unreached_distances(module: ModuleOp, dist: str) -> tuple[int, ...]:
+    """What an SSSP program leaves in `dist` at vertices it never reaches: the
+    value it fills `dist` with (GraphIt's 2147483647, or closeness centrality's
+    21474836), and whatever a vertex function then stores where that fill is
+    still held (closeness centrality's `if dist[v] == 21474836: dist[v] = 0`)."""
+    fill = _fill(module, dist)
+    if fill is None:
+        return (reference.UNREACHABLE_DISTANCE,)
+    return tuple(sorted({int(fill), *(int(v) for v in _unreached_stores(module, dist, dist))}))
+
+
+def _unreached_stores(module: ModuleOp, vector: str, tested: str) -> set[float]:
+    """The constants a function stores into `vector[v]` in the branch of an `if`
+    that runs when `tested[v]` still holds the constant `tested` is filled with
+    (the vertices a traversal that writes `tested` never reached): `if tested[v]
+    == fill` (then-branch) or `if tested[v] != fill` (else-branch), as bc.gt's
+    `if num_paths[v] != 0 ... else dependences[v] = -1`."""
+    fill = _fill(module, tested) if _fill(module, tested) is not None else 0.0
+    found: set[float] = set()
+    for op in module.walk():
+        if not (isinstance(op, graph.StoreOp) and op.vector.root_reference.data == vector):
+            continue
+        value = _constant_float(op.value)
+        if value is not None and _runs_where_unreached(op, tested, fill):
+            found.add(value)
+    return found
+
+
+def _runs_where_unreached(store: graph.StoreOp, tested: str, fill: float) -> bool:
+    """Whether `store` lies in the branch of an `if` taken when `tested[i]` (at
+    the index `store` writes) equals `fill`."""
+    child: Operation = store
+    parent = store.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        if isinstance(parent, scf.IfOp) and isinstance(test := parent.cond.owner, arith.CmpiOp | arith.CmpfOp):
+            predicate = (
+                arith.CMPI_COMPARISON_OPERATIONS
+                if isinstance(test, arith.CmpiOp)
+                else arith.CMPF_COMPARISON_OPERATIONS
+            )[test.predicate.value.data]
+            compared = {test.lhs, test.rhs}
+            loads = [
+                v for v in compared
+                if isinstance(v.owner, graph.LoadOp)
+                and v.owner.vector.root_reference.data == tested
+                and v.owner.index == store.index
+            ]
+            constants = [_constant_float(v) for v in compared]
+            if loads and fill in constants:
+                in_then = child.parent_region() is parent.true_region
+                if predicate in ("eq", "oeq", "ueq"):
+                    return in_then
+                if predicate in ("ne", "one", "une"):
+                    return not in_then
+        child, parent = parent, parent.parent_op()
+    return False
+
+
 def _stop_target(apply: graph.EdgeSetApplyOp) -> IntArg | None:
     """The target of a point-to-point search: the vertex `v` of the
     `pq.finishedNode(v)` that the condition of the `while` around `apply` tests."""
@@ -463,7 +555,12 @@ def _recognise(module: ModuleOp) -> tuple[Validator, graph.EdgeSetApplyOp] | Non
     brandes = _bc_dependencies(module, functions)
     if brandes is not None and start is not None:
         counts = _largest_count(module, brandes.counts)
-        return _bc_validator(brandes, start, counts), brandes.backward
+        unreached = (
+            ()
+            if brandes.counts is None
+            else tuple(_unreached_stores(module, brandes.dependencies, brandes.counts))
+        )
+        return _bc_validator(brandes, start, counts, unreached), brandes.backward
     for apply in _applies(module):
         udf = functions.get(apply.udf.root_reference.data)
         if udf is None:
@@ -483,7 +580,11 @@ def _recognise(module: ModuleOp) -> tuple[Validator, graph.EdgeSetApplyOp] | Non
             if _reduces(udf, tracked, graph.ReduceKind.MIN):
                 if weighted and start is not None:
                     offset = _start_distance(module, tracked, start)
-                    return _sssp_validator(tracked, start, offset, _stop_target(apply)), apply
+                    unreached = _unreached_distances(module, tracked)
+                    return (
+                        _sssp_validator(tracked, start, offset, _stop_target(apply), unreached),
+                        apply,
+                    )
                 if not weighted:
                     return _cc_validator(tracked), apply
         labels = _hooked_roots(apply, udf)
@@ -497,7 +598,11 @@ def _recognise(module: ModuleOp) -> tuple[Validator, graph.EdgeSetApplyOp] | Non
             if found is not None:
                 dist, queue_start = found
                 offset = _start_distance(module, dist, queue_start)
-                return _sssp_validator(dist, queue_start, offset, _stop_target(apply)), apply
+                unreached = _unreached_distances(module, dist)
+                return (
+                    _sssp_validator(dist, queue_start, offset, _stop_target(apply), unreached),
+                    apply,
+                )
         if apply.kind.data == graph.ApplyKind.APPLY_UPDATE_PRIORITY:
             core = _peeled_priorities(module, udf)
             if core is not None:
@@ -513,9 +618,140 @@ def _recognise(module: ModuleOp) -> tuple[Validator, graph.EdgeSetApplyOp] | Non
             iterations = _trip_count(apply)
             if accumulator is not None and iterations is not None:
                 rank = _rank_vector(module, accumulator)
+                if rank is not None and _adds_own_value(udf, accumulator, rank):
+                    power = _power_iteration(module, apply, accumulator, rank, iterations)
+                    return (power or _not_checked(rank, OWN_VALUE_ADDED)), apply
                 if rank is not None:
                     return _pagerank_validator(rank, iterations), apply
     return None
+
+
+def _adds_own_value(udf: func.FuncOp, accumulator: str, rank: str) -> bool:
+    """Whether the edge function adds the source's `rank` itself into
+    `accumulator` (`new[dst] += old[src]`): no share of it, so not PageRank."""
+    source = udf.body.block.args[0]
+    return any(
+        isinstance(op, graph.ReduceOp)
+        and op.vector.root_reference.data == accumulator
+        and isinstance(load := op.value.owner, graph.LoadOp)
+        and load.vector.root_reference.data == rank
+        and load.index == source
+        for op in udf.walk()
+    )
+
+
+def _power_iteration(
+    module: ModuleOp,
+    apply: graph.EdgeSetApplyOp,
+    accumulator: str,
+    rank: str,
+    iterations: Callable[[list[str]], int],
+) -> Validator | None:
+    """Unnormalised power iteration (GraphIt's eigenvector_centrality test):
+    over every edge `new[dst] += old[src]`, then a vertex function copies
+    `old[v] = new[v]` and zeroes `new[v]`; `old` starts at a constant, or one
+    computed from the vertex count. None when the update is anything else (a
+    normalisation, a damping): no reference of gir's applies then."""
+    if apply.frontier is not None or _fill(module, accumulator) not in (0.0, None):
+        return None
+    functions = _functions(module)
+    updates = [
+        functions[op.udf.root_reference.data]
+        for op in module.walk()
+        if isinstance(op, graph.VertexSetApplyOp) and _all_vertices(op.set)
+    ]
+    if not any(_copies_and_zeroes(update, accumulator, rank) for update in updates):
+        return None
+    fill = next(
+        (op.value for op in module.walk() if isinstance(op, graph.VectorFillOp) and op.vector.root_reference.data == rank),
+        None,
+    )
+    initial = None if fill is None else _of_vertex_count(fill)
+    if initial is None:
+        return None
+
+    def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
+        return reference.check_power_iteration(
+            g, vectors[rank], iterations(argv), initial(g.num_vertices)
+        )
+
+    return Validator(
+        f"power iteration without normalisation (values in '{rank}', iterations of its loop)",
+        check,
+        rank,
+    )
+
+
+OWN_VALUE_ADDED = (
+    "the edge function adds the source's value itself (not a share of it, so this is "
+    "not PageRank) and the update is not a plain copy of the sums (power iteration "
+    "without normalisation): gir has no CPU reference for it"
+)
+
+
+def _not_checked(result: str, reason: str) -> Validator:
+    """A validator for a program no reference of gir's applies to: its check
+    raises `reference.NotChecked`, so the run says why rather than a verdict."""
+
+    def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
+        raise reference.NotChecked(reason)
+
+    return Validator(f"the values in '{result}'", check, result)
+
+
+def _copies_and_zeroes(function: func.FuncOp, accumulator: str, rank: str) -> bool:
+    """Whether `function` does exactly `rank[v] = accumulator[v]` and
+    `accumulator[v] = 0` to the two vectors (and nothing else to `rank`)."""
+    vertex = function.body.block.args[0]
+    writes = [
+        op
+        for op in function.walk()
+        if isinstance(op, graph.StoreOp | graph.ReduceOp | graph.CompareAndSwapOp)
+        and op.vector.root_reference.data in (rank, accumulator)
+    ]
+    copied = [
+        op
+        for op in writes
+        if isinstance(op, graph.StoreOp)
+        and op.vector.root_reference.data == rank
+        and op.index == vertex
+        and _loads(op.value, accumulator)
+        and op.parent_op() is function
+    ]
+    zeroed = [
+        op
+        for op in writes
+        if isinstance(op, graph.StoreOp)
+        and op.vector.root_reference.data == accumulator
+        and _constant_float(op.value) == 0.0
+        and op.parent_op() is function
+    ]
+    return len(copied) == 1 and len(zeroed) == 1 and len(writes) == 2
+
+
+def _of_vertex_count(value: SSAValue) -> Callable[[int], float] | None:
+    """`value` as a function of the graph's vertex count: float constants and
+    `vertices.size()` combined by + - * / (GraphIt's `1.0 / vertices.size()`)."""
+    constant = _constant_float(value)
+    if constant is not None:
+        return lambda n: constant
+    owner = value.owner
+    if isinstance(owner, arith.SIToFPOp | arith.ExtFOp | arith.TruncFOp):
+        return _of_vertex_count(owner.input)
+    if isinstance(owner, graph.VertexSetSizeOp) and _all_vertices(owner.set):
+        return float
+    combine = {
+        arith.AddfOp: lambda a, b: a + b,
+        arith.SubfOp: lambda a, b: a - b,
+        arith.MulfOp: lambda a, b: a * b,
+        arith.DivfOp: lambda a, b: a / b,
+    }.get(type(owner))
+    if combine is None or not isinstance(owner, arith.FloatingPointLikeBinaryOperation):
+        return None
+    lhs, rhs = _of_vertex_count(owner.lhs), _of_vertex_count(owner.rhs)
+    if lhs is None or rhs is None:
+        return None
+    return lambda n: combine(lhs(n), rhs(n))
 
 
 def _triangle_counts(apply: graph.EdgeSetApplyOp, udf: func.FuncOp) -> str | None:
@@ -830,16 +1066,23 @@ def _bfs_validator(parent: str, start: IntArg) -> Validator:
 
 
 def _sssp_validator(
-    dist: str, start: IntArg, start_distance: IntArg, target: IntArg | None = None
+    dist: str,
+    start: IntArg,
+    start_distance: IntArg,
+    target: IntArg | None = None,
+    unreached: tuple[int, ...] = (reference.UNREACHABLE_DISTANCE,),
 ) -> Validator:
     """Distances from `start`, which the program sets to `start_distance`; with
-    a `target`, of a search that stops once the target's distance is final."""
+    a `target`, of a search that stops once the target's distance is final.
+    `unreached`: what the program leaves at vertices it never reaches."""
 
     def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
         source, offset = start.read(argv), start_distance.read(argv)
         if target is None:
-            return reference.check_sssp(g, source, vectors[dist], offset)
-        return reference.check_ppsp(g, source, target.read(argv), vectors[dist], offset)
+            return reference.check_sssp(g, source, vectors[dist], offset, unreached)
+        return reference.check_ppsp(
+            g, source, target.read(argv), vectors[dist], offset, unreached
+        )
 
     what = "SSSP" if target is None else "point-to-point SSSP"
     return Validator(f"{what} (distances in '{dist}')", check, dist, weighted=True)
@@ -919,11 +1162,15 @@ def _largest_count(module: ModuleOp, counts: str | None) -> tuple[str, int] | No
     return None
 
 
-def _bc_validator(brandes: _Brandes, start: IntArg, counts: tuple[str, int] | None) -> Validator:
+def _bc_validator(
+    brandes: _Brandes, start: IntArg, counts: tuple[str, int] | None, unreached: tuple[float, ...]
+) -> Validator:
     dependencies = brandes.dependencies
 
     def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
-        return reference.check_bc(g, start.read(argv), vectors[dependencies], counts=counts)
+        return reference.check_bc(
+            g, start.read(argv), vectors[dependencies], counts=counts, unreached=unreached
+        )
 
     return Validator(
         f"betweenness centrality (dependencies in '{dependencies}')", check, dependencies

@@ -149,22 +149,35 @@ def sssp_distances(g: Graph, source: int) -> np.ndarray:
     return _once_per_graph(g, f"sssp:{source}", distances)
 
 
-def check_sssp(g: Graph, source: int, dist: np.ndarray, start_distance: int = 0) -> str | None:
-    """Check SSSP distances exactly against the reference (INT32_MAX for unreachable).
+def check_sssp(
+    g: Graph,
+    source: int,
+    dist: np.ndarray,
+    start_distance: int = 0,
+    unreached: tuple[int, ...] = (UNREACHABLE_DISTANCE,),
+) -> str | None:
+    """Check SSSP distances exactly against the reference.
 
     `start_distance` is what the program stores at the source before relaxing
     edges (GraphIt's `SP[14] = 14`): every reached vertex is that much further.
+    `unreached` are the values the program leaves at vertices it never reaches
+    (GraphIt's closeness centrality fills with 21474836, then stores 0 there).
     """
     problem = _shape_problem(dist, g.num_vertices, "distance", integers=True)
     if problem:
         return problem
-    dist = np.asarray(dist, dtype=np.int64)
     expected = _offset_distances(sssp_distances(g, source), start_distance)
-    return _distance_problems(dist, expected, dist != expected)
+    got = _as_unreached(np.asarray(dist, dtype=np.int64), expected == UNREACHABLE_DISTANCE, unreached)
+    return _distance_problems(got, expected, got != expected, unreached=unreached)
 
 
 def check_ppsp(
-    g: Graph, source: int, target: int, dist: np.ndarray, start_distance: int = 0
+    g: Graph,
+    source: int,
+    target: int,
+    dist: np.ndarray,
+    start_distance: int = 0,
+    unreached: tuple[int, ...] = (UNREACHABLE_DISTANCE,),
 ) -> str | None:
     """Check the distances of a point-to-point search that stops once `target`'s
     distance is final (GraphIt's `while (pq.finishedNode(target) == false)`).
@@ -174,21 +187,30 @@ def check_ppsp(
     every vertex at most as far as the target is settled (all of them when the
     target is unreachable: the queue then runs dry). A vertex further away may
     hold any upper bound (a path's length, or unreachable) but never less than
-    its true distance.
+    its true distance. `unreached` is as for `check_sssp`.
     """
     _check_source(g, target)
     problem = _shape_problem(dist, g.num_vertices, "distance", integers=True)
     if problem:
         return problem
-    dist = np.asarray(dist, dtype=np.int64)
     expected = _offset_distances(sssp_distances(g, source), start_distance)
     settled = expected <= expected[target]
-    wrong = np.where(settled, dist != expected, dist < expected)
+    open_ = (expected == UNREACHABLE_DISTANCE) | ~settled
+    got = _as_unreached(np.asarray(dist, dtype=np.int64), open_, unreached)
+    wrong = np.where(settled, got != expected, got < expected)
 
     def bound(v: int) -> str:
         return "" if settled[v] else f" or more (it lies beyond target {target})"
 
-    return _distance_problems(dist, expected, wrong, bound)
+    return _distance_problems(got, expected, wrong, bound, unreached)
+
+
+def _as_unreached(dist: np.ndarray, may_be_unreached: np.ndarray, unreached: tuple[int, ...]) -> np.ndarray:
+    """`dist` with the program's own `unreached` markers read as the reference's
+    (INT32_MAX), where a vertex `may_be_unreached`; elsewhere a marker is a distance
+    (a closeness program's 0 at its source)."""
+    marked = may_be_unreached & np.isin(dist, np.asarray(unreached, dtype=np.int64))
+    return np.where(marked, UNREACHABLE_DISTANCE, dist)
 
 
 def _offset_distances(distances: np.ndarray, start_distance: int) -> np.ndarray:
@@ -202,14 +224,14 @@ def _distance_problems(
     expected: np.ndarray,
     wrong: np.ndarray,
     qualifier: Callable[[int], str] = lambda v: "",
+    unreached: tuple[int, ...] = (UNREACHABLE_DISTANCE,),
 ) -> str | None:
     """The summary of the `wrong` vertices of a distance check; `qualifier(v)`
-    follows the expected distance of `v`."""
+    follows the expected distance of `v`; `unreached`: the program's markers."""
+    markers = " or ".join(str(marker) for marker in unreached)
 
     def describe(v: int) -> str:
-        wanted = (
-            "unreachable (2147483647)" if expected[v] == UNREACHABLE_DISTANCE else str(expected[v])
-        )
+        wanted = f"unreachable ({markers})" if expected[v] == UNREACHABLE_DISTANCE else str(expected[v])
         return f"has distance {dist[v]}, expected {wanted}{qualifier(v)}"
 
     return _first_problem(
@@ -317,6 +339,39 @@ def check_pagerank(
     return _check_close(ranks, expected, "rank", rtol, atol)
 
 
+def power_iteration(g: Graph, iterations: int, initial: float) -> np.ndarray:
+    """Unnormalised power iteration along in-edges (float64): every vertex starts
+    at `initial`, and each iteration every vertex gets the sum of its
+    in-neighbours' values (GraphIt's eigenvector_centrality test: `new[dst] +=
+    old[src]`, then `old = new`), with no damping and no normalisation."""
+    adjacency = _adjacency(g, weighted=False)
+    values = np.full(g.num_vertices, initial, dtype=np.float64)
+    with np.errstate(over="ignore"):
+        for _ in range(iterations):
+            values = adjacency.T @ values
+    return values
+
+
+def check_power_iteration(
+    g: Graph,
+    values: np.ndarray,
+    iterations: int,
+    initial: float,
+    rtol: float = DEFAULT_RTOL,
+    atol: float = DEFAULT_ATOL,
+) -> str | None:
+    """Check the values of `power_iteration`; when they leave float32's range no
+    float32 result is right, and the check raises `NotChecked`."""
+    expected = power_iteration(g, iterations, initial)
+    if not (np.abs(expected) <= np.finfo(np.float32).max).all():
+        raise NotChecked(
+            f"the reference's values pass float32's range within {iterations} iterations "
+            "(unnormalised power iteration grows with the largest eigenvalue); validate "
+            "on a smaller graph or with fewer iterations"
+        )
+    return _check_close(values, expected, "value", rtol, atol)
+
+
 def pagerank_delta(
     g: Graph, iterations: int, damp: float = 0.85, epsilon: float = 0.1
 ) -> np.ndarray:
@@ -410,8 +465,12 @@ def check_bc(
     rtol: float = DEFAULT_RTOL,
     atol: float = DEFAULT_ATOL,
     counts: tuple[str, int] | None = None,
+    unreached: tuple[float, ...] = (),
 ) -> str | None:
     """Check one-source Brandes dependencies against `betweenness_one_source`, with tolerance.
+
+    `unreached` are values besides 0 that the program stores for vertices the
+    source never reaches (GraphIt's bc.gt stores -1 where no path was counted).
 
     `counts` names the program's vector of shortest-path counts and the largest
     count it holds, when it holds integers: a graph with more shortest paths to
@@ -430,7 +489,12 @@ def check_bc(
                 "not Brandes' (in GraphIt too): declare it a double vector, or validate "
                 "on a graph with fewer shortest paths"
             )
-    return _check_close(dependencies, expected, "dependency", rtol, atol)
+    problem = _shape_problem(dependencies, g.num_vertices, "dependency")
+    if problem or not unreached:
+        return problem or _check_close(dependencies, expected, "dependency", rtol, atol)
+    got = np.asarray(dependencies, dtype=np.float64)
+    marked = np.isneginf(log_counts) & np.isin(got, np.asarray(unreached, dtype=np.float64))
+    return _check_close(np.where(marked, 0.0, got), expected, "dependency", rtol, atol)
 
 
 def _power_of_ten(log_value: float) -> str:
@@ -680,9 +744,23 @@ def check_collaborative_filtering(
     lays a `vector{Vertex}(vector[K](float))` out, or (n, lanes)) against
     `collaborative_filtering`; a vertex is wrong when any of its factors is.
     float32 atomics add the errors in any order, hence the looser default rtol;
-    an infinite or NaN factor is always wrong (diverging parameters)."""
+    an infinite or NaN factor is always wrong, unless the reference's factors
+    themselves leave the range of the program's floats: then these parameters
+    diverge on this graph, no value is right, and the check raises `NotChecked`
+    (gir's float32 goes to NaN where float64 reaches inf first)."""
     want = collaborative_filtering(g, iterations, lanes, step, decay, initial)
     got = np.asarray(latent, dtype=np.float64)
+    largest = np.finfo(np.asarray(latent).dtype).max if np.asarray(latent).dtype.kind == "f" else np.inf
+    with np.errstate(invalid="ignore"):
+        overflowing = ~(np.abs(want) <= largest)
+    if overflowing.any():
+        vertex, lane = (int(i) for i in np.argwhere(overflowing)[0])
+        raise NotChecked(
+            f"the reference's latent factors overflow on this graph (vertex {vertex}'s factor "
+            f"{lane} is {want[vertex, lane]:.9g} after {iterations} iterations, beyond "
+            f"{np.asarray(latent).dtype}'s range): step {step:g} and these ratings diverge, so "
+            "no result is right; validate on a graph with smaller weights or fewer iterations"
+        )
     if got.size != want.size:
         return (
             f"the latent factors hold {got.size} values, expected {g.num_vertices} "
@@ -702,6 +780,12 @@ def check_collaborative_filtering(
     return _first_problem(
         [(bad, describe)], "vertex has wrong latent factors", "vertices have wrong latent factors"
     )
+
+
+class NotChecked(Exception):
+    """Raised by a check whose reference does not apply to this run (its inputs
+    make the reference itself overflow, say): `--validate` then reports the
+    result as not checked, with the reason, instead of calling it right or wrong."""
 
 
 # --------------------------------------------------------------------------------------

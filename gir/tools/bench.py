@@ -344,7 +344,11 @@ def check_cell(
     """Validates the last trial's vectors: `cell.status` becomes `invalid` on a mismatch."""
     validator = compiled.validator
     if validator is not None:
-        problem = validator.check(g, argv, vectors)
+        try:
+            problem = validator.check(g, argv, vectors)
+        except reference.NotChecked as why:
+            cell.detail = f"not checked: {why}"
+            return
     elif algorithm.fallback is not None:
         try:
             problem = algorithm.fallback(g, start, vectors)

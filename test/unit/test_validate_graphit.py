@@ -8,11 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from xdsl.dialects import scf
 
 from gir.dialects import graph
 from gir.runtime import reference
-from gir.runtime.graph import load_graph
+from gir.runtime.graph import Graph, from_edges, load_graph
 from gir.tools.run import parse_program
 from gir.validate import find_validator
 
@@ -141,3 +142,154 @@ def test_union_find_linking_is_connected_components(tmp_path: Path) -> None:
     swapped = tmp_path / "cc_not_a_root.gt"
     swapped.write_text(source.replace(old, "compare_and_swap(comp[high], low, high)"))
     assert find_validator(parse_program(str(swapped))) is None
+
+
+def _chain_with_an_island() -> Graph:
+    """0 -> 1 -> 2 (weights 2 and 3) and vertex 3, which nothing reaches."""
+    return from_edges(4, np.array([0, 1]), np.array([1, 2]), np.array([2, 3]))
+
+
+def test_unreached_distances_are_the_programs_own_markers(tmp_path: Path) -> None:
+    """An SSSP that fills its distances with 21474836 (GraphIt's closeness
+    centrality) leaves that at unreached vertices; one that then stores 0
+    where the fill is still held leaves 0. Neither is a wrong distance, and a
+    reached vertex holding the marker still is."""
+    source = (PROGRAMS / "sssp_base_distance.gt").read_text()
+    assert "= 2147483647;" in source
+    filled = tmp_path / "sssp_own_fill.gt"
+    filled.write_text(source.replace("= 2147483647;", "= 21474836;"))
+    zeroed = tmp_path / "sssp_zeroed.gt"
+    zeroed.write_text(
+        filled.read_text()
+        .replace("func main()", ZERO_UNREACHED + "\nfunc main()")
+        .replace("    end\nend", "    end\n    towns.apply(zero_unreached);\nend")
+    )
+    g = _chain_with_an_island()
+    argv = ["p", "g", "0", "0"]
+    fill = find_validator(parse_program(str(filled)))
+    assert fill is not None
+    assert fill.check(g, argv, {"far": np.array([0, 2, 5, 21474836], np.int32)}) is None
+    assert fill.check(g, argv, {"far": np.array([0, 2, 5, 0], np.int32)}) is not None
+    assert fill.check(g, argv, {"far": np.array([0, 2, 21474836, 21474836], np.int32)}) is not None
+    zero = find_validator(parse_program(str(zeroed)))
+    assert zero is not None
+    assert zero.check(g, argv, {"far": np.array([0, 2, 5, 0], np.int32)}) is None
+    assert zero.check(g, argv, {"far": np.array([0, 2, 0, 0], np.int32)}) is not None
+    halved = tmp_path / "sssp_halved.gt"
+    halved.write_text(source.replace("= 2147483647;", "= 2147483647 / 2;"))
+    half = find_validator(parse_program(str(halved)))
+    assert half is not None
+    assert half.check(g, argv, {"far": np.array([0, 2, 5, 1073741823], np.int32)}) is None
+    default = find_validator(parse_program(str(PROGRAMS / "sssp_base_distance.gt")))
+    assert default is not None
+    assert default.check(g, argv, {"far": np.array([0, 2, 5, 21474836], np.int32)}) is not None
+
+
+ZERO_UNREACHED = """const towns : vertexset{Vertex} = roads.getVertices();
+
+func zero_unreached(v : Vertex)
+    if far[v] == 21474836
+        far[v] = 0;
+    end
+end
+"""
+
+
+def test_an_unreached_dependency_is_what_the_program_stores_there(tmp_path: Path) -> None:
+    """bc.gt stores 0 where no shortest path was counted; a program that stores
+    -1 there (as GraphIt's test bc.gt does) is right too, at unreached vertices only."""
+    source = (PROGRAMS / "bc.gt").read_text()
+    old = "    if sigma[v] == 0\n        credit[v] = 0;"
+    assert old in source
+    marked = tmp_path / "bc_marked.gt"
+    marked.write_text(source.replace(old, "    if sigma[v] == 0\n        credit[v] = -1;"))
+    validator = find_validator(parse_program(str(marked)))
+    assert validator is not None
+    g = _chain_with_an_island()
+    argv = ["p", "g", "0", "1"]
+    right = reference.betweenness_one_source(g, 0)
+    assert right[3] == 0
+    assert validator.check(g, argv, {"credit": np.where(np.arange(4) == 3, -1.0, right)}) is None
+    assert validator.check(g, argv, {"credit": right}) is None
+    assert validator.check(g, argv, {"credit": np.where(np.arange(4) == 2, -1.0, right)}) is not None
+    plain = find_validator(parse_program(str(PROGRAMS / "bc.gt")))
+    assert plain is not None
+    assert plain.check(g, argv, {"credit": np.where(np.arange(4) == 3, -1.0, right)}) is not None
+
+
+def test_factors_the_reference_overflows_are_not_checked() -> None:
+    """collaborative_filtering.gt on ratings that make its steps diverge: the
+    reference itself leaves float32's range, so no result is called wrong."""
+    validator = find_validator(parse_program(str(PROGRAMS / "collaborative_filtering.gt")))
+    assert validator is not None
+    argv = ["p", "g"]
+    tame = from_edges(3, np.array([0, 1, 2]), np.array([1, 2, 0]), np.array([5, 4, 3]))
+    wrong = validator.check(tame, argv, {validator.result: np.full(3 * 20, np.nan, np.float32)})
+    assert wrong is not None and wrong.startswith("3 vertices have wrong latent factors")
+    huge = from_edges(3, np.array([0, 1, 2]), np.array([1, 2, 0]), np.array([10**9] * 3))
+    with pytest.raises(reference.NotChecked, match="overflow"):
+        validator.check(huge, argv, {validator.result: np.full(3 * 20, np.nan, np.float32)})
+
+
+SPREAD = """element Vertex end
+element Edge end
+const links : edgeset{Edge}(Vertex,Vertex) = load (argv[1]);
+const people : vertexset{Vertex} = links.getVertices();
+const score : vector{Vertex}(float) = 2.0 / people.size();
+const gathered : vector{Vertex}(float) = 0.0;
+
+func gather(src : Vertex, dst : Vertex)
+    gathered[dst] += score[src];
+end
+
+func settle(v : Vertex)
+    score[v] = gathered[v];
+    gathered[v] = 0.0;
+end
+
+func main()
+    for round in 0:4
+        links.apply(gather);
+        people.apply(settle);
+    end
+end
+"""
+
+
+def test_an_undamped_sum_of_in_neighbours_is_power_iteration(tmp_path: Path) -> None:
+    """`new[dst] += old[src]` then `old = new` (GraphIt's eigenvector
+    centrality test) is no PageRank: its values are those of power iteration
+    without normalisation, from the fill `2.0 / people.size()`. A damped or
+    scaled update of the same shape has no reference: not checked, with why."""
+    program = tmp_path / "spread.gt"
+    program.write_text(SPREAD)
+    validator = find_validator(parse_program(str(program)))
+    assert validator is not None and validator.algorithm.startswith("power iteration")
+    g = load_graph("rmat:6", cache=False)
+    adjacency = np.zeros((g.num_vertices, g.num_vertices))
+    adjacency[g.src, g.dst] = 1
+    values = np.full(g.num_vertices, 2.0 / g.num_vertices)
+    for _ in range(4):
+        values = adjacency.T @ values
+    argv = ["p", "rmat:6"]
+    assert validator.check(g, argv, {"score": values.astype(np.float32)}) is None
+    assert validator.check(g, argv, {"score": (values * 0.85).astype(np.float32)}) is not None
+    damped = tmp_path / "spread_damped.gt"
+    damped.write_text(SPREAD.replace("score[v] = gathered[v];", "score[v] = 0.85 * gathered[v];"))
+    declined = find_validator(parse_program(str(damped)))
+    assert declined is not None
+    with pytest.raises(reference.NotChecked, match="not PageRank"):
+        declined.check(g, argv, {"score": values.astype(np.float32)})
+
+
+def test_gir_run_says_not_checked_instead_of_a_verdict(capsys: pytest.CaptureFixture[str]) -> None:
+    """A check that raises `NotChecked` is neither OK nor an error: gir-run
+    says why and carries on (the run is not failed)."""
+    from gir.tools.run import _validate
+    from gir.validate import Validator
+
+    def check(g, argv, vectors):  # type: ignore[no-untyped-def]
+        raise reference.NotChecked("the reference overflows")
+
+    _validate(Validator("an overflowing thing", check, "x"), ["p", "road:3:3"], {"x": np.zeros(9)})
+    assert "an overflowing thing not checked: the reference overflows" in capsys.readouterr().err
