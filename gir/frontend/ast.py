@@ -193,6 +193,8 @@ class Call(Expr):
 
     name: str
     args: list[Expr]
+    captures: list[Expr] = field(default_factory=list)
+    """The values of a functor called as a function, `f[a, b](args)` (empty for `f(args)`)."""
     target: Any = field(default=None, init=False, repr=False)
     intersection: str | None = field(default=None, init=False, repr=False)
     """For `intersectNeighbor`: the intersection method its statement's
@@ -511,7 +513,7 @@ def sub_exprs(expr: Expr) -> list[Expr]:
     if isinstance(expr, Functor):
         return list(expr.captures)
     if isinstance(expr, Call):
-        return list(expr.args)
+        return [*expr.captures, *expr.args]
     if isinstance(expr, MethodCall):
         return [expr.receiver, *expr.args]
     if isinstance(expr, Unary):

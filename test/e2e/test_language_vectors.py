@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from gir.runtime import reference
 from gir.runtime.graph import load_graph
 from test_language import graphs
 from test_programs import TARGETS
@@ -56,4 +57,27 @@ def test_vertex_count_without_graph(target, run_program):
         expected = [str(sum(scaled)), str(sum(value > limit for value in scaled)), "6"]
         if printed != expected:
             failures.append(f"{factor} {limit}: printed {printed}, expected {expected}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_old_graphit_spellings(target, run_program, tmp_path):
+    """`f[values](args)` calls a functor with its captures (a scalar stored
+    before the call, vectors bound by reference), and `.apply(f).modified(v)`
+    runs as `applyModified(f, v)`: the BFS reaches what a CPU BFS reaches."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        for root, step in ((0, 2), (graph.num_vertices - 1, -3)):
+            printed = run_program("lang_old_syntax.gt", target, [spec, str(root), str(step)])
+            levels = reference.bfs_levels(graph, root)
+            n = graph.num_vertices
+            expected = [
+                str(step * 3 * n + 1),
+                str(5 * n),
+                str(int((levels >= 0).sum())),
+                str(int(levels.max())),
+            ]
+            if printed != expected:
+                failures.append(f"{name} {root} {step}: printed {printed}, expected {expected}")
     assert not failures, "\n".join(failures)

@@ -63,6 +63,7 @@ class CallGen(IRGenBase):
             results = [ir_type(output.ty)] if output is not None and not output.is_global else []
             if expr.on_host:
                 return self.host_extern_call(expr, function, results)
+            self.store_captures(expr)  # `f[values](args)`: a functor's values first
             args = [self.expr_as(a, p.ty) for a, p in zip(expr.args, function.params, strict=True)]
             op = self.emit(func.CallOp(function.name, args, results))
             return op.results[0] if results else None

@@ -124,9 +124,9 @@ class DeclarationGen(IRGenBase):
             for capture in function.captures:
                 yield function.name, capture
 
-    def store_captures(self, expr: ast.MethodCall) -> None:
-        """Before an apply: each functor it takes, `f[values]`, gets its values
-        stored into the vectors that carry them to the device."""
+    def store_captures(self, expr: ast.MethodCall | ast.Call) -> None:
+        """Before an apply or a call: each functor it takes or calls, `f[values]`,
+        gets its values stored into the vectors that carry them (to the device)."""
         for sub in ast.walk_expr(expr):
             use = self.sema.functor_uses.get(sub)
             if use is None:

@@ -88,6 +88,9 @@ class ExpressionParser(ParserBase):
                 if not self.at_punct("("):
                     raise self.expected(f"'(' after method name '{method.text}'")
                 args = self.parse_args()
+                if method.text == "modified" and is_plain_apply(expr):
+                    expr = applied_modified(expr, args)
+                    continue
                 expr = ast.MethodCall(expr.pos, expr, method.text, pos_of(method), args)
             elif self.at_punct("["):
                 self.advance()
@@ -103,6 +106,9 @@ class ExpressionParser(ParserBase):
                 expr = ast.Index(expr.pos, expr, index)
             elif self.at_punct("(") and isinstance(expr, ast.Name):
                 expr = ast.Call(expr.pos, expr.name, self.parse_args())
+            elif self.at_punct("(") and functor_parts_of(expr) is not None:
+                name, captures = functor_parts_of(expr)
+                expr = ast.Call(expr.pos, name, self.parse_args(), captures)
             else:
                 return expr
 
@@ -173,3 +179,28 @@ class ExpressionParser(ParserBase):
         index = parse_int(token.text)
         self.expect_punct("]")
         return ast.Argv(pos, index)
+
+
+def is_plain_apply(expr: ast.Expr) -> bool:
+    """Whether `expr` is `X.apply(f)`, which GraphIt's older syntax followed with
+    `.modified(v)`."""
+    return isinstance(expr, ast.MethodCall) and expr.method == "apply" and len(expr.args) == 1
+
+
+def applied_modified(apply: ast.Expr, tracked: list[ast.Expr]) -> ast.MethodCall:
+    """`X.apply(f).modified(v)`, GraphIt's removed spelling of
+    `X.applyModified(f, v)`, as that call (at the `apply`)."""
+    assert isinstance(apply, ast.MethodCall)
+    return ast.MethodCall(
+        apply.pos, apply.receiver, "applyModified", apply.method_pos, [*apply.args, *tracked]
+    )
+
+
+def functor_parts_of(expr: ast.Expr) -> tuple[str, list[ast.Expr]] | None:
+    """`f[a]` or `f[a, b]` followed by `(`: a functor called as a function, its
+    name and captured values; None for any other expression."""
+    if isinstance(expr, ast.Functor):
+        return expr.name, list(expr.captures)
+    if isinstance(expr, ast.Index) and isinstance(expr.base, ast.Name):
+        return expr.base.name, [expr.index]
+    return None

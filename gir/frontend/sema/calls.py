@@ -43,10 +43,8 @@ class CallChecks(CheckerBase):
             raise self.error(expr.pos, f"call of undefined function '{expr.name}'")
         if function.name == "main":
             raise self.error(expr.pos, "'main' cannot be called")
-        if function.captures:
-            raise self.error(
-                expr.pos, f"'{function.name}' captures values: pass it to an apply as a functor"
-            )
+        if function.captures or expr.captures:
+            function = self.functor_call(expr, function)
         self.check_arity(expr, len(function.params))
         if function.over_vectors:
             function = self.specialize_call(expr, function)
@@ -68,6 +66,26 @@ class CallChecks(CheckerBase):
                 )
         expr.target = function
         return function.result
+
+    def functor_call(self, expr: ast.Call, function: FuncInfo) -> FuncInfo:
+        """`f[values](args)`: a functor called as a function, as GraphIt allows.
+        Its vector captures bind a specialization of `f` (by reference, as an
+        apply's functor does); its other values are stored before the call
+        (`functor_uses`), so `expr.captures` keeps only those."""
+        if not function.captures:
+            raise self.error(expr.pos, f"'{function.name}' captures no values: call it as {function.name}(...)")
+        if not expr.captures:
+            raise self.error(
+                expr.pos,
+                f"'{function.name}' captures values: give them, {function.name}[...](...), "
+                "or pass it to an apply as a functor",
+            )
+        functor = ast.Functor(expr.pos, expr.name, expr.captures)
+        callee, expr.captures = self.bind_functor(functor, "the called functor", vector_params=True)
+        if expr.captures:
+            self.functor_uses[expr] = (callee, expr.captures)
+        expr.name = callee.name
+        return callee
 
     def specialize_call(self, expr: ast.Call, function: FuncInfo) -> FuncInfo:
         """A call `f(..., vec, ...)` of a function with vector parameters becomes
@@ -203,6 +221,18 @@ class CallChecks(CheckerBase):
     def function_arg(self, arg: ast.Expr, role: str) -> FuncInfo:
         """An argument that must name a user function, or a functor `f[values]`
         with one value per capture of `f`."""
+        function, scalars = self.bind_functor(arg, role, vector_params=False)
+        if scalars:
+            self.functor_uses[arg] = (function, scalars)
+        self.device_roots.add(function.name)
+        return function
+
+    def bind_functor(
+        self, arg: ast.Expr, role: str, vector_params: bool
+    ) -> tuple[FuncInfo, list[ast.Expr]]:
+        """The function `f` or functor `f[values]` names (specialized for the
+        vectors it captures; with `vector_params`, still taking its vector
+        parameters) and the values of its other captures."""
         name, values = functor_parts(arg)
         if name not in self.functions:
             raise self.error(arg.pos, f"{role} must be the name of a function")
@@ -230,16 +260,21 @@ class CallChecks(CheckerBase):
             scalars.append(value)
         if function.over_vectors:
             if any(isinstance(p.ty, VectorTy) for p in function.params):
-                raise self.error(
-                    arg.pos,
-                    f"{role} '{name}' takes a vector parameter: an apply gives it vertices "
-                    "(capture the vector instead: func f[v : vector{Vertex}(T)](...))",
-                )
-            function = self.specialize(function, bound)
-        if scalars:
-            self.functor_uses[arg] = (function, scalars)
-        self.device_roots.add(function.name)
-        return function
+                if not vector_params:
+                    raise self.error(
+                        arg.pos,
+                        f"{role} '{name}' takes a vector parameter: an apply gives it vertices "
+                        "(capture the vector instead: func f[v : vector{Vertex}(T)](...))",
+                    )
+                if bound:
+                    raise self.error(
+                        arg.pos,
+                        f"{role} '{name}' captures vectors and takes vector parameters: "
+                        "capture them all, or pass them all as parameters",
+                    )
+            elif bound:
+                function = self.specialize(function, bound)
+        return function, scalars
 
     def vertex_function(self, arg: ast.Expr, role: str, returns_bool: bool) -> str:
         """A function `(Vertex) -> bool` (filters) or `(Vertex)` (vertex applies)."""
