@@ -342,6 +342,27 @@ def _peeled_priorities(module: ModuleOp, udf: func.FuncOp) -> str | None:
     return None
 
 
+NOT_DEGREE_PEELING = (
+    "the peeling's priorities '{core}' start, at some vertices, from a value other than "
+    "the vertex's out-degree (a hypergraph k-core, as GraphIt's hyperkcore.gt sets its "
+    "hyperedges apart): gir's k-core reference peels the graph by out-degree"
+)
+
+
+def _stores_other_than_degrees(module: ModuleOp, core: str) -> bool:
+    """Whether some store into the priority vector `core` (outside the queue's
+    own updates) stores anything but an element of a vector of out-degrees, as a
+    graph k-core's `D[v] = D_original[v]` does."""
+    degrees = {op.vector.root_reference.data for op in module.walk() if isinstance(op, graph.OutDegreesOp)}
+    for op in module.walk():
+        if not (isinstance(op, graph.StoreOp) and op.vector.root_reference.data == core):
+            continue
+        loaded = op.value.owner
+        if not (isinstance(loaded, graph.LoadOp) and loaded.vector.root_reference.data in degrees):
+            return True
+    return False
+
+
 def _through_casts(value: SSAValue) -> SSAValue:
     while isinstance(value.owner, graph.ToVertexOp | graph.VertexIdOp):
         value = value.owner.operands[0]
@@ -605,8 +626,10 @@ def _recognise(module: ModuleOp) -> tuple[Validator, graph.EdgeSetApplyOp] | Non
                 )
         if apply.kind.data == graph.ApplyKind.APPLY_UPDATE_PRIORITY:
             core = _peeled_priorities(module, udf)
-            if core is not None:
+            if core is not None and not _stores_other_than_degrees(module, core):
                 return _kcore_validator(core), apply
+            if core is not None:
+                return _not_checked(core, NOT_DEGREE_PEELING.format(core=core)), apply
         delta = _pagerank_delta(module, apply, udf)
         if delta is not None:
             return delta, apply

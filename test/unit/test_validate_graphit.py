@@ -293,3 +293,56 @@ def test_gir_run_says_not_checked_instead_of_a_verdict(capsys: pytest.CaptureFix
 
     _validate(Validator("an overflowing thing", check, "x"), ["p", "road:3:3"], {"x": np.zeros(9)})
     assert "an overflowing thing not checked: the reference overflows" in capsys.readouterr().err
+
+
+PEELING = """element Vertex end
+element Edge end
+const edges : edgeset{Edge}(Vertex,Vertex) = load (argv[1]);
+const vertices : vertexset{Vertex} = edges.getVertices();
+const degrees : vector{Vertex}(int) = edges.getOutDegrees();
+const D : vector{Vertex}(int);
+const pq : priority_queue{Vertex}(int);
+const split : int = 4;
+
+func reset(v : Vertex)
+    if v < split
+        D[v] = degrees[v];
+    else
+        D[v] = OTHER;
+    end
+end
+
+func apply_f(src : Vertex, dst : Vertex)
+    var k : int = pq.get_current_priority();
+    pq.updatePrioritySum(dst, -1, k);
+end
+
+func main()
+    vertices.apply(reset);
+    pq = new priority_queue{Vertex}(int)(false, false, D, 1, 0, false, -1);
+    var finished : int = 0;
+    while (finished != vertices.size())
+        var frontier : vertexset{Vertex} = pq.dequeue_ready_set();
+        finished += frontier.getVertexSetSize();
+        edges.from(frontier).applyUpdatePriority(apply_f);
+        delete frontier;
+    end
+end
+"""
+
+
+def test_a_peeling_from_other_priorities_than_degrees_is_not_a_k_core(tmp_path: Path) -> None:
+    """A peeling whose priorities start as out-degrees copied from another
+    vector is a k-core (GraphIt's apps/k_core.gt); one that stores another value
+    at some vertices (hyperkcore.gt's hyperedges) is declined, not misjudged."""
+    copied = tmp_path / "copied.gt"
+    copied.write_text(PEELING.replace("OTHER", "degrees[v]"))
+    validator = find_validator(parse_program(str(copied)))
+    assert validator is not None and validator.algorithm == "k-core (core numbers in 'D')"
+    other = tmp_path / "other.gt"
+    other.write_text(PEELING.replace("OTHER", "2147483647"))
+    validator = find_validator(parse_program(str(other)))
+    assert validator is not None and validator.result == "D"
+    g = load_graph("rmat:5", cache=False)
+    with pytest.raises(reference.NotChecked, match="hypergraph k-core"):
+        validator.check(g, ["p", "g"], {"D": np.zeros(g.num_vertices, np.int32)})
