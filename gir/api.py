@@ -114,7 +114,9 @@ def compile(
     device_code = None if extern is None else read_extern(os.fspath(extern))
     host_code = None if host_externs is None else load_host_externs(host_externs)
     module, label, exports = _parse(program, schedule, name)
-    stateful = any(s.graph is None or s.state_vectors or s.state_scalars for s, _ in exports)
+    stateful = any(
+        (s.graph is None and not s.own_graph) or s.state_vectors or s.state_scalars for s, _ in exports
+    )
     session = ExportSession() if stateful else None
     entry_points = {
         signature.name: Export(signature, _lowered(export, f"{label}.{signature.name}", check_bounds), session)
@@ -856,11 +858,14 @@ class Export:
         if not results:
             return result
         scalars = self.signature.scalar_outputs or (False,) * len(results)
+        lanes = dict(self.signature.lanes)
         # two outputs bound to one vector get arrays of their own; a scalar
-        # output is the one value of the vector that carries it
+        # output is the one value of the vector that carries it; a vector of
+        # fixed-size vectors is one row per element
         values = tuple(
             result[name][0].item() if scalar
-            else result[name] if name not in results[:index] else result[name].copy()
+            else _rows(result[name], lanes.get(name)) if name not in results[:index]
+            else _rows(result[name], lanes.get(name)).copy()
             for index, (name, scalar) in enumerate(zip(results, scalars, strict=True))
         )  # fmt: skip
         return values[0] if len(values) == 1 else values
@@ -881,8 +886,9 @@ class Export:
         if self.session is not None:
             inputs.update({name: self.session.vectors.get(name) for name in self.signature.state_vectors})
             numbers += [self.session.scalars.get(name, 0) for name, _, _ in self.signature.state_scalars]
+        given = [] if graph is None else [graph]
         result = self.program.run(
-            graph, *numbers, target=target, device=device, trials=trials, stdout=stdout, inputs=inputs
+            *given, *numbers, target=target, device=device, trials=trials, stdout=stdout, inputs=inputs
         )
         if self.session is not None:
             self.session.vectors.update({name: np.array(result[name]) for name in self.signature.state_vectors})
@@ -892,7 +898,10 @@ class Export:
         return result
 
     def _graph(self, args: tuple[Any, ...], target: str | None, device: int | None) -> tuple[Any, tuple[Any, ...]]:
-        """The graph of this call and the arguments after it."""
+        """The graph of this call (None for an export that loads its own or
+        none) and the arguments after it."""
+        if self.signature.own_graph:
+            return None, args
         if self.signature.graph is not None:
             if not args:
                 raise UserError(f"error: {self.signature} takes the graph first")
@@ -927,13 +936,7 @@ class Export:
         vectors: dict[str, np.ndarray] = {}
         for name, value in zip(params, args, strict=True):
             if name in self.signature.vectors:
-                array = np.asarray(value)
-                if array.ndim != 1 or not np.issubdtype(array.dtype, np.number):
-                    raise UserError(
-                        f"error: argument '{name}' of {self.signature.name} is a vector: give a "
-                        f"one-dimensional array of numbers, not {type(value).__name__}"
-                    )
-                vectors[name] = array
+                vectors[name] = self._vector_argument(name, value)
                 continue
             ty = types[name]
             integral = isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
@@ -948,8 +951,32 @@ class Export:
                 )
         return numbers, vectors
 
+    def _vector_argument(self, name: str, value: Any) -> np.ndarray:
+        """The array given for vector parameter `name`: one-dimensional, or for a
+        vector of fixed-size vectors, one row of its length per element."""
+        array = np.asarray(value)
+        lanes = dict(self.signature.lanes).get(name)
+        shape_ok = array.ndim == 1 if lanes is None else array.ndim == 2 and array.shape[1] == lanes
+        if not shape_ok or not np.issubdtype(array.dtype, np.number):
+            wanted = (
+                "a one-dimensional array of numbers" if lanes is None
+                else f"a two-dimensional array of numbers with {lanes} columns (one row per element)"
+            )
+            shape = f" of shape {array.shape}" if np.issubdtype(array.dtype, np.number) else ""
+            raise UserError(
+                f"error: argument '{name}' of {self.signature.name} is a vector: give "
+                f"{wanted}, not {type(value).__name__}{shape}"
+            )
+        return array
+
     def __repr__(self) -> str:
         return f"Export({self.signature})"
+
+
+def _rows(values: np.ndarray, lanes: int | None) -> np.ndarray:
+    """A returned vector as the caller gets it: a vector of fixed-size vectors
+    as one row of `lanes` numbers per element."""
+    return values if lanes is None else values.reshape(-1, lanes)
 
 
 def _argument(value: Any) -> str:

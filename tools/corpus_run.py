@@ -57,18 +57,20 @@ vertices = load_graph(graph).num_vertices
 for name, export in program.exports.items():
     signature = export.signature
     sizes = {vector: vertices for vector in signature.vectors}
+    lanes = dict(signature.lanes)  # a vector of fixed-size vectors: one row per element
     while True:
         types = dict(signature.scalars)
-        args = [np.ones(sizes[p]) if p in sizes else 0.5 if types[p] in ('float', 'double') else 1
+        args = [np.ones((sizes[p], lanes[p]) if p in lanes else sizes[p]) if p in sizes
+                else 0.5 if types[p] in ('float', 'double') else 1
                 for p in signature.params]
         try:
-            export(*([] if signature.graph is None else [graph]), *args, target='opencl')
+            export(*([] if signature.graph is None else [graph]), *args, target='opencl')  # own_graph: none
             break
         except gir.UserError as error:  # a fixed-size vector parameter: its size is in the message
             size = re.search(r"'(\\w+)' has (\\d+) elements in this run", str(error))
             if size is None or sizes.get(size.group(1)) == int(size.group(2)):
                 raise
-            sizes[size.group(1)] = int(size.group(2))
+            sizes[size.group(1)] = int(size.group(2)) // lanes.get(size.group(1), 1)
 print('called every export: OK', file=sys.stderr)
 """
 """A program of exports only: each export called once, in source order, on the

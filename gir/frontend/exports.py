@@ -89,6 +89,14 @@ class ExportSignature:
     """In such a file: the program-level scalars declared without a value, as
     (name, GraphIt type, carrier): read from argv after the scalar parameters,
     and stored into their `carrier` (a `vector[1]`) when the export ends."""
+    own_graph: bool = False
+    """Whether the export, taking no edgeset, needs no graph from its caller: it
+    loads a fixed file itself, or its file declares no graph (`owns_graph`);
+    its numbers are then argv[1..]."""
+    lanes: tuple[tuple[str, int], ...] = ()
+    """The vector parameters and returned vectors whose elements are fixed-size
+    vectors, with their length: passed and returned as two-dimensional arrays
+    (one row per element)."""
 
     def __str__(self) -> str:
         shown = [name if name in self.vectors else f"{name} : {dict(self.scalars)[name]}" for name in self.params]
@@ -119,7 +127,8 @@ def main_program(program: ast.Program, filename: str) -> ast.Program:
             exports[0].pos.line,
             exports[0].pos.col,
             f"the program has no 'main' function; its exports ({names}) are called from "
-            f"Python: gir.compile(...).{exports[0].name}(graph, ...)",
+            f"Python: gir.compile(...).{exports[0].name}("
+            + ("..." if owns_graph(exports[0], program) else "graph, ...") + ")",
         )
     return _keeping(program, [*(decl for decl in program.decls if decl not in exports), *outputs])
 
@@ -134,25 +143,35 @@ def export_program(
         names = ", ".join(decl.name for decl in exported(program)) or "none"
         raise UserError(f"{filename}: error: no 'export func {name}' in the program (its exports: {names})")
     stateful = shares_state(program)
-    graph_param, params = _split_params(decl, filename, stateful)
+    graph_param, params = _split_params(decl, filename, stateful or owns_graph(decl, program))
     scalars = [param for param in params if isinstance(param.type, ast.ScalarTypeExpr)]
     vectors = [param for param in params if param not in scalars]
     body, results = _bind_outputs(decl, program, filename)
+    own_graph = graph_param is None and owns_graph(decl, program)
+    graph: ast.ConstDecl | None
     if graph_param is not None:
         body, bound_graphs = _bind_graph_globals(body, graph_param, program)
+        # the program-level edgeset says how the program reads the weights (GraphIt
+        # gives a `float`-weighted parameter to an `int`-weighted global)
+        read_as = next((d.type for d in bound_graphs.values()), graph_param.type)
         graph = ast.ConstDecl(
-            graph_param.pos, graph_param.name, graph_param.pos, graph_param.type,
+            graph_param.pos, graph_param.name, graph_param.pos, read_as,
             ast.Load(graph_param.pos, ast.Argv(graph_param.pos, 1)),
         )
+    elif own_graph:
+        body, graph = _own_loaded_graph(body, program)
+        bound_graphs = {} if graph is None else {graph.name: None}
     else:
         shared = _shared_graph(program, decl, filename)
         graph = ast.ConstDecl(shared.pos, shared.name, shared.name_pos, shared.type, ast.Load(shared.pos, ast.Argv(shared.pos, 1)))
         bound_graphs = {shared.name: None}
+    first_argv = 2 if graph_param is not None or not own_graph else 1
     reads = [
         ast.VarDecl(param.pos, param.name, param.pos, param.type, ast.Argv(param.pos, index))
-        for index, param in enumerate(scalars, start=2)
+        for index, param in enumerate(scalars, start=first_argv)
     ]
-    state = _State.of(program, graph.name, 2 + len(scalars)) if stateful else _State()
+    assert graph is not None or not stateful
+    state = _State.of(program, graph.name, first_argv + len(scalars)) if stateful and graph else _State()
     main = ast.FuncDecl(decl.pos, "main", [], None, reads + body + state.stores())
     elements = [d for d in program.decls if isinstance(d, ast.ElementDecl)]
     supplied = [
@@ -175,19 +194,80 @@ def export_program(
         tuple(param.name for param in vectors),
         tuple(state.vectors),
         tuple(state.scalars),
+        own_graph,
+        tuple(_lanes(program, decl, vectors, results)),
     )
-    outputs = _own_outputs(program, filename)
-    return _keeping(program, [*elements, graph, *supplied, *outputs, *rest, *state.carriers, main]), signature
+    outputs = _own_outputs(program, filename, decl)
+    loaded = [] if graph is None else [graph]
+    return _keeping(program, [*elements, *loaded, *outputs, *rest, *supplied, *state.carriers, main]), signature
 
 
 def shares_state(program: ast.Program) -> bool:
     """Whether the file's exports share state as GraphIt's do when one of them
     takes no graph (`set_graph(edges)` stores it and sets globals up,
-    `do_pagerank_delta()` then runs on them)."""
+    `do_pagerank_delta()` then runs on them); an export that loads its graph
+    itself, or runs on none, shares nothing."""
     return any(
         not any(isinstance(param.type, ast.EdgeSetTypeExpr) for param in decl.params)
+        and not owns_graph(decl, program)
         for decl in exported(program)
     )
+
+
+def owns_graph(decl: ast.FuncDecl, program: ast.Program) -> bool:
+    """Whether export `decl`, taking no edgeset, needs no graph from its caller:
+    its body loads a fixed file into a program-level edgeset
+    (`edges = load("graph.el");`, GraphIt's simple_export_func.gt), or the file
+    declares no edgeset at all (it computes on numbers and fixed-size vectors)."""
+    if any(isinstance(param.type, ast.EdgeSetTypeExpr) for param in decl.params):
+        return False
+    if not any(isinstance(d.type, ast.EdgeSetTypeExpr) for d in program.consts):
+        return True
+    return _own_loaded_graph(decl.body, program)[1] is not None
+
+
+def _own_loaded_graph(
+    body: list[ast.Stmt], program: ast.Program
+) -> tuple[list[ast.Stmt], ast.ConstDecl | None]:
+    """The body without its top-level `G = load("FILE");` of a program-level
+    edgeset `G` declared without a value, and `G` declared with that load as
+    its value; (body, None) where there is no such statement."""
+    unset = {d.name: d for d in program.consts if isinstance(d.type, ast.EdgeSetTypeExpr) and d.init is None}
+    for stmt in body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and stmt.op == "="
+            and isinstance(stmt.target, ast.Name)
+            and stmt.target.name in unset
+            and isinstance(stmt.value, ast.Load)
+            and isinstance(stmt.value.source, ast.StringLit)
+        ):
+            kept = [other for other in body if other is not stmt]
+            return kept, replace(unset[stmt.target.name], init=stmt.value)
+    return body, None
+
+
+def _lanes(
+    program: ast.Program, decl: ast.FuncDecl, vectors: list[ast.Param], results: list[str]
+) -> Iterator[tuple[str, int]]:
+    """The vector parameters and returned vectors that hold fixed-size vectors
+    (`vector{Vertex}(vector[20](float))`), with the length of each element, so
+    that the caller passes and gets them as two-dimensional arrays."""
+    sizes = {
+        d.name: d.init.value for d in program.consts
+        if isinstance(d.init, ast.IntLit) and isinstance(d.type, ast.ScalarTypeExpr)
+    }  # fmt: skip
+    types = {d.name: d.type for d in program.consts if isinstance(d.type, ast.VectorTypeExpr)}
+    types |= {output.name: output.type for output in decl.outputs}
+    named = [(param.name, param.type) for param in vectors]
+    named += [(result, types[result]) for result in dict.fromkeys(results) if result in types]
+    for name, type_expr in named:
+        assert isinstance(type_expr, ast.VectorTypeExpr)
+        value = type_expr.value
+        if isinstance(value, ast.VectorTypeExpr):
+            lanes = value.size if value.size is not None else sizes.get(value.size_name or "", 0)
+            if lanes:
+                yield name, lanes
 
 
 def _shared_graph(program: ast.Program, decl: ast.FuncDecl, filename: str) -> ast.ConstDecl:
@@ -288,13 +368,17 @@ def _bind_graph_globals(
     return kept, bound
 
 
-def _own_outputs(program: ast.Program, filename: str) -> list[ast.Decl]:
+def _own_outputs(program: ast.Program, filename: str, first: ast.FuncDecl | None = None) -> list[ast.Decl]:
     """The global vectors of the exports' outputs that no global is assigned to:
     program-level vectors, so that the functions an export calls may write them
-    (and every export's signature checked)."""
+    (and every export's signature checked). Exports may name their outputs
+    alike (`output`): one global of the name, as export `first` declares it."""
     outputs: list[ast.Decl] = []
-    for decl in exported(program):
-        if _split_params(decl, filename, shares_state(program))[0] is None:
+    exports = exported(program)
+    ordered = exports if first is None else [first, *(decl for decl in exports if decl is not first)]
+    for decl in ordered:
+        graph_optional = shares_state(program) or owns_graph(decl, program)
+        if _split_params(decl, filename, graph_optional)[0] is None and not owns_graph(decl, program):
             _shared_graph(program, decl, filename)
         results = _bind_outputs(decl, program, filename)[1]
         for output, result in zip(decl.outputs, results, strict=True):
@@ -303,7 +387,8 @@ def _own_outputs(program: ast.Program, filename: str) -> list[ast.Decl]:
                 outputs.append(ast.ConstDecl(output.pos, result, output.pos, carrier, None))
             elif result == output.name:
                 outputs.append(ast.ConstDecl(output.pos, result, output.pos, output.type, None))
-    return outputs
+    unique = {d.name: d for d in reversed(outputs) if isinstance(d, ast.ConstDecl)}
+    return [d for d in outputs if isinstance(d, ast.ConstDecl) and unique[d.name] is d]
 
 
 def _split_params(
@@ -332,9 +417,10 @@ def _split_params(
             raise SourceError(
                 filename, param.pos.line, param.pos.col,
                 f"export parameter '{param.name}' must be a number (int, float, double) or a "
-                "vector of numbers (vector{Vertex}(float), vector[N](int)): an export takes "
-                "the graph, numbers and vectors (vertexsets, edgesets after the graph and "
-                "vectors of vectors as export parameters are not supported yet)",
+                "vector of numbers (vector{Vertex}(float), vector[N](int), "
+                "vector{Vertex}(vector[N](float))): an export takes the graph, numbers and "
+                "vectors (vertexsets and edgesets after the graph as export parameters are "
+                "not supported yet)",
             )
     return (graphs[0] if graphs else None), params
 
@@ -344,7 +430,24 @@ def _is_number(type_expr: ast.TypeExpr) -> bool:
 
 
 def _is_vector_of_numbers(type_expr: ast.TypeExpr) -> bool:
-    return isinstance(type_expr, ast.VectorTypeExpr) and _is_number(type_expr.value)
+    """`vector{Vertex}(T)` or `vector[N](T)` of numbers, or of fixed-size vectors
+    of numbers (`vector{Vertex}(vector[20](float))`, `vector[10](vector[10](int))`)."""
+    if not isinstance(type_expr, ast.VectorTypeExpr):
+        return False
+    value = type_expr.value
+    if isinstance(value, ast.VectorTypeExpr) and value.element is None:
+        return _is_number(value.value)
+    return _is_number(value)
+
+
+def _is_vector_output(type_expr: ast.TypeExpr) -> bool:
+    """A vector an export may return: as its parameters may be, a bool vector too."""
+    if not isinstance(type_expr, ast.VectorTypeExpr):
+        return False
+    value = type_expr.value
+    if isinstance(value, ast.VectorTypeExpr) and value.element is None:
+        value = value.value
+    return isinstance(value, ast.ScalarTypeExpr) and value.name != "string"
 
 
 def _bind_outputs(
@@ -386,12 +489,12 @@ def _checked_outputs(decl: ast.FuncDecl, filename: str) -> list[ast.Param]:
     seen = {param.name for param in decl.params}
     for output in decl.outputs:
         scalar = isinstance(output.type, ast.ScalarTypeExpr) and output.type.name != "string"
-        vertex_vector = isinstance(output.type, ast.VectorTypeExpr) and output.type.element is not None
-        if not (scalar or vertex_vector):
+        if not (scalar or _is_vector_output(output.type)):
             raise SourceError(
                 filename, output.pos.line, output.pos.col,
-                f"export output '{output.name}' must be a vertex vector such as "
-                "vector{Vertex}(int) or a number (int, float, double, bool)",
+                f"export output '{output.name}' must be a vector of numbers such as "
+                "vector{Vertex}(int), vector[10](float) or vector{Vertex}(vector[20](float)), "
+                "or a number (int, float, double, bool)",
             )
         if output.name in seen:
             raise SourceError(
@@ -409,10 +512,7 @@ def _bind_output(
 ) -> tuple[list[ast.Stmt], str]:
     """`body` without its `output = vector;` statements, and the name of the
     global vector `output` returns (its own name when the body assigns none)."""
-    vectors = {
-        d.name: d.type for d in program.consts
-        if isinstance(d.type, ast.VectorTypeExpr) and d.type.element is not None
-    }
+    vectors = {d.name: d.type for d in program.consts if isinstance(d.type, ast.VectorTypeExpr)}
     aliases = [stmt for stmt in body if _aliases_output(stmt, output.name, set(vectors))]
     targets = {stmt.value.name for stmt in aliases if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Name)}
     if len(targets) > 1:
@@ -424,7 +524,7 @@ def _bind_output(
     if not targets:
         return body, output.name
     target = targets.pop()
-    declared, held = _element_name(output.type), _element_name(vectors[target])
+    declared, held = _vector_type_name(output.type), _vector_type_name(vectors[target])
     if declared != held:
         at = aliases[0].pos
         raise SourceError(
@@ -434,10 +534,23 @@ def _bind_output(
     return [stmt for stmt in body if stmt not in aliases], target
 
 
-def _element_name(vector: ast.TypeExpr) -> str | None:
-    """The scalar type a vertex vector holds, by name (None for other values)."""
+def _vector_type_name(vector: ast.TypeExpr) -> str:
+    """A vector type as GraphIt spells it, `vector{Vertex}(vector[20](float))`."""
+    if isinstance(vector, ast.ScalarTypeExpr):
+        return vector.name
     assert isinstance(vector, ast.VectorTypeExpr)
-    return vector.value.name if isinstance(vector.value, ast.ScalarTypeExpr) else None
+    size = f"{{{vector.element}}}" if vector.element is not None else f"[{vector.size or vector.size_name}]"
+    return f"vector{size}({_vector_type_name(vector.value)})"
+
+
+def vector_lanes(vector: ast.TypeExpr) -> int:
+    """How many numbers one element of a vector holds: K for a vector of
+    `vector[K](T)`, else 1 (0 where K is a name, known to sema only)."""
+    assert isinstance(vector, ast.VectorTypeExpr)
+    value = vector.value
+    if isinstance(value, ast.VectorTypeExpr):
+        return value.size or 0
+    return 1
 
 
 def _aliases_output(stmt: ast.Stmt, output: str, vectors: set[str]) -> bool:

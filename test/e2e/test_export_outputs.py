@@ -103,7 +103,7 @@ end
 @pytest.mark.parametrize(
     ("outputs", "at", "message"),
     [
-        ("(a : vector{Vertex}(int), n : string)", "n : string", "export output 'n' must be a vertex vector"),
+        ("(a : vector{Vertex}(int), n : string)", "n : string", "export output 'n' must be a vector of numbers"),
         ("(a : vector{Vertex}(int), a : vector{Vertex}(int))", "a : vector{Vertex}(int))", "export output 'a' is already an output of 'f'"),
         ("(edges : vector{Vertex}(int))", "edges : vector", "export output 'edges' is already a parameter of 'f'"),
         ("()", ")", "expected an output name after '\\(', found '\\)'"),
@@ -124,7 +124,7 @@ def test_output_bound_to_a_vector_of_another_type_is_located() -> None:
         "    b = rank;\n"
         "end\n"
     )
-    with pytest.raises(gir.UserError, match=r"^<string>:7:5: error: export output 'b' holds int, but 'rank' holds double"):
+    with pytest.raises(gir.UserError, match=r"^<string>:7:5: error: export output 'b' holds vector\{Vertex\}\(int\), but 'rank' holds vector\{Vertex\}\(double\)"):
         gir.compile(source)
 
 

@@ -158,3 +158,114 @@ def test_export_schedule_given_from_python() -> None:
     np.testing.assert_allclose(prog.pagerank_delta(G_csr, 5, 0.85), pagerank_delta(G_csr, 5, 0.85), rtol=1e-9)
     with pytest.raises(gir.UserError, match=r"<schedule>:\d+:\d+: error: no statement is labelled 'pull'"):
         gir.compile(PAGERANK_DELTA, schedule=schedule.replace('"push"', '"pull"'))
+
+
+TABLE = """
+element Vertex end
+export func table(base : int) -> output : vector[4](vector[3](int))
+    var grid : vector[4](vector[3](int)) = new vector[4](vector[3](int))();
+    for i in 0:4
+        for j in 0:3
+            grid[i][j] = base + i * j;
+        end
+    end
+    output = grid;
+end
+export func firsts() -> output : vector[5](int)
+    var row : vector[5](int) = new vector[5](int)();
+    for i in 0:5
+        row[i] = i + 1;
+    end
+    output = row;
+end
+"""
+
+
+def test_export_in_a_file_without_graph_takes_its_numbers_alone() -> None:
+    """GraphIt's export_constant_size_vector(_of_vector)_return.gt: a file that
+    declares no edgeset runs its exports without a graph; a fixed-size vector of
+    vectors comes back as one row per element."""
+    prog = gir.compile(TABLE)
+    assert prog.table.signature.own_graph and prog.table.signature.lanes == (("output", 3),)
+    grid = prog.table(7, target="opencl")
+    np.testing.assert_array_equal(grid, 7 + np.outer(np.arange(4), np.arange(3)))
+    np.testing.assert_array_equal(prog.firsts(target="opencl"), np.arange(1, 6))
+    with pytest.raises(gir.UserError, match="takes 1 argument"):
+        prog.table(nx.path_graph(3), 7, target="opencl")
+
+
+ROWS = """
+element Vertex end
+element Edge end
+const edges : edgeset{Edge}(Vertex,Vertex);
+const vertices : vertexset{Vertex};
+const data : vector{Vertex}(vector[3](float));
+const K : int = 3;
+
+func bump(v : Vertex)
+    for i in 0:K
+        data[v][i] += v * i;
+    end
+end
+
+export func shifted(input_edges : edgeset{Edge}(Vertex,Vertex), rows : vector{Vertex}(vector[K](float)), scale : vector[3](float)) -> output : vector{Vertex}(vector[3](float))
+    edges = input_edges;
+    vertices = edges.getVertices();
+    data = rows;
+    vertices.apply(bump);
+    output = data;
+end
+"""
+
+
+def test_vectors_of_vectors_are_passed_and_returned_as_rows() -> None:
+    """GraphIt's export_vector_of_vector.gt: a `vector{Vertex}(vector[K](float))`
+    parameter takes an array of one row per vertex, and such an output comes
+    back so; an array of another shape is a `UserError` naming the parameter."""
+    prog = gir.compile(ROWS)
+    G = nx.gnm_random_graph(6, 12, seed=1, directed=True)
+    rows = np.arange(18, dtype=np.float64).reshape(6, 3)
+    out = prog.shifted(G, rows, np.ones(3), target="opencl")
+    np.testing.assert_allclose(out, rows + np.outer(np.arange(6), np.arange(3)))
+    with pytest.raises(gir.UserError, match=r"argument 'rows' of shifted is a vector: give a two-dimensional array of numbers with 3 columns \(one row per element\), not ndarray of shape \(18,\)"):
+        prog.shifted(G, rows.reshape(-1), np.ones(3), target="opencl")
+
+
+FIXED_FILE = """
+element Vertex end
+element Edge end
+const edges : edgeset{Edge}(Vertex,Vertex,int);
+const degrees : vector{Vertex}(int);
+const total : vector[1](int) = 0;
+
+func add_weight(src : Vertex, dst : Vertex, weight : int)
+    total[0] += weight;
+end
+
+export func count(scale : int) -> sum : int
+    edges = load ("graphs/fixed.wel");
+    degrees = edges.getOutDegrees();
+    sum = degrees.sum() * scale;
+end
+
+export func weigh(input_edges : edgeset{Edge}(Vertex,Vertex,float)) -> sum : int
+    edges = input_edges;
+    edges.apply(add_weight);
+    sum = total[0];
+end
+"""
+
+
+def test_export_that_loads_its_own_graph_and_float_weighted_parameters(monkeypatch) -> None:
+    """GraphIt's simple_export_func.gt loads a fixed file in its export: the
+    caller gives no graph. export_cf_vector_input_with_return.gt gives a
+    float-weighted edgeset parameter to an int-weighted global: the graph is
+    read as the global declares (integral weights; gir never rounds)."""
+    monkeypatch.chdir(PAGERANK_DELTA.parent)
+    prog = gir.compile(FIXED_FILE)
+    assert prog.count.signature.own_graph and prog.count.signature.graph is None
+    edges = sum(1 for line in open("graphs/fixed.wel") if line.strip() and not line.startswith("#"))
+    assert prog.count(3, target="opencl") == 3 * edges
+    G = nx.DiGraph()
+    G.add_weighted_edges_from([(0, 1, 2.0), (1, 2, 5.0), (2, 0, 4.0)])
+    assert prog.weigh(G, target="opencl") == 11
