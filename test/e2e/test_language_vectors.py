@@ -81,3 +81,12 @@ def test_old_graphit_spellings(target, run_program, tmp_path):
             if printed != expected:
                 failures.append(f"{name} {root} {step}: printed {printed}, expected {expected}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_empty_vertex_sets_without_graph(target, run_program):
+    """A program that loads no graph and declares no vertices runs with vertex
+    sets made empty, kept in a list and popped again (GraphIt's
+    simple_vertexset_list.gt)."""
+    for arg in (0, 5, -7):
+        assert run_program("lang_empty_vertexsets.gt", target, [str(arg)]) == ["0", "0", str(arg + 2)]

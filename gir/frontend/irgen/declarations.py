@@ -116,7 +116,28 @@ class DeclarationGen(IRGenBase):
                 count = literal_int(init.args[0])
                 if count is not None and 0 < count < 2**31:
                     return count
+        if self.only_empty_vertex_sets():
+            return 0
         return None
+
+    def only_empty_vertex_sets(self) -> bool:
+        """Whether the program, which loads no graph and declares no vertex
+        count, uses vertices only through vertex sets made empty, `new
+        vertexset{Vertex}(0)` (GraphIt's simple_vertexset_list.gt keeps them in a
+        list): it has no vertices, as GraphIt's element without a count, and
+        those sets stay empty. A vertex vector would have no elements, so one
+        keeps the program refused."""
+        symbols = [d.symbol for d in self.program.consts]
+        symbols += [
+            s.symbol for f in self.program.functions for s in ast.walk_stmts(f.body) if isinstance(s, ast.VarDecl)
+        ]
+        if any(symbol is not None and isinstance(symbol.ty, VectorTy) and symbol.ty.size is None for symbol in symbols):
+            return False
+        inits = [decl.init for decl in self.program.consts if decl.init is not None]
+        roots = [*inits, *(e for f in self.program.functions for s in ast.walk_stmts(f.body) for e in ast.own_exprs(s))]
+        exprs = [sub for expr in roots for sub in ast.walk_expr(expr)]
+        sets = [e for e in exprs if isinstance(e, ast.New) and isinstance(e.type, ast.VertexSetTypeExpr)]
+        return bool(sets) and all(e.args and literal_int(e.args[0]) == 0 for e in sets)
 
     def captures(self) -> Iterator[tuple[str, Symbol]]:
         """Every functor's captures, with the functor's name."""
