@@ -30,7 +30,15 @@ as they take any program:
   The signature lists the returned vectors in declaration order.
 
 - each vector parameter becomes a program-level vector of its name, `supplied`:
-  bound but not zeroed, the caller's array copied in when the run binds it.
+  bound but not zeroed, the caller's array copied in when the run binds it
+  (a vector of fixed-size vectors as rows: `ExportSignature.lanes`).
+
+An export without an edgeset parameter that `owns_graph` (its file declares no
+edgeset, or its body loads a fixed file, `edges = load("FILE");`) takes no
+graph from its caller: its program loads none, or that file, and its numbers
+are argv[1..]. An edgeset parameter set into a program-level edgeset
+(`edges = input_edges;`) is loaded as that edgeset's type (GraphIt gives a
+`float`-weighted parameter to an `int`-weighted global).
 
 In a file where some export takes no edgeset (GraphIt's `set_graph(edges)` then
 `do_pagerank_delta()`), the exports share state (`shares_state`, and
