@@ -203,13 +203,12 @@ class _Atomics(_VectorPattern):
             rewriter.replace(op, [], [changed])
         elif isinstance(op, graph.CompareAndSwapOp):
             buffer, vector = self.vector(op.vector)
-            if vector.element_type == i1:
-                raise UserError.at(op, "error: compare_and_swap on a bool vector is not supported")
             index = element_position(rewriter, vector, op.index, op.lane)
-            old = rewriter.insert(
-                gir_gpu.AtomicCASOp(buffer, index, op.expected, op.desired)
-            ).old
-            rewriter.replace(op, [], [compare(rewriter, "eq", old, op.expected)])
+            # a bool is stored as a byte: the swap compares and stores bytes
+            expected = to_element(rewriter, op.expected, vector)
+            desired = to_element(rewriter, op.desired, vector)
+            old = rewriter.insert(gir_gpu.AtomicCASOp(buffer, index, expected, desired)).old
+            rewriter.replace(op, [], [compare(rewriter, "eq", old, expected)])
 
     def _reduce(self, op: graph.ReduceOp, b: PatternRewriter) -> SSAValue:
         buffer, vector = self.vector(op.vector)

@@ -267,7 +267,9 @@ class Run:
     def alloc(self, count: int, dtype: DType) -> Buffer:
         if count < 0:
             raise UserError(f"error: the program allocates {count} elements")
-        nbytes = max(count, 1) * DTYPES[dtype].itemsize
+        # whole 32-bit words: a bool vector's compare-and-swap swaps the word
+        # holding its byte (`c_printer.byte_cas_helper`)
+        nbytes = -(-max(count, 1) * DTYPES[dtype].itemsize // 4) * 4
         buffer = self._allocate(nbytes)
         self._allocations[self.device.key(buffer)] = _Allocation(buffer, count, dtype)
         return buffer

@@ -349,6 +349,35 @@ def cas_loop_helper(name: str, kind: str, spelling: CasSpelling) -> str:
     return "\n".join([*head, *body, f"  return {s.from_bits}(old);", "}"])
 
 
+def byte_cas_helper(name: str, qualifier: str, byte_pointer: str, word_pointer: str, cas: str) -> str:
+    """A device function `name(address, expected, desired)`: a compare-and-swap
+    of one byte (a bool vector's element), which neither CUDA nor OpenCL has,
+    done by a 32-bit compare-and-swap of the aligned word holding it (little
+    endian) that retries while only the word's other bytes changed. Returns the
+    byte's old value. The word may reach past the vector's last byte: the
+    runtime rounds every buffer up to whole words (`Run.alloc`; cudaMalloc's
+    granularity in the C++ host)."""
+    return "\n".join([
+        f"{qualifier} unsigned char {name}({byte_pointer} address, unsigned char expected, unsigned char desired) {{",
+        f"  {word_pointer} word = ({word_pointer})((size_t)address & ~(size_t)3);",
+        "  unsigned int shift = (unsigned int)((size_t)address & 3) * 8u;",
+        "  unsigned int old = *word;",
+        "  while (1) {",
+        "    unsigned char current = (unsigned char)((old >> shift) & 0xffu);",
+        "    if (current != expected) {",
+        "      return current;",
+        "    }",
+        "    unsigned int replaced = (old & ~(0xffu << shift)) | ((unsigned int)desired << shift);",
+        f"    unsigned int seen = {cas}(word, old, replaced);",
+        "    if (seen == old) {",
+        "      return expected;",
+        "    }",
+        "    old = seen;",
+        "  }",
+        "}",
+    ])  # fmt: skip
+
+
 # ---------------------------------------------------------------------------
 # The kernel printer
 # ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from gir.targets.c_printer import (
     CasSpelling,
     CFlavour,
     Needs,
+    byte_cas_helper,
     cas_loop_helper,
     unsupported_atomic,
 )
@@ -241,6 +242,12 @@ class CudaFlavour(CFlavour):
             return f"atomicCAS({address}, {expected}, {desired})"
         if element.kind == "int" and element.width == 64:
             return f"(long long)atomicCAS(({_ULL}*){address}, ({_ULL}){expected}, ({_ULL}){desired})"
+        if element.kind == "int" and element.width == 8:  # a bool vector's element
+            name = needs.helper(
+                "gir_atomic_cas_u8",
+                byte_cas_helper("gir_atomic_cas_u8", self.helper_qualifier, "unsigned char*", "unsigned int*", "atomicCAS"),
+            )
+            return f"{name}((unsigned char*){address}, (unsigned char)({expected}), (unsigned char)({desired}))"
         if element.kind == "float" and element.width == 32:
             return (
                 f"__int_as_float(atomicCAS((int*){address}, __float_as_int({expected}), "

@@ -29,6 +29,7 @@ from gir.targets.c_printer import (
     CasSpelling,
     CFlavour,
     Needs,
+    byte_cas_helper,
     cas_loop_helper,
     unsupported_atomic,
 )
@@ -267,6 +268,15 @@ class OpenCLFlavour(CFlavour):
         if element.kind == "int" and element.width == 64:
             needs.extensions.add(INT64_BASE_ATOMICS)
             return f"atom_cmpxchg({address}, {expected}, {desired})"
+        if element.kind == "int" and element.width == 8:  # a bool vector's element
+            name = needs.helper(
+                "gir_atomic_cas_u8",
+                byte_cas_helper(
+                    "gir_atomic_cas_u8", self.helper_qualifier, "volatile __global uchar*",
+                    "volatile __global unsigned int*", "atomic_cmpxchg",
+                ),
+            )
+            return f"{name}((volatile __global uchar*){address}, (uchar)({expected}), (uchar)({desired}))"
         if element.kind == "float" and element.width == 32:
             return (
                 f"as_float(atomic_cmpxchg((volatile __global int*){address}, "

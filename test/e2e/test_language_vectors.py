@@ -90,3 +90,18 @@ def test_empty_vertex_sets_without_graph(target, run_program):
     simple_vertexset_list.gt)."""
     for arg in (0, 5, -7):
         assert run_program("lang_empty_vertexsets.gt", target, [str(arg)]) == ["0", "0", str(arg + 2)]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_compare_and_swap_on_a_bool_vector(target, run_program, tmp_path):
+    """Every vertex with an in-edge is claimed by exactly one swap of its bool
+    from false to true, though its neighbours in the same 32-bit word are
+    swapped at the same time (the swap is on that word)."""
+    failures = []
+    for name, spec in graphs(tmp_path).items():
+        graph = load_graph(spec, cache=False)
+        claimed = str(len(np.unique(graph.dst)))
+        printed = run_program("lang_bool_cas.gt", target, [spec])
+        if printed != [claimed, claimed]:
+            failures.append(f"{name}: printed {printed}, expected {[claimed, claimed]}")
+    assert not failures, "\n".join(failures)
