@@ -928,8 +928,9 @@ class Export:
         params = self.signature.params or tuple(name for name, _ in self.signature.scalars)
         if len(args) != len(params):
             raise UserError(
-                f"error: {self.signature} takes {len(params)} argument(s) after the graph, "
-                f"got {len(args)}"
+                f"error: {self.signature} takes {len(params)} argument(s)"
+                + ("" if self.signature.own_graph else " after the graph")
+                + f", got {len(args)}"
             )
         types = dict(self.signature.scalars)
         numbers: list[int | float] = []
