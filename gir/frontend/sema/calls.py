@@ -34,6 +34,8 @@ class CallChecks(CheckerBase):
         """A call of a builtin or a user function."""
         assert isinstance(expr, ast.Call)
         if expr.name in BUILTINS and expr.name not in self.functions:
+            if expr.captures:
+                raise self.error(expr.pos, f"'{expr.name}' is a builtin: it captures no values")
             expr.target = expr.name
             return self.check_builtin(expr)
         function = self.functions.get(expr.name)
