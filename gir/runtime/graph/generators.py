@@ -20,7 +20,7 @@ from gir.runtime.graph.memory import check_edge_count, check_host_memory, genera
 
 GENERATOR_PREFIX = re.compile(r"^[A-Za-z_]\w*:")
 """What a generator spec starts with (a file of that name is read as a file)."""
-_GENERATOR_VERSION = 1
+_GENERATOR_VERSION = 2  # 2: uniform graphs drawn in C++ (a hash of seed and edge)
 _GENERATOR_CACHE_MIN_VERTICES = 1 << 20  # "rmat:20" and up
 
 _GENERATOR_FORMS = {
@@ -145,7 +145,8 @@ def load_generated(spec: GeneratorSpec, cache: bool, report: ProgressCallback) -
     graph = cache_entry.read(report) if cache_entry else None
     if graph is None:
         check_host_memory(
-            generated_graph_bytes(spec.num_vertices, spec.max_edges), f"generating '{spec}'"
+            generated_graph_bytes(spec.num_vertices, spec.max_edges, drawn_in_place=spec.name == "uniform"),
+            f"generating '{spec}'",
         )
         report(f"generating {spec}...")
         graph = _generate(spec)
@@ -157,13 +158,14 @@ def load_generated(spec: GeneratorSpec, cache: bool, report: ProgressCallback) -
 def _generate(spec: GeneratorSpec) -> Graph:
     """Build the symmetric graph described by a generator spec."""
     rng = np.random.default_rng(spec.seed)
-    if spec.name == "rmat":
-        drawn = list(_rmat_edges(spec.sizes[0], spec.sizes[1], rng))
-    elif spec.name == "road":
-        drawn = list(_road_edges(spec.sizes[0], spec.sizes[1], rng))
+    if spec.name == "uniform":
+        src, dst = native.uniform_symmetric_edges(spec.seed, spec.sizes[1], spec.num_vertices)
     else:
-        drawn = list(_uniform_edges(spec.sizes[0], spec.sizes[1], rng))
-    src, dst = native.symmetric_edges(drawn, spec.num_vertices)
+        if spec.name == "rmat":
+            drawn = list(_rmat_edges(spec.sizes[0], spec.sizes[1], rng))
+        else:
+            drawn = list(_road_edges(spec.sizes[0], spec.sizes[1], rng))
+        src, dst = native.symmetric_edges(drawn, spec.num_vertices)
     check_edge_count(src.size, f"'{spec}' (symmetrized)")
     weights = (
         _hashed_weights(src, dst, spec.seed, _MAX_WEIGHTS[spec.name]) if spec.weighted else None
@@ -208,15 +210,6 @@ def _road_edges(width: int, height: int, rng: np.random.Generator) -> tuple[np.n
     dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
     kept = rng.random(src.size) >= _ROAD_DELETE_PROBABILITY
     return src[kept], dst[kept]
-
-
-def _uniform_edges(
-    num_vertices: int, num_edges: int, rng: np.random.Generator
-) -> tuple[np.ndarray, np.ndarray]:
-    """`num_edges` directed edges with uniformly random endpoints."""
-    src = rng.integers(0, num_vertices, size=num_edges, dtype=np.int32)
-    dst = rng.integers(0, num_vertices, size=num_edges, dtype=np.int32)
-    return src, dst
 
 
 def _hashed_weights(src: np.ndarray, dst: np.ndarray, seed: int, max_weight: int) -> np.ndarray:
