@@ -741,6 +741,7 @@ class Program:
         if graph is not None and compiled.graph_load is not None and compiled.graph_load.argv is not None:
             resident = graph.on_device(compiled.graph_load.weighted, compiled.graph_load.reorder)
             compiled = compiled.for_edges(resident.num_edges)
+            compiled.check_fits(device, graph.spec, resident.num_vertices, resident.num_edges)
         else:
             compiled = compiled.for_run(device, argv)
         kernels = compiled.kernels(device)

@@ -252,7 +252,10 @@ class Run:
         from gir.runtime.graph import load_graph
 
         parts = self.communicator.graph_parts(
-            spec, weighted, lambda: load_graph(spec, weighted=bool(weighted), progress=self.device.progress)
+            spec,
+            weighted,
+            lambda: load_graph(spec, weighted=bool(weighted), progress=self.device.progress),
+            self.device.progress,
         )
         return self.device.load_graph_part(spec, weighted, self.rank, parts[self.rank])
 

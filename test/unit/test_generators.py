@@ -130,7 +130,8 @@ def test_large_generated_graphs_are_cached(
     first = load_graph("rmat:10,w,seed=2", progress=messages.append)
     second = load_graph("rmat:10,w,seed=2", progress=messages.append)
     assert messages[0] == "generating rmat:10:16,w,seed=2..."
-    assert messages[1].startswith("reading cached graph")
+    assert messages[1].startswith("generated rmat:10:16,w,seed=2: 1,024 vertices, ")
+    assert messages[2].startswith("reading cached graph")
     assert len(list(cache_dir.iterdir())) == 1
     assert np.array_equal(first.dst, second.dst) and np.array_equal(first.weights, second.weights)
     assert second.transpose() is second

@@ -8,6 +8,7 @@ duplicates; those with at least 2^20 vertices go through the graph cache.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -149,7 +150,12 @@ def load_generated(spec: GeneratorSpec, cache: bool, report: ProgressCallback) -
             f"generating '{spec}'",
         )
         report(f"generating {spec}...")
+        started = time.perf_counter()
         graph = _generate(spec)
+        report(
+            f"generated {spec}: {graph.num_vertices:,} vertices, {graph.num_edges:,} edges "
+            f"in {time.perf_counter() - started:.2f} s"
+        )
         if cache_entry:
             cache_entry.write(graph, report)
     return remember_entry(mark_symmetric(graph), cache_entry)
