@@ -95,7 +95,15 @@ class GraphPart:
 
 
 def partition(graph: Graph, parts: int) -> list[GraphPart]:
-    """The graph split into `parts` parts by `source_ranges`."""
+    """The graph split into `parts` parts by `source_ranges`, made once per
+    graph and number of parts (a part's CSC is made on first use, then kept):
+    the trials of a partitioned run, and a split timed apart from the run
+    (tools/big_graph.py), do not split it again."""
+    return graph.derived(f"partition:{parts}", lambda: _partition(graph, parts))
+
+
+def _partition(graph: Graph, parts: int) -> list[GraphPart]:
+    """`partition`, made."""
     degrees = graph.out_degrees()
     row_ptr = graph.csr()[0]
     result = []
