@@ -147,3 +147,35 @@ def test_partitioned_cuda_run_validates(
     argv = [str(program), graph, *args]
     result = run_program(compiled, open_devices("cuda", 2), argv, io.StringIO())
     loaded.validate(graph, result.globals, *[int(a) for a in args])
+
+
+def test_direction_optimizing_bfs_on_a_uniform_graph_validates_with_the_native_reference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    if _opencl_device_count() < 2:
+        pytest.skip("fewer than 2 OpenCL devices")
+    from gir.runtime import reference
+    from gir.runtime.graph import load_graph
+
+    monkeypatch.setattr(reference, "NATIVE_MIN_EDGES", 0)  # the C++ BFS levels and edge look-ups
+    graph = load_graph("uniform:20000:160000", cache=False)
+    program = compile_program_file(str(PROGRAMS / "bfs_hybrid.gt"))
+    result = program.run(graph, 5, 0.05, target="opencl", devices=2, validate=True)
+    assert result["pred"][5] == 5 and (result["pred"] >= 0).sum() > 19_000
+
+
+def test_big_graph_tool_times_every_stage_and_validates() -> None:
+    tool = Path(__file__).parents[2] / "tools" / "big_graph.py"
+    environment = {**os.environ, "POCL_DEVICES": "pthread pthread"}
+    done = subprocess.run(
+        [sys.executable, str(tool), "--target", "opencl", "--devices", "2", "--program",
+         str(PROGRAMS / "bfs_hybrid.gt"), "uniform:8192:65536"],
+        capture_output=True, text=True, env=environment, timeout=600,
+    )  # fmt: skip
+    if "no OpenCL" in done.stderr or "pyopencl" in done.stderr:
+        pytest.skip(done.stderr.strip().splitlines()[-1])
+    assert done.returncode == 0, done.stderr
+    for stage in ("generate", "split into 2 parts", "run on 2 devices", "validate"):
+        assert f"stage {stage}" in done.stdout
+    assert "device memory on 1 device (32-bit edge indices)" in done.stdout
+    assert "VALIDATED" in done.stdout
