@@ -1036,51 +1036,108 @@ template <typename Work> inline void in_parallel_blocks(size_t total, size_t blo
 #endif
 }
 
+// How many threads work on `total` items: one per hardware thread where the
+// host was built with GIR_GRAPH_THREADS, else one.
+inline size_t thread_count(size_t total) {
+#ifdef GIR_GRAPH_THREADS
+  return std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), total / 4096 + 1));
+#else
+  (void)total;
+  return 1;
+#endif
+}
+
+// Runs `work(thread)` for each thread in [0, threads), each in a thread of its own.
+template <typename Work> inline void on_threads(size_t threads, Work work) {
+#ifdef GIR_GRAPH_THREADS
+  std::vector<std::thread> workers;
+  for (size_t t = 1; t < threads; ++t) workers.emplace_back(work, t);
+  work((size_t)0);
+  for (std::thread& worker : workers) worker.join();
+#else
+  for (size_t t = 0; t < threads; ++t) work(t);
+#endif
+}
+
 // Both directions of `count` drawn edges, without self loops or duplicates,
 // sorted by (src, dst), written to out_src/out_dst (room for 2 * count each);
 // returns how many. `edge(e, s, d)` sets drawn edge e (called twice per edge,
-// from any thread: a generator draws it again rather than keep it). A counting
-// sort by source scatters both directions straight into the output, then each
-// row is sorted and deduplicated and the rows packed, all spread over threads:
-// the output is the only per-edge memory (8 bytes per output edge, beside what
-// `edge` reads), which lets a host build a graph of billions of edges
-// (gir.runtime.graph.generators).
+// from any thread: a generator draws it again rather than keep it).
+//
+// A two-level counting sort by source, with no atomics and no scattered writes
+// over the whole graph: each thread scatters both directions of its range of
+// edges into the output, grouped by the block of their source (a few thousand
+// blocks of consecutive vertices: a few thousand streams, written in order);
+// then each block, on its own, is sorted by source into its rows, in
+// cache-sized pieces; each row is sorted and deduplicated, and the rows are
+// packed. The output is the only per-edge memory (8 bytes per output edge,
+// beside what `edge` reads, and one block a thread), which lets a host build a
+// graph of billions of edges (gir.runtime.graph.generators).
 template <typename Edge>
 inline size_t symmetric_edges_of(Edge edge, size_t count, long long vertices, int32_t* out_src, int32_t* out_dst) {
-  // Counted and scattered by threads over ranges of edges with relaxed atomic
-  // increments: the order within a row varies, and sorting the rows undoes it.
-  std::vector<int64_t> begin((size_t)vertices + 1, 0);
-  int64_t* counts = begin.data() + 1;
-  in_parallel(count, [&](size_t first, size_t last) {
-    for (size_t e = first; e < last; ++e) {
+  if (vertices <= 0) return 0;
+  const long long block_vertices = std::max(1LL, (vertices + 4095) / 4096);
+  const size_t blocks = (size_t)((vertices + block_vertices - 1) / block_vertices);
+  const size_t threads = thread_count(count);
+  // Each thread's entries per block, then (block-major) where they go.
+  std::vector<int64_t> at(threads * blocks, 0);
+  on_threads(threads, [&](size_t t) {
+    int64_t* mine = &at[t * blocks];
+    for (size_t e = count * t / threads; e < count * (t + 1) / threads; ++e) {
       int32_t s, d;
       edge(e, s, d);
       if (s != d) {
-        __atomic_fetch_add(&counts[s], 1, __ATOMIC_RELAXED);
-        __atomic_fetch_add(&counts[d], 1, __ATOMIC_RELAXED);
+        ++mine[(size_t)(s / block_vertices)];
+        ++mine[(size_t)(d / block_vertices)];
       }
     }
   });
-  for (long long v = 0; v < vertices; ++v) begin[(size_t)v + 1] += begin[(size_t)v];
-  std::vector<int64_t> next(begin.begin(), begin.end() - 1);
-  int64_t* cursor = next.data();
-  in_parallel(count, [&](size_t first, size_t last) {
-    for (size_t e = first; e < last; ++e) {
+  std::vector<int64_t> block_begin(blocks + 1, 0);
+  int64_t position = 0;
+  for (size_t b = 0; b < blocks; ++b) {
+    block_begin[b] = position;
+    for (size_t t = 0; t < threads; ++t) position += std::exchange(at[t * blocks + b], position);
+  }
+  block_begin[blocks] = position;
+  on_threads(threads, [&](size_t t) {
+    int64_t* cursor = &at[t * blocks];
+    for (size_t e = count * t / threads; e < count * (t + 1) / threads; ++e) {
       int32_t s, d;
       edge(e, s, d);
       if (s != d) {
-        out_dst[__atomic_fetch_add(&cursor[s], 1, __ATOMIC_RELAXED)] = d;
-        out_dst[__atomic_fetch_add(&cursor[d], 1, __ATOMIC_RELAXED)] = s;
+        int64_t forward = cursor[(size_t)(s / block_vertices)]++;
+        out_src[forward] = s;
+        out_dst[forward] = d;
+        int64_t backward = cursor[(size_t)(d / block_vertices)]++;
+        out_src[backward] = d;
+        out_dst[backward] = s;
       }
     }
   });
-  std::vector<int64_t>& kept = next;  // reused: each row's length once deduplicated
-  in_parallel_blocks((size_t)vertices, 4096, [&](size_t first, size_t last) {
-    for (size_t v = first; v < last; ++v) {
-      int32_t* row = out_dst + begin[v];
-      int32_t* row_end = out_dst + begin[v + 1];
-      std::sort(row, row_end);
-      kept[v] = std::unique(row, row_end) - row;
+  // Each block sorted by source into its rows (out_dst), each row sorted and
+  // deduplicated: begin[v] is where row v starts, kept[v] its length after.
+  std::vector<int64_t> begin((size_t)vertices + 1, 0), kept((size_t)vertices, 0);
+  begin[(size_t)vertices] = block_begin[blocks];
+  in_parallel_blocks(blocks, 1, [&](size_t first_block, size_t last_block) {
+    std::vector<int32_t> sources, targets;
+    std::vector<int64_t> starts;
+    for (size_t b = first_block; b < last_block; ++b) {
+      int64_t from = block_begin[b], to = block_begin[b + 1];
+      long long first_vertex = (long long)b * block_vertices;
+      size_t width = (size_t)(std::min(vertices, first_vertex + block_vertices) - first_vertex);
+      sources.assign(out_src + from, out_src + to);
+      targets.assign(out_dst + from, out_dst + to);
+      starts.assign(width + 1, 0);
+      for (int32_t s : sources) ++starts[(size_t)(s - first_vertex) + 1];
+      for (size_t i = 0; i < width; ++i) starts[i + 1] += starts[i];
+      for (size_t i = 0; i < width; ++i) begin[(size_t)first_vertex + i] = from + starts[i];
+      for (size_t i = 0; i < sources.size(); ++i) out_dst[from + starts[(size_t)(sources[i] - first_vertex)]++] = targets[i];
+      for (size_t i = 0; i < width; ++i) {  // starts[i] is now where row i ends
+        int32_t* row = out_dst + begin[(size_t)first_vertex + i];
+        int32_t* row_end = out_dst + from + starts[i];
+        std::sort(row, row_end);
+        kept[(size_t)first_vertex + i] = std::unique(row, row_end) - row;
+      }
     }
   });
   // Packed rows start at the prefix sums of `kept`. Rows move left by a varying
