@@ -785,7 +785,11 @@ class CudaDevice(Device):
         return pointer
 
     def memory_bytes(self) -> int | None:
-        free, _ = self._cuda.mem_get_info()
+        self.context.push()  # this GPU's, whichever device the thread opened last
+        try:
+            free, _ = self._cuda.mem_get_info()
+        finally:
+            self._cuda.Context.pop()
         return int(free)
 
     def upload(self, array: np.ndarray) -> int:
