@@ -115,6 +115,20 @@ def test_a_parts_csc_is_its_transpose(parts: int, kind: str) -> None:
         assert part.csc() is got  # made once
 
 
+def test_parts_do_not_keep_their_graph_alive() -> None:
+    import gc
+    import weakref
+
+    graph = _directed_graph(300, 2000, 8, False)
+    parts = partition(graph, 2)
+    gone = weakref.ref(graph)
+    del graph
+    gc.collect()
+    assert gone() is None  # no cycle through the parts it keeps
+    for part in parts:  # the CSC is then the part's own transpose
+        assert all(np.array_equal(a, b) for a, b in zip(part.csc()[:2], part.local.transpose().csr()[:2], strict=True))
+
+
 def test_a_graph_is_split_once() -> None:
     graph = load_graph("rmat:9", cache=False)
     assert partition(graph, 3) is partition(graph, 3)

@@ -20,6 +20,7 @@ parts[1].out_degrees()  # the whole graph's
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,9 +52,10 @@ class GraphPart:
     local: Graph
     sources: tuple[int, int]
     whole_out_degrees: np.ndarray
-    whole: Graph | None = None
-    """The graph the part is of: its CSC, cut to the part's sources, is the
-    part's (`csc`); None: the part's own transpose is."""
+    whole: weakref.ref[Graph] | None = None
+    """The graph the part is of (weakly: the graph keeps its parts, see
+    `partition`): its CSC, cut to the part's sources, is the part's (`csc`);
+    where it is gone, or None, the part's own transpose is."""
 
     @property
     def num_vertices(self) -> int:
@@ -76,9 +78,9 @@ class GraphPart:
         columns in `sources` of each row of the whole graph's CSC (its rows are
         sorted), cut on every core (`native.column_range`) instead of
         transposing the part (a counting sort on one core), made once."""
-        if self.whole is None:
+        whole = None if self.whole is None else self.whole()
+        if whole is None:
             return self.local.csc()
-        whole = self.whole
         begin, end = self.sources
 
         def cut() -> CsrArrays:
@@ -117,5 +119,5 @@ def _partition(graph: Graph, parts: int) -> list[GraphPart]:
             )
         weights = None if graph.weights is None else graph.weights[first:last]
         local = Graph(graph.num_vertices, graph.src[first:last], graph.dst[first:last], weights)
-        result.append(GraphPart(local, (begin, end), degrees, graph))
+        result.append(GraphPart(local, (begin, end), degrees, weakref.ref(graph)))
     return result
