@@ -241,6 +241,9 @@ class Communicator:
         self.override = exchange_override()
         """The format of every exchange, where `GIR_EXCHANGE_FORMAT` sets one."""
         self._graph = graph
+        self.check_part: Callable[..., None] | None = None
+        """What each rank calls with its device and part before uploading it
+        (`CompiledProgram.check_fits`); None: nothing."""
         self._lock = threading.Lock()
         self._parts: dict[tuple[str, bool], list[GraphPart]] = {}
         # Per rank; each rank's thread writes only its own entries.
@@ -459,6 +462,7 @@ def run_partitioned(
     one rank per device in a thread of its own; `graph`: the host graph the
     program's graph argument names (a graph given from Python), else loaded."""
     communicator = make_communicator(devices, graph)
+    communicator.check_part = program.check_fits
     kernels = [program.kernels(device) for device in devices]
     runs = [
         Run(device, kernels[rank], argv, stdout if rank == 0 else io.StringIO(),

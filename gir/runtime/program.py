@@ -125,18 +125,32 @@ class CompiledProgram:
             device.progress(f"{spec} has {graph.num_edges:,} edges ({why}): running with 64-bit edge indices")
         return program
 
-    def check_fits(self, device: Device, spec: str, num_vertices: int, num_edges: int) -> None:
+    def check_fits(
+        self,
+        device: Device,
+        spec: str,
+        num_vertices: int,
+        num_edges: int,
+        part: tuple[int, int, int] | None = None,
+    ) -> None:
         """A `UserError` when this program's footprint on a graph of that size
         is larger than `device`'s memory: raised before anything is uploaded,
-        with the number of devices a partitioned run would need."""
+        with the number of devices a partitioned run would need. `part`: the
+        graph is part (rank, parts, the whole graph's edges) of a partitioned
+        run's graph."""
         memory = device.memory_bytes()
         if self.footprint is None or memory is None:
             return
         graph_bytes, buffer_bytes = self.footprint.bytes(num_vertices, num_edges)
         if graph_bytes + buffer_bytes <= memory:
             return
+        whole_edges = num_edges if part is None else part[2]
         devices = next(
-            (count for count in range(2, 1025) if self.footprint.total(num_vertices, -(-num_edges // count)) <= memory),
+            (
+                count
+                for count in range(2 if part is None else part[1] + 1, 1025)
+                if self.footprint.total(num_vertices, -(-whole_edges // count)) <= memory
+            ),
             None,
         )
         advice = (
@@ -145,11 +159,16 @@ class CompiledProgram:
             else f"run it partitioned over {devices} devices or more (gir-run --devices {devices}, "
             f"Program.run(..., devices={devices})), each holding its part of the edges"
         )
+        what = (
+            f"'{spec}' ({num_vertices:,} vertices, {num_edges:,} edges)"
+            if part is None
+            else f"part {part[0]} of {part[1]} of '{spec}' ({num_vertices:,} vertices, {num_edges:,} of its "
+            f"{whole_edges:,} edges)"
+        )
         raise UserError(
             f"error: {self.source_name} needs about {format_bytes(graph_bytes + buffer_bytes)} of device "
-            f"memory on '{spec}' ({num_vertices:,} vertices, {num_edges:,} edges): "
-            f"{format_bytes(graph_bytes)} of graph arrays and {format_bytes(buffer_bytes)} of vectors and "
-            f"queues, but {device.name} has {format_bytes(memory)}: {advice}"
+            f"memory on {what}: {format_bytes(graph_bytes)} of graph arrays and {format_bytes(buffer_bytes)} "
+            f"of vectors and queues, but {device.name} has {format_bytes(memory)}: {advice}"
         )
 
     def kernels(self, device: Device) -> Any:

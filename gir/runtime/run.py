@@ -257,7 +257,13 @@ class Run:
             lambda: load_graph(spec, weighted=bool(weighted), progress=self.device.progress),
             self.device.progress,
         )
-        return self.device.load_graph_part(spec, weighted, self.rank, parts[self.rank])
+        part = parts[self.rank]
+        if self.communicator.check_part is not None:
+            whole_edges = sum(each.num_edges for each in parts)
+            self.communicator.check_part(
+                self.device, spec, part.num_vertices, part.num_edges, (self.rank, len(parts), whole_edges)
+            )
+        return self.device.load_graph_part(spec, weighted, self.rank, part)
 
     def graph_size(self, graph: DeviceGraph, what: GraphSize) -> int:
         return graph.num_vertices if what == GraphSize.VERTICES else graph.num_edges

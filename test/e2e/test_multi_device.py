@@ -179,3 +179,20 @@ def test_big_graph_tool_times_every_stage_and_validates() -> None:
         assert f"stage {stage}" in done.stdout
     assert "device memory on 1 device (32-bit edge indices)" in done.stdout
     assert "VALIDATED" in done.stdout
+
+
+def test_a_part_too_large_for_its_device_is_refused_before_its_upload(monkeypatch: pytest.MonkeyPatch) -> None:
+    if _opencl_device_count() < 2:
+        pytest.skip("fewer than 2 OpenCL devices")
+    from gir.runtime.device import OpenCLDevice
+    from gir.runtime.graph import load_graph
+
+    def no_upload(self: object, array: object) -> None:
+        raise AssertionError("uploaded before the check")
+
+    graph = load_graph("rmat:10", cache=False)
+    program = compile_program_file(str(PROGRAMS / "bfs_hybrid.gt"))
+    monkeypatch.setattr(OpenCLDevice, "memory_bytes", lambda self: 150_000)
+    monkeypatch.setattr(OpenCLDevice, "upload", no_upload)
+    with pytest.raises(UserError, match=r"on part \d of 2 of .*of its 21,030 edges\).* run it partitioned over 3 devices or more"):
+        program.run(graph, 0, 0.05, target="opencl", devices=2)
