@@ -92,6 +92,7 @@ class Program:
     path: Path
     args: list[str] = field(default_factory=list)
     expect: str | None = None
+    externs: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -179,7 +180,18 @@ def _program(name: str, source: str, path: Path) -> Program:
         path,
         args.split() if args is not None else default_args(source),
         sidecar(path, ".expect"),
+        extern_options(path),
     )
+
+
+def extern_options(path: Path) -> list[str]:
+    """`gir-run`'s extern options for the implementation files beside `path`, if any."""
+    options: list[str] = []
+    for suffix, option in ((".externs.py", "--host-extern"), (".extern.cl", "--extern")):
+        side = path.with_suffix(suffix)
+        if side.exists():
+            options += [option, str(side.resolve())]
+    return options
 
 
 def classify(returncode: int, stdout: str, stderr: str) -> tuple[str, str]:
@@ -224,10 +236,11 @@ def run_one(program: Program, cwd: Path, timeout: int) -> Outcome:
 
 
 def _run(program: Program, path: Path, cwd: Path, timeout: int, validate: bool) -> Outcome:
-    command = ["gir-run", "--target", "opencl", str(path), *program.args]
+    command = ["gir-run", "--target", "opencl", *program.externs, str(path), *program.args]
     if validate:
         command.append("--validate")
-    shown = [*command[:3], program.name, *command[4:]]
+    at = 3 + len(program.externs)
+    shown = [*command[:at], program.name, *command[at + 1 :]]
     try:
         done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
