@@ -106,6 +106,11 @@ class HostRuntime(Protocol):
         "float64", "bool", "string"; None: ignored); errors name `where`."""
         ...
 
+    def number_list_pop(self, numbers: list[Any], where: str) -> Any:
+        """`l.pop()` of a list of numbers: its last item, removed; an empty list
+        is an error at `where` (`file:line:col`)."""
+        ...
+
     def text_int(self, text: str) -> int:
         """`atoi(s)`: the string `text` read as an integer argument is."""
         ...

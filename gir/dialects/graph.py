@@ -91,6 +91,10 @@ from xdsl.utils.str_enum import StrEnum
 from gir.reorder import unknown_ordering
 from gir.dialects.printing import (
     ArgvStringOpBase,
+    NumberListAppendOpBase,
+    NumberListNewOpBase,
+    NumberListPopOpBase,
+    NumberListSizeOpBase,
     PrintOpBase,
     StringConstantOpBase,
     StringEqOpBase,
@@ -509,6 +513,34 @@ class StringConstantOp(StringConstantOpBase):
     """A string literal as a value (`var name : string = "rmat";`)."""
 
     name = "graph.string_constant"
+
+
+@irdl_op_definition
+class NumberListNewOp(NumberListNewOpBase):
+    """`new list{int}()`: an empty list of numbers."""
+
+    name = "graph.number_list_new"
+
+
+@irdl_op_definition
+class NumberListAppendOp(NumberListAppendOpBase):
+    """`l.append(x)`: `x` becomes the list's last item."""
+
+    name = "graph.number_list_append"
+
+
+@irdl_op_definition
+class NumberListPopOp(NumberListPopOpBase):
+    """`l.pop()`: removes and gives the list's last item."""
+
+    name = "graph.number_list_pop"
+
+
+@irdl_op_definition
+class NumberListSizeOp(NumberListSizeOpBase):
+    """`l.size()`: the number of items."""
+
+    name = "graph.number_list_size"
 
 
 @irdl_op_definition
@@ -1686,6 +1718,10 @@ Graph = Dialect(
         StringConstantOp,
         StringEqOp,
         StringToIntOp,
+        NumberListNewOp,
+        NumberListAppendOp,
+        NumberListPopOp,
+        NumberListSizeOp,
         CallExternOp,
         LoadEdgesOp,
         VertexIdOp,

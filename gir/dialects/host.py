@@ -93,11 +93,16 @@ from xdsl.utils.str_enum import StrEnum
 from gir.dialects.graph import extern_declaration, verify_argv_index, verify_reorder
 from gir.dialects.printing import (
     ArgvStringOpBase,
+    NumberListAppendOpBase,
+    NumberListNewOpBase,
+    NumberListPopOpBase,
+    NumberListSizeOpBase,
     PrintOpBase,
     StringConstantOpBase,
     StringEqOpBase,
     StringToIntOpBase,
     StringType,
+    NumberListType,
 )
 from gir.dialects.gir_gpu import (
     KernelOp,
@@ -201,6 +206,42 @@ class StringEqOp(StringEqOpBase):
     """Whether two host strings have the same text."""
 
     name = "host.string_eq"
+
+    traits = traits_def(HostSide())
+
+
+@irdl_op_definition
+class NumberListNewOp(NumberListNewOpBase):
+    """An empty host list of numbers."""
+
+    name = "host.number_list_new"
+
+    traits = traits_def(HostSide())
+
+
+@irdl_op_definition
+class NumberListAppendOp(NumberListAppendOpBase):
+    """Appends a number to a host list."""
+
+    name = "host.number_list_append"
+
+    traits = traits_def(HostSide())
+
+
+@irdl_op_definition
+class NumberListPopOp(NumberListPopOpBase):
+    """Removes and gives a host list's last number (a run-time error when empty)."""
+
+    name = "host.number_list_pop"
+
+    traits = traits_def(HostSide())
+
+
+@irdl_op_definition
+class NumberListSizeOp(NumberListSizeOpBase):
+    """The number of items of a host list."""
+
+    name = "host.number_list_size"
 
     traits = traits_def(HostSide())
 
@@ -1301,11 +1342,24 @@ Host = Dialect(
         ListPopOp,
         ListExportOp,
         ListImportOp,
+        NumberListNewOp,
+        NumberListAppendOp,
+        NumberListPopOp,
+        NumberListSizeOp,
         CloneOp,
         AllReduceOp,
         AllGatherOp,
     ],
-    [GraphType, GraphArrayAttr, GraphSizeAttr, ListType, CombineAttr, ExchangeFormatAttr, StringType],
+    [
+        GraphType,
+        GraphArrayAttr,
+        GraphSizeAttr,
+        ListType,
+        CombineAttr,
+        ExchangeFormatAttr,
+        StringType,
+        NumberListType,
+    ],
 )
 """The host side of the GPU level: command line, output, timers, the graph, device
 buffers and kernel launches."""

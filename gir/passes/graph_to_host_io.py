@@ -18,6 +18,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from gir.dialects import frontier, graph, host
+from gir.dialects.printing import NumberListType
 
 
 def _ancestors(op: Operation) -> Iterator[Operation]:
@@ -55,6 +56,30 @@ class StringsToHost(RewritePattern):
             rewriter.replace(op, host.StringToIntOp(op.text, op.result.type))
         else:
             rewriter.replace(op, host.StringEqOp(op.lhs, op.rhs))
+
+
+class NumberListsToHost(RewritePattern):
+    """`graph.number_list_new`, `_append`, `_pop`, `_size` -> their `host`
+    namesakes (a list of numbers is a host value at every level)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self,
+        op: graph.NumberListNewOp
+        | graph.NumberListAppendOp
+        | graph.NumberListPopOp
+        | graph.NumberListSizeOp,
+        rewriter: PatternRewriter,
+    ) -> None:
+        if isinstance(op, graph.NumberListNewOp):
+            assert isinstance(op.result.type, NumberListType)
+            rewriter.replace(op, host.NumberListNewOp(op.result.type.element))
+        elif isinstance(op, graph.NumberListAppendOp):
+            rewriter.replace(op, host.NumberListAppendOp(op.list, op.value))
+        elif isinstance(op, graph.NumberListPopOp):
+            rewriter.replace(op, host.NumberListPopOp(op.list))
+        else:
+            rewriter.replace(op, host.NumberListSizeOp(op.list))
 
 
 class PrintToHost(RewritePattern):
@@ -122,6 +147,7 @@ class GraphToHostIo(ModulePass):
                 [
                     ArgvIntToHost(),
                     StringsToHost(),
+                    NumberListsToHost(),
                     PrintToHost(),
                     StartTimerToHost(),
                     StopTimerToHost(),

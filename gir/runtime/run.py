@@ -207,6 +207,12 @@ class Run:
             raise UserError(f"error: argv[{index}] must be an integer, not '{text}'")
         return value
 
+    def number_list_pop(self, numbers: list[Any], where: str) -> Any:
+        if not numbers:
+            located = f"{where}: error" if where else "error"
+            raise UserError(f"{located}: the program pops from an empty list")
+        return numbers.pop()
+
     def text_int(self, text: str) -> int:
         value = parse_argv_int(text)
         if value is None:

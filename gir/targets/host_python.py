@@ -548,6 +548,23 @@ class HostPrinter(StructuredPrinter):
             self._line(call)
 
     @emit.register
+    def _(self, op: host.NumberListNewOp) -> None:
+        self._define(op.result, "[]")
+
+    @emit.register
+    def _(self, op: host.NumberListAppendOp) -> None:
+        self._line(f"{self.expr(op.list)}.append({self.expr(op.value)})")
+
+    @emit.register
+    def _(self, op: host.NumberListPopOp) -> None:
+        where = self._constant(call_site(op))
+        self._define(op.result, f"rt.number_list_pop({self.expr(op.list)}, {where})")
+
+    @emit.register
+    def _(self, op: host.NumberListSizeOp) -> None:
+        self._define(op.result, f"len({self.expr(op.list)})")
+
+    @emit.register
     def _(self, op: host.StringEqOp) -> None:
         self._define(op.result, f"({self.expr(op.lhs)} == {self.expr(op.rhs)})")
 

@@ -16,6 +16,7 @@ from gir.frontend.sema import (
     INT,
     EdgeApplyInfo,
     FuncInfo,
+    NumberListTy,
     PriorityQueueTy,
     ScalarTy,
     VectorTy,
@@ -28,6 +29,9 @@ from gir.frontend.sema.meanings import (
     ListInsert,
     ListRetrieve,
     Method,
+    NumberListAppend,
+    NumberListPop,
+    NumberListSize,
     Neighbours,
     Relabel,
     UpdatePriority,
@@ -167,6 +171,15 @@ class CallGen(IRGenBase):
             case ListInsert():
                 self.emit(graph.ListInsertOp(receiver, self.expr(expr.args[0])))
                 return None
+            case NumberListAppend():
+                assert isinstance(expr.receiver.ty, NumberListTy)
+                number = self.expr_as(expr.args[0], expr.receiver.ty.element)
+                self.emit(graph.NumberListAppendOp(receiver, number))
+                return None
+            case NumberListPop():
+                return self.value(graph.NumberListPopOp(receiver))
+            case NumberListSize():
+                return self.value(graph.NumberListSizeOp(receiver))
             case VertexCount():
                 return self.value(graph.VertexSetSizeOp(self.value(graph.GetVerticesOp(receiver))))
             case Relabel():  # the load relabels the graph (build_module)

@@ -118,6 +118,21 @@ class ListInsert(Method):
 
 
 @dataclass(frozen=True)
+class NumberListAppend(Method):
+    """`numbers.append(x)` / `numbers.insert(x)` on a `list{int}`."""
+
+
+@dataclass(frozen=True)
+class NumberListPop(Method):
+    """`numbers.pop()` on a `list{int}`: its last number."""
+
+
+@dataclass(frozen=True)
+class NumberListSize(Method):
+    """`numbers.size()` on a `list{int}`."""
+
+
+@dataclass(frozen=True)
 class ListRetrieve(Method):
     """`list.pop()` (the last set, as a new one) or `list.retrieve(set)` (the
     last set becomes `set`'s value)."""

@@ -15,6 +15,9 @@ from gir.frontend.sema.meanings import (
     ListInsert,
     ListRetrieve,
     Method,
+    NumberListAppend,
+    NumberListPop,
+    NumberListSize,
     Neighbours,
     QueueFinished,
     Relabel,
@@ -33,6 +36,7 @@ from gir.frontend.sema.types import (
     VOID,
     EdgeSetTy,
     ListTy,
+    NumberListTy,
     PriorityQueueTy,
     Ty,
     VectorTy,
@@ -71,6 +75,8 @@ class MethodChecks(CheckerBase):
             return self.check_queue_method(expr, receiver)
         if isinstance(receiver, ListTy):
             return self.check_list_method(expr)
+        if isinstance(receiver, NumberListTy):
+            return self.check_number_list_method(expr, receiver)
         raise self.error(expr.method_pos, f"{receiver} has no method '{expr.method}'")
 
     def names_vector(self, expr: ast.Expr) -> bool:
@@ -216,6 +222,24 @@ class MethodChecks(CheckerBase):
                 raise self.error(arg.pos, f"priority changes are int, found {ty}")
         expr.info = UpdatePrioritySum()
         return BOOL
+
+    def check_number_list_method(self, expr: ast.MethodCall, numbers: NumberListTy) -> Ty:
+        """`append(x)` / `insert(x)` (a number converted to the element type, as
+        an assignment converts it), `pop()` (the last number) and `size()`."""
+        if expr.method in ("pop", "size"):
+            self.check_arity(expr, 0)
+            expr.info = NumberListPop() if expr.method == "pop" else NumberListSize()
+            return numbers.element if expr.method == "pop" else INT
+        if expr.method not in ("append", "insert"):
+            raise self.error(expr.method_pos, f"{numbers} has no method '{expr.method}'")
+        self.check_arity(expr, 1)
+        ty = self.check_value(expr.args[0], "the argument")
+        if ty == VERTEXSET or not is_assignable(ty, numbers.element):
+            raise self.error(
+                expr.args[0].pos, f"{expr.method} on a {numbers} needs a {numbers.element}, found {ty}"
+            )
+        expr.info = NumberListAppend()
+        return VOID
 
     def check_list_method(self, expr: ast.MethodCall) -> Ty:
         """`insert(set)` / `append(set)` (push a copy), `retrieve(set)` (pop the
