@@ -71,15 +71,18 @@ class NumberListsToHost(RewritePattern):
         | graph.NumberListSizeOp,
         rewriter: PatternRewriter,
     ) -> None:
+        lowered: Operation
         if isinstance(op, graph.NumberListNewOp):
             assert isinstance(op.result.type, NumberListType)
-            rewriter.replace(op, host.NumberListNewOp(op.result.type.element))
+            lowered = host.NumberListNewOp(op.result.type.element)
         elif isinstance(op, graph.NumberListAppendOp):
-            rewriter.replace(op, host.NumberListAppendOp(op.list, op.value))
+            lowered = host.NumberListAppendOp(op.list, op.value)
         elif isinstance(op, graph.NumberListPopOp):
-            rewriter.replace(op, host.NumberListPopOp(op.list))
+            lowered = host.NumberListPopOp(op.list)
         else:
-            rewriter.replace(op, host.NumberListSizeOp(op.list))
+            lowered = host.NumberListSizeOp(op.list)
+        lowered.location = op.location  # a pop of an empty list is reported there
+        rewriter.replace(op, lowered)
 
 
 class PrintToHost(RewritePattern):

@@ -48,12 +48,12 @@ from gir.diagnostics import UserError
 from gir.dialects import host
 from gir.dialects.host import edge_index_width
 from gir.dialects.gir_gpu import KernelOp
-from gir.dialects.printing import StringType
+from gir.dialects.printing import NumberListType, StringType
 from gir.targets.c_printer import C_RESERVED, KernelPrinter, Needs, c_string_literal
 from gir.targets.cuda import CudaFlavour
 from gir.targets.cuda_host_runtime import partition_runtime_source, runtime_source
 from gir.targets.externs import kernel_prints
-from gir.targets.host_externs import cpp_host_section, host_extern_declarations
+from gir.targets.host_externs import call_site, cpp_host_section, host_extern_declarations
 from gir.targets.host_python import find_main
 from gir.targets.walker import ValueNames
 
@@ -142,6 +142,8 @@ class CudaHostPrinter(KernelPrinter):
             return "gir_rt::List*"
         if isinstance(type_, StringType):
             return "std::string"
+        if isinstance(type_, NumberListType):
+            return f"std::vector<{self.c_type(type_.element)}>"
         return super().c_type(type_)
 
     def _float_literal(self, value: float, width: int) -> str:
@@ -226,6 +228,8 @@ class CudaHostPrinter(KernelPrinter):
                 self._statement(f"gir_rt::HostCopy<{self._element_type(arg)}> {copy}({self.expr(arg)})")
                 args.append(f"{copy}.data()")
                 copies.append(copy)
+            elif isinstance(arg.type, NumberListType):  # GraphIt's `std::vector<T>*`
+                args.append(f"&{self.expr(arg)}")
             else:
                 args.append(self.expr(arg))
         call = f"{op.callee.root_reference.data}({', '.join(args)})"
@@ -238,10 +242,30 @@ class CudaHostPrinter(KernelPrinter):
 
     def host_extern_type(self, type_: Attribute) -> str:
         """A host extern's parameter or result type in C++: a buffer is a
-        pointer to its host copy."""
+        pointer to its host copy, a list of numbers a pointer to the program's
+        `std::vector` (as GraphIt passes it)."""
         if isinstance(type_, MemRefType):
             return f"{self.flavour.memory_type(self.scalar(type_.element_type), self.needs)}*"
+        if isinstance(type_, NumberListType):
+            return f"{self.c_type(type_)}*"
         return self.c_type(type_)
+
+    @emit.register
+    def _(self, op: host.NumberListNewOp) -> None:
+        self._define(op.result, f"{self.c_type(op.result.type)}()")
+
+    @emit.register
+    def _(self, op: host.NumberListAppendOp) -> None:
+        self._statement(f"{self.expr(op.list)}.push_back({self.expr(op.value)})")
+
+    @emit.register
+    def _(self, op: host.NumberListPopOp) -> None:
+        where = c_string_literal(call_site(op))
+        self._define(op.result, f"gir_rt::number_list_pop({self.expr(op.list)}, {where})")
+
+    @emit.register
+    def _(self, op: host.NumberListSizeOp) -> None:
+        self._define(op.result, f"(int){self.expr(op.list)}.size()")
 
     @emit.register
     def _(self, op: host.StringEqOp) -> None:
