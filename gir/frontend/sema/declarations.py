@@ -196,9 +196,7 @@ class DeclarationChecks(CheckerBase):
         if callee.output is not None and callee.output.ty == STRING:
             host_only.append(callee.output)
         if host_only:
-            what = {VectorTy: "a vector", NumberListTy: "a list of numbers"}.get(
-                type(host_only[0].ty), "a string"
-            )
+            what = "a vector" if isinstance(host_only[0].ty, VectorTy) else "a string"
             raise self.error(
                 call.pos,
                 f"extern function '{callee.name}' takes or gives {what} "

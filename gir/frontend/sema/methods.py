@@ -236,7 +236,7 @@ class MethodChecks(CheckerBase):
         ty = self.check_value(expr.args[0], "the argument")
         if ty == VERTEXSET or not is_assignable(ty, numbers.element):
             raise self.error(
-                expr.args[0].pos, f"{expr.method} on a {numbers} needs a {numbers.element}, found {ty}"
+                expr.args[0].pos, f"{expr.method} on a {numbers} cannot take a {ty}"
             )
         expr.info = NumberListAppend()
         return VOID
