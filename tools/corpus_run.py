@@ -51,7 +51,7 @@ NO_MAIN = "the program has no 'main' function; its exports"
 CALL_EXPORTS = """
 import re, sys, gir, numpy as np
 from gir.runtime.graph import load_graph
-program = gir.compile(sys.argv[1])
+program = gir.compile(sys.argv[1], host_externs=sys.argv[3] or None, extern=sys.argv[4] or None)
 graph = program_graph = sys.argv[2]
 vertices = load_graph(graph).num_vertices
 for name, export in program.exports.items():
@@ -72,7 +72,8 @@ for name, export in program.exports.items():
 print('called every export: OK', file=sys.stderr)
 """
 """A program of exports only: each export called once, in source order, on the
-graph and with 1 (or 0.5) for each scalar parameter."""
+graph and with 1 (or 0.5) for each scalar parameter; argv[3] and argv[4] are the
+program's host and device extern implementations, or empty."""
 VALIDATION_FAILED = "validation of "
 LOCATED_ERROR = re.compile(r"^(?P<where>[^\s:]+:\d+:\d+): error: (?P<message>.*)$")
 UNLOCATED_ERROR = re.compile(r"^error: (?P<message>.*)$")
@@ -260,8 +261,11 @@ def _run(program: Program, path: Path, cwd: Path, timeout: int, validate: bool) 
 def _call_exports(program: Program, path: Path, cwd: Path, timeout: int) -> Outcome:
     """Calls each export of a program without `main` from Python (`CALL_EXPORTS`)."""
     weighted = ",w" if WEIGHTED_EDGESET.search(program.source) else ""
-    command = [sys.executable, "-c", CALL_EXPORTS, str(path), f"rmat:{graph_scale(program.source)}{weighted}"]
-    shown = ["python -c CALL_EXPORTS", program.name, command[-1]]
+    graph = f"rmat:{graph_scale(program.source)}{weighted}"
+    implementations = dict(zip(program.externs[::2], program.externs[1::2], strict=True))
+    host, device = implementations.get("--host-extern", ""), implementations.get("--extern", "")
+    command = [sys.executable, "-c", CALL_EXPORTS, str(path), graph, host, device]
+    shown = ["python -c CALL_EXPORTS", program.name, graph]
     try:
         done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:

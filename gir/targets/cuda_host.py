@@ -251,6 +251,14 @@ class CudaHostPrinter(KernelPrinter):
         return self.c_type(type_)
 
     @emit.register
+    def _(self, op: host.ApplyExternOp) -> None:
+        raise UserError.at(op,
+            f"error: the extern function '{op.callee.root_reference.data}' is applied over "
+            f"{op.over.data}: the complete CUDA program cannot apply an extern function yet "
+            "(gir-run's Python host runs it)"
+        )  # fmt: skip
+
+    @emit.register
     def _(self, op: host.NumberListNewOp) -> None:
         self._define(op.result, f"{self.c_type(op.result.type)}()")
 

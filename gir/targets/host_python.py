@@ -548,6 +548,18 @@ class HostPrinter(StructuredPrinter):
             self._line(call)
 
     @emit.register
+    def _(self, op: host.ApplyExternOp) -> None:
+        name = self._constant(op.callee.root_reference.data)
+        where = self._constant(call_site(op))
+        graph = "".join(f"{self.expr(arg)}, " for arg in op.graph_args())
+        if op.over.data == "edges":  # and whether the function takes each edge's weight
+            graph += str(len(op.declaration().function_type.inputs.data) == 3) + ","
+        buffers = "".join(f"{self.expr(arg)}, " for arg in op.buffers()).rstrip(" ")
+        names = "".join(f"{self._constant(n.data)}, " for n in op.vectors.data).rstrip(" ")
+        over = self._constant(op.over.data)
+        self._line(f"rt.apply_extern({name}, {where}, {over}, ({graph}), ({buffers}), ({names}))")
+
+    @emit.register
     def _(self, op: host.NumberListNewOp) -> None:
         self._define(op.result, "[]")
 

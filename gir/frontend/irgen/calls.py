@@ -25,6 +25,7 @@ from gir.frontend.sema import (
 from gir.frontend.sema.vocabulary import WRITE_MIN_MAX
 from gir.frontend.sema.meanings import (
     AddVertex,
+    ExternApply,
     FinishedNode,
     ListInsert,
     ListRetrieve,
@@ -147,6 +148,9 @@ class CallGen(IRGenBase):
             return self.edge_apply(info)
         if isinstance(info, VectorReduction):
             return self.vector_reduction(expr, info.kind)
+        if isinstance(info, ExternApply):  # over the whole graph: no receiver value
+            self.emit(graph.ApplyExternOp(info.function, info.over))
+            return None
         receiver = self.expr(expr.receiver)
         match info:
             case VertexSetApply(udf=udf):

@@ -59,6 +59,16 @@ class AddVertex(Method):
 
 
 @dataclass(frozen=True)
+class ExternApply(Method):
+    """`vertices.apply(f)` / `edges.apply(f)` of an extern function `f`: the
+    user's host implementation runs once per vertex or edge, on the host."""
+
+    function: str
+    over: str
+    """"vertices" or "edges"."""
+
+
+@dataclass(frozen=True)
 class VertexSetApply(Method):
     """`set.apply(udf)`: the vertex function `udf` on every member."""
 
