@@ -265,7 +265,9 @@ def _lower_extern_apply(gpu: GpuContext, b: Builder, apply: graph.ApplyExternOp)
     if apply.over.data == "edges":
         args.append(gpu.graph)
     names = sorted(gpu.vectors)
-    b.insert(host.ApplyExternOp(callee, apply.over.data, [*args, *(gpu.buffer(n) for n in names)], names))
+    lowered = host.ApplyExternOp(callee, apply.over.data, [*args, *(gpu.buffer(n) for n in names)], names)
+    lowered.location = apply.location  # the user's errors are reported at the apply
+    b.insert(lowered)
     Rewriter.erase_op(apply)
 
 

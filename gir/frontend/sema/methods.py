@@ -61,7 +61,7 @@ class MethodChecks(CheckerBase):
     def check_method(self, expr: ast.Expr) -> Ty:
         """A method call, by the receiver's type."""
         assert isinstance(expr, ast.MethodCall)
-        if expr.method == "apply" and self.names_extern(expr.args):
+        if expr.method == "apply" and self.names_extern(expr.args) and not is_chain_link(expr.receiver):
             return self.check_extern_apply(expr)
         if expr.method in APPLY_METHODS and is_chain_link(expr.receiver):
             return self.check_edge_apply(expr)
@@ -100,12 +100,12 @@ class MethodChecks(CheckerBase):
         receiver = self.check_value(expr.receiver, "the receiver")
         if not isinstance(receiver, VertexSetTy | EdgeSetTy):
             raise self.error(expr.method_pos, f"{receiver} has no method 'apply'")
-        over = "edges" if isinstance(receiver, EdgeSetTy) else "vertices"
+        over, each = ("edges", "edge") if isinstance(receiver, EdgeSetTy) else ("vertices", "vertex")
         if not self.covers_the_graph(expr.receiver, over):
             raise self.error(
                 expr.receiver.pos,
                 f"the extern function '{function.name}' is applied on the host over every "
-                f"{over[:-1]} of the graph: apply it to a const "
+                f"{each} of the graph: apply it to a const "
                 + ("edgeset the program loads" if over == "edges" else
                    "vertexset holding edges.getVertices()")
                 + ", or call it from a vertex or edge function",
@@ -121,7 +121,7 @@ class MethodChecks(CheckerBase):
             raise self.error(
                 expr.args[0].pos,
                 f"the extern function '{function.name}' is applied over {over}: it must take "
-                f"({', '.join(wanted)}) and give nothing, as it runs once per {over[:-1]}",
+                f"({', '.join(wanted)}) and give nothing, as it runs once per {each}",
             )
         expr.info = ExternApply(function.name, over)
         return VOID
