@@ -187,18 +187,15 @@ def _int_arg(value: SSAValue) -> IntArg | None:
     value = _through_casts(value)
     if isinstance(value.owner, graph.ArgvIntOp):
         return IntArg(index=value.owner.index.value.data)
-    if isinstance(value.owner, graph.GlobalLoadOp):
-        stored = _last_argv_store(value.owner)
-        if stored is not None:
-            return _int_arg(stored)
     literal = _constant_int(value)
     return None if literal is None else IntArg(value=literal)
 
 
 def _last_argv_store(load: graph.GlobalLoadOp) -> SSAValue | None:
-    """The `argv[N]` a global holds where `load` reads it: its stores all sit in
-    one block (main's `dst_vertex = 0; ...; dst_vertex = atoi(argv[3]);`), the
-    last stores an `argv[N]`, and `load` does not come before that store there."""
+    """The `argv[N]` a global holds where `load` reads it (a search's target):
+    its stores all sit in one block (main's `dst_vertex = 0; ...; dst_vertex =
+    atoi(argv[3]);`), the last stores an `argv[N]`, and `load` does not come
+    before that store there."""
     stores = [
         op
         for op in _module_of(load).walk()
@@ -360,6 +357,11 @@ def _stop_target(apply: graph.EdgeSetApplyOp) -> IntArg | None:
         return None
     for op in loop.before_region.walk():
         if isinstance(op, graph.PriorityQueueFinishedNodeOp):
+            target = _through_casts(op.vertex)
+            if isinstance(target.owner, graph.GlobalLoadOp):  # `dst_vertex = atoi(argv[3]);`
+                stored = _last_argv_store(target.owner)
+                if stored is not None:
+                    return _int_arg(stored)
             return _int_arg(op.vertex)
     return None
 
