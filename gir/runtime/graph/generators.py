@@ -1,7 +1,9 @@
 """Synthetic graphs: `rmat:SCALE[:EDGEFACTOR]`, `road:W:H` and `uniform:N:M` specs.
 
 A spec may end in `,w` (integer weights hashed from the seed and the undirected
-edge) and `,seed=N`. Generated graphs are symmetric, without self loops or
+edge) and `,seed=N`; an RMAT spec also in `,a=P`, the probability of the
+top-left quadrant (Graph500's 0.57), which sets the degree skew: b = c =
+(0.95 - P) / 2 and d = 0.05, so 0.45 is flatter and 0.65 more skewed. Generated graphs are symmetric, without self loops or
 duplicates; those with at least 2^20 vertices go through the graph cache.
 """
 
@@ -29,7 +31,11 @@ _GENERATOR_FORMS = {
     "uniform": "uniform:N:M",
 }
 _OPTIONS_FORM = "[,w][,seed=N]"
+_RMAT_OPTIONS_FORM = "[,a=P]"
 _RMAT_PROBABILITIES = (0.57, 0.19, 0.19, 0.05)  # Graph500 a, b, c, d
+_RMAT_D = _RMAT_PROBABILITIES[3]
+_RMAT_A_RANGE = (0.25, 0.9)
+"""The `a=` values taken: from a uniform quadrant split to nearly all edges in one."""
 _RMAT_DEFAULT_EDGE_FACTOR = 16
 _RMAT_MAX_SCALE = 30
 _RMAT_CHUNK_EDGES = 1 << 20
@@ -45,10 +51,19 @@ class GeneratorSpec:
     sizes: tuple[int, ...]
     weighted: bool
     seed: int
+    rmat_a: float = _RMAT_PROBABILITIES[0]
 
     def __str__(self) -> str:
         weights = ",w" if self.weighted else ""
-        return f"{self.name}:{':'.join(map(str, self.sizes))}{weights},seed={self.seed}"
+        skew = f",a={self.rmat_a:g}" if self.rmat_a != _RMAT_PROBABILITIES[0] else ""
+        return f"{self.name}:{':'.join(map(str, self.sizes))}{weights},seed={self.seed}{skew}"
+
+    @property
+    def rmat_probabilities(self) -> tuple[float, float, float, float]:
+        """RMAT's quadrant probabilities a, b, c, d for this spec's `a`."""
+        a = self.rmat_a
+        side = (1.0 - _RMAT_D - a) / 2
+        return a, side, side, _RMAT_D
 
     @property
     def num_vertices(self) -> int:
@@ -85,13 +100,22 @@ def parse_generator_spec(spec: str, weighted: bool | None) -> GeneratorSpec:
         raise GraphError(
             f"unknown graph generator '{name}' in '{spec}' (expected {known}, or a graph file)"
         )
-    expected = f"bad graph generator spec '{spec}': expected '{form}{_OPTIONS_FORM}'"
+    options_form = _OPTIONS_FORM + (_RMAT_OPTIONS_FORM if name == "rmat" else "")
+    expected = f"bad graph generator spec '{spec}': expected '{form}{options_form}'"
     sizes = tuple(_spec_integer(text, expected) for text in size_texts)
-    wants_weights, seed = _parse_generator_options(options, expected)
+    wants_weights, seed, rmat_a = _parse_generator_options(options, expected)
     _check_generator_sizes(name, sizes, expected)
+    if rmat_a is not None and name != "rmat":
+        raise GraphError(f"{expected} (option 'a=' is RMAT's skew; '{name}' takes none)")
     if name == "rmat" and len(sizes) == 1:
         sizes += (_RMAT_DEFAULT_EDGE_FACTOR,)
-    parsed = GeneratorSpec(name, sizes, wants_weights if weighted is None else weighted, seed)
+    parsed = GeneratorSpec(
+        name,
+        sizes,
+        wants_weights if weighted is None else weighted,
+        seed,
+        _RMAT_PROBABILITIES[0] if rmat_a is None else rmat_a,
+    )
     # Symmetrizing doubles the drawn edges and drops duplicates: whether the result
     # fits is known only once it is built (`_generate` checks it then), so the
     # spec is refused at once only when one direction alone is too many. Above
@@ -100,17 +124,30 @@ def parse_generator_spec(spec: str, weighted: bool | None) -> GeneratorSpec:
     return parsed
 
 
-def _parse_generator_options(options: list[str], expected: str) -> tuple[bool, int]:
-    """The (weighted, seed) given by the comma-separated options of a generator spec."""
-    weighted, seed = False, 0
+def _parse_generator_options(
+    options: list[str], expected: str
+) -> tuple[bool, int, float | None]:
+    """The (weighted, seed, RMAT's a or None) given by the comma-separated options of
+    a generator spec."""
+    weighted, seed, rmat_a = False, 0, None
     for option in options:
         if option == "w":
             weighted = True
         elif option.startswith("seed="):
             seed = _spec_integer(option.removeprefix("seed="), expected)
+        elif option.startswith("a="):
+            rmat_a = _spec_probability(option.removeprefix("a="), expected)
         else:
             raise GraphError(f"{expected} (unknown option '{option}')")
-    return weighted, seed
+    return weighted, seed, rmat_a
+
+
+def _spec_probability(text: str, expected: str) -> float:
+    """RMAT's `a=` of a generator spec: a decimal in `_RMAT_A_RANGE`."""
+    low, high = _RMAT_A_RANGE
+    if re.fullmatch(r"0?\.[0-9]+", text) is None or not low <= float(text) <= high:
+        raise GraphError(f"{expected} (a='{text}' must be a decimal in [{low}, {high}])")
+    return float(text)
 
 
 def _spec_integer(text: str, expected: str) -> int:
@@ -158,7 +195,7 @@ def _generate(spec: GeneratorSpec) -> Graph:
     """Build the symmetric graph described by a generator spec."""
     rng = np.random.default_rng(spec.seed)
     if spec.name == "rmat":
-        drawn = list(_rmat_edges(spec.sizes[0], spec.sizes[1], rng))
+        drawn = list(_rmat_edges(spec.sizes[0], spec.sizes[1], rng, spec.rmat_probabilities))
     elif spec.name == "road":
         drawn = list(_road_edges(spec.sizes[0], spec.sizes[1], rng))
     else:
@@ -172,7 +209,10 @@ def _generate(spec: GeneratorSpec) -> Graph:
 
 
 def _rmat_edges(
-    scale: int, edge_factor: int, rng: np.random.Generator
+    scale: int,
+    edge_factor: int,
+    rng: np.random.Generator,
+    probabilities: tuple[float, float, float, float] = _RMAT_PROBABILITIES,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Graph500 RMAT edges: edge_factor * 2^scale directed edges, vertex ids randomly permuted.
 
@@ -180,7 +220,7 @@ def _rmat_edges(
     matrix (one 16-bit random number per level and edge), which sets one bit of its
     src (quadrants c, d) and of its dst (quadrants b, d).
     """
-    a, b, c, _ = _RMAT_PROBABILITIES
+    a, b, c, _ = probabilities
     past_a_at, past_b_at, past_c_at = (np.uint16(round(p * 65536)) for p in (a, a + b, a + b + c))
     num_edges = edge_factor << scale
     src = np.zeros(num_edges, dtype=np.uint32)
