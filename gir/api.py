@@ -116,10 +116,11 @@ def compile(
     module, label, exports = _parse(program, schedule, name)
     stateful = any(s.graph is None or s.state_vectors or s.state_scalars for s, _ in exports)
     session = ExportSession() if stateful else None
-    entry_points = {
-        signature.name: Export(signature, _lowered(export, f"{label}.{signature.name}", check_bounds), session)
-        for signature, export in exports
-    }
+    entry_points = {}
+    for signature, export in exports:
+        lowered = _lowered(export, f"{label}.{signature.name}", check_bounds)
+        lowered.externs = (device_code, host_code)  # an export calls externs as main does
+        entry_points[signature.name] = Export(signature, lowered, session)
     if module is None:
         return Program(None, label, None, entry_points)
     result = _lowered(module, label, check_bounds, find_validator(module), entry_points)

@@ -223,6 +223,38 @@ def check_ppsp(
     return _distance_problems(got, expected, wrong, bound, unreached)
 
 
+def check_astar(
+    g: Graph,
+    source: int,
+    target: int,
+    cost: np.ndarray,
+    start_distance: int = 0,
+    unreached: tuple[int, ...] = (UNREACHABLE_DISTANCE,),
+) -> str | None:
+    """Check the path costs of an A* search (GraphIt's `apps/astar.gt`): its
+    queue orders vertices by cost plus a heuristic the checker cannot see (an
+    extern function), and it stops once `target` leaves the queue.
+
+    Exact is the target's cost only (an admissible heuristic makes it the
+    shortest distance); every other vertex holds a path's length, never less
+    than its true distance, or stays unreached. `unreached` is as for
+    `check_sssp`.
+    """
+    _check_source(g, target)
+    problem = _shape_problem(cost, g.num_vertices, "distance", integers=True)
+    if problem:
+        return problem
+    expected = _offset_distances(sssp_distances(g, source), start_distance)
+    is_target = np.arange(g.num_vertices) == target
+    got = _as_unreached(np.asarray(cost, dtype=np.int64), ~is_target | (expected == UNREACHABLE_DISTANCE), unreached)
+    wrong = np.where(is_target, got != expected, got < expected)
+
+    def bound(v: int) -> str:
+        return "" if is_target[v] else " or more (A* settles only its target)"
+
+    return _distance_problems(got, expected, wrong, bound, unreached)
+
+
 def _as_unreached(dist: np.ndarray, may_be_unreached: np.ndarray, unreached: tuple[int, ...]) -> np.ndarray:
     """`dist` with the program's own `unreached` markers read as the reference's
     (INT32_MAX), where a vertex `may_be_unreached`; elsewhere a marker is a distance
