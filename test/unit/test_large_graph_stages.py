@@ -97,6 +97,23 @@ def test_row_pointers_spread_over_threads() -> None:
     assert np.array_equal(native.row_pointers(rows, 60_000), expected)
 
 
+def test_row_pointers_of_more_than_2_31_edges_are_64_bit() -> None:
+    """The int64 path (a graph above 2^31 - 1 edges) on a small graph."""
+    rows = np.sort(np.random.default_rng(9).integers(0, 900, 20_000)).astype(np.int32)
+    pointers = np.empty(1001, np.int64)
+    native.library().gir_row_pointers64(rows, rows.size, 1000, pointers)
+    assert np.array_equal(pointers, native.row_pointers(rows, 1000))
+
+
+def test_column_ranges_of_64_bit_offsets() -> None:
+    graph = _directed_graph(400, 5000, 10, True)
+    ptr, idx, weights = graph.transpose().csr()
+    narrow = native.column_range(ptr, idx, weights, 100, 250, int(((graph.src >= 100) & (graph.src < 250)).sum()))
+    wide = native.column_range(ptr.astype(np.int64), idx, weights, 100, 250, narrow[1].size)
+    assert all(np.array_equal(a, b) for a, b in zip(narrow, wide, strict=True))
+    assert narrow[1].min() >= 100 and narrow[1].max() < 250
+
+
 # --------------------------------------------------------------------------------------
 # Partitioning
 # --------------------------------------------------------------------------------------
