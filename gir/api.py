@@ -118,10 +118,11 @@ def compile(
         (s.graph is None and not s.own_graph) or s.state_vectors or s.state_scalars for s, _ in exports
     )
     session = ExportSession() if stateful else None
-    entry_points = {
-        signature.name: Export(signature, _lowered(export, f"{label}.{signature.name}", check_bounds), session)
-        for signature, export in exports
-    }
+    entry_points = {}
+    for signature, export in exports:
+        lowered = _lowered(export, f"{label}.{signature.name}", check_bounds)
+        lowered.externs = (device_code, host_code)  # an export calls externs as main does
+        entry_points[signature.name] = Export(signature, lowered, session)
     if module is None:
         return Program(None, label, None, entry_points)
     result = _lowered(module, label, check_bounds, find_validator(module), entry_points)
@@ -743,6 +744,7 @@ class Program:
         if graph is not None and compiled.graph_load is not None and compiled.graph_load.argv is not None:
             resident = graph.on_device(compiled.graph_load.weighted, compiled.graph_load.reorder)
             compiled = compiled.for_edges(resident.num_edges)
+            compiled.check_fits(device, graph.spec, resident.num_vertices, resident.num_edges)
         else:
             compiled = compiled.for_run(device, argv)
         kernels = compiled.kernels(device)

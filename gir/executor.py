@@ -39,6 +39,7 @@ from gir.runtime.device import (
     OpenCLDevice,
     cuda_unavailable_reason,
 )
+from gir.runtime.footprint import DeviceFootprint
 from gir.runtime.program import CompiledProgram, GraphLoad
 from gir.runtime.run import RunResult
 from gir.targets import TARGETS, kernel_source
@@ -125,6 +126,8 @@ def compile_program(
         edge_index_width(module),
         graph_load(module),
         wide_program,
+        footprint=DeviceFootprint.of(module),
+        source_name=source_name,
     )
 
 

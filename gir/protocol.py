@@ -106,6 +106,29 @@ class HostRuntime(Protocol):
         "float64", "bool", "string"; None: ignored); errors name `where`."""
         ...
 
+    def apply_extern(
+        self,
+        name: str,
+        where: str,
+        over: str,
+        graph: tuple[Any, ...],
+        buffers: tuple[Any, ...],
+        names: tuple[str, ...],
+    ) -> None:
+        """Runs the user's host implementation of the extern function `name`
+        once per vertex (`over` "vertices": `graph` is the vertex count) or per
+        edge in CSR order ("edges": the vertex count, the loaded graph and
+        whether the function takes each edge's weight), with each
+        device buffer of `buffers` copied to the host, bound to the function's
+        module under its name of `names` while the apply runs, and copied back
+        after it; errors name `where`."""
+        ...
+
+    def number_list_pop(self, numbers: list[Any], where: str) -> Any:
+        """`l.pop()` of a list of numbers: its last item, removed; an empty list
+        is an error at `where` (`file:line:col`)."""
+        ...
+
     def text_int(self, text: str) -> int:
         """`atoi(s)`: the string `text` read as an integer argument is."""
         ...

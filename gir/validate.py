@@ -14,6 +14,10 @@ its name, gir looks at the shape of its edge traversals:
   condition of its `while` tests `pq.finishedNode(target)`: then only distances
   up to the target's are final (`reference.check_ppsp`). The source's distance
   is what the program stores there (`SP[14] = 14` offsets every distance);
+- A*: such a point-to-point search whose edge function also min-reduces another
+  vector (`writeMin(f_score, dst, ...)`), the queue ordering by that cost plus a
+  heuristic: the cost vector is checked, exact at the target
+  (`reference.check_astar`);
 - k-core: an `apply_update_priority` whose edge function does
   `updatePrioritySum` on a queue that starts with every vertex bucketed
   (`init_bucket`, or start vertex -1); the queue's priority vector holds the core numbers;
@@ -187,6 +191,32 @@ def _int_arg(value: SSAValue) -> IntArg | None:
     return None if literal is None else IntArg(value=literal)
 
 
+def _last_argv_store(load: graph.GlobalLoadOp) -> SSAValue | None:
+    """The `argv[N]` a global holds where `load` reads it (a search's target):
+    its stores all sit in one block (main's `dst_vertex = 0; ...; dst_vertex =
+    atoi(argv[3]);`), the last stores an `argv[N]`, and `load` does not come
+    before that store there."""
+    stores = [
+        op
+        for op in _module_of(load).walk()
+        if isinstance(op, graph.GlobalStoreOp) and op.global_name == load.global_name
+    ]
+    if not stores or any(store.parent_block() is not stores[0].parent_block() for store in stores):
+        return None
+    block = stores[0].parent_block()
+    assert block is not None
+    order = {op: at for at, op in enumerate(block.ops)}
+    last = max(stores, key=lambda store: order[store])
+    if not isinstance(_through_casts(last.value).owner, graph.ArgvIntOp):
+        return None
+    reader = load
+    while reader is not None and reader.parent_block() is not block:
+        reader = reader.parent_op()
+    if reader is not None and order[reader] < order[last]:
+        return None
+    return last.value
+
+
 def _start(module: ModuleOp) -> IntArg | None:
     for op in module.walk():
         if isinstance(op, graph.AddVertexOp):
@@ -327,8 +357,25 @@ def _stop_target(apply: graph.EdgeSetApplyOp) -> IntArg | None:
         return None
     for op in loop.before_region.walk():
         if isinstance(op, graph.PriorityQueueFinishedNodeOp):
+            target = _through_casts(op.vertex)
+            if isinstance(target.owner, graph.GlobalLoadOp):  # `dst_vertex = atoi(argv[3]);`
+                stored = _last_argv_store(target.owner)
+                if stored is not None:
+                    return _int_arg(stored)
             return _int_arg(op.vertex)
     return None
+
+
+def _path_cost(udf: func.FuncOp, priorities: str) -> str | None:
+    """The vector other than the queue's `priorities` that `udf` min-reduces
+    (A*'s `writeMin(f_score, dst, ...)`): the path costs, when the queue orders
+    vertices by an estimate built on them."""
+    reduced = {
+        op.vector.root_reference.data
+        for op in udf.walk()
+        if isinstance(op, graph.ReduceOp) and op.kind.data == graph.ReduceKind.MIN
+    } - {priorities}
+    return reduced.pop() if len(reduced) == 1 else None
 
 
 def _peeled_priorities(module: ModuleOp, udf: func.FuncOp) -> str | None:
@@ -618,6 +665,12 @@ def _recognise(module: ModuleOp) -> tuple[Validator, graph.EdgeSetApplyOp] | Non
             found = _min_queue_start(module, udf)
             if found is not None:
                 dist, queue_start = found
+                cost = _path_cost(udf, dist)
+                target = _stop_target(apply)
+                if cost is not None and target is not None:
+                    offset = _start_distance(module, cost, queue_start)
+                    unreached = _unreached_distances(module, cost)
+                    return _astar_validator(cost, queue_start, offset, target, unreached), apply
                 offset = _start_distance(module, dist, queue_start)
                 unreached = _unreached_distances(module, dist)
                 return (
@@ -1109,6 +1162,23 @@ def _sssp_validator(
 
     what = "SSSP" if target is None else "point-to-point SSSP"
     return Validator(f"{what} (distances in '{dist}')", check, dist, weighted=True)
+
+
+def _astar_validator(
+    cost: str,
+    start: IntArg,
+    start_distance: IntArg,
+    target: IntArg,
+    unreached: tuple[int, ...],
+) -> Validator:
+    """Path costs of an A* search from `start` to `target` (`reference.check_astar`)."""
+
+    def check(g: Graph, argv: list[str], vectors: dict[str, np.ndarray]) -> str | None:
+        return reference.check_astar(
+            g, start.read(argv), target.read(argv), vectors[cost], start_distance.read(argv), unreached
+        )
+
+    return Validator(f"A* search (path costs in '{cost}')", check, cost, weighted=True)
 
 
 def _cf_validator(

@@ -51,7 +51,7 @@ NO_MAIN = "the program has no 'main' function; its exports"
 CALL_EXPORTS = """
 import re, sys, gir, numpy as np
 from gir.runtime.graph import load_graph
-program = gir.compile(sys.argv[1])
+program = gir.compile(sys.argv[1], host_externs=sys.argv[3] or None, extern=sys.argv[4] or None)
 graph = program_graph = sys.argv[2]
 vertices = load_graph(graph).num_vertices
 for name, export in program.exports.items():
@@ -74,7 +74,8 @@ for name, export in program.exports.items():
 print('called every export: OK', file=sys.stderr)
 """
 """A program of exports only: each export called once, in source order, on the
-graph and with 1 (or 0.5) for each scalar parameter."""
+graph and with 1 (or 0.5) for each scalar parameter; argv[3] and argv[4] are the
+program's host and device extern implementations, or empty."""
 VALIDATION_FAILED = "validation of "
 LOCATED_ERROR = re.compile(r"^(?P<where>[^\s:]+:\d+:\d+): error: (?P<message>.*)$")
 UNLOCATED_ERROR = re.compile(r"^error: (?P<message>.*)$")
@@ -94,6 +95,7 @@ class Program:
     path: Path
     args: list[str] = field(default_factory=list)
     expect: str | None = None
+    externs: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -181,7 +183,18 @@ def _program(name: str, source: str, path: Path) -> Program:
         path,
         args.split() if args is not None else default_args(source),
         sidecar(path, ".expect"),
+        extern_options(path),
     )
+
+
+def extern_options(path: Path) -> list[str]:
+    """`gir-run`'s extern options for the implementation files beside `path`, if any."""
+    options: list[str] = []
+    for suffix, option in ((".externs.py", "--host-extern"), (".extern.cl", "--extern")):
+        side = path.with_suffix(suffix)
+        if side.exists():
+            options += [option, str(side.resolve())]
+    return options
 
 
 def classify(returncode: int, stdout: str, stderr: str) -> tuple[str, str]:
@@ -226,10 +239,11 @@ def run_one(program: Program, cwd: Path, timeout: int) -> Outcome:
 
 
 def _run(program: Program, path: Path, cwd: Path, timeout: int, validate: bool) -> Outcome:
-    command = ["gir-run", "--target", "opencl", str(path), *program.args]
+    command = ["gir-run", "--target", "opencl", *program.externs, str(path), *program.args]
     if validate:
         command.append("--validate")
-    shown = [*command[:3], program.name, *command[4:]]
+    at = 3 + len(program.externs)
+    shown = [*command[:at], program.name, *command[at + 1 :]]
     try:
         done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -249,8 +263,11 @@ def _run(program: Program, path: Path, cwd: Path, timeout: int, validate: bool) 
 def _call_exports(program: Program, path: Path, cwd: Path, timeout: int) -> Outcome:
     """Calls each export of a program without `main` from Python (`CALL_EXPORTS`)."""
     weighted = ",w" if WEIGHTED_EDGESET.search(program.source) else ""
-    command = [sys.executable, "-c", CALL_EXPORTS, str(path), f"rmat:{graph_scale(program.source)}{weighted}"]
-    shown = ["python -c CALL_EXPORTS", program.name, command[-1]]
+    graph = f"rmat:{graph_scale(program.source)}{weighted}"
+    implementations = dict(zip(program.externs[::2], program.externs[1::2], strict=True))
+    host, device = implementations.get("--host-extern", ""), implementations.get("--extern", "")
+    command = [sys.executable, "-c", CALL_EXPORTS, str(path), graph, host, device]
+    shown = ["python -c CALL_EXPORTS", program.name, graph]
     try:
         done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:

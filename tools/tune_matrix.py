@@ -5,7 +5,7 @@ auto, tuned, best (hand-written) and G2 schedules, as one CSV.
 ```
 python tools/tune_matrix.py --out DIR [--graphs rmat:22,road:2048:2048] \
     [--algorithms bfs,sssp,pr,cc,bc] [--budget 60s] [--trials 5] [--time-limit 540] \
-    [--cell-limit 60] [--target cuda]
+    [--cell-limit 60] [--classes default,auto,tuned,best,g2] [--target cuda]
 ```
 
 For each graph, each algorithm's `best` benchmark program (the algorithm text
@@ -129,7 +129,7 @@ def tune_graph(
     reference = bench.read_reference(G2_REFERENCE)
     for algorithm in algorithms:  # one algorithm at a time, each written once timed
         measure = argparse.Namespace(
-            algorithms=algorithm.name, graphs=spec, schedules=",".join(CLASSES), programs=PROGRAMS,
+            algorithms=algorithm.name, graphs=spec, schedules=",".join(options.classes), programs=PROGRAMS,
             target=options.target, device=None, trials=options.trials, warmup=1, host="python",
             cell_limit=options.cell_limit,
         )  # fmt: skip
@@ -170,8 +170,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--cell-limit", type=float, default=60.0, help="seconds for one timed cell's runs (gir-bench's) [60]"
     )
+    parser.add_argument(
+        "--classes", default=",".join(CLASSES),
+        help="the classes timed after tuning (leave out `default` where it takes minutes) [all]",
+    )  # fmt: skip
     parser.add_argument("--target", default="cuda", choices=("cuda", "opencl"))
     options = parser.parse_args(argv)
+    options.classes = bench._split(options.classes)
+    if unknown := sorted(set(options.classes) - set(CLASSES)):
+        parser.error(f"unknown classes {', '.join(unknown)} (known: {', '.join(CLASSES)})")
     options.budget = parse_budget(options.budget)
     deadline = time.monotonic() + options.time_limit
     algorithms = [bench.ALGORITHMS[name] for name in bench._split(options.algorithms)]

@@ -163,6 +163,18 @@ inline long long text_int(const char* text, const char* what, int bits) {
   return value;
 }
 
+// `l.pop()` of a list of numbers (a `std::vector`): its last item, removed; an
+// empty list ends the program with an error at `where` (`file:line:col`, or "").
+template <class T>
+T number_list_pop(std::vector<T>& numbers, const char* where) {
+  if (numbers.empty()) {
+    fail_in(*where != '\0' ? where : nullptr, "the program pops from an empty list");
+  }
+  T last = numbers.back();
+  numbers.pop_back();
+  return last;
+}
+
 inline long long argv_int(int index, int bits) {
   std::string what = "argv[" + std::to_string(index) + "]";
   return text_int(argv_str(index), what.c_str(), bits);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <climits>
@@ -1016,56 +1017,256 @@ template <typename Work> inline void in_parallel(size_t total, Work work) {
 #endif
 }
 
+// Runs `work(first, last)` over [0, total) in blocks of `block` taken in turn
+// by one thread per hardware thread (GIR_GRAPH_THREADS, else one): for work whose
+// cost per item varies (rows of skewed degrees).
+template <typename Work> inline void in_parallel_blocks(size_t total, size_t block, Work work) {
+  std::atomic<size_t> next{0};
+  auto take = [&] {
+    for (size_t first; (first = next.fetch_add(block)) < total;) work(first, std::min(first + block, total));
+  };
+#ifdef GIR_GRAPH_THREADS
+  size_t threads = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), total / block + 1));
+  std::vector<std::thread> workers;
+  for (size_t k = 1; k < threads; ++k) workers.emplace_back(take);
+  take();
+  for (std::thread& worker : workers) worker.join();
+#else
+  take();
+#endif
+}
+
+// How many threads work on `total` items: one per hardware thread where the
+// host was built with GIR_GRAPH_THREADS, else one.
+inline size_t thread_count(size_t total) {
+#ifdef GIR_GRAPH_THREADS
+  return std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), total / 4096 + 1));
+#else
+  (void)total;
+  return 1;
+#endif
+}
+
+// Runs `work(thread)` for each thread in [0, threads), each in a thread of its own.
+template <typename Work> inline void on_threads(size_t threads, Work work) {
+#ifdef GIR_GRAPH_THREADS
+  std::vector<std::thread> workers;
+  for (size_t t = 1; t < threads; ++t) workers.emplace_back(work, t);
+  work((size_t)0);
+  for (std::thread& worker : workers) worker.join();
+#else
+  for (size_t t = 0; t < threads; ++t) work(t);
+#endif
+}
+
 // Both directions of `count` drawn edges, without self loops or duplicates,
 // sorted by (src, dst), written to out_src/out_dst (room for 2 * count each);
-// returns how many. A counting sort by source scatters both directions straight
-// into the output, then each row is sorted and deduplicated (rows spread over
-// threads) and the rows are packed: the drawn edges and the output are the only
-// per-edge memory (12 bytes per output edge), which lets a host build a graph
-// of more than 2^31 edges (gir.runtime.graph.generators).
+// returns how many. `edge(e, s, d)` sets drawn edge e (called twice per edge,
+// from any thread: a generator draws it again rather than keep it).
+//
+// A two-level counting sort by source, with no atomics and no scattered writes
+// over the whole graph: each thread scatters both directions of its range of
+// edges into the output, grouped by the block of their source (a few thousand
+// blocks of consecutive vertices: a few thousand streams, written in order);
+// then each block, on its own, is sorted by source into its rows, in
+// cache-sized pieces; each row is sorted and deduplicated, and the rows are
+// packed. The output is the only per-edge memory (8 bytes per output edge,
+// beside what `edge` reads, and one block a thread), which lets a host build a
+// graph of billions of edges (gir.runtime.graph.generators).
+template <typename Edge>
+inline size_t symmetric_edges_of(Edge edge, size_t count, long long vertices, int32_t* out_src, int32_t* out_dst) {
+  if (vertices <= 0) return 0;
+  const long long block_vertices = std::max(1LL, (vertices + 4095) / 4096);
+  const size_t blocks = (size_t)((vertices + block_vertices - 1) / block_vertices);
+  const size_t threads = thread_count(count);
+  // Each thread's entries per block, then (block-major) where they go.
+  std::vector<int64_t> at(threads * blocks, 0);
+  on_threads(threads, [&](size_t t) {
+    int64_t* mine = &at[t * blocks];
+    for (size_t e = count * t / threads; e < count * (t + 1) / threads; ++e) {
+      int32_t s, d;
+      edge(e, s, d);
+      if (s != d) {
+        ++mine[(size_t)(s / block_vertices)];
+        ++mine[(size_t)(d / block_vertices)];
+      }
+    }
+  });
+  std::vector<int64_t> block_begin(blocks + 1, 0);
+  int64_t position = 0;
+  for (size_t b = 0; b < blocks; ++b) {
+    block_begin[b] = position;
+    for (size_t t = 0; t < threads; ++t) position += std::exchange(at[t * blocks + b], position);
+  }
+  block_begin[blocks] = position;
+  on_threads(threads, [&](size_t t) {
+    int64_t* cursor = &at[t * blocks];
+    for (size_t e = count * t / threads; e < count * (t + 1) / threads; ++e) {
+      int32_t s, d;
+      edge(e, s, d);
+      if (s != d) {
+        int64_t forward = cursor[(size_t)(s / block_vertices)]++;
+        out_src[forward] = s;
+        out_dst[forward] = d;
+        int64_t backward = cursor[(size_t)(d / block_vertices)]++;
+        out_src[backward] = d;
+        out_dst[backward] = s;
+      }
+    }
+  });
+  // Each block sorted by source into its rows (out_dst), each row sorted and
+  // deduplicated: begin[v] is where row v starts, kept[v] its length after.
+  std::vector<int64_t> begin((size_t)vertices + 1, 0), kept((size_t)vertices, 0);
+  begin[(size_t)vertices] = block_begin[blocks];
+  in_parallel_blocks(blocks, 1, [&](size_t first_block, size_t last_block) {
+    std::vector<int32_t> sources, targets;
+    std::vector<int64_t> starts;
+    for (size_t b = first_block; b < last_block; ++b) {
+      int64_t from = block_begin[b], to = block_begin[b + 1];
+      long long first_vertex = (long long)b * block_vertices;
+      size_t width = (size_t)(std::min(vertices, first_vertex + block_vertices) - first_vertex);
+      sources.assign(out_src + from, out_src + to);
+      targets.assign(out_dst + from, out_dst + to);
+      starts.assign(width + 1, 0);
+      for (int32_t s : sources) ++starts[(size_t)(s - first_vertex) + 1];
+      for (size_t i = 0; i < width; ++i) starts[i + 1] += starts[i];
+      for (size_t i = 0; i < width; ++i) begin[(size_t)first_vertex + i] = from + starts[i];
+      for (size_t i = 0; i < sources.size(); ++i) out_dst[from + starts[(size_t)(sources[i] - first_vertex)]++] = targets[i];
+      for (size_t i = 0; i < width; ++i) {  // starts[i] is now where row i ends
+        int32_t* row = out_dst + begin[(size_t)first_vertex + i];
+        int32_t* row_end = out_dst + from + starts[i];
+        std::sort(row, row_end);
+        kept[(size_t)first_vertex + i] = std::unique(row, row_end) - row;
+      }
+    }
+  });
+  // Packed rows start at the prefix sums of `kept`. Rows move left by a varying
+  // amount, so threads could overwrite rows another has yet to move: the packed
+  // rows go to out_src first (unused so far), then back, and out_src is filled
+  // with the sources, each step in parallel.
+  std::vector<int64_t> packed((size_t)vertices + 1, 0);
+  for (long long v = 0; v < vertices; ++v) packed[(size_t)v + 1] = packed[(size_t)v] + kept[(size_t)v];
+  size_t total = (size_t)packed[(size_t)vertices];
+  if (total == (size_t)begin[(size_t)vertices]) {  // nothing dropped: the rows are where they belong
+    in_parallel_blocks((size_t)vertices, 4096, [&](size_t first, size_t last) {
+      for (size_t v = first; v < last; ++v) std::fill(out_src + packed[v], out_src + packed[v + 1], (int32_t)v);
+    });
+    return total;
+  }
+  in_parallel_blocks((size_t)vertices, 4096, [&](size_t first, size_t last) {
+    for (size_t v = first; v < last; ++v) std::copy(out_dst + begin[v], out_dst + begin[v] + kept[v], out_src + packed[v]);
+  });
+  in_parallel(total, [&](size_t first, size_t last) { std::copy(out_src + first, out_src + last, out_dst + first); });
+  in_parallel_blocks((size_t)vertices, 4096, [&](size_t first, size_t last) {
+    for (size_t v = first; v < last; ++v) std::fill(out_src + packed[v], out_src + packed[v + 1], (int32_t)v);
+  });
+  return total;
+}
+
+// symmetric_edges_of the drawn edges (src[e], dst[e]).
 inline size_t symmetric_edges(const int32_t* src, const int32_t* dst, size_t count, long long vertices,
                               int32_t* out_src, int32_t* out_dst) {
-  // Counted and scattered by threads over ranges of edges with relaxed atomic
-  // increments: the order within a row varies, and sorting the rows undoes it.
-  std::vector<int64_t> begin((size_t)vertices + 1, 0);
-  int64_t* counts = begin.data() + 1;
+  auto drawn = [&](size_t e, int32_t& s, int32_t& d) {
+    s = src[e];
+    d = dst[e];
+  };
+  return symmetric_edges_of(drawn, count, vertices, out_src, out_dst);
+}
+
+// The splitmix64 finalizer: a well-mixing hash of one 64-bit value.
+inline uint64_t splitmix64(uint64_t value) {
+  value += 0x9E3779B97F4A7C15ULL;
+  value = (value ^ (value >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  value = (value ^ (value >> 27)) * 0x94D049BB133111EBULL;
+  return value ^ (value >> 31);
+}
+
+// Drawn edge e of the uniform generator with `seed` over `vertices` vertices:
+// both ends from one hash of (seed, e), each 32-bit half scaled to [0, vertices)
+// by a multiply-shift. A function of e alone, so any thread draws any edge, and
+// the graph does not depend on the number of threads.
+inline void uniform_edge(uint64_t seed, long long vertices, size_t e, int32_t& s, int32_t& d) {
+  uint64_t bits = splitmix64(seed ^ splitmix64(e));
+  s = (int32_t)(((bits >> 32) * (uint64_t)vertices) >> 32);
+  d = (int32_t)(((bits & 0xFFFFFFFFULL) * (uint64_t)vertices) >> 32);
+}
+
+// The symmetric graph of `count` uniformly drawn edges (uniform_edge), drawn
+// as they are needed: 8 bytes a output edge at the peak.
+inline size_t uniform_symmetric_edges(uint64_t seed, size_t count, long long vertices, int32_t* out_src,
+                                      int32_t* out_dst) {
+  uint64_t mixed = splitmix64(seed);
+  auto drawn = [&](size_t e, int32_t& s, int32_t& d) { uniform_edge(mixed, vertices, e, s, d); };
+  return symmetric_edges_of(drawn, count, vertices, out_src, out_dst);
+}
+
+// Checks edges that should be a Graph's: ids in [0, vertices) and strictly
+// increasing (src, dst) order. Returns -1 when they are, else the position of
+// the first edge that is not (out of range, or not after the edge before it),
+// for the caller to explain. Spread over threads: a pass over the edges.
+inline long long first_unsorted_edge(const int32_t* src, const int32_t* dst, size_t count, long long vertices) {
+  std::atomic<long long> first_bad{-1};
   in_parallel(count, [&](size_t first, size_t last) {
     for (size_t e = first; e < last; ++e) {
-      if (src[e] != dst[e]) {
-        __atomic_fetch_add(&counts[src[e]], 1, __ATOMIC_RELAXED);
-        __atomic_fetch_add(&counts[dst[e]], 1, __ATOMIC_RELAXED);
+      bool in_range = src[e] >= 0 && src[e] < vertices && dst[e] >= 0 && dst[e] < vertices;
+      bool after = e == 0 || edge_key(src[e - 1], dst[e - 1]) < edge_key(src[e], dst[e]);
+      if (!in_range || !after) {
+        long long seen = first_bad.load();
+        while ((seen < 0 || (long long)e < seen) && !first_bad.compare_exchange_weak(seen, (long long)e)) {
+        }
+        return;
       }
     }
   });
-  for (long long v = 0; v < vertices; ++v) begin[(size_t)v + 1] += begin[(size_t)v];
-  std::vector<int64_t> next(begin.begin(), begin.end() - 1);
-  int64_t* cursor = next.data();
-  in_parallel(count, [&](size_t first, size_t last) {
-    for (size_t e = first; e < last; ++e) {
-      int32_t s = src[e], d = dst[e];
-      if (s != d) {
-        out_dst[__atomic_fetch_add(&cursor[s], 1, __ATOMIC_RELAXED)] = d;
-        out_dst[__atomic_fetch_add(&cursor[d], 1, __ATOMIC_RELAXED)] = s;
-      }
-    }
-  });
-  std::vector<int64_t>& kept = next;  // reused: each row's length once deduplicated
-  in_parallel((size_t)vertices, [&](size_t first, size_t last) {
-    for (size_t v = first; v < last; ++v) {
-      int32_t* row = out_dst + begin[v];
-      int32_t* row_end = out_dst + begin[v + 1];
-      std::sort(row, row_end);
-      kept[v] = std::unique(row, row_end) - row;
-    }
-  });
-  size_t position = 0;
-  for (long long v = 0; v < vertices; ++v) {
-    int64_t length = kept[(size_t)v];
-    std::memmove(out_dst + position, out_dst + begin[(size_t)v], (size_t)length * sizeof(int32_t));
-    std::fill(out_src + position, out_src + position + length, (int32_t)v);
-    position += (size_t)length;
+  return first_bad.load();
+}
+
+// CSR row pointers (vertices + 1 entries) of `count` ids sorted by row, spread
+// over threads: a row starts where the row id changes.
+template <typename Offset>
+inline void sorted_row_pointers(const int32_t* rows, size_t count, long long vertices, Offset* pointers) {
+  if (count == 0) {
+    std::fill(pointers, pointers + vertices + 1, 0);
+    return;
   }
-  return position;
+  // Rows [0, rows[0]] start at 0, rows after the last one's at count.
+  std::fill(pointers, pointers + (size_t)rows[0] + 1, 0);
+  std::fill(pointers + (size_t)rows[count - 1] + 1, pointers + vertices + 1, (Offset)count);
+  in_parallel(count, [&](size_t first, size_t last) {
+    for (size_t e = std::max<size_t>(first, 1); e < last; ++e) {
+      for (int32_t row = rows[e - 1] + 1; row <= rows[e]; ++row) pointers[row] = (Offset)e;
+    }
+  });
+}
+
+// The columns in [begin, end) of every row of a CSR whose rows are sorted
+// (ptr, idx, weights may be null): the rows restricted to those columns, as a
+// CSR of its own (out_ptr has vertices + 1 entries; out_idx and out_weights
+// room for the kept entries; returns how many). A partitioned run's CSC part:
+// the in-edges of every vertex from the part's sources. Spread over threads.
+template <typename In, typename Out>
+inline size_t column_range(const In* ptr, const int32_t* idx, const int32_t* weights, long long vertices, int32_t begin,
+                           int32_t end, Out* out_ptr, int32_t* out_idx, int32_t* out_weights) {
+  std::vector<int64_t> first_kept((size_t)vertices);
+  out_ptr[0] = 0;
+  in_parallel_blocks((size_t)vertices, 4096, [&](size_t first, size_t last) {
+    for (size_t v = first; v < last; ++v) {
+      const int32_t* row = idx + ptr[v];
+      const int32_t* row_end = idx + ptr[v + 1];
+      const int32_t* from = std::lower_bound(row, row_end, begin);
+      first_kept[v] = from - idx;
+      out_ptr[v + 1] = (Out)(std::lower_bound(from, row_end, end) - from);
+    }
+  });
+  for (long long v = 0; v < vertices; ++v) out_ptr[v + 1] += out_ptr[v];
+  in_parallel_blocks((size_t)vertices, 4096, [&](size_t first, size_t last) {
+    for (size_t v = first; v < last; ++v) {
+      size_t length = (size_t)(out_ptr[v + 1] - out_ptr[v]);
+      std::copy(idx + first_kept[v], idx + first_kept[v] + length, out_idx + out_ptr[v]);
+      if (weights) std::copy(weights + first_kept[v], weights + first_kept[v] + length, out_weights + out_ptr[v]);
+    }
+  });
+  return (size_t)out_ptr[vertices];
 }
 
 // The graph file `path` as sorted edges without duplicates: what both hosts load.

@@ -116,12 +116,42 @@ long long gir_sort_unique(int32_t* src, int32_t* dst, int32_t* weights, long lon
   return guarded([&] { return (long long)gir_graph::sort_unique(src, dst, weights, (size_t)count); });
 }
 
+// Row pointers of ids sorted by row (the Python host's rows are always sorted).
 void gir_row_pointers(const int32_t* rows, long long count, long long vertices, int32_t* pointers) {
-  gir_graph::row_pointers(rows, (size_t)count, vertices, pointers);
+  gir_graph::sorted_row_pointers(rows, (size_t)count, vertices, pointers);
 }
 
 void gir_row_pointers64(const int32_t* rows, long long count, long long vertices, int64_t* pointers) {
-  gir_graph::row_pointers(rows, (size_t)count, vertices, pointers);
+  gir_graph::sorted_row_pointers(rows, (size_t)count, vertices, pointers);
+}
+
+long long gir_first_unsorted_edge(const int32_t* src, const int32_t* dst, long long count, long long vertices) {
+  return gir_graph::first_unsorted_edge(src, dst, (size_t)count, vertices);
+}
+
+long long gir_uniform_symmetric_edges(unsigned long long seed, long long count, long long vertices, int32_t* out_src,
+                                      int32_t* out_dst) {
+  return guarded([&] {
+    return (long long)gir_graph::uniform_symmetric_edges(seed, (size_t)count, vertices, out_src, out_dst);
+  });
+}
+
+// gir_graph::column_range of a CSR whose row pointers are int32 (ptr_bits 32)
+// or int64 (64), into row pointers of out_bits.
+long long gir_column_range(const void* ptr, long long ptr_bits, const int32_t* idx, const int32_t* weights,
+                           long long vertices, long long begin, long long end, void* out_ptr, long long out_bits,
+                           int32_t* out_idx, int32_t* out_weights) {
+  return guarded([&] {
+    auto into = [&](auto* in) {
+      if (out_bits == 64)
+        return gir_graph::column_range(in, idx, weights, vertices, (int32_t)begin, (int32_t)end,
+                                       static_cast<int64_t*>(out_ptr), out_idx, out_weights);
+      return gir_graph::column_range(in, idx, weights, vertices, (int32_t)begin, (int32_t)end,
+                                     static_cast<int32_t*>(out_ptr), out_idx, out_weights);
+    };
+    if (ptr_bits == 64) return (long long)into(static_cast<const int64_t*>(ptr));
+    return (long long)into(static_cast<const int32_t*>(ptr));
+  });
 }
 
 long long gir_symmetric_edges(const int32_t* src, const int32_t* dst, long long count, long long vertices,

@@ -91,6 +91,10 @@ from xdsl.utils.str_enum import StrEnum
 from gir.reorder import unknown_ordering
 from gir.dialects.printing import (
     ArgvStringOpBase,
+    NumberListAppendOpBase,
+    NumberListNewOpBase,
+    NumberListPopOpBase,
+    NumberListSizeOpBase,
     PrintOpBase,
     StringConstantOpBase,
     StringEqOpBase,
@@ -290,6 +294,26 @@ def extern_declaration(op: Operation, callee: SymbolRefAttr) -> func.FuncOp:
     if not isinstance(target, func.FuncOp) or not target.is_declaration:
         raise VerifyException(f"'@{callee.root_reference.data}' is not an extern function")
     return target
+
+
+def verify_extern_apply(op: Operation, callee: SymbolRefAttr, over: str) -> None:
+    """Raises unless `callee` is an extern function an apply over `over`
+    ("vertices": one integer, a vertex id; "edges": two ids and optionally a
+    weight) can run, with no output."""
+    inputs = extern_declaration(op, callee).function_type
+    params, outputs = inputs.inputs.data, inputs.outputs.data
+    counts = (1,) if over == "vertices" else (2, 3) if over == "edges" else ()
+    if not counts:
+        raise VerifyException(f"{op.name}: applies over vertices or edges, not {over!r}")
+    ids = params[:2] if over == "edges" else params
+    if (
+        len(params) not in counts
+        or outputs
+        or any(not isinstance(t, IntegerType) or t.width.data != 32 for t in ids)
+    ):
+        raise VerifyException(
+            f"{op.name}: '@{callee.root_reference.data}' ({inputs}) cannot be applied over {over}"
+        )
 
 
 def lookup_vector(op: Operation, symbol: SymbolRefAttr) -> VectorType:
@@ -512,6 +536,34 @@ class StringConstantOp(StringConstantOpBase):
 
 
 @irdl_op_definition
+class NumberListNewOp(NumberListNewOpBase):
+    """`new list{int}()`: an empty list of numbers."""
+
+    name = "graph.number_list_new"
+
+
+@irdl_op_definition
+class NumberListAppendOp(NumberListAppendOpBase):
+    """`l.append(x)`: `x` becomes the list's last item."""
+
+    name = "graph.number_list_append"
+
+
+@irdl_op_definition
+class NumberListPopOp(NumberListPopOpBase):
+    """`l.pop()`: removes and gives the list's last item."""
+
+    name = "graph.number_list_pop"
+
+
+@irdl_op_definition
+class NumberListSizeOp(NumberListSizeOpBase):
+    """`l.size()`: the number of items."""
+
+    name = "graph.number_list_size"
+
+
+@irdl_op_definition
 class ArgvStringOp(ArgvStringOpBase):
     """The program's N-th command-line argument as it was written
     (`var name : string = argv[2];`)."""
@@ -578,6 +630,35 @@ class CallExternOp(IRDLOperation):
                 raise VerifyException(f"vector '@{ref.root_reference.data}' is not {wanted}")
         if tuple(function_type.outputs.data) != tuple(r.type for r in self.res):
             raise VerifyException("graph.call_extern's results differ from the declaration's")
+
+
+@irdl_op_definition
+class ApplyExternOp(IRDLOperation):
+    """`vertices.apply(f)` / `edges.apply(f)` of an `extern func` (GraphIt's
+    `extern_vertexset_apply.gt`, `extern_simple_edgeset_apply.gt`): the user's
+    host implementation of `callee` runs once per vertex of the graph (`over =
+    "vertices"`: `f(v)`) or once per edge (`"edges"`: `f(src, dst[, weight])`,
+    in CSR order), on the host, reading and writing the program's global
+    vectors by their names, as GraphIt's C++ reads them (`extern float*
+    vector_a;`):
+
+    ```mlir
+    graph.apply_extern @extern_src_add_one over "edges"
+    ```
+    """
+
+    name = "graph.apply_extern"
+
+    callee = prop_def(FlatSymbolRefAttrConstr)
+    over = prop_def(StringAttr)
+
+    assembly_format = "$callee `over` $over attr-dict"
+
+    def __init__(self, callee: str, over: str):
+        super().__init__(properties={"callee": SymbolRefAttr(callee), "over": StringAttr(over)})
+
+    def verify_(self) -> None:
+        verify_extern_apply(self, self.callee, self.over.data)
 
 
 @irdl_op_definition
@@ -1686,7 +1767,12 @@ Graph = Dialect(
         StringConstantOp,
         StringEqOp,
         StringToIntOp,
+        NumberListNewOp,
+        NumberListAppendOp,
+        NumberListPopOp,
+        NumberListSizeOp,
         CallExternOp,
+        ApplyExternOp,
         LoadEdgesOp,
         VertexIdOp,
         ToVertexOp,

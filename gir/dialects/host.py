@@ -44,6 +44,7 @@ from typing import ClassVar
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     I64,
     AnyFloat,
     AnyFloatConstr,
@@ -90,14 +91,24 @@ from xdsl.traits import OpTrait, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from gir.dialects.graph import extern_declaration, verify_argv_index, verify_reorder
+from gir.dialects.graph import (
+    extern_declaration,
+    verify_argv_index,
+    verify_extern_apply,
+    verify_reorder,
+)
 from gir.dialects.printing import (
     ArgvStringOpBase,
+    NumberListAppendOpBase,
+    NumberListNewOpBase,
+    NumberListPopOpBase,
+    NumberListSizeOpBase,
     PrintOpBase,
     StringConstantOpBase,
     StringEqOpBase,
     StringToIntOpBase,
     StringType,
+    NumberListType,
 )
 from gir.dialects.gir_gpu import (
     KernelOp,
@@ -206,6 +217,42 @@ class StringEqOp(StringEqOpBase):
 
 
 @irdl_op_definition
+class NumberListNewOp(NumberListNewOpBase):
+    """An empty host list of numbers."""
+
+    name = "host.number_list_new"
+
+    traits = traits_def(HostSide())
+
+
+@irdl_op_definition
+class NumberListAppendOp(NumberListAppendOpBase):
+    """Appends a number to a host list."""
+
+    name = "host.number_list_append"
+
+    traits = traits_def(HostSide())
+
+
+@irdl_op_definition
+class NumberListPopOp(NumberListPopOpBase):
+    """Removes and gives a host list's last number (a run-time error when empty)."""
+
+    name = "host.number_list_pop"
+
+    traits = traits_def(HostSide())
+
+
+@irdl_op_definition
+class NumberListSizeOp(NumberListSizeOpBase):
+    """The number of items of a host list."""
+
+    name = "host.number_list_size"
+
+    traits = traits_def(HostSide())
+
+
+@irdl_op_definition
 class PrintOp(PrintOpBase):
     """Writes a host scalar, or the string `text`, and a newline to the program's
     output."""
@@ -292,6 +339,74 @@ class CallExternOp(IRDLOperation):
                 f"host.call_extern of '@{self.callee.root_reference.data}' is {actual}, "
                 f"its declaration {function_type}"
             )
+
+
+@irdl_op_definition
+class ApplyExternOp(IRDLOperation):
+    """Runs the user's host implementation of the `extern func` `callee` once
+    per vertex (`over = "vertices"`, `args` = the vertex count) or once per edge
+    in CSR order (`"edges"`, `args` = the vertex count and the loaded graph,
+    whose host copy the edges are read from; a callee taking three parameters
+    gets each edge's weight too), then the device buffers of the program's global vectors, one per name of `vectors`: each is
+    copied to the host before the first call, visible to the function by that
+    name while the apply runs, and copied back after the last call.
+
+    ```mlir
+    host.apply_extern @extern_src_add_one over "edges" (%n, %graph, %vector_a) vectors ["vector_a"] : i32, !host.graph, memref<?xf32>
+    ```
+    """
+
+    name = "host.apply_extern"
+
+    traits = traits_def(HostSide())
+
+    callee = prop_def(FlatSymbolRefAttrConstr)
+    over = prop_def(StringAttr)
+    vectors = prop_def(ArrayAttr[StringAttr])
+    args = var_operand_def()
+
+    assembly_format = (
+        "$callee `over` $over `(` $args `)` `vectors` $vectors attr-dict `:` type($args)"
+    )
+
+    def __init__(
+        self,
+        callee: str,
+        over: str,
+        args: Sequence[SSAValue | Operation],
+        vectors: Sequence[str],
+    ):
+        super().__init__(
+            operands=[args],
+            properties={
+                "callee": SymbolRefAttr(callee),
+                "over": StringAttr(over),
+                "vectors": ArrayAttr([StringAttr(name) for name in vectors]),
+            },
+        )
+
+    def declaration(self) -> func.FuncOp:
+        """The `extern func` this op applies."""
+        return extern_declaration(self, self.callee)
+
+    def graph_args(self) -> Sequence[SSAValue]:
+        """The vertex count and, over edges, the graph."""
+        return self.args[: len(self.args) - len(self.vectors.data)]
+
+    def buffers(self) -> Sequence[SSAValue]:
+        """The device buffers of the vectors, in the order of `vectors`."""
+        return self.args[len(self.args) - len(self.vectors.data) :]
+
+    def verify_(self) -> None:
+        verify_extern_apply(self, self.callee, self.over.data)
+        wanted = 1 if self.over.data == "vertices" else 2
+        if len(self.args) != wanted + len(self.vectors.data):
+            raise VerifyException(
+                f"host.apply_extern over {self.over.data} takes {wanted} graph operand(s) "
+                "and one buffer per vector"
+            )
+        if any(not isinstance(b.type, MemRefType) for b in self.buffers()):
+            raise VerifyException("host.apply_extern: each vector is a device buffer")
 
 
 @irdl_op_definition
@@ -1284,6 +1399,7 @@ Host = Dialect(
         StartTimerOp,
         StopTimerOp,
         CallExternOp,
+        ApplyExternOp,
         LaunchOp,
         ResidentBlocksOp,
         LoadGraphOp,
@@ -1301,11 +1417,24 @@ Host = Dialect(
         ListPopOp,
         ListExportOp,
         ListImportOp,
+        NumberListNewOp,
+        NumberListAppendOp,
+        NumberListPopOp,
+        NumberListSizeOp,
         CloneOp,
         AllReduceOp,
         AllGatherOp,
     ],
-    [GraphType, GraphArrayAttr, GraphSizeAttr, ListType, CombineAttr, ExchangeFormatAttr, StringType],
+    [
+        GraphType,
+        GraphArrayAttr,
+        GraphSizeAttr,
+        ListType,
+        CombineAttr,
+        ExchangeFormatAttr,
+        StringType,
+        NumberListType,
+    ],
 )
 """The host side of the GPU level: command line, output, timers, the graph, device
 buffers and kernel launches."""

@@ -7,8 +7,8 @@ leaves nothing of the one above.
 | level      | ops                                                                |
 |------------|--------------------------------------------------------------------|
 | `graph`    | builtin, func, arith, math, scf, graph                             |
-| `frontier` | the graph level's, frontier, host (command line, strings, print,  |
-|            | timers)                                                            |
+| `frontier` | the graph level's, frontier, host (command line, strings, lists of |
+|            | numbers, print, timers)                                            |
 | `gpu`      | builtin, func.func @main / func.return, arith, math, scf, memref, |
 |            | gir_gpu (inside kernels), host (outside kernels)                   |
 
@@ -46,6 +46,10 @@ from gir.dialects.host import (
     ArgvIntOp,
     ArgvStringOp,
     Host,
+    NumberListAppendOp,
+    NumberListNewOp,
+    NumberListPopOp,
+    NumberListSizeOp,
     PrintOp,
     StartTimerOp,
     StopTimerOp,
@@ -88,6 +92,10 @@ LEVEL_OPS: dict[Level, frozenset[type[Operation]]] = {
         StringConstantOp,
         StringEqOp,
         StringToIntOp,
+        NumberListNewOp,
+        NumberListAppendOp,
+        NumberListPopOp,
+        NumberListSizeOp,
         PrintOp,
         StartTimerOp,
         StopTimerOp,

@@ -2,7 +2,9 @@
 `gir_gpu.print`): a scalar or a string, and a newline; and the program's
 strings (`!host.string`), which every level keeps on the host: their type and
 the shapes of the ops that make and compare them (`graph.string_constant` and
-`host.string_constant`, and so on)."""
+`host.string_constant`, and so on); and the program's lists of numbers
+(`!host.number_list<T>`, GraphIt's `list{int}`), host values too, with the
+shapes of the ops that make, grow, shrink and measure them."""
 
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from xdsl.irdl import (
     operand_def,
     opt_operand_def,
     opt_prop_def,
+    param_def,
     prop_def,
     result_def,
 )
@@ -131,3 +134,87 @@ class PrintOpBase(IRDLOperation):
             self.value is None or not isinstance(self.value.type, IntegerType)
         ):
             raise VerifyException(f"{self.name}: only integers print as unsigned")
+
+
+# ---------------------------------------------------------------------------
+# Lists of numbers (GraphIt's `list{int}`): host values at every level
+# ---------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class NumberListType(ParametrizedAttribute, TypeAttribute):
+    """A growable list of numbers of type `element` (GraphIt's `list{int}`): a
+    host value at every level, never a kernel's argument, changed in place by
+    the ops below (a handle, as a Python list or a C++ `std::vector` is). The
+    host dialect registers it; `graph.number_list_*` make and use it at the
+    graph level, their `host` namesakes after `graph-to-host-io`."""
+
+    name = "host.number_list"
+
+    element: Attribute = param_def(base(IntegerType) | AnyFloatConstr)
+
+    def __init__(self, element: Attribute):
+        super().__init__(element)
+
+
+def _verify_element(op: IRDLOperation, stack: SSAValue, value: SSAValue) -> None:
+    """Raises unless `value` has the element type of the list `stack`."""
+    assert isinstance(stack.type, NumberListType)
+    if value.type != stack.type.element:
+        raise VerifyException(f"{op.name}: the list holds {stack.type.element}, not {value.type}")
+
+
+class NumberListNewOpBase(IRDLOperation):
+    """`new list{int}()`: an empty list."""
+
+    result = result_def(NumberListType)
+
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, element: Attribute):
+        super().__init__(result_types=[NumberListType(element)])
+
+
+class NumberListAppendOpBase(IRDLOperation):
+    """`l.append(x)` (GraphIt's `insert` too): `x` becomes the list's last item."""
+
+    list = operand_def(NumberListType)
+    value = operand_def(base(IntegerType) | AnyFloatConstr)
+
+    assembly_format = "$list `,` $value attr-dict `:` type($list) `,` type($value)"
+
+    def __init__(self, stack: SSAValue | Operation, value: SSAValue | Operation):
+        super().__init__(operands=[stack, value])
+
+    def verify_(self) -> None:
+        _verify_element(self, self.list, self.value)
+
+
+class NumberListPopOpBase(IRDLOperation):
+    """`l.pop()`: removes the list's last item and gives it; an empty list stops
+    the program with a run-time error."""
+
+    list = operand_def(NumberListType)
+    result = result_def(base(IntegerType) | AnyFloatConstr)
+
+    assembly_format = "$list attr-dict `:` type($list) `->` type($result)"
+
+    def __init__(self, stack: SSAValue | Operation):
+        stack_type = SSAValue.get(stack).type
+        assert isinstance(stack_type, NumberListType)
+        super().__init__(operands=[stack], result_types=[stack_type.element])
+
+    def verify_(self) -> None:
+        _verify_element(self, self.list, self.result)
+
+
+class NumberListSizeOpBase(IRDLOperation):
+    """`l.size()`: the number of items (i32)."""
+
+    list = operand_def(NumberListType)
+    result = result_def(i32)
+
+    assembly_format = "$list attr-dict `:` type($list)"
+
+    def __init__(self, stack: SSAValue | Operation):
+        super().__init__(operands=[stack], result_types=[i32])

@@ -113,7 +113,7 @@ def _check_extern_calls(main: func.FuncOp, load: graph.LoadEdgesOp | None) -> No
     if load is None or load.reorder is None:
         return
     for op in main.walk():
-        if isinstance(op, graph.CallExternOp):
+        if isinstance(op, graph.CallExternOp | graph.ApplyExternOp):
             raise UserError.at(op,
                 f"error: extern function '{op.callee.root_reference.data}' is called from the "
                 f"host of a program that reorders its graph ({load.reorder.data}): it would see "
@@ -256,6 +256,21 @@ def _lower_extern_call(gpu: GpuContext, b: Builder, call: graph.CallExternOp) ->
     replace(call, list(b.insert(host.CallExternOp(call.callee.root_reference.data, args, call.res.types)).results))
 
 
+def _lower_extern_apply(gpu: GpuContext, b: Builder, apply: graph.ApplyExternOp) -> None:
+    """`graph.apply_extern` -> `host.apply_extern` over the vertex count (and,
+    over edges, the loaded graph), with the device buffer of every global vector
+    of the program: the user's host code reads them by name."""
+    callee = apply.callee.root_reference.data
+    args = [gpu.vertices]
+    if apply.over.data == "edges":
+        args.append(gpu.graph)
+    names = sorted(gpu.vectors)
+    lowered = host.ApplyExternOp(callee, apply.over.data, [*args, *(gpu.buffer(n) for n in names)], names)
+    lowered.location = apply.location  # the user's errors are reported at the apply
+    b.insert(lowered)
+    Rewriter.erase_op(apply)
+
+
 def _extern_buffer_types(module: ModuleOp) -> None:
     """Extern declarations take a vector as its device buffer (`memref<?xT>`),
     as `host.call_extern` passes it."""
@@ -331,6 +346,8 @@ def _lower_host_op(gpu: GpuContext, op: Operation) -> None:
         replace(op, [success])
     elif isinstance(op, graph.CallExternOp):
         _lower_extern_call(gpu, b, op)
+    elif isinstance(op, graph.ApplyExternOp):
+        _lower_extern_apply(gpu, b, op)
     elif isinstance(op, graph.VertexIdOp):
         replace(op, [resize(b, op.vertex, op.result.type)])
     elif isinstance(op, graph.ToVertexOp):

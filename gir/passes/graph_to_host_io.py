@@ -18,6 +18,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from gir.dialects import frontier, graph, host
+from gir.dialects.printing import NumberListType
 
 
 def _ancestors(op: Operation) -> Iterator[Operation]:
@@ -55,6 +56,33 @@ class StringsToHost(RewritePattern):
             rewriter.replace(op, host.StringToIntOp(op.text, op.result.type))
         else:
             rewriter.replace(op, host.StringEqOp(op.lhs, op.rhs))
+
+
+class NumberListsToHost(RewritePattern):
+    """`graph.number_list_new`, `_append`, `_pop`, `_size` -> their `host`
+    namesakes (a list of numbers is a host value at every level)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self,
+        op: graph.NumberListNewOp
+        | graph.NumberListAppendOp
+        | graph.NumberListPopOp
+        | graph.NumberListSizeOp,
+        rewriter: PatternRewriter,
+    ) -> None:
+        lowered: Operation
+        if isinstance(op, graph.NumberListNewOp):
+            assert isinstance(op.result.type, NumberListType)
+            lowered = host.NumberListNewOp(op.result.type.element)
+        elif isinstance(op, graph.NumberListAppendOp):
+            lowered = host.NumberListAppendOp(op.list, op.value)
+        elif isinstance(op, graph.NumberListPopOp):
+            lowered = host.NumberListPopOp(op.list)
+        else:
+            lowered = host.NumberListSizeOp(op.list)
+        lowered.location = op.location  # a pop of an empty list is reported there
+        rewriter.replace(op, lowered)
 
 
 class PrintToHost(RewritePattern):
@@ -122,6 +150,7 @@ class GraphToHostIo(ModulePass):
                 [
                     ArgvIntToHost(),
                     StringsToHost(),
+                    NumberListsToHost(),
                     PrintToHost(),
                     StartTimerToHost(),
                     StopTimerToHost(),

@@ -338,7 +338,7 @@ class HostPartition(ModulePass):
         if main is None:
             return
         for call in main.walk():
-            if isinstance(call, host.CallExternOp):
+            if isinstance(call, host.CallExternOp | host.ApplyExternOp):
                 raise UserError.at(call,
                     f"error: extern function '{call.callee.root_reference.data}' is called from "
                     "the host: a program partitioned over several devices cannot call host "

@@ -145,6 +145,11 @@ def _generate_launch(varying: Sequence[int], body: Sequence[str], namespace: dic
     return namespace["launch"]
 
 
+LARGE_ARRAY_BYTES = 1 << 30
+"""Graph arrays from this size on are reported as they are built and copied
+(`Device.progress`): on a graph of billions of edges each takes seconds."""
+
+
 class DeviceGraph:
     """A graph resident on one device: `num_vertices`, `num_edges`, and its arrays
     (`GraphArray`), each copied to the device on first use."""
@@ -169,9 +174,17 @@ class DeviceGraph:
         buffer = self._arrays.get((kind, dtype, blocking_size))
         if buffer is None:
             started = time.perf_counter()
-            buffer = self._device.upload(self._host_array(kind, dtype, blocking_size))
-            self._device.load_seconds += time.perf_counter() - started
+            array = self._host_array(kind, dtype, blocking_size)
+            built = time.perf_counter()
+            buffer = self._device.upload(array)
+            done = time.perf_counter()
+            self._device.load_seconds += done - started
             self._arrays[(kind, dtype, blocking_size)] = buffer
+            if array.nbytes >= LARGE_ARRAY_BYTES and self._device.progress is not None:
+                self._device.progress(
+                    f"{kind} of {self._spec} ({format_bytes(array.nbytes)}): built in {built - started:.2f} s, "
+                    f"copied to {self._device.name} in {done - built:.2f} s"
+                )
         return buffer
 
     def _host_array(self, kind: GraphArray, dtype: DType, blocking_size: int | None) -> np.ndarray:
@@ -240,6 +253,11 @@ class Device(ABC):
 
     extensions: frozenset[str] | None = None
     """The OpenCL extensions the device has (None: not an OpenCL device)."""
+
+    def memory_bytes(self) -> int | None:
+        """The device memory a run may fill (free memory where the device says,
+        else its size), or None where it does not say."""
+        return None
 
     def missing_extensions(self, names: Sequence[str]) -> list[str]:
         """Those of the OpenCL extensions `names` the device lacks."""
@@ -537,6 +555,9 @@ class OpenCLDevice(Device):
         self._check_allocation(nbytes)
         return self._cl.Buffer(self.context, self._cl.mem_flags.READ_WRITE, size=nbytes)
 
+    def memory_bytes(self) -> int | None:
+        return int(self.device.global_mem_size)
+
     def _check_allocation(self, nbytes: int) -> None:
         """OpenCL allocates lazily and reports no free memory: a buffer larger than
         the device allows, or than its whole memory, is refused here instead of
@@ -762,6 +783,14 @@ class CudaDevice(Device):
         pointer = int(allocation)
         self._allocations[pointer] = allocation
         return pointer
+
+    def memory_bytes(self) -> int | None:
+        self.context.push()  # this GPU's, whichever device the thread opened last
+        try:
+            free, _ = self._cuda.mem_get_info()
+        finally:
+            self._cuda.Context.pop()
+        return int(free)
 
     def upload(self, array: np.ndarray) -> int:
         pointer = self.allocate(max(array.nbytes, array.itemsize))

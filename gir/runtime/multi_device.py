@@ -25,6 +25,7 @@ import io
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -240,6 +241,9 @@ class Communicator:
         self.override = exchange_override()
         """The format of every exchange, where `GIR_EXCHANGE_FORMAT` sets one."""
         self._graph = graph
+        self.check_part: Callable[..., None] | None = None
+        """What each rank calls with its device and part before uploading it
+        (`CompiledProgram.check_fits`); None: nothing."""
         self._lock = threading.Lock()
         self._parts: dict[tuple[str, bool], list[GraphPart]] = {}
         # Per rank; each rank's thread writes only its own entries.
@@ -257,16 +261,18 @@ class Communicator:
         """What the ranks exchanged so far."""
         return ExchangeCount(max(self._collectives), tuple(self._sent), tuple(self._received))
 
-    def graph_parts(self, spec: str, weighted: bool, load: Callable[[], Any]) -> list[GraphPart]:
+    def graph_parts(
+        self, spec: str, weighted: bool, load: Callable[[], Any], progress: Callable[[str], None] | None = None
+    ) -> list[GraphPart]:
         """The graph `spec` split into one part per rank, loaded and split once
-        for all ranks."""
+        for all ranks; `progress` hears how long the split took."""
         with self._lock:
             key = (spec, bool(weighted))
             parts = self._parts.get(key)
             if parts is None and self._graph is not None:
-                parts = partition(self._graph, self.size)
+                parts = _split(self._graph, self.size, spec, progress)
             if parts is None:
-                parts = _cached_parts(spec, bool(weighted), self.size, load)
+                parts = _cached_parts(spec, bool(weighted), self.size, load, progress)
             self._parts[key] = parts
             return parts
 
@@ -377,18 +383,31 @@ class HostStagedCommunicator(Communicator):
         self._barrier.abort()
 
 
-_PARTS_CACHE: dict[tuple[str, bool, int], list[GraphPart]] = {}
-"""The last graph split (so that the trials of a benchmark split it once)."""
+_PARTS_CACHE: dict[tuple[str, bool, int], tuple[Any, list[GraphPart]]] = {}
+"""The last graph split and its parts (so that the trials of a benchmark split
+it once); the graph is kept with its parts, which cut their CSCs from it."""
 
 
-def _cached_parts(spec: str, weighted: bool, size: int, load: Callable[[], Any]) -> list[GraphPart]:
-    key = (spec, weighted, size)
-    parts = _PARTS_CACHE.get(key)
-    if parts is None:
-        parts = partition(load(), size)
-        _PARTS_CACHE.clear()
-        _PARTS_CACHE[key] = parts
+def _split(graph: Any, size: int, spec: str, progress: Callable[[str], None] | None) -> list[GraphPart]:
+    """`partition(graph, size)`, its time and the parts' edges told to `progress`."""
+    started = time.perf_counter()
+    parts = partition(graph, size)
+    if progress is not None:
+        edges = ", ".join(f"{part.num_edges:,}" for part in parts)
+        progress(f"split {spec} into {size} parts ({edges} edges) in {time.perf_counter() - started:.2f} s")
     return parts
+
+
+def _cached_parts(
+    spec: str, weighted: bool, size: int, load: Callable[[], Any], progress: Callable[[str], None] | None
+) -> list[GraphPart]:
+    key = (spec, weighted, size)
+    cached = _PARTS_CACHE.get(key)
+    if cached is None:
+        _PARTS_CACHE.clear()  # before the load: the graph split last goes before the next one comes
+        graph = load()
+        cached = _PARTS_CACHE[key] = (graph, _split(graph, size, spec, progress))
+    return cached[1]
 
 
 EXCHANGE_VARIABLE = "GIR_EXCHANGE"
@@ -443,6 +462,7 @@ def run_partitioned(
     one rank per device in a thread of its own; `graph`: the host graph the
     program's graph argument names (a graph given from Python), else loaded."""
     communicator = make_communicator(devices, graph)
+    communicator.check_part = program.check_fits
     kernels = [program.kernels(device) for device in devices]
     runs = [
         Run(device, kernels[rank], argv, stdout if rank == 0 else io.StringIO(),

@@ -17,6 +17,8 @@ from gir.diagnostics import UserError
 from gir.dialects.gir_gpu import BoundsSite
 from gir.protocol import HostRuntime
 from gir.runtime.device import Device, KernelSignatures
+from gir.runtime.footprint import DeviceFootprint
+from gir.runtime.graph.memory import format_bytes
 from gir.runtime.run import Run, RunResult
 
 EXTENSION_USES = {
@@ -76,6 +78,10 @@ class CompiledProgram:
     widen: Callable[[], CompiledProgram] | None = field(default=None, compare=False)
     """Compiles this program with 64-bit edge indices (None: it cannot be, say
     a module given at the GPU level): what `for_edges` runs a larger graph with."""
+    footprint: DeviceFootprint | None = field(default=None, compare=False)
+    """The device memory the host function asks for (None: not known)."""
+    source_name: str = "<module>"
+    """The program's file, for messages."""
     _specialised: dict[int, CompiledProgram] = field(default_factory=dict, compare=False, repr=False)
     _noted: list[str] = field(default_factory=list, compare=False, repr=False)
 
@@ -112,11 +118,58 @@ class CompiledProgram:
         assert self.graph_load is not None
         graph = device.load_graph(spec, self.graph_load.weighted, self.graph_load.reorder)
         program = self.for_edges(graph.num_edges)
+        program.check_fits(device, spec, graph.num_vertices, graph.num_edges)
         if program is not self and device.progress is not None and not self._noted:
             self._noted.append(spec)
             why = "more than 2^31 - 1" if graph.num_edges > 2**31 - 1 else "$GIR_EDGE_INDEX_WIDTH=64"
             device.progress(f"{spec} has {graph.num_edges:,} edges ({why}): running with 64-bit edge indices")
         return program
+
+    def check_fits(
+        self,
+        device: Device,
+        spec: str,
+        num_vertices: int,
+        num_edges: int,
+        part: tuple[int, int, int] | None = None,
+    ) -> None:
+        """A `UserError` when this program's footprint on a graph of that size
+        is larger than `device`'s memory: raised before anything is uploaded,
+        with the number of devices a partitioned run would need. `part`: the
+        graph is part (rank, parts, the whole graph's edges) of a partitioned
+        run's graph."""
+        memory = device.memory_bytes()
+        if self.footprint is None or memory is None:
+            return
+        graph_bytes, buffer_bytes = self.footprint.bytes(num_vertices, num_edges)
+        if graph_bytes + buffer_bytes <= memory:
+            return
+        whole_edges = num_edges if part is None else part[2]
+        devices = next(
+            (
+                count
+                for count in range(2 if part is None else part[1] + 1, 1025)
+                if self.footprint.total(num_vertices, -(-whole_edges // count)) <= memory
+            ),
+            None,
+        )
+        advice = (
+            "no number of devices splits it small enough (its vertex data alone is too large)"
+            if devices is None
+            else f"run it partitioned over {devices} devices or more (gir-run --devices {devices}, "
+            f"Program.run(..., devices={devices})), each holding its part of the edges"
+        )
+        what = (
+            f"'{spec}' ({num_vertices:,} vertices, {num_edges:,} edges)"
+            if part is None
+            else f"part {part[0]} of {part[1]} of '{spec}' ({num_vertices:,} vertices, {num_edges:,} of its "
+            f"{whole_edges:,} edges)"
+        )
+        raise UserError(
+            f"error: {self.source_name} needs about {format_bytes(graph_bytes + buffer_bytes)} of device "
+            f"memory on {what}: {format_bytes(graph_bytes)} of graph arrays and {format_bytes(buffer_bytes)} "
+            f"of vectors and queues, but {device.name} has {format_bytes(memory)}: {advice}"
+        )
 
     def kernels(self, device: Device) -> Any:
         """The program's kernels built on `device` (once per device and source);

@@ -39,9 +39,24 @@ def _once_per_graph(g: Graph, key: str, compute: Callable[[], np.ndarray]) -> np
 # --------------------------------------------------------------------------------------
 
 
+NATIVE_MIN_EDGES = 1 << 24
+"""From this many edges on, the BFS levels and the edge look-ups of a BFS
+check run in C++ on every core (`native.bfs_levels`, `native.has_edges`):
+numpy's take minutes and several times the graph's memory on billions of edges."""
+
+
 def bfs_levels(g: Graph, source: int) -> np.ndarray:
     """The BFS depth of every vertex from `source` along out-edges (int32, -1 when unreachable)."""
-    return _once_per_graph(g, f"bfs:{source}", lambda: _bfs(g, source)[0])
+    return _once_per_graph(g, f"bfs:{source}", lambda: _bfs_levels(g, source))
+
+
+def _bfs_levels(g: Graph, source: int) -> np.ndarray:
+    """`bfs_levels`, in C++ from `NATIVE_MIN_EDGES` on, else with numpy."""
+    if g.num_edges < NATIVE_MIN_EDGES:
+        return _bfs(g, source)[0]
+    _check_source(g, source)
+    row_ptr, col_idx, _ = g.csr()
+    return native.bfs_levels(row_ptr, col_idx, source)
 
 
 def check_bfs_parent(g: Graph, source: int, parent: np.ndarray) -> str | None:
@@ -122,6 +137,9 @@ def _has_edges(g: Graph, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
     """Whether each edge src[i]->dst[i] exists in `g`."""
     if g.num_edges == 0:
         return np.zeros(src.size, dtype=bool)
+    if g.num_edges >= NATIVE_MIN_EDGES:
+        row_ptr, col_idx, _ = g.csr()
+        return native.has_edges(row_ptr, col_idx, src, dst)
     edge_keys = (g.src.astype(np.int64) << 32) | g.dst
     queries = (src.astype(np.int64) << 32) | dst
     positions = np.minimum(np.searchsorted(edge_keys, queries), edge_keys.size - 1)
@@ -201,6 +219,38 @@ def check_ppsp(
 
     def bound(v: int) -> str:
         return "" if settled[v] else f" or more (it lies beyond target {target})"
+
+    return _distance_problems(got, expected, wrong, bound, unreached)
+
+
+def check_astar(
+    g: Graph,
+    source: int,
+    target: int,
+    cost: np.ndarray,
+    start_distance: int = 0,
+    unreached: tuple[int, ...] = (UNREACHABLE_DISTANCE,),
+) -> str | None:
+    """Check the path costs of an A* search (GraphIt's `apps/astar.gt`): its
+    queue orders vertices by cost plus a heuristic the checker cannot see (an
+    extern function), and it stops once `target` leaves the queue.
+
+    Exact is the target's cost only (an admissible heuristic makes it the
+    shortest distance); every other vertex holds a path's length, never less
+    than its true distance, or stays unreached. `unreached` is as for
+    `check_sssp`.
+    """
+    _check_source(g, target)
+    problem = _shape_problem(cost, g.num_vertices, "distance", integers=True)
+    if problem:
+        return problem
+    expected = _offset_distances(sssp_distances(g, source), start_distance)
+    is_target = np.arange(g.num_vertices) == target
+    got = _as_unreached(np.asarray(cost, dtype=np.int64), ~is_target | (expected == UNREACHABLE_DISTANCE), unreached)
+    wrong = np.where(is_target, got != expected, got < expected)
+
+    def bound(v: int) -> str:
+        return "" if is_target[v] else " or more (A* settles only its target)"
 
     return _distance_problems(got, expected, wrong, bound, unreached)
 

@@ -207,6 +207,12 @@ class Run:
             raise UserError(f"error: argv[{index}] must be an integer, not '{text}'")
         return value
 
+    def number_list_pop(self, numbers: list[Any], where: str) -> Any:
+        if not numbers:
+            located = f"{where}: error" if where else "error"
+            raise UserError(f"{located}: the program pops from an empty list")
+        return numbers.pop()
+
     def text_int(self, text: str) -> int:
         value = parse_argv_int(text)
         if value is None:
@@ -252,9 +258,18 @@ class Run:
         from gir.runtime.graph import load_graph
 
         parts = self.communicator.graph_parts(
-            spec, weighted, lambda: load_graph(spec, weighted=bool(weighted), progress=self.device.progress)
+            spec,
+            weighted,
+            lambda: load_graph(spec, weighted=bool(weighted), progress=self.device.progress),
+            self.device.progress,
         )
-        return self.device.load_graph_part(spec, weighted, self.rank, parts[self.rank])
+        part = parts[self.rank]
+        if self.communicator.check_part is not None:
+            whole_edges = sum(each.num_edges for each in parts)
+            self.communicator.check_part(
+                self.device, spec, part.num_vertices, part.num_edges, (self.rank, len(parts), whole_edges)
+            )
+        return self.device.load_graph_part(spec, weighted, self.rank, part)
 
     def graph_size(self, graph: DeviceGraph, what: GraphSize) -> int:
         return graph.num_vertices if what == GraphSize.VERTICES else graph.num_edges
@@ -406,6 +421,64 @@ class Run:
                 raise UserError(f"{located}: extern function '{name}' resized the vector it was given")
             self.device.from_host(args[position], np.ascontiguousarray(array, DTYPES[allocation.dtype]))
         return _extern_result(returned, result, f"{located}: extern function '{name}' returned")
+
+    def apply_extern(
+        self,
+        name: str,
+        where: str,
+        over: str,
+        graph: tuple[Any, ...],
+        buffers: tuple[Any, ...],
+        names: tuple[str, ...],
+    ) -> None:
+        located = f"{where}: error" if where else "error"
+        function = self.host_externs.get(name)
+        if function is None:
+            raise UserError(f"{located}: extern function '{name}' has no host implementation")
+        namespace = getattr(function, "__globals__", None)
+        if namespace is None:
+            raise UserError(
+                f"{located}: extern function '{name}' is applied over {over}, so it must be a "
+                "Python function: it reads the program's vectors as names of its module"
+            )
+        self.device.synchronize()  # the kernels before the apply have written the vectors
+        arrays = {vector: self._host_copy(buffer, name) for vector, buffer in zip(names, buffers, strict=True)}
+        hidden = {vector: namespace[vector] for vector in names if vector in namespace}
+        namespace.update(arrays)
+        try:
+            for args in self._apply_arguments(over, graph):
+                function(*args)
+        except UserError:
+            raise
+        except Exception as error:  # the user's code failed: one line, at the apply
+            raise UserError(f"{located}: extern function '{name}' raised {type(error).__name__}: {error}") from None
+        finally:
+            for vector in names:
+                namespace.pop(vector, None)
+            namespace.update(hidden)
+        for vector, buffer in zip(names, buffers, strict=True):
+            allocation = self._allocations[self.device.key(buffer)]
+            if arrays[vector].shape != (allocation.count,):
+                raise UserError(f"{located}: extern function '{name}' resized the vector '{vector}'")
+            self.device.from_host(buffer, np.ascontiguousarray(arrays[vector], DTYPES[allocation.dtype]))
+
+    def _host_copy(self, buffer: Buffer, name: str) -> np.ndarray:
+        """A host copy of a whole device buffer the run allocated."""
+        allocation = self._allocation_of(buffer, f"extern function '{name}'")
+        return self.device.to_host(buffer, allocation.count, allocation.dtype)
+
+    def _apply_arguments(self, over: str, graph: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
+        """The arguments of each call of an extern applied over `over`: `(v,)`
+        per vertex, `(src, dst[, weight])` per edge in CSR order."""
+        vertices = int(graph[0])
+        if over == "vertices":
+            yield from ((v,) for v in range(vertices))
+            return
+        offsets, columns, weights = graph[1].user_graph.csr()  # reordered graphs are refused
+        weighted = bool(graph[2]) and weights is not None
+        for src in range(vertices):
+            for edge in range(int(offsets[src]), int(offsets[src + 1])):
+                yield (src, int(columns[edge]), weights[edge].item()) if weighted else (src, int(columns[edge]))
 
     def _allocation_of(self, buffer: Buffer, what: str) -> _Allocation:
         """The allocation of a buffer the run made (exchanges cover whole buffers)."""

@@ -40,7 +40,7 @@ from functools import singledispatchmethod
 
 import numpy as np
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import IntegerType, MemRefType, ModuleOp
+from xdsl.dialects.builtin import IntegerType, MemRefType, ModuleOp, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import SymbolTable
 
@@ -48,12 +48,12 @@ from gir.diagnostics import UserError
 from gir.dialects import host
 from gir.dialects.host import edge_index_width
 from gir.dialects.gir_gpu import KernelOp
-from gir.dialects.printing import StringType
+from gir.dialects.printing import NumberListType, StringType
 from gir.targets.c_printer import C_RESERVED, KernelPrinter, Needs, c_string_literal
 from gir.targets.cuda import CudaFlavour
 from gir.targets.cuda_host_runtime import partition_runtime_source, runtime_source
 from gir.targets.externs import kernel_prints
-from gir.targets.host_externs import cpp_host_section, host_extern_declarations
+from gir.targets.host_externs import call_site, cpp_host_section, host_extern_declarations
 from gir.targets.host_python import find_main
 from gir.targets.walker import ValueNames
 
@@ -142,6 +142,8 @@ class CudaHostPrinter(KernelPrinter):
             return "gir_rt::List*"
         if isinstance(type_, StringType):
             return "std::string"
+        if isinstance(type_, NumberListType):
+            return f"std::vector<{self.c_type(type_.element)}>"
         return super().c_type(type_)
 
     def _float_literal(self, value: float, width: int) -> str:
@@ -226,6 +228,8 @@ class CudaHostPrinter(KernelPrinter):
                 self._statement(f"gir_rt::HostCopy<{self._element_type(arg)}> {copy}({self.expr(arg)})")
                 args.append(f"{copy}.data()")
                 copies.append(copy)
+            elif isinstance(arg.type, NumberListType):  # GraphIt's `std::vector<T>*`
+                args.append(f"&{self.expr(arg)}")
             else:
                 args.append(self.expr(arg))
         call = f"{op.callee.root_reference.data}({', '.join(args)})"
@@ -238,10 +242,83 @@ class CudaHostPrinter(KernelPrinter):
 
     def host_extern_type(self, type_: Attribute) -> str:
         """A host extern's parameter or result type in C++: a buffer is a
-        pointer to its host copy."""
+        pointer to its host copy, a list of numbers a pointer to the program's
+        `std::vector` (as GraphIt passes it)."""
         if isinstance(type_, MemRefType):
             return f"{self.flavour.memory_type(self.scalar(type_.element_type), self.needs)}*"
+        if isinstance(type_, NumberListType):
+            return f"{self.c_type(type_)}*"
         return self.c_type(type_)
+
+    @emit.register
+    def _(self, op: host.ApplyExternOp) -> None:
+        """The user's C++ function once per vertex or edge (the loaded graph's
+        host edges, in CSR order), the program's vectors as host copies that
+        the globals `vector_pointers` defines point to while the apply runs
+        (GraphIt's `extern float* vector_a;`), copied back after it."""
+        callee = op.callee.root_reference.data
+        params = op.declaration().function_type.inputs.data
+        if len(params) == 3 and params[2] != i32:
+            raise UserError.at(op,
+                f"error: the extern function '{callee}' is applied over edges with {params[2]} "
+                "weights: the complete CUDA program passes int weights only (gir-run's Python host "
+                "passes any)"
+            )  # fmt: skip
+        copies = []
+        for name, buffer in zip(op.vectors.data, op.buffers(), strict=True):
+            copy = self._names.fresh(f"{self.expr(buffer)}_on_host")
+            self._statement(f"gir_rt::HostCopy<{self._element_type(buffer)}> {copy}({self.expr(buffer)})")
+            self._statement(f"::{name.data} = {copy}.data()")
+            copies.append((name.data, copy))
+        index = self._names.fresh("item")
+        if op.over.data == "vertices":
+            count = self.expr(op.graph_args()[0])
+            self._statement(f"for (int {index} = 0; {index} < {count}; ++{index}) {callee}({index})")
+        else:
+            edges = f"{self.expr(op.graph_args()[1])}->edges"
+            weight = f", {edges}.weights[{index}]" if len(params) == 3 else ""
+            self._statement(
+                f"for (size_t {index} = 0; {index} < {edges}.src.size(); ++{index}) "
+                f"{callee}({edges}.src[{index}], {edges}.dst[{index}]{weight})"
+            )
+        for name, copy in copies:
+            self._statement(f"{copy}.copy_back()")
+            self._statement(f"::{name} = nullptr")
+
+    def vector_pointers(self, module: ModuleOp) -> str | None:
+        """The file-scope pointers through which applied extern functions read the
+        program's vectors by name (`float* vector_a = nullptr;`), or None where
+        nothing is applied."""
+        pointers: dict[str, str] = {}
+        for op in module.walk():
+            if isinstance(op, host.ApplyExternOp):
+                for name, buffer in zip(op.vectors.data, op.buffers(), strict=True):
+                    pointers[name.data] = self._element_type(buffer)
+        if not pointers:
+            return None
+        lines = [
+            "// The program's vectors as the applied extern functions read them (GraphIt's",
+            "// `extern float* vector_a;`): host copies, set while an apply runs.",
+        ]
+        lines += [f"{element}* {name} = nullptr;" for name, element in sorted(pointers.items())]
+        return "\n".join(lines)
+
+    @emit.register
+    def _(self, op: host.NumberListNewOp) -> None:
+        self._define(op.result, f"{self.c_type(op.result.type)}()")
+
+    @emit.register
+    def _(self, op: host.NumberListAppendOp) -> None:
+        self._statement(f"{self.expr(op.list)}.push_back({self.expr(op.value)})")
+
+    @emit.register
+    def _(self, op: host.NumberListPopOp) -> None:
+        where = c_string_literal(call_site(op))
+        self._define(op.result, f"gir_rt::number_list_pop({self.expr(op.list)}, {where})")
+
+    @emit.register
+    def _(self, op: host.NumberListSizeOp) -> None:
+        self._define(op.result, f"(int){self.expr(op.list)}.size()")
 
     @emit.register
     def _(self, op: host.StringEqOp) -> None:
@@ -431,6 +508,9 @@ def print_cuda_program(
     externs = cpp_host_section(module, host_extern, printer.host_extern_type)
     if externs is not None:
         main = f"{externs}\n\n{main}"
+    pointers = printer.vector_pointers(module)
+    if pointers is not None:  # before the user's code, which may declare them `extern`
+        main = f"{pointers}\n\n{main}"
     if is_partitioned(module):
         return f"{kernels}\n{partition_runtime_source()}\n{main}\n"
     return f"{kernels}\n{main}\n"

@@ -17,6 +17,7 @@ that the file compiles with `nvcc` alone and runs without Python. It mirrors
 | `bind_global`, `finish`               | `Run.bind_global`, `Run.finish` (`GIR_DUMP`) |
 | `argv_int`, `argv_float`              | `Run.argv_int`, `Run.argv_float`          |
 | `argv_str` (strings: `std::string`), `text_int` | `Run.argv_str` (strings: `str`), `Run.text_int` |
+| `number_list_pop` (lists of numbers: `std::vector<T>`) | `Run.number_list_pop` (lists of numbers: `list`) |
 | `list_new`, `list_push`, `list_pop`    | `Run.list_new`, `list_push`, `list_pop`   |
 | `list_export`, `list_import`          | `Run.list_export`, `list_import`          |
 | `device_print_fence`                  | `Run.device_print_fence`                  |

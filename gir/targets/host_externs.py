@@ -50,14 +50,17 @@ HostExterns = Mapping[str, Callable[..., Any]]
 
 
 def host_extern_declarations(module: ModuleOp) -> list[func.FuncOp]:
-    """The extern declarations of `module` that some `host.call_extern` (or,
-    above the GPU level, `graph.call_extern`) calls, in order."""
+    """The extern declarations of `module` that some `host.call_extern` or
+    `host.apply_extern` (or, above the GPU level, their `graph` namesakes)
+    calls, in order."""
     from gir.dialects import graph
 
     called = {
         op.callee.root_reference.data
         for op in module.walk()
-        if isinstance(op, host.CallExternOp | graph.CallExternOp)
+        if isinstance(
+            op, host.CallExternOp | graph.CallExternOp | host.ApplyExternOp | graph.ApplyExternOp
+        )
     }
     return [
         op

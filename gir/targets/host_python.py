@@ -548,6 +548,35 @@ class HostPrinter(StructuredPrinter):
             self._line(call)
 
     @emit.register
+    def _(self, op: host.ApplyExternOp) -> None:
+        name = self._constant(op.callee.root_reference.data)
+        where = self._constant(call_site(op))
+        graph = "".join(f"{self.expr(arg)}, " for arg in op.graph_args())
+        if op.over.data == "edges":  # and whether the function takes each edge's weight
+            graph += str(len(op.declaration().function_type.inputs.data) == 3) + ","
+        buffers = "".join(f"{self.expr(arg)}, " for arg in op.buffers()).rstrip(" ")
+        names = "".join(f"{self._constant(n.data)}, " for n in op.vectors.data).rstrip(" ")
+        over = self._constant(op.over.data)
+        self._line(f"rt.apply_extern({name}, {where}, {over}, ({graph}), ({buffers}), ({names}))")
+
+    @emit.register
+    def _(self, op: host.NumberListNewOp) -> None:
+        self._define(op.result, "[]")
+
+    @emit.register
+    def _(self, op: host.NumberListAppendOp) -> None:
+        self._line(f"{self.expr(op.list)}.append({self.expr(op.value)})")
+
+    @emit.register
+    def _(self, op: host.NumberListPopOp) -> None:
+        where = self._constant(call_site(op))
+        self._define(op.result, f"rt.number_list_pop({self.expr(op.list)}, {where})")
+
+    @emit.register
+    def _(self, op: host.NumberListSizeOp) -> None:
+        self._define(op.result, f"len({self.expr(op.list)})")
+
+    @emit.register
     def _(self, op: host.StringEqOp) -> None:
         self._define(op.result, f"({self.expr(op.lhs)} == {self.expr(op.rhs)})")
 

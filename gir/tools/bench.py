@@ -224,10 +224,10 @@ def _split(text: str) -> list[str]:
 
 
 def _graph_list(text: str) -> list[str]:
-    """Graph specs from `--graphs`: a `,w` or `,seed=N` belongs to the spec before it."""
+    """Graph specs from `--graphs`: a `,w`, `,seed=N` or `,a=P` belongs to the spec before it."""
     graphs: list[str] = []
     for item in _split(text):
-        if graphs and (item == "w" or item.startswith("seed=")):
+        if graphs and (item == "w" or item.startswith(("seed=", "a="))):
             graphs[-1] += f",{item}"
         else:
             graphs.append(item)

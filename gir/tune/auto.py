@@ -13,6 +13,13 @@ Two things decide a labelled apply's schedule:
   hooking), a traversal of every vertex that sums into the destinations (`+=`:
   PageRank's gather), or one that does not (CC's check).
 
+On a road graph a frontier traversal inside a fusable loop takes the road
+rule of a filtered one, loop fusion included, whether or not it has a filter:
+what makes fusion pay there is the thousands of levels with small frontiers,
+a property of the graph and the loop, not of the filter (BC's level-guarded
+steps, `bc_best_road.gt`, have none: under CC's rule they ran unfused at 10x
+their time).
+
 `RULES` maps (class, shape) to schedule fields; each rule names the hand-swept
 schedule file it comes from (`gir/benchmarks/programs/*_best_*.gt`, measured on
 an H200 on rmat:22 and road:2048:2048) or G2's paper where gir has no better
@@ -236,6 +243,15 @@ def _accumulates(space: ScheduleSpace, op: graph_dialect.EdgeSetApplyOp | None) 
     )
 
 
+def _rule(klass: str, shape: Shape, in_fusable_loop: bool) -> Rule:
+    """The rule of an apply of `shape` on a graph of `klass`: on a road graph, an
+    unfiltered frontier traversal in a fusable loop is fused as a filtered one
+    is (see the module docstring)."""
+    if klass == "road" and shape is Shape.FRONTIER and in_fusable_loop:
+        return RULES[(klass, Shape.FILTERED)]
+    return RULES[(klass, shape)]
+
+
 @dataclass(frozen=True)
 class Choice:
     """What the auto model chose for one labelled apply or loop, and why."""
@@ -260,12 +276,12 @@ def auto_point(
     for apply in space.applies:
         sums = _accumulates(space, ops.get(apply.label))
         shape = traversal_shape(apply, ops.get(apply.label), sums)
-        rule = RULES[(klass, shape)]
+        loop = next((loop for loop in space.loops if loop.label == apply.loop), None)
+        rule = _rule(klass, shape, in_fusable_loop=loop is not None)
         fields = dict(rule.fields)
         if "edge_blocking" in fields and (blocked_already or not blocking_fits):
             fields.pop("edge_blocking")
             fields.pop("blocking_size", None)
-        loop = next((loop for loop in space.loops if loop.label == apply.loop), None)
         if rule.loop is not None and loop is not None:
             fused_loops.setdefault(loop.label, rule.loop)
             fields["block_size"] = str(fused_loops[loop.label][0])

@@ -147,3 +147,70 @@ def test_partitioned_cuda_run_validates(
     argv = [str(program), graph, *args]
     result = run_program(compiled, open_devices("cuda", 2), argv, io.StringIO())
     loaded.validate(graph, result.globals, *[int(a) for a in args])
+
+
+def _elsewhere_unless_two_devices(request: pytest.FixtureRequest) -> bool:
+    """True when this process sees fewer than 2 OpenCL devices (PoCL started
+    earlier with fewer): the test then ran in a pytest process of its own that
+    asks PoCL for 2, and passed there (a failure there fails it here)."""
+    if _opencl_device_count() >= 2:
+        return False
+    if os.environ.get(_CHILD) or _opencl_device_count() == 0:
+        pytest.skip("fewer than 2 OpenCL devices")
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", __file__,
+               "-k", request.node.name]  # fmt: skip
+    environment = {**os.environ, "POCL_DEVICES": "pthread pthread", _CHILD: "1"}
+    done = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=900)
+    assert done.returncode == 0 and " passed" in done.stdout, done.stdout[-3000:]
+    return True
+
+
+def test_direction_optimizing_bfs_on_a_uniform_graph_validates_with_the_native_reference(
+    monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
+    if _elsewhere_unless_two_devices(request):
+        return
+    from gir.runtime import reference
+    from gir.runtime.graph import load_graph
+
+    monkeypatch.setattr(reference, "NATIVE_MIN_EDGES", 0)  # the C++ BFS levels and edge look-ups
+    graph = load_graph("uniform:20000:160000", cache=False)
+    program = compile_program_file(str(PROGRAMS / "bfs_hybrid.gt"))
+    result = program.run(graph, 5, 0.05, target="opencl", devices=2, validate=True)
+    assert result["pred"][5] == 5 and (result["pred"] >= 0).sum() > 19_000
+
+
+def test_big_graph_tool_times_every_stage_and_validates() -> None:
+    tool = Path(__file__).parents[2] / "tools" / "big_graph.py"
+    environment = {**os.environ, "POCL_DEVICES": "pthread pthread"}
+    done = subprocess.run(
+        [sys.executable, str(tool), "--target", "opencl", "--devices", "2", "--program",
+         str(PROGRAMS / "bfs_hybrid.gt"), "uniform:8192:65536"],
+        capture_output=True, text=True, env=environment, timeout=600,
+    )  # fmt: skip
+    if "no OpenCL" in done.stderr or "pyopencl" in done.stderr:
+        pytest.skip(done.stderr.strip().splitlines()[-1])
+    assert done.returncode == 0, done.stderr
+    for stage in ("generate", "split into 2 parts", "run on 2 devices", "validate"):
+        assert f"stage {stage}" in done.stdout
+    assert "device memory on 1 device (32-bit edge indices)" in done.stdout
+    assert "VALIDATED" in done.stdout
+
+
+def test_a_part_too_large_for_its_device_is_refused_before_its_upload(
+    monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
+    if _elsewhere_unless_two_devices(request):
+        return
+    from gir.runtime.device import OpenCLDevice
+    from gir.runtime.graph import load_graph
+
+    def no_upload(self: object, array: object) -> None:
+        raise AssertionError("uploaded before the check")
+
+    graph = load_graph("rmat:10", cache=False)
+    program = compile_program_file(str(PROGRAMS / "bfs_hybrid.gt"))
+    monkeypatch.setattr(OpenCLDevice, "memory_bytes", lambda self: 150_000)
+    monkeypatch.setattr(OpenCLDevice, "upload", no_upload)
+    with pytest.raises(UserError, match=r"on part \d of 2 of .*of its 21,030 edges\).* run it partitioned over 3 devices or more"):
+        program.run(graph, 0, 0.05, target="opencl", devices=2)

@@ -235,3 +235,19 @@ def test_a_kernel_that_never_returns_is_reported_hung_and_gir_tune_exits(tmp_pat
     assert (row["origin"], row["status"]) == ("default", "timeout") and row["detail"].startswith("hung")
     assert json.loads(journal.read_text().splitlines()[1])["status"] == "timeout"
     assert time.perf_counter() - started < 90  # the kernel alone would spin forever
+
+
+def test_tune_matrix_times_the_chosen_classes(tmp_path: Path) -> None:
+    """tools/tune_matrix.py tunes a cell, then times only the classes asked for,
+    each validated, and writes their ratios; an unknown class is a usage error."""
+    tool = Path(__file__).parents[2] / "tools" / "tune_matrix.py"
+    command = [sys.executable, str(tool), "--out", str(tmp_path), "--graphs", "rmat:8,a=0.45",
+               "--algorithms", "bfs", "--budget", "2s", "--trials", "2", "--target", "opencl"]  # fmt: skip
+    done = subprocess.run([*command, "--classes", "auto,tuned"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    (row,) = csv.DictReader(next(tmp_path.glob("tune_matrix_*.csv")).open())
+    assert row["graph"] == "rmat:8,a=0.45" and row["algorithm"] == "bfs"
+    assert float(row["auto_ms"]) > 0 and float(row["tuned_ms"]) > 0 and float(row["auto_vs_tuned"]) > 0
+    assert row["default_ms"] == row["best_ms"] == "" and row["notes"].strip() == ""  # both validated
+    bad = subprocess.run([*command, "--classes", "auto,fast"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "unknown classes fast" in bad.stderr

@@ -85,7 +85,7 @@ def test_user_errors_exit_1_with_one_line(
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("rmat:x", "error: bad graph generator spec 'rmat:x': expected 'rmat:SCALE[:EDGEFACTOR][,w][,seed=N]'"),
+        ("rmat:x", "error: bad graph generator spec 'rmat:x': expected 'rmat:SCALE[:EDGEFACTOR][,w][,seed=N][,a=P]'"),
         ("rnat:8", "error: unknown graph generator 'rnat' in 'rnat:8'"),
         ("road:4", "error: bad graph generator spec 'road:4': expected 'road:W:H[,w][,seed=N]'"),
         ("rmat:8,seed=x", "error: bad graph generator spec 'rmat:8,seed=x'"),

@@ -28,7 +28,7 @@ def assert_simple_symmetric(graph: Graph) -> None:
         assert np.array_equal(graph.weights[order], graph.weights)
 
 
-SPECS = ["rmat:10", "rmat:9:4,w", "road:30:20,w", "uniform:300:2000,w,seed=5"]
+SPECS = ["rmat:10", "rmat:9:4,w", "rmat:10,a=0.45,seed=3", "road:30:20,w", "uniform:300:2000,w,seed=5"]
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -103,7 +103,10 @@ def test_weighted_argument_overrides_the_spec() -> None:
 @pytest.mark.parametrize(
     ("spec", "expected"),
     [
-        ("rmat:x", r"expected 'rmat:SCALE\[:EDGEFACTOR\]\[,w\]\[,seed=N\]' \('x' is not"),
+        ("rmat:x", r"expected 'rmat:SCALE\[:EDGEFACTOR\]\[,w\]\[,seed=N\]\[,a=P\]' \('x' is not"),
+        ("rmat:10,a=0.95", r"a='0.95' must be a decimal in \[0.25, 0.9\]"),
+        ("rmat:10,a=1e-1", r"a='1e-1' must be a decimal"),
+        ("road:5:5,a=0.5", r"option 'a=' is RMAT's skew; 'road' takes none"),
         ("rmat:0", r"SCALE must be in \[1, 30\]"),
         ("rmat:31", r"SCALE must be in \[1, 30\]"),
         ("rmat:10:0", r"EDGEFACTOR at least 1"),
@@ -130,9 +133,22 @@ def test_large_generated_graphs_are_cached(
     first = load_graph("rmat:10,w,seed=2", progress=messages.append)
     second = load_graph("rmat:10,w,seed=2", progress=messages.append)
     assert messages[0] == "generating rmat:10:16,w,seed=2..."
-    assert messages[1].startswith("reading cached graph")
+    assert messages[1].startswith("generated rmat:10:16,w,seed=2: 1,024 vertices, ")
+    assert messages[2].startswith("reading cached graph")
     assert len(list(cache_dir.iterdir())) == 1
     assert np.array_equal(first.dst, second.dst) and np.array_equal(first.weights, second.weights)
     assert second.transpose() is second
     load_graph("rmat:9", progress=messages.append)
     assert len(list(cache_dir.iterdir())) == 1  # below the threshold: not cached
+
+
+def test_rmat_skew_option() -> None:
+    """`a=` moves edges into the top-left quadrant: a larger `a` concentrates the
+    degrees (more duplicate draws, fewer distinct edges); the default spec is
+    unchanged, so are its cached graphs."""
+    flat, default, skewed = (load_graph(f"rmat:12{option}") for option in (",a=0.4", "", ",a=0.7"))
+    assert flat.num_edges > default.num_edges > skewed.num_edges
+    explicit = load_graph("rmat:12,a=0.57")
+    assert np.array_equal(explicit.dst, default.dst)
+    assert str(generators.parse_generator_spec("rmat:12,a=0.57", None)) == "rmat:12:16,seed=0"
+    assert str(generators.parse_generator_spec("rmat:12,a=0.45", None)) == "rmat:12:16,seed=0,a=0.45"

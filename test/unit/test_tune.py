@@ -113,6 +113,23 @@ def test_auto_bfs_differs_between_social_and_road_graphs(social_stats, road_stat
     assert any("bfs_best_road.gt" in choice.source for choice in why)
 
 
+def test_auto_fuses_road_frontier_loops_without_a_filter(road_stats) -> None:
+    """bc_best_road.gt's level-guarded steps have no `to` filter: on a road graph
+    their loops are still fused, with the filtered road rule (its own schedule),
+    while CC's labelled hooking, in no fusable loop, keeps CC's rule."""
+    space = gir.schedule_space(BENCHMARKS / "bc_best_road.gt", target="cuda")
+    point, why = auto_point(space, road_stats)
+    for loop in ("forward_loop", "backward_loop"):
+        fused = point[loop]
+        assert isinstance(fused, SimpleScheduleAttr) and fused.kernel_fusion.data == Toggle.ENABLED
+    backward = point["backward_loop:backward"]
+    assert isinstance(backward, SimpleScheduleAttr) and backward.load_balance.data == "CM"
+    assert any("bc_best_road.gt" in choice.source for choice in why)
+    cc = auto_point(gir.schedule_space(BENCHMARKS / "cc_best_road.gt", target="cuda"), road_stats)[0]
+    hooking = cc["hooking"]
+    assert isinstance(hooking, SimpleScheduleAttr) and hooking.frontier_creation.data == "UNFUSED_BITMAP"
+
+
 def test_auto_bc_pulls_with_twce_where_the_edge_function_sums(social_stats) -> None:
     space = gir.schedule_space(BENCHMARKS / "bc_best_social.gt", target="opencl")
     point, _ = auto_point(space, social_stats)

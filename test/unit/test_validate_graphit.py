@@ -346,3 +346,44 @@ def test_a_peeling_from_other_priorities_than_degrees_is_not_a_k_core(tmp_path: 
     g = load_graph("rmat:5", cache=False)
     with pytest.raises(reference.NotChecked, match="hypergraph k-core"):
         validator.check(g, ["p", "g"], {"D": np.zeros(g.num_vertices, np.int32)})
+
+
+
+def test_an_astar_search_checks_its_path_costs_at_the_target() -> None:
+    """lang_astar.gt's queue orders by `rank` (cost plus a heuristic), its edge
+    function `writeMin`s the costs into `dist`, and its goal is a global set
+    from argv: `dist` is checked, exact at the goal only."""
+    validator = find_validator(parse_program(str(PROGRAMS / "lang_astar.gt")))
+    assert validator is not None
+    assert validator.algorithm == "A* search (path costs in 'dist')"
+    grid = load_graph("road:6:6,w", cache=False)
+    dist = reference.sssp_distances(grid, 0)
+    goal = int(np.argsort(dist)[5])
+    argv = ["a", "road:6:6,w", "0", str(goal)]
+    bounds = dist + (np.arange(len(dist)) != goal)  # a path's length, not the shortest, off the goal
+    assert validator.check(grid, argv, {"dist": bounds}) is None
+    long = bounds.copy()
+    long[goal] += 1
+    assert "wrong distance" in (validator.check(grid, argv, {"dist": long}) or "")
+    below = bounds.copy()
+    below[int(np.argmax(dist))] -= 2
+    assert validator.check(grid, argv, {"dist": below}) is not None
+
+
+def test_gir_run_validates_an_astar_search_on_pocl(capsys: pytest.CaptureFixture[str]) -> None:
+    """lang_astar.gt with both of its heuristics, run end to end on OpenCL."""
+    from gir.tools.run import main
+
+    code = main(
+        [
+            "--target", "opencl",
+            "--extern", str(PROGRAMS / "lang_astar.cl"),
+            "--host-extern", str(PROGRAMS / "lang_astar.py"),
+            str(PROGRAMS / "lang_astar.gt"), "road:6:6,w", "0", "35", "--validate",
+        ]
+    )  # fmt: skip
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert "validated A* search (path costs in 'dist')" in captured.err
+    expected = reference.sssp_distances(load_graph("road:6:6,w", cache=False), 0)[35]
+    assert captured.out.split()[0] == str(expected)

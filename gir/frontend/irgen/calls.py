@@ -16,6 +16,7 @@ from gir.frontend.sema import (
     INT,
     EdgeApplyInfo,
     FuncInfo,
+    NumberListTy,
     PriorityQueueTy,
     ScalarTy,
     VectorTy,
@@ -24,10 +25,14 @@ from gir.frontend.sema import (
 from gir.frontend.sema.vocabulary import WRITE_MIN_MAX
 from gir.frontend.sema.meanings import (
     AddVertex,
+    ExternApply,
     FinishedNode,
     ListInsert,
     ListRetrieve,
     Method,
+    NumberListAppend,
+    NumberListPop,
+    NumberListSize,
     Neighbours,
     Relabel,
     UpdatePriority,
@@ -144,6 +149,9 @@ class CallGen(IRGenBase):
             return self.edge_apply(info)
         if isinstance(info, VectorReduction):
             return self.vector_reduction(expr, info.kind)
+        if isinstance(info, ExternApply):  # over the whole graph: no receiver value
+            self.emit(graph.ApplyExternOp(info.function, info.over))
+            return None
         receiver = self.expr(expr.receiver)
         match info:
             case VertexSetApply(udf=udf):
@@ -168,6 +176,15 @@ class CallGen(IRGenBase):
             case ListInsert():
                 self.emit(graph.ListInsertOp(receiver, self.expr(expr.args[0])))
                 return None
+            case NumberListAppend():
+                assert isinstance(expr.receiver.ty, NumberListTy)
+                number = self.expr_as(expr.args[0], expr.receiver.ty.element)
+                self.emit(graph.NumberListAppendOp(receiver, number))
+                return None
+            case NumberListPop():
+                return self.value(graph.NumberListPopOp(receiver))
+            case NumberListSize():
+                return self.value(graph.NumberListSizeOp(receiver))
             case VertexCount():
                 return self.value(graph.VertexSetSizeOp(self.value(graph.GetVerticesOp(receiver))))
             case Relabel():  # the load relabels the graph (build_module)

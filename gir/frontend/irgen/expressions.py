@@ -31,6 +31,7 @@ from gir.frontend.sema import (
     VERTEXSET,
     EdgeSetTy,
     ListTy,
+    NumberListTy,
     PriorityQueueTy,
     ScalarTy,
     Ty,
@@ -212,6 +213,8 @@ class ExpressionGen(IRGenBase):
             return self.value(graph.VertexSetNewOp(self.expr_as(expr.args[0], INT)))
         if isinstance(expr.ty, ListTy):
             return self.value(graph.ListNewOp())
+        if isinstance(expr.ty, NumberListTy):
+            return self.value(graph.NumberListNewOp(ir_type(expr.ty.element)))
         assert isinstance(expr.ty, PriorityQueueTy)
         within, across, vector, bucket, priority, init, start = expr.args
         assert isinstance(within, ast.BoolLit) and isinstance(across, ast.BoolLit)

@@ -9,6 +9,7 @@ from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType, f32, f64, i1, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from gir.dialects.printing import NumberListType
 from gir.dialects import graph
 from gir.dialects.printing import StringType
 from gir.frontend.sema import (
@@ -21,6 +22,7 @@ from gir.frontend.sema import (
     UINT64,
     EdgeSetTy,
     ListTy,
+    NumberListTy,
     PriorityQueueTy,
     ScalarTy,
     StringTy,
@@ -140,3 +142,5 @@ def ir_type(ty: Ty) -> Attribute:
         return graph.PriorityQueueType(SCALAR_IR[ty.priority])
     if isinstance(ty, ListTy):
         return graph.ListType()
+    if isinstance(ty, NumberListTy):
+        return NumberListType(SCALAR_IR[ty.element])

@@ -54,6 +54,7 @@ from gir.frontend.sema.types import (
     VOID,
     EdgeSetTy,
     ListTy,
+    NumberListTy,
     PriorityQueueTy,
     ScalarTy,
     StringTy,
@@ -68,7 +69,7 @@ from gir.frontend.sema.vocabulary import GET_NGH_LOOP_UNSUPPORTED, MAX_VECTOR_SI
 __all__ = [
     "BOOL", "DOUBLE", "FLOAT", "INT", "INT64", "STRING", "UINT", "UINT64",
     "VERTEX", "VERTEXSET", "VOID",
-    "Checker", "EdgeApplyInfo", "EdgeSetTy", "FuncInfo", "ListTy", "Method",
+    "Checker", "EdgeApplyInfo", "EdgeSetTy", "FuncInfo", "ListTy", "Method", "NumberListTy",
     "PriorityQueueTy", "ScalarTy", "SemaInfo", "StringTy", "Symbol", "SymbolKind", "Ty",
     "VectorTy", "VertexSetTy", "VertexTy", "VoidTy",
     "GET_NGH_LOOP_UNSUPPORTED", "MAX_VECTOR_SIZE",

@@ -26,6 +26,7 @@ from gir.frontend.sema.types import (
     VERTEXSET,
     EdgeSetTy,
     ScalarTy,
+    NumberListTy,
     StringTy,
     Ty,
     VectorTy,
@@ -142,10 +143,10 @@ class DeclarationChecks(CheckerBase):
         if decl.name == "main" or reason is not None:
             self.refuse_extern_name(decl, reason or "'main' is the program's entry point")
         for symbol in function.params:
-            if not isinstance(symbol.ty, ScalarTy | StringTy | VectorTy):
+            if not isinstance(symbol.ty, ScalarTy | StringTy | VectorTy | NumberListTy):
                 raise self.error(
                     symbol.pos,
-                    f"extern function '{decl.name}' takes numbers, strings and vectors, "
+                    f"extern function '{decl.name}' takes numbers, strings, vectors and lists of numbers, "
                     f"'{symbol.name}' is {symbol.ty}",
                 )
         output = function.output

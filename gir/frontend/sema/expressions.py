@@ -20,6 +20,7 @@ from gir.frontend.sema.types import (
     VERTEXSET,
     VOID,
     ListTy,
+    NumberListTy,
     PriorityQueueTy,
     Ty,
     VectorTy,
@@ -247,7 +248,9 @@ class ExpressionChecks(CheckerBase):
         `new priority_queue{Vertex}(T)(dup_within, dup_across, vec, bucket_order,
         priority_order, init_bucket, start)`."""
         assert isinstance(expr, ast.New)
-        ty = self.resolve_type(expr.type)
+        # a list of numbers lives on the host: where the new list may be kept is
+        # the variable's check (`check_var`)
+        ty = self.resolve_type(expr.type, allow_string=isinstance(expr.type, ast.ListTypeExpr))
         if ty == VERTEXSET:
             self.check_new_arity(expr, 1)
             count = self.check_value(expr.args[0], "the size")
@@ -256,7 +259,7 @@ class ExpressionChecks(CheckerBase):
                     expr.args[0].pos, f"a vertexset's initial size must be int, found {count}"
                 )
             return ty
-        if isinstance(ty, ListTy):
+        if isinstance(ty, ListTy | NumberListTy):
             self.check_new_arity(expr, 0)
             return ty
         if isinstance(ty, PriorityQueueTy):

@@ -59,6 +59,16 @@ class AddVertex(Method):
 
 
 @dataclass(frozen=True)
+class ExternApply(Method):
+    """`vertices.apply(f)` / `edges.apply(f)` of an extern function `f`: the
+    user's host implementation runs once per vertex or edge, on the host."""
+
+    function: str
+    over: str
+    """"vertices" or "edges"."""
+
+
+@dataclass(frozen=True)
 class VertexSetApply(Method):
     """`set.apply(udf)`: the vertex function `udf` on every member."""
 
@@ -115,6 +125,21 @@ class CurrentPriority(Method):
 @dataclass(frozen=True)
 class ListInsert(Method):
     """`list.insert(set)` / `list.append(set)`: push a copy of `set`."""
+
+
+@dataclass(frozen=True)
+class NumberListAppend(Method):
+    """`numbers.append(x)` / `numbers.insert(x)` on a `list{int}`."""
+
+
+@dataclass(frozen=True)
+class NumberListPop(Method):
+    """`numbers.pop()` on a `list{int}`: its last number."""
+
+
+@dataclass(frozen=True)
+class NumberListSize(Method):
+    """`numbers.size()` on a `list{int}`."""
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,15 @@ from gir.frontend.sema.meanings import (
     AddVertex,
     CurrentPriority,
     DequeueReadySet,
+    ExternApply,
     FinishedNode,
     GetVertices,
     ListInsert,
     ListRetrieve,
     Method,
+    NumberListAppend,
+    NumberListPop,
+    NumberListSize,
     Neighbours,
     QueueFinished,
     Relabel,
@@ -33,6 +37,7 @@ from gir.frontend.sema.types import (
     VOID,
     EdgeSetTy,
     ListTy,
+    NumberListTy,
     PriorityQueueTy,
     Ty,
     VectorTy,
@@ -56,6 +61,8 @@ class MethodChecks(CheckerBase):
     def check_method(self, expr: ast.Expr) -> Ty:
         """A method call, by the receiver's type."""
         assert isinstance(expr, ast.MethodCall)
+        if expr.method == "apply" and self.names_extern(expr.args) and not is_chain_link(expr.receiver):
+            return self.check_extern_apply(expr)
         if expr.method in APPLY_METHODS and is_chain_link(expr.receiver):
             return self.check_edge_apply(expr)
         if expr.method in VECTOR_REDUCTIONS and self.names_vector(expr.receiver):
@@ -71,7 +78,73 @@ class MethodChecks(CheckerBase):
             return self.check_queue_method(expr, receiver)
         if isinstance(receiver, ListTy):
             return self.check_list_method(expr)
+        if isinstance(receiver, NumberListTy):
+            return self.check_number_list_method(expr, receiver)
         raise self.error(expr.method_pos, f"{receiver} has no method '{expr.method}'")
+
+    def names_extern(self, args: list[ast.Expr]) -> bool:
+        """Whether `args` is one name, of an extern function."""
+        if len(args) != 1 or not isinstance(args[0], ast.Name):
+            return False
+        function = self.functions.get(args[0].name)
+        return function is not None and function.decl.extern
+
+    def check_extern_apply(self, expr: ast.MethodCall) -> Ty:
+        """`vertices.apply(f)` / `edges.apply(f)` of an extern function, as
+        GraphIt runs it on the CPU: over every vertex (a const vertexset holding
+        `edges.getVertices()` or declaring the vertex count, `new
+        vertexset{Vertex}(N)`) or every edge of a loaded edgeset, `f` taking a
+        vertex (`f(v)`) or an edge (`f(src, dst[, weight])`) and giving nothing."""
+        assert isinstance(expr.args[0], ast.Name)
+        function = self.functions[expr.args[0].name]
+        receiver = self.check_value(expr.receiver, "the receiver")
+        if not isinstance(receiver, VertexSetTy | EdgeSetTy):
+            raise self.error(expr.method_pos, f"{receiver} has no method 'apply'")
+        over, each = ("edges", "edge") if isinstance(receiver, EdgeSetTy) else ("vertices", "vertex")
+        if not self.covers_the_graph(expr.receiver, over):
+            raise self.error(
+                expr.receiver.pos,
+                f"the extern function '{function.name}' is applied on the host over every "
+                f"{each} of the graph: apply it to a const "
+                + ("edgeset the program loads" if over == "edges" else
+                   "vertexset holding edges.getVertices()")
+                + ", or call it from a vertex or edge function",
+            )  # fmt: skip
+        wanted = ["Vertex"] if over == "vertices" else ["Vertex", "Vertex"]
+        if isinstance(receiver, EdgeSetTy) and receiver.weight is not None:
+            wanted.append(str(receiver.weight))
+        params = [symbol.ty for symbol in function.params]
+        takes = len(params) == len(wanted) or (over == "edges" and len(params) == 2)
+        if not takes or not all(is_integer(ty) and ty.kind == "int" for ty in params[:2]) or (
+            len(params) == 3 and str(params[2]) != wanted[2]
+        ) or function.output is not None:
+            raise self.error(
+                expr.args[0].pos,
+                f"the extern function '{function.name}' is applied over {over}: it must take "
+                f"({', '.join(wanted)}) and give nothing, as it runs once per {each}",
+            )
+        expr.info = ExternApply(function.name, over)
+        return VOID
+
+    def covers_the_graph(self, receiver: ast.Expr, over: str) -> bool:
+        """Whether `receiver` names a program const that holds every vertex
+        (or every edge) of the graph."""
+        consts = {d.name: d for d in self.program.consts}
+        seen: set[str] = set()
+        # a const may hold another's value (an export's `edges = edges_arg;`)
+        while isinstance(receiver, ast.Name) and receiver.name in consts and receiver.name not in seen:
+            seen.add(receiver.name)
+            init = consts[receiver.name].init
+            if not isinstance(init, ast.Name):
+                break
+            receiver = init
+        else:
+            return False
+        if over == "edges":
+            return init is None or isinstance(init, ast.Load)
+        if isinstance(init, ast.MethodCall):
+            return init.method == "getVertices"
+        return isinstance(init, ast.New) and len(init.args) == 1 and isinstance(init.args[0], ast.IntLit)
 
     def names_vector(self, expr: ast.Expr) -> bool:
         """Whether `expr` is the name of a vector (a whole-vector operand)."""
@@ -216,6 +289,24 @@ class MethodChecks(CheckerBase):
                 raise self.error(arg.pos, f"priority changes are int, found {ty}")
         expr.info = UpdatePrioritySum()
         return BOOL
+
+    def check_number_list_method(self, expr: ast.MethodCall, numbers: NumberListTy) -> Ty:
+        """`append(x)` / `insert(x)` (a number converted to the element type, as
+        an assignment converts it), `pop()` (the last number) and `size()`."""
+        if expr.method in ("pop", "size"):
+            self.check_arity(expr, 0)
+            expr.info = NumberListPop() if expr.method == "pop" else NumberListSize()
+            return numbers.element if expr.method == "pop" else INT
+        if expr.method not in ("append", "insert"):
+            raise self.error(expr.method_pos, f"{numbers} has no method '{expr.method}'")
+        self.check_arity(expr, 1)
+        ty = self.check_value(expr.args[0], "the argument")
+        if ty == VERTEXSET or not is_assignable(ty, numbers.element):
+            raise self.error(
+                expr.args[0].pos, f"{expr.method} on a {numbers} cannot take a {ty}"
+            )
+        expr.info = NumberListAppend()
+        return VOID
 
     def check_list_method(self, expr: ast.MethodCall) -> Ty:
         """`insert(set)` / `append(set)` (push a copy), `retrieve(set)` (pop the

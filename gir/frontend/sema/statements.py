@@ -13,6 +13,7 @@ from gir.frontend.sema.types import (
     VERTEXSET,
     PriorityQueueTy,
     ScalarTy,
+    NumberListTy,
     StringTy,
     VectorTy,
     VertexSetTy,
@@ -124,7 +125,7 @@ class StatementChecks(CheckerBase):
             if isinstance(stmt.init, ast.Load):
                 raise self.error(stmt.init.pos, "give the edgeset's type when loading it")
             ty = self.check_expr(stmt.init)
-            if isinstance(ty, VoidTy) or (isinstance(ty, StringTy) and not self.in_main()):
+            if isinstance(ty, VoidTy) or (isinstance(ty, StringTy | NumberListTy) and not self.in_main()):
                 raise self.error(stmt.init.pos, f"cannot initialize '{stmt.name}' with {ty}")
         stmt.symbol = Symbol(stmt.name, ty, SymbolKind.LOCAL, stmt.name_pos)
         self.declare(stmt.symbol)

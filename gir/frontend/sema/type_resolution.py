@@ -12,6 +12,7 @@ from gir.frontend.sema.types import (
     VERTEXSET,
     EdgeSetTy,
     ListTy,
+    NumberListTy,
     PriorityQueueTy,
     ScalarTy,
     Ty,
@@ -54,9 +55,20 @@ class TypeResolution(CheckerBase):
             self.check_vertex_element(type_expr.element, type_expr.pos)
             return PriorityQueueTy(self.resolve_scalar(type_expr.priority, "priority"))
         if isinstance(type_expr, ast.ListTypeExpr):
-            if self.resolve_type(type_expr.item) != VERTEXSET:
-                raise self.error(type_expr.pos, "only lists of vertexsets are supported")
-            return ListTy()
+            item = self.resolve_type(type_expr.item)
+            if item == VERTEXSET:
+                return ListTy()
+            if not isinstance(item, ScalarTy) or item == BOOL:
+                raise self.error(
+                    type_expr.pos, f"lists hold vertexsets or numbers, not {item}"
+                )
+            if not allow_string:
+                raise self.error(
+                    type_expr.pos,
+                    "lists of numbers are host values: such a list can only be a local "
+                    "variable of main or an extern function's parameter",
+                )
+            return NumberListTy(item)
         raise self.error(type_expr.pos, "unsupported type")
 
     def resolve_value_type(self, type_expr: ast.TypeExpr) -> Ty:

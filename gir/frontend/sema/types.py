@@ -122,6 +122,16 @@ class ListTy(Ty):
 
 
 @dataclass(frozen=True)
+class NumberListTy(Ty):
+    """`list{int}` (any number type): a host value, as strings are."""
+
+    element: ScalarTy
+
+    def __str__(self) -> str:
+        return f"list{{{self.element}}}"
+
+
+@dataclass(frozen=True)
 class StringTy(Ty):
     """A string literal's type (only `print` accepts one)."""
 

@@ -1,13 +1,16 @@
 """Synthetic graphs: `rmat:SCALE[:EDGEFACTOR]`, `road:W:H` and `uniform:N:M` specs.
 
 A spec may end in `,w` (integer weights hashed from the seed and the undirected
-edge) and `,seed=N`. Generated graphs are symmetric, without self loops or
+edge) and `,seed=N`; an RMAT spec also in `,a=P`, the probability of the
+top-left quadrant (Graph500's 0.57), which sets the degree skew: b = c =
+(0.95 - P) / 2 and d = 0.05, so 0.45 is flatter and 0.65 more skewed. Generated graphs are symmetric, without self loops or
 duplicates; those with at least 2^20 vertices go through the graph cache.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,7 +23,7 @@ from gir.runtime.graph.memory import check_edge_count, check_host_memory, genera
 
 GENERATOR_PREFIX = re.compile(r"^[A-Za-z_]\w*:")
 """What a generator spec starts with (a file of that name is read as a file)."""
-_GENERATOR_VERSION = 1
+_GENERATOR_VERSION = 2  # 2: uniform graphs drawn in C++ (a hash of seed and edge)
 _GENERATOR_CACHE_MIN_VERTICES = 1 << 20  # "rmat:20" and up
 
 _GENERATOR_FORMS = {
@@ -29,7 +32,11 @@ _GENERATOR_FORMS = {
     "uniform": "uniform:N:M",
 }
 _OPTIONS_FORM = "[,w][,seed=N]"
+_RMAT_OPTIONS_FORM = "[,a=P]"
 _RMAT_PROBABILITIES = (0.57, 0.19, 0.19, 0.05)  # Graph500 a, b, c, d
+_RMAT_D = _RMAT_PROBABILITIES[3]
+_RMAT_A_RANGE = (0.25, 0.9)
+"""The `a=` values taken: from a uniform quadrant split to nearly all edges in one."""
 _RMAT_DEFAULT_EDGE_FACTOR = 16
 _RMAT_MAX_SCALE = 30
 _RMAT_CHUNK_EDGES = 1 << 20
@@ -45,10 +52,19 @@ class GeneratorSpec:
     sizes: tuple[int, ...]
     weighted: bool
     seed: int
+    rmat_a: float = _RMAT_PROBABILITIES[0]
 
     def __str__(self) -> str:
         weights = ",w" if self.weighted else ""
-        return f"{self.name}:{':'.join(map(str, self.sizes))}{weights},seed={self.seed}"
+        skew = f",a={self.rmat_a:g}" if self.rmat_a != _RMAT_PROBABILITIES[0] else ""
+        return f"{self.name}:{':'.join(map(str, self.sizes))}{weights},seed={self.seed}{skew}"
+
+    @property
+    def rmat_probabilities(self) -> tuple[float, float, float, float]:
+        """RMAT's quadrant probabilities a, b, c, d for this spec's `a`."""
+        a = self.rmat_a
+        side = (1.0 - _RMAT_D - a) / 2
+        return a, side, side, _RMAT_D
 
     @property
     def num_vertices(self) -> int:
@@ -85,13 +101,22 @@ def parse_generator_spec(spec: str, weighted: bool | None) -> GeneratorSpec:
         raise GraphError(
             f"unknown graph generator '{name}' in '{spec}' (expected {known}, or a graph file)"
         )
-    expected = f"bad graph generator spec '{spec}': expected '{form}{_OPTIONS_FORM}'"
+    options_form = _OPTIONS_FORM + (_RMAT_OPTIONS_FORM if name == "rmat" else "")
+    expected = f"bad graph generator spec '{spec}': expected '{form}{options_form}'"
     sizes = tuple(_spec_integer(text, expected) for text in size_texts)
-    wants_weights, seed = _parse_generator_options(options, expected)
+    wants_weights, seed, rmat_a = _parse_generator_options(options, expected)
     _check_generator_sizes(name, sizes, expected)
+    if rmat_a is not None and name != "rmat":
+        raise GraphError(f"{expected} (option 'a=' is RMAT's skew; '{name}' takes none)")
     if name == "rmat" and len(sizes) == 1:
         sizes += (_RMAT_DEFAULT_EDGE_FACTOR,)
-    parsed = GeneratorSpec(name, sizes, wants_weights if weighted is None else weighted, seed)
+    parsed = GeneratorSpec(
+        name,
+        sizes,
+        wants_weights if weighted is None else weighted,
+        seed,
+        _RMAT_PROBABILITIES[0] if rmat_a is None else rmat_a,
+    )
     # Symmetrizing doubles the drawn edges and drops duplicates: whether the result
     # fits is known only once it is built (`_generate` checks it then), so the
     # spec is refused at once only when one direction alone is too many. Above
@@ -100,17 +125,30 @@ def parse_generator_spec(spec: str, weighted: bool | None) -> GeneratorSpec:
     return parsed
 
 
-def _parse_generator_options(options: list[str], expected: str) -> tuple[bool, int]:
-    """The (weighted, seed) given by the comma-separated options of a generator spec."""
-    weighted, seed = False, 0
+def _parse_generator_options(
+    options: list[str], expected: str
+) -> tuple[bool, int, float | None]:
+    """The (weighted, seed, RMAT's a or None) given by the comma-separated options of
+    a generator spec."""
+    weighted, seed, rmat_a = False, 0, None
     for option in options:
         if option == "w":
             weighted = True
         elif option.startswith("seed="):
             seed = _spec_integer(option.removeprefix("seed="), expected)
+        elif option.startswith("a="):
+            rmat_a = _spec_probability(option.removeprefix("a="), expected)
         else:
             raise GraphError(f"{expected} (unknown option '{option}')")
-    return weighted, seed
+    return weighted, seed, rmat_a
+
+
+def _spec_probability(text: str, expected: str) -> float:
+    """RMAT's `a=` of a generator spec: a decimal in `_RMAT_A_RANGE`."""
+    low, high = _RMAT_A_RANGE
+    if re.fullmatch(r"0?\.[0-9]+", text) is None or not low <= float(text) <= high:
+        raise GraphError(f"{expected} (a='{text}' must be a decimal in [{low}, {high}])")
+    return float(text)
 
 
 def _spec_integer(text: str, expected: str) -> int:
@@ -145,10 +183,16 @@ def load_generated(spec: GeneratorSpec, cache: bool, report: ProgressCallback) -
     graph = cache_entry.read(report) if cache_entry else None
     if graph is None:
         check_host_memory(
-            generated_graph_bytes(spec.num_vertices, spec.max_edges), f"generating '{spec}'"
+            generated_graph_bytes(spec.num_vertices, spec.max_edges, drawn_in_place=spec.name == "uniform"),
+            f"generating '{spec}'",
         )
         report(f"generating {spec}...")
+        started = time.perf_counter()
         graph = _generate(spec)
+        report(
+            f"generated {spec}: {graph.num_vertices:,} vertices, {graph.num_edges:,} edges "
+            f"in {time.perf_counter() - started:.2f} s"
+        )
         if cache_entry:
             cache_entry.write(graph, report)
     return remember_entry(mark_symmetric(graph), cache_entry)
@@ -157,13 +201,14 @@ def load_generated(spec: GeneratorSpec, cache: bool, report: ProgressCallback) -
 def _generate(spec: GeneratorSpec) -> Graph:
     """Build the symmetric graph described by a generator spec."""
     rng = np.random.default_rng(spec.seed)
-    if spec.name == "rmat":
-        drawn = list(_rmat_edges(spec.sizes[0], spec.sizes[1], rng))
-    elif spec.name == "road":
-        drawn = list(_road_edges(spec.sizes[0], spec.sizes[1], rng))
+    if spec.name == "uniform":
+        src, dst = native.uniform_symmetric_edges(spec.seed, spec.sizes[1], spec.num_vertices)
     else:
-        drawn = list(_uniform_edges(spec.sizes[0], spec.sizes[1], rng))
-    src, dst = native.symmetric_edges(drawn, spec.num_vertices)
+        if spec.name == "rmat":
+            drawn = list(_rmat_edges(spec.sizes[0], spec.sizes[1], rng, spec.rmat_probabilities))
+        else:
+            drawn = list(_road_edges(spec.sizes[0], spec.sizes[1], rng))
+        src, dst = native.symmetric_edges(drawn, spec.num_vertices)
     check_edge_count(src.size, f"'{spec}' (symmetrized)")
     weights = (
         _hashed_weights(src, dst, spec.seed, _MAX_WEIGHTS[spec.name]) if spec.weighted else None
@@ -172,7 +217,10 @@ def _generate(spec: GeneratorSpec) -> Graph:
 
 
 def _rmat_edges(
-    scale: int, edge_factor: int, rng: np.random.Generator
+    scale: int,
+    edge_factor: int,
+    rng: np.random.Generator,
+    probabilities: tuple[float, float, float, float] = _RMAT_PROBABILITIES,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Graph500 RMAT edges: edge_factor * 2^scale directed edges, vertex ids randomly permuted.
 
@@ -180,7 +228,7 @@ def _rmat_edges(
     matrix (one 16-bit random number per level and edge), which sets one bit of its
     src (quadrants c, d) and of its dst (quadrants b, d).
     """
-    a, b, c, _ = _RMAT_PROBABILITIES
+    a, b, c, _ = probabilities
     past_a_at, past_b_at, past_c_at = (np.uint16(round(p * 65536)) for p in (a, a + b, a + b + c))
     num_edges = edge_factor << scale
     src = np.zeros(num_edges, dtype=np.uint32)
@@ -208,15 +256,6 @@ def _road_edges(width: int, height: int, rng: np.random.Generator) -> tuple[np.n
     dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
     kept = rng.random(src.size) >= _ROAD_DELETE_PROBABILITY
     return src[kept], dst[kept]
-
-
-def _uniform_edges(
-    num_vertices: int, num_edges: int, rng: np.random.Generator
-) -> tuple[np.ndarray, np.ndarray]:
-    """`num_edges` directed edges with uniformly random endpoints."""
-    src = rng.integers(0, num_vertices, size=num_edges, dtype=np.int32)
-    dst = rng.integers(0, num_vertices, size=num_edges, dtype=np.int32)
-    return src, dst
 
 
 def _hashed_weights(src: np.ndarray, dst: np.ndarray, seed: int, max_weight: int) -> np.ndarray:

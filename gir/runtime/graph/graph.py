@@ -54,10 +54,14 @@ class Graph:
 
     def __post_init__(self) -> None:
         num_vertices = _checked_vertex_count(self.num_vertices)
-        src = _as_int32_column(self.src, "src", upper=num_vertices)
-        dst = _as_int32_column(self.dst, "dst", upper=num_vertices)
-        if src.shape != dst.shape:
-            raise GraphError(f"src has {src.size} entries but dst has {dst.size}")
+        if _is_checked_natively(self.src, self.dst, num_vertices):
+            src, dst = _read_only(self.src), _read_only(self.dst)
+        else:
+            src = _as_int32_column(self.src, "src", upper=num_vertices)
+            dst = _as_int32_column(self.dst, "dst", upper=num_vertices)
+            if src.shape != dst.shape:
+                raise GraphError(f"src has {src.size} entries but dst has {dst.size}")
+            _check_sorted_unique(src, dst)
         weights = None
         if self.weights is not None:
             weights = _as_int32_column(
@@ -67,7 +71,6 @@ class Graph:
                 raise GraphError(
                     f"weights has {weights.size} entries but there are {src.size} edges"
                 )
-        _check_sorted_unique(src, dst)
         object.__setattr__(self, "num_vertices", num_vertices)
         object.__setattr__(self, "src", src)
         object.__setattr__(self, "dst", dst)
@@ -238,6 +241,29 @@ def _as_int32_column(values: np.ndarray, name: str, *, upper: int, lower: int = 
     column = np.ascontiguousarray(array, dtype=np.int32).view()
     column.setflags(write=False)
     return column
+
+
+def _is_checked_natively(src: object, dst: object, num_vertices: int) -> bool:
+    """Whether `src` and `dst` are int32 columns of equal length whose ids lie
+    in [0, num_vertices) and whose edges strictly increase in (src, dst) order,
+    checked in C++ on every core (one pass: the numpy checks take several, and
+    as many bytes again in temporaries, on a graph of billions of edges).
+    False for anything else, which the numpy checks then take and explain."""
+    if not all(
+        isinstance(column, np.ndarray) and column.dtype == np.int32 and column.ndim == 1
+        and column.flags.c_contiguous
+        for column in (src, dst)
+    ):  # fmt: skip
+        return False
+    assert isinstance(src, np.ndarray) and isinstance(dst, np.ndarray)
+    return src.size == dst.size and native.first_unsorted_edge(src, dst, num_vertices) is None
+
+
+def _read_only(column: np.ndarray) -> np.ndarray:
+    """A read-only view of `column`."""
+    view = column.view()
+    view.setflags(write=False)
+    return view
 
 
 def _check_sorted_unique(src: np.ndarray, dst: np.ndarray) -> None:

@@ -31,6 +31,9 @@ FORCE_EDGE_INDEX_WIDTH = "GIR_EDGE_INDEX_WIDTH"
 # uniform:2000000:20000000 (14.6 with weights, hashed in chunks), 16 with slack.
 _HOST_BYTES_PER_EDGE = 48
 _GENERATOR_BYTES_PER_EDGE = 16
+# The uniform generator draws its edges in C++ as it symmetrizes them: the
+# output's src and dst columns only (8 bytes an edge), 9 with slack.
+_DRAWN_IN_PLACE_BYTES_PER_EDGE = 9
 BINARY_BYTES_PER_EDGE = 24
 """Peak host bytes per edge of reading a `.gbin` file (its bytes, the C++ columns,
 the numpy arrays): 19 measured on rmat:21, 24 with slack."""
@@ -128,9 +131,12 @@ def graph_bytes(num_vertices: int, num_edges: int, bytes_per_edge: int = _HOST_B
     return bytes_per_edge * num_edges + _HOST_BYTES_PER_VERTEX * num_vertices
 
 
-def generated_graph_bytes(num_vertices: int, max_edges: int) -> int:
-    """Peak host bytes of generating a symmetric graph of at most `max_edges` edges."""
-    return _GENERATOR_BYTES_PER_EDGE * max_edges + 3 * _HOST_BYTES_PER_VERTEX * num_vertices
+def generated_graph_bytes(num_vertices: int, max_edges: int, drawn_in_place: bool = False) -> int:
+    """Peak host bytes of generating a symmetric graph of at most `max_edges`
+    edges; `drawn_in_place`: by a generator that draws its edges as the
+    symmetrizing needs them (uniform), so only the output is per edge."""
+    per_edge = _DRAWN_IN_PLACE_BYTES_PER_EDGE if drawn_in_place else _GENERATOR_BYTES_PER_EDGE
+    return per_edge * max_edges + 3 * _HOST_BYTES_PER_VERTEX * num_vertices
 
 
 def _meminfo_bytes(path: str, field: str) -> int | None:

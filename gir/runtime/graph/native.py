@@ -32,10 +32,11 @@ from gir.cache import native_cache_dir
 from gir.runtime.graph.errors import GraphError
 
 _FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-pthread")
-_SOURCES = ("graph_build.h", "graph_capi.cpp", "reference_triangles.cpp")
+_SOURCES = ("graph_build.h", "graph_capi.cpp", "reference_triangles.cpp", "reference_bfs.cpp")
 _UNITS = tuple(name for name in _SOURCES if name.endswith(".cpp"))
 _INT32_P = np.ctypeslib.ndpointer(np.int32, flags="C_CONTIGUOUS")
 _INT64_P = np.ctypeslib.ndpointer(np.int64, flags="C_CONTIGUOUS")
+_UINT8_P = np.ctypeslib.ndpointer(np.uint8, flags="C_CONTIGUOUS")
 _LL = ctypes.c_longlong
 _VOID_P = ctypes.c_void_p
 
@@ -129,6 +130,16 @@ def library() -> ctypes.CDLL:
         "gir_symmetric_edges": (_LL, [_INT32_P, _INT32_P, _LL, _LL, _INT32_P, _INT32_P]),
         "gir_row_pointers": (None, [_INT32_P, _LL, _LL, _INT32_P]),
         "gir_row_pointers64": (None, [_INT32_P, _LL, _LL, _INT64_P]),
+        "gir_first_unsorted_edge": (_LL, [_INT32_P, _INT32_P, _LL, _LL]),
+        "gir_uniform_symmetric_edges": (_LL, [ctypes.c_ulonglong, _LL, _LL, _INT32_P, _INT32_P]),
+        "gir_column_range": (
+            _LL,
+            [_VOID_P, _LL, _INT32_P, _VOID_P, _LL, _LL, _LL, _VOID_P, _LL, _INT32_P, _VOID_P],
+        ),
+        "gir_bfs_levels": (None, [_LL, _INT32_P, _INT32_P, ctypes.c_int32, _INT32_P]),
+        "gir_bfs_levels64": (None, [_LL, _INT64_P, _INT32_P, ctypes.c_int32, _INT32_P]),
+        "gir_has_edges": (None, [_INT32_P, _INT32_P, _INT32_P, _INT32_P, _LL, _UINT8_P]),
+        "gir_has_edges64": (None, [_INT64_P, _INT32_P, _INT32_P, _INT32_P, _LL, _UINT8_P]),
         "gir_transpose": (_LL, [_INT32_P, _INT32_P, _VOID_P, _LL, _LL, _INT32_P, _INT32_P, _VOID_P]),
         "gir_reorder": (_LL, [ctypes.c_char_p, _LL, _INT32_P, _INT32_P, _LL, _INT32_P]),
         "gir_oriented_triangles": (ctypes.c_ulonglong, [_LL, _INT32_P, _INT32_P, _LL]),
@@ -233,13 +244,79 @@ def symmetric_edges(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Both directions of the edges `drawn` ([src, dst] int32, emptied: the caller
     gives them up, so they are freed once used) sorted by (src, dst), without
-    duplicates or self loops: 12 bytes per output edge at the peak."""
+    duplicates or self loops, on every core: 12 bytes per output edge at the peak."""
     src, dst = (np.ascontiguousarray(column, np.int32) for column in drawn)
     drawn.clear()
     out_src, out_dst = np.empty(2 * src.size, np.int32), np.empty(2 * src.size, np.int32)
     kept = _checked(library().gir_symmetric_edges(src, dst, src.size, num_vertices, out_src, out_dst))
     del src, dst
     return out_src[:kept], out_dst[:kept]
+
+
+def uniform_symmetric_edges(
+    seed: int, drawn: int, num_vertices: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The symmetric graph of `drawn` edges with uniformly random ends (a hash
+    of the seed and the edge's number, drawn in C++ on every core as the
+    symmetrizing needs them): both directions sorted by (src, dst), without
+    duplicates or self loops; 8 bytes per output edge at the peak."""
+    out_src, out_dst = np.empty(2 * drawn, np.int32), np.empty(2 * drawn, np.int32)
+    kept = _checked(
+        library().gir_uniform_symmetric_edges(seed % (1 << 64), drawn, num_vertices, out_src, out_dst)
+    )
+    return out_src[:kept], out_dst[:kept]
+
+
+def first_unsorted_edge(src: np.ndarray, dst: np.ndarray, num_vertices: int) -> int | None:
+    """The position of the first edge of int32 columns that is out of [0,
+    num_vertices) or not strictly after the edge before it in (src, dst) order,
+    or None when there is none (a pass on every core)."""
+    found = library().gir_first_unsorted_edge(src, dst, src.size, num_vertices)
+    return None if found < 0 else int(found)
+
+
+def column_range(
+    ptr: np.ndarray, idx: np.ndarray, weights: np.ndarray | None, begin: int, end: int, kept: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The entries of each row of a CSR (rows sorted) whose column lies in
+    [begin, end): a CSR of its own, (pointers, columns, weights), its `kept`
+    entries (how many there are, known to the caller) with `offset_dtype`
+    pointers. On every core."""
+    vertices = ptr.size - 1
+    out_ptr = np.empty(vertices + 1, offset_dtype(kept))
+    out_idx = np.empty(kept, np.int32)
+    out_weights = None if weights is None else np.empty(kept, np.int32)
+    ptr = np.ascontiguousarray(ptr)
+    found = _checked(
+        library().gir_column_range(
+            ptr.ctypes.data, ptr.itemsize * 8, np.ascontiguousarray(idx, np.int32), _pointer(weights),
+            vertices, begin, end, out_ptr.ctypes.data, out_ptr.itemsize * 8, out_idx, _pointer(out_weights),
+        )
+    )  # fmt: skip
+    if found != kept:
+        raise GraphError(f"a column range holds {found} entries, expected {kept}")
+    return out_ptr, out_idx, out_weights
+
+
+def bfs_levels(ptr: np.ndarray, idx: np.ndarray, source: int) -> np.ndarray:
+    """The BFS level of every vertex from `source` along a CSR's edges (int32,
+    -1: unreached), top-down on every core (`reference_bfs.cpp`)."""
+    levels = np.empty(ptr.size - 1, np.int32)
+    lib = library()
+    run = lib.gir_bfs_levels64 if ptr.dtype == np.int64 else lib.gir_bfs_levels
+    run(levels.size, np.ascontiguousarray(ptr), np.ascontiguousarray(idx, np.int32), source, levels)
+    return levels
+
+
+def has_edges(ptr: np.ndarray, idx: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """Whether each edge src[i] -> dst[i] (ids in range) is in a CSR whose rows
+    are sorted: a binary search in each row, on every core."""
+    src, dst = np.ascontiguousarray(src, np.int32), np.ascontiguousarray(dst, np.int32)
+    found = np.empty(src.size, np.uint8)
+    lib = library()
+    run = lib.gir_has_edges64 if ptr.dtype == np.int64 else lib.gir_has_edges
+    run(np.ascontiguousarray(ptr), np.ascontiguousarray(idx, np.int32), src, dst, src.size, found)
+    return found.view(bool)
 
 
 def offset_dtype(num_edges: int) -> type[np.signedinteger]:
