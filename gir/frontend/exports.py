@@ -240,19 +240,31 @@ def _own_loaded_graph(
     """The body without its top-level `G = load("FILE");` of a program-level
     edgeset `G` declared without a value, and `G` declared with that load as
     its value; (body, None) where there is no such statement."""
-    unset = {d.name: d for d in program.consts if isinstance(d.type, ast.EdgeSetTypeExpr) and d.init is None}
+    unset = _unset_edgesets(program)
     for stmt in body:
-        if (
-            isinstance(stmt, ast.Assign)
-            and stmt.op == "="
-            and isinstance(stmt.target, ast.Name)
-            and stmt.target.name in unset
-            and isinstance(stmt.value, ast.Load)
-            and isinstance(stmt.value.source, ast.StringLit)
-        ):
+        target, value = _sets_one_of(stmt, unset)
+        if target is not None and isinstance(value, ast.Load) and isinstance(value.source, ast.StringLit):
             kept = [other for other in body if other is not stmt]
-            return kept, replace(unset[stmt.target.name], init=stmt.value)
+            return kept, replace(unset[target], init=value)
     return body, None
+
+
+def _unset_edgesets(program: ast.Program) -> dict[str, ast.ConstDecl]:
+    """The program-level edgesets declared without a value, by name."""
+    return {d.name: d for d in program.consts if isinstance(d.type, ast.EdgeSetTypeExpr) and d.init is None}
+
+
+def _sets_one_of(stmt: ast.Stmt, names: dict[str, ast.ConstDecl]) -> tuple[str | None, ast.Expr | None]:
+    """The name and the value of `stmt`, `NAME = value;`, where NAME is one of
+    `names`; (None, None) for any other statement."""
+    if (
+        isinstance(stmt, ast.Assign)
+        and stmt.op == "="
+        and isinstance(stmt.target, ast.Name)
+        and stmt.target.name in names
+    ):
+        return stmt.target.name, stmt.value
+    return None, None
 
 
 def _lanes(
@@ -281,7 +293,7 @@ def _lanes(
 def _shared_graph(program: ast.Program, decl: ast.FuncDecl, filename: str) -> ast.ConstDecl:
     """The program-level edgeset an export without a graph parameter runs on:
     the one declared without a value, which another export sets."""
-    unset = [d for d in program.consts if isinstance(d.type, ast.EdgeSetTypeExpr) and d.init is None]
+    unset = list(_unset_edgesets(program).values())
     if len(unset) != 1:
         raise SourceError(
             filename, decl.pos.line, decl.pos.col,
@@ -355,22 +367,13 @@ def _bind_graph_globals(
     set from the parameter at the body's top level (`edges = input_edges;`).
     Each such global becomes a constant holding the parameter's graph, declared
     after it; the assignments are dropped. Returns the body and those constants."""
-    unset = {
-        d.name: d for d in program.consts
-        if isinstance(d.type, ast.EdgeSetTypeExpr) and d.init is None
-    }  # fmt: skip
+    unset = _unset_edgesets(program)
     bound: dict[str, ast.ConstDecl] = {}
     kept: list[ast.Stmt] = []
     for stmt in body:
-        if (
-            isinstance(stmt, ast.Assign)
-            and stmt.op == "="
-            and isinstance(stmt.target, ast.Name)
-            and stmt.target.name in unset
-            and isinstance(stmt.value, ast.Name)
-            and stmt.value.name == graph_param.name
-        ):
-            bound[stmt.target.name] = replace(unset[stmt.target.name], init=stmt.value)
+        target, value = _sets_one_of(stmt, unset)
+        if target is not None and isinstance(value, ast.Name) and value.name == graph_param.name:
+            bound[target] = replace(unset[target], init=value)
             continue
         kept.append(stmt)
     return kept, bound
