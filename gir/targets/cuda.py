@@ -245,7 +245,9 @@ class CudaFlavour(CFlavour):
         if element.kind == "int" and element.width == 8:  # a bool vector's element
             name = needs.helper(
                 "gir_atomic_cas_u8",
-                byte_cas_helper("gir_atomic_cas_u8", self.helper_qualifier, "unsigned char*", "unsigned int*", "atomicCAS"),
+                byte_cas_helper(
+                    "gir_atomic_cas_u8", self.helper_qualifier, "unsigned char*", "unsigned int*", "atomicCAS"
+                ),
             )
             return f"{name}((unsigned char*){address}, (unsigned char)({expected}), (unsigned char)({desired}))"
         if element.kind == "float" and element.width == 32:
