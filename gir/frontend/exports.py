@@ -1,7 +1,8 @@
 """GraphIt `export func` entry points: each export is compiled as a program of its own.
 
 An export takes the graph as its one edgeset parameter, numbers and vectors of
-numbers after it, and returns a vertex vector, or several in parentheses (GraphIt's grammar for
+numbers (or of fixed-size vectors) after it, and returns a vector or a number,
+or several in parentheses (GraphIt's grammar for
 results, `'->' (ident_decl | '(' ident_decl {',' ident_decl} ')')`):
 
 ```
@@ -496,7 +497,8 @@ def _bind_scalar_output(
 
 
 def _checked_outputs(decl: ast.FuncDecl, filename: str) -> list[ast.Param]:
-    """The export's outputs, each a vertex vector with a name of its own."""
+    """The export's outputs, each a vector of numbers (or of fixed-size vectors)
+    or a number, with a name of its own."""
     seen = {param.name for param in decl.params}
     for output in decl.outputs:
         scalar = isinstance(output.type, ast.ScalarTypeExpr) and output.type.name != "string"
