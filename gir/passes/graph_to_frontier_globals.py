@@ -33,6 +33,9 @@ class _Globals:
     entry: Block
     """`main`'s entry block, where the zero of a global read before any store goes."""
     zeros: dict[str, SSAValue] = field(default_factory=dict)
+    stores: dict[Operation, list[str]] = field(default_factory=dict)
+    """`stored`'s answers, by op: an op's list is built from those of the ops
+    it holds, so that nested control flow is walked once, not once per level."""
 
     def name(self, op: Operation) -> str | None:
         """The promoted global that a `graph.global_load`/`global_store` names, else None."""
@@ -56,13 +59,20 @@ class _Globals:
         return self.zeros[name]
 
     def stored(self, op: Operation) -> list[str]:
-        """The promoted globals stored anywhere inside `op`'s regions, in order."""
-        names: list[str] = []
-        for child in op.walk():
-            name = self.name(child)
-            if isinstance(child, graph.GlobalStoreOp) and name is not None and name not in names:
-                names.append(name)
-        return names
+        """The promoted globals stored anywhere inside `op`'s regions, in order.
+        Asked of an op before any op inside it is promoted (promotion goes from
+        the outside in), so a remembered answer stays true."""
+        if op not in self.stores:
+            names: dict[str, None] = {}
+            for region in op.regions:
+                for block in region.blocks:
+                    for child in block.ops:
+                        if isinstance(child, graph.GlobalStoreOp) and (name := self.name(child)) is not None:
+                            names.setdefault(name)
+                        elif child.regions:
+                            names.update(dict.fromkeys(self.stored(child)))
+            self.stores[op] = list(names)
+        return self.stores[op]
 
 
 def promote_globals(module: ModuleOp, main: func.FuncOp) -> None:

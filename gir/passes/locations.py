@@ -48,17 +48,22 @@ class Snapshot:
 
     @staticmethod
     def of(module: ModuleOp) -> Snapshot:
-        """The ops of `module` now."""
+        """The ops of `module` now (visited from a list rather than by `walk`,
+        whose nested generators cost each op the depth it is nested at: a
+        quadratic time on deeply nested control flow, after every pass)."""
         blocks: dict[Block, dict[Operation, int]] = {}
         orders: dict[Block, list[Operation]] = {}
         ops: set[Operation] = set()
-        for op in module.walk():
+        pending: list[Operation] = [module]
+        while pending:
+            op = pending.pop()
             ops.add(op)
             for region in op.regions:
                 for block in region.blocks:
                     order = list(block.ops)
                     orders[block] = order
                     blocks[block] = {child: index for index, child in enumerate(order)}
+                    pending.extend(order)
         return Snapshot(blocks, orders, ops)
 
 
