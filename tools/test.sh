@@ -4,7 +4,10 @@
 #
 # lit and pytest run at the same time, each on every core (lit's workers and
 # pytest-xdist's `-n auto`), so neither leaves a core idle while the other's
-# slowest tests finish. lit's output comes first, with its time; pytest's follows
+# slowest tests finish. pytest-xdist hands out whole test modules
+# (`--dist loadfile`), so a module's fixtures (programs compiled once, nvcc
+# batches, a built wheel) are made by one worker, not by each.
+# lit's output comes first, with its time; pytest's follows
 # as it runs (its ten slowest tests listed), ending with its summary line. Exits non-zero if either fails, or if pytest
 # collects no tests (its exit status 5).
 set -euo pipefail
@@ -16,7 +19,7 @@ scratch=$(mktemp -d)
 export GIR_CACHE_DIR="$scratch/cache"
 trap 'rm -rf "$scratch"' EXIT
 
-python3 -m pytest -q -n auto --durations=10 test/unit test/e2e >"$scratch/pytest.log" 2>&1 &
+python3 -m pytest -q -n auto --dist loadfile --durations=10 test/unit test/e2e >"$scratch/pytest.log" 2>&1 &
 pytest_pid=$!
 
 echo "== lit: test/lit"

@@ -47,6 +47,42 @@ def edge_index_width(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyP
     return width
 
 
+COMPLETE_CUDA_PROGRAMS = (
+    "lang_local_vector.gt",
+    "lang_uint64_literals.gt",
+    "lang_unsigned_pq.gt",
+    "lang_pq_int64.gt",
+    "lang_pq_uint64.gt",
+    "lang_strings.gt",
+)
+"""The programs (under test/programs) whose complete `.cu` the language tests
+build with nvcc, no GPU needed: built together by `complete_cuda` (once per
+pytest process: tools/test.sh's `--dist loadfile` keeps each test module on one
+pytest-xdist worker, so the modules asking for it build it at most once a worker)."""
+
+
+@pytest.fixture(scope="session")
+def complete_cuda(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], tuple[str, str | None]]:
+    """`get(program) -> (.cu text, why it did not build or None)`: the complete
+    CUDA program `gir-translate --to-cuda` prints for `program` (one of
+    `COMPLETE_CUDA_PROGRAMS`), all of them built and linked with one
+    `nvcc -arch=sm_90 -std=c++17` call (`test/nvcc_batch.py`) the first time
+    one is asked for."""
+    import nvcc_batch
+
+    builds: dict[Path, tuple[str, str | None]] = {}
+
+    def get(program: str) -> tuple[str, str | None]:
+        assert program in COMPLETE_CUDA_PROGRAMS, f"{program}: add it to COMPLETE_CUDA_PROGRAMS"
+        if not builds:
+            directory = tmp_path_factory.mktemp("complete-cuda")
+            programs = [PROGRAMS / name for name in COMPLETE_CUDA_PROGRAMS]
+            builds.update(nvcc_batch.build_programs(programs, directory, ["-arch=sm_90", "-std=c++17"]))
+        return builds[PROGRAMS / program]
+
+    return get
+
+
 @pytest.fixture(scope="session")
 def devices() -> Callable[[str, int | None], object]:
     """`get(target, index) -> device`, each device opened once per session."""

@@ -390,19 +390,12 @@ def test_uint64_literals(target, run_program, tmp_path):
 
 @pytest.mark.skipif(find_nvcc() is None, reason="nvcc is not installed")
 @pytest.mark.parametrize("program", ["lang_local_vector.gt", "lang_uint64_literals.gt", "lang_unsigned_pq.gt"])
-def test_complete_cuda_program_builds(program, tmp_path):
+def test_complete_cuda_program_builds(program, complete_cuda):
     """The complete `.cu` of local vectors, uint_64 literals and a uint priority
-    queue builds with nvcc alone (no GPU needed)."""
-    source = tmp_path / "program.cu"
-    translate = [sys.executable, "-m", "gir.tools.translate", "--to-cuda", str(PROGRAMS / program)]
-    subprocess.run([*translate, "-o", str(source)], check=True)
-    assert "18446744073709551615ULL" in source.read_text() or program != "lang_uint64_literals.gt"
-    built = subprocess.run(
-        [find_nvcc(), "-arch=sm_90", "-std=c++17", str(source), "-o", str(tmp_path / "program")],
-        capture_output=True,
-        text=True,
-    )
-    assert built.returncode == 0, built.stderr[-4000:]
+    queue builds and links with nvcc (no GPU needed)."""
+    source, problem = complete_cuda(program)
+    assert "18446744073709551615ULL" in source or program != "lang_uint64_literals.gt"
+    assert problem is None, problem[-4000:]
 
 
 @pytest.mark.parametrize("target", TARGETS)

@@ -4,8 +4,6 @@ and in the complete CUDA program (built with nvcc, not run)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -32,16 +30,8 @@ def test_strings_print_and_compare(target, name, run_program, tmp_path):
 
 
 @pytest.mark.skipif(find_nvcc() is None, reason="nvcc is not installed")
-def test_strings_complete_cuda_program_builds(tmp_path):
+def test_strings_complete_cuda_program_builds(complete_cuda):
     """The complete `.cu` holds the strings as std::string and builds with nvcc."""
-    source = tmp_path / "program.cu"
-    translate = [sys.executable, "-m", "gir.tools.translate", "--to-cuda"]
-    subprocess.run([*translate, str(PROGRAMS / "lang_strings.gt"), "-o", str(source)], check=True)
-    text = source.read_text()
+    text, problem = complete_cuda("lang_strings.gt")
     assert "std::string" in text and "gir_rt::argv_str(2)" in text and "gir_rt::text_int(" in text
-    built = subprocess.run(
-        [find_nvcc(), "-arch=sm_90", "-std=c++17", str(source), "-o", str(tmp_path / "program")],
-        capture_output=True,
-        text=True,
-    )
-    assert built.returncode == 0, built.stderr[-4000:]
+    assert problem is None, problem[-4000:]

@@ -8,8 +8,6 @@ answers; deltas go up to 2^33, wider than any 32-bit bucket."""
 from __future__ import annotations
 
 import io
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -139,17 +137,10 @@ def test_64bit_priority_sum(target, run_program, tmp_path):
 
 @pytest.mark.skipif(find_nvcc() is None, reason="nvcc is not installed")
 @pytest.mark.parametrize("program", list(QUEUES))
-def test_complete_cuda_program_builds(program, tmp_path):
-    """The complete `.cu` of a 64-bit priority queue builds with nvcc alone (no
-    GPU needed), its atomic mins on the 64-bit priorities included."""
-    source = tmp_path / "program.cu"
-    translate = [sys.executable, "-m", "gir.tools.translate", "--to-cuda", str(PROGRAMS / program)]
-    subprocess.run([*translate, "-o", str(source)], check=True)
+def test_complete_cuda_program_builds(program, complete_cuda):
+    """The complete `.cu` of a 64-bit priority queue builds and links with nvcc
+    (no GPU needed), its atomic mins on the 64-bit priorities included."""
+    source, problem = complete_cuda(program)
     atomic = "atomicMin((unsigned long long*)&dist[dst]" if "uint64" in program else "atomicMin(&dist[dst]"
-    assert atomic in source.read_text()
-    built = subprocess.run(
-        [find_nvcc(), "-arch=sm_90", "-std=c++17", str(source), "-o", str(tmp_path / "program")],
-        capture_output=True,
-        text=True,
-    )
-    assert built.returncode == 0, built.stderr[-4000:]
+    assert atomic in source
+    assert problem is None, problem[-4000:]

@@ -104,7 +104,7 @@ if nvcc is not None:
     config.available_features.add("nvcc")
     # Several generated files compiled with one nvcc call: nvcc_batch.py says how.
     config.substitutions.append(
-        ("%nvcc-batch", f"{python} {os.path.join(config.test_source_root, 'nvcc_batch.py')}")
+        ("%nvcc-batch", f"{python} {os.path.join(project_root, 'test', 'nvcc_batch.py')}")
     )
     config.environment["PATH"] = os.pathsep.join(
         [os.path.dirname(nvcc), config.environment.get("PATH", os.environ.get("PATH", ""))]

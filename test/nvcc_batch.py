@@ -1,6 +1,6 @@
 """Compiles several generated `.cu` files with one nvcc call (lit's `%nvcc-batch`).
 
-    python nvcc_batch.py [--link] [--keep FILE] [NVCC_FLAG...] -- A.cu B.cu ...
+    python test/nvcc_batch.py [--link] [--keep FILE] [NVCC_FLAG...] -- A.cu B.cu ...
 
 An nvcc call costs seconds whatever the program: the C++ and CUDA headers and,
 in a complete program, gir's C++ runtime (`runtime_source()`, the same text in
@@ -22,6 +22,9 @@ in namespaces), which checks every called function is defined (alone, only the
 complete programs are linked). Should the
 joined unit fail, each file is compiled alone, so that the error reported is
 that of a file as gir printed it; the batch passes only if every file does.
+
+lit's `%nvcc-batch` runs this file; pytest's tests that only build programs call
+`build` (the test directory is on pytest's path, for `test/conftest.py`).
 """
 
 from __future__ import annotations
@@ -90,6 +93,68 @@ def nvcc(flags: list[str], source: Path, output: Path, link: bool) -> subprocess
     return subprocess.run(command, capture_output=True, text=True)
 
 
+@dataclass(frozen=True)
+class Built:
+    """How a batch went: nvcc's messages on the joined unit, and each file that
+    failed alone (only compiled alone when the joined unit failed) with its messages."""
+
+    joined_stderr: str
+    joined_ok: bool
+    failed: dict[Path, str]
+
+    @property
+    def ok(self) -> bool:
+        """Whether every file compiled (joined, or each alone)."""
+        return not self.failed
+
+    def problem(self, path: Path, warnings: bool = False) -> str | None:
+        """Why `path` did not build (with `warnings`, also nvcc's warnings on the
+        unit it was built in), or None."""
+        if path in self.failed:
+            return self.failed[path]
+        if warnings and "warning #" in self.joined_stderr:
+            return self.joined_stderr
+        return None
+
+
+def build(files: list[Path], flags: list[str], link: bool = False, keep: Path | None = None) -> Built:
+    """`files` compiled (with `link`, linked) in one nvcc call with `flags`;
+    should that fail, each compiled alone (see the module docstring)."""
+    runtime = runtime_source()
+    sources = [split(path, runtime) for path in files]
+    unit = joined_unit(sources, runtime, link)
+    with tempfile.TemporaryDirectory(prefix="gir-nvcc-batch-") as scratch:
+        joined = Path(scratch) / "joined.cu"
+        joined.write_text(unit)
+        if keep is not None:
+            keep.write_text(unit)
+        together = nvcc(flags, joined, Path(scratch) / "joined.out", link)
+        if together.returncode == 0:
+            return Built(together.stderr, True, {})
+        failed: dict[Path, str] = {}
+        for index, source in enumerate(sources):
+            linked = link and source.has_runtime  # kernels alone have no main
+            alone = nvcc(flags, source.path, Path(scratch) / f"alone_{index}.out", linked)
+            if alone.returncode != 0:
+                failed[source.path] = alone.stderr
+        return Built(together.stderr, False, failed)
+
+
+def build_programs(programs: list[Path], directory: Path, flags: list[str]) -> dict[Path, tuple[str, str | None]]:
+    """Each GraphIt program translated as `gir-translate --to-cuda PROGRAM` does
+    (in this process) into `directory`, then all built and linked by `build`:
+    by program, its `.cu` text and why it did not build (None: it did)."""
+    from gir.tools.translate import main as gir_translate
+
+    files: dict[Path, Path] = {}
+    for index, program in enumerate(programs):
+        files[program] = directory / f"{index}_{program.stem}.cu"
+        status = gir_translate(["--to-cuda", str(program), "-o", str(files[program])])
+        assert status == 0, f"gir-translate --to-cuda {program} exited with {status}"
+    built = build(list(files.values()), flags, link=True)
+    return {program: (cu.read_text(), built.problem(cu)) for program, cu in files.items()}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], usage="%(prog)s [--link] [--keep FILE] [NVCC_FLAG...] -- A.cu ..."
@@ -101,27 +166,14 @@ def main() -> int:
     cut = sys.argv.index("--")
     arguments, flags = parser.parse_known_args(sys.argv[1:cut])
     files = [Path(name) for name in sys.argv[cut + 1 :]]
-    runtime = runtime_source()
-    sources = [split(path, runtime) for path in files]
-    unit = joined_unit(sources, runtime, arguments.link)
-    with tempfile.TemporaryDirectory(prefix="gir-nvcc-batch-") as scratch:
-        joined = Path(scratch) / "joined.cu"
-        joined.write_text(unit)
-        if arguments.keep:
-            arguments.keep.write_text(unit)
-        together = nvcc(flags, joined, Path(scratch) / "joined.out", arguments.link)
-        sys.stderr.write(together.stderr)
-        if together.returncode == 0:
-            return 0
-        print(f"nvcc-batch: the joined unit of {len(files)} files failed; compiling each alone", file=sys.stderr)
-        failed = 0
-        for index, source in enumerate(sources):
-            link = arguments.link and source.has_runtime  # kernels alone have no main
-            alone = nvcc(flags, source.path, Path(scratch) / f"alone_{index}.out", link)
-            if alone.returncode != 0:
-                failed += 1
-                sys.stderr.write(f"nvcc-batch: {source.path} fails alone:\n{alone.stderr}")
-        return 1 if failed else 0
+    built = build(files, flags, arguments.link, arguments.keep)
+    sys.stderr.write(built.joined_stderr)
+    if built.joined_ok:
+        return 0
+    print(f"nvcc-batch: the joined unit of {len(files)} files failed; compiling each alone", file=sys.stderr)
+    for path, stderr in built.failed.items():
+        sys.stderr.write(f"nvcc-batch: {path} fails alone:\n{stderr}")
+    return 1 if built.failed else 0
 
 
 if __name__ == "__main__":
