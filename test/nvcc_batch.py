@@ -15,7 +15,9 @@ runtime once:
 - each file's own part (extern device code, kernels, `main`) goes into a
   namespace of its own, its `extern "C"` kernels renamed by macros (C linkage
   ignores namespaces), behind a `#line` directive, so that nvcc's messages
-  name the file and line they come from.
+  name the file and line they come from; its file-scope variables named with
+  the global scope (`::marked`, a host extern's global that a local of `main`
+  shadows) are named with that namespace instead.
 
 `--link` links the joined object (with an empty `main`, the programs' own being
 in namespaces), which checks every called function is defined (alone, only the
@@ -42,6 +44,10 @@ from gir.targets.cuda_host_runtime import runtime_source
 
 KERNEL = re.compile(r'^extern "C" __global__ void (\w+)\(', re.MULTILINE)
 INCLUDE = re.compile(r"^#include [<\"].*[>\"][ \t]*$", re.MULTILINE)
+TOP_LEVEL_VARIABLE = re.compile(r"^(?:extern )?[\w:<>]+[ *&]+(\w+)(?: = [^;]*)?;$", re.MULTILINE)
+"""A variable defined or declared at file scope (`int* marked = nullptr;`)."""
+GLOBAL_SCOPE = re.compile(r"(?<![\w:>)])::(\w+)")
+"""A name qualified by the global scope (`::marked`, where a local shadows it)."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +82,10 @@ def joined_unit(sources: list[Source], runtime: str, link: bool) -> str:
         own = INCLUDE.sub("", source.own)  # the line count is kept: a hoisted include leaves its line empty
         kernels = KERNEL.findall(own)
         namespace = f"gir_batch_{index}"
+        variables = set(TOP_LEVEL_VARIABLE.findall(own))
+        own = GLOBAL_SCOPE.sub(
+            lambda match: f"{namespace}::{match[1]}" if match[1] in variables else match[0], own
+        )
         parts += [f"#define {name} {namespace}_{name}" for name in kernels]
         parts.append(f"namespace {namespace} {{")
         parts.append(f'#line {source.first_line} "{source.path}"')
