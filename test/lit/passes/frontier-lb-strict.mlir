@@ -1,7 +1,8 @@
 // RUN: gir-opt %S/Inputs/strict.mlir -p 'frontier-lower-load-balance{only=STRICT}' | filecheck %s
 // RUN: gir-opt %S/Inputs/strict.mlir -p 'frontier-lower-load-balance{only=STRICT},frontier-to-gpu' | filecheck %s --check-prefix=GPU
-// RUN: gir-opt %S/Inputs/strict.mlir -p 'frontier-lower-load-balance{only=STRICT},frontier-to-gpu,gpu-expand-scan' | gir-translate --to-cuda - | filecheck %s --check-prefix=CUDA
-// RUN: gir-opt %S/Inputs/strict.mlir -p 'frontier-lower-load-balance{only=STRICT},frontier-to-gpu,gpu-expand-scan' | gir-translate --to-opencl - | filecheck %s --check-prefix=OPENCL
+// RUN: gir-opt %S/Inputs/strict.mlir -p 'frontier-lower-load-balance{only=STRICT},frontier-to-gpu,gpu-expand-scan' -o %t.gpu.mlir
+// RUN: gir-translate --to-cuda %t.gpu.mlir | filecheck %s --check-prefix=CUDA
+// RUN: gir-translate --to-opencl %t.gpu.mlir | filecheck %s --check-prefix=OPENCL
 
 // The traversal becomes an edge map whose body is the work of one edge, as
 // with EDGE_ONLY; only the kernel differs.

@@ -1,5 +1,6 @@
-// RUN: gir-opt %S/Inputs/bfs.mlir -p lower-to-gpu | filecheck %s
-// RUN: gir-opt %S/Inputs/bfs.mlir -p lower-to-gpu | gir-opt | filecheck %s
+// RUN: gir-opt %S/Inputs/bfs.mlir -p lower-to-gpu -o %t.mlir
+// RUN: filecheck %s < %t.mlir
+// RUN: gir-opt %t.mlir | filecheck %s
 
 // The whole lowering of BFS (push, VERTEX_BASED, fused sparse queue): the shape
 // of test/lit/targets/Inputs/bfs_gpu.mlir, which the printers accept.
