@@ -36,6 +36,35 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     return directory
 
 
+LONGEST_MODULES = (
+    "test_tune_runs.py",
+    "test_multi_device.py",
+    "test_multi_device_nvcc.py",
+    "test_language.py",
+    "test_cuda_host_nvcc.py",
+    "test_reorder_nvcc.py",
+    "test_programs.py",
+    "test_directions.py",
+    "test_docs_tutorial.py",
+    "test_multi_device_exchanges.py",
+    "test_fuzz_inputs.py",
+    "test_api_xdsl_plugin.py",
+    "test_packaging.py",
+    "test_nx_dispatch.py",
+)
+"""The test modules that take longest (15-45 s of a core each on a 2-core
+machine: nvcc, child processes, the tutorial's commands), longest first."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Runs `LONGEST_MODULES` first, each module's tests kept together and in
+    order. tools/test.sh hands whole modules to pytest-xdist's workers in this
+    order (`--dist loadfile --no-loadscope-reorder`), so that the modules left
+    for the end are short and no worker idles long while another finishes."""
+    rank = {name: position for position, name in enumerate(LONGEST_MODULES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """The skipped tests counted by reason, one line each (pytest's `-rs` gives a
     line per skipping test location: about ninety for the CUDA tests alone on a

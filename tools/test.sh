@@ -6,7 +6,9 @@
 # pytest-xdist's `-n auto`), so neither leaves a core idle while the other's
 # slowest tests finish. pytest-xdist hands out whole test modules
 # (`--dist loadfile`), so a module's fixtures (programs compiled once, nvcc
-# batches, a built wheel) are made by one worker, not by each.
+# batches, a built wheel) are made by one worker, not by each; the longest
+# modules first (test/conftest.py orders them; `--no-loadscope-reorder` keeps
+# that order instead of xdist's most-tests-first), so both workers end together.
 # lit's output comes first, with its time; pytest's follows
 # as it runs (its ten slowest tests listed), ending with its summary line. Exits non-zero if either fails, or if pytest
 # collects no tests (its exit status 5).
@@ -19,7 +21,7 @@ scratch=$(mktemp -d)
 export GIR_CACHE_DIR="$scratch/cache"
 trap 'rm -rf "$scratch"' EXIT
 
-python3 -m pytest -q -n auto --dist loadfile --durations=10 test/unit test/e2e >"$scratch/pytest.log" 2>&1 &
+python3 -m pytest -q -n auto --dist loadfile --no-loadscope-reorder --durations=10 test/unit test/e2e >"$scratch/pytest.log" 2>&1 &
 pytest_pid=$!
 
 echo "== lit: test/lit"
