@@ -702,10 +702,12 @@ class Program:
 
     def _partitioned(self, target: str, devices: int) -> CompiledProgram:
         """The program partitioned (`host-partition`) for `devices` devices of
-        `target`, printed once."""
+        `target`, printed once per exchange format asked for (`$GIR_EXCHANGE_FORMAT`
+        reaches the lowering: `gir.lowering.partition_pass`)."""
         from gir.executor import compile_program
+        from gir.lowering import partition_pass
 
-        key = f"{target}:{devices}"
+        key = f"{target}:{devices}:{partition_pass()}"
         program = self._compiled.get(key)
         if program is None:
             module = lower_for_run(self._main().clone(), devices=devices)
