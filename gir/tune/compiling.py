@@ -139,6 +139,10 @@ def _warm_up() -> None:
     import gir.targets  # noqa: F401
 
 
+def _ready() -> None:
+    """The first task of a pool: once it is done, a worker has started."""
+
+
 def _widened(text: str, name: str, target: str) -> CompiledProgram:
     """The 64-bit-edge-index program of `text` (a graph past 2^31 edges), compiled
     here: a worker's printed program does not carry the way to lower it again."""
@@ -186,10 +190,13 @@ class CompileAhead:
         self.name, self.target = name, target
         self.cuda_arch: str | None = getattr(device, "arch", None) if target == "cuda" else None
         self.pool: ProcessPoolExecutor | None = None
+        self.started: Future[None] | None = None
+        """Done once a worker has started (its imports take seconds)."""
         if workers > 0:
             self.pool = ProcessPoolExecutor(
                 workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_up
             )
+            self.started = self.pool.submit(_ready)
         self.pending: dict[str, Future[PrintedCandidate]] = {}
 
     def submit(self, text: str) -> None:
@@ -203,14 +210,17 @@ class CompileAhead:
             self.pool = None
 
     def take(self, text: str) -> PrintedCandidate:
-        """`text` lowered and printed: from its worker (waiting for it), else
-        compiled here now."""
+        """`text` lowered and printed: by its worker (waiting for it), else here
+        now, as while no worker has started yet (a short search would spend its
+        budget waiting for the workers' imports)."""
         future = self.pending.pop(text, None)
-        if future is not None:
+        if future is not None and (future.done() or self.started is None or self.started.done()):
             try:
                 return future.result()
             except BrokenProcessPool:
                 self.pool = None
+        elif future is not None:
+            future.cancel()
         return print_candidate(text, self.name, self.target, self.cuda_arch)
 
     def close(self, wait: bool = False) -> None:
