@@ -56,6 +56,20 @@ def test_a_program_printed_by_a_worker_runs_and_validates() -> None:
     assert program.run(GRAPH, 0, target="opencl", validate=True).times
 
 
+def test_a_worker_builds_cuda_kernels_with_nvcc() -> None:
+    """The cubin a worker builds for the device's architecture (no GPU needed),
+    once per kernel source."""
+    from gir.runtime.device import find_nvcc
+
+    if find_nvcc() is None:
+        pytest.skip("nvcc is not installed")
+    text = _text(_hybrid(0.05))
+    printed = print_candidate(text, "bfs", "cuda", "sm_90")
+    assert printed.compiled is not None and printed.binary is not None and printed.binary[:4] == b"\x7fELF"
+    again = print_candidate(_text(_hybrid(0.3)), "bfs", "cuda", "sm_90")
+    assert again.binary == printed.binary and again.build_s < printed.build_s
+
+
 def test_a_candidate_that_does_not_compile_is_a_one_line_failure() -> None:
     section = _hybrid(0.05).replace('"search:expand"', '"search:nowhere"')
     printed = print_candidate(_text(section), "bfs", "opencl")
