@@ -260,6 +260,7 @@ def lower_for_run(
     from gir.dialects import register_dialects
     from gir.dialects.host import set_edge_index_width
     from gir.dialects.levels import Level, level_of
+    from gir.lowering import partition_pass
     from gir.passes.registry import parse_pipeline
 
     above_gpu = level_of(module) in (Level.GRAPH, Level.FRONTIER)
@@ -271,7 +272,7 @@ def lower_for_run(
     if devices < 1:
         raise UserError(f"error: a program runs on at least one device, not {devices}")
     if devices > 1:  # before the bounds checks: each device checks its own accesses
-        passes.append("host-partition")
+        passes.append(partition_pass())
     if check_bounds:
         passes.append("gpu-check-bounds")
     if passes:
