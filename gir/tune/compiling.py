@@ -8,23 +8,24 @@ search hands the program texts of the next candidates to a pool of spawned
 worker processes (`CompileAhead`), which lower and print them (and run nvcc on
 CUDA kernels) while the device measures the current one. A worker returns the
 printed program without its host function (a compiled Python function does not
-cross processes): `CandidateProgram` makes it again from the printed host
-source, and runs it as the tuned program's `main` (its arguments, its
+cross processes): `load_host` makes it again from the printed host source, and
+`CandidateProgram` runs it as the tuned program's `main` (its arguments, its
 validator) with that candidate's kernels and host code.
 
 Builds are reused where what they depend on is the same: the device builds once
 per kernel source (`Device.load_program`), and a worker runs nvcc once per kernel
 source. So candidates that differ only in values that reach the host alone
-(a hybrid's threshold, delta, bucket fusion's threshold, a fused loop's blocks
-per SM, and the block size of load balances whose kernels do not size anything
-by it) build their kernels once; their lowering still runs per candidate, in a
-worker (docs/tuning.md says why).
+(a hybrid's threshold, bucket fusion's threshold, delta outside fused loops, and
+the block size of load balances whose kernels do not size anything by it) build
+their kernels once; their lowering still runs per candidate, in a worker
+(docs/tuning.md says why).
 
 ```python
-ahead = CompileAhead(name="bfs", target="opencl", workers=2)
-ahead.submit(text)                   # starts lowering in a worker
-printed = ahead.take(text)           # waits for it; a UserError if it failed
-program = CandidateProgram(algorithm, printed)   # algorithm: a gir.Program of the same source
+ahead = CompileAhead("bfs", "opencl", workers=2)
+ahead.submit(text)                   # starts lowering `text` (a whole program) in a worker
+printed = ahead.take(text)           # waits for it: a PrintedCandidate, its failure if any
+program = CandidateProgram(default, load_host(printed.compiled, text, "bfs"))
+program.run(graph, 0, validate=True) # default: a gir.Program of the same algorithm
 ```
 """
 
@@ -56,10 +57,11 @@ candidates ahead pays only while the device measures fast enough to use them."""
 
 
 def default_workers() -> int:
-    """Worker processes for compiling ahead: one per four CPU cores, at most
-    `MAX_WORKERS`; none below four cores, where the main process (which runs the
-    device and checks results) and an OpenCL CPU device need them."""
-    return min(MAX_WORKERS, (os.cpu_count() or 1) // 4)
+    """Worker processes for compiling ahead: one per four CPU cores this process
+    may use, at most `MAX_WORKERS`; none below four cores, where the main process
+    (which runs the device and checks results) and an OpenCL CPU device need them."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return min(MAX_WORKERS, cores // 4)
 
 
 @dataclass(frozen=True)
