@@ -70,6 +70,24 @@ def test_a_worker_builds_cuda_kernels_with_nvcc() -> None:
     assert again.binary == printed.binary and again.build_s < printed.build_s
 
 
+def test_a_killed_worker_leaves_compiling_to_this_process() -> None:
+    import os
+    import signal
+
+    ahead = CompileAhead("bfs", "opencl", workers=1)
+    try:
+        assert ahead.pool is not None and ahead.started is not None
+        ahead.started.result(timeout=120)
+        for pid in list(ahead.pool._processes):  # what the kernel's OOM killer would do
+            os.kill(pid, signal.SIGKILL)
+        text = _text(_hybrid(0.05))
+        ahead.submit(text)
+        printed = ahead.take(text)
+        assert printed.compiled is not None and printed.failure == "" and ahead.pool is None
+    finally:
+        ahead.close()
+
+
 def test_a_candidate_that_does_not_compile_is_a_one_line_failure() -> None:
     section = _hybrid(0.05).replace('"search:expand"', '"search:nowhere"')
     printed = print_candidate(_text(section), "bfs", "opencl")
