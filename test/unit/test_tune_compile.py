@@ -130,19 +130,9 @@ def _journal(path: Path) -> list[dict]:
 COMMON = {"target": "opencl", "trials": 1, "warmup": 0, "store": False}
 
 
-def test_compiling_ahead_measures_in_the_order_asked(tmp_path: Path) -> None:
-    """With a worker, the sampler's first (random) suggestions are measured in
-    the order it made them, as without one, and the journal is that order."""
-    alone = gir.tune(BFS, GRAPH, 0, budget=2.5, journal=tmp_path / "alone.jsonl", compile_workers=0, **COMMON)
-    journal = tmp_path / "ahead.jsonl"
-    ahead = gir.tune(BFS, GRAPH, 0, budget=2.5, journal=journal, compile_workers=1, **COMMON)
-    assert [m.schedule for m in ahead.measurements] == [line["schedule"] for line in _journal(journal)]
-    searched = [[m.schedule for m in run.measurements if m.origin == "search"] for run in (alone, ahead)]
-    common_length = min(map(len, searched))
-    assert common_length >= 1 and searched[0][:common_length] == searched[1][:common_length]
-
-
 def test_a_search_compiled_ahead_resumes_from_its_journal(tmp_path: Path) -> None:
+    """The journal of a search with a worker is its measurements in order; resumed,
+    it keeps them first and measures none of them again."""
     journal = tmp_path / "journal.jsonl"
     first = gir.tune(BFS, GRAPH, 0, budget=2, journal=journal, compile_workers=1, **COMMON)
     again = gir.tune(BFS, GRAPH, 0, budget=1, journal=journal, resume=True, compile_workers=1, **COMMON)
