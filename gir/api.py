@@ -23,6 +23,7 @@ API and the tool share them.
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import re
@@ -260,6 +261,7 @@ def lower_for_run(
     from gir.dialects import register_dialects
     from gir.dialects.host import set_edge_index_width
     from gir.dialects.levels import Level, level_of
+    from gir.lowering import partition_pass
     from gir.passes.registry import parse_pipeline
 
     above_gpu = level_of(module) in (Level.GRAPH, Level.FRONTIER)
@@ -271,7 +273,7 @@ def lower_for_run(
     if devices < 1:
         raise UserError(f"error: a program runs on at least one device, not {devices}")
     if devices > 1:  # before the bounds checks: each device checks its own accesses
-        passes.append("host-partition")
+        passes.append(partition_pass())
     if check_bounds:
         passes.append("gpu-check-bounds")
     if passes:
@@ -284,19 +286,25 @@ def lower_for_run(
     return module
 
 
-def widening(module: ModuleOp, check_bounds: bool = False, devices: int = 1) -> Callable[[], ModuleOp] | None:
+def widening(module: ModuleOp, check_bounds: bool = False, devices: int = 1) -> Callable[..., ModuleOp] | None:
     """What lowers `module` (not yet lowered) again with 64-bit edge indices, for
     `compile_program`'s `widen`: a graph with more than 2^31 edges specialises
     the program on it (`CompiledProgram.for_edges`). None for a module already
-    at the GPU level, or partitioned (each part runs with 32-bit edge indices).
-    The 64-bit program's accesses are not guarded even with `check_bounds`:
-    `gpu-check-bounds` compares 32-bit lengths."""
+    at the GPU level. Partitioned (`devices` above 1), the largest part decides
+    (`gir.runtime.multi_device.run_partitioned`). The 64-bit program's accesses
+    are not guarded even with `check_bounds`: `gpu-check-bounds` compares 32-bit
+    lengths."""
     from gir.dialects.levels import Level, level_of
 
-    if devices > 1 or level_of(module) not in (Level.GRAPH, Level.FRONTIER):
+    if level_of(module) not in (Level.GRAPH, Level.FRONTIER):
         return None
     source = module.clone()
-    return lambda: lower_for_run(source.clone(), devices=devices, edge_index_width=64)
+
+    def widened(devices: int = devices) -> ModuleOp:
+        """The program lowered with 64-bit edge indices, for `devices` devices."""
+        return lower_for_run(source.clone(), devices=devices, edge_index_width=64)
+
+    return widened
 
 
 def choose_target(requested: str | None) -> str:
@@ -701,14 +709,18 @@ class Program:
 
     def _partitioned(self, target: str, devices: int) -> CompiledProgram:
         """The program partitioned (`host-partition`) for `devices` devices of
-        `target`, printed once."""
+        `target`, printed once per exchange format asked for (`$GIR_EXCHANGE_FORMAT`
+        reaches the lowering: `gir.lowering.partition_pass`)."""
         from gir.executor import compile_program
+        from gir.lowering import partition_pass
 
-        key = f"{target}:{devices}"
+        key = f"{target}:{devices}:{partition_pass()}"
         program = self._compiled.get(key)
         if program is None:
             module = lower_for_run(self._main().clone(), devices=devices)
-            program = self._compiled[key] = compile_program(module, target, self.name, *self.externs)
+            single = self.__dict__.get("_widen")
+            widen = None if single is None else functools.partial(single, devices=devices)
+            program = self._compiled[key] = compile_program(module, target, self.name, *self.externs, widen=widen)
         return program
 
     def _run_partitioned(

@@ -73,10 +73,10 @@ def kernel_signatures(module: ModuleOp) -> dict[str, list[KernelArg]]:
 
 
 def graph_load(module: ModuleOp) -> GraphLoad | None:
-    """What the module's one `host.load_graph` loads (None: no load, several, or
-    a partitioned one)."""
+    """What the module's one `host.load_graph` loads, whole or partitioned
+    (None: no load, or several)."""
     loads = [op for op in module.walk() if isinstance(op, host.LoadGraphOp)]
-    if len(loads) != 1 or loads[0].partitioned is not None:
+    if len(loads) != 1:
         return None
     load = loads[0]
     return GraphLoad(

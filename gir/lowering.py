@@ -91,8 +91,18 @@ def _partition(module: ModuleOp) -> None:
 
     ctx = Context()
     register_dialects(ctx)
-    parse_pipeline("host-partition").apply(ctx, module)
+    parse_pipeline(partition_pass()).apply(ctx, module)
     verify_module(module)
+
+
+def partition_pass() -> str:
+    """`host-partition`, with `$GIR_EXCHANGE_FORMAT`'s format where it is set:
+    a changed-elements format needs the base (a clone) that the pass inserts
+    only when it is asked for that format."""
+    from gir.runtime.multi_device import exchange_override
+
+    wanted = exchange_override()
+    return "host-partition" if wanted is None else f"host-partition{{exchange={wanted.value}}}"
 
 
 def _has_main(module: ModuleOp) -> bool:

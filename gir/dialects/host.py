@@ -1293,6 +1293,18 @@ class ExchangeFormatAttr(EnumAttribute[ExchangeFormat], SpacedOpaqueSyntaxAttrib
     name = "host.exchange_format"
 
 
+EXCHANGE_FORMAT = "gir.exchange_format"
+"""The module attribute (a string, an `ExchangeFormat`; absent: dense) that
+`program->configExchange(NAME)` sets: the format `host-partition` gives every
+all-reduce of the program when its pass option names none."""
+
+
+def program_exchange_format(module: Operation) -> ExchangeFormat | None:
+    """The exchange format the program's schedule asks for (`EXCHANGE_FORMAT`), if any."""
+    chosen = module.attributes.get(EXCHANGE_FORMAT)
+    return ExchangeFormat(chosen.data) if isinstance(chosen, StringAttr) else None
+
+
 @irdl_op_definition
 class AllReduceOp(IRDLOperation):
     """Makes every device's copy of `buffer` (all its elements) the `combine` of

@@ -6,8 +6,11 @@ copies it, `HybridGPUSchedule h (INPUT_VERTEXSET_SIZE, "argv[3]", s1, s2);` comb
 two (as they are at that point), and `program->applyGPUSchedule("s0:s1", h);`
 attaches the schedule's current value to the statement with that label path.
 `program->configReorder(DEGREE);` (a gir extension) asks for the program's graph
-relabelled by an ordering of `gir.reorder.ORDERINGS` when it is loaded
-(`resolve_schedule_section` returns it beside the bindings).
+relabelled by an ordering of `gir.reorder.ORDERINGS` when it is loaded, and
+`program->configExchange(AUTO);` (a gir extension) for the format of the
+exchanges between devices when the program runs partitioned (DENSE, PAIRS,
+BITMAP or AUTO: `gir.dialects.host.ExchangeFormat`); `resolve_schedule_section`
+returns both beside the bindings.
 
 `resolve_schedules` returns one `ScheduleBinding` per scheduled statement. Every
 problem is a `SourceError` at the schedule line's offending token: unknown types,
@@ -38,6 +41,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from gir import axes
 from gir.diagnostics import SourceError
+from gir.dialects.host import ExchangeFormat
 from gir.dialects.graph import ApplyKind
 from gir.dialects.schedule import (
     DEFAULT_BUCKET_FUSION_THRESHOLD,
@@ -112,6 +116,8 @@ class ScheduleSection:
 
     bindings: dict[ast.Stmt, ScheduleBinding]
     reorder: ProgramReorder | None
+    exchange: ExchangeFormat | None = None
+    """`program->configExchange(NAME)`'s format, if the section sets one."""
 
 
 @dataclass(frozen=True)
@@ -134,6 +140,7 @@ class ScheduleEvaluator:
         self.schedules: dict[str, ScheduleAttr] = {}
         self.bindings: dict[ast.Stmt, ScheduleBinding] = {}
         self.reorder: ProgramReorder | None = None
+        self.exchange: ExchangeFormat | None = None
         self.methods: dict[str, list[OptionArg]] = {
             "configDirection": [
                 OptionArg("direction", self.axis_reader(DirectionAttr)),
@@ -418,6 +425,9 @@ class ScheduleEvaluator:
         if stmt.method == "configReorder":
             self.configure_reorder(stmt)
             return
+        if stmt.method == "configExchange":
+            self.configure_exchange(stmt)
+            return
         if stmt.method != "applyGPUSchedule":
             raise self.error(
                 stmt.method_pos,
@@ -495,6 +505,20 @@ class ScheduleEvaluator:
                 stmt.method_pos, f"the graph is already reordered (configReorder at {self.reorder.pos})"
             )
         self.reorder = ProgramReorder(name, stmt.method_pos)
+
+    def configure_exchange(self, stmt: ast.SchedProgramCall) -> None:
+        """`program->configExchange(NAME);` (a gir extension): what the devices of
+        a partitioned run send at each exchange (`host-partition`'s format)."""
+        names = ", ".join(format.value.upper() for format in ExchangeFormat)
+        if len(stmt.args) != 1:
+            raise self.error(stmt.method_pos, f"'configExchange' takes 1 argument ({names}), got {len(stmt.args)}")
+        (arg,) = stmt.args
+        chosen = str(arg.value).lower() if arg.kind == "ident" else None
+        if chosen not in tuple(ExchangeFormat):
+            raise self.error(arg.pos, f"unknown exchange format '{arg.value}', expected one of {names}")
+        if self.exchange is not None:
+            raise self.error(stmt.method_pos, "the exchange format is already set (one configExchange a program)")
+        self.exchange = ExchangeFormat(chosen)
 
     def ignore_cpu_call(self, stmt: ast.SchedProgramCall) -> None:
         """A GraphIt CPU scheduling call: one warning naming it."""
@@ -582,8 +606,8 @@ def resolve_schedule_section(
     program: ast.Program, sema: SemaInfo, filename: str, warnings: Warnings | None = None
 ) -> ScheduleSection:
     """Evaluates `program`'s schedule section: each statement's schedule and the
-    program-level options (`configReorder`)."""
+    program-level options (`configReorder`, `configExchange`)."""
     report = warnings if warnings is not None else Warnings(filename)
     evaluator = ScheduleEvaluator(sema, filename, report)
     bindings = evaluator.run(program.schedule)
-    return ScheduleSection(bindings, evaluator.reorder)
+    return ScheduleSection(bindings, evaluator.reorder, evaluator.exchange)

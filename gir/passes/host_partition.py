@@ -19,8 +19,10 @@ combine its writes imply:
 | an `atomic_rmw add` whose old value places a store  | `host.allgather` of the queue       |
 
 All-reduces send the whole vector (`exchange dense`: one NCCL all-reduce) unless
-the pass is given another format (`host-partition{exchange=pairs|bitmap|auto}`,
-or `$GIR_EXCHANGE_FORMAT` at run time): `auto` sends only the elements a device
+the pass is given another format (`host-partition{exchange=pairs|bitmap|auto}`),
+the program's schedule asks for one (`program->configExchange(AUTO)`: the module
+attribute `gir.exchange_format`; the pass option wins), or `$GIR_EXCHANGE_FORMAT`
+overrides it at run time: `auto` sends only the elements a device
 changed, as (index, value) pairs or a bitmap, whichever is fewer bytes. It sends
 13x fewer bytes for BFS on rmat:22, but on two NVLink-connected H200s the run
 took 116 ms against dense's 95 ms (the count exchange and the host's reads of
@@ -321,7 +323,7 @@ class HostPartition(ModulePass):
     """Partitions the edges over the devices of a run and inserts the exchanges
     after every launch that reads them (module docstring). `exchange=FORMAT`
     (dense, pairs, bitmap, auto) gives every all-reduce that format instead of
-    dense."""
+    the program's (`gir.exchange_format`, `program->configExchange`) or dense."""
 
     name = "host-partition"
 
@@ -331,7 +333,7 @@ class HostPartition(ModulePass):
         if self.exchange is not None and self.exchange not in tuple(ExchangeFormat):
             formats = ", ".join(ExchangeFormat)
             raise UserError(f"error: host-partition{{exchange={self.exchange}}}: expected one of {formats}")
-        forced = None if self.exchange is None else ExchangeFormat(self.exchange)
+        forced = host.program_exchange_format(op) if self.exchange is None else ExchangeFormat(self.exchange)
         main = next(
             (f for f in op.ops if isinstance(f, func.FuncOp) and f.sym_name.data == "main"), None
         )

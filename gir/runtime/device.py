@@ -720,6 +720,10 @@ class CudaDevice(Device):
         """The GPU's CUDA device number."""
         self.device = cuda.Device(index)
         self.context = self.device.retain_primary_context()
+        # The first GPU opened on a thread stays current there, so a caller may
+        # use it without `activate`; a later one must not take its place (a
+        # partitioned run opens several, and the first is used alone again).
+        self._left_current = cuda.Context.get_current() is None
         self.context.push()
         self._closed = False
         atexit.register(self.close)
@@ -735,6 +739,8 @@ class CudaDevice(Device):
             4: cuda.memset_d32_async,
         }
         self._fill_u64: Any = None
+        if not self._left_current:
+            cuda.Context.pop()
 
     def _build(self, source: str, signatures: KernelSignatures, binary: bytes | None) -> _CudaProgram:
         # The module loads into the current context: this GPU's, also when
@@ -944,7 +950,8 @@ class CudaDevice(Device):
                 allocation.free()
             self._allocations.clear()
             self._pinned.clear()
-            self.context.pop()
+            if self._left_current:
+                self.context.pop()
         except Exception:  # a dying context at exit: nothing left to free
             pass
 

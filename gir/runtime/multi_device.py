@@ -455,6 +455,27 @@ def rank_switch_interval() -> float:
     return seconds
 
 
+def _for_widest_part(program: Any, communicator: Communicator, device: Any, argv: list[str]) -> Any:
+    """`program`, or its 64-bit specialisation when the largest part of the graph
+    it loads needs 64-bit edge indices (`CompiledProgram.for_edges`): the graph
+    is split here, before the ranks start, so that every rank runs one program."""
+    from gir.runtime.graph import load_graph
+
+    load = program.graph_load
+    spec = None if load is None else load.spec(argv)
+    if spec is None or load.reorder is not None:  # a reordered load is refused by the ranks
+        return program
+    weighted = bool(load.weighted)
+    parts = communicator.graph_parts(
+        spec, weighted, lambda: load_graph(spec, weighted=weighted, progress=device.progress), device.progress
+    )
+    widest = max(part.num_edges for part in parts)
+    chosen = program.for_edges(widest)
+    if chosen is not program and device.progress is not None:
+        device.progress(f"{spec}: its largest part has {widest:,} edges: running with 64-bit edge indices")
+    return chosen
+
+
 def run_partitioned(
     program: Any, devices: Sequence[Any], argv: list[str], stdout: TextIO, graph: Any = None
 ) -> RunResult:
@@ -462,6 +483,7 @@ def run_partitioned(
     one rank per device in a thread of its own; `graph`: the host graph the
     program's graph argument names (a graph given from Python), else loaded."""
     communicator = make_communicator(devices, graph)
+    program = _for_widest_part(program, communicator, devices[0], argv)
     communicator.check_part = program.check_fits
     kernels = [program.kernels(device) for device in devices]
     runs = [

@@ -196,10 +196,14 @@ class CompiledProgram:
         program = self.for_run(device, argv)
         if program is not self:
             return program.run(device, argv, stdout)
-        run = Run(device, self.kernels(device), argv, stdout, self.bounds_sites, host_externs=self.host_externs)
+        device.activate()  # a GPU's context, whichever GPU this thread opened last
         try:
-            self.host_run(run, self.constants)
-            return run.finish()
-        except BaseException:
-            run.abort()
-            raise
+            run = Run(device, self.kernels(device), argv, stdout, self.bounds_sites, host_externs=self.host_externs)
+            try:
+                self.host_run(run, self.constants)
+                return run.finish()
+            except BaseException:
+                run.abort()
+                raise
+        finally:
+            device.deactivate()

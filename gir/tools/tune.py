@@ -4,13 +4,15 @@
 gir-tune PROGRAM.gt GRAPH [ARGS...] [--target auto|cuda|opencl] [--device N]
          [--budget 120s] [-o OUT.gt | -o OUT.schedule] [--csv FILE]
          [--trials N] [--warmup N] [--journal FILE] [--resume] [--seed N]
+         [--compile-workers N]
 ```
 
 GRAPH and ARGS are what `gir-run` takes (the program's argv[1..]). Every
 candidate is compiled, run `--warmup` + `--trials` times on the graph (loaded
 once), timed by the program's own timer (the median of the trials) and checked
 against gir's CPU reference (else against the default schedule's result); the
-fastest correct one wins. Runs still going when the budget ends are stopped, and
+fastest correct one wins. `--compile-workers` processes compile the next
+candidates while the device measures one. Runs still going when the budget ends are stopped, and
 the candidate is a `timeout` row, never chosen; a kernel that has not returned
 10 s later is called hung: the CSV is written and gir-tune exits with status 1
 (`--resume` goes on without that candidate). Progress goes to stderr; the winner is written to
@@ -35,8 +37,8 @@ from gir.output import check_writable, open_output
 from gir.tools.opt import report_user_errors
 
 CSV_COLUMNS = (
-    "candidate", "origin", "status", "median_ms", "min_ms", "max_ms", "compile_s", "kernels_reused", "detail",
-    "schedule",
+    "candidate", "origin", "status", "median_ms", "min_ms", "max_ms", "compile_s", "compile_wait_s",
+    "kernels_reused", "detail", "schedule",
 )  # fmt: skip
 
 
@@ -67,6 +69,10 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--resume", action="store_true", help="continue from the journal of an earlier run")
     parser.add_argument("--seed", type=int, default=0, help="the sampler's seed [0]")
+    parser.add_argument(
+        "--compile-workers", type=int, default=None, metavar="N",
+        help="processes that compile the next candidates while one is measured; 0: none [CPUs/4, 1 to 4]",
+    )  # fmt: skip
     return parser
 
 
@@ -88,6 +94,7 @@ def write_csv(path: str, measurements: Sequence[object]) -> None:
                 "candidate": index, "origin": getattr(m, "origin"), "status": getattr(m, "status"),
                 "median_ms": f"{median:.6g}" if ok else "", "min_ms": f"{min(times):.6g}" if ok else "",
                 "max_ms": f"{max(times):.6g}" if ok else "", "compile_s": f"{getattr(m, 'compile_s'):.3f}",
+                "compile_wait_s": f"{getattr(m, 'waited_s'):.3f}",
                 "kernels_reused": "yes" if getattr(m, "kernels_reused") else "no",
                 "detail": getattr(m, "detail"), "schedule": _summary(getattr(m, "schedule")),
             })  # fmt: skip
@@ -100,6 +107,8 @@ def tune_command(argv: Sequence[str] | None = None) -> None:
     options = _build_parser().parse_args(argv)
     if options.trials < 1 or options.warmup < 0:
         raise UsageError("error: --trials must be at least 1 and --warmup at least 0")
+    if options.compile_workers is not None and options.compile_workers < 0:
+        raise UsageError("error: --compile-workers must be at least 0")
     if not options.program.endswith(".gt"):
         raise UsageError(f"error: gir-tune tunes GraphIt programs (.gt), not '{options.program}'")
     budget = parse_budget(options.budget)
@@ -123,10 +132,12 @@ def tune_command(argv: Sequence[str] | None = None) -> None:
     result = tune(
         options.program, graph, *args, budget=budget, target=options.target, device=options.device,
         trials=options.trials, warmup=options.warmup, journal=options.journal, resume=options.resume,
-        seed=options.seed, progress=_progress, on_hang=stop_hung,
+        seed=options.seed, progress=_progress, on_hang=stop_hung, compile_workers=options.compile_workers,
     )  # fmt: skip
     failed = sum(1 for m in result.measurements if m.status != "ok")
     reused = sum(1 for m in result.measurements if m.kernels_reused)
+    compiling = sum(m.compile_s for m in result.measurements)
+    waiting = sum(m.waited_s for m in result.measurements)
     by_origin = {m.origin: m for m in result.measurements if m.origin != "search"}
     seeds = ", ".join(
         f"{origin} {m.median_ms:.3f} ms" if m.median_ms is not None else f"{origin} {m.status}"
@@ -135,6 +146,7 @@ def tune_command(argv: Sequence[str] | None = None) -> None:
     _progress(
         f"best {result.median_ms:.3f} ms ({result.best.origin}) of {len(result.measurements)} candidate(s), "
         f"{failed} failed, invalid or stopped, {reused} reusing built kernels, in {result.seconds:.0f} s "
+        f"(compiles: {compiling:.1f} s, {waiting:.1f} s of it waited for) "
         f"(space: {result.space_size:,} schedules); seeds: {seeds}"
     )
     if options.csv:

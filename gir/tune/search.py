@@ -6,7 +6,11 @@ default schedule, the program's own schedule section if it has one, and the
 auto model's schedule), then, until the budget is spent, from
 optuna's TPE sampler over the space's categorical parameters
 (`gir.tune.params`). Each candidate is compiled once (a point suggested again is
-answered from its first measurement), run `warmup + trials` times on the graph
+answered from its first measurement), ahead of its turn in worker processes
+while the device measures the candidates before it (`gir.tune.compiling`: the
+sampler is asked for the next points before it is told the current one's time,
+pending points counted at a pessimistic value, TPE's constant liar), then run
+`warmup + trials` times on the graph
 already resident on the device, and timed by the program's own timer
 (`startTimer()`..`stopTimer()`, else its run without the graph load): the median
 of the timed trials, warm-up excluded. Its last trial's vectors are checked
@@ -36,6 +40,7 @@ import json
 import statistics
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -81,6 +86,11 @@ class Measurement:
     `timeout` (its runs went on past the time it had: see `_Tuner.deadline_of`)."""
     times_ms: list[float] = field(default_factory=list)
     compile_s: float = 0.0
+    """Seconds its compile took, wherever it ran: lowering and printing (in a
+    worker, when compiled ahead), and building its kernels."""
+    waited_s: float = 0.0
+    """Seconds the search waited for its compile before it could run (about
+    `compile_s` when compiled here; little when a worker compiled it ahead)."""
     detail: str = ""
     kernels_reused: bool = False
     """Whether its kernel source equals an earlier candidate's, so the device's
@@ -207,6 +217,7 @@ class _Tuner:
         from gir.space import schedule_space
         from gir.tune.auto import auto_point, classify
         from gir.tune.cache import algorithm_text, tuning_key
+        from gir.tune.compiling import CompileAhead
         from gir.tune.stats import graph_stats
 
         self.started = time.perf_counter()
@@ -215,6 +226,8 @@ class _Tuner:
         self.progress: Callable[[str], None] = options["progress"]
         self.target = choose_target(options["target"])
         self.loaded = load_graph(graph, target=self.target, device=options["device"])
+        # the workers start (import gir) while the graph's statistics are computed
+        self.ahead = CompileAhead(self.name, self.target, options["compile_workers"], self.loaded.device)
         self.weighted = _reads_weights(source)
         self.host = _host_graph(self.loaded, self.weighted)
         self.stats = graph_stats(self.host)
@@ -229,6 +242,9 @@ class _Tuner:
         self.reference: dict[str, np.ndarray] | None = None
         self.kernel_sources: set[str] = set()
         self.deadline = self.started + options["budget"]
+        self.algorithm_program: Any = None
+        """The program at the default schedule, compiled here: what every
+        candidate printed by a worker runs as (`CandidateProgram`)."""
 
     # -- measuring -------------------------------------------------------------------
 
@@ -240,8 +256,6 @@ class _Tuner:
         known = self.measured.get(section)
         if known is not None:
             return known
-        import gir
-
         found = Measurement(section, origin)
         if trial is not None:
             found.params = {name: str(value) for name, value in trial.params.items()}
@@ -249,13 +263,9 @@ class _Tuner:
         started = began = deadline = time.perf_counter()
         warmup, trials = self.options["warmup"], self.options["trials"]
         try:
-            program = gir.compile(self.program_text(section), name=self.name)
-            compiled = program.compiled(self.target)
-            found.kernels_reused = compiled.kernel_source in self.kernel_sources
-            self.kernel_sources.add(compiled.kernel_source)
-            compiled.kernels(self.loaded.device)
-            found.compile_s = time.perf_counter() - started
+            program = self.compile(section, found)
             began = time.perf_counter()
+            found.waited_s = began - started
             deadline = self.deadline_of(origin, began)
             if began > deadline:
                 raise RunDeadline("not run: the budget was spent while it compiled")
@@ -280,8 +290,49 @@ class _Tuner:
         except Exception as error:  # a candidate that cannot run is a result, not a crash
             found.status, found.detail = "failed", one_line(error)
             found.compile_s = found.compile_s or time.perf_counter() - started
+            found.waited_s = found.waited_s or time.perf_counter() - started
         self.record(found)
         return found
+
+    def compile(self, section: str, found: Measurement) -> Any:
+        """`section`'s program, its kernels built on the device, its compile
+        seconds in `found`: the default schedule compiled here (every other
+        candidate runs as its program), any other taken from the workers that
+        compiled it ahead (`CompileAhead`), a worker's failure raised here."""
+        from gir.tune.compiling import CandidateProgram, load_host
+
+        started = time.perf_counter()
+        binary = None
+        if section == DEFAULT_SECTION:
+            program = self.default_program()
+        else:
+            text = self.program_text(section)
+            printed = self.ahead.take(text)
+            found.compile_s = printed.lower_s + printed.build_s
+            if printed.compiled is None:
+                raise UserError(printed.failure)
+            program = CandidateProgram(self.default_program(), load_host(printed.compiled, text, self.name))
+            binary = printed.binary
+        built = time.perf_counter()
+        compiled = program.compiled(self.target)
+        found.kernels_reused = compiled.kernel_source in self.kernel_sources
+        self.kernel_sources.add(compiled.kernel_source)
+        if binary is not None and not found.kernels_reused:
+            try:  # the worker's nvcc build; the device builds the source itself if it does not load
+                self.loaded.device.load_program(compiled.kernel_source, compiled.signatures, binary)
+            except Exception:
+                pass
+        compiled.kernels(self.loaded.device)
+        found.compile_s += time.perf_counter() - (built if section != DEFAULT_SECTION else started)
+        return program
+
+    def default_program(self) -> Any:
+        """The program at the default schedule, compiled here once."""
+        if self.algorithm_program is None:
+            import gir
+
+            self.algorithm_program = gir.compile(self.program_text(DEFAULT_SECTION), name=self.name)
+        return self.algorithm_program
 
     def deadline_of(self, origin: str, compiled: float) -> float:
         """When the runs of a candidate compiled at `compiled` must stop: at the
@@ -305,6 +356,7 @@ class _Tuner:
             return
 
         def hung() -> None:
+            self.ahead.close(wait=True)
             found.status = "timeout"
             found.detail = f"hung: a kernel had not returned {HANG_GRACE_S:.0f} s after its time ran out"
             self.record(found)
@@ -345,10 +397,7 @@ class _Tuner:
     def default_vectors(self) -> dict[str, np.ndarray]:
         """The vectors of one run at the default schedule (a resumed search has
         its time from the journal, but not its vectors)."""
-        import gir
-
-        program = gir.compile(self.program_text(DEFAULT_SECTION), name=self.name)
-        result = program.run(self.loaded, *self.args, target=self.target, device=self.options["device"])
+        result = self.default_program().run(self.loaded, *self.args, target=self.target, device=self.options["device"])
         return {name: array.copy() for name, array in result.vectors.items()}
 
     def record(self, found: Measurement) -> None:
@@ -384,20 +433,18 @@ class _Tuner:
         if own is not None:
             seeds.append((self.source[own.start():], "program"))
         seeds.append((self.auto, "auto"))
-        for section, origin in seeds:  # measured whatever the budget: at most three
-            found = self.measure(section, origin)
-            if origin == "default" and found.status == "failed":
-                # what fails at the default schedule is the program, its arguments
-                # or the graph, which no schedule mends
-                raise UserError(f"error: {found.detail}")
-            if origin == "default" and found.status == "timeout" and not _has_cpu_reference(self.source):
-                raise UserError(
-                    f"error: gir-tune: the default schedule of '{self.name}' did not finish in the "
-                    f"budget ({found.detail}); without a CPU reference for this program, candidates are "
-                    "checked against the default schedule's result: give a larger --budget"
-                )
-        if self.time_left():
-            self.search()
+        try:
+            for section, _ in seeds[1:]:
+                if section not in self.measured:
+                    self.ahead.submit(self.program_text(section))
+            search = _Search(self)
+            search.ask_ahead()  # the first search candidates compile while the seeds run
+            for section, origin in seeds:  # measured whatever the budget: at most three
+                self.measure_seed(section, origin)
+            if self.time_left():
+                search.run()
+        finally:
+            self.ahead.close()
         best = self.best()
         if best is None:
             raise UserError(
@@ -409,33 +456,90 @@ class _Tuner:
             self.graph_class, self.key, self.loaded.device.name, time.perf_counter() - self.started,
         )  # fmt: skip
 
-    def search(self) -> None:
-        """optuna's TPE sampler over the space until the budget is spent."""
-        optuna = _optuna()
-        from gir.tune.params import NoSuchPoint, SpaceParameters
+    def measure_seed(self, section: str, origin: str) -> None:
+        """Measures a seed; a UserError where the default schedule shows that no
+        schedule can mend the run, or that no candidate can be checked."""
+        found = self.measure(section, origin)
+        if origin == "default" and found.status == "failed":
+            # what fails at the default schedule is the program, its arguments
+            # or the graph, which no schedule mends
+            raise UserError(f"error: {found.detail}")
+        if origin == "default" and found.status == "timeout" and not _has_cpu_reference(self.source):
+            raise UserError(
+                f"error: gir-tune: the default schedule of '{self.name}' did not finish in the "
+                f"budget ({found.detail}); without a CPU reference for this program, candidates are "
+                "checked against the default schedule's result: give a larger --budget"
+            )
 
-        parameters = SpaceParameters(self.space)
-        sampler = optuna.samplers.TPESampler(seed=self.options["seed"], n_startup_trials=10)
-        study = optuna.create_study(direction="minimize", sampler=sampler)
-        for previous in self.journal.previous:
+
+class _Search:
+    """optuna's TPE sampler over the space, asked ahead: the points it suggests
+    are queued and compiled by the workers, one per worker beyond the one the
+    device measures; they are measured, and the sampler told their times, in the
+    order it suggested them."""
+
+    def __init__(self, tuner: _Tuner):
+        import warnings
+
+        from gir.tune.params import SpaceParameters
+
+        self.tuner = tuner
+        self.optuna = optuna = _optuna()
+        self.parameters = SpaceParameters(tuner.space)
+        with warnings.catch_warnings():  # constant_liar is marked experimental
+            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+            sampler = optuna.samplers.TPESampler(seed=tuner.options["seed"], n_startup_trials=10, constant_liar=True)
+        self.study = optuna.create_study(direction="minimize", sampler=sampler)
+        for previous in tuner.journal.previous:
             if previous.params:
-                _replay(optuna, study, previous)
-        repeats = 0
-        while self.time_left() and repeats < MAX_REPEATS:
-            trial = study.ask()
+                _replay(optuna, self.study, previous)
+        self.queue: deque[tuple[Any, str]] = deque()
+        """The suggested points not yet measured: each trial and its section."""
+        self.depth = tuner.options["compile_workers"] + 1
+        """How many points are queued before one is taken to measure: the rest
+        compile, one per worker, while it runs."""
+        self.repeats = 0
+        """Consecutive suggestions of points measured or queued already."""
+
+    def ask_ahead(self) -> None:
+        """Asks the sampler until `depth` new points are queued (their compiles
+        started), or it has suggested `MAX_REPEATS` known points in a row; a
+        point already measured is told its time at once."""
+        from gir.tune.params import NoSuchPoint
+
+        trial_state = self.optuna.trial.TrialState
+        while len(self.queue) < self.depth and self.repeats < MAX_REPEATS:
+            trial = self.study.ask()
             try:
-                point = parameters.suggest(trial)
+                point = self.parameters.suggest(trial)
             except NoSuchPoint:
-                study.tell(trial, state=optuna.trial.TrialState.PRUNED)
-                repeats += 1
+                self.study.tell(trial, state=trial_state.PRUNED)
+                self.repeats += 1
                 continue
             section = point.schedule_section()
-            repeats = repeats + 1 if section in self.measured else 0
-            found = self.measure(section, "search", trial)
-            if found.median_ms is None:
-                study.tell(trial, state=optuna.trial.TrialState.FAIL)
-            else:
-                study.tell(trial, found.median_ms)
+            known = self.tuner.measured.get(section)
+            queued = any(section == other for _, other in self.queue)
+            self.repeats = self.repeats + 1 if known is not None or queued else 0
+            if known is not None:
+                self.tell(trial, known)
+                continue
+            self.queue.append((trial, section))
+            self.tuner.ahead.submit(self.tuner.program_text(section))
+
+    def run(self) -> None:
+        """Measures the queued points in turn until the budget is spent."""
+        while self.tuner.time_left():
+            self.ask_ahead()
+            if not self.queue:
+                return  # the sampler suggests only known points
+            trial, section = self.queue.popleft()
+            self.tell(trial, self.tuner.measure(section, "search", trial))
+
+    def tell(self, trial: Any, found: Measurement) -> None:
+        if found.median_ms is None:
+            self.study.tell(trial, state=self.optuna.trial.TrialState.FAIL)
+        else:
+            self.study.tell(trial, found.median_ms)
 
 
 def _has_cpu_reference(source: str) -> bool:
@@ -523,6 +627,7 @@ def tune(
     resume: bool = False,
     seed: int = 0,
     store: bool = True,
+    compile_workers: int | None = None,
     progress: Callable[[str], None] | None = None,
     on_hang: Callable[[list[Measurement]], NoReturn] | None = None,
 ) -> TuneResult:
@@ -541,18 +646,26 @@ def tune(
     A kernel that never returns cannot be stopped inside the process: with
     `on_hang`, it is called with the measurements (the hung candidate last) once
     a run is `HANG_GRACE_S` past its time, and must end the process (gir-tune
-    writes its CSV and exits); without it, the search waits.
+    writes its CSV and exits); without it, the search waits. `compile_workers`
+    processes compile the next candidates while the device measures one (None:
+    `gir.tune.compiling.default_workers()`; 0: each is compiled here in its turn).
     """
     from gir.tune.cache import read_entry, write_entry
+    from gir.tune.compiling import default_workers
 
     if not isinstance(trials, int) or trials < 1 or not isinstance(warmup, int) or warmup < 0:
         raise UserError("error: trials must be at least 1 and warmup at least 0")
+    if compile_workers is None:
+        compile_workers = default_workers()
+    if not isinstance(compile_workers, int) or compile_workers < 0:
+        raise UserError(f"error: compile_workers must be a count of at least 0, not {compile_workers!r}")
     _optuna()
     source, name = read_program(program)
     options = {
         "budget": parse_budget(budget), "target": target, "device": device, "trials": trials,
         "warmup": warmup, "journal": None if journal is None else Path(journal), "resume": resume,
         "seed": seed, "progress": progress or (lambda message: None), "on_hang": on_hang,
+        "compile_workers": compile_workers,
     }  # fmt: skip
     result = _Tuner(source, name, graph, args, options).run()
     if store:

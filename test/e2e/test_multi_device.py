@@ -149,6 +149,21 @@ def test_partitioned_cuda_run_validates(
     loaded.validate(graph, result.globals, *[int(a) for a in args])
 
 
+def test_one_gpu_runs_again_after_a_run_on_two() -> None:
+    """A partitioned run opens a second GPU; the first, used alone again, still
+    launches in its own context (it once failed with `invalid resource
+    handle`: the second GPU's context had become the thread's current one)."""
+    if _cuda_gpu_count() < 2:
+        pytest.skip("fewer than 2 CUDA GPUs")
+    from gir.runtime.graph import load_graph
+
+    graph = load_graph("rmat:9")
+    program = compile_program_file(str(PROGRAMS / "bfs.gt"))
+    for devices in (1, 2, 1):
+        result = program.run(graph, 2, target="cuda", devices=devices, validate=True)
+        assert result["pred"][2] == 2
+
+
 def _elsewhere_unless_two_devices(request: pytest.FixtureRequest) -> bool:
     """True when this process sees fewer than 2 OpenCL devices (PoCL started
     earlier with fewer): the test then ran in a pytest process of its own that

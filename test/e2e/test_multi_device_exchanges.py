@@ -225,3 +225,24 @@ def test_frontier_exchanges_send_fewer_bytes_in_every_format(
 def test_one_device_exchanges_nothing() -> None:
     result = compile_program_file(str(PAGERANK)).run(GRAPH, target="opencl")
     assert result.exchanged is None
+
+
+@pytest.mark.parametrize("format", ["AUTO"])
+def test_the_schedule_sets_the_exchange_format(
+    format: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`program->configExchange(FORMAT)`: SSSP's `min` all-reduces get their base,
+    the run validates and sends fewer bytes than the same program dense."""
+    if not _needs_two_devices(request):
+        return
+    monkeypatch.delenv(EXCHANGE_FORMAT_VARIABLE, raising=False)
+    text = (PAGERANK.parent / "sssp_delta.gt").read_text()
+    section = "" if "\nschedule:" in text else "\nschedule:\n"
+    scheduled = tmp_path / "sssp_scheduled.gt"
+    scheduled.write_text(f"{text}{section}    program->configExchange({format});\n")
+    sent = {}
+    for path in (PAGERANK.parent / "sssp_delta.gt", scheduled):
+        result = compile_program_file(str(path)).run("rmat:10,w", 0, 2, target="opencl", devices=DEVICES, validate=True)
+        assert result.exchanged is not None
+        sent[path.name] = result.exchanged.bytes
+    assert sent["sssp_scheduled.gt"] < sent["sssp_delta.gt"], sent

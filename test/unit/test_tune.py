@@ -209,6 +209,7 @@ def test_suggestions_reach_simple_and_hybrid_schedules() -> None:
         [str(PROGRAMS / "bfs.gt"), "rmat:4", "0", "--budget", "soon"],
         [str(PROGRAMS / "bfs.gt"), "rmat:4", "0", "--trials", "0"],
         [str(PROGRAMS / "bfs.gt"), "rmat:4", "0", "--target", "metal"],
+        [str(PROGRAMS / "bfs.gt"), "rmat:4", "0", "--compile-workers", "-1"],
         ["bfs.mlir", "rmat:4", "0"],
     ],
 )

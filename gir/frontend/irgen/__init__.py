@@ -42,7 +42,7 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.utils.exceptions import VerifyException
 
 from gir.diagnostics import SourceError, UserError
-from gir.dialects import graph
+from gir.dialects import graph, host
 from gir.frontend import ast
 from gir.frontend.deletes import check_deletes
 from gir.frontend.exports import main_program
@@ -82,6 +82,8 @@ def build_module(program: ast.Program, filename: str, strict_schedule: bool = Fa
         reorder = ProgramReorder(RELABEL_ORDERING, sema.relabels[0])
     if reorder is not None:
         _reorder_graph(module, reorder, filename)
+    if section.exchange is not None:
+        module.attributes[host.EXCHANGE_FORMAT] = StringAttr(section.exchange.value)
     try:
         verify_module(module)
     except VerifyException as error:

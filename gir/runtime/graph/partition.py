@@ -26,7 +26,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from gir.runtime.graph import native
-from gir.runtime.graph.errors import INT32_MAX, GraphError
 from gir.runtime.graph.graph import BlockedEdges, CsrArrays, Graph
 
 
@@ -109,14 +108,8 @@ def _partition(graph: Graph, parts: int) -> list[GraphPart]:
     degrees = graph.out_degrees()
     row_ptr = graph.csr()[0]
     result = []
-    for index, (begin, end) in enumerate(source_ranges(graph, parts)):
+    for begin, end in source_ranges(graph, parts):
         first, last = int(row_ptr[begin]), int(row_ptr[end])
-        if last - first > INT32_MAX:
-            raise GraphError(
-                f"part {index} of {parts} of the graph holds {last - first:,} edges, but a "
-                f"partitioned run keeps 32-bit edge indices on each device (at most {INT32_MAX:,} "
-                "edges a part): run it on more devices"
-            )
         weights = None if graph.weights is None else graph.weights[first:last]
         local = Graph(graph.num_vertices, graph.src[first:last], graph.dst[first:last], weights)
         result.append(GraphPart(local, (begin, end), degrees, weakref.ref(graph)))
