@@ -13,11 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
-import tempfile
-import xml.etree.ElementTree as ElementTree
-from functools import cache
 from pathlib import Path
 
 os.environ.setdefault("POCL_DEVICES", "pthread pthread")
@@ -34,6 +29,7 @@ from gir.dialects.host import AllGatherOp, AllocOp, AllReduceOp, GraphSize, Grap
 from gir.runtime.graph import load_graph
 from gir.runtime.multi_device import EXCHANGE_FORMAT_VARIABLE
 from gir.tools.run import main as gir_run
+from own_process import check_in_own_process
 
 PAGERANK = Path(__file__).parents[1] / "programs" / "pagerank.gt"
 GRAPH = "rmat:8"
@@ -51,44 +47,14 @@ def _opencl_device_count() -> int:
 
 def _needs_two_devices(request: pytest.FixtureRequest) -> bool:
     """True when this process can run the case; else asserts the case passed in
-    the child process that ran this module with two PoCL devices (or skips),
-    and returns False."""
+    the child process that ran this module with two PoCL devices
+    (`own_process`; or skips), and returns False."""
     if _opencl_device_count() >= DEVICES:
         return True
     if os.environ.get(_CHILD) or _opencl_device_count() == 0:
         pytest.skip(f"fewer than {DEVICES} OpenCL devices")
-    outcomes, output = _outcomes_in_own_process()
-    outcome, text = outcomes.get(request.node.name, ("failure", f"did not run in the child process:\n{output}"))
-    if outcome == "skipped":
-        pytest.skip(text)
-    assert outcome == "passed", text
+    check_in_own_process(request, {"POCL_DEVICES": " ".join(["pthread"] * DEVICES), _CHILD: "1"})
     return False
-
-
-@cache
-def _outcomes_in_own_process() -> tuple[dict[str, tuple[str, str]], str]:
-    """This module's cases, run by pytest in one process of its own with PoCL
-    asked for two devices (one process for all: each costs seconds to start):
-    each case's outcome (`passed`, `failure`, `error` or `skipped`) and its text,
-    and the end of that pytest's output."""
-    with tempfile.TemporaryDirectory(prefix="gir-exchanges-") as scratch:
-        report = Path(scratch) / "report.xml"
-        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", __file__,
-                   f"--junitxml={report}"]  # fmt: skip
-        environment = {**os.environ, "POCL_DEVICES": " ".join(["pthread"] * DEVICES), _CHILD: "1"}
-        child = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=600)
-        output = (child.stdout + child.stderr)[-3000:]
-        if not report.exists():
-            return {}, output
-        outcomes: dict[str, tuple[str, str]] = {}
-        for case in ElementTree.parse(report).getroot().iter("testcase"):
-            not_passed = next(iter([*case.iter("failure"), *case.iter("error"), *case.iter("skipped")]), None)
-            outcomes[case.get("name", "")] = (
-                ("passed", "")
-                if not_passed is None
-                else (not_passed.tag, f"{not_passed.get('message')}\n{not_passed.text or ''}")
-            )
-        return outcomes, output
 
 
 def _constant(value: SSAValue) -> int:

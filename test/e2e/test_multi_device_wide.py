@@ -3,14 +3,12 @@ runs with them (the graph is split before the ranks start, and the program is
 lowered again at 64 bits, `CompiledProgram.for_edges`), and validates. A part
 of more than 2^31 - 1 edges is stood in for by lowering the 32-bit limit
 (`MAX_EDGES_32`) below the part's edges; `GIR_EDGE_INDEX_WIDTH=64` forces it.
-Two OpenCL devices (PoCL); where this process sees fewer, the cases run in a
+Two OpenCL devices (PoCL); where this process sees fewer, the cases run in one
 pytest process of their own that asks PoCL for two."""
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 os.environ.setdefault("POCL_DEVICES", "pthread pthread")
@@ -19,6 +17,7 @@ import pytest
 
 from gir.api import compile as compile_program_file
 from gir.runtime.graph import memory
+from own_process import check_in_own_process
 
 PROGRAMS = Path(__file__).parents[1] / "programs"
 _CHILD = "GIR_TEST_WIDE_PARTS_CHILD"
@@ -33,16 +32,14 @@ def _opencl_device_count() -> int:
 
 
 def _runs_here(request: pytest.FixtureRequest) -> bool:
-    """True with two OpenCL devices here; else the case runs (and must pass) in
-    a child process that asks PoCL for two, or is skipped without OpenCL."""
+    """True with two OpenCL devices here; else the case must have passed in the
+    child process that ran this module asking PoCL for two (`own_process`), or
+    is skipped without OpenCL."""
     if _opencl_device_count() >= 2:
         return True
     if os.environ.get(_CHILD) or _opencl_device_count() == 0:
         pytest.skip("fewer than 2 OpenCL devices")
-    environment = {**os.environ, "POCL_DEVICES": "pthread pthread", _CHILD: "1"}
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"{__file__}::{request.node.name}"]
-    child = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=600)
-    assert child.returncode == 0, child.stdout[-3000:]
+    check_in_own_process(request, {"POCL_DEVICES": "pthread pthread", _CHILD: "1"})
     return False
 
 
