@@ -14,6 +14,7 @@ result = run.finish()              # RunResult: globals, elapsed, wall
 from __future__ import annotations
 
 import ctypes
+import gc
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -146,6 +147,7 @@ class Run:
         self.elapsed: float | None = None
         """Seconds between the last `start_timer` and `stop_timer`."""
         self._timer_started: float | None = None
+        self._collector_paused = False
         self._allocations: dict[Any, _Allocation] = {}
         self._spare: dict[int, list[Buffer]] = {}
         """Freed buffers by size in bytes, reused by later `alloc`s of that size:
@@ -170,6 +172,7 @@ class Run:
     def finish(self) -> RunResult:
         """Waits for the device, copies every bound global vector to the host, frees
         the run's buffers and returns the result."""
+        self._resume_garbage_collection()
         self.device.synchronize()
         self._check_bounds()
         for key in list(self._bindings):
@@ -181,6 +184,7 @@ class Run:
 
     def abort(self) -> None:
         """Frees the run's buffers after a failure (no result)."""
+        self._resume_garbage_collection()
         try:
             self._release_all()
         except Exception:  # the device may be in an error state already
@@ -560,6 +564,7 @@ class Run:
 
     def start_timer(self) -> None:
         self.device.synchronize()
+        self._pause_garbage_collection()
         self._timer_started = time.perf_counter()
 
     def stop_timer(self) -> float:
@@ -567,7 +572,23 @@ class Run:
         if self._timer_started is None:
             raise UserError("error: the program stops its timer before starting it")
         self.elapsed = time.perf_counter() - self._timer_started
+        self._resume_garbage_collection()
         return self.elapsed
+
+    def _pause_garbage_collection(self) -> None:
+        """Keeps Python's cyclic collector out of the timed region, as `timeit` does:
+        a process that compiled programs holds millions of IR objects, and one
+        collection of them between two launches of the host loop cost
+        milliseconds of a timed run."""
+        if self._collector_paused or not gc.isenabled():
+            return
+        gc.disable()
+        self._collector_paused = True
+
+    def _resume_garbage_collection(self) -> None:
+        if self._collector_paused:
+            self._collector_paused = False
+            gc.enable()
 
     def print(self, value: Any) -> None:
         text = format(value, "g") if isinstance(value, float) else str(value)

@@ -464,3 +464,19 @@ def test_argv_indices_are_checked_against_the_command_line(index: int, message: 
     assert run.argv_int(2) == 7
     with pytest.raises(UserError, match=message):
         run.argv_int(index)
+
+
+def test_the_collector_stays_out_of_the_timed_region() -> None:
+    """A collection of the compiler's objects between two launches cost a timed run
+    milliseconds; the timer pauses the collector and every way out resumes it."""
+    import gc
+    from types import SimpleNamespace
+
+    device = SimpleNamespace(load_seconds=0.0, synchronize=lambda: None, release=lambda buffer: None)
+    assert gc.isenabled()
+    for leave in ("stop_timer", "finish", "abort"):
+        run = Run(device, None, ["prog"], io.StringIO())  # type: ignore[arg-type]
+        run.start_timer()
+        assert not gc.isenabled()
+        getattr(run, leave)()
+        assert gc.isenabled(), leave
