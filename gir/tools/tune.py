@@ -37,7 +37,8 @@ from gir.output import check_writable, open_output
 from gir.tools.opt import report_user_errors
 
 CSV_COLUMNS = (
-    "candidate", "origin", "status", "median_ms", "min_ms", "max_ms", "compile_s", "compile_wait_s",
+    "candidate", "origin", "status", "median_ms", "search_ms", "final_ms", "min_ms", "max_ms", "compile_s",
+    "compile_wait_s",
     "kernels_reused", "detail", "schedule",
 )  # fmt: skip
 
@@ -81,18 +82,25 @@ def _summary(section: str) -> str:
     return " ".join(line.strip() for line in section.splitlines() if line.strip() and line.strip() != "schedule:")
 
 
+def _ms(value: float | None) -> str:
+    return "" if value is None else f"{value:.6g}"
+
+
 def write_csv(path: str, measurements: Sequence[object]) -> None:
-    """One row per candidate, in the order measured."""
+    """One row per candidate, in the order measured: `median_ms` is what the
+    winner was chosen by (the final round's median for a finalist, else the
+    search's), `search_ms` and `final_ms` the medians of each."""
     with open_output(path) as stream:
         writer = csv.DictWriter(stream, fieldnames=CSV_COLUMNS, lineterminator="\n")
         writer.writeheader()
         for index, m in enumerate(measurements, 1):
-            times = getattr(m, "times_ms")
-            median = getattr(m, "median_ms")
+            times = getattr(m, "times_ms") + getattr(m, "final_ms")
+            median, final = getattr(m, "median_ms"), getattr(m, "final_median_ms")
             ok = median is not None
             writer.writerow({
                 "candidate": index, "origin": getattr(m, "origin"), "status": getattr(m, "status"),
-                "median_ms": f"{median:.6g}" if ok else "", "min_ms": f"{min(times):.6g}" if ok else "",
+                "median_ms": f"{median:.6g}" if ok else "", "search_ms": _ms(getattr(m, "search_median_ms")),
+                "final_ms": _ms(final), "min_ms": f"{min(times):.6g}" if ok else "",
                 "max_ms": f"{max(times):.6g}" if ok else "", "compile_s": f"{getattr(m, 'compile_s'):.3f}",
                 "compile_wait_s": f"{getattr(m, 'waited_s'):.3f}",
                 "kernels_reused": "yes" if getattr(m, "kernels_reused") else "no",

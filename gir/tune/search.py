@@ -28,6 +28,13 @@ the seeds' shares, when they start late). A single kernel that never returns
 cannot be stopped inside the process: `gir-tune` records it as hung
 `HANG_GRACE_S` after its time, writes what it has and exits (`on_hang`).
 
+A search's few trials per candidate are noisy (a host loop of sub-millisecond
+levels varies by tens of per cent from run to run), and the fastest of a
+hundred noisy medians is mostly the luckiest. So the last `FINAL_SHARE` of the
+budget is a final round: the search's `FINALISTS` fastest candidates, and the
+program's own and the auto schedule, run again side by side, in turns, and the
+winner is chosen by the final round's medians alone.
+
 Every measurement is appended to a journal (JSON lines, by default one per
 tuning key in the tuning cache); with `resume`, a journal of the same key is read
 back first: its candidates are
@@ -68,6 +75,18 @@ returned (so no host step came to stop the run) before it calls the candidate
 hung: the deadline is checked between host steps only, and no thread can
 interrupt a kernel inside the process (see `_Tuner.watch_for_hangs`)."""
 
+FINAL_SHARE = 0.2
+"""The part of the budget kept for the final round (the search starts no
+candidate in it)."""
+
+FINALISTS = 3
+"""How many of the search's fastest candidates the final round runs again,
+besides the program's own and the auto schedule."""
+
+FINAL_ROUNDS = 3
+"""The most turns of the final round; each runs every finalist `warmup + trials`
+times, and only whole turns count."""
+
 MAX_REPEATS = 64
 """Consecutive suggestions of already-measured points after which the search
 stops: the sampler has little left to try (a small space, mostly measured)."""
@@ -97,6 +116,9 @@ class Measurement:
     built kernels were reused (`Device.load_program` builds once per source):
     candidates that differ only in host-side values (a hybrid's threshold,
     delta, a fused loop's blocks per SM) build no kernels."""
+    final_ms: list[float] = field(default_factory=list)
+    """Its timed trials in the final round, if it was a finalist: what the winner
+    is chosen by."""
     params: dict[str, str] = field(default_factory=dict)
     """The optuna parameters that suggested it (search candidates)."""
     choices: dict[str, list[str]] = field(default_factory=dict)
@@ -104,7 +126,16 @@ class Measurement:
 
     @property
     def median_ms(self) -> float | None:
+        """The final round's median if it ran in it, else the search's."""
+        return self.final_median_ms or self.search_median_ms
+
+    @property
+    def search_median_ms(self) -> float | None:
         return statistics.median(self.times_ms) if self.status == "ok" and self.times_ms else None
+
+    @property
+    def final_median_ms(self) -> float | None:
+        return statistics.median(self.final_ms) if self.status == "ok" and self.final_ms else None
 
 
 @dataclass
@@ -187,13 +218,14 @@ class _Journal:
             header = {}
         if header.get("key") != key:
             return []
-        found = []
+        found: dict[str, Measurement] = {}
         for line in lines[1:]:
             try:
-                found.append(Measurement(**json.loads(line)))
+                measurement = Measurement(**json.loads(line))
             except (ValueError, TypeError):
                 continue  # a line cut short by an interrupted run
-        return found
+            found[measurement.schedule] = measurement  # a finalist's line again, with its final round
+        return list(found.values())
 
     def add(self, measurement: Measurement) -> None:
         if self.path is not None:
@@ -242,6 +274,11 @@ class _Tuner:
         self.reference: dict[str, np.ndarray] | None = None
         self.kernel_sources: set[str] = set()
         self.deadline = self.started + options["budget"]
+        self.search_deadline = self.started + options["budget"] * (1 - FINAL_SHARE)
+        """After it the search starts no candidate: the rest is the final round's."""
+        self.finalists: dict[str, tuple[Measurement, Any]] = {}
+        """The finalists so far and their compiled programs, by schedule section
+        (`keep`)."""
         self.algorithm_program: Any = None
         """The program at the default schedule, compiled here: what every
         candidate printed by a worker runs as (`CandidateProgram`)."""
@@ -276,6 +313,8 @@ class _Tuner:
             problem = self.check(program, result.vectors, section)
             if problem is not None:
                 found.status, found.detail = "invalid", problem
+            else:
+                self.keep(found, program)
         except (KeyboardInterrupt, SystemExit):
             raise
         except RunDeadline as stopped:
@@ -413,11 +452,73 @@ class _Tuner:
         )
 
     def best(self) -> Measurement | None:
+        """The fastest correct candidate: among those the final round timed, once
+        it has, else by the search's medians."""
         correct = [m for m in self.order if m.median_ms is not None]
-        return min(correct, key=lambda m: m.median_ms or 0.0) if correct else None
+        finalists = [m for m in correct if m.final_ms]
+        return min(finalists or correct, key=lambda m: m.median_ms or 0.0) if correct else None
 
     def time_left(self) -> bool:
-        return time.perf_counter() < self.deadline
+        """Whether the search may start another candidate."""
+        return time.perf_counter() < self.search_deadline
+
+    # -- the final round ---------------------------------------------------------------
+
+    def keep(self, found: Measurement, program: Any) -> None:
+        """Keeps `found`'s compiled program while it is a finalist: the program's
+        own or the auto schedule, or one of the `FINALISTS` fastest in the search."""
+        self.finalists[found.schedule] = (found, program)
+        ranked = sorted(
+            (m for m, _ in self.finalists.values() if m.origin not in ("program", "auto")),
+            key=lambda m: m.search_median_ms or 0.0,
+        )
+        for dropped in ranked[FINALISTS:]:
+            del self.finalists[dropped.schedule]
+
+    def final_round(self) -> None:
+        """Runs the finalists again in turns until the budget's end (at most
+        `FINAL_ROUNDS` turns, only whole turns counted), each turn in the other
+        order, their trials kept in `final_ms`."""
+        finalists = [m for m, _ in self.finalists.values()]
+        if len(finalists) < 2:
+            return
+        warmup, trials = self.options["warmup"], self.options["trials"]
+        turn_s = sum((m.search_median_ms or 0.0) * 1e-3 * (warmup + trials) * 2 for m in finalists)
+        turns = 0
+        while turns < FINAL_ROUNDS and time.perf_counter() + turn_s < self.deadline:
+            began = time.perf_counter()
+            order = finalists if turns % 2 == 0 else finalists[::-1]
+            try:
+                with run_deadline(self.deadline):
+                    times = {m.schedule: self.run_again(m, warmup + trials)[warmup:] for m in order}
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except Exception:  # stopped at the budget's end (or failing now): the turn does not count
+                self.settle()
+                break
+            for m in finalists:
+                m.final_ms += times[m.schedule]
+            turns += 1
+            turn_s = time.perf_counter() - began
+        if turns == 0:
+            self.progress(f"final round: no time left to run the {len(finalists)} finalists again")
+            return
+        for m in finalists:
+            self.journal.add(m)
+        best = self.best()
+        assert best is not None and best.final_median_ms is not None
+        self.progress(
+            f"final round: {len(finalists)} finalists run again {turns} time(s) x {warmup + trials}: "
+            f"best {best.final_median_ms:.3f} ms ({best.origin}; {best.search_median_ms:.3f} ms in the search)"
+        )
+
+    def run_again(self, found: Measurement, runs: int) -> list[float]:
+        """Milliseconds of `runs` more runs of a finalist."""
+        _, program = self.finalists[found.schedule]
+        result = program.run(
+            self.loaded, *self.args, target=self.target, device=self.options["device"], trials=runs
+        )
+        return [seconds * 1e3 for seconds in result.times]
 
     # -- searching -------------------------------------------------------------------
 
@@ -445,6 +546,7 @@ class _Tuner:
                 search.run()
         finally:
             self.ahead.close()
+        self.final_round()
         best = self.best()
         if best is None:
             raise UserError(
