@@ -505,11 +505,11 @@ class _Tuner:
             return
         for m in finalists:
             self.journal.add(m)
-        best = self.best()
-        assert best is not None and best.final_median_ms is not None
+        fastest = min(finalists, key=lambda m: m.final_median_ms or 0.0)
         self.progress(
-            f"final round: {len(finalists)} finalists run again {turns} time(s) x {warmup + trials}: "
-            f"best {best.final_median_ms:.3f} ms ({best.origin}; {best.search_median_ms:.3f} ms in the search)"
+            f"final round: {len(finalists)} finalists run again {turns} time(s) x {warmup + trials}: fastest "
+            f"{fastest.final_median_ms or 0.0:.3f} ms ({fastest.origin}; {fastest.search_median_ms or 0.0:.3f} ms "
+            "in the search)"
         )
 
     def run_again(self, found: Measurement, runs: int) -> list[float]:
