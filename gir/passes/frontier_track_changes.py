@@ -29,11 +29,15 @@ class FrontierTrackChanges(ModulePass):
     `graph.reduce` (`min=` lowered the value), the `success` of a
     `graph.compare_and_swap` (BFS: only the thread that set the parent), `true` for
     a plain store; updates inside `scf.if` pass theirs out as one more i1 result.
+    A swap that may write the value it expects (`desired` not provably another)
+    changes nothing when it does, so its flag is its success and `desired !=
+    expected`.
     At its end the destination is enqueued when the flag is set (at most once per
     edge). The `tracked` property goes. `dedup` goes too when the updates make it
-    redundant: when they are all `compare_and_swap(v[dst], C, id)` with C < 0 and
-    `id` a vertex id, each destination's swap succeeds once (BFS), and so does a
-    `frontier.dedup` of the output (unfused deduplication). Otherwise (`min=`,
+    redundant: when they are all `compare_and_swap(v[dst], C, x)` with one constant
+    C, a destination's entry changes once (from C; BFS's parent, with x the
+    source's id, and BC's level claim, with x the source's level plus one), and so
+    does a `frontier.dedup` of the output (unfused deduplication). Otherwise (`min=`,
     `+=`, plain stores) the output is deduplicated whatever the program asked, so
     no frontier ever repeats a vertex and sparse queues cannot overflow: while
     enqueueing (`dedup`) unless a `frontier.dedup` follows the traversal (its
@@ -106,22 +110,40 @@ def _unfused_dedup(traverse: frontier.EdgeTraverseOp) -> frontier.DedupOp | None
 
 
 def _succeeds_once_per_destination(block: Block, tracked: SymbolRefAttr) -> bool:
-    """Whether every update of `tracked` is `compare_and_swap(v[dst], C, id)` with a
-    negative constant C and a vertex id: it can succeed once per destination."""
+    """Whether every update of `tracked` is `compare_and_swap(v[dst], C, x)` with one
+    integer constant C: a destination's entry can change once, from C (a swap
+    that writes C back changes nothing, and its flag says so: `_swap_changed`)."""
     updates = [op for op in block.walk() if _writes(op, tracked)]
+    expected_values = set()
     for op in updates:
-        if not isinstance(op, graph.CompareAndSwapOp):
-            return False
-        expected = constant_value(op.expected)
-        desired = index_source(op.desired)
         if (
-            parameter_index(op.index, block) != 1
-            or not isinstance(expected, IntegerAttr)
-            or expected.value.data >= 0
-            or not isinstance(desired.type, graph.VertexType)
+            not isinstance(op, graph.CompareAndSwapOp)
+            or parameter_index(op.index, block) != 1
+            or op.lane is not None  # one entry per lane, each of which could change
         ):
             return False
-    return bool(updates)
+        expected = constant_value(op.expected)
+        if not isinstance(expected, IntegerAttr):
+            return False
+        expected_values.add(expected.value.data)
+    return len(expected_values) == 1
+
+
+def _swap_changed(op: graph.CompareAndSwapOp) -> tuple[SSAValue, Operation]:
+    """Whether `op` changed its entry, and the op that says so: its success, and
+    where `desired` may equal `expected` (anything but a vertex id swapped for a
+    negative constant), also `desired != expected`."""
+    expected = constant_value(op.expected)
+    if (
+        isinstance(expected, IntegerAttr)
+        and expected.value.data < 0
+        and isinstance(index_source(op.desired).type, graph.VertexType)
+    ):
+        return op.success, op
+    differs = arith.CmpiOp(op.desired, op.expected, "ne")
+    changed = arith.AndIOp(op.success, differs.result)
+    Rewriter.insert_op([differs, changed], InsertPoint.after(op))
+    return changed.result, changed
 
 
 def _writes(op: Operation, tracked: SymbolRefAttr) -> bool:
@@ -159,7 +181,7 @@ def _changed_in(block: Block, tracked: SymbolRefAttr, where: Operation) -> SSAVa
             if isinstance(op, graph.ReduceOp):
                 changed = op.changed
             elif isinstance(op, graph.CompareAndSwapOp):
-                changed = op.success
+                changed, after = _swap_changed(op)
             else:
                 true = arith.ConstantOp(IntegerAttr(1, i1))
                 Rewriter.insert_op(true, InsertPoint.after(op))

@@ -134,6 +134,44 @@ builtin.module {
     // CHECK-NEXT:      }
     // CHECK-NEXT:      frontier.yield
 
+    // BC's level claim: a CAS from one constant writes a level, not a vertex id,
+    // so it could write the -1 it expects and change nothing: its flag is its
+    // success and `desired != expected`. The entry changes once (from -1), so
+    // dedup goes here too.
+    %claim = frontier.edge_traverse PUSH VERTEX_BASED CSR %e : !graph.edgeset from %in : !frontier.queue into %empty : !frontier.queue tracked @seen dedup {label = "claim"} apply {
+    ^bb0(%src : !graph.vertex, %dst : !graph.vertex):
+      %l = graph.load @seen[%src] : !graph.vertex -> i32
+      %one = arith.constant 1 : i32
+      %below = arith.addi %l, %one : i32
+      %unseen = arith.constant -1 : i32
+      %claimed = graph.compare_and_swap @seen[%dst], %unseen, %below : !graph.vertex, i32
+      frontier.yield
+    } -> !frontier.queue
+
+    // CHECK-LABEL: %claim = frontier.edge_traverse
+    // CHECK-NOT:     dedup
+    // CHECK-SAME:    {label = "claim"} apply {
+    // CHECK:           %claimed = graph.compare_and_swap @seen[%dst{{.*}}], %unseen, %below : !graph.vertex, i32
+    // CHECK-NEXT:      %[[DIFFERS:.*]] = arith.cmpi ne, %below, %unseen : i32
+    // CHECK-NEXT:      %[[CHANGED:.*]] = arith.andi %claimed, %[[DIFFERS]] : i1
+    // CHECK-NEXT:      scf.if %[[CHANGED]] {
+    // CHECK-NEXT:        frontier.enqueue %dst
+    // CHECK-NEXT:      }
+
+    // Swaps from two different constants can change an entry twice: dedup stays.
+    %twice = frontier.edge_traverse PUSH VERTEX_BASED CSR %e : !graph.edgeset from %in : !frontier.queue into %empty : !frontier.queue tracked @seen dedup {label = "twice"} apply {
+    ^bb0(%src : !graph.vertex, %dst : !graph.vertex):
+      %a = arith.constant -1 : i32
+      %b = arith.constant -2 : i32
+      %first = graph.compare_and_swap @seen[%dst], %a, %b : !graph.vertex, i32
+      %c = arith.constant 7 : i32
+      %second = graph.compare_and_swap @seen[%dst], %b, %c : !graph.vertex, i32
+      frontier.yield
+    } -> !frontier.queue
+
+    // CHECK-LABEL: %twice = frontier.edge_traverse
+    // CHECK-SAME:    dedup {label = "twice"} apply {
+
     func.return
   }
 }
