@@ -1,8 +1,10 @@
 """The GraphIt programs the NetworkX backend ships, and the schedules they run under.
 
 `programs/<name>.gt` holds an algorithm without a schedule. By default
-(`nx.config.backends.gir.schedule == "auto"`) its schedule comes from the auto
-model (`gir.tune.auto`) for the graph: the graph's statistics (`GirGraph.stats`,
+(`nx.config.backends.gir.schedule == "auto"`) its schedule is the one `gir-tune`
+stored in the tuning cache for the program, the graph and the device, where
+there is one (`tuned_schedule`, e.g. from `gir.tune(programs.path("bfs_levels"),
+G, ...)`), else the auto model's (`gir.tune.auto`) for the graph: the graph's statistics (`GirGraph.stats`,
 a BFS probe, computed once per NetworkX graph) decide the model's inputs, and
 the model's point is kept per (program, target, inputs), so another call on the
 same graph neither probes nor chooses again, and another graph of the same class
@@ -92,6 +94,38 @@ def program_text(name: str, suffix: str) -> str:
     return resources.files(__package__).joinpath("programs", name + suffix).read_text()
 
 
+def path(name: str) -> str:
+    """The path of the shipped program `name` (`programs/<name>.gt`), to tune it:
+    `gir.tune(path("bfs_levels"), G, source, threshold)` stores a schedule the
+    backend then runs on `G` (and on graphs of the same degree signature)."""
+    return str(resources.files(__package__).joinpath("programs", name + ".gt"))
+
+
+_schedulable: dict[str, str] = {}
+
+
+def _schedulable_source(name: str) -> str:
+    """Program `name`'s source with its applies labelled, as gir-tune keys it."""
+    source = _schedulable.get(name)
+    if source is None:
+        from gir.tune.api import schedulable_source
+
+        source = _schedulable[name] = schedulable_source(program_text(name, ".gt"))
+    return source
+
+
+def tuned_schedule(name: str, graph: GirGraph) -> str | None:
+    """The `schedule:` section gir-tune stored for program `name` on `graph` (its
+    degree signature) on the config's target and device, or None."""
+    from gir.api import choose_target
+    from gir.tune.cache import read_entry, tuning_key
+
+    target = choose_target(config().target)
+    device = graph.loaded().device.name
+    entry = read_entry(tuning_key(_schedulable_source(name), graph.stats().degrees, target, device))
+    return None if entry is None else str(entry["schedule"])
+
+
 def auto_schedule(name: str, graph: GirGraph) -> AutoSchedule:
     """The auto model's schedule of program `name` on `graph`, for the config's
     target (chosen once per program, target and model inputs)."""
@@ -144,6 +178,15 @@ def program(name: str, graph: GirGraph) -> Any:
             source = program_text(name, ".gt")
             schedule = program_text(name, f".{shape}.schedule")
             compiled = _compiled[(name, shape)] = compile_program(source, schedule, name=name)
+        return compiled
+    tuned = tuned_schedule(name, graph)
+    if tuned is not None:
+        compiled = _compiled.get((name, tuned))
+        if compiled is None:
+            from gir.tune.cache import algorithm_text
+
+            text = algorithm_text(_schedulable_source(name)) + "\n\n" + tuned
+            compiled = _compiled[(name, tuned)] = compile_program(text, name=name)
         return compiled
     chosen = auto_schedule(name, graph)
     compiled = _compiled.get((name, chosen.point))

@@ -110,3 +110,28 @@ def test_road_schedules_equal_networkx() -> None:
     assert ranks == pytest.approx(expected, rel=1e-6, abs=1e-9)
     central, expected = BackendInterface.betweenness_centrality(plain), nx.betweenness_centrality(road)
     assert central == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
+def test_a_tuned_schedule_in_the_cache_is_the_one_that_runs() -> None:
+    """gir-tune's result for a shipped program on a graph (stored in this test's
+    own tuning cache) is what the backend compiles for that graph, before the
+    auto model; the results still equal NetworkX's."""
+    pytest.importorskip("optuna")
+    import gir
+
+    social = _social()
+    converted = BackendInterface.convert_from_nx(social)
+    assert programs.tuned_schedule("bfs_levels", converted) is None
+    untuned = programs.program("bfs_levels", converted)
+    threshold = max(1, len(converted) // 20)
+    result = gir.tune(
+        programs.path("bfs_levels"), converted.gir_graph(), 0, threshold, budget=3, target="opencl", trials=1
+    )
+    assert programs.tuned_schedule("bfs_levels", converted) == result.schedule
+    tuned = programs.program("bfs_levels", converted)
+    assert tuned is programs.program("bfs_levels", converted)  # compiled once
+    assert tuned is programs._compiled[("bfs_levels", result.schedule)]  # compiled from the tuned section
+    assert untuned is not tuned
+    assert BackendInterface.single_source_shortest_path_length(converted, 0) == (
+        nx.single_source_shortest_path_length(social, 0)
+    )
