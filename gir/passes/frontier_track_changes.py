@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, SymbolRefAttr, UnitAttr, i1
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, SymbolRefAttr, UnitAttr, i1
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -131,14 +131,15 @@ def _succeeds_once_per_destination(block: Block, tracked: SymbolRefAttr) -> bool
 
 def _swap_changed(op: graph.CompareAndSwapOp) -> tuple[SSAValue, Operation]:
     """Whether `op` changed its entry, and the op that says so: its success, and
-    where `desired` may equal `expected` (anything but a vertex id swapped for a
-    negative constant), also `desired != expected`."""
+    where an integer `desired` may equal `expected` (anything but a vertex id
+    swapped for a negative constant), also `desired != expected`."""
     expected = constant_value(op.expected)
-    if (
+    provably_other = (
         isinstance(expected, IntegerAttr)
         and expected.value.data < 0
         and isinstance(index_source(op.desired).type, graph.VertexType)
-    ):
+    )
+    if provably_other or not isinstance(op.desired.type, IntegerType):
         return op.success, op
     differs = arith.CmpiOp(op.desired, op.expected, "ne")
     changed = arith.AndIOp(op.success, differs.result)
