@@ -251,7 +251,7 @@ def _python_blocks(path: Path) -> list[str]:
 
 def test_docs_python_snippets_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     blocks = _python_blocks(ROOT / "docs" / "python.md")
-    assert len(blocks) == 10
+    assert len(blocks) == 11
     blocks = [block for block in blocks if 'backend="gir"' not in block]  # test_nx_dispatch runs it
     (tmp_path / "test").symlink_to(ROOT / "test")
     monkeypatch.chdir(tmp_path)
