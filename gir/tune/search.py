@@ -488,9 +488,12 @@ class _Tuner:
         while turns < FINAL_ROUNDS and time.perf_counter() + turn_s < self.deadline:
             began = time.perf_counter()
             order = finalists if turns % 2 == 0 else finalists[::-1]
+            times: dict[str, list[float]] = {}
             try:
                 with run_deadline(self.deadline):
-                    times = {m.schedule: self.run_again(m, warmup + trials)[warmup:] for m in order}
+                    for m in order:
+                        with self.watch_for_hangs(m, self.deadline):
+                            times[m.schedule] = self.run_again(m, warmup + trials)[warmup:]
             except (KeyboardInterrupt, SystemExit):
                 raise
             except Exception:  # stopped at the budget's end (or failing now): the turn does not count
