@@ -118,12 +118,10 @@ def tuned_schedule(name: str, graph: GirGraph) -> str | None:
     """The `schedule:` section gir-tune stored for program `name` on `graph` (its
     degree signature) on the config's target and device, or None."""
     from gir.api import choose_target
-    from gir.tune.cache import read_entry, tuning_key
+    from gir.tune.api import cached_schedule
 
     target = choose_target(config().target)
-    device = graph.loaded().device.name
-    entry = read_entry(tuning_key(_schedulable_source(name), graph.stats().degrees, target, device))
-    return None if entry is None else str(entry["schedule"])
+    return cached_schedule(_schedulable_source(name), graph.stats().degrees, target, graph.loaded().device.name)
 
 
 def auto_schedule(name: str, graph: GirGraph) -> AutoSchedule:

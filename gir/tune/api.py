@@ -26,6 +26,7 @@ __all__ = [
     "SCHEDULE_MODES",
     "ScheduledProgram",
     "auto_schedule",
+    "cached_schedule",
     "compile",
     "chosen_schedule",
     "schedulable_source",
@@ -83,19 +84,27 @@ def tuned_schedule(
     """The `schedule:` section `gir-tune` found for `program` on `graph` on the
     device `target`/`device` names; a UserError when it has not been tuned there."""
     from gir.api import choose_target, load_graph
-    from gir.tune.cache import read_entry, tuning_key
     from gir.tune.stats import degree_stats
 
     chosen = choose_target(target)
     name = load_graph(graph, target=chosen, device=device).device.name  # uploads nothing yet
-    key = tuning_key(_source(program), degree_stats(_host_graph(graph)), chosen, name)
-    entry = read_entry(key)
-    if entry is None:
+    section = cached_schedule(_source(program), degree_stats(_host_graph(graph)), chosen, name)
+    if section is None:
         raise UserError(
             f"error: no tuning result for this program on this graph on {name}: run gir-tune "
             "first (gir-tune PROGRAM GRAPH [ARGS...]), or use --schedule auto"
         )
-    return str(entry["schedule"])
+    return section
+
+
+def cached_schedule(source: str, degrees: Any, target: str, device_name: str) -> str | None:
+    """The `schedule:` section gir-tune stored for the labelled program `source`
+    on a graph of out-degree statistics `degrees`, on `target`'s device
+    `device_name`; None when it has not been tuned there."""
+    from gir.tune.cache import read_entry, tuning_key
+
+    entry = read_entry(tuning_key(source, degrees, target, device_name))
+    return None if entry is None else str(entry["schedule"])
 
 
 def chosen_schedule(
