@@ -1,9 +1,9 @@
 """End to end: Brandes betweenness centrality with path counts kept as logarithms
 on PoCL and CUDA, against the CPU reference: `test/programs/bc_log.gt` (the
 math builtins `exp`, `log1p`, `fmax`, `fabs`; a PULL forward pass with one
-thread per destination) and `bench/bc_best_road.gt` (two pushes a level with
+thread per destination) and `bench/bc_scaled_road.gt` (two pushes a level with
 max= and +=, both level loops fused, on PoCL through the host fallback loops) and
-`bench/bc_lse_road.gt` (one push a level, adding counts in the log domain by a
+`bench/bc_best_road.gt` (one push a level, adding counts in the log domain by a
 compare-and-swap loop on a double), on the hand-made and generated graphs, and on a layered graph
 whose path counts pass double's range, where the double-precision program
 (`bc_default.gt`) is shown to fail."""
@@ -59,7 +59,7 @@ def run_on(path: Path, spec: str, target, devices) -> str | None:
     return validator.check(load_graph(spec, cache=False), argv, result.globals)
 
 
-LOG_PROGRAMS = [PROGRAMS / "bc_log.gt", BENCH_PROGRAMS / "bc_best_road.gt", BENCH_PROGRAMS / "bc_lse_road.gt"]
+LOG_PROGRAMS = [PROGRAMS / "bc_log.gt", BENCH_PROGRAMS / "bc_scaled_road.gt", BENCH_PROGRAMS / "bc_best_road.gt"]
 
 
 @pytest.mark.parametrize("program", LOG_PROGRAMS, ids=lambda path: path.name)

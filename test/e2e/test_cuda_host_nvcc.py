@@ -52,8 +52,8 @@ BUILT = {
     "pr_g2.gt": "the edges tiled by destination (blocked CSC), floats",
     "bc_g2_social.gt": "a list of frontiers the host pushes and pops",
     "bc_g2_road.gt": "a list of frontiers exported to a fused loop and imported back",
-    "bc_best_road.gt": "math builtins on the device and in the host (a log(0) fill), double max=",
-    "bc_lse_road.gt": "a compare-and-swap loop on a double in an edge function of a fused loop",
+    "bc_scaled_road.gt": "math builtins on the device and in the host (a log(0) fill), double max=",
+    "bc_best_road.gt": "a compare-and-swap loop on a double in an edge function of a fused loop",
 }
 """The benchmark programs built here, each for the host feature it adds."""
 
