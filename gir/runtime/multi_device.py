@@ -70,7 +70,8 @@ EXCHANGE_FORMAT_VARIABLE = "GIR_EXCHANGE_FORMAT"
 """`dense`, `pairs`, `bitmap` or `auto`: the `ExchangeFormat` of every exchange
 of a run, whatever its `host.allreduce` says (for measurements); queue unions
 go as bitmaps for `bitmap`, as lists for `dense` and `pairs`. Unset: each
-all-reduce's own format, and `auto` for queue unions."""
+all-reduce's own format, and `auto` for queue unions (through NCCL, bitmaps:
+`gir.runtime.nccl`)."""
 
 INDEX_BYTES = 4
 """The bytes of a changed element's index (int32) in a pair."""
@@ -282,6 +283,13 @@ class Communicator:
         if base is None:
             return ExchangeFormat.DENSE
         return exchange if self.override is None else self.override
+
+    def vertex_bound(self) -> int | None:
+        """The vertex count of the largest graph split so far (every vertex a
+        queue holds is below it); None before any split."""
+        with self._lock:
+            counts = [part.num_vertices for parts in self._parts.values() for part in parts]
+        return max(counts, default=None)
 
     def queue_format(self) -> ExchangeFormat:
         """What a queue union sends: lists, bitmaps or either (auto)."""

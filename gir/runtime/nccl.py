@@ -11,8 +11,8 @@ over the gathered copies on the GPU (cupy):
 |--------------------|---------------------------------------------------|
 | min, max, umin, umax | `ncclAllReduce` min / max (unsigned types for u) |
 | sum (with base)    | `ncclAllReduce` sum, then `- (n - 1) * base`      |
-| or, claim          | `ncclAllGather`, then or / first changed copy     |
-| queue union        | all-gather of sizes and padded queues, `unique`; or of bitmaps, or-ed |
+| or, claim          | `ncclAllGather`, then or / first changed copy (one kernel) |
+| queue union        | `ncclAllGather` of bitmaps, or-ed and listed (kernels); lists: of sizes and padded queues, `unique` |
 
 An all-reduce with a base first finds the elements the rank changed
 (`changed_indices`) and all-gathers their number; where the format
@@ -20,6 +20,13 @@ An all-reduce with a base first finds the elements the rank changed
 all-gathers the ranks' changed values (padded to the longest) and their
 indices or bitmaps, and combines them into the base on every rank
 (`apply_changes`) instead of the table's exchange of the whole vector.
+
+A queue union goes as bitmaps of every vertex (`vertex_bound`) unless the
+format asks for lists (`dense`, `pairs`): a bitmap's size is known before the
+queue's, so the union takes no host round (no read of the size, no choice by
+the ranks' sizes), and the host reads nothing until the program reads the
+frontier's size. On two H200s a round of host reads a level cost more than the
+bytes it saved (docs/multi-gpu.md, "What does not scale").
 
 Each rank counts its collectives' payload as the host-staged exchanges do
 (`ExchangeCount`).
@@ -31,6 +38,8 @@ the CUDA runtime (and so cupy) uses: cupy views them without copying.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -50,6 +59,76 @@ from gir.runtime.multi_device import (
     queue_as_bitmap,
     to_bitmap,
 )
+
+
+_KERNELS = r"""
+extern "C" __global__ void gir_queue_bitmap(const int* items, const int* count, int capacity, unsigned* words, int bound) {
+  int size = min(max(*count, 0), capacity);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < size; i += gridDim.x * blockDim.x) {
+    int vertex = items[i];
+    if (vertex >= 0 && vertex < bound) atomicOr(&words[vertex >> 5], 1u << (vertex & 31));
+  }
+}
+
+extern "C" __global__ void gir_queue_union(const unsigned* bitmaps, int ranks, long long words, int* items, int capacity, int* total) {
+  for (long long word = blockIdx.x * (long long)blockDim.x + threadIdx.x; word < words; word += (long long)gridDim.x * blockDim.x) {
+    unsigned bits = 0;
+    for (int rank = 0; rank < ranks; ++rank) bits |= bitmaps[rank * words + word];
+    if (bits == 0) continue;
+    int at = atomicAdd(total, __popc(bits));
+    for (; bits != 0 && at < capacity; bits &= bits - 1, ++at) items[at] = (int)(word * 32 + __ffs(bits) - 1);
+  }
+}
+
+extern "C" __global__ void gir_queue_count(int* count, const int* total, int capacity) {
+  *count = min(*total, capacity);
+}
+"""
+"""The device side of a queue union as bitmaps: each rank's bitmap of its
+queue, the or of the gathered bitmaps listed into the queue (in no particular
+order) and its size, clamped to the queue's capacity."""
+
+_GRID, _BLOCK = 1024, 256
+"""The grid-stride launches of `_KERNELS`."""
+
+
+@dataclass(frozen=True)
+class ExchangeKernels:
+    """cupy's handles of `_KERNELS` and of the combine of gathered copies."""
+
+    queue_bitmap: Any
+    queue_union: Any
+    queue_count: Any
+    combine_rows: Any
+
+
+@cache
+def _exchange_kernels() -> ExchangeKernels:
+    """The exchanges' own kernels, made once a process: cupy compiles and loads
+    a kernel object once per device, so kernels made per communicator (per run)
+    would be loaded again by every run."""
+    import cupy
+
+    queue_bitmap, queue_union, queue_count = (
+        cupy.RawKernel(_KERNELS, name) for name in ("gir_queue_bitmap", "gir_queue_union", "gir_queue_count")
+    )
+    combine_rows = cupy.ElementwiseKernel(
+        "raw T rows, T base, int32 ranks, int64 n, bool bitwise_or", "T out",
+        """
+        if (bitwise_or) {
+          out = rows[i];
+          for (int r = 1; r < ranks; ++r) out |= rows[r * n + i];
+        } else {  // claim: the first rank whose copy changed, else the base
+          out = base;
+          for (int r = 0; r < ranks; ++r) {
+            T value = rows[r * n + i];
+            if (value != base) { out = value; break; }
+          }
+        }
+        """,
+        "gir_combine_rows",
+    )  # fmt: skip
+    return ExchangeKernels(queue_bitmap, queue_union, queue_count, combine_rows)
 
 
 def nccl_unavailable_reason() -> str | None:
@@ -73,6 +152,8 @@ class NcclCommunicator(Communicator):
         self._nccl = nccl
         self._device_ids = [device.index for device in devices]
         self._comms = nccl.NcclCommunicator.initAll(self._device_ids)
+        self._bitmaps: dict[int, tuple[Any, Any, Any]] = {}
+        self._kernels = _exchange_kernels()
         self._types = {
             np.dtype(np.int8): nccl.NCCL_INT8,
             np.dtype(np.uint8): nccl.NCCL_UINT8,
@@ -140,14 +221,14 @@ class NcclCommunicator(Communicator):
                 values -= before * (self.size - 1)
             return
         gathered = self._all_gather(rank, values)
-        result = gathered[self.size - 1].copy()
-        for row in range(self.size - 2, -1, -1):
-            if combine == Combine.OR:
-                result |= gathered[row]
-            else:  # CLAIM: the first rank whose copy changed, else the last one's
-                assert before is not None
-                result = self._cupy.where(gathered[row] != before, gathered[row], result)
-        values[...] = result
+        bits = np.dtype(f"uint{numpy_type.itemsize * 8}")
+        bitwise_or = combine == Combine.OR
+        assert bitwise_or or before is not None  # CLAIM compares with the values before
+        base = values if before is None else before
+        self._kernels.combine_rows(
+            gathered.ravel().view(bits), base.view(bits), np.int32(self.size), np.int64(count), np.bool_(bitwise_or),
+            values.view(bits),
+        )
 
     def _exchange_changed(self, rank: int, values: Any, before: Any, combine: Combine, wanted: ExchangeFormat) -> bool:
         """The all-reduce of `values` as the ranks' changed elements, if the
@@ -178,6 +259,10 @@ class NcclCommunicator(Communicator):
         return True
 
     def allgather_queue(self, rank: int, device: Any, items: Any, capacity: int, count: Any) -> None:
+        bound = self.vertex_bound()
+        if bound is not None and self.queue_format() in (ExchangeFormat.AUTO, ExchangeFormat.BITMAP):
+            self._allgather_queue_bitmaps(rank, items, capacity, count, bound)
+            return
         cupy = self._cupy
         size = min(max(int(device.read_element(count, 0, DType.INT32)), 0), capacity)
         own = self._view(rank, items, size, np.dtype(np.int32))
@@ -201,6 +286,37 @@ class NcclCommunicator(Communicator):
         self._view(rank, items, capacity, np.dtype(np.int32))[: union.size] = union
         device.write_element(count, 0, int(union.size), DType.INT32)
         self._count(rank, sent, received)
+
+    def _allgather_queue_bitmaps(self, rank: int, items: Any, capacity: int, count: Any, bound: int) -> None:
+        """The union of the ranks' queues of vertices below `bound` as bitmaps,
+        on the device from the size on the device: no host round."""
+        cupy = self._cupy
+        words = max(-(-bound // 32), 1)
+        queue = self._view(rank, items, capacity, np.dtype(np.int32))
+        size = self._view(rank, count, 1, np.dtype(np.int32))
+        own, gathered, total = self._scratch(rank, words)
+        own.fill(0)
+        total.fill(0)
+        self._kernels.queue_bitmap(
+            (_GRID,), (_BLOCK,), (queue, size, np.int32(capacity), own, np.int32(bound))
+        )
+        self._comms[rank].allGather(own.data.ptr, gathered.data.ptr, words, self._nccl.NCCL_UINT32, 0)
+        self._kernels.queue_union(
+            (_GRID,), (_BLOCK,), (gathered, np.int32(self.size), np.int64(words), queue, np.int32(capacity), total)
+        )
+        self._kernels.queue_count((1,), (1,), (size, total, np.int32(capacity)))
+        self._count(rank, bitmap_bytes(bound), self.size * bitmap_bytes(bound))
+
+    def _scratch(self, rank: int, words: int) -> tuple[Any, Any, Any]:
+        """Rank `rank`'s bitmap of `words` words, the gathered ones, and a
+        counter: kept between levels (on the rank's device)."""
+        kept = self._bitmaps.get(rank)
+        if kept is None or kept[0].size != words:
+            cupy = self._cupy
+            kept = self._bitmaps[rank] = (
+                cupy.empty(words, np.uint32), cupy.empty(self.size * words, np.uint32), cupy.empty(1, np.int32),
+            )
+        return kept
 
     def abort(self) -> None:
         for comm in self._comms:
