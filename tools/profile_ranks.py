@@ -7,8 +7,9 @@ POCL_DEVICES="pthread pthread" python tools/profile_ranks.py test/programs/bfs_t
 ```
 
 A traversal partitioned over several devices pays a host round per level
-(docs/multi-gpu.md, "What does not scale"): on two H200s about 3-4 ms a level,
-against 27 us on one. This runs the program once untimed (to build kernels and
+(docs/multi-gpu.md, "What does not scale"): on two H200s about 0.55-0.8 ms a
+level (4-5 ms before the NCCL queue union stayed on the device), against about
+30 us on one. This runs the program once untimed (to build kernels and
 warm the exchange's own kernels), then on 1 device and on `--devices` devices
 while a sampler thread reads every rank's Python stack (`sys._current_frames`)
 every `--interval` ms, and prints per rank the functions by the time their
