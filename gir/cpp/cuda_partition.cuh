@@ -356,6 +356,43 @@ __global__ void or_bitmaps_kernel(uint32_t* words, const uint32_t* gathered, int
   words[w] = result;
 }
 
+// Sets the bits of the first count[0] (at most `capacity`) vertices of `items`
+// below `bound` in a bitmap of 32-bit words (cleared before): the size is read
+// on the device, so the host waits for nothing.
+__global__ void mark_queue_kernel(const int* items, const int* count, long long capacity, uint32_t* words, long long bound) {
+  long long size = *count > 0 ? (long long)*count : 0;
+  if (size > capacity) size = capacity;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < size; i += (long long)gridDim.x * blockDim.x) {
+    int vertex = items[i];
+    if (vertex >= 0 && vertex < bound) atomicOr(&words[vertex >> 5], 1u << (vertex & 31));
+  }
+}
+
+// Lists into `items` (at most `capacity` of them, in no particular order) the
+// vertices whose bit one of the ranks' gathered bitmaps sets, counting them in
+// *total (zeroed before).
+__global__ void list_union_kernel(const uint32_t* gathered, int ranks, long long words, int* items, long long capacity, int* total) {
+  for (long long w = blockIdx.x * (long long)blockDim.x + threadIdx.x; w < words; w += (long long)gridDim.x * blockDim.x) {
+    uint32_t bits = 0;
+    for (int r = 0; r < ranks; ++r) bits |= gathered[r * words + w];
+    if (bits == 0) continue;
+    long long at = atomicAdd(total, __popc(bits));
+    for (; bits != 0 && at < capacity; bits &= bits - 1, ++at) items[at] = (int)(w * 32 + __ffs(bits) - 1);
+  }
+}
+
+// count[0] = the union's size, at most `capacity`.
+__global__ void union_count_kernel(int* count, const int* total, long long capacity) {
+  *count = (int)((long long)*total < capacity ? (long long)*total : capacity);
+}
+
+// The vertex count of the largest graph the ranks split so far (every vertex a
+// queue holds is below it); 0 before any (multi_device.Communicator.vertex_bound).
+inline long long vertex_bound();
+
+// The grid of the grid-stride exchange kernels.
+constexpr unsigned EXCHANGE_GRID = 1024, EXCHANGE_BLOCK = 256;
+
 // Whether a queue union whose ranks hold `sizes` vertices below `bound` sends
 // bitmaps (multi_device.queue_as_bitmap).
 inline bool queue_as_bitmap(const std::vector<int>& sizes, long long bound) {
@@ -365,13 +402,35 @@ inline bool queue_as_bitmap(const std::vector<int>& sizes, long long bound) {
   return (long long)sizes.size() * 4 * bitmap_words(bound) < INDEX_BYTES * vertices;
 }
 
-// Makes every rank's queue the distinct vertices of all ranks' queues,
-// ascending, at most as many as `items` holds, and count[0] their number
-// (host.allgather): as lists (sorted, made unique) or as bitmaps (or-ed).
+// Makes every rank's queue the distinct vertices of all ranks' queues, at most
+// as many as `items` holds, and count[0] their number (host.allgather). For
+// auto and bitmap, as bitmaps of every vertex, made, or-ed and listed by
+// kernels from the size on the device: no host round (as gir.runtime.nccl).
+// Else (or before a graph is split), with the sizes read: as lists (sorted,
+// made unique) or as bitmaps, ascending.
 inline void allgather(int* items, int* count) {
   Rank& self = rank();
   if (self.size == 1) return;
   long long capacity = allocation_count(items, "host.allgather");
+  long long vertices = vertex_bound();
+  ExchangeFormat wanted = exchange_format(ExchangeFormat::AUTO);
+  if (vertices > 0 && (wanted == ExchangeFormat::AUTO || wanted == ExchangeFormat::BITMAP)) {
+    long long words = std::max(bitmap_words(vertices), 1LL);
+    uint32_t* own = scratch<uint32_t>(10, words);
+    uint32_t* gathered = scratch<uint32_t>(11, words * self.size);
+    int* total = scratch<int>(12, 1);
+    check(cudaMemsetAsync(own, 0, sizeof(uint32_t) * words), "cudaMemset (exchange)");
+    check(cudaMemsetAsync(total, 0, sizeof(int)), "cudaMemset (exchange)");
+    mark_queue_kernel<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>(items, count, capacity, own, vertices);
+    launched("gir_rt::mark_queue_kernel");
+    nccl_check(ncclAllGather(own, gathered, (size_t)words, ncclUint32, self.comm, 0), "ncclAllGather");
+    list_union_kernel<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>(gathered, self.size, words, items, capacity, total);
+    launched("gir_rt::list_union_kernel");
+    union_count_kernel<<<1, 1>>>(count, total, capacity);
+    launched("gir_rt::union_count_kernel");
+    tally(4 * words, self.size * 4 * words);
+    return;
+  }
   int size = (int)std::min<long long>(std::max(read<int>(count, 0), 0), capacity);
   int shape[2] = {size, size > 0 ? thrust::reduce(thrust::device, items, items + size, -1, thrust::maximum<int>()) + 1 : 0};
   int* shapes = scratch<int>(1, 2 * (self.size + 1));
@@ -440,6 +499,13 @@ struct WholeGraphs {
 inline WholeGraphs& whole_graphs() {
   static WholeGraphs instance;
   return instance;
+}
+
+inline long long vertex_bound() {
+  std::lock_guard<std::mutex> guard(whole_graphs().lock);
+  long long bound = 0;
+  for (const auto& entry : whole_graphs().loaded) bound = std::max<long long>(bound, entry.second.first->vertices);
+  return bound;
 }
 
 // This rank's part of the graph `path`: the edges whose source lies in its range
