@@ -62,26 +62,27 @@ from gir.runtime.multi_device import (
 
 
 _KERNELS = r"""
-extern "C" __global__ void gir_queue_bitmap(const int* items, const int* count, int capacity, unsigned* words, int bound) {
-  int size = min(max(*count, 0), capacity);
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < size; i += gridDim.x * blockDim.x) {
+extern "C" __global__ void gir_queue_bitmap(const int* items, const int* count, long long capacity, unsigned* words, int bound) {
+  long long size = *count > 0 ? (long long)*count : 0;
+  if (size > capacity) size = capacity;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < size; i += (long long)gridDim.x * blockDim.x) {
     int vertex = items[i];
     if (vertex >= 0 && vertex < bound) atomicOr(&words[vertex >> 5], 1u << (vertex & 31));
   }
 }
 
-extern "C" __global__ void gir_queue_union(const unsigned* bitmaps, int ranks, long long words, int* items, int capacity, int* total) {
+extern "C" __global__ void gir_queue_union(const unsigned* bitmaps, int ranks, long long words, int* items, long long capacity, int* total) {
   for (long long word = blockIdx.x * (long long)blockDim.x + threadIdx.x; word < words; word += (long long)gridDim.x * blockDim.x) {
     unsigned bits = 0;
     for (int rank = 0; rank < ranks; ++rank) bits |= bitmaps[rank * words + word];
     if (bits == 0) continue;
-    int at = atomicAdd(total, __popc(bits));
+    long long at = atomicAdd(total, __popc(bits));
     for (; bits != 0 && at < capacity; bits &= bits - 1, ++at) items[at] = (int)(word * 32 + __ffs(bits) - 1);
   }
 }
 
-extern "C" __global__ void gir_queue_count(int* count, const int* total, int capacity) {
-  *count = min(*total, capacity);
+extern "C" __global__ void gir_queue_count(int* count, const int* total, long long capacity) {
+  *count = (int)((long long)*total < capacity ? (long long)*total : capacity);
 }
 """
 """The device side of a queue union as bitmaps: each rank's bitmap of its
@@ -298,13 +299,13 @@ class NcclCommunicator(Communicator):
         own.fill(0)
         total.fill(0)
         self._kernels.queue_bitmap(
-            (_GRID,), (_BLOCK,), (queue, size, np.int32(capacity), own, np.int32(bound))
+            (_GRID,), (_BLOCK,), (queue, size, np.int64(capacity), own, np.int32(bound))
         )
         self._comms[rank].allGather(own.data.ptr, gathered.data.ptr, words, self._nccl.NCCL_UINT32, 0)
         self._kernels.queue_union(
-            (_GRID,), (_BLOCK,), (gathered, np.int32(self.size), np.int64(words), queue, np.int32(capacity), total)
+            (_GRID,), (_BLOCK,), (gathered, np.int32(self.size), np.int64(words), queue, np.int64(capacity), total)
         )
-        self._kernels.queue_count((1,), (1,), (size, total, np.int32(capacity)))
+        self._kernels.queue_count((1,), (1,), (size, total, np.int64(capacity)))
         self._count(rank, bitmap_bytes(bound), self.size * bitmap_bytes(bound))
 
     def _scratch(self, rank: int, words: int) -> tuple[Any, Any, Any]:
