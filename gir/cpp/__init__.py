@@ -9,6 +9,10 @@
   library (a sparse matrix product takes minutes on rmat:22).
 - `cuda_runtime.cuh`: the runtime of a complete CUDA program
   (`gir.targets.cuda_host`), which includes `graph_build.h`.
+- `cuda_partition.cuh`: the multi-GPU part of that runtime (NCCL, one thread a
+  GPU), which includes `queue_union.cuh`: the kernels of a queue union as
+  bitmaps, which the Python host's NCCL exchanges (`gir.runtime.nccl`) also
+  compile, through cupy.
 
 These files are package data. `inlined` gives a source with its local
 `#include "..."` lines replaced by the files they name, so that a generated

@@ -32,6 +32,7 @@
 #include <thrust/reduce.h>
 #include <thrust/sort.h>
 #include <thrust/unique.h>
+#include "queue_union.cuh"
 
 namespace gir_rt {
 
@@ -356,41 +357,11 @@ __global__ void or_bitmaps_kernel(uint32_t* words, const uint32_t* gathered, int
   words[w] = result;
 }
 
-// Sets the bits of the first count[0] (at most `capacity`) vertices of `items`
-// below `bound` in a bitmap of 32-bit words (cleared before): the size is read
-// on the device, so the host waits for nothing.
-__global__ void mark_queue_kernel(const int* items, const int* count, long long capacity, uint32_t* words, long long bound) {
-  long long size = *count > 0 ? (long long)*count : 0;
-  if (size > capacity) size = capacity;
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < size; i += (long long)gridDim.x * blockDim.x) {
-    int vertex = items[i];
-    if (vertex >= 0 && vertex < bound) atomicOr(&words[vertex >> 5], 1u << (vertex & 31));
-  }
-}
-
-// Lists into `items` (at most `capacity` of them, in no particular order) the
-// vertices whose bit one of the ranks' gathered bitmaps sets, counting them in
-// *total (zeroed before).
-__global__ void list_union_kernel(const uint32_t* gathered, int ranks, long long words, int* items, long long capacity, int* total) {
-  for (long long w = blockIdx.x * (long long)blockDim.x + threadIdx.x; w < words; w += (long long)gridDim.x * blockDim.x) {
-    uint32_t bits = 0;
-    for (int r = 0; r < ranks; ++r) bits |= gathered[r * words + w];
-    if (bits == 0) continue;
-    long long at = atomicAdd(total, __popc(bits));
-    for (; bits != 0 && at < capacity; bits &= bits - 1, ++at) items[at] = (int)(w * 32 + __ffs(bits) - 1);
-  }
-}
-
-// count[0] = the union's size, at most `capacity`.
-__global__ void union_count_kernel(int* count, const int* total, long long capacity) {
-  *count = (int)((long long)*total < capacity ? (long long)*total : capacity);
-}
-
 // The vertex count of the largest graph the ranks split so far (every vertex a
 // queue holds is below it); 0 before any (multi_device.Communicator.vertex_bound).
 inline long long vertex_bound();
 
-// The grid of the grid-stride exchange kernels.
+// The grid of the grid-stride exchange kernels (queue_union.cuh).
 constexpr unsigned EXCHANGE_GRID = 1024, EXCHANGE_BLOCK = 256;
 
 // Whether a queue union whose ranks hold `sizes` vertices below `bound` sends
@@ -421,13 +392,13 @@ inline void allgather(int* items, int* count) {
     int* total = scratch<int>(12, 1);
     check(cudaMemsetAsync(own, 0, sizeof(uint32_t) * words), "cudaMemset (exchange)");
     check(cudaMemsetAsync(total, 0, sizeof(int)), "cudaMemset (exchange)");
-    mark_queue_kernel<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>(items, count, capacity, own, vertices);
-    launched("gir_rt::mark_queue_kernel");
+    gir_queue_bitmap<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>(items, count, capacity, own, vertices);
+    launched("gir_queue_bitmap");
     nccl_check(ncclAllGather(own, gathered, (size_t)words, ncclUint32, self.comm, 0), "ncclAllGather");
-    list_union_kernel<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>(gathered, self.size, words, items, capacity, total);
-    launched("gir_rt::list_union_kernel");
-    union_count_kernel<<<1, 1>>>(count, total, capacity);
-    launched("gir_rt::union_count_kernel");
+    gir_queue_union<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>(gathered, self.size, words, items, capacity, total);
+    launched("gir_queue_union");
+    gir_queue_count<<<1, 1>>>(count, total, capacity);
+    launched("gir_queue_count");
     tally(4 * words, self.size * 4 * words);
     return;
   }

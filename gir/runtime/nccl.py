@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from gir import cpp
 from gir.dialects.host import Combine, ExchangeFormat
 from gir.protocol import DType
 from gir.runtime.device import DTYPES
@@ -61,41 +62,17 @@ from gir.runtime.multi_device import (
 )
 
 
-_KERNELS = r"""
-extern "C" __global__ void gir_queue_bitmap(const int* items, const int* count, long long capacity, unsigned* words, int bound) {
-  long long size = *count > 0 ? (long long)*count : 0;
-  if (size > capacity) size = capacity;
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < size; i += (long long)gridDim.x * blockDim.x) {
-    int vertex = items[i];
-    if (vertex >= 0 && vertex < bound) atomicOr(&words[vertex >> 5], 1u << (vertex & 31));
-  }
-}
-
-extern "C" __global__ void gir_queue_union(const unsigned* bitmaps, int ranks, long long words, int* items, long long capacity, int* total) {
-  for (long long word = blockIdx.x * (long long)blockDim.x + threadIdx.x; word < words; word += (long long)gridDim.x * blockDim.x) {
-    unsigned bits = 0;
-    for (int rank = 0; rank < ranks; ++rank) bits |= bitmaps[rank * words + word];
-    if (bits == 0) continue;
-    long long at = atomicAdd(total, __popc(bits));
-    for (; bits != 0 && at < capacity; bits &= bits - 1, ++at) items[at] = (int)(word * 32 + __ffs(bits) - 1);
-  }
-}
-
-extern "C" __global__ void gir_queue_count(int* count, const int* total, long long capacity) {
-  *count = (int)((long long)*total < capacity ? (long long)*total : capacity);
-}
-"""
-"""The device side of a queue union as bitmaps: each rank's bitmap of its
-queue, the or of the gathered bitmaps listed into the queue (in no particular
-order) and its size, clamped to the queue's capacity."""
+QUEUE_UNION_SOURCE = "queue_union.cuh"
+"""The kernels of a queue union as bitmaps in `gir.cpp`, shared with the
+complete program's runtime (`cuda_partition.cuh`)."""
 
 _GRID, _BLOCK = 1024, 256
-"""The grid-stride launches of `_KERNELS`."""
+"""The grid-stride launches of the queue union's kernels."""
 
 
 @dataclass(frozen=True)
 class ExchangeKernels:
-    """cupy's handles of `_KERNELS` and of the combine of gathered copies."""
+    """cupy's handles of the queue union's kernels and of the combine of gathered copies."""
 
     queue_bitmap: Any
     queue_union: Any
@@ -110,8 +87,9 @@ def _exchange_kernels() -> ExchangeKernels:
     would be loaded again by every run."""
     import cupy
 
+    source = cpp.inlined(QUEUE_UNION_SOURCE)  # without its #pragma once
     queue_bitmap, queue_union, queue_count = (
-        cupy.RawKernel(_KERNELS, name) for name in ("gir_queue_bitmap", "gir_queue_union", "gir_queue_count")
+        cupy.RawKernel(source, name) for name in ("gir_queue_bitmap", "gir_queue_union", "gir_queue_count")
     )
     combine_rows = cupy.ElementwiseKernel(
         "raw T rows, T base, int32 ranks, int64 n, bool bitwise_or", "T out",
@@ -299,7 +277,7 @@ class NcclCommunicator(Communicator):
         own.fill(0)
         total.fill(0)
         self._kernels.queue_bitmap(
-            (_GRID,), (_BLOCK,), (queue, size, np.int64(capacity), own, np.int32(bound))
+            (_GRID,), (_BLOCK,), (queue, size, np.int64(capacity), own, np.int64(bound))
         )
         self._comms[rank].allGather(own.data.ptr, gathered.data.ptr, words, self._nccl.NCCL_UINT32, 0)
         self._kernels.queue_union(
