@@ -131,7 +131,7 @@ class NcclCommunicator(Communicator):
         self._nccl = nccl
         self._device_ids = [device.index for device in devices]
         self._comms = nccl.NcclCommunicator.initAll(self._device_ids)
-        self._bitmaps: dict[int, tuple[Any, Any, Any]] = {}
+        self._bitmaps: dict[int, tuple[Any, Any]] = {}
         self._kernels = _exchange_kernels()
         self._types = {
             np.dtype(np.int8): nccl.NCCL_INT8,
@@ -269,32 +269,28 @@ class NcclCommunicator(Communicator):
     def _allgather_queue_bitmaps(self, rank: int, items: Any, capacity: int, count: Any, bound: int) -> None:
         """The union of the ranks' queues of vertices below `bound` as bitmaps,
         on the device from the size on the device: no host round."""
-        cupy = self._cupy
         words = max(-(-bound // 32), 1)
         queue = self._view(rank, items, capacity, np.dtype(np.int32))
         size = self._view(rank, count, 1, np.dtype(np.int32))
-        own, gathered, total = self._scratch(rank, words)
+        own, total = self._scratch(rank, words)
         own.fill(0)
         total.fill(0)
         self._kernels.queue_bitmap(
             (_GRID,), (_BLOCK,), (queue, size, np.int64(capacity), own, np.int64(bound))
         )
-        self._comms[rank].allGather(own.data.ptr, gathered.data.ptr, words, self._nccl.NCCL_UINT32, 0)
+        gathered = self._all_gather(rank, own).ravel()
         self._kernels.queue_union(
             (_GRID,), (_BLOCK,), (gathered, np.int32(self.size), np.int64(words), queue, np.int64(capacity), total)
         )
         self._kernels.queue_count((1,), (1,), (size, total, np.int64(capacity)))
         self._count(rank, bitmap_bytes(bound), self.size * bitmap_bytes(bound))
 
-    def _scratch(self, rank: int, words: int) -> tuple[Any, Any, Any]:
-        """Rank `rank`'s bitmap of `words` words, the gathered ones, and a
-        counter: kept between levels (on the rank's device)."""
+    def _scratch(self, rank: int, words: int) -> tuple[Any, Any]:
+        """Rank `rank`'s bitmap of `words` words and a counter, kept between
+        levels (on the rank's device)."""
         kept = self._bitmaps.get(rank)
         if kept is None or kept[0].size != words:
-            cupy = self._cupy
-            kept = self._bitmaps[rank] = (
-                cupy.empty(words, np.uint32), cupy.empty(self.size * words, np.uint32), cupy.empty(1, np.int32),
-            )
+            kept = self._bitmaps[rank] = (self._cupy.empty(words, np.uint32), self._cupy.empty(1, np.int32))
         return kept
 
     def abort(self) -> None:

@@ -1,9 +1,11 @@
 """The NCCL communicator's exchanges of changed elements and of queues
-(`gir.runtime.nccl`), run without a GPU: numpy stands in for cupy and an
-in-process all-gather between threads for NCCL's, so that the logic (counts,
-formats, padding, bitmaps, the combine into the base) is checked where CI
-runs. Each case runs the host-staged communicator alike and compares: the same
-results and the same counts."""
+(`gir.runtime.nccl`), run without a GPU: numpy stands in for cupy, an
+in-process all-gather between threads for NCCL's, and numpy functions for the
+exchange kernels (`ExchangeKernels`: what each kernel computes, not its CUDA),
+so that the logic (counts, formats, padding, bitmaps, the combine into the
+base, the arguments the kernels get) is checked where CI runs. Each case runs
+the host-staged communicator alike and compares: the same results and, but for
+the queue unions as bitmaps of every vertex, the same counts."""
 
 from __future__ import annotations
 
@@ -16,8 +18,14 @@ import pytest
 
 from gir.dialects.host import Combine, ExchangeFormat
 from gir.protocol import DType
-from gir.runtime.multi_device import EXCHANGE_FORMAT_VARIABLE, Communicator, HostStagedCommunicator
-from gir.runtime.nccl import NcclCommunicator
+from gir.runtime.graph import load_graph
+from gir.runtime.multi_device import (
+    EXCHANGE_FORMAT_VARIABLE,
+    Communicator,
+    HostStagedCommunicator,
+    bitmap_bytes,
+)
+from gir.runtime.nccl import ExchangeKernels, NcclCommunicator
 from test_exchange_count import HostDevice
 
 
@@ -28,6 +36,38 @@ class _Gathered(np.ndarray):
         return np.asarray(self).copy()
 
 
+def _queue_bitmap(grid: tuple[int], block: tuple[int], args: tuple[Any, ...]) -> None:
+    items, count, capacity, words, bound = args
+    for vertex in items[: min(max(int(count[0]), 0), int(capacity))]:
+        if 0 <= vertex < bound:
+            words[vertex >> 5] |= np.uint32(1 << (int(vertex) & 31))
+
+
+def _queue_union(grid: tuple[int], block: tuple[int], args: tuple[Any, ...]) -> None:
+    bitmaps, ranks, words, items, capacity, total = args
+    merged = np.bitwise_or.reduce(bitmaps.reshape(int(ranks), int(words)), axis=0)
+    vertices = np.flatnonzero(np.unpackbits(merged.view(np.uint8), bitorder="little"))
+    listed = vertices[: int(capacity)][::-1]  # the kernel's order is any
+    items[: listed.size] = listed
+    total[0] = vertices.size
+
+
+def _queue_count(grid: tuple[int], block: tuple[int], args: tuple[Any, ...]) -> None:
+    count, total, capacity = args
+    count[0] = min(int(total[0]), int(capacity))
+
+
+def _combine_rows(rows: Any, base: Any, ranks: Any, n: Any, bitwise_or: Any, out: Any) -> None:
+    rows = rows.reshape(int(ranks), int(n))
+    if bitwise_or:
+        out[...] = np.bitwise_or.reduce(rows, axis=0)
+        return
+    result = base.copy()
+    for row in rows[::-1]:  # the first rank that changed an element wins
+        result = np.where(row != base, row, result)
+    out[...] = result
+
+
 class _NumpyNccl(NcclCommunicator):
     """NcclCommunicator on numpy buffers: its all-gathers meet at a barrier."""
 
@@ -36,6 +76,9 @@ class _NumpyNccl(NcclCommunicator):
         self._cupy = np
         self._barrier = threading.Barrier(size)
         self._slots: list[Any] = [None] * size
+        self._bitmaps = {}
+        self._kernels = ExchangeKernels(_queue_bitmap, _queue_union, _queue_count, _combine_rows)
+        self._ops = {}  # no ncclAllReduce here: dense claims and ors only (they gather)
 
     def _view(self, rank: int, buffer: np.ndarray, count: int, dtype: np.dtype) -> np.ndarray:
         return buffer[:count].view(dtype)
@@ -131,3 +174,59 @@ def test_queue_unions_as_on_the_host(format: str, queues: list[list[int]], monke
         _on_ranks(communicator, body)
         counts[name] = communicator.exchanged()
     assert counts["nccl"] == counts["host"]
+
+
+@pytest.mark.parametrize("format", ["bitmap", "auto"])
+@pytest.mark.parametrize("queues", [[[4, 1, 9, 39], [9, 2, 30]], [[60, 1], [9, 2], []]])
+def test_queue_unions_as_bitmaps_of_every_vertex(
+    format: str, queues: list[list[int]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once a graph is split, a union in `auto` or `bitmap` sends each rank's
+    bitmap of every vertex of the graph (no size read, no choice by sizes), and
+    lists the same vertices (in any order) with their number."""
+    monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, format)
+    graph = load_graph("rmat:6", cache=False)
+    union = sorted(set().union(*queues))
+    communicator = _NumpyNccl(len(queues))
+    communicator.graph_parts("rmat:6", False, lambda: graph)
+    assert communicator.vertex_bound() == graph.num_vertices == 64
+
+    def body(rank: int, communicator: Communicator) -> None:
+        items = np.full(16, -7, np.int32)
+        items[: len(queues[rank])] = queues[rank]
+        count = np.array([len(queues[rank])], np.int32)
+        communicator.allgather_queue(rank, HostDevice(), items, 16, count)
+        assert sorted(items[: count[0]]) == union
+
+    _on_ranks(communicator, body)
+    sent = bitmap_bytes(64)
+    assert communicator.exchanged().sent == (sent,) * len(queues)
+    assert communicator.exchanged().received == (len(queues) * sent,) * len(queues)
+
+
+@pytest.mark.parametrize("combine", [Combine.CLAIM, Combine.OR])
+@pytest.mark.parametrize("ranks", [2, 3])
+def test_dense_claims_and_ors_combine_as_on_the_host(
+    combine: Combine, ranks: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dense claim or or is one gather and one combine of the rows: the first
+    rank's change wins a claim, as on the host."""
+    monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, "dense")
+    base = np.full(100, -1, np.int32) if combine == Combine.CLAIM else np.zeros(100, np.int32)
+    copies = []
+    for rank in range(ranks):
+        copy = base.copy()
+        at = np.random.default_rng(20 + rank).choice(100, 30, replace=False)
+        copy[at] = rank + 1 if combine == Combine.CLAIM else 1 << rank
+        copies.append(copy)
+    results = {}
+    for name, communicator in (("nccl", _NumpyNccl(ranks)), ("host", HostStagedCommunicator(ranks))):
+        buffers = [copy.copy() for copy in copies]
+
+        def body(rank: int, communicator: Communicator, buffers: list[np.ndarray] = buffers) -> None:
+            communicator.allreduce_buffer(rank, HostDevice(), buffers[rank], 100, DType.INT32, combine, base.copy())
+
+        _on_ranks(communicator, body)
+        results[name] = buffers
+    for buffer in results["nccl"] + results["host"]:
+        np.testing.assert_array_equal(buffer, results["host"][0])
