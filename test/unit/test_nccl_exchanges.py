@@ -156,6 +156,22 @@ def test_changed_elements_combine_as_on_the_host(
     assert counts["nccl"].bytes < ranks * base.nbytes  # fewer than the dense vectors
 
 
+def _union_queues(communicator: Communicator, queues: list[list[int]]) -> list[list[int]]:
+    """Each rank's queue after the union of `queues` (one a rank, in 16-entry
+    buffers), as the ranks list it."""
+    unions: list[list[int]] = [[] for _ in queues]
+
+    def body(rank: int, communicator: Communicator) -> None:
+        items = np.full(16, -7, np.int32)
+        items[: len(queues[rank])] = queues[rank]
+        count = np.array([len(queues[rank])], np.int32)
+        communicator.allgather_queue(rank, HostDevice(), items, 16, count)
+        unions[rank] = [int(vertex) for vertex in items[: count[0]]]
+
+    _on_ranks(communicator, body)
+    return unions
+
+
 @pytest.mark.parametrize("format", ["dense", "bitmap", "auto"])
 @pytest.mark.parametrize("queues", [[[4, 1, 9, 39], [9, 2, 30]], [[4000, 1], [9, 2], []]])
 def test_queue_unions_as_on_the_host(format: str, queues: list[list[int]], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -163,15 +179,8 @@ def test_queue_unions_as_on_the_host(format: str, queues: list[list[int]], monke
     union = sorted(set().union(*queues))
     counts = {}
     for name, communicator in (("nccl", _NumpyNccl(len(queues))), ("host", HostStagedCommunicator(len(queues)))):
-
-        def body(rank: int, communicator: Communicator) -> None:
-            items = np.full(16, -7, np.int32)
-            items[: len(queues[rank])] = queues[rank]
-            count = np.array([len(queues[rank])], np.int32)
-            communicator.allgather_queue(rank, HostDevice(), items, 16, count)
-            assert list(items[: count[0]]) == union
-
-        _on_ranks(communicator, body)
+        unions = _union_queues(communicator, queues)
+        assert all(got == union for got in unions), unions  # ascending
         counts[name] = communicator.exchanged()
     assert counts["nccl"] == counts["host"]
 
@@ -191,14 +200,7 @@ def test_queue_unions_as_bitmaps_of_every_vertex(
     communicator.graph_parts("rmat:6", False, lambda: graph)
     assert communicator.vertex_bound() == graph.num_vertices == 64
 
-    def body(rank: int, communicator: Communicator) -> None:
-        items = np.full(16, -7, np.int32)
-        items[: len(queues[rank])] = queues[rank]
-        count = np.array([len(queues[rank])], np.int32)
-        communicator.allgather_queue(rank, HostDevice(), items, 16, count)
-        assert sorted(items[: count[0]]) == union
-
-    _on_ranks(communicator, body)
+    assert all(sorted(got) == union for got in _union_queues(communicator, queues))
     sent = bitmap_bytes(64)
     assert communicator.exchanged().sent == (sent,) * len(queues)
     assert communicator.exchanged().received == (len(queues) * sent,) * len(queues)
