@@ -18,6 +18,7 @@ and picks the target and device as `gir.Program.run` does
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -101,17 +102,12 @@ def path(name: str) -> str:
     return str(resources.files(__package__).joinpath("programs", name + ".gt"))
 
 
-_schedulable: dict[str, str] = {}
-
-
+@cache
 def _schedulable_source(name: str) -> str:
     """Program `name`'s source with its applies labelled, as gir-tune keys it."""
-    source = _schedulable.get(name)
-    if source is None:
-        from gir.tune.api import schedulable_source
+    from gir.tune.api import schedulable_source
 
-        source = _schedulable[name] = schedulable_source(program_text(name, ".gt"))
-    return source
+    return schedulable_source(program_text(name, ".gt"))
 
 
 def tuned_schedule(name: str, graph: GirGraph) -> str | None:
