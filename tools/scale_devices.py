@@ -4,17 +4,19 @@ the CPU check, as CSV rows; or the plot of such a CSV.
 
 ```
 python tools/scale_devices.py run --graph rmat:24 --algorithms pr,cc,bfs,sssp \
-    --devices 1,2 [--validate] [--trials 3] [--target cuda] --csv scaling.csv
+    --devices 1,2 [--validate] [--trials 3] [--target cuda] \
+    [--program bfs=test/programs/bfs_timed_edge_only.gt] --csv scaling.csv
 python tools/scale_devices.py plot scaling.csv -o scaling.png
 ```
 
 `run` compiles each algorithm's timed program once (`PROGRAMS`) and runs it
-through the Python API (`Program.run(G, ..., devices=N)`: one rank per GPU,
+(or the one `--program ALGORITHM=FILE` names) through the Python API (`Program.run(G, ..., devices=N)`: one rank per GPU,
 NCCL on CUDA) on every device count in turn, the graph loaded once (`,w` added
 for the weighted ones). A row is appended after each run (so a run cut short
 keeps what it measured) and a line printed on stderr; a failed run is a row
 whose `validated` column says why. The speed-up is against the 1-device time of
-the same invocation or of an earlier row of the same CSV. Set
+the same program on the same graph, in this invocation or an earlier row of the
+same CSV. Set
 `GIR_EXCHANGE_FORMAT` to time another exchange format (docs/multi-gpu.md).
 
 `plot` draws the speed-up of each graph, algorithm and exchange format against
@@ -61,12 +63,12 @@ def program_arguments(algorithm: str, graph: str, source: int) -> list[int]:
 
 
 def earlier_single_device_times(path: Path) -> dict[tuple[str, str], float]:
-    """The 1-device times already in the CSV, by (graph, algorithm)."""
+    """The 1-device times already in the CSV, by (graph, program file name)."""
     if not path.exists():
         return {}
     with path.open(newline="") as file:
         return {
-            (row["graph"], row["algorithm"]): float(row["median_ms"])
+            (row["graph"], row["program"]): float(row["median_ms"])
             for row in csv.DictReader(file)
             if row["devices"] == "1" and row["median_ms"]
         }
@@ -88,7 +90,7 @@ def run_rows(options: argparse.Namespace) -> int:
         if new_file:
             writer.writerow(COLUMNS)
         for algorithm in options.algorithms:
-            path, weighted = PROGRAMS[algorithm]
+            path, weighted = options.program.get(algorithm, PROGRAMS[algorithm][0]), PROGRAMS[algorithm][1]
             if weighted not in graphs:
                 graphs[weighted] = load_graph(options.graph + (",w" if weighted else ""))
             graph = graphs[weighted]
@@ -98,8 +100,8 @@ def run_rows(options: argparse.Namespace) -> int:
                 began = time.monotonic()
                 row = _measure(program, graph, arguments, devices, options, UserError)
                 if row["median_ms"] and devices == 1:
-                    single[(options.graph, algorithm)] = float(row["median_ms"])
-                base = single.get((options.graph, algorithm))
+                    single[(options.graph, Path(path).name)] = float(row["median_ms"])
+                base = single.get((options.graph, Path(path).name))
                 speedup = f"{base / float(row['median_ms']):.2f}" if base and row["median_ms"] else ""
                 writer.writerow([options.graph, algorithm, Path(path).name, devices, row["exchange"],
                                  row["median_ms"], row["trials"], speedup, row["bytes"], row["collectives"],
@@ -191,6 +193,16 @@ def _algorithms(text: str) -> list[str]:
     return names
 
 
+def _program(text: str) -> tuple[str, str]:
+    algorithm, equals, path = text.partition("=")
+    if not equals or not path:
+        raise argparse.ArgumentTypeError(f"expected ALGORITHM=FILE, such as bfs=test/programs/bfs_hybrid.gt, not '{text}'")
+    _algorithms(algorithm)
+    if not (ROOT / path).is_file():
+        raise argparse.ArgumentTypeError(f"no program '{path}'")
+    return algorithm, path
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line (module docstring)."""
     top = argparse.ArgumentParser(prog="scale_devices.py", description=__doc__.split("\n\n")[0])
@@ -203,6 +215,10 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--trials", type=int, default=3, help="timed runs after one warm-up (default 3)")
     run.add_argument("--target", default="cuda", choices=["cuda", "opencl"])
     run.add_argument("--validate", action="store_true", help="check every run against the CPU reference")
+    run.add_argument(
+        "--program", type=_program, action="append", default=[], metavar="ALGORITHM=FILE",
+        help="time FILE (relative to the checkout, same arguments) for ALGORITHM instead of its default program",
+    )
     run.add_argument("--csv", required=True, help="the CSV to append to")
     plot = commands.add_parser("plot", help="plot a CSV's speed-ups")
     plot.add_argument("csv")
@@ -212,6 +228,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     options = parser().parse_args(argv)
+    options.program = dict(getattr(options, "program", []))
     from gir.diagnostics import UserError
 
     try:

@@ -29,12 +29,14 @@ def test_rows_are_timed_counted_and_validated(tmp_path: Path) -> None:
     out = tmp_path / "scaling.csv"
     environment = {**os.environ, "POCL_DEVICES": "pthread pthread"}
     command = [sys.executable, str(TOOL), "run", "--graph", "rmat:9", "--algorithms", "bfs,cc",
-               "--devices", "1,2", "--target", "opencl", "--trials", "1", "--validate", "--csv", str(out)]  # fmt: skip
+               "--devices", "1,2", "--target", "opencl", "--trials", "1", "--validate", "--csv", str(out),
+               "--program", "bfs=test/programs/bfs_timed_edge_only.gt"]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     rows = list(csv.DictReader(out.open()))
     assert [(r["algorithm"], r["devices"]) for r in rows] == [("bfs", "1"), ("bfs", "2"), ("cc", "1"), ("cc", "2")]
     assert all(r["validated"] == "yes" for r in rows), rows
+    assert [r["program"] for r in rows] == ["bfs_timed_edge_only.gt"] * 2 + ["cc.gt"] * 2
     assert all(r["speedup"] == "1.00" and r["bytes_per_trial"] == "0" for r in rows if r["devices"] == "1")
     assert all(int(r["bytes_per_trial"]) > 0 and float(r["speedup"]) > 0 for r in rows if r["devices"] == "2")
     assert "bfs on 2:" in done.stderr
@@ -45,3 +47,14 @@ def test_rows_are_timed_counted_and_validated(tmp_path: Path) -> None:
                              capture_output=True, text=True, timeout=120)  # fmt: skip
     assert plotted.returncode == 0, plotted.stderr
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    "program, message",
+    [("bfs", "expected ALGORITHM=FILE"), ("tc=test/programs/bfs.gt", "unknown algorithm 'tc'"),
+     ("bfs=test/programs/none.gt", "no program 'test/programs/none.gt'")],
+)  # fmt: skip
+def test_a_bad_program_option_is_told(program: str, message: str) -> None:
+    command = [sys.executable, str(TOOL), "run", "--graph", "rmat:9", "--csv", "x.csv", "--program", program]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and message in done.stderr, done.stderr
