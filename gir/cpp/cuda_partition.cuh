@@ -532,6 +532,13 @@ inline int device_count(int default_count) {
   return (int)value;
 }
 
+// Returns once every rank got here: an all-reduce of one integer, waited for.
+inline void rank_barrier() {
+  int* flag = scratch<int>(13, 1);
+  nccl_check(ncclAllReduce(flag, flag, 1, ncclInt32, ncclSum, rank().comm, 0), "ncclAllReduce (barrier)");
+  check(cudaStreamSynchronize(0), "the ranks' barrier");
+}
+
 // Runs `body` (the program's host code) once per GPU, GPUs 0..devices-1, each in
 // a thread of its own; the first rank prints and writes GIR_DUMP.
 inline int run_ranks(int devices, void (*body)()) {
@@ -552,6 +559,7 @@ inline int run_ranks(int devices, void (*body)()) {
       check(cudaSetDevice(r), "cudaSetDevice");
       rank() = Rank{r, devices, comms[(size_t)r], &tallies[(size_t)r], {}};
       silent() = r != 0;
+      before_timer() = rank_barrier;
       body();
       if (r == 0) {
         status = finish();

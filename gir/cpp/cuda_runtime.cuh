@@ -561,8 +561,18 @@ inline Timer& timer() {
   return instance;
 }
 
+// What a rank of a partitioned program does before its timer starts (its
+// thread's; cuda_partition.cuh sets a barrier of the ranks): the time runs from
+// when every rank is ready, not from when the first finished its upload.
+using TimerHook = void (*)();
+inline TimerHook& before_timer() {
+  static thread_local TimerHook hook = nullptr;
+  return hook;
+}
+
 inline void start_timer() {
   check(cudaDeviceSynchronize(), "a kernel before the timer started");
+  if (before_timer() != nullptr) before_timer()();
   timer().started = std::chrono::steady_clock::now();
   timer().running = true;
 }

@@ -307,6 +307,11 @@ class Communicator:
         """`host.allgather` of a queue of `count[0]` vertices in `items`."""
         raise NotImplementedError
 
+    def barrier(self, rank: int) -> None:
+        """Returns once every rank called it (and its device work before the
+        call is done)."""
+        raise NotImplementedError
+
     def abort(self) -> None:
         """Releases every rank waiting in an exchange (another rank failed)."""
 
@@ -386,6 +391,9 @@ class HostStagedCommunicator(Communicator):
         device.from_host(items, union)
         device.write_element(count, 0, int(union.size), DType.INT32)
         self._count(rank, sent, received)
+
+    def barrier(self, rank: int) -> None:
+        self._barrier.wait()
 
     def abort(self) -> None:
         self._barrier.abort()

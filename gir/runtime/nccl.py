@@ -285,6 +285,11 @@ class NcclCommunicator(Communicator):
         self._kernels.queue_count((1,), (1,), (size, total, np.int64(capacity)))
         self._count(rank, bitmap_bytes(bound), self.size * bitmap_bytes(bound))
 
+    def barrier(self, rank: int) -> None:
+        # An all-gather waited for by a read: an NCCL collective, so it holds
+        # across processes too, and no rank passes before every rank enqueued it.
+        self._all_gather(rank, self._cupy.zeros(1, np.int32)).get()
+
     def _scratch(self, rank: int, words: int) -> tuple[Any, Any]:
         """Rank `rank`'s bitmap of `words` words and a counter, kept between
         levels (on the rank's device)."""

@@ -564,6 +564,10 @@ class Run:
 
     def start_timer(self) -> None:
         self.device.synchronize()
+        if self.communicator is not None:
+            # A rank's time runs from when every rank is ready (as MPI programs
+            # time), not from when it finished its own upload before the others.
+            self.communicator.barrier(self.rank)
         self._pause_garbage_collection()
         self._timer_started = time.perf_counter()
 

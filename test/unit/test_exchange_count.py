@@ -52,6 +52,12 @@ class HostDevice:
     def write_element(self, buffer: np.ndarray, index: int, value: int, dtype: DType) -> None:
         buffer[index] = value
 
+    load_seconds = 0.0
+    """A `Run` reads it (the device's time spent loading graphs)."""
+
+    def synchronize(self) -> None:
+        """Nothing is queued: host arrays."""
+
 
 def _on_two_ranks(body: Callable[[int, HostStagedCommunicator], None]) -> HostStagedCommunicator:
     """Runs `body(rank, communicator)` on ranks 0 and 1 at once."""

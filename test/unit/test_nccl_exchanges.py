@@ -9,7 +9,9 @@ the queue unions as bitmaps of every vertex, the same counts."""
 
 from __future__ import annotations
 
+import io
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +28,7 @@ from gir.runtime.multi_device import (
     bitmap_bytes,
 )
 from gir.runtime.nccl import ExchangeKernels, NcclCommunicator
+from gir.runtime.run import Run
 from test_exchange_count import HostDevice
 
 
@@ -232,3 +235,21 @@ def test_dense_claims_and_ors_combine_as_on_the_host(
         results[name] = buffers
     for buffer in results["nccl"] + results["host"]:
         np.testing.assert_array_equal(buffer, results["host"][0])
+
+
+@pytest.mark.parametrize("communicator", [HostStagedCommunicator, _NumpyNccl], ids=["host-staged", "nccl"])
+def test_a_ranks_timer_starts_when_every_rank_is_ready(communicator: Callable[[int], Communicator]) -> None:
+    """Rank 1 comes to its timer 0.3 s late (a slower upload); rank 0's timed
+    region, one exchange, must not count the wait for it."""
+    elapsed: dict[int, float] = {}
+
+    def body(rank: int, communicator: Communicator) -> None:
+        run = Run(HostDevice(), None, ["program"], io.StringIO(), rank=rank, communicator=communicator)  # type: ignore[arg-type]
+        if rank == 1:
+            time.sleep(0.3)
+        run.start_timer()
+        communicator.barrier(rank)  # the timed region's one exchange
+        elapsed[rank] = run.stop_timer()
+
+    _on_ranks(communicator(2), body)
+    assert max(elapsed.values()) < 0.15, elapsed
