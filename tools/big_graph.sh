@@ -6,7 +6,8 @@
 #   source .dev/device/setup.sh && export NCCL_NVLS_ENABLE=0 && bash tools/big_graph.sh
 #
 # GIR_BIG_GRAPH (default uniform:268435456:4200000000: 2^28 vertices, about 8.4
-# billion directed edges, four parts of about 2.1 billion, each below 2^31) and
+# billion directed edges, four parts of about 2.1 billion, each below 2^31; more
+# than an 80 GB H100 holds; on H200s, uniform:268435456:9000000000) and
 # GIR_BIG_DEVICES (4) change the run, GIR_BIG_TARGET (cuda) and GIR_BIG_WARMUP
 # (uniform:4194304:33554432) its target and warm-up graph: on PoCL,
 #   POCL_DEVICES="pthread pthread pthread pthread" GIR_BIG_TARGET=opencl \
