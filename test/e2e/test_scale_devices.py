@@ -30,7 +30,7 @@ def test_rows_are_timed_counted_and_validated(tmp_path: Path) -> None:
     environment = {**os.environ, "POCL_DEVICES": "pthread pthread"}
     command = [sys.executable, str(TOOL), "run", "--graph", "rmat:9", "--algorithms", "bfs,cc",
                "--devices", "1,2", "--target", "opencl", "--trials", "1", "--validate", "--csv", str(out),
-               "--program", "bfs=test/programs/bfs_timed_edge_only.gt"]  # fmt: skip
+               "--program", "bfs=test/programs/bfs_timed_edge_only.gt", "--source", "hub"]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     rows = list(csv.DictReader(out.open()))
@@ -39,7 +39,7 @@ def test_rows_are_timed_counted_and_validated(tmp_path: Path) -> None:
     assert [r["program"] for r in rows] == ["bfs_timed_edge_only.gt"] * 2 + ["cc.gt"] * 2
     assert all(r["speedup"] == "1.00" and r["bytes_per_trial"] == "0" for r in rows if r["devices"] == "1")
     assert all(int(r["bytes_per_trial"]) > 0 and float(r["speedup"]) > 0 for r in rows if r["devices"] == "2")
-    assert "bfs on 2:" in done.stderr
+    assert "bfs on 2:" in done.stderr and "source: vertex " in done.stderr
 
     pytest.importorskip("matplotlib")
     picture = tmp_path / "scaling.png"
@@ -50,11 +50,13 @@ def test_rows_are_timed_counted_and_validated(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "program, message",
-    [("bfs", "expected ALGORITHM=FILE"), ("tc=test/programs/bfs.gt", "unknown algorithm 'tc'"),
-     ("bfs=test/programs/none.gt", "no program 'test/programs/none.gt'")],
+    "option, message",
+    [(["--program", "bfs"], "expected ALGORITHM=FILE"),
+     (["--program", "tc=test/programs/bfs.gt"], "unknown algorithm 'tc'"),
+     (["--program", "bfs=test/programs/none.gt"], "no program 'test/programs/none.gt'"),
+     (["--source", "-3"], "expected a vertex id or 'hub', not '-3'")],
 )  # fmt: skip
-def test_a_bad_program_option_is_told(program: str, message: str) -> None:
-    command = [sys.executable, str(TOOL), "run", "--graph", "rmat:9", "--csv", "x.csv", "--program", program]
+def test_a_bad_option_is_told(option: list[str], message: str) -> None:
+    command = [sys.executable, str(TOOL), "run", "--graph", "rmat:9", "--csv", "x.csv", *option]
     done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and message in done.stderr, done.stderr
