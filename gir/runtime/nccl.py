@@ -14,12 +14,14 @@ over the gathered copies on the GPU (cupy):
 | or, claim          | `ncclAllGather`, then or / first changed copy (one kernel) |
 | queue union        | `ncclAllGather` of bitmaps, or-ed and listed (kernels); lists: of sizes and padded queues, `unique` |
 
-An all-reduce with a base first finds the elements the rank changed
-(`changed_indices`) and all-gathers their number; where the format
-(`ExchangeFormat`, `GIR_EXCHANGE_FORMAT`) picks pairs or a bitmap, it
-all-gathers the ranks' changed values (padded to the longest) and their
-indices or bitmaps, and combines them into the base on every rank
-(`apply_changes`) instead of the table's exchange of the whole vector.
+An all-reduce with a base in `pairs` or `auto` (`ExchangeFormat`,
+`GIR_EXCHANGE_FORMAT`) first lists the elements the rank changed with their
+values, in one kernel, and all-gathers their number, the one host read; where
+pairs are fewer bytes than the whole vector (`pairs_or_dense`), it all-gathers
+the ranks' pairs (padded to the longest) and combines each rank's into its
+copy with one kernel, instead of the table's exchange of the whole vector. In
+`bitmap` it sends each rank's bitmap of the changed elements and their values
+in index order (`apply_changes`).
 
 A queue union goes as bitmaps of every vertex (`vertex_bound`) unless the
 format asks for lists (`dense`, `pairs`): a bitmap's size is known before the
@@ -37,7 +39,7 @@ the CUDA runtime (and so cupy) uses: cupy views them without copying.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -53,7 +55,6 @@ from gir.runtime.multi_device import (
     apply_changes_into,
     bitmap_bytes,
     changed_indices,
-    choose_format,
     exchange_bytes,
     from_bitmap,
     from_bitmaps,
@@ -72,12 +73,29 @@ _GRID, _BLOCK = 1024, 256
 
 @dataclass(frozen=True)
 class ExchangeKernels:
-    """cupy's handles of the queue union's kernels and of the combine of gathered copies."""
+    """cupy's handles of the queue union's kernels, of the combine of gathered
+    copies, and of the changed elements' listing and combine (`apply_pairs`:
+    one kernel a combine, each applying one rank's pairs)."""
 
     queue_bitmap: Any
     queue_union: Any
     queue_count: Any
     combine_rows: Any
+    changed_pairs: Any
+    apply_pairs: Mapping[Combine, Any]
+
+
+_APPLY_PAIRS: dict[Combine, str] = {
+    Combine.CLAIM: "result[index] = value;",  # the ranks' pairs go last to first: the first rank wins
+    Combine.SUM: "result[index] = result[index] + (value - base[index]);",  # not the rank's own pairs
+    Combine.MIN: "if (value < result[index]) result[index] = value;",
+    Combine.MAX: "if (value > result[index]) result[index] = value;",
+    Combine.UMIN: "if (value < result[index]) result[index] = value;",  # on the unsigned view
+    Combine.UMAX: "if (value > result[index]) result[index] = value;",
+    Combine.OR: "result[index] = result[index] | value;",
+}
+"""The combine of one rank's changed element into a rank's copy (`index` is
+unique among a rank's pairs, so no two threads meet)."""
 
 
 @cache
@@ -107,7 +125,46 @@ def _exchange_kernels() -> ExchangeKernels:
         """,
         "gir_combine_rows",
     )  # fmt: skip
-    return ExchangeKernels(queue_bitmap, queue_union, queue_count, combine_rows)
+    changed_pairs = cupy.ElementwiseKernel(
+        "T value, T base", "raw int32 indices, raw T changed, raw int32 count",
+        """
+        bool hit = value != base;
+        unsigned int group = __activemask();
+        unsigned int hits = __ballot_sync(group, hit);
+        if (hits != 0) {  // one atomic a warp: its lanes' pairs go to consecutive slots
+          int lane = threadIdx.x & 31;
+          int leader = __ffs(group) - 1;
+          int start = 0;
+          if (lane == leader) start = atomicAdd(&count[0], __popc(hits));
+          start = __shfl_sync(group, start, leader);
+          if (hit) {
+            int at = start + __popc(hits & ((1u << lane) - 1u));
+            indices[at] = (int)i;
+            changed[at] = value;
+          }
+        }
+        """,
+        "gir_changed_pairs",
+    )  # fmt: skip
+    apply_pairs = {
+        combine: cupy.ElementwiseKernel(
+            "int32 index, T value, raw T base", "raw T result", body, f"gir_apply_pairs_{combine.value}"
+        )
+        for combine, body in _APPLY_PAIRS.items()
+    }
+    return ExchangeKernels(queue_bitmap, queue_union, queue_count, combine_rows, changed_pairs, apply_pairs)
+
+
+def pairs_or_dense(wanted: ExchangeFormat, counts: Sequence[int], length: int, element_bytes: int) -> ExchangeFormat:
+    """The format of an all-reduce whose ranks changed `counts` elements on
+    this host: `wanted`, or for `auto` dense or pairs, whichever all ranks send
+    fewer bytes in. Pairs are listed on the device in any order; a bitmap's
+    values would need an ordered compaction, so `auto` leaves bitmaps to be
+    asked for."""
+    if wanted != ExchangeFormat.AUTO:
+        return wanted
+    formats = (ExchangeFormat.DENSE, ExchangeFormat.PAIRS)
+    return min(formats, key=lambda f: sum(exchange_bytes(f, count, length, element_bytes) for count in counts))
 
 
 def nccl_unavailable_reason() -> str | None:
@@ -132,6 +189,7 @@ class NcclCommunicator(Communicator):
         self._device_ids = [device.index for device in devices]
         self._comms = nccl.NcclCommunicator.initAll(self._device_ids)
         self._bitmaps: dict[int, tuple[Any, Any]] = {}
+        self._pairs: dict[tuple[int, int, np.dtype], tuple[Any, Any, Any]] = {}
         self._kernels = _exchange_kernels()
         self._types = {
             np.dtype(np.int8): nccl.NCCL_INT8,
@@ -212,28 +270,47 @@ class NcclCommunicator(Communicator):
     def _exchange_changed(self, rank: int, values: Any, before: Any, combine: Combine, wanted: ExchangeFormat) -> bool:
         """The all-reduce of `values` as the ranks' changed elements, if the
         format picks pairs or a bitmap for the ranks' counts (else False:
-        nothing done)."""
+        nothing done). Pairs: one kernel lists them, one host read of the
+        gathered counts, two all-gathers, one kernel a rank combines them."""
+        if wanted == ExchangeFormat.BITMAP:
+            return self._exchange_changed_bitmaps(rank, values, before, combine)
+        bits = np.dtype(f"uint{values.itemsize * 8}")
+        indices, changed, count = self._pair_scratch(rank, values.size, bits)
+        count.fill(0)
+        self._kernels.changed_pairs(values.view(bits), before.view(bits), indices, changed, count)
+        counts = [int(c) for c in self._all_gather(rank, count).get().ravel()]
+        if pairs_or_dense(wanted, counts, values.size, values.itemsize) == ExchangeFormat.DENSE:
+            return False
+        widest = max(max(counts), 1)
+        all_indices = self._all_gather(rank, indices[:widest])
+        all_values = self._all_gather(rank, changed[:widest])
+        arithmetic = combine in (Combine.SUM, Combine.MIN, Combine.MAX)
+        combined = values.dtype if arithmetic else bits  # umin, umax: unsigned; claim, or: the bits
+        result, base = values.view(combined), before.view(combined)
+        apply = self._kernels.apply_pairs[combine]
+        for other in reversed(range(self.size)):
+            if counts[other] and not (combine == Combine.SUM and other == rank):
+                pairs = slice(0, counts[other])
+                apply(all_indices[other, pairs], all_values[other, pairs].view(combined), base, result)
+        sent = [exchange_bytes(ExchangeFormat.PAIRS, count, values.size, values.itemsize) for count in counts]
+        self._count(rank, sent[rank], sum(sent))
+        return True
+
+    def _exchange_changed_bitmaps(self, rank: int, values: Any, before: Any, combine: Combine) -> bool:
+        """The all-reduce of `values` as each rank's bitmap of the elements it
+        changed and their values in index order (`GIR_EXCHANGE_FORMAT=bitmap`)."""
         cupy = self._cupy
         changed = changed_indices(cupy, values, before)
         counts = [int(c) for c in self._all_gather(rank, cupy.full(1, changed.size, np.int32)).get().ravel()]
-        format = choose_format(wanted, counts, values.size, values.itemsize)
-        if format == ExchangeFormat.DENSE:
-            return False
         bits = np.dtype(f"uint{values.itemsize * 8}")
         widest = max(max(counts), 1)
         changed_values = cupy.zeros(widest, bits)
         changed_values[: changed.size] = values.view(bits)[changed]
         all_values = self._all_gather(rank, changed_values).view(values.dtype)
-        if format == ExchangeFormat.PAIRS:
-            indices = cupy.zeros(widest, np.int32)
-            indices[: changed.size] = changed
-            all_indices = self._all_gather(rank, indices)
-            rows = [all_indices[r, : counts[r]] for r in range(self.size)]
-        else:
-            rows = from_bitmaps(cupy, self._all_gather(rank, to_bitmap(cupy, changed, values.size)), counts)
+        rows = from_bitmaps(cupy, self._all_gather(rank, to_bitmap(cupy, changed, values.size)), counts)
         changes = [(rows[r], all_values[r, : counts[r]]) for r in range(self.size)]
         apply_changes_into(cupy, values, before, changes, combine)
-        sent = [exchange_bytes(format, count, values.size, values.itemsize) for count in counts]
+        sent = [exchange_bytes(ExchangeFormat.BITMAP, count, values.size, values.itemsize) for count in counts]
         self._count(rank, sent[rank], sum(sent))
         return True
 
@@ -289,6 +366,19 @@ class NcclCommunicator(Communicator):
         # An all-gather waited for by a read: an NCCL collective, so it holds
         # across processes too, and no rank passes before every rank enqueued it.
         self._all_gather(rank, self._cupy.zeros(1, np.int32)).get()
+
+    def _pair_scratch(self, rank: int, length: int, bits: np.dtype) -> tuple[Any, Any, Any]:
+        """Rank `rank`'s room for the changed elements of a `length`-element
+        vector of `bits` (indices, values) and their count, kept between
+        exchanges (on the rank's device)."""
+        key = (rank, length, bits)
+        kept = self._pairs.get(key)
+        if kept is None:
+            cupy = self._cupy
+            kept = self._pairs[key] = (
+                cupy.empty(length, np.int32), cupy.empty(length, bits), cupy.empty(1, np.int32)
+            )
+        return kept
 
     def _scratch(self, rank: int, words: int) -> tuple[Any, Any]:
         """Rank `rank`'s bitmap of `words` words and a counter, kept between

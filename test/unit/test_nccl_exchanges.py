@@ -26,8 +26,9 @@ from gir.runtime.multi_device import (
     Communicator,
     HostStagedCommunicator,
     bitmap_bytes,
+    combine_arrays,
 )
-from gir.runtime.nccl import ExchangeKernels, NcclCommunicator
+from gir.runtime.nccl import ExchangeKernels, NcclCommunicator, pairs_or_dense
 from gir.runtime.run import Run
 from test_exchange_count import HostDevice
 
@@ -71,6 +72,31 @@ def _combine_rows(rows: Any, base: Any, ranks: Any, n: Any, bitwise_or: Any, out
     out[...] = result
 
 
+def _changed_pairs(value: Any, base: Any, indices: Any, changed: Any, count: Any) -> None:
+    at = np.flatnonzero(value != base)[::-1]  # the kernel's order is any
+    start = int(count[0])
+    indices[start : start + at.size] = at
+    changed[start : start + at.size] = value[at]
+    count[0] = start + at.size
+
+
+def _apply(combine: Combine) -> Callable[[Any, Any, Any, Any], None]:
+    def apply(index: Any, value: Any, base: Any, result: Any) -> None:
+        assert np.unique(index).size == index.size  # no two threads meet
+        if combine == Combine.CLAIM:
+            result[index] = value
+        elif combine == Combine.SUM:
+            result[index] = result[index] + (value - base[index])
+        elif combine in (Combine.MIN, Combine.UMIN):
+            result[index] = np.minimum(result[index], value)
+        elif combine in (Combine.MAX, Combine.UMAX):
+            result[index] = np.maximum(result[index], value)
+        else:
+            result[index] = result[index] | value
+
+    return apply
+
+
 class _NumpyNccl(NcclCommunicator):
     """NcclCommunicator on numpy buffers: its all-gathers meet at a barrier."""
 
@@ -80,7 +106,10 @@ class _NumpyNccl(NcclCommunicator):
         self._barrier = threading.Barrier(size)
         self._slots: list[Any] = [None] * size
         self._bitmaps = {}
-        self._kernels = ExchangeKernels(_queue_bitmap, _queue_union, _queue_count, _combine_rows)
+        self._pairs = {}
+        self._kernels = ExchangeKernels(
+            _queue_bitmap, _queue_union, _queue_count, _combine_rows, _changed_pairs, {c: _apply(c) for c in Combine}
+        )
         self._ops = {}  # no ncclAllReduce here: dense claims and ors only (they gather)
 
     def _view(self, rank: int, buffer: np.ndarray, count: int, dtype: np.dtype) -> np.ndarray:
@@ -127,7 +156,6 @@ CASES = [
 def test_changed_elements_combine_as_on_the_host(
     format: str, combine: Combine, numpy_type: type, dtype: DType, ranks: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, format)
     base = np.random.default_rng(1).integers(0, 50, 300).astype(numpy_type)
     copies = []
     for rank in range(ranks):
@@ -142,7 +170,14 @@ def test_changed_elements_combine_as_on_the_host(
         copies.append(copy)
     results: dict[str, list[np.ndarray]] = {}
     counts = {}
-    for name, communicator in (("nccl", _NumpyNccl(ranks)), ("host", HostStagedCommunicator(ranks))):
+    # `auto` on the NCCL host picks dense or pairs (pairs here: few changes),
+    # the host-staged exchanges the fewest bytes of the three formats
+    for name, made, chosen in (
+        ("nccl", _NumpyNccl, format),
+        ("host", HostStagedCommunicator, "pairs" if format == "auto" else format),
+    ):
+        monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, chosen)  # read as the communicator is made
+        communicator = made(ranks)
         buffers = [copy.copy() for copy in copies]
 
         def body(rank: int, communicator: Communicator, buffers: list[np.ndarray] = buffers) -> None:
@@ -157,6 +192,37 @@ def test_changed_elements_combine_as_on_the_host(
         np.testing.assert_array_equal(buffer, results["host"][0])
     assert counts["nccl"] == counts["host"]
     assert counts["nccl"].bytes < ranks * base.nbytes  # fewer than the dense vectors
+
+
+def test_auto_sends_pairs_until_the_whole_vector_is_fewer_bytes() -> None:
+    """Pairs are 8 bytes a changed int32 element, the vector 4 bytes an element."""
+    auto, pairs, dense = ExchangeFormat.AUTO, ExchangeFormat.PAIRS, ExchangeFormat.DENSE
+    assert pairs_or_dense(auto, [10, 40], 1000, 4) == pairs
+    assert pairs_or_dense(auto, [600, 500], 1000, 4) == dense  # 8,800 bytes of pairs, 8,000 of vectors
+    assert pairs_or_dense(ExchangeFormat.BITMAP, [600, 500], 1000, 4) == ExchangeFormat.BITMAP
+
+
+@pytest.mark.parametrize("ranks", [2, 3])
+def test_a_claim_of_most_elements_goes_dense_under_auto(ranks: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where pairs would be more bytes, the listed pairs are dropped and the
+    copies are gathered whole, with the same result as on the host."""
+    monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, "auto")
+    base = np.full(64, -1, np.int32)
+    copies = [np.where(np.arange(64) % (rank + 2) != 0, rank, -1).astype(np.int32) for rank in range(ranks)]
+    results, counts = {}, {}
+    for name, communicator in (("nccl", _NumpyNccl(ranks)), ("host", HostStagedCommunicator(ranks))):
+        buffers = [copy.copy() for copy in copies]
+
+        def body(rank: int, communicator: Communicator, buffers: list[np.ndarray] = buffers) -> None:
+            communicator.allreduce_buffer(
+                rank, HostDevice(), buffers[rank], 64, DType.INT32, Combine.CLAIM, base.copy(), ExchangeFormat.AUTO
+            )
+
+        _on_ranks(communicator, body)
+        results[name], counts[name] = buffers, communicator.exchanged()
+    for buffer in results["nccl"] + results["host"]:
+        np.testing.assert_array_equal(buffer, combine_arrays(copies, Combine.CLAIM, base))
+    assert counts["nccl"].sent == (64 * 4,) * ranks  # dense
 
 
 def _union_queues(communicator: Communicator, queues: list[list[int]]) -> list[list[int]]:
