@@ -210,10 +210,14 @@ class NcclCommunicator(Communicator):
             Combine.SUM: nccl.NCCL_SUM,
         }
 
+    def _use_device(self, rank: int) -> None:
+        """Makes rank `rank`'s GPU cupy's current device (in the calling thread)."""
+        self._cupy.cuda.Device(self._device_ids[rank]).use()
+
     def _view(self, rank: int, buffer: int, count: int, dtype: np.dtype) -> Any:
         """The device buffer as a cupy array (no copy)."""
         cupy = self._cupy
-        cupy.cuda.Device(self._device_ids[rank]).use()
+        self._use_device(rank)
         memory = cupy.cuda.UnownedMemory(int(buffer), max(count * dtype.itemsize, 1), self, self._device_ids[rank])
         return cupy.ndarray((count,), dtype, cupy.cuda.MemoryPointer(memory, 0))
 
@@ -365,6 +369,7 @@ class NcclCommunicator(Communicator):
     def barrier(self, rank: int) -> None:
         # An all-gather waited for by a read: an NCCL collective, so it holds
         # across processes too, and no rank passes before every rank enqueued it.
+        self._use_device(rank)  # it may come before anything else of the rank's: its timer
         self._all_gather(rank, self._cupy.zeros(1, np.int32)).get()
 
     def _pair_scratch(self, rank: int, length: int, bits: np.dtype) -> tuple[Any, Any, Any]:

@@ -112,6 +112,9 @@ class _NumpyNccl(NcclCommunicator):
         )
         self._ops = {}  # no ncclAllReduce here: dense claims and ors only (they gather)
 
+    def _use_device(self, rank: int) -> None:
+        """One host: nothing to choose."""
+
     def _view(self, rank: int, buffer: np.ndarray, count: int, dtype: np.dtype) -> np.ndarray:
         return buffer[:count].view(dtype)
 
