@@ -12,21 +12,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <thread>
 #include <vector>
+
+#include "on_every_core.h"
 
 namespace {
 
-// Runs `work(thread)` on one thread per hardware thread.
-template <typename Work> void on_every_core(Work work) {
-  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
-  work(0u);
-  for (std::thread& thread : pool) thread.join();
-}
-
-unsigned core_count() { return std::max(1u, std::thread::hardware_concurrency()); }
+using gir_reference::core_count;
+using gir_reference::on_every_core;
 
 template <typename Offset>
 void bfs_levels(long long vertices, const Offset* ptr, const int32_t* idx, int32_t source, int32_t* levels) {

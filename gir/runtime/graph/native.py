@@ -32,11 +32,15 @@ from gir.cache import native_cache_dir
 from gir.runtime.graph.errors import GraphError
 
 _FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-pthread")
-_SOURCES = ("graph_build.h", "graph_capi.cpp", "reference_triangles.cpp", "reference_bfs.cpp")
+_SOURCES = (
+    "graph_build.h", "graph_capi.cpp", "reference_triangles.cpp", "on_every_core.h", "reference_bfs.cpp",
+    "reference_gather.cpp",
+)  # fmt: skip
 _UNITS = tuple(name for name in _SOURCES if name.endswith(".cpp"))
 _INT32_P = np.ctypeslib.ndpointer(np.int32, flags="C_CONTIGUOUS")
 _INT64_P = np.ctypeslib.ndpointer(np.int64, flags="C_CONTIGUOUS")
 _UINT8_P = np.ctypeslib.ndpointer(np.uint8, flags="C_CONTIGUOUS")
+_FLOAT64_P = np.ctypeslib.ndpointer(np.float64, flags="C_CONTIGUOUS")
 _LL = ctypes.c_longlong
 _VOID_P = ctypes.c_void_p
 
@@ -138,6 +142,8 @@ def library() -> ctypes.CDLL:
         ),
         "gir_bfs_levels": (None, [_LL, _INT32_P, _INT32_P, ctypes.c_int32, _INT32_P]),
         "gir_bfs_levels64": (None, [_LL, _INT64_P, _INT32_P, ctypes.c_int32, _INT32_P]),
+        "gir_row_sums": (None, [_LL, _INT32_P, _INT32_P, _FLOAT64_P, _FLOAT64_P]),
+        "gir_row_sums64": (None, [_LL, _INT64_P, _INT32_P, _FLOAT64_P, _FLOAT64_P]),
         "gir_has_edges": (None, [_INT32_P, _INT32_P, _INT32_P, _INT32_P, _LL, _UINT8_P]),
         "gir_has_edges64": (None, [_INT64_P, _INT32_P, _INT32_P, _INT32_P, _LL, _UINT8_P]),
         "gir_transpose": (_LL, [_INT32_P, _INT32_P, _VOID_P, _LL, _LL, _INT32_P, _INT32_P, _VOID_P]),
@@ -306,6 +312,17 @@ def bfs_levels(ptr: np.ndarray, idx: np.ndarray, source: int) -> np.ndarray:
     run = lib.gir_bfs_levels64 if ptr.dtype == np.int64 else lib.gir_bfs_levels
     run(levels.size, np.ascontiguousarray(ptr), np.ascontiguousarray(idx, np.int32), source, levels)
     return levels
+
+
+def row_sums(ptr: np.ndarray, idx: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Each row's sum of `values` (float64, one a column) over its entries of a
+    CSR, on every core (`reference_gather.cpp`)."""
+    sums = np.empty(ptr.size - 1, np.float64)
+    lib = library()
+    run = lib.gir_row_sums64 if ptr.dtype == np.int64 else lib.gir_row_sums
+    run(sums.size, np.ascontiguousarray(ptr), np.ascontiguousarray(idx, np.int32),
+        np.ascontiguousarray(values, np.float64), sums)  # fmt: skip
+    return sums
 
 
 def has_edges(ptr: np.ndarray, idx: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
