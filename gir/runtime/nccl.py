@@ -86,15 +86,15 @@ class ExchangeKernels:
 
 
 _APPLY_PAIRS: dict[Combine, str] = {
-    Combine.CLAIM: "result[index] = value;",  # the ranks' pairs go last to first: the first rank wins
-    Combine.SUM: "result[index] = result[index] + (value - base[index]);",  # not the rank's own pairs
-    Combine.MIN: "if (value < result[index]) result[index] = value;",
-    Combine.MAX: "if (value > result[index]) result[index] = value;",
-    Combine.UMIN: "if (value < result[index]) result[index] = value;",  # on the unsigned view
-    Combine.UMAX: "if (value > result[index]) result[index] = value;",
-    Combine.OR: "result[index] = result[index] | value;",
+    Combine.CLAIM: "result[element] = value;",  # the ranks' pairs go last to first: the first rank wins
+    Combine.SUM: "result[element] = result[element] + (value - base[element]);",  # not the rank's own pairs
+    Combine.MIN: "if (value < result[element]) result[element] = value;",
+    Combine.MAX: "if (value > result[element]) result[element] = value;",
+    Combine.UMIN: "if (value < result[element]) result[element] = value;",  # on the unsigned view
+    Combine.UMAX: "if (value > result[element]) result[element] = value;",
+    Combine.OR: "result[element] = result[element] | value;",
 }
-"""The combine of one rank's changed element into a rank's copy (`index` is
+"""The combine of one rank's changed element into a rank's copy (`element` is
 unique among a rank's pairs, so no two threads meet)."""
 
 
@@ -148,7 +148,7 @@ def _exchange_kernels() -> ExchangeKernels:
     )  # fmt: skip
     apply_pairs = {
         combine: cupy.ElementwiseKernel(
-            "int32 index, T value, raw T base", "raw T result", body, f"gir_apply_pairs_{combine.value}"
+            "int32 element, T value, raw T base", "raw T result", body, f"gir_apply_pairs_{combine.value}"
         )
         for combine, body in _APPLY_PAIRS.items()
     }
