@@ -1200,6 +1200,40 @@ inline size_t uniform_symmetric_edges(uint64_t seed, size_t count, long long ver
   return symmetric_edges_of(drawn, count, vertices, out_src, out_dst);
 }
 
+// The ends of `count` RMAT edges from their draws, one 16-bit draw a level and
+// edge (`draws[level * count + e]`, the order gir/runtime/graph/generators.py
+// draws them in): at each of `scale` levels an edge falls in quadrant a, b, c
+// or d of the adjacency matrix (a draw below past_a, past_b, past_c or none),
+// which sets one bit of its source (c, d) and of its destination (b, d).
+inline void rmat_ends(const uint16_t* draws, size_t count, int scale, uint16_t past_a, uint16_t past_b,
+                      uint16_t past_c, uint32_t* src, uint32_t* dst) {
+  in_parallel(count, [&](size_t first, size_t last) {
+    constexpr size_t block = 2048;  // edges a pass over the levels takes: each level's draws read in a row
+    for (size_t begin = first; begin < last; begin += block) {
+      size_t end = std::min(begin + block, last);
+      std::fill(src + begin, src + end, 0u);
+      std::fill(dst + begin, dst + end, 0u);
+      uint32_t* __restrict to_src = src + begin;  // no aliasing: the loop below vectorises
+      uint32_t* __restrict to_dst = dst + begin;
+      for (int level = 0; level < scale; ++level) {
+        const uint16_t* __restrict row = draws + (size_t)level * count + begin;
+        for (size_t e = 0; e < end - begin; ++e) {
+          uint32_t beyond_b = row[e] >= past_b;
+          to_src[e] = (to_src[e] << 1) | beyond_b;
+          to_dst[e] = (to_dst[e] << 1) | ((uint32_t)(row[e] >= past_a) ^ beyond_b ^ (uint32_t)(row[e] >= past_c));
+        }
+      }
+    }
+  });
+}
+
+// ids[i] = permutation[ids[i]] for `count` ids, in place.
+inline void permute_ids(const int32_t* permutation, size_t count, int32_t* ids) {
+  in_parallel(count, [&](size_t first, size_t last) {
+    for (size_t i = first; i < last; ++i) ids[i] = permutation[ids[i]];
+  });
+}
+
 // Checks edges that should be a Graph's: ids in [0, vertices) and strictly
 // increasing (src, dst) order. Returns -1 when they are, else the position of
 // the first edge that is not (out of range, or not after the edge before it),

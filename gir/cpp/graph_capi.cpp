@@ -187,6 +187,16 @@ long long gir_tile64(const int32_t* src, const int32_t* dst, const int32_t* weig
   });
 }
 
+void gir_rmat_ends(const uint16_t* draws, long long count, long long scale, long long past_a, long long past_b,
+                   long long past_c, uint32_t* src, uint32_t* dst) {
+  gir_graph::rmat_ends(draws, (size_t)count, (int)scale, (uint16_t)past_a, (uint16_t)past_b, (uint16_t)past_c, src,
+                       dst);
+}
+
+void gir_permute_ids(const int32_t* permutation, long long count, int32_t* ids) {
+  gir_graph::permute_ids(permutation, (size_t)count, ids);
+}
+
 long long gir_reorder(const char* name, long long vertices, const int32_t* src, const int32_t* dst, long long count,
                       int32_t* order) {
   return guarded([&] {

@@ -152,3 +152,46 @@ def test_rmat_skew_option() -> None:
     assert np.array_equal(explicit.dst, default.dst)
     assert str(generators.parse_generator_spec("rmat:12,a=0.57", None)) == "rmat:12:16,seed=0"
     assert str(generators.parse_generator_spec("rmat:12,a=0.45", None)) == "rmat:12:16,seed=0,a=0.45"
+
+
+def _rmat_edges_level_by_level(
+    scale: int, edge_factor: int, rng: np.random.Generator, probabilities: tuple[float, float, float, float]
+) -> tuple[np.ndarray, np.ndarray]:
+    """RMAT as gir drew it before its draws went to every core: each chunk's
+    levels in turn, each level one numpy draw and numpy's bit operations."""
+    a, b, c, _ = probabilities
+    past_a, past_b, past_c = (np.uint16(round(p * 65536)) for p in (a, a + b, a + b + c))
+    src = np.zeros(edge_factor << scale, dtype=np.uint32)
+    dst = np.zeros(edge_factor << scale, dtype=np.uint32)
+    for begin in range(0, src.size, generators._RMAT_CHUNK_EDGES):
+        chunk_src = src[begin : begin + generators._RMAT_CHUNK_EDGES]
+        chunk_dst = dst[begin : begin + generators._RMAT_CHUNK_EDGES]
+        for _ in range(scale):
+            draw = rng.integers(0, 1 << 16, size=chunk_src.size, dtype=np.uint16)
+            beyond_b = draw >= past_b
+            chunk_src <<= 1
+            chunk_src |= beyond_b
+            chunk_dst <<= 1
+            chunk_dst |= (draw >= past_a) ^ beyond_b ^ (draw >= past_c)
+    permutation = rng.permutation(1 << scale).astype(np.int32)
+    return permutation[src], permutation[dst]
+
+
+@pytest.mark.parametrize(
+    "scale, edge_factor, chunk, a",
+    [(17, 16, 1 << 20, 0.57), (16, 5, 1 << 14, 0.45), (15, 3, 6 + (1 << 13), 0.65), (14, 1, 1 << 20, 0.57)],
+)  # fmt: skip
+def test_rmat_draws_on_every_core_make_the_same_graph(
+    scale: int, edge_factor: int, chunk: int, a: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Blocks of draws from advanced copies of the generator, on 4 threads, and
+    the bits set in C++, give the edges of drawing level by level, including
+    chunks whose draws do not fill whole steps of the generator (which go row by
+    row) and the generator's state after them (the permutation drawn last)."""
+    monkeypatch.setattr(generators, "_RMAT_CHUNK_EDGES", chunk)
+    monkeypatch.setattr(generators.os, "cpu_count", lambda: 4)
+    probabilities = (a, (0.95 - a) / 2, (0.95 - a) / 2, 0.05)
+    expected = _rmat_edges_level_by_level(scale, edge_factor, np.random.default_rng(11), probabilities)
+    drawn = generators._rmat_edges(scale, edge_factor, np.random.default_rng(11), probabilities)
+    for got, want in zip(drawn, expected, strict=True):
+        np.testing.assert_array_equal(got, want)

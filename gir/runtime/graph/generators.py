@@ -9,8 +9,10 @@ duplicates; those with at least 2^20 vertices go through the graph cache.
 
 from __future__ import annotations
 
+import os
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -226,27 +228,57 @@ def _rmat_edges(
 
     At each of the `scale` levels an edge falls in quadrant a, b, c or d of the adjacency
     matrix (one 16-bit random number per level and edge), which sets one bit of its
-    src (quadrants c, d) and of its dst (quadrants b, d).
+    src (quadrants c, d) and of its dst (quadrants b, d). The edges go in chunks of
+    `_RMAT_CHUNK_EDGES`, a chunk's draws level after level; the draws are made on
+    every core (`_uint16_draws`) and the bits set in C++ (`native.rmat_ends`), the
+    same graph as drawing and setting them level by level with numpy.
     """
     a, b, c, _ = probabilities
-    past_a_at, past_b_at, past_c_at = (np.uint16(round(p * 65536)) for p in (a, a + b, a + b + c))
+    past = tuple(int(np.uint16(round(p * 65536))) for p in (a, a + b, a + b + c))
     num_edges = edge_factor << scale
-    src = np.zeros(num_edges, dtype=np.uint32)
-    dst = np.zeros(num_edges, dtype=np.uint32)
-    for begin in range(0, num_edges, _RMAT_CHUNK_EDGES):
-        chunk_src, chunk_dst = (
-            src[begin : begin + _RMAT_CHUNK_EDGES],
-            dst[begin : begin + _RMAT_CHUNK_EDGES],
-        )
-        for _ in range(scale):
-            draw = rng.integers(0, 1 << 16, size=chunk_src.size, dtype=np.uint16)
-            past_b = draw >= past_b_at
-            chunk_src <<= 1
-            chunk_src |= past_b
-            chunk_dst <<= 1
-            chunk_dst |= (draw >= past_a_at) ^ past_b ^ (draw >= past_c_at)
+    src = np.empty(num_edges, dtype=np.uint32)
+    dst = np.empty(num_edges, dtype=np.uint32)
+    workers = os.cpu_count() or 1
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for begin in range(0, num_edges, _RMAT_CHUNK_EDGES):
+            count = min(_RMAT_CHUNK_EDGES, num_edges - begin)
+            draws = _uint16_draws(rng, scale, count, pool, workers)
+            native.rmat_ends(draws, scale, past, src[begin : begin + count], dst[begin : begin + count])  # type: ignore[arg-type]
     permutation = rng.permutation(1 << scale).astype(np.int32)
-    return permutation[src], permutation[dst]
+    return native.permute_ids(permutation, src), native.permute_ids(permutation, dst)
+
+
+_DRAWS_PER_STEP = 4
+"""16-bit draws a step of PCG64 (one 64-bit output) gives `Generator.integers`."""
+
+
+def _uint16_draws(
+    rng: np.random.Generator, levels: int, count: int, pool: ThreadPoolExecutor, workers: int
+) -> np.ndarray:
+    """`levels` rows of `rng.integers(0, 2^16, size=count, dtype=uint16)`, drawn
+    one row after another (`rng` advanced past them all): in blocks on the
+    pool's `workers` threads, each from a copy of the generator advanced to its block,
+    where the stream allows (PCG64, even rows, whole steps: the same numbers);
+    else row by row."""
+    total = levels * count
+    generator = rng.bit_generator
+    aligned = isinstance(generator, np.random.PCG64) and not generator.state["has_uint32"]
+    if not aligned or count % 2 or total % _DRAWS_PER_STEP or workers == 1 or total < 1 << 16:
+        return np.stack([rng.integers(0, 1 << 16, size=count, dtype=np.uint16) for _ in range(levels)])
+    out = np.empty(total, np.uint16)
+    state = generator.state
+    step = -(-total // workers // _DRAWS_PER_STEP) * _DRAWS_PER_STEP
+
+    def draw(first: int) -> None:
+        block = np.random.PCG64()
+        block.state = state
+        block.advance(first // _DRAWS_PER_STEP)
+        last = min(first + step, total)
+        out[first:last] = np.random.Generator(block).integers(0, 1 << 16, size=last - first, dtype=np.uint16)
+
+    list(pool.map(draw, range(0, total, step)))
+    generator.advance(total // _DRAWS_PER_STEP)
+    return out.reshape(levels, count)
 
 
 def _road_edges(width: int, height: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:

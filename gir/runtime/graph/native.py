@@ -31,7 +31,7 @@ from gir import cpp
 from gir.cache import native_cache_dir
 from gir.runtime.graph.errors import GraphError
 
-_FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-pthread")
+_FLAGS = ("-O2", "-ftree-vectorize", "-std=c++17", "-shared", "-fPIC", "-pthread")
 _SOURCES = (
     "graph_build.h", "graph_capi.cpp", "reference_triangles.cpp", "on_every_core.h", "reference_bfs.cpp",
     "reference_gather.cpp",
@@ -41,6 +41,8 @@ _INT32_P = np.ctypeslib.ndpointer(np.int32, flags="C_CONTIGUOUS")
 _INT64_P = np.ctypeslib.ndpointer(np.int64, flags="C_CONTIGUOUS")
 _UINT8_P = np.ctypeslib.ndpointer(np.uint8, flags="C_CONTIGUOUS")
 _FLOAT64_P = np.ctypeslib.ndpointer(np.float64, flags="C_CONTIGUOUS")
+_UINT16_P = np.ctypeslib.ndpointer(np.uint16, flags="C_CONTIGUOUS")
+_UINT32_P = np.ctypeslib.ndpointer(np.uint32, flags="C_CONTIGUOUS")
 _LL = ctypes.c_longlong
 _VOID_P = ctypes.c_void_p
 
@@ -142,6 +144,8 @@ def library() -> ctypes.CDLL:
         ),
         "gir_bfs_levels": (None, [_LL, _INT32_P, _INT32_P, ctypes.c_int32, _INT32_P]),
         "gir_bfs_levels64": (None, [_LL, _INT64_P, _INT32_P, ctypes.c_int32, _INT32_P]),
+        "gir_rmat_ends": (None, [_UINT16_P, _LL, _LL, _LL, _LL, _LL, _UINT32_P, _UINT32_P]),
+        "gir_permute_ids": (None, [_INT32_P, _LL, _INT32_P]),
         "gir_row_sums": (None, [_LL, _INT32_P, _INT32_P, _FLOAT64_P, _FLOAT64_P]),
         "gir_row_sums64": (None, [_LL, _INT64_P, _INT32_P, _FLOAT64_P, _FLOAT64_P]),
         "gir_has_edges": (None, [_INT32_P, _INT32_P, _INT32_P, _INT32_P, _LL, _UINT8_P]),
@@ -312,6 +316,23 @@ def bfs_levels(ptr: np.ndarray, idx: np.ndarray, source: int) -> np.ndarray:
     run = lib.gir_bfs_levels64 if ptr.dtype == np.int64 else lib.gir_bfs_levels
     run(levels.size, np.ascontiguousarray(ptr), np.ascontiguousarray(idx, np.int32), source, levels)
     return levels
+
+
+def rmat_ends(draws: np.ndarray, scale: int, past: tuple[int, int, int], src: np.ndarray, dst: np.ndarray) -> None:
+    """The ends of RMAT edges into `src` and `dst` (uint32, one an edge) from
+    their 16-bit `draws`, `scale` rows of one a level (`rmat_ends` in
+    graph_build.h), on every core; `past`: the draws at which quadrants b, c
+    and d begin."""
+    assert draws.shape == (scale, src.size) and dst.size == src.size
+    library().gir_rmat_ends(np.ascontiguousarray(draws), src.size, scale, *past, src, dst)
+
+
+def permute_ids(permutation: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """`permutation[ids]` (int32) in place of `ids` (int32 or uint32 of the same
+    buffer), on every core."""
+    out = ids.view(np.int32)
+    library().gir_permute_ids(np.ascontiguousarray(permutation, np.int32), out.size, out)
+    return out
 
 
 def row_sums(ptr: np.ndarray, idx: np.ndarray, values: np.ndarray) -> np.ndarray:
