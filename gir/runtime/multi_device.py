@@ -105,14 +105,21 @@ def exchange_bytes(format: ExchangeFormat, changed: int, length: int, element_by
     return length * element_bytes
 
 
-def choose_format(wanted: ExchangeFormat, counts: Sequence[int], length: int, element_bytes: int) -> ExchangeFormat:
+ALL_FORMATS = (ExchangeFormat.DENSE, ExchangeFormat.PAIRS, ExchangeFormat.BITMAP)
+"""The formats `auto` chooses among, unless a communicator offers fewer."""
+
+
+def choose_format(
+    wanted: ExchangeFormat, counts: Sequence[int], length: int, element_bytes: int,
+    among: Sequence[ExchangeFormat] = ALL_FORMATS,
+) -> ExchangeFormat:  # fmt: skip
     """The format of an all-reduce of a `length`-element vector whose ranks
-    changed `counts` elements: `wanted`, or for `auto` the one in which all
-    ranks together send the fewest bytes (what `ExchangeCount.bytes` counts)."""
+    changed `counts` elements: `wanted`, or for `auto` the one of `among` in
+    which all ranks together send the fewest bytes (what `ExchangeCount.bytes`
+    counts)."""
     if wanted != ExchangeFormat.AUTO:
         return wanted
-    formats = (ExchangeFormat.DENSE, ExchangeFormat.PAIRS, ExchangeFormat.BITMAP)
-    return min(formats, key=lambda f: sum(exchange_bytes(f, count, length, element_bytes) for count in counts))
+    return min(among, key=lambda f: sum(exchange_bytes(f, count, length, element_bytes) for count in counts))
 
 
 def queue_as_bitmap(wanted: ExchangeFormat, sizes: Sequence[int], bound: int) -> bool:

@@ -17,7 +17,7 @@ over the gathered copies on the GPU (cupy):
 An all-reduce with a base in `pairs` or `auto` (`ExchangeFormat`,
 `GIR_EXCHANGE_FORMAT`) first lists the elements the rank changed with their
 values, in one kernel, and all-gathers their number, the one host read; where
-pairs are fewer bytes than the whole vector (`pairs_or_dense`), it all-gathers
+pairs are fewer bytes than the whole vector (`DEVICE_FORMATS`), it all-gathers
 the ranks' pairs (padded to the longest) and combines each rank's into its
 copy with one kernel, instead of the table's exchange of the whole vector. In
 `bitmap` it sends each rank's bitmap of the changed elements and their values
@@ -55,6 +55,7 @@ from gir.runtime.multi_device import (
     apply_changes_into,
     bitmap_bytes,
     changed_indices,
+    choose_format,
     exchange_bytes,
     from_bitmap,
     from_bitmaps,
@@ -155,16 +156,10 @@ def _exchange_kernels() -> ExchangeKernels:
     return ExchangeKernels(queue_bitmap, queue_union, queue_count, combine_rows, changed_pairs, apply_pairs)
 
 
-def pairs_or_dense(wanted: ExchangeFormat, counts: Sequence[int], length: int, element_bytes: int) -> ExchangeFormat:
-    """The format of an all-reduce whose ranks changed `counts` elements on
-    this host: `wanted`, or for `auto` dense or pairs, whichever all ranks send
-    fewer bytes in. Pairs are listed on the device in any order; a bitmap's
-    values would need an ordered compaction, so `auto` leaves bitmaps to be
-    asked for."""
-    if wanted != ExchangeFormat.AUTO:
-        return wanted
-    formats = (ExchangeFormat.DENSE, ExchangeFormat.PAIRS)
-    return min(formats, key=lambda f: sum(exchange_bytes(f, count, length, element_bytes) for count in counts))
+DEVICE_FORMATS = (ExchangeFormat.DENSE, ExchangeFormat.PAIRS)
+"""What `auto` chooses among here: pairs are listed on the device in any order,
+and a bitmap's values would need an ordered compaction, so bitmaps are sent
+only when asked for (`choose_format`'s `among`)."""
 
 
 def nccl_unavailable_reason() -> str | None:
@@ -283,7 +278,7 @@ class NcclCommunicator(Communicator):
         count.fill(0)
         self._kernels.changed_pairs(values.view(bits), before.view(bits), indices, changed, count)
         counts = [int(c) for c in self._all_gather(rank, count).get().ravel()]
-        if pairs_or_dense(wanted, counts, values.size, values.itemsize) == ExchangeFormat.DENSE:
+        if choose_format(wanted, counts, values.size, values.itemsize, DEVICE_FORMATS) == ExchangeFormat.DENSE:
             return False
         widest = max(max(counts), 1)
         all_indices = self._all_gather(rank, indices[:widest])

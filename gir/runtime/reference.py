@@ -405,7 +405,7 @@ def power_iteration(g: Graph, iterations: int, initial: float) -> np.ndarray:
     in-neighbours' values (GraphIt's eigenvector_centrality test: `new[dst] +=
     old[src]`, then `old = new`), with no damping and no normalisation."""
     values = np.full(g.num_vertices, initial, dtype=np.float64)
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore"):
         for _ in range(iterations):
             values = _in_edge_sums(g, values)
     return values

@@ -26,9 +26,10 @@ from gir.runtime.multi_device import (
     Communicator,
     HostStagedCommunicator,
     bitmap_bytes,
+    choose_format,
     combine_arrays,
 )
-from gir.runtime.nccl import ExchangeKernels, NcclCommunicator, pairs_or_dense
+from gir.runtime.nccl import DEVICE_FORMATS, ExchangeKernels, NcclCommunicator
 from gir.runtime.run import Run
 from test_exchange_count import HostDevice
 
@@ -200,9 +201,9 @@ def test_changed_elements_combine_as_on_the_host(
 def test_auto_sends_pairs_until_the_whole_vector_is_fewer_bytes() -> None:
     """Pairs are 8 bytes a changed int32 element, the vector 4 bytes an element."""
     auto, pairs, dense = ExchangeFormat.AUTO, ExchangeFormat.PAIRS, ExchangeFormat.DENSE
-    assert pairs_or_dense(auto, [10, 40], 1000, 4) == pairs
-    assert pairs_or_dense(auto, [600, 500], 1000, 4) == dense  # 8,800 bytes of pairs, 8,000 of vectors
-    assert pairs_or_dense(ExchangeFormat.BITMAP, [600, 500], 1000, 4) == ExchangeFormat.BITMAP
+    assert choose_format(auto, [10, 40], 1000, 4, DEVICE_FORMATS) == pairs
+    assert choose_format(auto, [600, 500], 1000, 4, DEVICE_FORMATS) == dense  # 8,800 bytes of pairs, 8,000 of vectors
+    assert choose_format(ExchangeFormat.BITMAP, [600, 500], 1000, 4, DEVICE_FORMATS) == ExchangeFormat.BITMAP
 
 
 @pytest.mark.parametrize("ranks", [2, 3])
