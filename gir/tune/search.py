@@ -20,7 +20,8 @@ validate is recorded with the reason and never chosen.
 
 The budget bounds every candidate's runs, not only the start of the next one:
 a candidate whose runs go on past the budget's end (a seed's: past the later
-of that end and `SEED_SHARE` of the budget after its runs began) is stopped at
+of that end and `SEED_SHARE` of the budget, at least `SEED_LEAST_S`, after its
+runs began) is stopped at
 its next kernel launch or device access (`gir.runtime.run.run_deadline`) and
 recorded as a `timeout`, never chosen; a search candidate compiled past the
 budget is not run. So a search ends by the budget plus at most one compile (and
@@ -68,6 +69,11 @@ SEED_SHARE = 0.25
 """The least part of the budget each seed's runs may take, even when the
 budget's end comes sooner: the seeds are measured whatever the budget, and one
 that starts late is still given a fair chance (see `_Tuner.deadline_of`)."""
+
+SEED_LEAST_S = 5.0
+"""The least seconds each seed's runs may take, however short the budget: a
+seed's first run also builds kernels the device compiles lazily (PoCL, for each
+work-group size a launch uses), which on a loaded machine takes seconds."""
 
 HANG_GRACE_S = 10.0
 """How long after a candidate's deadline gir-tune waits for a kernel that has not
@@ -376,10 +382,10 @@ class _Tuner:
     def deadline_of(self, origin: str, compiled: float) -> float:
         """When the runs of a candidate compiled at `compiled` must stop: at the
         budget's end, or for a seed (measured whatever the budget) no sooner than
-        `SEED_SHARE` of the budget after its runs began."""
+        `SEED_SHARE` of the budget, nor `SEED_LEAST_S`, after its runs began."""
         if origin == "search":
             return self.deadline
-        return max(self.deadline, compiled + SEED_SHARE * self.options["budget"])
+        return max(self.deadline, compiled + max(SEED_SHARE * self.options["budget"], SEED_LEAST_S))
 
     @contextmanager
     def watch_for_hangs(self, found: Measurement, deadline: float) -> Iterator[None]:

@@ -5,6 +5,7 @@ gir-tune's command-line errors (exit status 2, one line, no traceback)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -151,6 +152,19 @@ def test_auto_pagerank_blocks_edges_only_on_graphs_larger_than_a_block(social_st
     gather = auto_point(space, social_stats)[0]["gather"]
     assert isinstance(gather, SimpleScheduleAttr)
     assert gather.direction.data == "PULL" and gather.edge_blocking.data == "UNBLOCKED"
+
+
+def test_auto_pagerank_pushes_on_road_graphs_and_pulls_blocked_on_large_social_ones(social_stats, road_stats) -> None:
+    space = gir.schedule_space(BENCHMARKS / "pr_best.gt", target="opencl")
+    road = auto_point(space, road_stats)[0]["gather"]
+    assert isinstance(road, SimpleScheduleAttr)
+    assert (road.direction.data, road.load_balance.data, road.block_size.value.data) == ("PUSH", "VERTEX_BASED", 512)
+    large_social = replace(social_stats, degrees=replace(social_stats.degrees, vertices=1 << 22))
+    social = auto_point(space, large_social)[0]["gather"]
+    assert isinstance(social, SimpleScheduleAttr)
+    assert (social.direction.data, social.edge_blocking.data, social.blocking_size.value.data) == (
+        "PULL", "BLOCKED", 0x10000,
+    )  # fmt: skip
 
 
 def test_compile_with_auto_defers_the_choice_to_the_graph() -> None:
