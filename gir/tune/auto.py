@@ -166,7 +166,7 @@ def classify(stats: GraphStats) -> str:
 
 def model_inputs(stats: GraphStats, device_memory: int | None = None) -> tuple[str, bool]:
     """All that `auto_point` reads of a graph: its class and whether its edges
-    may be blocked (more vertices than a block, and a blocked copy that fits
+    may be blocked (more vertices than G2's block of 0x42000, and a blocked copy that fits
     `device_memory`). Two graphs with equal inputs get the same schedule, so a
     caller may keep one point per program and inputs (the NetworkX backend does)."""
     blocking_fits = stats.degrees.vertices > 0x42000 and (device_memory is None or 2 * stats.bytes < device_memory)
