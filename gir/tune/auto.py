@@ -99,7 +99,6 @@ class Rule:
     (BFS's claim), so its work is short and one thread per vertex suffices."""
 
 
-
 RULES: dict[tuple[str, Shape], Rule] = {
     ("road", Shape.PRIORITY): Rule(
         {"load_balance": "CM", "frontier_creation": "FUSED", "block_size": "512", "delta": "80000"},
