@@ -64,6 +64,18 @@ def _pass_help() -> str:
     return "\n".join(lines)
 
 
+_PASS_LIST = "(gir's passes and pipelines)"
+"""The epilog's placeholder, replaced by `_pass_help()` when help is printed."""
+
+
+class _PassListFormatter(argparse.RawDescriptionHelpFormatter):
+    """Writes the pass list into the help only when help is printed: making it
+    imports every pass module (0.4 s, a third of a short gir-opt run)."""
+
+    def add_text(self, text: str | None) -> None:
+        super().add_text(_pass_help() if text is _PASS_LIST else text)
+
+
 class _KeptOpen(StringIO):
     """An output buffer that survives the driver's `close()`, so that nothing is
     written to the output file before the whole run succeeded."""
@@ -157,8 +169,8 @@ class GirOptMain(xDSLOptMain):
             help="compile the GraphIt file's 'export func NAME' (the program that "
             "gir.compile(...).NAME runs) instead of its main",
         )
-        arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
-        arg_parser.epilog = _pass_help()
+        arg_parser.formatter_class = _PassListFormatter
+        arg_parser.epilog = _PASS_LIST
 
     def setup_pipeline(self) -> None:
         spec = self.args.passes
