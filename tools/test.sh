@@ -15,9 +15,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/setup.sh
-# gir's bytecode, compiled once: where PYTHONDONTWRITEBYTECODE is set (as on
-# this project's CI machines) every process a lit RUN line or a test starts would compile
-# gir's modules from source again, about 0.4 s of each gir-opt's 1.4 s.
+# gir's bytecode, compiled once: where PYTHONDONTWRITEBYTECODE is set (this
+# project's development machines set it), every process a test starts would
+# compile gir's modules from source again, about 0.4 s each.
 python3 -m compileall -q -j 0 gir
 # The tests never touch the user's graph cache (~/.cache/gir): lit's RUN lines
 # share a scratch one, and pytest gives every test its own (test/conftest.py).
