@@ -1,10 +1,10 @@
 """A fork server for lit's RUN lines: gir's tools with their imports already done.
 
 Started once per lit run by lit.cfg.py; `python tool_server.py SOCKET` imports
-`gir.tools.opt`, `gir.tools.translate` and `gir.tools.run` (most of a tool's
-start-up: 0.47 s of gir-opt's 0.57 s on bfs.gt), listens on the Unix socket
-SOCKET and prints `ready`. Each RUN line's `gir-opt`, `gir-translate` or `gir-run`
-is `tool_client.py`, which sends its arguments, working directory, environment
+`gir.tools.opt`, `gir.tools.translate`, `gir.tools.run` and FileCheck's
+`filecheck.main` (most of a tool's start-up: 0.47 s of gir-opt's 0.57 s on
+bfs.gt), listens on the Unix socket SOCKET and prints `ready`. Each RUN line's
+`gir-opt`, `gir-translate`, `gir-run` or `filecheck` is `tool_client.py`, which sends its arguments, working directory, environment
 and standard streams (as file descriptors). For each request the server forks a
 handler, which forks the tool's process: that process takes the client's
 streams, directory, environment, umask and resource limits and runs the
@@ -32,8 +32,11 @@ TOOLS = {
     "opt": "gir.tools.opt",
     "translate": "gir.tools.translate",
     "run": "gir.tools.run",
+    "filecheck": "filecheck.main",
 }
-"""The tools served, by the name a client asks for: their modules."""
+"""The tools served, by the name a client asks for: their modules (each with a
+`main`). FileCheck is served too: the RUN lines call it ~750 times, 0.14 s of
+start-up each as a process of its own."""
 
 PARENT_CHECK_S = 5
 """How often the idle server checks that lit, which started it, still runs."""
@@ -107,6 +110,12 @@ def run_tool(module, request: dict, fds: list[int]) -> int:
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
         os.close(fd)
+    # Streams of their own over the client's descriptors: the server's were
+    # opened on other files, and a stream decides whether it can seek when it
+    # is opened (FileCheck reconfigures its streams, which seeks where it can).
+    sys.stdin = open(0, encoding=sys.stdin.encoding, closefd=False)
+    sys.stdout = open(1, "w", encoding=sys.stdout.encoding, closefd=False)
+    sys.stderr = open(2, "w", encoding=sys.stderr.encoding, errors="backslashreplace", buffering=1, closefd=False)
     for name, limit in request["limits"].items():
         if tuple(limit) != resource.getrlimit(getattr(resource, name)):
             resource.setrlimit(getattr(resource, name), tuple(limit))

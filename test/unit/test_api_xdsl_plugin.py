@@ -113,7 +113,8 @@ def test_gir_opt_target_cuda_compiles_with_nvcc(tmp_path: Path) -> None:
     ).stdout  # fmt: skip
     (tmp_path / "bfs.cu").write_text(cuda)
     subprocess.run(
-        ["nvcc", "-arch=sm_90", "-std=c++17", "-c", "bfs.cu", "-o", "bfs.o"],
+        # -cuda: nvcc's front end and device compiler, not the host compiler's object
+        ["nvcc", "-arch=sm_90", "-std=c++17", "-cuda", "bfs.cu", "-o", "bfs.ii"],
         cwd=tmp_path, check=True, timeout=300,
     )  # fmt: skip
     opencl = subprocess.run(
