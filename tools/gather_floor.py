@@ -2,7 +2,7 @@
 """The floor of PageRank's gather on a GPU, under each vertex ordering.
 
 ```
-python tools/gather_floor.py rmat:22 --orderings NONE,DEGREE,DEGREE_GROUP,HUB_CLUSTER,RCM [--trials 11] [--hot 12288,49152]
+python tools/gather_floor.py rmat:22 --orderings NONE,DEGREE,DEGREE_GROUP,HUB_CLUSTER,RCM [--trials 11] [--hot 12288,49152] [--blocked 0x10000]
 ```
 
 For each ordering of `gir.reorder` (NONE: the ids as generated) the graph is
@@ -13,7 +13,11 @@ that ordering must at least spend. Prints the median of `--trials` timed
 launches (after one untimed) and the ordering's own time. `--hot K,...` also
 times the same gather with the shares of the K lowest ids (the hubs, after a
 degree ordering) held in shared memory, and prints the part of the edges whose
-source is among them. Needs pycuda and a
+source is among them. `--blocked SIZE,...` times the parts of the blocked pull
+gir prints for `configLoadBalance(EDGE_ONLY, BLOCKED, SIZE)` (pr_best_social.gt):
+the index arrays alone, with the share reads, with the adds into the
+destinations (gir's gather), the adds alone, the sources as 16-bit offsets in
+their block, and one sweep without the barriers between blocks. Needs pycuda and a
 GPU; this is a measuring tool, not part of gir's runtime (docs/performance.md,
 "PageRank's gather floor").
 """
@@ -49,6 +53,78 @@ extern "C" __global__ void gather_hot(const int* __restrict__ col, const float* 
 }
 """
 
+BLOCKED_KERNEL = r"""
+// gir's warp-segmented add (gir_run_add_f32 in the printed CUDA): one atomic per
+// run of equal addresses among a warp's lanes.
+__device__ __forceinline__ void run_add(float* address, float value) {
+  unsigned int active = __activemask();
+  int lane = (int)(threadIdx.x % 32u);
+  unsigned long long key = (unsigned long long)address;
+  unsigned long long next = __shfl_down_sync(active, key, 1);
+  unsigned long long previous = __shfl_up_sync(active, key, 1);
+  bool last = lane == 31 || ((active >> (lane + 1)) & 1u) == 0u || next != key;
+  bool first = lane == 0 || ((active >> (lane - 1)) & 1u) == 0u || previous != key;
+  unsigned int ends = __ballot_sync(active, last);
+  int end = lane + __ffs(ends >> lane) - 1;
+  float sum = value;
+  for (int offset = 1; offset < 32; offset <<= 1) {
+    float other = __shfl_down_sync(active, sum, offset);
+    if (lane + offset <= end) sum += other;
+  }
+  if (first) atomicAdd(address, sum);
+}
+
+// The blocked pull of pr_best_social.gt: edges in blocks of `size` sources, each
+// block's sorted by destination; the grid walks the blocks in turn (a barrier
+// between blocks, as gir prints it). MODE 0 reads the two index arrays only, 1
+// adds the share reads, 2 is gir's gather (shares added into `inflow`), 3 the
+// adds without the share reads, 4 gir's gather with each source stored as its
+// 16-bit offset in its block, 5 gir's gather as one sweep without the barriers.
+template <int MODE, typename Source>
+__device__ void blocked(int blocks, int size, const int* offsets, const int* dsts, const Source* srcs,
+                        const float* __restrict__ share, float* inflow, float* out) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  int stride = gridDim.x * blockDim.x;
+  float sum = 0;
+  for (int block = 0; block < (MODE == 5 ? 1 : blocks); ++block) {
+    int begin = MODE == 5 ? 0 : offsets[block], end = MODE == 5 ? offsets[blocks] : offsets[block + 1];
+    int base = block * size;
+    for (int edge = begin + gid; edge < end; edge += stride) {
+      int dst = __ldcs(dsts + edge);
+      int src = MODE == 4 ? base + (int)__ldcs(srcs + edge) : (int)__ldcs(srcs + edge);
+      if (MODE == 0) sum += (float)(dst ^ src);
+      else if (MODE == 1) sum += dst < 0 ? 1.0f : share[src];
+      else if (MODE == 3) run_add(&inflow[dst], (float)(src & 1));
+      else run_add(&inflow[dst], share[src]);
+    }
+    if (MODE != 5) __syncthreads();
+  }
+  out[gid] = sum;
+}
+
+extern "C" {
+__global__ void blocked_0(int b, int s, const int* o, const int* d, const int* r, const float* h, float* i, float* x) { blocked<0>(b, s, o, d, r, h, i, x); }
+__global__ void blocked_1(int b, int s, const int* o, const int* d, const int* r, const float* h, float* i, float* x) { blocked<1>(b, s, o, d, r, h, i, x); }
+__global__ void blocked_2(int b, int s, const int* o, const int* d, const int* r, const float* h, float* i, float* x) { blocked<2>(b, s, o, d, r, h, i, x); }
+__global__ void blocked_3(int b, int s, const int* o, const int* d, const int* r, const float* h, float* i, float* x) { blocked<3>(b, s, o, d, r, h, i, x); }
+__global__ void blocked_4(int b, int s, const int* o, const int* d, const unsigned short* r, const float* h, float* i, float* x) { blocked<4>(b, s, o, d, r, h, i, x); }
+__global__ void blocked_5(int b, int s, const int* o, const int* d, const int* r, const float* h, float* i, float* x) { blocked<5>(b, s, o, d, r, h, i, x); }
+}
+"""
+
+BLOCKED_MODES = (
+    "the index arrays only",
+    "+ the share reads",
+    "gir's gather (+ the warp-segmented adds)",
+    "the adds without the share reads",
+    "gir's gather, 16-bit sources",
+    "gir's gather, one sweep, no barriers",
+)
+"""What `BLOCKED_KERNEL`'s modes time, in order."""
+
+BLOCKED_GRID = 1081344 // 256
+"""gir's launch of the blocked gather: min(edges, 1081344) threads in blocks of 256."""
+
 SHARED_BYTES_LIMIT = 227 * 1024
 """The most shared memory one block of an sm_90 GPU may ask for (`--hot` at most 58,112)."""
 
@@ -74,6 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--orderings", default="NONE,DEGREE", help="NONE and names of gir.reorder.ORDERINGS")
     parser.add_argument("--trials", type=int, default=11)
     parser.add_argument("--hot", type=hot_counts, default=[], help="shared-memory hub counts to time, e.g. 12288,49152")
+    parser.add_argument(
+        "--blocked", type=block_sizes, default=[], help="also time the blocked pull's parts with these source blocks, e.g. 65536"
+    )
     options = parser.parse_args(argv)
 
     import pycuda.autoinit  # noqa: F401  (a context on GPU 0)
@@ -118,7 +197,55 @@ def main(argv: list[str] | None = None) -> int:
             part = np.count_nonzero(columns < hot) / max(len(columns), 1)
             print(f"{name}: gather, {hot:,} hubs' shares in shared memory ({part:.0%} of the edges) {median:.3f} ms", flush=True)
         col.free()
+        for size in options.blocked:
+            time_blocked(size, n, new_src, new_dst, share, options.trials, name)
     return 0
+
+
+def block_sizes(text: str) -> list[int]:
+    """`--blocked`'s comma-separated source block sizes (at most 65,536, so that a
+    source fits 16 bits as its offset in its block)."""
+    sizes = [int(item, 0) for item in text.split(",") if item]
+    for size in sizes:
+        if not 0 < size <= 1 << 16:
+            raise argparse.ArgumentTypeError(f"--blocked {size}: 1 to 65536 sources per block")
+    return sizes
+
+
+def time_blocked(size: int, n: int, src: np.ndarray, dst: np.ndarray, share: object, trials: int, name: str) -> None:
+    """Prints the median time of each of `BLOCKED_MODES` over the edges tiled in
+    blocks of `size` sources, each block's sorted by destination."""
+    import pycuda.driver as cuda
+    from pycuda.compiler import SourceModule
+
+    module = SourceModule(BLOCKED_KERNEL, options=["-O3"], no_extern_c=True)
+    src64, dst64 = src.astype(np.int64), dst.astype(np.int64)
+    order = np.argsort(((src64 // size) * n + dst64) * n + src64)
+    block_of = src64[order] // size
+    blocks = (n + size - 1) // size
+    offsets = np.searchsorted(block_of, np.arange(blocks + 1)).astype(np.int32)
+    sorted_src = src[order].astype(np.int32)
+    arrays = {
+        "offsets": cuda.to_device(offsets),
+        "dst": cuda.to_device(dst[order].astype(np.int32)),
+        "src": cuda.to_device(sorted_src),
+        "src16": cuda.to_device((sorted_src - block_of * size).astype(np.uint16)),
+    }
+    inflow = cuda.mem_alloc(4 * n)
+    out = cuda.mem_alloc(4 * BLOCKED_GRID * 256)
+    for mode, what in enumerate(BLOCKED_MODES):
+        kernel = module.get_function(f"blocked_{mode}")
+        sources = arrays["src16" if mode == 4 else "src"]
+        median = timed(
+            lambda: kernel(
+                np.int32(blocks), np.int32(size), arrays["offsets"], arrays["dst"], sources, share, inflow, out,
+                block=(256, 1, 1), grid=(BLOCKED_GRID, 1),
+            ),
+            trials,
+        )  # fmt: skip
+        print(f"{name}: blocked by {size:#x} sources, {what}: {median:.3f} ms", flush=True)
+    for array in (*arrays.values(), inflow, out):
+        array.free()
 
 
 def timed(launch: Callable[[], None], trials: int) -> float:
