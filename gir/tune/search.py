@@ -23,8 +23,8 @@ a candidate whose runs go on past the budget's end (a seed's: past the later
 of that end and `SEED_SHARE` of the budget, at least `SEED_LEAST_S`, after its
 runs began) is stopped at its next kernel launch or device access
 (`gir.runtime.run.run_deadline`) and recorded as a `timeout`, never chosen; a
-search candidate compiled past the budget is not run. So a search ends by the budget plus at most one compile (and
-the seeds' shares, when they start late). A single kernel that never returns
+search candidate compiled past the budget is not run. So a search ends by the
+budget plus at most one compile (and the seeds' shares, when they start late). A single kernel that never returns
 cannot be stopped inside the process: `gir-tune` records it as hung
 `HANG_GRACE_S` after its time, writes what it has and exits (`on_hang`).
 

@@ -45,9 +45,15 @@ if "GIR_CACHE_DIR" not in config.environment:
     config.environment["GIR_CACHE_DIR"] = scratch_cache_dir()
 
 python = sys.executable
-TOOLS = (("gir-opt", "opt"), ("gir-translate", "translate"), ("gir-run", "run"), ("filecheck", "filecheck"))
-"""The commands `tool_server.py` serves, as RUN lines name them and as the server
-knows them. A RUN line names each as a word of its own (not part of a path or a
+TOOLS = (
+    ("gir-opt", "opt", f"{python} -m gir.tools.opt"),
+    ("gir-translate", "translate", f"{python} -m gir.tools.translate"),
+    ("gir-run", "run", f"{python} -m gir.tools.run"),
+    ("filecheck", "filecheck", None),
+)
+"""The commands `tool_server.py` serves: as RUN lines name them, as the server
+knows them, and what runs without the server (None: the installed command). A
+RUN line names each as a word of its own (not part of a path or a
 `--check-prefix`): the substitutions below match only that."""
 
 
@@ -87,14 +93,12 @@ def start_tool_server() -> str | None:
 
 socket_path = None if os.environ.get("GIR_LIT_TOOL_SERVER") == "0" else start_tool_server()
 client = os.path.join(config.test_source_root, "tool_client.py")
-for tool, name in TOOLS:
+for tool, name, unserved in TOOLS:
     # lit's substitutions are regular expressions: the tool's name as a word of its own
     word = rf"(?<![\w./%-]){tool}(?![\w./-])"
-    if socket_path is None:
-        if tool != "filecheck":  # without the server, filecheck is the installed command
-            config.substitutions.append((word, f"{python} -m gir.tools.{name}"))
-    else:
-        config.substitutions.append((word, f"{python} -I -S {client} {socket_path} {name}"))
+    command = unserved if socket_path is None else f"{python} -I -S {client} {socket_path} {name}"
+    if command is not None:
+        config.substitutions.append((word, command))
 config.substitutions.append(("%programs", os.path.join(project_root, "test", "programs")))
 # gir-bench's programs ship with gir (package data: gir/benchmarks/__init__.py).
 config.substitutions.append(

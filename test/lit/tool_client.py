@@ -1,8 +1,8 @@
-"""A RUN line's `gir-opt`, `gir-translate` or `gir-run` when lit runs them through
-`tool_server.py`: `python -I -S tool_client.py SOCKET TOOL ARGS...` hands its
-arguments, working directory, environment, umask, resource limits (a RUN line's
-`ulimit`) and standard streams to the server,
-waits for the tool's process to end and ends the same way (its exit status, or
+"""A RUN line's `gir-opt`, `gir-translate`, `gir-run` or `filecheck` when lit runs
+them through `tool_server.py`: `python -I -S tool_client.py SOCKET TOOL ARGS...`
+hands its arguments, working directory, environment, umask, resource limits (a
+RUN line's `ulimit`) and standard streams to the server, waits for the tool's
+process to end and ends the same way (its exit status, or
 128 + the signal that killed it). Only the standard library, without `site`: it
 starts in a few milliseconds."""
 
