@@ -142,7 +142,7 @@ template <typename T> T* scratch(size_t slot, long long count) {
   size_t bytes = (size_t)std::max<long long>(count, 1) * sizeof(T);
   if (buffers[slot].second < bytes) {
     if (buffers[slot].first != nullptr) check(cudaFree(buffers[slot].first), "cudaFree (exchange)");
-    check(cudaMalloc(&buffers[slot].first, bytes), "cudaMalloc (exchange)");
+    buffers[slot].first = device_alloc(bytes, "cudaMalloc (exchange)");
     buffers[slot].second = bytes;
   }
   return (T*)buffers[slot].first;
@@ -567,6 +567,7 @@ inline int run_ranks(int devices, void (*body)()) {
         check(cudaDeviceSynchronize(), "a kernel");
       }
       release_scratch();
+      release_spare();
     });
   }
   for (std::thread& thread : threads) thread.join();

@@ -242,6 +242,7 @@ template <typename T> void to_user(void* data, long long count, bool indexed, bo
 struct Allocation {
   long long count;
   size_t element_size;
+  size_t bytes;  // as allocated: at least one element
 };
 
 struct Binding {
@@ -265,6 +266,11 @@ struct Buffers {
   std::unordered_map<const void*, Allocation> allocations;
   std::unordered_map<const void*, Binding> bindings;
   std::map<std::string, Snapshot> snapshots;
+  // Freed buffers by their size in bytes, for the next allocation of that size
+  // (as the Python host's Run keeps them): a loop that allocates and frees a
+  // buffer an iteration (a clone, a scan's block sums) would otherwise pay a
+  // cudaMalloc and a cudaFree, which waits for the device, every iteration.
+  std::unordered_map<size_t, std::vector<void*>> spare;
 };
 
 // Per thread: each rank of a partitioned program has its own device's buffers.
@@ -282,14 +288,40 @@ template <typename T> void write_values(std::FILE* out, const void* data, long l
   }
 }
 
+// Frees the buffers kept for reuse.
+inline void release_spare() {
+  for (auto& [bytes, pointers] : buffers().spare) {
+    for (void* pointer : pointers) check(cudaFree(pointer), "cudaFree");
+  }
+  buffers().spare.clear();
+}
+
+// `bytes` of device memory; when the device is out of memory, after freeing
+// the spare buffers.
+inline void* device_alloc(size_t bytes, const char* what) {
+  void* pointer = nullptr;
+  if (cudaMalloc(&pointer, bytes) != cudaSuccess) {
+    (void)cudaGetLastError();
+    release_spare();
+    check(cudaMalloc(&pointer, bytes), what);
+  }
+  return pointer;
+}
+
 template <typename T> T* alloc(long long count) {
   if (count < 0) {
     fail("the program allocates %lld elements", count);
   }
   void* pointer = nullptr;
   size_t bytes = (size_t)std::max(count, 1LL) * sizeof(T);
-  check(cudaMalloc(&pointer, bytes), "cudaMalloc");
-  buffers().allocations[pointer] = Allocation{count, sizeof(T)};
+  std::vector<void*>& spare = buffers().spare[bytes];
+  if (!spare.empty()) {
+    pointer = spare.back();
+    spare.pop_back();
+  } else {
+    pointer = device_alloc(bytes, "cudaMalloc");
+  }
+  buffers().allocations[pointer] = Allocation{count, sizeof(T), bytes};
   return static_cast<T*>(pointer);
 }
 
@@ -319,8 +351,10 @@ inline void free(const void* buffer) {
     snapshot(buffer);
   }
   buffers().bindings.erase(buffer);
-  if (buffers().allocations.erase(buffer)) {
-    check(cudaFree(const_cast<void*>(buffer)), "cudaFree");
+  auto allocation = buffers().allocations.find(buffer);
+  if (allocation != buffers().allocations.end()) {
+    buffers().spare[allocation->second.bytes].push_back(const_cast<void*>(buffer));
+    buffers().allocations.erase(allocation);
   }
 }
 
@@ -735,8 +769,7 @@ struct Graph {
     }
     std::vector<T> values = offsets_array(kind) ? converted<T>(host_offsets(kind, blocking_size))
                                                 : converted<T>(host_array(kind, blocking_size));
-    void* pointer = nullptr;
-    check(cudaMalloc(&pointer, std::max<size_t>(values.size(), 1) * sizeof(T)), "cudaMalloc (graph)");
+    void* pointer = device_alloc(std::max<size_t>(values.size(), 1) * sizeof(T), "cudaMalloc (graph)");
     if (!values.empty()) {
       check(cudaMemcpy(pointer, values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy (graph)");
     }
