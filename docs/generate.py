@@ -196,9 +196,12 @@ def _option_rows() -> list[str]:
         (
             "configLoadBalance(L[, B[, N]])",
             f"L: {_values(axes.LOAD_BALANCES.keys(), default('load_balance'))}. B: `UNBLOCKED` "
-            "(default), `BLOCKED`; N: the blocking size in vertices (default 0)",
+            "(default), `BLOCKED`: the edges in tiles of N vertices of the endpoint read at random, "
+            "walked tile after tile with a block barrier after each (G2's), `BLOCKED_SWEEP`: the "
+            "same tiles walked in one sweep over all the edges, no barriers (a gir extension); N: "
+            "the blocking size in vertices (default 0)",
             "the strategy (`gir/passes/load_balance/`), run by `frontier-lower-load-balance` and "
-            "by its kernel former in `frontier-maps-to-kernels`; `BLOCKED`: "
+            "by its kernel former in `frontier-maps-to-kernels`; `BLOCKED`, `BLOCKED_SWEEP`: "
             "`frontier-edge-blocking`, with the load balances that compose with it ("
             + _values([n for n in axes.LOAD_BALANCES if axes.LOAD_BALANCES.get(n).composes_with_blocking])
             + ")",

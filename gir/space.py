@@ -25,10 +25,11 @@ only where the direction's `input_type` tells them apart and the apply reads a
 frontier), the load balance (`gir.axes.LOAD_BALANCES`), the frontier creation
 (`gir.axes.frontier_creations`, only where the apply makes a frontier),
 deduplication and its strategy (only where the output representation can hold a
-vertex twice, `FrontierRepresentation.dedup_for_capacity`), edge blocking and its
-size (where the load balance `composes_with_blocking` and `blocking_unsupported`
-allows it; one size per program, as `graph-default-schedule` requires), the block
-size, delta and bucket fusion (only on `applyUpdatePriority`), and hybrid
+vertex twice, `FrontierRepresentation.dedup_for_capacity`), edge blocking (either
+walk of the blocked layout, BLOCKED or BLOCKED_SWEEP) and its size (where the
+load balance `composes_with_blocking` and `blocking_unsupported` allows it; one
+size per program, as `graph-default-schedule` requires), the block size, delta
+and bucket fusion (only on `applyUpdatePriority`), and hybrid
 schedules (a part of one direction below the threshold, of a later-registered one
 above it, sharing a block size; only on applies from a frontier outside fused
 loops, and only where a hybrid lowers). Per fusable loop (CUDA only: OpenCL runs
@@ -710,11 +711,12 @@ class _Builder:
         return self.shapes[key]
 
     def all_shapes(self, apply: LabelledApply, blocking_size: int) -> Iterator[dict[str, Attribute]]:
-        """The fields of every combination of `apply`'s candidate values."""
-        blocking = EdgeBlocking.BLOCKED if blocking_size else EdgeBlocking.UNBLOCKED
+        """The fields of every combination of `apply`'s candidate values; blocked
+        (a positive `blocking_size`), every walk of the blocked layout."""
+        blockings = [value for value in EdgeBlocking if value.blocked == bool(blocking_size)]
         for direction in axes.DIRECTIONS:
             for pull_frontier in self.pull_frontiers(apply, direction):
-                for load_balance in axes.LOAD_BALANCES:
+                for load_balance, blocking in itertools.product(axes.LOAD_BALANCES, blockings):
                     for creation in self.creations(apply):
                         for dedup, strategy in self.dedups(apply, creation):
                             for delta in self.deltas(apply):

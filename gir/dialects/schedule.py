@@ -44,10 +44,19 @@ from gir import axes
 
 
 class EdgeBlocking(StrEnum):
-    """Whether edges are tiled by destination so that random accesses fit in L2."""
+    """Whether edges are tiled by the endpoint read at random so that its accesses
+    fit in L2, and how the tiles are walked: BLOCKED one after the other, a block
+    barrier after each (G2's EdgeBlocking); BLOCKED_SWEEP the same tiles in one
+    sweep over all the edges, no barriers (a gir extension)."""
 
     BLOCKED = "BLOCKED"
+    BLOCKED_SWEEP = "BLOCKED_SWEEP"
     UNBLOCKED = "UNBLOCKED"
+
+    @property
+    def blocked(self) -> bool:
+        """Whether the edges are read in the blocked layout (either walk)."""
+        return self is not EdgeBlocking.UNBLOCKED
 
 
 class Toggle(StrEnum):
@@ -140,7 +149,8 @@ class FrontierCreationAttr(AxisValueAttr):
 
 @irdl_attr_definition
 class EdgeBlockingAttr(EnumAttribute[EdgeBlocking], SpacedOpaqueSyntaxAttribute):
-    """Edge blocking on or off."""
+    """Edge blocking off (UNBLOCKED) or on, and how the blocks are walked
+    (BLOCKED, BLOCKED_SWEEP: `EdgeBlocking`)."""
 
     name = "graph.edge_blocking"
 
@@ -427,7 +437,8 @@ class SimpleScheduleAttr(ParametrizedAttribute):
         printer.print_string(">")
 
     def verify(self) -> None:
-        if self.edge_blocking.data == EdgeBlocking.BLOCKED:
+        blocking = self.edge_blocking.data
+        if blocking.blocked:
             # Blocking spreads a vertex's edges over the blocks: only strategies
             # that walk edges one by one compose with it (they say so).
             composing = [
@@ -437,12 +448,12 @@ class SimpleScheduleAttr(ParametrizedAttribute):
             ]
             if self.load_balance.data not in composing:
                 raise VerifyException(
-                    f"edge blocking (BLOCKED) requires load balance {' or '.join(composing)}, "
+                    f"edge blocking ({blocking}) requires load balance {' or '.join(composing)}, "
                     f"got {self.load_balance.data} (blocking spreads a vertex's edges "
                     "over blocks; only one thread per edge walks them)"
                 )
             if self.blocking_size.value.data <= 0:
-                raise VerifyException("edge blocking (BLOCKED) needs a positive size")
+                raise VerifyException(f"edge blocking ({blocking}) needs a positive size")
         if not 0 <= self.blocking_size.value.data <= MAX_BLOCKING_SIZE:
             raise VerifyException(
                 f"blocking size must be in [0, {MAX_BLOCKING_SIZE}], "

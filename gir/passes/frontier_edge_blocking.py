@@ -1,4 +1,5 @@
-"""`frontier-edge-blocking`: G2's EdgeBlocking, the traversal of the BLOCKED layout."""
+"""`frontier-edge-blocking`: G2's EdgeBlocking, the traversal of the BLOCKED layout
+(block after block, or in one sweep)."""
 
 from __future__ import annotations
 
@@ -8,19 +9,19 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, i32
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, UnitAttr, i32
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
 from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu
-from gir.dialects.schedule import EdgeBlocking, SimpleScheduleAttr
+from gir.dialects.schedule import SimpleScheduleAttr
 from gir.passes.gpu_kernels import GpuContext, as_index, constant
 from gir.passes.kernel_builder import KernelBuilder, MapBody
 from gir.passes.ir_utils import main_function, statement
 from gir.passes.layouts import layout
-from gir.passes.layouts.blocked import Blocked, block_count, blocked_array, is_blocked
+from gir.passes.layouts.blocked import SWEEP_ATTR, Blocked, block_count, blocked_array, is_blocked
 from gir.passes.traversal_regions import drop_early_exit_marks
 
 BLOCKED_THREADS = 4 * 132 * 2048
@@ -35,7 +36,7 @@ def blocking_unsupported(schedule: SimpleScheduleAttr, over_all_vertices: bool) 
     """Why a traversal with `schedule` cannot be edge-blocked (None: it can, or it
     asks for no blocking). `over_all_vertices`: it has no input frontier. (Its
     load balance composes with blocking: the schedule's verifier asks it.)"""
-    if schedule.edge_blocking.data != EdgeBlocking.BLOCKED:
+    if not schedule.edge_blocking.data.blocked:
         return None
     if not over_all_vertices:
         return (
@@ -47,18 +48,30 @@ def blocking_unsupported(schedule: SimpleScheduleAttr, over_all_vertices: bool) 
 
 @dataclass(frozen=True)
 class FrontierEdgeBlocking(ModulePass):
-    """Forms the kernel of each edge map over the BLOCKED layout: every thread walks block after block (G2's EdgeBlocking).
+    """Forms the kernel of each edge map over the BLOCKED layout: every thread walks block after block (G2's EdgeBlocking), or all edges in one sweep.
 
     The graph's edges were tiled at load by the range of the endpoint read at
     random (`host.graph_array ... blocked_*`, one program-wide blocking size):
     PUSH (BLOCKED) by destination, so the destinations a block writes fit in
     L2; PULL (BLOCKED_CSC, G2's PageRank schedule) the transpose by source, each
-    tile in destination order, so the sources a block reads fit in L2. The kernel is G2's Algorithm 2: a fixed grid of
-    min(E, BLOCKED_THREADS) threads loops over the blocks; within a block the
-    threads stride over its edges (thread `gid` takes edges begin+gid, begin+gid+
-    width, ...), the iterated vertex of an edge is read from the layout
-    (`blocked_src`; pulling `csc_blocked_dst`), and a barrier ends each block. Only edge maps over all vertices are blocked (each edge is
-    visited once, whatever its source), as `graph-default-schedule` checks.
+    tile in destination order, so the sources a block reads fit in L2. The
+    kernel is G2's Algorithm 2: a fixed grid of min(E, BLOCKED_THREADS) threads
+    loops over the blocks; within a block the threads stride over its edges
+    (thread `gid` takes edges begin+gid, begin+gid+width, ...), the iterated
+    vertex of an edge is read from the layout (`blocked_src`; pulling
+    `csc_blocked_dst`), and a block barrier ends each block, which keeps a
+    block's threads on one tile. An edge map marked `blocked_sweep`
+    (`configLoadBalance(EDGE_ONLY, BLOCKED_SWEEP, N)`) walks the same layout
+    as one stride over all its edges, [block_offsets[0], block_offsets[blocks]),
+    with no block loop and no barrier: the grid still moves through the tiles
+    in order, but no thread waits for the others. (`tools/gather_floor.py
+    --blocked` on an H200, PageRank's gather on rmat:22 after a degree
+    ordering, tiles of 0x4000: 0.578 ms in one sweep against 0.667-0.712 ms
+    with the barriers; with the ids as generated the barriers were faster:
+    docs/performance.md.) Neither walk has a `gid < threads` guard: both
+    stride by the whole grid's width. Only edge maps over all vertices are
+    blocked (each edge is visited once, whatever its source), as
+    `graph-default-schedule` checks.
 
     Before (after `frontier-to-host-values`):
     ```mlir
@@ -84,6 +97,17 @@ class FrontierEdgeBlocking(ModulePass):
     %threads = arith.minsi %num_edges, %c1081344 : i32
     host.launch @map_s1 ...
     ```
+    After, with `blocked_sweep` on the edge map (the host side as above):
+    ```mlir
+    gir_gpu.kernel @map_s1(%blocks : i32, %block_offsets : memref<?xi32>, ...) {
+      %gid = gir_gpu.id global
+      %first = memref.load %block_offsets[%c0] ...
+      %last = memref.load %block_offsets[%blocks] ...
+      scf.for %edge = %first + %gid to %last step %width {
+        %src = memref.load %blocked_src[%edge] ...     // then the edge's body
+      }
+    }
+    ```
     """
 
     name = "frontier-edge-blocking"
@@ -104,7 +128,8 @@ class FrontierEdgeBlocking(ModulePass):
 
 
 def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
-    """Replaces `edge_map` by its blocked kernel and launch."""
+    """Replaces `edge_map` by its blocked kernel (block after block, or one sweep)
+    and launch."""
     if not isinstance(edge_map.input.type, frontier.AllVerticesType):
         raise UserError.at(edge_map,
             f"error: edge blocking of {statement(edge_map)} needs a traversal over all "
@@ -118,6 +143,7 @@ def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
     offsets = tiling.block_offsets(ctx)
     owners = blocked_array(ctx, tiling.owners)
     threads = ctx.shared("edge_blocking_threads", _thread_count(ctx))
+    sweep = isinstance(edge_map.attributes.get(SWEEP_ATTR), UnitAttr)
 
     def build(at: Builder, body: MapBody) -> None:
         gid = at.insert(gir_gpu.IdOp(gir_gpu.Dimension.GLOBAL)).result
@@ -125,29 +151,40 @@ def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
         grid = at.insert(gir_gpu.IdOp(gir_gpu.Dimension.GRID_DIM)).result
         per_block = at.insert(gir_gpu.IdOp(gir_gpu.Dimension.BLOCK_DIM)).result
         width = as_index(at, at.insert(arith.MuliOp(grid, per_block)).result)
-        one = at.insert(arith.ConstantOp(IntegerAttr(1, IndexType()))).result
         zero = at.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).result
 
+        def walk(b: Builder, begin: SSAValue, end: SSAValue) -> None:
+            """The thread's edges of [begin, end): begin+gid, then every `width`."""
+            first = b.insert(arith.AddiOp(begin, as_index(b, gid))).result
+            edges = Block(arg_types=[IndexType()])
+            (edge,) = edges.args
+            edge.name_hint = "edge"
+            edges.add_op(scf.YieldOp())
+            at_edge = Builder(InsertPoint.before(edges.last_op))
+            vertex = at_edge.insert(memref.LoadOp.get(owners, [edge])).res
+            vertex.name_hint = tiling.owner_name
+            body(at_edge, [vertex, edge])
+            b.insert(scf.ForOp(first, end, width, [], Region(edges)))
+
+        if sweep:
+            last = as_index(at, blocks)
+            walk(at, _load_index(at, offsets, zero), _load_index(at, offsets, last))
+            return
+        one = at.insert(arith.ConstantOp(IntegerAttr(1, IndexType()))).result
         block = Block(arg_types=[IndexType()])
         (index,) = block.args
         index.name_hint = "block"
         inner = Builder(InsertPoint.at_end(block))
         begin = _load_index(inner, offsets, index)
         end = _load_index(inner, offsets, inner.insert(arith.AddiOp(index, one)).result)
-        first = inner.insert(arith.AddiOp(begin, as_index(inner, gid))).result
-        edges = Block(arg_types=[IndexType()])
-        (edge,) = edges.args
-        edge.name_hint = "edge"
-        edges.add_op(scf.YieldOp())
-        walk = Builder(InsertPoint.before(edges.last_op))
-        vertex = walk.insert(memref.LoadOp.get(owners, [edge])).res
-        vertex.name_hint = tiling.owner_name
-        body(walk, [vertex, edge])
-        inner.insert(scf.ForOp(first, end, width, [], Region(edges)))
+        walk(inner, begin, end)
         inner.insert(gir_gpu.BarrierOp())
         inner.insert(scf.YieldOp())
         at.insert(scf.ForOp(zero, as_index(at, blocks), one, [], Region(block)))
 
+    # No `gid < threads` guard (launch_blocks) for either walk: its stride is the
+    # whole grid, rounded up to whole blocks, so every launched thread takes its
+    # share of the edges; the barrier version also needs whole blocks to reach it.
     kernels.map_kernel(edge_map, threads, build, b, cooperative=True)
 
 

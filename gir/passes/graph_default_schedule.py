@@ -26,7 +26,7 @@ from gir.passes.ir_utils import statement
 
 
 SUPPORTED: dict[str, set[str]] = {
-    "edge_blocking": {EdgeBlocking.UNBLOCKED, EdgeBlocking.BLOCKED},
+    "edge_blocking": set(EdgeBlocking),
     "deduplication": {Toggle.DISABLED, Toggle.ENABLED},
     "dedup_strategy": {DedupStrategy.FUSED, DedupStrategy.UNFUSED},
     "kernel_fusion": {Toggle.DISABLED},
@@ -91,8 +91,11 @@ def _edge_sample_unsupported(schedule: SimpleScheduleAttr) -> str | None:
     if not direction(schedule.direction.data).samples_edges:
         sampling = [name for name in DIRECTIONS if DIRECTIONS.get(name).samples_edges]
         return f"needs direction {' or '.join(sampling)}, got {schedule.direction.data}"
-    if schedule.edge_blocking.data == EdgeBlocking.BLOCKED:
-        return "cannot take edge blocking (BLOCKED), which spreads a vertex's edges over blocks"
+    if schedule.edge_blocking.data.blocked:
+        return (
+            f"cannot take edge blocking ({schedule.edge_blocking.data}), which spreads a "
+            "vertex's edges over blocks"
+        )
     return None
 
 
@@ -161,8 +164,10 @@ def _check_blocking(apply: graph.EdgeSetApplyOp, blocked: dict[int, str]) -> Non
         assert isinstance(part, SimpleScheduleAttr)
         reason = blocking_unsupported(part, over_all_vertices=apply.frontier is None)
         if reason is not None:
-            raise UserError.at(apply, f"error: edge blocking (BLOCKED) of {where} {reason}")
-        if part.edge_blocking.data != EdgeBlocking.BLOCKED:
+            raise UserError.at(
+                apply, f"error: edge blocking ({part.edge_blocking.data}) of {where} {reason}"
+            )
+        if not part.edge_blocking.data.blocked:
             continue
         size = part.blocking_size.value.data
         for other_size, other in blocked.items():

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnitAttr, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -47,7 +47,7 @@ from gir.passes.graph_to_frontier_queues import (
 from gir.passes.graph_to_frontier_vertexsets import frontier_values
 from gir.passes.layouts import layout as layout_strategy
 from gir.passes.layouts import layout_for
-from gir.passes.layouts.blocked import BLOCKING_SIZE_ATTR
+from gir.passes.layouts.blocked import BLOCKING_SIZE_ATTR, SWEEP_ATTR
 
 BUCKET_CREATION_ATTR = "bucket_creation"
 """Set on a priority-queue traversal whose schedule creates its output frontier as
@@ -60,9 +60,10 @@ class GraphToFrontier(ModulePass):
 
     - `graph.edgeset_apply` becomes `frontier.edge_traverse` carrying its schedule's
       direction and load balance, the layout its direction reads (CSR for PUSH;
-      under edge blocking the BLOCKED edge list, with a `blocking_size`), its
-      `to` filter and edge function as regions (source and destination filters
-      folded into the edge function as a guard), and, for `apply_modified`, a fresh
+      under edge blocking the BLOCKED edge list, with a `blocking_size`, and
+      `blocked_sweep` for BLOCKED_SWEEP's walk), its `to` filter and edge
+      function as regions (source and destination filters folded into the edge
+      function as a guard), and, for `apply_modified`, a fresh
       empty queue to fill, the tracked vector and `dedup` (from the statement or
       from the schedule's deduplication; with `dedup_strategy = UNFUSED` a
       separate `frontier.dedup` of the traversal's result instead);
@@ -246,8 +247,10 @@ def _traversal(
         block_size=schedule.block_size.value.data,
         edge_sample=schedule.edge_sample.value.data,
     )
-    if schedule.edge_blocking.data == EdgeBlocking.BLOCKED:
+    if schedule.edge_blocking.data.blocked:
         traverse.attributes[BLOCKING_SIZE_ATTR] = schedule.blocking_size
+    if schedule.edge_blocking.data == EdgeBlocking.BLOCKED_SWEEP:
+        traverse.attributes[SWEEP_ATTR] = UnitAttr()
     if (
         op.kind.data == graph.ApplyKind.APPLY_UPDATE_PRIORITY
         and schedule.frontier_creation.data != G2_DEFAULTS["frontier_creation"]

@@ -47,7 +47,6 @@ from gir.dialects import graph as graph_dialect
 from gir.dialects.schedule import (
     DedupStrategyAttr,
     DirectionAttr,
-    EdgeBlocking,
     EdgeBlockingAttr,
     FrontierCreationAttr,
     HybridCriterion,
@@ -298,7 +297,7 @@ def auto_point(
                 schedule,
                 _shape_schedule(apply, pull),
             )
-        if isinstance(schedule, SimpleScheduleAttr) and schedule.edge_blocking.data == EdgeBlocking.BLOCKED:
+        if isinstance(schedule, SimpleScheduleAttr) and schedule.edge_blocking.data.blocked:
             blocked_already = True
         schedules[apply.label] = schedule
         choices.append(Choice(apply.label, f"{klass} graph, {shape.value}", rule.source))

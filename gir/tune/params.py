@@ -29,7 +29,7 @@ from typing import Any
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 from xdsl.ir import Attribute
 
-from gir.dialects.schedule import EdgeBlocking, SimpleScheduleAttr
+from gir.dialects.schedule import SimpleScheduleAttr
 from gir.space import LazyConcat, LazyProduct, SchedulePoint, ScheduleSpace
 
 __all__ = ["NoSuchPoint", "SpaceParameters"]
@@ -62,7 +62,7 @@ def _loop_text(point: SchedulePoint, loop: str) -> str:
 def _blocking_text(point: SchedulePoint, labels: Sequence[str]) -> str:
     for label in labels:
         schedule = point[label]
-        if isinstance(schedule, SimpleScheduleAttr) and schedule.edge_blocking.data == EdgeBlocking.BLOCKED:
+        if isinstance(schedule, SimpleScheduleAttr) and schedule.edge_blocking.data.blocked:
             return f"{_text(schedule.blocking_size)} from {label}"
     return "off"
 

@@ -1,10 +1,12 @@
-"""End to end: edge blocking (`configLoadBalance(EDGE_ONLY, BLOCKED, size)`) on
-every available target, bounds-checked, against the CPU reference: PageRank
-pushing (tiles by destination) and G2's PageRank schedule (pulling: tiles of the
-transpose by source) with blocking sizes from one vertex per block to one block for
-the whole graph, on the hand-made corner-case graphs and on rmat and road graphs,
-and at both ends of the thread-block-size range (the blocked kernel has a barrier
-per block of edges); and G2's schedule unblocked (pulling, EDGE_ONLY)."""
+"""End to end: edge blocking (`configLoadBalance(EDGE_ONLY, B, size)`, B each
+blocked walk: BLOCKED, BLOCKED_SWEEP) on every available target, bounds-checked,
+against the CPU reference: PageRank pushing (tiles by destination) and G2's
+PageRank schedule (pulling: tiles of the transpose by source) with blocking sizes
+from one vertex per block to one block for the whole graph, on the hand-made
+corner-case graphs and on rmat and road graphs, and at both ends of the
+thread-block-size range (BLOCKED's kernel has a barrier per block of edges); the
+sweep after a degree ordering (the graphs it was made for); and G2's schedule
+unblocked (pulling, EDGE_ONLY)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,13 @@ import pytest
 from xdsl.dialects.builtin import IntegerAttr, i64
 
 from gir.dialects import graph as graph_dialect
-from gir.dialects.schedule import MAX_BLOCK_SIZE, MIN_BLOCK_SIZE, EdgeBlocking, SimpleScheduleAttr
+from gir.dialects.schedule import (
+    MAX_BLOCK_SIZE,
+    MIN_BLOCK_SIZE,
+    EdgeBlocking,
+    EdgeBlockingAttr,
+    SimpleScheduleAttr,
+)
 from gir.api import lower_for_run
 from gir.tools.run import parse_program
 from gir.validate import find_validator
@@ -30,11 +38,14 @@ BLOCKED_PROGRAMS = [
     pytest.param("pagerank_pull_blocked.gt", id="pull"),
 ]
 
+WALKS = [pytest.param(walk, id=walk.lower()) for walk in EdgeBlocking if walk.blocked]
+"""Every walk of the blocked layout (`EdgeBlocking.blocked`)."""
 
-def with_blocking(module, program: str, blocking_size: int, block_size: int | None):
-    """`module` with every blocked edgeset apply blocked by `blocking_size` (and run
-    in blocks of `block_size` threads, if given)."""
-    options = {"blocking_size": IntegerAttr(blocking_size, i64)}
+
+def with_blocking(module, program: str, walk: EdgeBlocking, blocking_size: int, block_size: int | None):
+    """`module` with every blocked edgeset apply walked by `walk`, blocked by
+    `blocking_size` (and run in blocks of `block_size` threads, if given)."""
+    options = {"edge_blocking": EdgeBlockingAttr(walk), "blocking_size": IntegerAttr(blocking_size, i64)}
     if block_size is not None:
         options["block_size"] = IntegerAttr(block_size, i64)
     blocked = 0
@@ -42,7 +53,7 @@ def with_blocking(module, program: str, blocking_size: int, block_size: int | No
         if isinstance(op, graph_dialect.EdgeSetApplyOp):
             schedule = op.schedule
             assert isinstance(schedule, SimpleScheduleAttr)
-            if schedule.edge_blocking.data == EdgeBlocking.BLOCKED:
+            if schedule.edge_blocking.data.blocked:
                 op.properties["schedule"] = schedule.with_options(**options)
                 blocked += 1
     assert blocked, f"{program} blocks no traversal"
@@ -50,12 +61,13 @@ def with_blocking(module, program: str, blocking_size: int, block_size: int | No
 
 
 def check_blocked(
-    program: str, target, check_runs, graphs, blocking_size: int, block_size: int | None = None
+    program: str, target, check_runs, graphs, walk: EdgeBlocking, blocking_size: int,
+    block_size: int | None = None,
 ):
-    """Runs `program` blocked by `blocking_size` on every graph of `graphs` and checks
-    each result against the reference."""
+    """Runs `program` walked by `walk`, blocked by `blocking_size`, on every graph
+    of `graphs` and checks each result against the reference."""
     module = parse_program(str(PROGRAMS / program))
-    module = with_blocking(module, program, blocking_size, block_size)
+    module = with_blocking(module, program, walk, blocking_size, block_size)
     check_module(target, check_runs, graphs, module, program)
 
 
@@ -73,22 +85,43 @@ def check_module(target, check_runs, graphs, module, program: str):
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("blocking_size", [1, 100, 0x42000])
+@pytest.mark.parametrize("walk", WALKS)
 @pytest.mark.parametrize("program", BLOCKED_PROGRAMS)
 def test_blocked_pagerank_matches_reference(
-    program, blocking_size, target, check_runs, tmp_path: Path
+    program, walk, blocking_size, target, check_runs, tmp_path: Path
 ):
     graphs = {**hand_made_graphs(tmp_path, weighted=False), **generated_graphs(weighted=False)}
-    check_blocked(program, target, check_runs, graphs, blocking_size)
+    check_blocked(program, target, check_runs, graphs, walk, blocking_size)
 
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("block_size", [MIN_BLOCK_SIZE, MAX_BLOCK_SIZE])
+@pytest.mark.parametrize("walk", WALKS)
 @pytest.mark.parametrize("program", BLOCKED_PROGRAMS)
 def test_blocked_pagerank_at_both_block_sizes(
-    program, block_size, target, check_runs, tmp_path: Path
+    program, walk, block_size, target, check_runs, tmp_path: Path
 ):
     graphs = {"hub": hand_made_graphs(tmp_path, weighted=False)["hub"]}
-    check_blocked(program, target, check_runs, graphs, 64, block_size)
+    check_blocked(program, target, check_runs, graphs, walk, 64, block_size)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_sweep_after_a_degree_ordering_matches_reference(target, check_runs, tmp_path: Path):
+    """G2's PageRank schedule as one sweep over tiles of 64 sources, on graphs
+    relabelled by degree at load (`configReorder(DEGREE)`): the ranks come back
+    in the user's order."""
+    program = "pagerank_pull_blocked.gt"
+    source = (PROGRAMS / program).read_text()
+    blocking = "configLoadBalance(EDGE_ONLY, BLOCKED, 0x42000);"
+    assert blocking in source
+    path = tmp_path / "pagerank_pull_sweep_degree.gt"
+    path.write_text(
+        source.replace(blocking, "configLoadBalance(EDGE_ONLY, BLOCKED_SWEEP, 64);")
+        + "    program->configReorder(DEGREE);\n"
+    )
+    module = parse_program(str(path))
+    assert "BLOCKED_SWEEP" in str(module) and "DEGREE" in str(module)
+    check_module(target, check_runs, generated_graphs(weighted=False), module, program)
 
 
 PULL_PROGRAM = "pagerank_pull_edge_only.gt"

@@ -48,13 +48,18 @@ def test_a_registered_strategy_is_a_valid_schedule_value(monkeypatch: pytest.Mon
     assert not Quad().owns_iterated_vertex() and Quad().fusable
 
 
-def test_edge_blocking_asks_the_load_balance() -> None:
+@pytest.mark.parametrize("walk", [EdgeBlocking.BLOCKED, EdgeBlocking.BLOCKED_SWEEP])
+def test_edge_blocking_asks_the_load_balance(walk: EdgeBlocking) -> None:
     composing = [n for n in axes.LOAD_BALANCES if axes.LOAD_BALANCES.get(n).composes_with_blocking]
     assert composing == ["EDGE_ONLY"]
-    blocked = {"edge_blocking": EdgeBlockingAttr(EdgeBlocking.BLOCKED), "blocking_size": IntegerAttr(64, i64)}
+    blocked = {"edge_blocking": EdgeBlockingAttr(walk), "blocking_size": IntegerAttr(64, i64)}
     SimpleScheduleAttr.default().with_options(load_balance=LoadBalanceAttr("EDGE_ONLY"), **blocked)
-    with pytest.raises(VerifyException, match="requires load balance EDGE_ONLY, got TWCE"):
+    with pytest.raises(VerifyException, match=rf"\({walk}\) requires load balance EDGE_ONLY, got TWCE"):
         SimpleScheduleAttr.default().with_options(load_balance=LoadBalanceAttr("TWCE"), **blocked)
+    with pytest.raises(VerifyException, match=rf"\({walk}\) needs a positive size"):
+        SimpleScheduleAttr.default().with_options(
+            load_balance=LoadBalanceAttr("EDGE_ONLY"), edge_blocking=EdgeBlockingAttr(walk)
+        )
 
 
 def test_host_steps_decide_fusion() -> None:
@@ -72,6 +77,9 @@ def test_layouts_are_chosen_by_the_schedule() -> None:
     assert layout_for(pull) == "CSC"
     assert layout_for(default.with_options(**blocked, **edge_only)) == "BLOCKED"
     assert layout_for(pull.with_options(**blocked, **edge_only)) == "BLOCKED_CSC"
+    sweep = {**blocked, "edge_blocking": EdgeBlockingAttr(EdgeBlocking.BLOCKED_SWEEP)}
+    assert layout_for(default.with_options(**sweep, **edge_only)) == "BLOCKED"
+    assert layout_for(pull.with_options(**sweep, **edge_only)) == "BLOCKED_CSC"
 
 
 def test_pull_frontiers_and_creations_come_from_the_representations() -> None:

@@ -120,7 +120,7 @@ def test_axes_vary_only_where_they_matter() -> None:
                         assert part.pull_frontier == SimpleScheduleAttr.default().pull_frontier
                     if part.deduplication.data == Toggle.DISABLED:
                         assert part.dedup_strategy.data == DedupStrategy.FUSED
-                    if part.edge_blocking.data == EdgeBlocking.BLOCKED:
+                    if part.edge_blocking.data.blocked:
                         sizes.add(part.blocking_size.value.data)
                     else:
                         assert part.blocking_size.value.data == 0
@@ -134,9 +134,13 @@ def test_blocking_appears_only_over_all_vertices() -> None:
     blocked = [
         point
         for point in space("pagerank.gt")
-        if point["gather"].edge_blocking.data == EdgeBlocking.BLOCKED  # type: ignore[union-attr]
+        if point["gather"].edge_blocking.data.blocked  # type: ignore[union-attr]
     ]
-    assert blocked
+    walks = {point["gather"].edge_blocking.data for point in blocked}  # type: ignore[union-attr]
+    assert walks == {walk for walk in EdgeBlocking if walk.blocked} == {
+        EdgeBlocking.BLOCKED,
+        EdgeBlocking.BLOCKED_SWEEP,
+    }
     assert all(
         point["gather"].load_balance.data == "EDGE_ONLY"  # type: ignore[union-attr]
         for point in blocked

@@ -20,7 +20,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from gir.axes import LAYOUTS
 from gir.diagnostics import UserError
-from gir.dialects.schedule import EdgeBlocking, SimpleScheduleAttr
+from gir.dialects.schedule import SimpleScheduleAttr
 
 if TYPE_CHECKING:
     from gir.passes.gpu_kernels import GpuContext
@@ -35,7 +35,8 @@ class LayoutStrategy(ABC):
     """The direction whose traversals read it: a thread iterates the endpoint
     it groups edges by."""
     blocked: ClassVar[bool] = False
-    """Whether it is an edge-blocked layout (`configLoadBalance(L, BLOCKED, N)`)."""
+    """Whether it is an edge-blocked layout (`configLoadBalance(L, BLOCKED, N)`,
+    or `BLOCKED_SWEEP`: the same layout, walked in one sweep)."""
     transposed: ClassVar[str | None] = None
     """The layout that reads the transpose's edges the way this one reads the
     graph's (a traversal over `edges.transpose()` reads the graph in it; None:
@@ -44,7 +45,7 @@ class LayoutStrategy(ABC):
     def serves(self, schedule: SimpleScheduleAttr) -> bool:
         """Whether a traversal with `schedule` reads this layout (its direction
         and edge blocking say which)."""
-        blocked = schedule.edge_blocking.data == EdgeBlocking.BLOCKED
+        blocked = schedule.edge_blocking.data.blocked
         return schedule.direction.data == self.direction and blocked == self.blocked
 
     @abstractmethod

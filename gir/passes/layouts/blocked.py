@@ -31,6 +31,11 @@ BLOCKING_SIZE_ATTR = "blocking_size"
 """The discardable attribute (an i64) of a traversal or edge map over the BLOCKED
 layout: how many destination vertices one block covers."""
 
+SWEEP_ATTR = "blocked_sweep"
+"""The discardable unit attribute of a traversal or edge map over a blocked
+layout that `frontier-edge-blocking` walks in one sweep over all its edges
+(`BLOCKED_SWEEP`), not block after block with a barrier after each (`BLOCKED`)."""
+
 
 class Blocked(LayoutStrategy):
     """An edge list tiled by destination range, each block in source order: a

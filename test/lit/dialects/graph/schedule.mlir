@@ -8,6 +8,7 @@ builtin.module {
   graph.global @twce : i32 {s = #graph.simple_schedule<load_balance = TWCE, deduplication = ENABLED, dedup_strategy = UNFUSED>}
   graph.global @pull : i32 {s = #graph.simple_schedule<direction = PULL, pull_frontier = BITMAP, frontier_creation = UNFUSED_BITMAP>}
   graph.global @blocked : i32 {s = #graph.simple_schedule<direction = PULL, load_balance = EDGE_ONLY, edge_blocking = BLOCKED, blocking_size = 270336>}
+  graph.global @sweep : i32 {s = #graph.simple_schedule<direction = PULL, load_balance = EDGE_ONLY, edge_blocking = BLOCKED_SWEEP, blocking_size = 16384>}
   graph.global @delta : i32 {s = #graph.simple_schedule<delta = #graph.argv<3>, frontier_creation = UNFUSED_BOOLMAP>}
   graph.global @fused : i32 {s = #graph.simple_schedule<kernel_fusion = ENABLED, block_size = 256>}
   graph.global @hybrid : i32 {s = #graph.hybrid_schedule<INPUT_VERTEXSET_SIZE, threshold = 0.01, #graph.simple_schedule<load_balance = TWCE>, #graph.simple_schedule<direction = PULL>>}
@@ -18,6 +19,7 @@ builtin.module {
 // CHECK-NEXT: @twce : i32 {s = #graph.simple_schedule<{{.*}}load_balance = TWCE{{.*}}deduplication = ENABLED, dedup_strategy = UNFUSED
 // CHECK-NEXT: @pull : i32 {s = #graph.simple_schedule<direction = PULL, pull_frontier = BITMAP{{.*}}frontier_creation = UNFUSED_BITMAP
 // CHECK-NEXT: @blocked : i32 {s = #graph.simple_schedule<direction = PULL{{.*}}load_balance = EDGE_ONLY, edge_blocking = BLOCKED, blocking_size = 270336
+// CHECK-NEXT: @sweep : i32 {s = #graph.simple_schedule<direction = PULL{{.*}}load_balance = EDGE_ONLY, edge_blocking = BLOCKED_SWEEP, blocking_size = 16384
 // CHECK-NEXT: @delta : i32 {s = #graph.simple_schedule<{{.*}}frontier_creation = UNFUSED_BOOLMAP{{.*}}delta = #graph.argv<3>
 // CHECK-NEXT: @fused : i32 {s = #graph.simple_schedule<{{.*}}kernel_fusion = ENABLED, block_size = 256>
 // CHECK-NEXT: @hybrid : i32 {s = #graph.hybrid_schedule<INPUT_VERTEXSET_SIZE, threshold = 0.01, #graph.simple_schedule<{{.*}}load_balance = TWCE{{.*}}>, #graph.simple_schedule<direction = PULL{{.*}}>>

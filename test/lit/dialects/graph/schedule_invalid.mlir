@@ -25,6 +25,24 @@ builtin.module attributes {s = #graph.simple_schedule<edge_blocking = BLOCKED, l
 
 // -----
 
+builtin.module attributes {s = #graph.simple_schedule<edge_blocking = BLOCKED_SWEEP, load_balance = EDGE_ONLY>} {
+}
+// CHECK: edge blocking (BLOCKED_SWEEP) needs a positive size
+
+// -----
+
+builtin.module attributes {s = #graph.simple_schedule<edge_blocking = BLOCKED_SWEEP, load_balance = TWCE, blocking_size = 64>} {
+}
+// CHECK: edge blocking (BLOCKED_SWEEP) requires load balance EDGE_ONLY, got TWCE
+
+// -----
+
+builtin.module attributes {s = #graph.simple_schedule<edge_blocking = BLOCKED_SWEPT>} {
+}
+// CHECK: Expected `BLOCKED`, `BLOCKED_SWEEP`, or `UNBLOCKED`.
+
+// -----
+
 builtin.module attributes {s = #graph.hybrid_schedule<INPUT_VERTEXSET_SIZE, threshold = 0.1, #graph.simple_schedule<kernel_fusion = ENABLED, block_size = 256>, #graph.simple_schedule>} {
 }
 // CHECK: kernel fusion cannot be part of a hybrid schedule
