@@ -2,7 +2,7 @@
 """Where a partitioned run's time goes: each rank's thread sampled on its own.
 
 ```
-python tools/profile_ranks.py PROGRAM.gt GRAPH [ARGS ...] --devices 2 [--target cuda] [--top 25]
+python tools/profile_ranks.py PROGRAM.gt GRAPH [ARGS ...] --devices 2 [--target cuda] [--top 25] [--ops]
 POCL_DEVICES="pthread pthread" python tools/profile_ranks.py test/programs/bfs_timed.gt road:64:64 0 --target opencl
 ```
 
@@ -20,6 +20,14 @@ before, so a call that holds the interpreter and delays the sampler is counted
 for as long as it held it. (Python 3.12's `cProfile` cannot profile two
 threads at once: its events are the process's.) It is a measuring tool, not
 part of gir's runtime.
+
+`--ops` times instead each host operation of every rank between startTimer and
+stopTimer — every launch by its kernel, clone, exchange (by combine), read,
+write, allocation — with the device synchronised before and after it, and
+lists the values the rank's host reads (a traversal's frontier sizes, in order).
+Synchronising serialises what would overlap, so the whole is slower than the
+unprofiled run; the parts say which kernel or exchange holds a level, and
+whether the ranks' shares of the edge work are balanced.
 """
 
 from __future__ import annotations
@@ -29,9 +37,12 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -105,6 +116,83 @@ class RankSampler:
             last = now
 
 
+@dataclass
+class RankOps:
+    """One rank's synchronised host operations: seconds and calls by name, and
+    the values its host read, in order."""
+
+    seconds: Counter[str] = field(default_factory=Counter)
+    calls: Counter[str] = field(default_factory=Counter)
+    reads: list[Any] = field(default_factory=list)
+
+    def report(self, top: int) -> str:
+        lines = []
+        for name, seconds in self.seconds.most_common(top):
+            lines.append(f"    {seconds * 1e3:10.3f} ms  x{self.calls[name]:<5d} {name}")
+        lines.append(f"  host reads, in order: {self.reads}")
+        return "\n".join(lines)
+
+
+TIMED_OPERATIONS = ("clone", "allreduce", "allgather", "read", "write", "fill", "copy", "alloc", "free")
+"""The `Run` methods `--ops` times (launches are timed through `Run.launcher`)."""
+
+
+@contextmanager
+def timed_operations(by_rank: dict[int, RankOps]) -> Iterator[None]:
+    """While entered, every rank's host operations between startTimer and
+    stopTimer are timed into `by_rank`, the device synchronised around each."""
+    from gir.runtime.run import Run
+
+    lock = threading.Lock()
+    saved = {name: getattr(Run, name) for name in (*TIMED_OPERATIONS, "launcher", "start_timer", "stop_timer")}
+
+    def timing(run: Run, name: str, call: Callable[[], Any]) -> Any:
+        if not getattr(run, "_profiled", False):
+            return call()
+        run.device.synchronize()
+        start = time.perf_counter()
+        result = call()
+        run.device.synchronize()
+        seconds = time.perf_counter() - start
+        with lock:
+            ops = by_rank.setdefault(run.rank, RankOps())
+            ops.seconds[name] += seconds
+            ops.calls[name] += 1
+            if name == "read":
+                ops.reads.append(result)
+        return result
+
+    def timed(name: str) -> Callable[..., Any]:
+        method = saved[name]
+
+        def call(run: Run, *args: Any, **kwargs: Any) -> Any:
+            label = f"allreduce {args[1]}" if name == "allreduce" else name
+            return timing(run, label, lambda: method(run, *args, **kwargs))
+
+        return call
+
+    def launcher(run: Run, kernel: str, site: int, fixed: Any) -> Callable[..., None]:
+        launch = saved["launcher"](run, kernel, site, fixed)
+        return lambda *args: timing(run, f"launch {kernel}", lambda: launch(*args))
+
+    def start_timer(run: Run) -> None:
+        saved["start_timer"](run)
+        run._profiled = True  # type: ignore[attr-defined]
+
+    def stop_timer(run: Run) -> float:
+        run._profiled = False  # type: ignore[attr-defined]
+        return saved["stop_timer"](run)
+
+    for name in TIMED_OPERATIONS:
+        setattr(Run, name, timed(name))
+    Run.launcher, Run.start_timer, Run.stop_timer = launcher, start_timer, stop_timer  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        for name, method in saved.items():
+            setattr(Run, name, method)
+
+
 def main(argv: list[str] | None = None) -> int:
     import gir
 
@@ -115,16 +203,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", default="cuda", choices=("cuda", "opencl"))
     parser.add_argument("--top", type=int, default=25, help="functions listed per rank [25]")
     parser.add_argument("--interval", type=float, default=0.2, help="ms between samples [0.2]")
+    parser.add_argument("--ops", action="store_true", help="time each host operation, synchronised, per rank")
     options = parser.parse_args(argv)
     graph, *args = options.args
     program = gir.compile(options.program)
     program.run(graph, *args, target=options.target, devices=options.devices)  # builds, warms
     alone = program.run(graph, *args, target=options.target, devices=1)
+    if options.ops:
+        return _report_operations(program, graph, args, options, alone.times[0])
     with RankSampler(options.interval / 1e3) as sampler:
         partitioned = program.run(graph, *args, target=options.target, devices=options.devices)
     print(f"1 device: {alone.times[0] * 1e3:.2f} ms; {options.devices} devices: {partitioned.times[0] * 1e3:.2f} ms")
     for name, samples in sorted(sampler.by_rank.items()):
         print(f"== {name}: {samples.report(options.top)}")
+    return 0
+
+
+def _report_operations(program: Any, graph: str, args: list[str], options: argparse.Namespace, alone: float) -> int:
+    """`--ops`: the timed operations of one run on 1 device and one on `--devices`."""
+    for devices in (1, options.devices):
+        by_rank: dict[int, RankOps] = {}
+        with timed_operations(by_rank):
+            result = program.run(graph, *args, target=options.target, devices=devices)
+        unprofiled = f" (unprofiled: {alone * 1e3:.2f} ms)" if devices == 1 else ""
+        print(f"{devices} device{'s' if devices > 1 else ''}: {result.times[0] * 1e3:.2f} ms synchronised{unprofiled}")
+        for rank, ops in sorted(by_rank.items()):
+            print(f"== rank {rank} of {devices}:\n{ops.report(options.top)}")
     return 0
 
 
