@@ -26,7 +26,7 @@ built with nvcc once, run as processes on a `.gbin` export of the graph).
 
 A schedule `CLASS+ORDERING` (`best+DEGREE`) runs the class's programs with
 their graph reordered (`program->configReorder(ORDERING)` added to the schedule
-section); the one-time reordering is part of loading the graph, reported on
+section, in place of a program's own ordering); the one-time reordering is part of loading the graph, reported on
 stderr and not timed.
 
 A program gir cannot lower yet becomes a `not lowered: <gir's error>` cell and the
@@ -41,6 +41,7 @@ import argparse
 import csv
 import io
 import math
+import re
 import statistics
 import sys
 import time
@@ -280,11 +281,17 @@ def split_schedule(schedule: str) -> tuple[str, str | None]:
 
 def reordered_source(path: Path, ordering: str) -> bytes:
     """`path`'s program with `program->configReorder(ordering)` at the end of its
-    schedule section (a section of its own if it has none)."""
-    text = path.read_text().rstrip("\n") + "\n"
-    if not any(line.strip() == "schedule:" for line in text.splitlines()):
+    schedule section (a section of its own if it has none), in place of the
+    ordering the program names itself, if any."""
+    lines = [line for line in path.read_text().splitlines() if not _REORDER_LINE.fullmatch(line)]
+    text = "\n".join(lines).rstrip("\n") + "\n"
+    if not any(line.strip() == "schedule:" for line in lines):
         text += "\nschedule:\n"
     return f"{text}    program->configReorder({ordering});\n".encode()
+
+
+_REORDER_LINE = re.compile(r"\s*program->configReorder\(\s*\w+\s*\);\s*(%.*)?")
+"""A schedule line that orders the program's graph (which `CLASS+ORDERING` replaces)."""
 
 
 def _compile(path: Path, target: str, device: Device, ordering: str | None = None) -> CompiledCell:

@@ -103,6 +103,11 @@ def test_bench_schedule_with_an_ordering(tmp_path) -> None:
     assert reordered_source(with_section, "RCM").decode().endswith(
         "schedule:\n    SimpleGPUSchedule s;\n    program->configReorder(RCM);\n"
     )
+    ordered = tmp_path / "c.gt"
+    ordered.write_text("func main()\nend\n\nschedule:\n    program->configReorder(DEGREE);\n    SimpleGPUSchedule s;\n")
+    assert reordered_source(ordered, "RCM").decode().endswith(
+        "schedule:\n    SimpleGPUSchedule s;\n    program->configReorder(RCM);\n"
+    )
     without = tmp_path / "b.gt"
     without.write_text("func main()\nend\n")
     assert reordered_source(without, "DEGREE").decode() == (
