@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
-
 from typing import TYPE_CHECKING
 
 import numpy as np

@@ -270,6 +270,10 @@ class CompiledCell:
     """`--host compiled`: the built complete program (`gir.tools.compiled`)."""
 
 
+_REORDER_LINE = re.compile(r"\s*program->configReorder\(\s*\w+\s*\);\s*(%.*)?")
+"""A schedule line that orders the program's graph (which `CLASS+ORDERING` replaces)."""
+
+
 def split_schedule(schedule: str) -> tuple[str, str | None]:
     """A schedule token's class and the graph ordering it adds: `best+DEGREE` is
     the `best` programs with `program->configReorder(DEGREE)`."""
@@ -289,9 +293,6 @@ def reordered_source(path: Path, ordering: str) -> bytes:
         text += "\nschedule:\n"
     return f"{text}    program->configReorder({ordering});\n".encode()
 
-
-_REORDER_LINE = re.compile(r"\s*program->configReorder\(\s*\w+\s*\);\s*(%.*)?")
-"""A schedule line that orders the program's graph (which `CLASS+ORDERING` replaces)."""
 
 
 def _compile(path: Path, target: str, device: Device, ordering: str | None = None) -> CompiledCell:
