@@ -518,6 +518,19 @@ threads): a printer may let each run of neighbouring lanes that add at one
 address add once, with the run's sum."""
 
 
+STREAMING = "gir_gpu.streaming"
+"""The unit attribute that marks a `memref.load` of a kernel whose element is read
+once in a launch, by one thread: an edge's own element of a layout array in a
+walk over every edge (`frontier-edge-blocking`). A printer may load it with a
+cache hint that evicts it first (CUDA's `__ldcs`), so that the stream of such
+elements does not push the arrays a kernel reads at random out of the cache."""
+
+
+def is_streaming(load: Operation) -> bool:
+    """Whether `load` reads an element that its kernel reads only once."""
+    return STREAMING in load.attributes
+
+
 def is_persistent(kernel: KernelOp) -> bool:
     """Whether `kernel` is a persistent kernel (a fused loop)."""
     return PERSISTENT in kernel.attributes

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, UnitAttr, i32
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, UnitAttr, i32
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
@@ -24,12 +24,22 @@ from gir.passes.layouts import layout
 from gir.passes.layouts.blocked import SWEEP_ATTR, Blocked, block_count, blocked_array, is_blocked
 from gir.passes.traversal_regions import drop_early_exit_marks
 
-BLOCKED_THREADS = 4 * 132 * 2048
-"""The most threads a blocked traversal launches: four times as many as an H100
-or H200 keeps resident (132 SMs x 2048), so that they work on about one block at
-a time. On an H100 (PageRank's gather, rmat:22 and road:2048:2048, blocks of
-0x42000) this grid beat the resident-sized one by 6% on rmat and matched it on
-road, where 16 times as many threads lost 20%."""
+RESIDENT_THREADS = 132 * 2048
+"""The threads an H100 or H200 keeps resident (132 SMs x 2048)."""
+
+BLOCKED_THREADS = 4 * RESIDENT_THREADS
+"""The most threads a blocked traversal walking block after block launches: four
+times as many as are resident, so that they work on about one block at a time.
+On an H100 (PageRank's gather, rmat:22 and road:2048:2048, blocks of 0x42000)
+this grid beat the resident-sized one by 6% on rmat and matched it on road, where
+16 times as many threads lost 20%."""
+
+SWEEP_THREADS = RESIDENT_THREADS
+"""The most threads a blocked traversal in one sweep launches: as many as are
+resident, so that the edges in flight are one window moving through the tiles
+in order. On an H200 (PageRank's gather on rmat:22 after a degree ordering,
+tiles of 0x4000, blocks of 256 threads, streaming index loads) this grid took
+0.541 ms where four times as many threads took 0.583 (docs/performance.md)."""
 
 
 def blocking_unsupported(schedule: SimpleScheduleAttr, over_all_vertices: bool) -> str | None:
@@ -68,10 +78,16 @@ class FrontierEdgeBlocking(ModulePass):
     --blocked` on an H200, PageRank's gather on rmat:22 after a degree
     ordering, tiles of 0x4000: 0.578 ms in one sweep against 0.667-0.712 ms
     with the barriers; with the ids as generated the barriers were faster:
-    docs/performance.md.) Neither walk has a `gid < threads` guard: both
-    stride by the whole grid's width. Only edge maps over all vertices are
+    docs/performance.md.) The sweep launches at most `SWEEP_THREADS`, the walk
+    with barriers `BLOCKED_THREADS`. Neither walk has a `gid < threads` guard:
+    both stride by the whole grid's width. Only edge maps over all vertices are
     blocked (each edge is visited once, whatever its source), as
-    `graph-default-schedule` checks.
+    `graph-default-schedule` checks. In both walks each edge is read by one
+    thread, once: the loads of its own elements of arrays the body does not
+    write (`array[edge]`: the layout's endpoints, its weights) are marked
+    `gir_gpu.STREAMING`, so that they do not evict the vertex data read at
+    random (CUDA's `__ldcs`: PageRank's gather above in tiles of 0x8000 on
+    four times the resident threads, 0.682 ms with plain loads, 0.622 streamed).
 
     Before (after `frontier-to-host-values`):
     ```mlir
@@ -89,12 +105,12 @@ class FrontierEdgeBlocking(ModulePass):
       scf.for %k = %c0 to %blocks step %c1 {
         %begin = memref.load %block_offsets[%k] ...
         scf.for %edge = %begin + %gid to %end step %width {
-          %src = memref.load %blocked_src[%edge] ...   // then the edge's body
+          %src = memref.load %blocked_src[%edge] {gir_gpu.streaming} ...   // then the body
         }
         gir_gpu.barrier
       }
     }
-    %threads = arith.minsi %num_edges, %c1081344 : i32
+    %threads = arith.minsi %num_edges, %c1081344 : i32   // the sweep: %c270336
     host.launch @map_s1 ...
     ```
     After, with `blocked_sweep` on the edge map (the host side as above):
@@ -104,7 +120,7 @@ class FrontierEdgeBlocking(ModulePass):
       %first = memref.load %block_offsets[%c0] ...
       %last = memref.load %block_offsets[%blocks] ...
       scf.for %edge = %first + %gid to %last step %width {
-        %src = memref.load %blocked_src[%edge] ...     // then the edge's body
+        %src = memref.load %blocked_src[%edge] {gir_gpu.streaming} ...   // then the body
       }
     }
     ```
@@ -142,8 +158,9 @@ def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
     assert isinstance(tiling, Blocked)
     offsets = tiling.block_offsets(ctx)
     owners = blocked_array(ctx, tiling.owners)
-    threads = ctx.shared("edge_blocking_threads", _thread_count(ctx))
     sweep = isinstance(edge_map.attributes.get(SWEEP_ATTR), UnitAttr)
+    most = SWEEP_THREADS if sweep else BLOCKED_THREADS
+    threads = ctx.shared(f"edge_blocking_threads_{most}", _thread_count(ctx, most))
 
     def build(at: Builder, body: MapBody) -> None:
         gid = at.insert(gir_gpu.IdOp(gir_gpu.Dimension.GLOBAL)).result
@@ -164,6 +181,7 @@ def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
             vertex = at_edge.insert(memref.LoadOp.get(owners, [edge])).res
             vertex.name_hint = tiling.owner_name
             body(at_edge, [vertex, edge])
+            _mark_streamed_loads(edges, edge)
             b.insert(scf.ForOp(first, end, width, [], Region(edges)))
 
         if sweep:
@@ -188,13 +206,30 @@ def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
     kernels.map_kernel(edge_map, threads, build, b, cooperative=True)
 
 
-def _thread_count(ctx: GpuContext) -> Callable[[Builder], SSAValue]:
-    """Makes the threads of a blocked traversal at setup: min(E, BLOCKED_THREADS)."""
+def _mark_streamed_loads(edge_loop: Block, edge: SSAValue) -> None:
+    """Marks the loads of `edge_loop`'s body that read the edge's own element
+    (`array[edge]`) of an array the body never writes as `gir_gpu.STREAMING`:
+    each edge is walked once, by one thread, so no other load in the launch
+    reads that element again."""
+    written = {
+        operand
+        for op in edge_loop.walk()
+        if not isinstance(op, memref.LoadOp)
+        for operand in op.operands
+        if isinstance(operand.type, MemRefType)
+    }
+    for op in edge_loop.walk():
+        if isinstance(op, memref.LoadOp) and tuple(op.indices) == (edge,) and op.memref not in written:
+            op.attributes[gir_gpu.STREAMING] = UnitAttr()
+
+
+def _thread_count(ctx: GpuContext, most: int) -> Callable[[Builder], SSAValue]:
+    """Makes the threads of a blocked traversal at setup: min(E, most)."""
 
     def make(b: Builder) -> SSAValue:
-        bound = constant(b, BLOCKED_THREADS, ctx.edge_type)
+        bound = constant(b, most, ctx.edge_type)
         threads = b.insert(arith.MinSIOp(ctx.edges, bound)).result
-        if ctx.edge_type != i32:  # at most BLOCKED_THREADS: an i32
+        if ctx.edge_type != i32:  # at most `most`: an i32
             threads = b.insert(arith.TruncIOp(threads, i32)).result
         threads.name_hint = "threads"
         return threads

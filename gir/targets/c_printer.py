@@ -47,6 +47,7 @@ from gir.dialects.gir_gpu import (
     IdOp,
     KernelOp,
     is_persistent,
+    is_streaming,
     PrintOp,
     ReturnOp,
     SharedAllocOp,
@@ -176,6 +177,11 @@ class CFlavour(ABC):
     def memory_type(self, scalar: Scalar, needs: Needs) -> str:
         """The C type of a buffer element holding `scalar`."""
         return self.value_type(scalar, needs)
+
+    def streaming_load(self, element: str, scalar: Scalar) -> str:
+        """`element` (`buffer[index]`, holding `scalar`) read once in a launch
+        (`gir_gpu.STREAMING`): by default a plain load."""
+        return element
 
     def parameter_type(self, scalar: Scalar, needs: Needs) -> str:
         """The C type of a scalar kernel parameter: an `i1` is passed as an int."""
@@ -697,7 +703,10 @@ class KernelPrinter(StructuredPrinter):
 
     @emit.register
     def _(self, op: memref.LoadOp) -> None:
-        self._define(op.res, self._element(op.memref, op.indices))
+        element = self._element(op.memref, op.indices)
+        if is_streaming(op):
+            element = self.flavour.streaming_load(element, self.scalar(op.res.type))
+        self._define(op.res, element)
 
     @emit.register
     def _(self, op: memref.StoreOp) -> None:

@@ -77,6 +77,10 @@ class CudaFlavour(CFlavour):
     def pointer_type(self, element: str, *, read_only: bool = False) -> str:
         return f"const {element}*" if read_only else f"{element}*"
 
+    def streaming_load(self, element: str, scalar: Scalar) -> str:
+        # ld.global.cs: cached with the evict-first policy (CUDA has no __ldcs of bool)
+        return element if scalar.is_bool else f"__ldcs(&{element})"
+
     def float_special(self, value: float, width: int, needs: Needs) -> str:
         if width == 32:
             bits = "0x7fc00000" if value != value else ("0x7f800000" if value > 0 else "0xff800000")

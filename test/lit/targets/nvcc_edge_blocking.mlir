@@ -4,6 +4,9 @@
 // BLOCKED_SWEEP) compiles with nvcc for sm_90, and the blocked kernel
 // synchronizes its block after each tile of edges, while the sweep's kernel is
 // one loop over all the edges with no barrier, launched as any other kernel.
+// Each edge's own elements of the layout are loaded once (`gir_gpu.streaming`):
+// CUDA reads them with `__ldcs`, OpenCL, which has no such hint, plainly; the
+// shares, read at random, are plain loads on both.
 // RUN: gir-translate --to-cuda %S/../../programs/pagerank_blocked.gt -o %t.pr.cu
 // RUN: gir-translate --to-cuda %S/../passes/frontier-edge-blocking.gt -o %t.w.cu
 // RUN: gir-translate --to-cuda %S/../../programs/pagerank_timed_blocked.gt -o %t.tb.cu
@@ -25,11 +28,16 @@
 // SWEEP-NEXT:  int [[END:.*]] = csc_block_offsets[blocks];
 // SWEEP-NEXT:  int [[FIRST:.*]] = [[BEGIN]] + gid;
 // SWEEP-NEXT:  for (int edge = [[FIRST]]; edge < [[END]]; edge += {{.*}}) {
+// SWEEP-NEXT:    int dst = __ldcs(&csc_blocked_dst[edge]);
+// SWEEP-NEXT:    int src = __ldcs(&csc_blocked_src[edge]);
+// SWEEP-NEXT:    float {{.*}} = share[src];
 // SWEEP-NOT:   for (
 // SWEEP-NOT:   __syncthreads
 // SWEEP:     {{^}$}}
 // SWEEP:       map_gather<<<{{.*}}>>>(blocks, csc_block_offsets,
 // CL-SWEEP:  __kernel void map_gather(
 // CL-SWEEP:    for (int edge = {{.*}}; edge < {{.*}}; edge += {{.*}}) {
+// CL-SWEEP-NEXT:  int dst = csc_blocked_dst[edge];
+// CL-SWEEP-NEXT:  int src = csc_blocked_src[edge];
 // CL-SWEEP-NOT: barrier(
 // CL-SWEEP:  {{^}$}}
