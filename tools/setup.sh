@@ -3,8 +3,9 @@
 # - a C++ compiler (g++) through apt when there is none (gir builds its graph
 #   loader with it);
 # - OpenCL on the CPU (PoCL) through apt when no OpenCL platform is installed;
-# - a virtual environment .venv with gir (editable) and its test extras (pip),
-#   unless the current Python already has them (e.g. an activated environment);
+# - a virtual environment .venv with gir (editable) and its test extras (uv,
+#   installed with pip, or pip alone), unless the current Python already has
+#   them (e.g. an activated environment);
 # - nvcc is used when present (/usr/local/cuda/bin is put on PATH).
 _gir_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 _gir_sudo=""; [ "$(id -u)" -ne 0 ] && _gir_sudo="sudo"
@@ -47,8 +48,14 @@ if ! _gir_ready; then
     source "$_gir_root/.venv/bin/activate"
   fi
   if ! _gir_ready; then
-    echo "== installing gir and its Python dependencies (pip)"
-    python3 -m pip install -q --upgrade pip
-    python3 -m pip install -q -e "$_gir_root[opencl,test,docs]"
+    # uv installs the same packages as pip, byte-compiled, in a third of the time
+    # (on a 2-core machine 20 s against 53 s: most of CI's first minute); pip
+    # installs them where uv cannot be had.
+    echo "== installing gir and its Python dependencies (uv, else pip)"
+    if ! { python3 -m pip install -q uv 2>/dev/null &&
+      python3 -m uv pip install -q --compile-bytecode -e "$_gir_root[opencl,test,docs]"; }; then
+      python3 -m pip install -q --upgrade pip
+      python3 -m pip install -q -e "$_gir_root[opencl,test,docs]"
+    fi
   fi
 fi
