@@ -3,6 +3,7 @@
 
 ```
 python tools/gather_floor.py rmat:22 --orderings NONE,DEGREE,DEGREE_GROUP,HUB_CLUSTER,RCM [--trials 11] [--hot 12288,49152] [--blocked 0x10000]
+python tools/gather_floor.py rmat:22 --orderings DEGREE --sweep 0x2000,0x4000 --grids 4224x256,264x1024
 ```
 
 For each ordering of `gir.reorder` (NONE: the ids as generated) the graph is
@@ -17,7 +18,11 @@ source is among them. `--blocked SIZE,...` times the parts of the blocked pull
 gir prints for `configLoadBalance(EDGE_ONLY, BLOCKED, SIZE)` (pr_best_social.gt):
 the index arrays alone, with the share reads, with the adds into the
 destinations (gir's gather), the adds alone, the sources as 16-bit offsets in
-their block, and one sweep without the barriers between blocks. Needs pycuda and a
+their block, and one sweep without the barriers between blocks. `--sweep SIZE,...`
+times the sweep gir prints for `configLoadBalance(EDGE_ONLY, BLOCKED_SWEEP, SIZE)`
+on each grid of `--grids` (BLOCKSxTHREADS) three ways: with plain loads of the
+index arrays, with streaming loads (`__ldcs`, what gir prints), and with each
+edge's destination and source side by side, read as one 8-byte load. Needs pycuda and a
 GPU; this is a measuring tool, not part of gir's runtime (docs/performance.md,
 "PageRank's gather floor").
 """
@@ -112,6 +117,36 @@ __global__ void blocked_5(int b, int s, const int* o, const int* d, const int* r
 }
 """
 
+SWEEP_KERNEL = BLOCKED_KERNEL.split("// The blocked pull")[0] + r"""
+// gir's BLOCKED_SWEEP pull: one stride over all the tiles' edges, by the whole grid.
+extern "C" __global__ void sweep_plain(int blocks, const int* offsets, const int* dsts, const int* srcs,
+                                       const int2* pairs, const float* share, float* inflow) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x, end = offsets[blocks];
+  for (int edge = offsets[0] + gid; edge < end; edge += stride) run_add(&inflow[dsts[edge]], share[srcs[edge]]);
+}
+extern "C" __global__ void sweep_streamed(int blocks, const int* offsets, const int* dsts, const int* srcs,
+                                          const int2* pairs, const float* share, float* inflow) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x, end = offsets[blocks];
+  for (int edge = offsets[0] + gid; edge < end; edge += stride)
+    run_add(&inflow[__ldcs(&dsts[edge])], share[__ldcs(&srcs[edge])]);
+}
+extern "C" __global__ void sweep_pairs(int blocks, const int* offsets, const int* dsts, const int* srcs,
+                                       const int2* pairs, const float* share, float* inflow) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x, end = offsets[blocks];
+  for (int edge = offsets[0] + gid; edge < end; edge += stride) {
+    int2 pair = __ldcs(&pairs[edge]);
+    run_add(&inflow[pair.x], share[pair.y]);
+  }
+}
+"""
+
+SWEEP_MODES = {
+    "sweep_plain": "plain index loads",
+    "sweep_streamed": "streaming index loads (gir)",
+    "sweep_pairs": "(dst, src) pairs, one 8-byte streaming load",
+}
+"""`SWEEP_KERNEL`'s kernels and what each times."""
+
 BLOCKED_MODES = (
     "the index arrays only",
     "+ the share reads",
@@ -152,6 +187,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hot", type=hot_counts, default=[], help="shared-memory hub counts to time, e.g. 12288,49152")
     parser.add_argument(
         "--blocked", type=block_sizes, default=[], help="also time the blocked pull's parts with these source blocks, e.g. 65536"
+    )
+    parser.add_argument("--sweep", type=block_sizes, default=[], help="also time the sweep's loads with these source blocks")
+    parser.add_argument(
+        "--grids", type=grids, default=[(BLOCKED_GRID, 256)], help="the sweep's launches, BLOCKSxTHREADS,... [4224x256]"
     )
     options = parser.parse_args(argv)
 
@@ -199,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
         col.free()
         for size in options.blocked:
             time_blocked(size, n, new_src, new_dst, share, options.trials, name)
+        for size in options.sweep:
+            time_sweep(size, n, new_src, new_dst, share, options.grids, options.trials, name)
     return 0
 
 
@@ -212,6 +253,52 @@ def block_sizes(text: str) -> list[int]:
     return sizes
 
 
+def grids(text: str) -> list[tuple[int, int]]:
+    """`--grids`' comma-separated launches, BLOCKSxTHREADS (threads a power of two, 32 to 1024)."""
+    launches = []
+    for item in text.split(","):
+        blocks, _, threads = item.partition("x")
+        if not (blocks.isdigit() and threads.isdigit()) or int(blocks) < 1 or int(threads) not in (32, 64, 128, 256, 512, 1024):
+            raise argparse.ArgumentTypeError(f"--grids {item}: BLOCKSxTHREADS, threads a power of two from 32 to 1024")
+        launches.append((int(blocks), int(threads)))
+    return launches
+
+
+def tiled(size: int, n: int, src: np.ndarray, dst: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """The edges tiled in blocks of `size` sources, each block's sorted by
+    destination: the block count, each block's first edge (and the end), and
+    the edges' order."""
+    src64, dst64 = src.astype(np.int64), dst.astype(np.int64)
+    order = np.argsort(((src64 // size) * n + dst64) * n + src64)
+    blocks = (n + size - 1) // size
+    offsets = np.searchsorted(src64[order] // size, np.arange(blocks + 1)).astype(np.int32)
+    return blocks, offsets, order
+
+
+def time_sweep(
+    size: int, n: int, src: np.ndarray, dst: np.ndarray, share: object, launches: list[tuple[int, int]], trials: int, name: str
+) -> None:
+    """Prints the median time of each of `SWEEP_MODES` on each launch, over the
+    edges tiled in blocks of `size` sources."""
+    import pycuda.driver as cuda
+    from pycuda.compiler import SourceModule
+
+    module = SourceModule(SWEEP_KERNEL, options=["-O3"], no_extern_c=True)
+    blocks, offsets, order = tiled(size, n, src, dst)
+    dsts, srcs = dst[order].astype(np.int32), src[order].astype(np.int32)
+    arrays = [cuda.to_device(a) for a in (offsets, dsts, srcs, np.ascontiguousarray(np.stack([dsts, srcs], axis=1)))]
+    inflow = cuda.mem_alloc(4 * n)
+    for grid, threads in launches:
+        for kernel_name, what in SWEEP_MODES.items():
+            kernel = module.get_function(kernel_name)
+            median = timed(
+                lambda: kernel(np.int32(blocks), *arrays, share, inflow, block=(threads, 1, 1), grid=(grid, 1)), trials
+            )
+            print(f"{name}: sweep of {size:#x}-source blocks, {grid}x{threads}, {what}: {median:.3f} ms", flush=True)
+    for array in (*arrays, inflow):
+        array.free()
+
+
 def time_blocked(size: int, n: int, src: np.ndarray, dst: np.ndarray, share: object, trials: int, name: str) -> None:
     """Prints the median time of each of `BLOCKED_MODES` over the edges tiled in
     blocks of `size` sources, each block's sorted by destination."""
@@ -219,11 +306,8 @@ def time_blocked(size: int, n: int, src: np.ndarray, dst: np.ndarray, share: obj
     from pycuda.compiler import SourceModule
 
     module = SourceModule(BLOCKED_KERNEL, options=["-O3"], no_extern_c=True)
-    src64, dst64 = src.astype(np.int64), dst.astype(np.int64)
-    order = np.argsort(((src64 // size) * n + dst64) * n + src64)
-    block_of = src64[order] // size
-    blocks = (n + size - 1) // size
-    offsets = np.searchsorted(block_of, np.arange(blocks + 1)).astype(np.int32)
+    blocks, offsets, order = tiled(size, n, src, dst)
+    block_of = src.astype(np.int64)[order] // size
     sorted_src = src[order].astype(np.int32)
     arrays = {
         "offsets": cuda.to_device(offsets),

@@ -1,5 +1,5 @@
 """tools/gather_floor.py, the measuring tool of PageRank's gather: its options
-are checked before any GPU work, and its blocked kernels compile with nvcc
+are checked before any GPU work, and its blocked and sweep kernels compile with nvcc
 (skipped without nvcc; timing them needs a GPU)."""
 
 from __future__ import annotations
@@ -34,6 +34,14 @@ def test_block_sizes_are_checked() -> None:
             tool.block_sizes(wrong)
 
 
+def test_sweep_grids_are_checked() -> None:
+    tool = _tool()
+    assert tool.grids("4224x256,264x1024") == [(4224, 256), (264, 1024)]
+    for wrong in ("264", "0x256", "264x100", "264x2048"):
+        with pytest.raises(argparse.ArgumentTypeError, match="BLOCKSxTHREADS"):
+            tool.grids(wrong)
+
+
 def test_a_block_too_large_is_refused_before_any_gpu_work() -> None:
     finished = subprocess.run(
         [sys.executable, str(TOOL), "rmat:4", "--blocked", "0x20000"], capture_output=True, text=True
@@ -43,14 +51,19 @@ def test_a_block_too_large_is_refused_before_any_gpu_work() -> None:
 
 
 @pytest.mark.skipif(find_nvcc() is None, reason="nvcc is not installed")
-def test_the_blocked_kernels_compile(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kernels", ["BLOCKED_KERNEL", "SWEEP_KERNEL"])
+def test_the_kernels_compile(kernels: str, tmp_path: Path) -> None:
     tool = _tool()
-    source = tmp_path / "blocked.cu"
-    source.write_text(tool.BLOCKED_KERNEL)
+    text = getattr(tool, kernels)
+    source = tmp_path / "kernels.cu"
+    source.write_text(text)
     finished = subprocess.run(
-        [find_nvcc(), "-O3", "-arch=sm_90", "-cuda", str(source), "-o", str(tmp_path / "blocked.ii")],
+        [find_nvcc(), "-O3", "-arch=sm_90", "-cuda", str(source), "-o", str(tmp_path / "kernels.ii")],
         capture_output=True, text=True,
     )  # fmt: skip
     assert finished.returncode == 0, finished.stderr
-    kernels = re.findall(r"__global__ void (blocked_\d)\(", tool.BLOCKED_KERNEL)
-    assert kernels == [f"blocked_{mode}" for mode in range(len(tool.BLOCKED_MODES))]
+    if kernels == "BLOCKED_KERNEL":
+        names = [f"blocked_{mode}" for mode in range(len(tool.BLOCKED_MODES))]
+    else:
+        names = list(tool.SWEEP_MODES)
+    assert re.findall(r"__global__ void (\w+)\(", text) == names
