@@ -13,6 +13,8 @@ import os
 import resource
 import shutil
 import subprocess
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -166,6 +168,24 @@ def test_the_library_is_built_once_per_user_not_per_graph_cache(
     monkeypatch.setattr(native, "_build", lambda *arguments: pytest.fail("rebuilt the library"))
     assert native.library_path() == built and tmp_path not in built.parents
     assert not [entry for entry in built.parent.iterdir() if entry.suffix == ".tmp"]
+
+
+def test_processes_starting_together_build_the_library_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GIR_NATIVE_CACHE_DIR", str(tmp_path))
+    builds: list[Path] = []
+
+    def build(command: list[str], library: Path) -> None:
+        builds.append(library)
+        time.sleep(0.2)  # long enough for the others to arrive while it builds
+        library.write_bytes(b"")
+
+    monkeypatch.setattr(native, "_build", build)
+    with ThreadPoolExecutor(4) as pool:  # each opens the lock file: a lock of its own
+        paths = list(pool.map(lambda _: native.library_path(), range(4)))
+    assert len(builds) == 1
+    assert paths == [builds[0]] * 4
 
 
 def _sorted_unique_reference(src: np.ndarray, dst: np.ndarray, weights: np.ndarray) -> list[tuple[int, int, int]]:

@@ -6,8 +6,9 @@ system's C++ compiler (`$CXX`, else `c++`) into a shared library that ctypes
 loads. The library is cached by a hash of its sources and of the compiler
 command in a per-user directory (`$GIR_NATIVE_CACHE_DIR`, default
 `~/.cache/gir-native`), apart from the graph cache, so that runs with their own
-`GIR_CACHE_DIR` share one build. Concurrent first builds each write a temporary
-file and rename it, so a reader never loads half a library.
+`GIR_CACHE_DIR` share one build. Processes that start together build it once:
+the first takes a lock beside it and the others wait for it; the build writes a
+temporary file and renames it, so a reader never loads half a library.
 
 Each function below takes and returns numpy arrays; a C++ error becomes the
 `GraphError` it describes, with its location.
@@ -16,12 +17,15 @@ Each function below takes and returns numpy arrays; a C++ error becomes the
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import hashlib
 import os
 import shlex
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
@@ -78,11 +82,26 @@ def library_path() -> Path:
         return library
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        _build(command, library)
+        with _exclusive(directory / f".{library.name}.lock"):
+            if not library.exists():  # built while this process waited
+                _build(command, library)
     except OSError:  # a read-only cache: build where this process may write
         library = Path(tempfile.mkdtemp(prefix="gir-native-")) / library.name
         _build(command, library)
     return library
+
+
+@contextmanager
+def _exclusive(lock: Path) -> Iterator[None]:
+    """Holds an exclusive lock on the file `lock` (made if missing): processes
+    starting together (test workers on a fresh machine) build the library once,
+    the others waiting for it, instead of each compiling it (14 s of a core)."""
+    with open(lock, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _build(command: list[str], library: Path) -> None:
