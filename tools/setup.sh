@@ -48,9 +48,9 @@ if ! _gir_ready; then
     source "$_gir_root/.venv/bin/activate"
   fi
   if ! _gir_ready; then
-    # uv installs the same packages as pip, byte-compiled, in a third of the time
-    # (on a 2-core machine 20 s against 53 s: most of CI's first minute); pip
-    # installs them where uv cannot be had.
+    # uv installs the same packages as pip, byte-compiled, in half the time (on a
+    # 2-core machine the whole set-up took 27 s with uv, 53 s with pip: most of
+    # CI's first minute); pip installs them where uv cannot be had.
     echo "== installing gir and its Python dependencies (uv, else pip)"
     if ! { python3 -m pip install -q uv 2>/dev/null &&
       python3 -m uv pip install -q --compile-bytecode -e "$_gir_root[opencl,test,docs]"; }; then
