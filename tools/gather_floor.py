@@ -58,7 +58,7 @@ extern "C" __global__ void gather_hot(const int* __restrict__ col, const float* 
 }
 """
 
-BLOCKED_KERNEL = r"""
+RUN_ADD = r"""
 // gir's warp-segmented add (gir_run_add_f32 in the printed CUDA): one atomic per
 // run of equal addresses among a warp's lanes.
 __device__ __forceinline__ void run_add(float* address, float value) {
@@ -78,7 +78,9 @@ __device__ __forceinline__ void run_add(float* address, float value) {
   }
   if (first) atomicAdd(address, sum);
 }
+"""
 
+BLOCKED_KERNEL = RUN_ADD + r"""
 // The blocked pull of pr_best_social.gt: edges in blocks of `size` sources, each
 // block's sorted by destination; the grid walks the blocks in turn (a barrier
 // between blocks, as gir prints it). MODE 0 reads the two index arrays only, 1
@@ -117,7 +119,7 @@ __global__ void blocked_5(int b, int s, const int* o, const int* d, const int* r
 }
 """
 
-SWEEP_KERNEL = BLOCKED_KERNEL.split("// The blocked pull")[0] + r"""
+SWEEP_KERNEL = RUN_ADD + r"""
 // gir's BLOCKED_SWEEP pull: one stride over all the tiles' edges, by the whole grid.
 extern "C" __global__ void sweep_plain(int blocks, const int* offsets, const int* dsts, const int* srcs,
                                        const int2* pairs, const float* share, float* inflow) {
