@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -354,8 +354,10 @@ class _Guard:
     counts: dict[SSAValue, SSAValue]
     _entry_values: dict[tuple[object, Attribute], SSAValue] = field(default_factory=dict)
 
-    def _at_entry(self, key: object, type_: Attribute, build: Operation) -> SSAValue:
-        """One op per (key, type) at the kernel's start, made by `build` the first time."""
+    def _at_entry(self, key: object, type_: Attribute, build: Callable[[], Operation]) -> SSAValue:
+        """One op per (key, type) at the kernel's start, made by `build` the first
+        time (only then: a kernel has thousands of accesses, and building an op
+        to throw away was a third of this pass's time)."""
         value = self._entry_values.get((key, type_))
         if value is None:
             block = self.kernel.body.block
@@ -363,12 +365,13 @@ class _Guard:
             while isinstance(anchor, arith.ConstantOp):
                 anchor = anchor.next_op
             assert anchor is not None
-            Rewriter.insert_op(build, InsertPoint.before(anchor))
-            value = self._entry_values[(key, type_)] = build.results[0]
+            op = build()
+            Rewriter.insert_op(op, InsertPoint.before(anchor))
+            value = self._entry_values[(key, type_)] = op.results[0]
         return value
 
     def _constant(self, number: int, type_: Attribute) -> SSAValue:
-        return self._at_entry(number, type_, arith.ConstantOp(IntegerAttr(number, type_)))
+        return self._at_entry(number, type_, lambda: arith.ConstantOp(IntegerAttr(number, type_)))
 
     def _count(self, buffer: SSAValue) -> SSAValue:
         """The buffer's element count, an i32."""
@@ -380,8 +383,15 @@ class _Guard:
 
     def _count_as(self, count: SSAValue, type_: Attribute) -> SSAValue:
         """`count` as a value of an index's type."""
-        cast = _convert(count, type_)
-        return count if cast is None else self._at_entry(count, type_, cast)
+        if count.type == type_:
+            return count
+
+        def cast() -> Operation:
+            op = _convert(count, type_)
+            assert op is not None, "the types differ"
+            return op
+
+        return self._at_entry(count, type_, cast)
 
     def wrap(self, access: Operation, site: int) -> None:
         """Puts `access` under `scf.if index in [0, count)`; the else branch records
