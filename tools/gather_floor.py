@@ -140,12 +140,38 @@ extern "C" __global__ void sweep_pairs(int blocks, const int* offsets, const int
     run_add(&inflow[pair.x], share[pair.y]);
   }
 }
+// Each block walks its own contiguous run of the edges (a grid's share each), so
+// that one SM reads the shares of a few tiles, not a slice of every tile.
+__device__ __forceinline__ void block_run(int blocks, const int* offsets, int* first, int* last) {
+  long long begin = offsets[0], total = offsets[blocks] - begin;
+  long long per = (total + gridDim.x - 1) / gridDim.x;
+  *first = (int)(begin + per * blockIdx.x);
+  *last = (int)min(begin + per * (blockIdx.x + 1), begin + total);
+}
+extern "C" __global__ void chunked_streamed(int blocks, const int* offsets, const int* dsts, const int* srcs,
+                                            const int2* pairs, const float* share, float* inflow) {
+  int first, last;
+  block_run(blocks, offsets, &first, &last);
+  for (int edge = first + threadIdx.x; edge < last; edge += blockDim.x)
+    run_add(&inflow[__ldcs(&dsts[edge])], share[__ldcs(&srcs[edge])]);
+}
+extern "C" __global__ void chunked_pairs(int blocks, const int* offsets, const int* dsts, const int* srcs,
+                                         const int2* pairs, const float* share, float* inflow) {
+  int first, last;
+  block_run(blocks, offsets, &first, &last);
+  for (int edge = first + threadIdx.x; edge < last; edge += blockDim.x) {
+    int2 pair = __ldcs(&pairs[edge]);
+    run_add(&inflow[pair.x], share[pair.y]);
+  }
+}
 """
 
 SWEEP_MODES = {
     "sweep_plain": "plain index loads",
     "sweep_streamed": "streaming index loads (gir)",
     "sweep_pairs": "(dst, src) pairs, one 8-byte streaming load",
+    "chunked_streamed": "streaming index loads, a contiguous run of edges a block",
+    "chunked_pairs": "(dst, src) pairs, a contiguous run of edges a block",
 }
 """`SWEEP_KERNEL`'s kernels and what each times."""
 
