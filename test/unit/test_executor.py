@@ -8,7 +8,6 @@ elsewhere with the reason."""
 from __future__ import annotations
 
 import io
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +32,8 @@ from gir.runtime.reference import check_bfs_parent
 from gir.runtime.run import Run
 from gir.targets import print_kernels
 from gir.tools.translate import read_module
+
+import nvcc_batch
 
 INPUTS = Path(__file__).parents[1] / "lit" / "targets" / "Inputs"
 
@@ -113,14 +114,27 @@ def test_opencl_kernels_build_without_warnings(path, opencl_context):
     assert cl.Program(opencl_context, source).build(options=["-Werror"]).all_kernels()
 
 
+@pytest.fixture(scope="module")
+def cuda_kernel_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, nvcc_batch.Built]:
+    """Every construct's CUDA kernels, compiled together in one nvcc call
+    (`test/nvcc_batch.py`: a call costs seconds whatever it compiles)."""
+    directory = tmp_path_factory.mktemp("constructs")
+    files = []
+    for path in CONSTRUCTS:
+        files.append(directory / f"{path.stem}.cu")
+        files[-1].write_text(print_kernels(read_module(str(path)), "cuda"))
+    return directory, nvcc_batch.build(files, ["-arch=sm_90", "-std=c++17"])
+
+
 @pytest.mark.skipif(find_nvcc() is None, reason="nvcc is not installed")
 @pytest.mark.parametrize("path", CONSTRUCTS, ids=lambda path: path.stem)
-def test_cuda_kernels_compile_with_nvcc_without_warnings(path, tmp_path):
-    source = tmp_path / f"{path.stem}.cu"
-    source.write_text(print_kernels(read_module(str(path)), "cuda"))
-    command = [find_nvcc(), "-arch=sm_90", "-std=c++17", "-c", str(source), "-o", str(tmp_path / "out.o")]
-    completed = subprocess.run(command, capture_output=True, text=True)
-    assert completed.returncode == 0 and "warning" not in completed.stderr, completed.stderr
+def test_cuda_kernels_compile_with_nvcc_without_warnings(
+    path: Path, cuda_kernel_builds: tuple[Path, nvcc_batch.Built]
+) -> None:
+    directory, built = cuda_kernel_builds
+    problem = built.problem(directory / f"{path.stem}.cu")
+    assert problem is None, problem
+    assert "warning" not in built.joined_stderr, built.joined_stderr
 
 
 def _write_el(path: Path, edges: list[tuple[int, int]]) -> str:
