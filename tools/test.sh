@@ -19,6 +19,10 @@ source tools/setup.sh
 # project's development machines set it), every process a test starts would
 # compile gir's modules from source again, about 0.4 s each.
 python3 -m compileall -q -j 0 gir
+# The same for the tests: pytest caches each test module's assertion-rewritten
+# bytecode only where bytecode may be written, else each worker and child
+# process parses and rewrites every module again (seconds a process).
+unset PYTHONDONTWRITEBYTECODE
 # The tests never touch the user's graph cache (~/.cache/gir): lit's RUN lines
 # share a scratch one, and pytest gives every test its own (test/conftest.py).
 scratch=$(mktemp -d)
