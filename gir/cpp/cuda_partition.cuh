@@ -514,7 +514,9 @@ inline void allgather(int* items, int* count, std::initializer_list<Claimed> cla
   check(cudaMemcpy(sizes.data(), all_sizes, sizeof(int) * self.size, cudaMemcpyDeviceToHost), "cudaMemcpy (exchange)");
   long long entries = 0;
   for (int& size : sizes) {
-    if (size > capacity) fail("a queue of %lld entries got %d in a partitioned launch: the claims that go with it would be lost", capacity, size);
+    if (size > capacity) {
+      fail("a queue of %lld entries got %d in a partitioned launch: the claims that go with it would be lost", capacity, size);
+    }
     size = std::max(size, 0);
     entries += size;
   }

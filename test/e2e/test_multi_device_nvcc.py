@@ -52,7 +52,8 @@ def test_partitioned_bfs_builds(tmp_path: Path) -> None:
     binary = _build("bfs.gt", tmp_path)
     assert binary.is_file()
     # BFS's claims of pred go with its queue: the runtime's overload that carries them
-    assert "gir_rt::allgather(spare_items, queue_size, {gir_rt::claimed(pred)});" in (tmp_path / "bfs.gt.cu").read_text()
+    source = (tmp_path / "bfs.gt.cu").read_text()
+    assert "gir_rt::allgather(spare_items, queue_size, {gir_rt::claimed(pred)});" in source
 
 
 @pytest.mark.parametrize(

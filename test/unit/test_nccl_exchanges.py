@@ -280,7 +280,9 @@ def test_queue_unions_as_bitmaps_of_every_vertex(
     assert communicator.exchanged().received == (len(queues) * sent,) * len(queues)
 
 
-def _union_with_claims(communicator: Communicator, queues: list[list[int]]) -> list[tuple[list[int], np.ndarray, np.ndarray]]:
+def _union_with_claims(
+    communicator: Communicator, queues: list[list[int]]
+) -> list[tuple[list[int], np.ndarray, np.ndarray]]:
     """Each rank's queue, `pred` (int32) and `flags` (int8) after the union of
     `queues` with the claims of both: rank r's claimed values are 10 * r plus
     the vertex, and r + 1."""
