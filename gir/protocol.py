@@ -31,7 +31,7 @@ name spelled again in the printed text:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -163,8 +163,9 @@ class HostRuntime(Protocol):
         what `exchange` (a `host.ExchangeFormat`) says."""
         ...
 
-    def allgather(self, items: Buffer, count: Buffer) -> None:
-        """The union of every device's queue (`host.allgather`)."""
+    def allgather(self, items: Buffer, count: Buffer, claims: Sequence[Buffer] = ()) -> None:
+        """The union of every device's queue, with the claims of `claims` that
+        go with it (`host.allgather`)."""
         ...
 
     def graph_size(self, graph: Any, what: GraphSize) -> int:

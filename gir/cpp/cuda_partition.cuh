@@ -9,6 +9,7 @@
 //   clone(buffer)                  Run.clone
 //   allreduce(buffer, kind, base)  NcclCommunicator.allreduce_buffer
 //   allgather(items, count)        NcclCommunicator.allgather_queue
+//   allgather(items, count, claims) the same with claims (_allgather_queue_claims)
 //   Tally, print_exchanged         ExchangeCount, gir-run's "exchanged" line
 //
 // An all-reduce with a base sends the elements the rank changed, as (index,
@@ -19,6 +20,7 @@
 // Printed after cuda_runtime.cuh (namespace gir_rt); link with -lnccl.
 #pragma once
 
+#include <initializer_list>
 #include <mutex>
 #include <numeric>
 #include <thread>
@@ -449,6 +451,119 @@ inline void allgather(int* items, int* count) {
     tally((long long)size * 4, total * 4);
   }
   write<int>(count, 0, (int)total);
+}
+
+// A buffer whose claims go with a queue (host.allgather ... claims): its
+// elements are moved as bytes, `bytes` each.
+struct Claimed {
+  void* buffer;
+  int bytes;
+};
+
+template <typename T> Claimed claimed(T* buffer) { return Claimed{(void*)buffer, (int)sizeof(T)}; }
+
+// out[i] = values[vertices[i]] for the first `count` vertices.
+template <typename U> __global__ void gather_claims_kernel(const U* values, const int* vertices, long long count, U* out) {
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i < count) out[i] = values[vertices[i]];
+}
+
+// values[vertices[i]] = claimed[i] for the first `count` vertices (one rank's:
+// a vertex is queued once a rank, so no two threads meet).
+template <typename U> __global__ void apply_claims_kernel(U* values, const int* vertices, const U* claimed, long long count) {
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i < count) values[vertices[i]] = claimed[i];
+}
+
+// The claims of one buffer: the values at this rank's `own` queued vertices
+// (`vertices`, padded to `widest`) all-gathered, and each rank's set at its
+// vertices (`queues`, rank r's at r * widest), last rank first, so the lowest
+// rank that queued a vertex wins (multi_device.apply_claims).
+template <typename U>
+void exchange_claims(const Claimed& claim, const int* vertices, int own, const int* queues, long long widest,
+                     const std::vector<int>& sizes, size_t slot) {
+  Rank& self = rank();
+  U* values = (U*)claim.buffer;
+  U* own_values = scratch<U>(slot, widest);
+  U* all_values = scratch<U>(slot + 1, widest * self.size);
+  if (own > 0) {
+    gather_claims_kernel<U><<<grid_of(own), 256>>>(values, vertices, own, own_values);
+    launched("gir_rt::gather_claims_kernel");
+  }
+  nccl_check(ncclAllGather(own_values, all_values, (size_t)widest * sizeof(U), ncclUint8, self.comm, 0), "ncclAllGather");
+  for (int r = self.size - 1; r >= 0; --r) {
+    if (sizes[(size_t)r] == 0) continue;
+    apply_claims_kernel<U><<<grid_of(sizes[(size_t)r]), 256>>>(values, queues + r * widest, all_values + r * widest, sizes[(size_t)r]);
+    launched("gir_rt::apply_claims_kernel");
+  }
+}
+
+// The queue union with the claims that go with it (host.allgather ... claims;
+// NcclCommunicator._allgather_queue_claims): the ranks' sizes all-gathered
+// and read, the queues padded to the longest and all-gathered, each claimed
+// buffer's values at the queued vertices all-gathered and set, and the union
+// listed through a bitmap of every vertex on the device (sorted and made
+// unique before a graph is split). Each entry goes as its vertex and values.
+inline void allgather(int* items, int* count, std::initializer_list<Claimed> claims) {
+  Rank& self = rank();
+  if (self.size == 1) return;
+  long long capacity = allocation_count(items, "host.allgather");
+  int* all_sizes = scratch<int>(14, self.size);
+  nccl_check(ncclAllGather(count, all_sizes, 1, ncclInt32, self.comm, 0), "ncclAllGather");
+  std::vector<int> sizes((size_t)self.size);
+  check(cudaMemcpy(sizes.data(), all_sizes, sizeof(int) * self.size, cudaMemcpyDeviceToHost), "cudaMemcpy (exchange)");
+  long long entries = 0;
+  for (int& size : sizes) {
+    if (size > capacity) {
+      fail("a queue of %lld entries got %d in a partitioned launch: the claims that go with it would be lost", capacity, size);
+    }
+    size = std::max(size, 0);
+    entries += size;
+  }
+  int own = sizes[(size_t)self.index];
+  long long widest = std::max(*std::max_element(sizes.begin(), sizes.end()), 1);
+  int* padded = scratch<int>(6, widest);
+  int* queues = scratch<int>(7, widest * self.size);
+  check(cudaMemset(padded, 0xff, sizeof(int) * widest), "cudaMemset (exchange)");  // -1: no vertex
+  if (own > 0) check(cudaMemcpy(padded, items, sizeof(int) * own, cudaMemcpyDeviceToDevice), "cudaMemcpy (exchange)");
+  nccl_check(ncclAllGather(padded, queues, (size_t)widest, ncclInt32, self.comm, 0), "ncclAllGather");
+  size_t slot = 16;
+  long long entry_bytes = INDEX_BYTES;
+  for (const Claimed& claim : claims) {
+    switch (claim.bytes) {
+      case 1: exchange_claims<uint8_t>(claim, padded, own, queues, widest, sizes, slot); break;
+      case 2: exchange_claims<uint16_t>(claim, padded, own, queues, widest, sizes, slot); break;
+      case 4: exchange_claims<uint32_t>(claim, padded, own, queues, widest, sizes, slot); break;
+      case 8: exchange_claims<uint64_t>(claim, padded, own, queues, widest, sizes, slot); break;
+      default: fail("host.allgather claims %d-byte elements", claim.bytes);
+    }
+    slot += 2;
+    entry_bytes += claim.bytes;
+  }
+  long long vertices = vertex_bound();
+  long long listed = widest * self.size;
+  if (vertices > 0) {
+    long long words = std::max(bitmap_words(vertices), 1LL);
+    uint32_t* marks = scratch<uint32_t>(10, words);
+    int* total = scratch<int>(12, 1);
+    check(cudaMemsetAsync(marks, 0, sizeof(uint32_t) * words), "cudaMemset (exchange)");
+    check(cudaMemsetAsync(total, 0, sizeof(int)), "cudaMemset (exchange)");
+    mark_kernel<<<grid_of(listed), 256>>>(queues, listed, marks);
+    launched("gir_rt::mark_kernel");
+    gir_queue_union<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>(marks, 1, words, items, capacity, total);
+    launched("gir_queue_union");
+    gir_queue_count<<<1, 1>>>(count, total, capacity);
+    launched("gir_queue_count");
+  } else {
+    int* end = queues + listed;
+    thrust::sort(thrust::device, queues, end);
+    end = thrust::unique(thrust::device, queues, end);
+    int* first = thrust::lower_bound(thrust::device, queues, end, 0);
+    long long total = std::min<long long>(end - first, capacity);
+    if (total > 0) check(cudaMemcpy(items, first, sizeof(int) * total, cudaMemcpyDeviceToDevice), "cudaMemcpy (exchange)");
+    write<int>(count, 0, (int)total);
+  }
+  tally(own * entry_bytes, entries * entry_bytes);
 }
 
 // After a partitioned run, on stderr: what the ranks exchanged, as gir-run says it.

@@ -1377,8 +1377,20 @@ class AllGatherOp(IRDLOperation):
     distinct vertices of all of them, ascending, at most as many as `items`
     has room for, and `count[0]` their number.
 
+    With `claims`, each device's queue is the list of the vertices whose
+    elements of each claimed buffer the launch changed on that device (the
+    queue held nothing before it: `host-partition` proves both), and the
+    claimed elements travel with the queue: each device sends its vertices
+    with the buffers' values at them, and every device sets each buffer's
+    element of each vertex of the union to the value of the lowest-numbered
+    device whose queue holds it. That is what `host.allreduce claim` of the
+    buffer gives (the first device that changed the element), in bytes
+    proportional to the queues instead of the whole buffer, and without a
+    clone.
+
     ```mlir
     host.allgather %next_items, %next_size : memref<?xi32>, memref<?xi32>
+    host.allgather %next_items, %next_size claims(%pred : memref<?xi32>) : memref<?xi32>, memref<?xi32>
     ```
     """
 
@@ -1388,15 +1400,30 @@ class AllGatherOp(IRDLOperation):
 
     items = operand_def(MemRefType)
     count = operand_def(MemRefType)
+    claims = var_operand_def(MemRefType)
 
-    assembly_format = "$items `,` $count attr-dict `:` type($items) `,` type($count)"
+    assembly_format = (
+        "$items `,` $count (`claims` `(` $claims^ `:` type($claims) `)`)? attr-dict "
+        "`:` type($items) `,` type($count)"
+    )
 
-    def __init__(self, items: SSAValue | Operation, count: SSAValue | Operation):
-        super().__init__(operands=[items, count])
+    def __init__(
+        self,
+        items: SSAValue | Operation,
+        count: SSAValue | Operation,
+        claims: Sequence[SSAValue | Operation] = (),
+    ):
+        super().__init__(operands=[items, count, list(claims)])
 
     def verify_(self) -> None:
         _verify_list_buffer(self, self.items)
         _verify_list_buffer(self, self.count)
+        for claimed in self.claims:
+            _verify_buffer_type(self, claimed)
+        if len(set(self.claims)) != len(self.claims):
+            raise VerifyException("host.allgather: a buffer is claimed twice")
+        if any(claimed in (self.items, self.count) for claimed in self.claims):
+            raise VerifyException("host.allgather: the queue's own buffers cannot be claimed")
 
 
 Host = Dialect(

@@ -17,6 +17,7 @@ combine its writes imply:
 | a store of `x` under `if x < old` (`>`)             | `host.allreduce min` (max)          |
 | `atomic_cas`, `exch` or a plain store               | `host.allreduce claim`              |
 | an `atomic_rmw add` whose old value places a store  | `host.allgather` of the queue       |
+| `atomic_cas` only, each appending its index to a queue where it changed the element | the queue's `host.allgather ... claims(buffer)` |
 
 All-reduces send the whole vector (`exchange dense`: one NCCL all-reduce) unless
 the pass is given another format (`host-partition{exchange=pairs|bitmap|auto}`),
@@ -30,6 +31,15 @@ the changes cost more than the bytes saved), so dense is the default. Sum and
 claim, and every all-reduce in a changed-elements format, combine against a
 `host.clone` of the buffer taken before the launch (the base), which tells the
 changed elements too (docs/multi-gpu.md, "Exchange formats").
+
+The last row is BFS's expand: `pred[dst]` claimed by a compare-and-swap that
+appends `dst` to the next frontier where it succeeded. There the queue lists
+exactly the elements each device changed (`_queued_claims`; the queue emptied
+just before the launch), so the claims travel with it, each device's queued
+vertices with their `pred` values, the lowest device's value kept: bytes in
+proportion to the frontier, with no clone and no all-reduce of the whole
+vector, in every exchange format. Where that is not proven the buffer keeps
+its clone and claim all-reduce.
 
 Launches that read no edges (vertex maps, conversions, compactions) run
 replicated on every device, with equal inputs and so equal results, and need no
@@ -66,7 +76,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, scf
-from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, UnitAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -123,6 +133,10 @@ class KernelWrites:
     """None: an update of the old value that no combine undoes."""
     queues: dict[int, int] = field(default_factory=dict)
     """Counter argument -> items argument of each queue the kernel appends to."""
+    queued_claims: dict[int, int] = field(default_factory=dict)
+    """Claimed argument -> counter argument of the queue that lists exactly the
+    elements the kernel changed in it (`_queued_claims`): the claims can go
+    with the queue instead of in an all-reduce."""
 
 
 def kernel_writes(kernel: KernelOp, offset_positions: frozenset[int] = frozenset()) -> KernelWrites:
@@ -153,20 +167,168 @@ def kernel_writes(kernel: KernelOp, offset_positions: frozenset[int] = frozenset
             reads_old = _reads_old_value(op.desired, op.buffer, [op.index])
             writes.combines.setdefault(arguments[op.buffer], set()).add(None if reads_old else Combine.CLAIM)
     placed: set[memref.StoreOp] = set()
+    placing: dict[gir_gpu.AtomicRMWOp, list[memref.StoreOp]] = {}
     for append in appends:
         slice_ = _forward_slice(append.old)
         targets = [store for store in stores if any(index in slice_ for index in store.indices)]
         if targets:
             placed.update(targets)
+            placing[append] = targets
             writes.queues[arguments[append.buffer]] = arguments[targets[0].memref]
         else:  # a count whose old value is read otherwise: still a sum
             writes.combines.setdefault(arguments[append.buffer], set()).add(Combine.SUM)
+    writes.queued_claims = _queued_claims(kernel, arguments, placing)
     for store in stores:
         if store not in placed:
             writes.combines.setdefault(arguments[store.memref], set()).add(_store_combine(store))
     for position in local:
         writes.combines.pop(position, None)
     return writes
+
+
+def _queued_claims(
+    kernel: KernelOp,
+    arguments: dict[SSAValue, int],
+    placing: dict[gir_gpu.AtomicRMWOp, list[memref.StoreOp]],
+) -> dict[int, int]:
+    """Claimed argument -> counter argument, for each buffer argument whose
+    changes a queue lists exactly, as BFS's next frontier lists the vertices
+    whose `pred` it claimed: the buffer is written only by `atomic_cas`es, each
+    of which appends its index to the queue where it changed the element
+    (`_claiming_cas`), bounded by nothing but the queue's capacity, and the
+    queue gets no other entries (`placing`: the entries each append places).
+    A device's queue then holds an element exactly where its copy of the
+    buffer changed; an element changes at most once (it no longer holds the
+    expected value, and nothing else writes the buffer), so the queue holds at
+    most one entry an element and cannot outgrow a capacity of one an element."""
+    swaps: dict[int, list[gir_gpu.AtomicCASOp]] = {}
+    written: set[int] = set()
+    entries: dict[int, list[memref.StoreOp]] = {}
+    for op in kernel.walk():
+        if isinstance(op, gir_gpu.AtomicCASOp) and op.buffer in arguments:
+            swaps.setdefault(arguments[op.buffer], []).append(op)
+        elif isinstance(op, memref.StoreOp) and op.memref in arguments:
+            written.add(arguments[op.memref])
+            entries.setdefault(arguments[op.memref], []).append(op)
+        elif isinstance(op, gir_gpu.AtomicRMWOp) and op.buffer in arguments:
+            written.add(arguments[op.buffer])
+    by_counter: dict[int, list[gir_gpu.AtomicRMWOp]] = {}
+    for append in placing:
+        by_counter.setdefault(arguments[append.buffer], []).append(append)
+    claims: dict[int, int] = {}
+    for counter, appends in by_counter.items():
+        placed = {store: append for append in appends for store in placing[append]}
+        items = {arguments[store.memref] for store in placed}
+        if len(items) != 1:
+            continue
+        (queue,) = items
+        if any(store not in placed for store in entries.get(queue, [])):
+            continue  # an entry some other write puts in the queue
+        claimed = {store: _claiming_cas(store, append) for store, append in placed.items()}
+        buffers = {arguments[cas.buffer] if cas is not None else None for cas in claimed.values()}
+        if len(buffers) != 1 or None in buffers:
+            continue
+        (buffer,) = buffers
+        if buffer in written or buffer in (counter, queue) or buffer in claims:
+            continue
+        if set(swaps[buffer]) != set(claimed.values()):
+            continue  # a CAS whose success appends nothing
+        claims[buffer] = counter
+    return claims
+
+
+def _claiming_cas(store: memref.StoreOp, append: gir_gpu.AtomicRMWOp) -> gir_gpu.AtomicCASOp | None:
+    """The `atomic_cas` that runs `store` (an entry `append` placed) and
+    `append` where it changed its element, but for the queue's capacity check,
+    when the entry is the CAS's index; else None."""
+    inner: Operation = store
+    guard = store.parent_op()
+    while isinstance(guard, scf.IfOp) and inner.parent_region() is guard.true_region:
+        cas = _changed(guard.cond)
+        if cas is not None:
+            if (
+                guard.parent_block() is cas.parent_block()
+                and guard.true_region.is_ancestor(append)
+                and _same_value_or_cast(store.value, cas.index)
+            ):
+                return cas
+            return None
+        if not _is_capacity_check(guard.cond, append):
+            return None
+        inner, guard = guard, guard.parent_op()
+    return None
+
+
+def _changed(condition: SSAValue) -> gir_gpu.AtomicCASOp | None:
+    """The `atomic_cas` that changed its element where `condition` holds:
+    `old == expected and desired != expected`, or `old == expected` alone where
+    the CAS cannot write the value it expects. gir's frontier tracking guards
+    the append with the second test wherever `desired` may equal `expected`,
+    and leaves it out only for a vertex id swapped for a negative constant
+    (`frontier_track_changes._swap_changed`), which the kernel no longer tells
+    from other values: so a CAS that is not written with the second test
+    counts as changing its element unless it writes its expected value itself
+    or an equal constant."""
+    compare = condition.owner
+    if isinstance(compare, arith.AndIOp):
+        for success, differs in ((compare.lhs, compare.rhs), (compare.rhs, compare.lhs)):
+            cas = _succeeded(success)
+            if cas is not None and _compares(differs, "ne", cas.desired, cas.expected):
+                return cas
+        return None
+    cas = _succeeded(condition)
+    return cas if cas is not None and not _may_write_expected(cas) else None
+
+
+def _succeeded(condition: SSAValue) -> gir_gpu.AtomicCASOp | None:
+    """The `atomic_cas` whose success `condition` is (`old == expected`), if any."""
+    compare = condition.owner
+    if isinstance(compare, arith.CmpiOp):
+        for old in compare.operands:
+            cas = old.owner
+            if isinstance(cas, gir_gpu.AtomicCASOp) and _compares(condition, "eq", cas.old, cas.expected):
+                return cas
+    return None
+
+
+def _compares(condition: SSAValue, predicate: str, first: SSAValue, second: SSAValue) -> bool:
+    """Whether `condition` is the symmetric comparison `first <predicate> second`
+    (`eq` or `ne`), in either order."""
+    compare = condition.owner
+    return (
+        isinstance(compare, arith.CmpiOp)
+        and arith.CMPI_COMPARISON_OPERATIONS[compare.predicate.value.data] == predicate
+        and {compare.lhs, compare.rhs} == {first, second}
+        and first != second
+    )
+
+
+def _is_capacity_check(condition: SSAValue, append: gir_gpu.AtomicRMWOp) -> bool:
+    """Whether `condition` is `position < capacity` of the slot `append` took."""
+    compare = condition.owner
+    return (
+        isinstance(compare, arith.CmpiOp)
+        and arith.CMPI_COMPARISON_OPERATIONS[compare.predicate.value.data] in ("slt", "ult")
+        and compare.lhs == append.old
+    )
+
+
+def _same_value_or_cast(value: SSAValue, index: SSAValue) -> bool:
+    """Whether `index` is `value`, or a cast of it (or both casts of one value)."""
+    cast = index.owner
+    return _same_index(value, index) or (isinstance(cast, arith.IndexCastOp) and cast.input == value)
+
+
+def _may_write_expected(cas: gir_gpu.AtomicCASOp) -> bool:
+    """Whether `cas` may write the value it expects: the same value, or equal constants."""
+    if cas.desired == cas.expected:
+        return True
+    desired, expected = cas.desired.owner, cas.expected.owner
+    return (
+        isinstance(desired, arith.ConstantOp)
+        and isinstance(expected, arith.ConstantOp)
+        and desired.value == expected.value
+    )
 
 
 def _written_values(op: Operation) -> tuple[SSAValue, ...]:
@@ -428,8 +590,10 @@ def _exchange_after(
     exchange = forced or ExchangeFormat.DENSE
     before: list[Operation] = []
     after: list[Operation] = []
+    with_queue = _claims_with_queue(launch, writes, unshared)
     for counter, items in sorted(writes.queues.items()):
-        after.append(host.AllGatherOp(launch.args[items], launch.args[counter]))
+        claims = [launch.args[position] for position in sorted(with_queue) if writes.queued_claims[position] == counter]
+        after.append(host.AllGatherOp(launch.args[items], launch.args[counter], claims))
     clones: list[host.CloneOp] = []
     for position, combines in sorted(writes.combines.items()):
         what = _argument_name(kernel, position)
@@ -455,7 +619,7 @@ def _exchange_after(
             )
         (combine,) = combines
         buffer = launch.args[position]
-        if buffer in unshared:
+        if buffer in unshared or position in with_queue:
             continue
         if combine not in host.COMBINES_WITH_BASE and exchange == ExchangeFormat.DENSE:
             after.append(host.AllReduceOp(buffer, combine))
@@ -469,3 +633,46 @@ def _exchange_after(
         Rewriter.insert_op(before, InsertPoint.before(launch))
     if after:
         Rewriter.insert_op(after, InsertPoint.after(launch))
+
+
+def _claims_with_queue(launch: host.LaunchOp, writes: KernelWrites, unshared: set[SSAValue]) -> set[int]:
+    """The claimed arguments (`KernelWrites.queued_claims`) whose claims go with
+    their queue at `launch`: the buffer is passed once, and the queue is empty
+    when the kernel starts (its count set to 0 just before), so that it holds
+    the kernel's claims and nothing else."""
+    with_queue: set[int] = set()
+    for position, counter in writes.queued_claims.items():
+        buffer = launch.args[position]
+        if buffer in unshared or list(launch.args).count(buffer) != 1:
+            continue
+        if _emptied_before(launch, launch.args[counter]):
+            with_queue.add(position)
+    return with_queue
+
+
+def _emptied_before(launch: host.LaunchOp, counter: SSAValue) -> bool:
+    """Whether a `host.write` of 0 to `counter[0]` comes before `launch` in its
+    block with nothing but scalar arithmetic in between (no buffer that could
+    alias the counter)."""
+    op = launch.prev_op
+    while op is not None:
+        if isinstance(op, host.WriteOp) and op.buffer == counter:
+            return _is_zero(op.value) and _is_zero(op.index)
+        if any(
+            isinstance(value.type, MemRefType)
+            for inner in op.walk()
+            for value in (*inner.operands, *inner.results)
+        ):
+            return False
+        op = op.prev_op
+    return False
+
+
+def _is_zero(value: SSAValue) -> bool:
+    """Whether `value` is the integer constant 0."""
+    constant = value.owner
+    return (
+        isinstance(constant, arith.ConstantOp)
+        and isinstance(constant.value, IntegerAttr)
+        and constant.value.value.data == 0
+    )

@@ -8,7 +8,10 @@ host-staged (each rank copies its buffer to the host, the ranks combine the
 copies with numpy and copy the result back), which any target, OpenCL on PoCL
 included, can do. An all-reduce with a base may send only the elements each
 rank changed (`ExchangeFormat`: pairs or a bitmap, `choose_format`), combined
-into the base on every rank (`apply_changes`).
+into the base on every rank (`apply_changes`). A queue union may carry the
+claims of a buffer whose changes the queue lists (`ClaimedBuffer`): each rank
+sends its queued vertices with their values, and the lowest rank that queued
+a vertex gives its value (`apply_claims`).
 
 ```python
 result = run_partitioned(program, [device0, device1], ["bfs", "rmat:10", "0"], sys.stdout)
@@ -198,6 +201,43 @@ def apply_changes_into(xp: Any, result: Any, base: Any, changes: Sequence[tuple[
 
 
 @dataclass(frozen=True)
+class ClaimedBuffer:
+    """A buffer whose claims go with a queue (`host.allgather ... claims`): its
+    elements at the union's vertices become the lowest rank's values."""
+
+    buffer: Any
+    count: int
+    """Its elements."""
+    dtype: DType
+
+
+def claimed_queue_size(size: int, capacity: int) -> int:
+    """The entries of a queue whose claims go with it: its count, which cannot
+    pass its capacity without losing claims (the queue would not hold every
+    element the rank changed), so that is an error rather than a clamp."""
+    if size > capacity:
+        raise UserError(
+            f"error: a queue of {capacity} entries got {size} in a partitioned launch: "
+            "the claims that go with it would be lost"
+        )
+    return max(size, 0)
+
+
+def queue_claims_bytes(entries: int, element_bytes: Sequence[int]) -> int:
+    """The payload of `entries` entries of a queue with claims: each its vertex
+    (int32) and its element of every claimed buffer (of `element_bytes` each)."""
+    return entries * (INDEX_BYTES + sum(element_bytes))
+
+
+def apply_claims(xp: Any, values: Any, queues: Sequence[Any], claimed: Sequence[Any]) -> None:
+    """Sets `values` at each rank's queued vertices (`queues[r]`) to the rank's
+    values there (`claimed[r]`), the lowest rank's where several queue a
+    vertex: the ranks go last to first. `xp`: numpy or cupy."""
+    for vertices, rank_values in zip(reversed(queues), reversed(claimed), strict=True):
+        values[vertices] = rank_values
+
+
+@dataclass(frozen=True)
 class ExchangeCount:
     """The payload a partitioned run's ranks exchanged, counted alike by every
     communicator (NCCL or host-staged), per rank.
@@ -212,7 +252,9 @@ class ExchangeCount:
     parts, its own included; an all-gather of a queue sends the
     rank's own entries and receives the entries of the union (4 bytes each),
     or, as bitmaps (`queue_as_bitmap`), sends the bitmap of its entries and
-    receives every rank's.
+    receives every rank's. A queue whose claims go with it (`host.allgather
+    ... claims`) sends its entries as (vertex, values) pairs
+    (`queue_claims_bytes`) and receives every rank's, whatever the format.
     The counts of changed elements and the queue sizes (4 bytes a rank), NCCL's
     padding to the longest and its ring or tree's forwarding are not counted."""
 
@@ -310,8 +352,11 @@ class Communicator:
         `exchange` (`format_of`)."""
         raise NotImplementedError
 
-    def allgather_queue(self, rank: int, device: Any, items: Any, capacity: int, count: Any) -> None:
-        """`host.allgather` of a queue of `count[0]` vertices in `items`."""
+    def allgather_queue(
+        self, rank: int, device: Any, items: Any, capacity: int, count: Any, claims: Sequence[ClaimedBuffer] = ()
+    ) -> None:
+        """`host.allgather` of a queue of `count[0]` vertices in `items`, with
+        the `claims` that go with it."""
         raise NotImplementedError
 
     def barrier(self, rank: int) -> None:
@@ -390,11 +435,46 @@ class HostStagedCommunicator(Communicator):
         device.from_host(buffer, result)
         self._count(rank, sent, received)
 
-    def allgather_queue(self, rank: int, device: Any, items: Any, capacity: int, count: Any) -> None:
+    def allgather_claims(
+        self, rank: int, items: np.ndarray, values: Sequence[np.ndarray], buffers: Sequence[np.ndarray]
+    ) -> tuple[np.ndarray, int, int]:
+        """The distinct items of every rank's `items`, ascending, and the
+        payload bytes this rank sent and received; each of `buffers` gets at
+        every rank's items that rank's `values` of it (one array a buffer),
+        the lowest rank's where several hold an item."""
+        shared = self._exchange(rank, (items, values))
+        for position, buffer in enumerate(buffers):
+            apply_claims(np, buffer, [queue for queue, _ in shared], [claimed[position] for _, claimed in shared])
+        element_bytes = [buffer.itemsize for buffer in buffers]
+        received = queue_claims_bytes(sum(queue.size for queue, _ in shared), element_bytes)
+        union = np.unique(np.concatenate([queue for queue, _ in shared]))
+        return union, queue_claims_bytes(items.size, element_bytes), received
+
+    def allgather_queue(
+        self, rank: int, device: Any, items: Any, capacity: int, count: Any, claims: Sequence[ClaimedBuffer] = ()
+    ) -> None:
+        if claims:
+            self._allgather_queue_claims(rank, device, items, capacity, count, claims)
+            return
         size = min(max(int(device.read_element(count, 0, DType.INT32)), 0), capacity)
         own = device.to_host(items, size, DType.INT32)
         union, sent, received = self.allgather(rank, own)
         union = union[:capacity]
+        device.from_host(items, union)
+        device.write_element(count, 0, int(union.size), DType.INT32)
+        self._count(rank, sent, received)
+
+    def _allgather_queue_claims(
+        self, rank: int, device: Any, items: Any, capacity: int, count: Any, claims: Sequence[ClaimedBuffer]
+    ) -> None:
+        """The queue union with its claims, through host copies of the claimed buffers."""
+        size = claimed_queue_size(int(device.read_element(count, 0, DType.INT32)), capacity)
+        own = device.to_host(items, size, DType.INT32)
+        buffers = [device.to_host(claimed.buffer, claimed.count, claimed.dtype) for claimed in claims]
+        union, sent, received = self.allgather_claims(rank, own, [buffer[own] for buffer in buffers], buffers)
+        union = union[:capacity]
+        for claimed, buffer in zip(claims, buffers, strict=True):
+            device.from_host(claimed.buffer, buffer)
         device.from_host(items, union)
         device.write_element(count, 0, int(union.size), DType.INT32)
         self._count(rank, sent, received)

@@ -13,6 +13,7 @@ over the gathered copies on the GPU (cupy):
 | sum (with base)    | `ncclAllReduce` sum, then `- (n - 1) * base`      |
 | or, claim          | `ncclAllGather`, then or / first changed copy (one kernel) |
 | queue union        | `ncclAllGather` of bitmaps, or-ed and listed (kernels); lists: of sizes and padded queues, `unique` |
+| queue union with claims | `ncclAllGather` of the sizes (one host read), the padded queues and the claimed values at them; set last rank first, listed through a bitmap (kernels) |
 
 An all-reduce with a base in `pairs` or `auto` (`ExchangeFormat`,
 `GIR_EXCHANGE_FORMAT`) first lists the elements the rank changed with their
@@ -51,15 +52,18 @@ from gir.dialects.host import Combine, ExchangeFormat
 from gir.protocol import DType
 from gir.runtime.device import DTYPES
 from gir.runtime.multi_device import (
+    ClaimedBuffer,
     Communicator,
     apply_changes_into,
     bitmap_bytes,
     changed_indices,
+    claimed_queue_size,
     choose_format,
     exchange_bytes,
     from_bitmap,
     from_bitmaps,
     queue_as_bitmap,
+    queue_claims_bytes,
     to_bitmap,
 )
 
@@ -313,7 +317,12 @@ class NcclCommunicator(Communicator):
         self._count(rank, sent[rank], sum(sent))
         return True
 
-    def allgather_queue(self, rank: int, device: Any, items: Any, capacity: int, count: Any) -> None:
+    def allgather_queue(
+        self, rank: int, device: Any, items: Any, capacity: int, count: Any, claims: Sequence[ClaimedBuffer] = ()
+    ) -> None:
+        if claims:
+            self._allgather_queue_claims(rank, items, capacity, count, claims)
+            return
         bound = self.vertex_bound()
         if bound is not None and self.queue_format() in (ExchangeFormat.AUTO, ExchangeFormat.BITMAP):
             self._allgather_queue_bitmaps(rank, items, capacity, count, bound)
@@ -360,6 +369,65 @@ class NcclCommunicator(Communicator):
         )
         self._kernels.queue_count((1,), (1,), (size, total, np.int64(capacity)))
         self._count(rank, bitmap_bytes(bound), self.size * bitmap_bytes(bound))
+
+    def _allgather_queue_claims(
+        self, rank: int, items: Any, capacity: int, count: Any, claims: Sequence[ClaimedBuffer]
+    ) -> None:
+        """The queue union with its claims: the ranks' sizes gathered from the
+        device and read (the one host read), each rank's queue padded to the
+        longest and its claimed values (gathered at its vertices on the
+        device) all-gathered; each rank's values set into the buffers, last
+        rank first (`apply_pairs` of a claim), and the union listed as
+        `_union_of_lists` does."""
+        cupy = self._cupy
+        int32 = np.dtype(np.int32)
+        size_view = self._view(rank, count, 1, int32)
+        sizes = [claimed_queue_size(int(s), capacity) for s in self._all_gather(rank, size_view).get().ravel()]
+        widest = max(max(sizes), 1)
+        own = self._view(rank, items, sizes[rank], int32)
+        padded = cupy.full(widest, -1, np.int32)
+        padded[: own.size] = own
+        queues = self._all_gather(rank, padded)
+        apply = self._kernels.apply_pairs[Combine.CLAIM]
+        for claimed in claims:
+            bits = np.dtype(f"uint{DTYPES[claimed.dtype].itemsize * 8}")
+            values = self._view(rank, claimed.buffer, claimed.count, bits)
+            own_values = cupy.zeros(widest, bits)
+            own_values[: own.size] = values[own]
+            gathered = self._all_gather(rank, own_values)
+            for other in reversed(range(self.size)):
+                if sizes[other]:
+                    entries = slice(0, sizes[other])
+                    apply(queues[other, entries], gathered[other, entries], own_values, values)  # a claim reads no base
+        self._union_of_lists(rank, queues.ravel(), items, capacity, size_view)
+        element_bytes = [DTYPES[claimed.dtype].itemsize for claimed in claims]
+        self._count(rank, queue_claims_bytes(sizes[rank], element_bytes), queue_claims_bytes(sum(sizes), element_bytes))
+
+    def _union_of_lists(self, rank: int, gathered: Any, items: Any, capacity: int, size: Any) -> None:
+        """Lists the distinct vertices of `gathered` (the ranks' padded queues,
+        -1 past each one's end) into `items` and their number into `size`:
+        through a bitmap of every vertex on the device, with no host read, once
+        a graph is split (`vertex_bound`); else sorted and made unique."""
+        cupy = self._cupy
+        bound = self.vertex_bound()
+        if bound is None:
+            union = cupy.unique(gathered[gathered >= 0])[:capacity]
+            self._view(rank, items, capacity, np.dtype(np.int32))[: union.size] = union
+            size[0] = union.size
+            return
+        words = max(-(-bound // 32), 1)
+        marks, total = self._scratch(rank, words)
+        marks.fill(0)
+        total.fill(0)
+        listed = cupy.full(1, gathered.size, np.int32)
+        self._kernels.queue_bitmap(
+            (_GRID,), (_BLOCK,), (gathered, listed, np.int64(gathered.size), marks, np.int64(bound))
+        )
+        queue = self._view(rank, items, capacity, np.dtype(np.int32))
+        self._kernels.queue_union(
+            (_GRID,), (_BLOCK,), (marks, np.int32(1), np.int64(words), queue, np.int64(capacity), total)
+        )
+        self._kernels.queue_count((1,), (1,), (size, total, np.int64(capacity)))
 
     def barrier(self, rank: int) -> None:
         # An all-gather waited for by a read: an NCCL collective, so it holds

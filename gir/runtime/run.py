@@ -392,11 +392,17 @@ class Run:
             ExchangeFormat(exchange),
         )
 
-    def allgather(self, items: Buffer, count: Buffer) -> None:
+    def allgather(self, items: Buffer, count: Buffer, claims: Sequence[Buffer] = ()) -> None:
         if self.communicator is None:
             return
+        from gir.runtime.multi_device import ClaimedBuffer  # which imports this module
+
         capacity = self._allocation_of(items, "host.allgather").count
-        self.communicator.allgather_queue(self.rank, self.device, items, capacity, count)
+        claimed = []
+        for buffer in claims:
+            allocation = self._allocation_of(buffer, "host.allgather")
+            claimed.append(ClaimedBuffer(buffer, allocation.count, allocation.dtype))
+        self.communicator.allgather_queue(self.rank, self.device, items, capacity, count, claimed)
 
     def call_extern(
         self, name: str, where: str, args: tuple[Any, ...], buffers: tuple[int, ...], result: str | None

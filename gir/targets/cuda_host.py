@@ -475,7 +475,9 @@ class CudaHostPrinter(KernelPrinter):
 
     @emit.register
     def _(self, op: host.AllGatherOp) -> None:
-        self._statement(f"gir_rt::allgather({self.expr(op.items)}, {self.expr(op.count)})")
+        claims = ", ".join(f"gir_rt::claimed({self.expr(claimed)})" for claimed in op.claims)
+        claimed = f", {{{claims}}}" if claims else ""
+        self._statement(f"gir_rt::allgather({self.expr(op.items)}, {self.expr(op.count)}{claimed})")
 
 
 def is_partitioned(module: ModuleOp) -> bool:

@@ -724,7 +724,9 @@ class HostPrinter(StructuredPrinter):
 
     @emit.register
     def _(self, op: host.AllGatherOp) -> None:
-        self._line(f"rt.allgather({self.expr(op.items)}, {self.expr(op.count)})")
+        claims = "".join(f"{self.expr(claimed)}, " for claimed in op.claims)
+        claimed = f", claims=[{claims.removesuffix(', ')}]" if claims else ""
+        self._line(f"rt.allgather({self.expr(op.items)}, {self.expr(op.count)}{claimed})")
 
     @emit.register
     def _(self, op: func.ReturnOp) -> None:

@@ -36,6 +36,12 @@ CASES = [
     ("sssp_delta.gt", "road:16:16", ["5", "4"]),
     ("cc.gt", "rmat:9", []),
     ("bc.gt", "rmat:8", ["1", "2"]),
+    # BFS's claims sent with its queue: EDGE_ONLY, TWCE (always push), a pull
+    # whose queue carries its dedup flags; CC's flags likewise
+    ("bfs_timed_edge_only.gt", "rmat:10", ["3"]),
+    ("bfs_hybrid.gt", "rmat:10", ["3", "1"]),
+    ("bfs_pull_bitmap.gt", "rmat:9", ["3"]),
+    ("cc_default.gt", "rmat:9", []),
     # G2's schedules: direction-optimizing BFS with bitmaps, blocked PageRank, CM CC
     (BENCHMARKS / "bfs_g2_social.gt", "rmat:9", ["3", "2"]),
     (BENCHMARKS / "pr_g2.gt", "rmat:9", []),

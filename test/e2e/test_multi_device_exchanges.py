@@ -168,8 +168,9 @@ def test_the_auto_format_sends_no_more_for_the_same_result(
 
 
 # SSSP's delta of 8 runs half the buckets of 2 (2580 exchanges, not 5960), each
-# format as sparse against dense.
-@pytest.mark.parametrize(("program", "graph", "args"), [("bfs.gt", "rmat:10", [3]), ("sssp_delta.gt", "rmat:10,w", [0, 8])])
+# format as sparse against dense. (BFS's claims go with its queue in every
+# format: test_bfs_claims_go_with_the_queue_in_every_format.)
+@pytest.mark.parametrize(("program", "graph", "args"), [("sssp_delta.gt", "rmat:10,w", [0, 8])])
 def test_frontier_exchanges_send_fewer_bytes_in_every_format(
     program: str, graph: str, args: list[int], request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -186,6 +187,31 @@ def test_frontier_exchanges_send_fewer_bytes_in_every_format(
         sent[format] = result.exchanged.bytes
     assert max(sent["pairs"], sent["bitmap"], sent["auto"]) < sent["dense"], sent
     assert sent["auto"] <= min(sent["pairs"], sent["bitmap"]), sent
+
+
+def test_bfs_claims_go_with_the_queue_in_every_format(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """BFS's `pred` claims travel with its queue (`host.allgather ... claims`):
+    one collective a level, with no all-reduce of `pred` in any format, the
+    same bytes in each (a queued vertex and its `pred`, 8 bytes an entry),
+    fewer than the whole `pred` vector a level alone would be, and the run
+    validates."""
+    if not _needs_two_devices(request):
+        return
+    program = compile_program_file(str(PAGERANK.parent / "bfs.gt"))
+    module = lower_for_run(program._main().clone(), devices=DEVICES)
+    assert not any(isinstance(op, AllReduceOp) for op in module.walk())
+    assert any(isinstance(op, AllGatherOp) and op.claims for op in module.walk())
+    vertices = load_graph("rmat:10").num_vertices
+    counts = set()
+    for format in ("dense", "pairs", "bitmap", "auto"):
+        monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, format)
+        result = program.run("rmat:10", 3, target="opencl", devices=DEVICES, validate=True)
+        assert result.exchanged is not None
+        counts.add(result.exchanged)
+    (exchanged,) = counts
+    assert exchanged.bytes % 8 == 0 and 0 < exchanged.bytes < exchanged.collectives * DEVICES * 4 * vertices
 
 
 def test_one_device_exchanges_nothing() -> None:

@@ -19,6 +19,7 @@ from gir.protocol import DType
 from gir.runtime.device import DTYPES
 from gir.runtime.multi_device import (
     EXCHANGE_FORMAT_VARIABLE,
+    ClaimedBuffer,
     RANK_SWITCH_INTERVAL,
     SWITCH_INTERVAL_VARIABLE,
     ExchangeCount,
@@ -115,6 +116,71 @@ def test_the_dense_format_gathers_queues_as_lists(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv(EXCHANGE_FORMAT_VARIABLE, "dense")
     exchanged = _gather_queues({0: [4, 1, 9, 39], 1: [9, 2, 30]}).exchanged()
     assert exchanged == ExchangeCount(1, (4 * 4, 3 * 4), (6 * 4, 6 * 4))
+
+
+def _queued_claims(
+    queues: dict[int, list[int]], claimed: dict[int, list[int]], ranks: int = 2
+) -> tuple[list[np.ndarray], list[list[int]], HostStagedCommunicator]:
+    """Each rank's `pred` (100 elements, -1 but at its queued vertices, where
+    it holds `claimed`) and queue after the union with the claims, by rank."""
+    preds = [np.full(100, -1, np.int32) for _ in range(ranks)]
+    unions: list[list[int]] = [[] for _ in range(ranks)]
+    communicator = HostStagedCommunicator(ranks)
+
+    def body(rank: int) -> None:
+        preds[rank][queues[rank]] = claimed[rank]
+        items = np.zeros(16, np.int32)
+        items[: len(queues[rank])] = queues[rank]
+        count = np.array([len(queues[rank])], np.int32)
+        claims = [ClaimedBuffer(preds[rank], 100, DType.INT32)]
+        communicator.allgather_queue(rank, HostDevice(), items, 16, count, claims)
+        unions[rank] = list(items[: count[0]])
+
+    threads = [threading.Thread(target=body, args=(rank,)) for rank in range(ranks)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return preds, unions, communicator
+
+
+def test_claims_go_with_the_queue_and_the_lowest_rank_wins() -> None:
+    """Both ranks claimed vertex 7, with different values: rank 0's is kept,
+    as the claim all-reduce keeps the first rank that changed an element."""
+    queues, claimed = {0: [7, 3], 1: [9, 7]}, {0: [11, 10], 1: [21, 20]}
+    preds, unions, communicator = _queued_claims(queues, claimed)
+    expected = np.full(100, -1, np.int32)
+    expected[[3, 7, 9]] = [10, 11, 21]
+    copies = [np.full(100, -1, np.int32) for _ in range(2)]
+    for rank, copy in enumerate(copies):
+        copy[queues[rank]] = claimed[rank]
+    np.testing.assert_array_equal(combine_arrays(copies, Combine.CLAIM, np.full(100, -1, np.int32)), expected)
+    for pred, union in zip(preds, unions, strict=True):
+        np.testing.assert_array_equal(pred, expected)
+        assert union == [3, 7, 9]
+    # each entry a vertex and its int32 value, 8 bytes; every rank receives all four entries
+    assert communicator.exchanged() == ExchangeCount(1, (16, 16), (32, 32))
+
+
+@pytest.mark.parametrize("queues", [{0: [], 1: []}, {0: [], 1: [5]}, {0: [5], 1: [], 2: []}])
+def test_claims_of_empty_queues(queues: dict[int, list[int]]) -> None:
+    claimed = {rank: [30 + rank] * len(queue) for rank, queue in queues.items()}
+    preds, unions, communicator = _queued_claims(queues, claimed, len(queues))
+    expected = np.full(100, -1, np.int32)
+    for rank, queue in queues.items():
+        expected[queue] = claimed[rank]
+    for pred, union in zip(preds, unions, strict=True):
+        np.testing.assert_array_equal(pred, expected)
+        assert union == sorted(set().union(*queues.values()))
+    entries = sum(len(queue) for queue in queues.values())
+    assert communicator.exchanged().received == (8 * entries,) * len(queues)
+
+
+def test_a_queue_that_overflowed_cannot_carry_its_claims() -> None:
+    communicator = HostStagedCommunicator(1)
+    items, count, pred = np.zeros(4, np.int32), np.array([5], np.int32), np.zeros(8, np.int32)
+    with pytest.raises(UserError, match="a queue of 4 entries got 5 in a partitioned launch"):
+        communicator.allgather_queue(0, HostDevice(), items, 4, count, [ClaimedBuffer(pred, 8, DType.INT32)])
 
 
 def _claims(rank: int) -> np.ndarray:

@@ -23,6 +23,7 @@ from gir.protocol import DType
 from gir.runtime.graph import load_graph
 from gir.runtime.multi_device import (
     EXCHANGE_FORMAT_VARIABLE,
+    ClaimedBuffer,
     Communicator,
     HostStagedCommunicator,
     bitmap_bytes,
@@ -277,6 +278,57 @@ def test_queue_unions_as_bitmaps_of_every_vertex(
     sent = bitmap_bytes(64)
     assert communicator.exchanged().sent == (sent,) * len(queues)
     assert communicator.exchanged().received == (len(queues) * sent,) * len(queues)
+
+
+def _union_with_claims(
+    communicator: Communicator, queues: list[list[int]]
+) -> list[tuple[list[int], np.ndarray, np.ndarray]]:
+    """Each rank's queue, `pred` (int32) and `flags` (int8) after the union of
+    `queues` with the claims of both: rank r's claimed values are 10 * r plus
+    the vertex, and r + 1."""
+    done: list[Any] = [None] * len(queues)
+
+    def body(rank: int, communicator: Communicator) -> None:
+        pred, flags = np.full(64, -1, np.int32), np.zeros(64, np.int8)
+        pred[queues[rank]] = [10 * rank + vertex for vertex in queues[rank]]
+        flags[queues[rank]] = rank + 1
+        items = np.full(64, -7, np.int32)
+        items[: len(queues[rank])] = queues[rank]
+        count = np.array([len(queues[rank])], np.int32)
+        claims = [ClaimedBuffer(pred, 64, DType.INT32), ClaimedBuffer(flags, 64, DType.INT8)]
+        communicator.allgather_queue(rank, HostDevice(), items, 64, count, claims)
+        done[rank] = ([int(vertex) for vertex in items[: count[0]]], pred, flags)
+
+    _on_ranks(communicator, body)
+    return done
+
+
+@pytest.mark.parametrize("split", [False, True], ids=["unsplit", "split"])
+@pytest.mark.parametrize("queues", [[[4, 1, 9, 39], [9, 2, 30, 4]], [[60, 1], [], [1, 2, 60]], [[], []]])
+def test_claims_with_the_queue_as_on_the_host(queues: list[list[int]], split: bool) -> None:
+    """The lowest rank that queued a vertex gives its claimed values, as the
+    host-staged exchange and the claim all-reduce do; the union is the same
+    (ascending, or in any order through the bitmap of every vertex once a
+    graph is split), and so are the counts."""
+    nccl = _NumpyNccl(len(queues))
+    if split:
+        graph = load_graph("rmat:6", cache=False)
+        nccl.graph_parts("rmat:6", False, lambda: graph)
+    host = HostStagedCommunicator(len(queues))
+    results = {"nccl": _union_with_claims(nccl, queues), "host": _union_with_claims(host, queues)}
+    union = sorted(set().union(*queues))
+    pred, flags = np.full(64, -1, np.int32), np.zeros(64, np.int8)
+    for rank in reversed(range(len(queues))):
+        pred[queues[rank]] = [10 * rank + vertex for vertex in queues[rank]]
+        flags[queues[rank]] = rank + 1
+    for name, ranks in results.items():
+        for items, got_pred, got_flags in ranks:
+            assert (sorted(items) if name == "nccl" and split else items) == union
+            np.testing.assert_array_equal(got_pred, pred)
+            np.testing.assert_array_equal(got_flags, flags)
+    assert nccl.exchanged() == host.exchanged()
+    entries = sum(len(queue) for queue in queues)
+    assert host.exchanged().received == (entries * (4 + 4 + 1),) * len(queues)
 
 
 @pytest.mark.parametrize("combine", [Combine.CLAIM, Combine.OR])
