@@ -375,6 +375,29 @@ inline bool queue_as_bitmap(const std::vector<int>& sizes, long long bound) {
   return (long long)sizes.size() * 4 * bitmap_words(bound) < INDEX_BYTES * vertices;
 }
 
+// This rank's first `size` queued vertices, padded with -1 (no vertex) to
+// `widest`, all-gathered: rank r's at r * widest of the result (scratch).
+inline int* gather_padded(const int* items, int size, long long widest) {
+  Rank& self = rank();
+  int* padded = scratch<int>(6, widest);
+  int* gathered = scratch<int>(7, widest * self.size);
+  check(cudaMemset(padded, 0xff, sizeof(int) * widest), "cudaMemset (exchange)");
+  if (size > 0) check(cudaMemcpy(padded, items, sizeof(int) * size, cudaMemcpyDeviceToDevice), "cudaMemcpy (exchange)");
+  nccl_check(ncclAllGather(padded, gathered, (size_t)widest, ncclInt32, self.comm, 0), "ncclAllGather");
+  return gathered;
+}
+
+// The distinct vertices of the `listed` gathered entries (sorted in place; -1
+// is no vertex), ascending, into `items`, at most `capacity`: their number.
+inline long long sorted_union(int* gathered, long long listed, int* items, long long capacity) {
+  thrust::sort(thrust::device, gathered, gathered + listed);
+  int* end = thrust::unique(thrust::device, gathered, gathered + listed);
+  int* first = thrust::lower_bound(thrust::device, gathered, end, 0);
+  long long total = std::min<long long>(end - first, capacity);
+  if (total > 0) check(cudaMemcpy(items, first, sizeof(int) * total, cudaMemcpyDeviceToDevice), "cudaMemcpy (exchange)");
+  return total;
+}
+
 // Makes every rank's queue the distinct vertices of all ranks' queues, at most
 // as many as `items` holds, and count[0] their number (host.allgather). For
 // auto and bitmap, as bitmaps of every vertex, made, or-ed and listed by
@@ -437,17 +460,8 @@ inline void allgather(int* items, int* count) {
     tally(4 * bitmap_words(bound), self.size * 4 * bitmap_words(bound));
   } else {
     long long widest = std::max(*std::max_element(sizes.begin(), sizes.end()), 1);
-    int* padded = scratch<int>(6, widest);
-    int* gathered = scratch<int>(7, widest * self.size);
-    check(cudaMemset(padded, 0xff, sizeof(int) * widest), "cudaMemset (exchange)");  // -1: no vertex
-    if (size > 0) check(cudaMemcpy(padded, items, sizeof(int) * size, cudaMemcpyDeviceToDevice), "cudaMemcpy (exchange)");
-    nccl_check(ncclAllGather(padded, gathered, (size_t)widest, ncclInt32, self.comm, 0), "ncclAllGather");
-    int* end = gathered + widest * self.size;
-    thrust::sort(thrust::device, gathered, end);
-    end = thrust::unique(thrust::device, gathered, end);
-    int* first = thrust::lower_bound(thrust::device, gathered, end, 0);
-    total = std::min<long long>(end - first, capacity);
-    if (total > 0) check(cudaMemcpy(items, first, sizeof(int) * total, cudaMemcpyDeviceToDevice), "cudaMemcpy (exchange)");
+    int* gathered = gather_padded(items, size, widest);
+    total = sorted_union(gathered, widest * self.size, items, capacity);
     tally((long long)size * 4, total * 4);
   }
   write<int>(count, 0, (int)total);
@@ -522,11 +536,8 @@ inline void allgather(int* items, int* count, std::initializer_list<Claimed> cla
   }
   int own = sizes[(size_t)self.index];
   long long widest = std::max(*std::max_element(sizes.begin(), sizes.end()), 1);
-  int* padded = scratch<int>(6, widest);
-  int* queues = scratch<int>(7, widest * self.size);
-  check(cudaMemset(padded, 0xff, sizeof(int) * widest), "cudaMemset (exchange)");  // -1: no vertex
-  if (own > 0) check(cudaMemcpy(padded, items, sizeof(int) * own, cudaMemcpyDeviceToDevice), "cudaMemcpy (exchange)");
-  nccl_check(ncclAllGather(padded, queues, (size_t)widest, ncclInt32, self.comm, 0), "ncclAllGather");
+  int* queues = gather_padded(items, own, widest);
+  const int* padded = queues + self.index * widest;  // this rank's, as it sent them
   size_t slot = 16;
   long long entry_bytes = INDEX_BYTES;
   for (const Claimed& claim : claims) {
@@ -555,13 +566,7 @@ inline void allgather(int* items, int* count, std::initializer_list<Claimed> cla
     gir_queue_count<<<1, 1>>>(count, total, capacity);
     launched("gir_queue_count");
   } else {
-    int* end = queues + listed;
-    thrust::sort(thrust::device, queues, end);
-    end = thrust::unique(thrust::device, queues, end);
-    int* first = thrust::lower_bound(thrust::device, queues, end, 0);
-    long long total = std::min<long long>(end - first, capacity);
-    if (total > 0) check(cudaMemcpy(items, first, sizeof(int) * total, cudaMemcpyDeviceToDevice), "cudaMemcpy (exchange)");
-    write<int>(count, 0, (int)total);
+    write<int>(count, 0, (int)sorted_union(queues, listed, items, capacity));
   }
   tally(own * entry_bytes, entries * entry_bytes);
 }
