@@ -489,13 +489,35 @@ template <typename U> __global__ void apply_claims_kernel(U* values, const int* 
   if (i < count) values[vertices[i]] = claimed[i];
 }
 
+// queue_union.cuh's gir_apply_claims_N for elements of U's size.
+template <typename U>
+void launch_apply_claims(const int* queues, const U* claimed, long long widest, const uint32_t* bitmaps, long long words, U* values) {
+  Rank& self = rank();
+  if constexpr (sizeof(U) == 1) {
+    gir_apply_claims_1<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>(queues, (const unsigned char*)claimed, self.size, widest, bitmaps, words,
+                                                         self.index, (unsigned char*)values);
+  } else if constexpr (sizeof(U) == 2) {
+    gir_apply_claims_2<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>(queues, (const unsigned short*)claimed, self.size, widest, bitmaps, words,
+                                                         self.index, (unsigned short*)values);
+  } else if constexpr (sizeof(U) == 4) {
+    gir_apply_claims_4<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>(queues, (const unsigned int*)claimed, self.size, widest, bitmaps, words,
+                                                         self.index, (unsigned int*)values);
+  } else {
+    gir_apply_claims_8<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>(queues, (const unsigned long long*)claimed, self.size, widest, bitmaps,
+                                                         words, self.index, (unsigned long long*)values);
+  }
+  launched("gir_apply_claims");
+}
+
 // The claims of one buffer: the values at this rank's `own` queued vertices
-// (`vertices`, padded to `widest`) all-gathered, and each rank's set at its
-// vertices (`queues`, rank r's at r * widest), last rank first, so the lowest
-// rank that queued a vertex wins (multi_device.apply_claims).
+// (`vertices`, padded to `widest`) all-gathered, and the other ranks' set at
+// their vertices (`queues`, rank r's at r * widest) so that the lowest rank
+// that queued a vertex wins (multi_device.apply_claims): through the ranks'
+// gathered bitmaps of their queues where the graph is split (`bitmaps`, of
+// `words` words each), else each rank's set, last rank first.
 template <typename U>
 void exchange_claims(const Claimed& claim, const int* vertices, int own, const int* queues, long long widest,
-                     const std::vector<int>& sizes, size_t slot) {
+                     const std::vector<int>& sizes, const uint32_t* bitmaps, long long words, size_t slot) {
   Rank& self = rank();
   U* values = (U*)claim.buffer;
   U* own_values = scratch<U>(slot, widest);
@@ -505,6 +527,10 @@ void exchange_claims(const Claimed& claim, const int* vertices, int own, const i
     launched("gir_rt::gather_claims_kernel");
   }
   nccl_check(ncclAllGather(own_values, all_values, (size_t)widest * sizeof(U), ncclUint8, self.comm, 0), "ncclAllGather");
+  if (bitmaps != nullptr) {
+    launch_apply_claims<U>(queues, all_values, widest, bitmaps, words, values);
+    return;
+  }
   for (int r = self.size - 1; r >= 0; --r) {
     if (sizes[(size_t)r] == 0) continue;
     apply_claims_kernel<U><<<grid_of(sizes[(size_t)r]), 256>>>(values, queues + r * widest, all_values + r * widest, sizes[(size_t)r]);
@@ -515,9 +541,10 @@ void exchange_claims(const Claimed& claim, const int* vertices, int own, const i
 // The queue union with the claims that go with it (host.allgather ... claims;
 // NcclCommunicator._allgather_queue_claims): the ranks' sizes all-gathered
 // and read, the queues padded to the longest and all-gathered, each claimed
-// buffer's values at the queued vertices all-gathered and set, and the union
-// listed through a bitmap of every vertex on the device (sorted and made
-// unique before a graph is split). Each entry goes as its vertex and values.
+// buffer's values at the queued vertices all-gathered and set. Once a graph is
+// split, the queues also go as bitmaps of every vertex, which say the lowest
+// rank to queue each vertex and from which the union is listed; before, the
+// union is sorted and made unique. Each entry goes as its vertex and values.
 inline void allgather(int* items, int* count, std::initializer_list<Claimed> claims) {
   Rank& self = rank();
   if (self.size == 1) return;
@@ -536,39 +563,49 @@ inline void allgather(int* items, int* count, std::initializer_list<Claimed> cla
   }
   int own = sizes[(size_t)self.index];
   long long widest = std::max(*std::max_element(sizes.begin(), sizes.end()), 1);
-  int* queues = gather_padded(items, own, widest);
+  long long vertices = vertex_bound();
+  long long words = vertices > 0 ? std::max(bitmap_words(vertices), 1LL) : 0;
+  uint32_t* bitmaps = nullptr;
+  int* total = scratch<int>(12, 1);
+  int* queues = nullptr;
+  if (vertices > 0) {  // the queue padded and its bitmap in one kernel
+    uint32_t* marks = scratch<uint32_t>(10, words);
+    int* own_padded = scratch<int>(6, widest);
+    queues = scratch<int>(7, widest * self.size);
+    bitmaps = scratch<uint32_t>(11, words * self.size);
+    check(cudaMemsetAsync(marks, 0, sizeof(uint32_t) * words), "cudaMemset (exchange)");
+    check(cudaMemsetAsync(total, 0, sizeof(int)), "cudaMemset (exchange)");
+    gir_queue_pad<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>(items, count, widest, own_padded, marks, vertices);
+    launched("gir_queue_pad");
+    nccl_check(ncclAllGather(own_padded, queues, (size_t)widest, ncclInt32, self.comm, 0), "ncclAllGather");
+    nccl_check(ncclAllGather(marks, bitmaps, (size_t)words, ncclUint32, self.comm, 0), "ncclAllGather");
+  } else {
+    queues = gather_padded(items, own, widest);
+  }
   const int* padded = queues + self.index * widest;  // this rank's, as it sent them
   size_t slot = 16;
   long long entry_bytes = INDEX_BYTES;
   for (const Claimed& claim : claims) {
     switch (claim.bytes) {
-      case 1: exchange_claims<uint8_t>(claim, padded, own, queues, widest, sizes, slot); break;
-      case 2: exchange_claims<uint16_t>(claim, padded, own, queues, widest, sizes, slot); break;
-      case 4: exchange_claims<uint32_t>(claim, padded, own, queues, widest, sizes, slot); break;
-      case 8: exchange_claims<uint64_t>(claim, padded, own, queues, widest, sizes, slot); break;
+      case 1: exchange_claims<uint8_t>(claim, padded, own, queues, widest, sizes, bitmaps, words, slot); break;
+      case 2: exchange_claims<uint16_t>(claim, padded, own, queues, widest, sizes, bitmaps, words, slot); break;
+      case 4: exchange_claims<uint32_t>(claim, padded, own, queues, widest, sizes, bitmaps, words, slot); break;
+      case 8: exchange_claims<uint64_t>(claim, padded, own, queues, widest, sizes, bitmaps, words, slot); break;
       default: fail("host.allgather claims %d-byte elements", claim.bytes);
     }
     slot += 2;
     entry_bytes += claim.bytes;
   }
-  long long vertices = vertex_bound();
-  long long listed = widest * self.size;
   if (vertices > 0) {
-    long long words = std::max(bitmap_words(vertices), 1LL);
-    uint32_t* marks = scratch<uint32_t>(10, words);
-    int* total = scratch<int>(12, 1);
-    check(cudaMemsetAsync(marks, 0, sizeof(uint32_t) * words), "cudaMemset (exchange)");
-    check(cudaMemsetAsync(total, 0, sizeof(int)), "cudaMemset (exchange)");
-    mark_kernel<<<grid_of(listed), 256>>>(queues, listed, marks);
-    launched("gir_rt::mark_kernel");
-    gir_queue_union<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>(marks, 1, words, items, capacity, total);
+    gir_queue_union<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>(bitmaps, self.size, words, items, capacity, total);
     launched("gir_queue_union");
     gir_queue_count<<<1, 1>>>(count, total, capacity);
     launched("gir_queue_count");
+    tally(own * entry_bytes + 4 * words, entries * entry_bytes + self.size * 4 * words);
   } else {
-    write<int>(count, 0, (int)sorted_union(queues, listed, items, capacity));
+    write<int>(count, 0, (int)sorted_union(queues, widest * self.size, items, capacity));
+    tally(own * entry_bytes, entries * entry_bytes);
   }
-  tally(own * entry_bytes, entries * entry_bytes);
 }
 
 // After a partitioned run, on stderr: what the ranks exchanged, as gir-run says it.

@@ -13,7 +13,7 @@ over the gathered copies on the GPU (cupy):
 | sum (with base)    | `ncclAllReduce` sum, then `- (n - 1) * base`      |
 | or, claim          | `ncclAllGather`, then or / first changed copy (one kernel) |
 | queue union        | `ncclAllGather` of bitmaps, or-ed and listed (kernels); lists: of sizes and padded queues, `unique` |
-| queue union with claims | `ncclAllGather` of the sizes (one host read), the padded queues and the claimed values at them; set last rank first, listed through a bitmap (kernels) |
+| queue union with claims | `ncclAllGather` of the sizes (one host read), the padded queues, the claimed values at them and the queues' bitmaps; each vertex's value from the lowest rank whose bitmap holds it, the union listed from the bitmaps (kernels) |
 
 An all-reduce with a base in `pairs` or `auto` (`ExchangeFormat`,
 `GIR_EXCHANGE_FORMAT`) first lists the elements the rank changed with their
@@ -78,13 +78,17 @@ _GRID, _BLOCK = 1024, 256
 
 @dataclass(frozen=True)
 class ExchangeKernels:
-    """cupy's handles of the queue union's kernels, of the combine of gathered
+    """cupy's handles of the queue union's kernels (those of a union with
+    claims, `gather_claims` and `apply_claims`, by the claimed elements' bytes), of the combine of gathered
     copies, and of the changed elements' listing and combine (`apply_pairs`:
     one kernel a combine, each applying one rank's pairs)."""
 
     queue_bitmap: Any
     queue_union: Any
     queue_count: Any
+    queue_pad: Any
+    gather_claims: Mapping[int, Any]
+    apply_claims: Mapping[int, Any]
     combine_rows: Any
     changed_pairs: Any
     apply_pairs: Mapping[Combine, Any]
@@ -157,7 +161,15 @@ def _exchange_kernels() -> ExchangeKernels:
         )
         for combine, body in _APPLY_PAIRS.items()
     }
-    return ExchangeKernels(queue_bitmap, queue_union, queue_count, combine_rows, changed_pairs, apply_pairs)
+    queue_pad = cupy.RawKernel(source, "gir_queue_pad")
+    gather_claims, apply_claims = (
+        {size: cupy.RawKernel(source, f"gir_{name}_{size}") for size in (1, 2, 4, 8)}
+        for name in ("gather_claims", "apply_claims")
+    )
+    return ExchangeKernels(
+        queue_bitmap, queue_union, queue_count, queue_pad, gather_claims, apply_claims, combine_rows, changed_pairs,
+        apply_pairs,
+    )
 
 
 DEVICE_FORMATS = (ExchangeFormat.DENSE, ExchangeFormat.PAIRS)
@@ -189,6 +201,7 @@ class NcclCommunicator(Communicator):
         self._comms = nccl.NcclCommunicator.initAll(self._device_ids)
         self._bitmaps: dict[int, tuple[Any, Any]] = {}
         self._pairs: dict[tuple[int, int, np.dtype], tuple[Any, Any, Any]] = {}
+        self._claims: dict[tuple[int, str, np.dtype], Any] = {}
         self._kernels = _exchange_kernels()
         self._types = {
             np.dtype(np.int8): nccl.NCCL_INT8,
@@ -375,16 +388,68 @@ class NcclCommunicator(Communicator):
     ) -> None:
         """The queue union with its claims: the ranks' sizes gathered from the
         device and read (the one host read), each rank's queue padded to the
-        longest and its claimed values (gathered at its vertices on the
-        device) all-gathered; each rank's values set into the buffers, last
-        rank first (`apply_pairs` of a claim), and the union listed as
-        `_union_of_lists` does."""
-        cupy = self._cupy
+        longest and its claimed values at it all-gathered. Once a graph is
+        split (`vertex_bound`) the ranks' bitmaps of their queues go too, and
+        kernels do the rest (`_resolve_claims_by_bitmaps`); before, each
+        rank's values are set last rank first and the union made unique."""
         int32 = np.dtype(np.int32)
         size_view = self._view(rank, count, 1, int32)
         sizes = [claimed_queue_size(int(s), capacity) for s in self._all_gather(rank, size_view).get().ravel()]
         widest = max(max(sizes), 1)
-        own = self._view(rank, items, sizes[rank], int32)
+        bound = self.vertex_bound()
+        if bound is None:
+            self._resolve_claims_by_lists(rank, items, capacity, size_view, sizes, widest, claims)
+        else:
+            self._resolve_claims_by_bitmaps(rank, items, capacity, size_view, widest, bound, claims)
+        element_bytes = [DTYPES[claimed.dtype].itemsize for claimed in claims]
+        sent, received = queue_claims_bytes(sizes[rank], element_bytes), queue_claims_bytes(sum(sizes), element_bytes)
+        if bound is not None:
+            sent, received = sent + bitmap_bytes(bound), received + self.size * bitmap_bytes(bound)
+        self._count(rank, sent, received)
+
+    def _resolve_claims_by_bitmaps(
+        self, rank: int, items: Any, capacity: int, size: Any, widest: int, bound: int, claims: Sequence[ClaimedBuffer]
+    ) -> None:
+        """The union with claims of queues of vertices below `bound`, in a
+        handful of launches (each host operation here costs more than a level's
+        kernels on two GPUs): the queue padded to `widest` and its bitmap in one
+        kernel, the claimed values at it in one a buffer, all-gathered; the
+        other ranks' values set where their rank is the lowest whose bitmap
+        holds the vertex; the union listed from the bitmaps."""
+        words = max(-(-bound // 32), 1)
+        marks, total = self._scratch(rank, words)
+        marks.fill(0)
+        total.fill(0)
+        queue = self._view(rank, items, capacity, np.dtype(np.int32))
+        padded = self._claims_scratch(rank, "queue", np.dtype(np.int32), widest)
+        self._kernels.queue_pad((_GRID,), (_BLOCK,), (queue, size, np.int64(widest), padded, marks, np.int64(bound)))
+        queues = self._all_gather(rank, padded)
+        bitmaps = self._all_gather(rank, marks)
+        for claimed in claims:
+            itemsize = DTYPES[claimed.dtype].itemsize
+            bits = np.dtype(f"uint{itemsize * 8}")
+            values = self._view(rank, claimed.buffer, claimed.count, bits)
+            own_values = self._claims_scratch(rank, "values", bits, widest)
+            self._kernels.gather_claims[itemsize]((_GRID,), (_BLOCK,), (values, padded, np.int64(widest), own_values))
+            gathered = self._all_gather(rank, own_values)
+            self._kernels.apply_claims[itemsize](
+                (_GRID,), (_BLOCK,),
+                (queues, gathered, np.int32(self.size), np.int64(widest), bitmaps, np.int64(words), np.int32(rank), values),
+            )
+        self._kernels.queue_union(
+            (_GRID,), (_BLOCK,), (bitmaps, np.int32(self.size), np.int64(words), queue, np.int64(capacity), total)
+        )
+        self._kernels.queue_count((1,), (1,), (size, total, np.int64(capacity)))
+
+    def _resolve_claims_by_lists(
+        self, rank: int, items: Any, capacity: int, size: Any, sizes: list[int], widest: int,
+        claims: Sequence[ClaimedBuffer],
+    ) -> None:
+        """The union with claims before a graph is split (no bound on the
+        vertices): each rank's values set last rank first (`apply_pairs` of a
+        claim), so the lowest rank's win, and the union made unique."""
+        cupy = self._cupy
+        own = self._view(rank, items, sizes[rank], np.dtype(np.int32))
         padded = cupy.full(widest, -1, np.int32)
         padded[: own.size] = own
         queues = self._all_gather(rank, padded)
@@ -399,9 +464,7 @@ class NcclCommunicator(Communicator):
                 if sizes[other]:
                     entries = slice(0, sizes[other])
                     apply(queues[other, entries], gathered[other, entries], own_values, values)  # a claim reads no base
-        self._union_of_lists(rank, queues.ravel(), items, capacity, size_view)
-        element_bytes = [DTYPES[claimed.dtype].itemsize for claimed in claims]
-        self._count(rank, queue_claims_bytes(sizes[rank], element_bytes), queue_claims_bytes(sum(sizes), element_bytes))
+        self._union_of_lists(rank, queues.ravel(), items, capacity, size)
 
     def _union_of_lists(self, rank: int, gathered: Any, items: Any, capacity: int, size: Any) -> None:
         """Lists the distinct vertices of `gathered` (the ranks' padded queues,
@@ -447,6 +510,18 @@ class NcclCommunicator(Communicator):
                 cupy.empty(length, np.int32), cupy.empty(length, bits), cupy.empty(1, np.int32)
             )
         return kept
+
+    def _claims_scratch(self, rank: int, role: str, dtype: np.dtype, length: int) -> Any:
+        """Rank `rank`'s room for `length` elements of `dtype` of a union with
+        claims (`role`: its padded queue, or the values at it), kept between
+        levels and grown to twice what a level asks for when it is too small
+        (the buffers of the same size share one: the launches using it are
+        ordered on the rank's stream)."""
+        key = (rank, role, dtype)
+        kept = self._claims.get(key)
+        if kept is None or kept.size < length:
+            kept = self._claims[key] = self._cupy.empty(2 * length, dtype)
+        return kept[:length]
 
     def _scratch(self, rank: int, words: int) -> tuple[Any, Any]:
         """Rank `rank`'s bitmap of `words` words and a counter, kept between

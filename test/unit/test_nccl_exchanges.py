@@ -63,6 +63,34 @@ def _queue_count(grid: tuple[int], block: tuple[int], args: tuple[Any, ...]) -> 
     count[0] = min(int(total[0]), int(capacity))
 
 
+def _queue_pad(grid: tuple[int], block: tuple[int], args: tuple[Any, ...]) -> None:
+    items, count, widest, padded, words, bound = args
+    size = min(max(int(count[0]), 0), int(widest))
+    padded[:] = -1
+    padded[:size] = items[:size]
+    _queue_bitmap(grid, block, (padded, np.array([size], np.int32), widest, words, bound))
+
+
+def _gather_claims(grid: tuple[int], block: tuple[int], args: tuple[Any, ...]) -> None:
+    values, padded, widest, out = args
+    out[:] = np.where(padded >= 0, values[np.maximum(padded, 0)], 0)
+
+
+def _apply_claims(grid: tuple[int], block: tuple[int], args: tuple[Any, ...]) -> None:
+    queues, claimed, ranks, widest, bitmaps, words, rank, values = args
+    ranks, widest, words, rank = int(ranks), int(widest), int(words), int(rank)
+    queues, claimed = queues.reshape(ranks, widest), claimed.reshape(ranks, widest)
+    bitmaps = bitmaps.reshape(ranks, words)
+    written: set[int] = set()
+    for row in (r for r in range(ranks) if r != rank):
+        for vertex, value in zip(queues[row], claimed[row]):
+            bit = np.uint32(1 << (int(vertex) & 31))
+            if vertex >= 0 and not any(bitmaps[r, vertex >> 5] & bit for r in range(row)):
+                assert int(vertex) not in written  # no two threads meet
+                written.add(int(vertex))
+                values[vertex] = value
+
+
 def _combine_rows(rows: Any, base: Any, ranks: Any, n: Any, bitwise_or: Any, out: Any) -> None:
     rows = rows.reshape(int(ranks), int(n))
     if bitwise_or:
@@ -109,8 +137,10 @@ class _NumpyNccl(NcclCommunicator):
         self._slots: list[Any] = [None] * size
         self._bitmaps = {}
         self._pairs = {}
+        self._claims = {}
         self._kernels = ExchangeKernels(
-            _queue_bitmap, _queue_union, _queue_count, _combine_rows, _changed_pairs, {c: _apply(c) for c in Combine}
+            _queue_bitmap, _queue_union, _queue_count, _queue_pad, {size: _gather_claims for size in (1, 2, 4, 8)},
+            {size: _apply_claims for size in (1, 2, 4, 8)}, _combine_rows, _changed_pairs, {c: _apply(c) for c in Combine}
         )
         self._ops = {}  # no ncclAllReduce here: dense claims and ors only (they gather)
 
@@ -326,9 +356,12 @@ def test_claims_with_the_queue_as_on_the_host(queues: list[list[int]], split: bo
             assert (sorted(items) if name == "nccl" and split else items) == union
             np.testing.assert_array_equal(got_pred, pred)
             np.testing.assert_array_equal(got_flags, flags)
-    assert nccl.exchanged() == host.exchanged()
     entries = sum(len(queue) for queue in queues)
     assert host.exchanged().received == (entries * (4 + 4 + 1),) * len(queues)
+    # Once the graph is split, NCCL also sends each rank's bitmap of its queue.
+    bitmap = bitmap_bytes(64) if split else 0
+    assert nccl.exchanged().sent == tuple(sent + bitmap for sent in host.exchanged().sent)
+    assert nccl.exchanged().received == tuple(received + len(queues) * bitmap for received in host.exchanged().received)
 
 
 @pytest.mark.parametrize("combine", [Combine.CLAIM, Combine.OR])
