@@ -30,6 +30,7 @@ from gir.diagnostics import UserError
 from gir.dialects import gir_gpu, host
 from gir.dialects.host import edge_index_width
 from gir.dialects.levels import Level, check_level
+from gir.ir_walk import walk
 from gir.protocol import DType
 from gir.runtime.device import (
     CudaDevice,
@@ -75,7 +76,7 @@ def kernel_signatures(module: ModuleOp) -> dict[str, list[KernelArg]]:
 def graph_load(module: ModuleOp) -> GraphLoad | None:
     """What the module's one `host.load_graph` loads, whole or partitioned
     (None: no load, or several)."""
-    loads = [op for op in module.walk() if isinstance(op, host.LoadGraphOp)]
+    loads = [op for op in walk(module) if isinstance(op, host.LoadGraphOp)]
     if len(loads) != 1:
         return None
     load = loads[0]

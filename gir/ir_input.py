@@ -36,6 +36,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from gir.diagnostics import SourceError, UserError
 from gir.frontend.source import decode_source, ensure_recursion_headroom, position
+from gir.ir_walk import walk
 from gir.verifier import symbol_lookups_indexed
 
 MAX_NESTING = 1024
@@ -224,7 +225,7 @@ def _raise_first_failing(
 ) -> None:
     """Raises the located error of the first op (in walk order) that fails to
     verify on its own, if any."""
-    for op in module.walk():
+    for op in walk(module):
         try:
             op.verify(verify_nested_ops=False)
         except (DiagnosticException, ValueError) as error:

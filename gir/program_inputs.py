@@ -24,6 +24,7 @@ from xdsl.ir import Operation
 
 from gir.diagnostics import UserError
 from gir.dialects import graph, host
+from gir.ir_walk import walk
 from gir.protocol import parse_argv_int
 
 
@@ -60,7 +61,7 @@ class GraphSource:
 
 
 def _loads(program: Operation) -> list[graph.LoadEdgesOp | host.LoadGraphOp]:
-    return [op for op in program.walk() if isinstance(op, graph.LoadEdgesOp | host.LoadGraphOp)]
+    return [op for op in walk(program) if isinstance(op, graph.LoadEdgesOp | host.LoadGraphOp)]
 
 
 def graph_sources(program: Operation) -> list[GraphSource]:
@@ -82,7 +83,7 @@ def takes_graph_argument(program: Operation) -> bool:
 def _reads_argv(program: Operation, index: int) -> bool:
     return any(
         isinstance(op, graph.ArgvIntOp | host.ArgvIntOp) and op.index.value.data == index
-        for op in program.walk()
+        for op in walk(program)
     ) or GraphSource(argv=index) in graph_sources(program)
 
 
@@ -105,7 +106,7 @@ def check_int_arguments(program: ModuleOp, argv: Sequence[str]) -> None:
     `argv` is the program's (argv[0] is its name); arguments it does not read, or
     that are not integers, are left to the run to report.
     """
-    for op in program.walk():
+    for op in walk(program):
         if not isinstance(op, (graph.ArgvIntOp, host.ArgvIntOp)) or not isinstance(op.result.type, IntegerType):
             continue
         index = op.index.value.data

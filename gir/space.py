@@ -90,6 +90,7 @@ from gir.dialects.schedule import (
     Toggle,
     ToggleAttr,
 )
+from gir.ir_walk import walk
 
 __all__ = [
     "BLOCK_SIZES",
@@ -331,7 +332,7 @@ class SchedulePoint(Mapping[str, ScheduleAttr]):
         """Sets the point's schedules on `module`, a graph-level module of its
         program: each labelled apply's `schedule`, each labelled loop's
         `graph.schedule` (removed from loops the point does not fuse)."""
-        for op in module.walk():
+        for op in walk(module):
             if isinstance(op, graph.EdgeSetApplyOp) and op.label is not None:
                 schedule = self._schedules.get(op.label.data)
                 if schedule is not None:
@@ -501,7 +502,7 @@ def edge_samples(source: str, filename: str) -> dict[str, int]:
         return {}
     module = build_module(parse_program(source, filename), filename)
     samples: dict[str, int] = {}
-    for op in module.walk():
+    for op in walk(module):
         if isinstance(op, graph.EdgeSetApplyOp) and op.label is not None:
             schedule = op.schedule
             if isinstance(schedule, HybridScheduleAttr):
@@ -598,7 +599,7 @@ class _Builder:
         in_loop = {label: loop.label for loop in self.loops for label in loop.applies}
         samples = edge_samples(self.source, self.program)
         found: dict[str, LabelledApply] = {}
-        for op in self.base.walk():
+        for op in walk(self.base):
             if isinstance(op, graph.EdgeSetApplyOp) and op.label is not None:
                 label = op.label.data
                 filtered = op.kind.data == graph.ApplyKind.APPLY and op.result is not None
@@ -620,12 +621,12 @@ class _Builder:
         """The labelled loops that fuse with their applies at the defaults; of two
         nested ones, the inner (a fused kernel cannot hold another loop)."""
         loops: list[tuple[scf.WhileOp, FusableLoop]] = []
-        for op in self.base.walk():
+        for op in walk(self.base):
             if isinstance(op, scf.WhileOp) and LOOP_LABEL in op.attributes:
                 label = getattr(op.attributes[LOOP_LABEL], "data")
                 applies = tuple(
                     inner.label.data
-                    for inner in op.walk()
+                    for inner in walk(op)
                     if isinstance(inner, graph.EdgeSetApplyOp) and inner.label is not None
                 )
                 loop = FusableLoop(label, applies)

@@ -75,6 +75,7 @@ from xdsl.ir import Operation, SSAValue
 
 from gir.diagnostics import source_position
 from gir.dialects import graph
+from gir.ir_walk import walk
 from gir.program_inputs import GraphSource, graph_sources
 from gir.protocol import parse_argv_int
 from gir.runtime import reference
@@ -101,12 +102,12 @@ def _functions(module: ModuleOp) -> dict[str, func.FuncOp]:
 
 
 def _applies(module: ModuleOp) -> list[graph.EdgeSetApplyOp]:
-    return [op for op in module.walk() if isinstance(op, graph.EdgeSetApplyOp)]
+    return [op for op in walk(module) if isinstance(op, graph.EdgeSetApplyOp)]
 
 
 def _stores_source_id(udf: func.FuncOp, vector: str) -> bool:
     source = udf.body.block.args[0]
-    for op in udf.walk():
+    for op in walk(udf):
         if isinstance(op, graph.StoreOp | graph.CompareAndSwapOp) and (
             op.vector.root_reference.data == vector
         ):
@@ -123,7 +124,7 @@ def _claimed_parent(apply: graph.EdgeSetApplyOp, udf: func.FuncOp) -> str | None
     if apply.kind.data != graph.ApplyKind.APPLY or apply.result is None:
         return None
     source = udf.body.block.args[0]
-    for op in udf.walk():
+    for op in walk(udf):
         if isinstance(op, graph.CompareAndSwapOp):
             owner = op.desired.owner
             if isinstance(owner, graph.VertexIdOp) and owner.vertex == source:
@@ -138,7 +139,7 @@ def _hooked_roots(apply: graph.EdgeSetApplyOp, udf: func.FuncOp) -> str | None:
     swapped only while r is a root)."""
     if apply.kind.data != graph.ApplyKind.APPLY or apply.edgeset_type.is_weighted:
         return None
-    for op in udf.walk():
+    for op in walk(udf):
         if isinstance(op, graph.CompareAndSwapOp) and op.index == op.expected:
             return op.vector.root_reference.data
     return None
@@ -149,12 +150,12 @@ def _reduces(udf: func.FuncOp, vector: str, kind: graph.ReduceKind) -> bool:
         isinstance(op, graph.ReduceOp)
         and op.vector.root_reference.data == vector
         and op.kind.data == kind
-        for op in udf.walk()
+        for op in walk(udf)
     )
 
 
 def _float_add_vector(udf: func.FuncOp) -> str | None:
-    for op in udf.walk():
+    for op in walk(udf):
         if (
             isinstance(op, graph.ReduceOp)
             and op.kind.data == graph.ReduceKind.ADD
@@ -198,7 +199,7 @@ def _last_argv_store(load: graph.GlobalLoadOp) -> SSAValue | None:
     before that store there."""
     stores = [
         op
-        for op in _module_of(load).walk()
+        for op in walk(_module_of(load))
         if isinstance(op, graph.GlobalStoreOp) and op.global_name == load.global_name
     ]
     if not stores or any(store.parent_block() is not stores[0].parent_block() for store in stores):
@@ -218,7 +219,7 @@ def _last_argv_store(load: graph.GlobalLoadOp) -> SSAValue | None:
 
 
 def _start(module: ModuleOp) -> IntArg | None:
-    for op in module.walk():
+    for op in walk(module):
         if isinstance(op, graph.AddVertexOp):
             return _int_arg(op.vertex)
     return None
@@ -229,10 +230,10 @@ def _min_queue_start(module: ModuleOp, udf: func.FuncOp) -> tuple[str, IntArg] |
     does `updatePriorityMin` on a queue."""
     if not any(
         isinstance(op, graph.UpdatePriorityOp) and op.kind.data == graph.ReduceKind.MIN
-        for op in udf.walk()
+        for op in walk(udf)
     ):
         return None
-    for op in module.walk():
+    for op in walk(module):
         if isinstance(op, graph.PriorityQueueNewOp):
             start = _int_arg(op.start)
             if start is not None:
@@ -244,7 +245,7 @@ def _start_distance(module: ModuleOp, dist: str, start: IntArg) -> IntArg:
     """What the program stores into `dist` at the start vertex (`dist[start] =
     0`, or GraphIt's `SP[14] = 14`): the last such store, else 0."""
     found = IntArg(value=0)
-    for op in module.walk():
+    for op in walk(module):
         if (
             isinstance(op, graph.StoreOp)
             and op.vector.root_reference.data == dist
@@ -258,7 +259,7 @@ def _start_distance(module: ModuleOp, dist: str, start: IntArg) -> IntArg:
 def _fill(module: ModuleOp, vector: str) -> float | None:
     """The constant `vector` starts at: that of its first `vector_fill`
     (folded, as hypersssp's `2147483647 / 2`)."""
-    for op in module.walk():
+    for op in walk(module):
         if isinstance(op, graph.VectorFillOp) and op.vector.root_reference.data == vector:
             return _folded(op.value)
     return None
@@ -308,7 +309,7 @@ def _unreached_stores(module: ModuleOp, vector: str, tested: str) -> set[float]:
     `if num_paths[v] != 0 ... else dependences[v] = -1`."""
     fill = _fill(module, tested) if _fill(module, tested) is not None else 0.0
     found: set[float] = set()
-    for op in module.walk():
+    for op in walk(module):
         if not (isinstance(op, graph.StoreOp) and op.vector.root_reference.data == vector):
             continue
         value = _constant_float(op.value)
@@ -355,7 +356,7 @@ def _stop_target(apply: graph.EdgeSetApplyOp) -> IntArg | None:
         loop = loop.parent_op()
     if loop is None:
         return None
-    for op in loop.before_region.walk():
+    for op in walk(loop.before_region):
         if isinstance(op, graph.PriorityQueueFinishedNodeOp):
             target = _through_casts(op.vertex)
             if isinstance(target.owner, graph.GlobalLoadOp):  # `dst_vertex = atoi(argv[3]);`
@@ -372,7 +373,7 @@ def _path_cost(udf: func.FuncOp, priorities: str) -> str | None:
     vertices by an estimate built on them."""
     reduced = {
         op.vector.root_reference.data
-        for op in udf.walk()
+        for op in walk(udf)
         if isinstance(op, graph.ReduceOp) and op.kind.data == graph.ReduceKind.MIN
     } - {priorities}
     return reduced.pop() if len(reduced) == 1 else None
@@ -381,9 +382,9 @@ def _path_cost(udf: func.FuncOp, priorities: str) -> str | None:
 def _peeled_priorities(module: ModuleOp, udf: func.FuncOp) -> str | None:
     """The priority vector of a k-core peeling: `udf` does `updatePrioritySum` and
     the program's queue starts with every vertex in its bucket."""
-    if not any(isinstance(op, graph.UpdatePrioritySumOp) for op in udf.walk()):
+    if not any(isinstance(op, graph.UpdatePrioritySumOp) for op in walk(udf)):
         return None
-    for op in module.walk():
+    for op in walk(module):
         if isinstance(op, graph.PriorityQueueNewOp) and op.starts_with_every_vertex:
             return op.priorities.root_reference.data
     return None
@@ -400,8 +401,8 @@ def _stores_other_than_degrees(module: ModuleOp, core: str) -> bool:
     """Whether some store into the priority vector `core` (outside the queue's
     own updates) stores anything but an element of a vector of out-degrees, as a
     graph k-core's `D[v] = D_original[v]` does."""
-    degrees = {op.vector.root_reference.data for op in module.walk() if isinstance(op, graph.OutDegreesOp)}
-    for op in module.walk():
+    degrees = {op.vector.root_reference.data for op in walk(module) if isinstance(op, graph.OutDegreesOp)}
+    for op in walk(module):
         if not (isinstance(op, graph.StoreOp) and op.vector.root_reference.data == core):
             continue
         loaded = op.value.owner
@@ -434,7 +435,7 @@ def _global_value(load: graph.GlobalLoadOp) -> SSAValue | None:
     """The value a `const` global holds: what its only store sets."""
     stores = [
         op
-        for op in _module_of(load).walk()
+        for op in walk(_module_of(load))
         if isinstance(op, graph.GlobalStoreOp) and op.global_name == load.global_name
     ]
     return stores[0].value if len(stores) == 1 else None
@@ -518,7 +519,7 @@ def _clears(op: Operation, vector: str, functions: dict[str, func.FuncOp]) -> bo
     vertex = function.body.block.args[0]
     touches = [
         inner
-        for inner in function.walk()
+        for inner in walk(function)
         if isinstance(inner, graph.LoadOp | graph.StoreOp | graph.ReduceOp | graph.CompareAndSwapOp)
         and inner.vector.root_reference.data == vector
     ]
@@ -712,7 +713,7 @@ def _adds_own_value(udf: func.FuncOp, accumulator: str, rank: str) -> bool:
         and isinstance(load := op.value.owner, graph.LoadOp)
         and load.vector.root_reference.data == rank
         and load.index == source
-        for op in udf.walk()
+        for op in walk(udf)
     )
 
 
@@ -733,13 +734,13 @@ def _power_iteration(
     functions = _functions(module)
     updates = [
         functions[op.udf.root_reference.data]
-        for op in module.walk()
+        for op in walk(module)
         if isinstance(op, graph.VertexSetApplyOp) and _all_vertices(op.set)
     ]
     if not any(_copies_and_zeroes(update, accumulator, rank) for update in updates):
         return None
     fill = next(
-        (op.value for op in module.walk() if isinstance(op, graph.VectorFillOp) and op.vector.root_reference.data == rank),
+        (op.value for op in walk(module) if isinstance(op, graph.VectorFillOp) and op.vector.root_reference.data == rank),
         None,
     )
     initial = None if fill is None else _of_vertex_count(fill)
@@ -781,7 +782,7 @@ def _copies_and_zeroes(function: func.FuncOp, accumulator: str, rank: str) -> bo
     vertex = function.body.block.args[0]
     writes = [
         op
-        for op in function.walk()
+        for op in walk(function)
         if isinstance(op, graph.StoreOp | graph.ReduceOp | graph.CompareAndSwapOp)
         and op.vector.root_reference.data in (rank, accumulator)
     ]
@@ -837,7 +838,7 @@ def _triangle_counts(apply: graph.EdgeSetApplyOp, udf: func.FuncOp) -> str | Non
     if apply.kind.data != graph.ApplyKind.APPLY or apply.frontier is not None:
         return None
     src, dst = udf.body.block.args[:2]
-    for op in udf.walk():
+    for op in walk(udf):
         if not (isinstance(op, graph.ReduceOp) and op.kind.data == graph.ReduceKind.ADD):
             continue
         value = op.value
@@ -861,7 +862,7 @@ def _only_where_below(op: Operation, src: SSAValue, dst: SSAValue) -> bool:
         if isinstance(parent, scf.IfOp) and isinstance(test := parent.cond.owner, arith.CmpiOp):
             predicate = arith.CMPI_COMPARISON_OPERATIONS[test.predicate.value.data]
             ordered = {"slt": (dst, src), "ult": (dst, src), "sgt": (src, dst), "ugt": (src, dst)}
-            if predicate in ordered and op in parent.true_region.walk():
+            if predicate in ordered and op in walk(parent.true_region):
                 low, high = ordered[predicate]
                 if _is_id_of(test.lhs, low) and _is_id_of(test.rhs, high):
                     return True
@@ -876,7 +877,7 @@ def _is_id_of(value: SSAValue, vertex: SSAValue) -> bool:
 
 def _graph_ordering(module: ModuleOp) -> str | None:
     """The ordering the program's graph is reordered by when loaded (None: as given)."""
-    for op in module.walk():
+    for op in walk(module):
         if isinstance(op, graph.LoadEdgesOp) and op.reorder is not None:
             return op.reorder.data
     return None
@@ -909,7 +910,7 @@ def _pagerank_delta(
     filters = _functions(module)
     bodies = [
         filters[op.filter.root_reference.data]
-        for op in module.walk()
+        for op in walk(module)
         if isinstance(op, graph.VertexSetFilterOp)
     ]
     rank = next((r for body in bodies if (r := _added_vector(body)) is not None), None)
@@ -940,7 +941,7 @@ def _collaborative_filtering(
         return None
     errors = {
         op.vector.root_reference.data
-        for op in udf.walk()
+        for op in walk(udf)
         if isinstance(op, graph.ReduceOp)
         and op.lane is not None
         and op.kind.data == graph.ReduceKind.ADD
@@ -949,11 +950,11 @@ def _collaborative_filtering(
     functions = _functions(module)
     vertex_functions = [
         functions[op.udf.root_reference.data]
-        for op in module.walk()
+        for op in walk(module)
         if isinstance(op, graph.VertexSetApplyOp)
     ]
     for function in vertex_functions:
-        for op in function.walk():
+        for op in walk(function):
             step = _gradient_step(op, errors)
             if step is None:
                 continue
@@ -1005,12 +1006,12 @@ def _initial_factor(
     """The constant that a vertex function stores into `latent`'s lanes, else
     the constant `latent` is filled with (0 when nothing sets it)."""
     for function in vertex_functions:
-        for op in function.walk():
+        for op in walk(function):
             if isinstance(op, graph.StoreOp) and op.vector.root_reference.data == latent:
                 return _constant_float(op.value)
     fills = [
         op
-        for op in module.walk()
+        for op in walk(module)
         if isinstance(op, graph.VectorFillOp) and op.vector.root_reference.data == latent
     ]
     return _constant_float(fills[-1].value) if fills else 0.0
@@ -1018,7 +1019,7 @@ def _initial_factor(
 
 def _added_vector(function: func.FuncOp) -> str | None:
     """The vector `function` float-adds another vector's element into."""
-    for op in function.walk():
+    for op in walk(function):
         if (
             isinstance(op, graph.ReduceOp)
             and op.kind.data == graph.ReduceKind.ADD
@@ -1037,7 +1038,7 @@ def _loads(value: SSAValue, vector: str) -> bool:
 def _scale_of(bodies: list[func.FuncOp], scaled: Callable[[SSAValue], bool]) -> float | None:
     """The constant `c` of a `c * x` (or `x * c`) in `bodies` whose `x` is `scaled`."""
     for body in bodies:
-        for op in body.walk():
+        for op in walk(body):
             if isinstance(op, arith.MulfOp):
                 for x, c in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
                     constant = _constant_float(c)
@@ -1091,7 +1092,7 @@ def _rank_vector(module: ModuleOp, accumulator: str) -> str | None:
 def _vector_flows(module: ModuleOp) -> dict[str, set[str]]:
     """For each vector, the vectors read by the values stored or added into it."""
     flows: dict[str, set[str]] = {}
-    for op in module.walk():
+    for op in walk(module):
         if isinstance(op, graph.StoreOp | graph.ReduceOp):
             target = op.vector.root_reference.data
             flows.setdefault(target, set()).update(_vectors_read(op.value))
@@ -1108,7 +1109,7 @@ def _vectors_read(value: SSAValue) -> set[str]:
         if op in seen:
             continue
         seen.add(op)
-        for inner in op.walk():
+        for inner in walk(op):
             if isinstance(inner, graph.LoadOp):
                 read.add(inner.vector.root_reference.data)
             pending.extend(
@@ -1223,7 +1224,7 @@ def _bc_dependencies(module: ModuleOp, functions: dict[str, func.FuncOp]) -> _Br
     """Brandes BC's shape: a list of vertexsets (the levels), a traversal of the
     transposed edges that float-adds into a vector (the dependencies) and one of
     the edges that adds into the vector it tracks (the path counts)."""
-    if not any(isinstance(op, graph.ListNewOp) for op in module.walk()):
+    if not any(isinstance(op, graph.ListNewOp) for op in walk(module)):
         return None
     counts = None
     for apply in _applies(module):

@@ -118,6 +118,7 @@ from gir.dialects.schedule import (
     LoadBalanceAttr,
     block_size_error,
 )
+from gir.ir_walk import walk
 
 # ---------------------------------------------------------------------------
 # Types: frontier representations
@@ -471,7 +472,7 @@ class EdgeTraverseOp(IRDLOperation):
         if self.output is None:
             if self.tracked is not None or self.dedup is not None:
                 raise VerifyException("tracked and dedup need an output frontier")
-            if any(isinstance(op, EnqueueOp) for op in self.body.walk()):
+            if any(isinstance(op, EnqueueOp) for op in walk(self.body)):
                 raise VerifyException("frontier.enqueue in a traversal without output")
         if self.to_filter is not None and self.to_filter.blocks:
             if _arg_types(self.to_filter) != (vertex,):

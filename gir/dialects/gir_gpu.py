@@ -86,6 +86,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from gir.dialects.printing import PrintOpBase, StringType
 from gir.diagnostics import UserError
+from gir.ir_walk import walk
 
 Scalar = base(IntegerType) | AnyFloatConstr
 Index = base(IndexType) | base(IntegerType)
@@ -313,7 +314,7 @@ def thread_varying_values(kernel: KernelOp) -> set[SSAValue]:
     changed = True
     while changed:  # loop-carried values need a fixpoint
         changed = False
-        for op in kernel.body.walk():
+        for op in walk(kernel.body):
             if _is_varying_source(op) or any(operand in varying for operand in op.operands):
                 changed |= mark(op.results)
             changed |= _propagate_control_flow(op, varying, mark)
@@ -578,7 +579,7 @@ class GridBarrierOp(IRDLOperation):
             )
         block_ids = {
             op.result
-            for op in kernel.walk()
+            for op in walk(kernel)
             if isinstance(op, IdOp) and op.dimension.data == Dimension.BLOCK
         }
         culprit = divergent_ancestor(self, _dependents(kernel, block_ids))
@@ -595,7 +596,7 @@ def _dependents(kernel: KernelOp, sources: set[SSAValue]) -> set[SSAValue]:
     changed = True
     while changed:
         changed = False
-        for op in kernel.body.walk():
+        for op in walk(kernel.body):
             if any(operand in found for operand in op.operands):
                 new = [result for result in op.results if result not in found]
                 found.update(new)

@@ -106,6 +106,7 @@ from gir.dialects.schedule import (
     SimpleScheduleAttr,
     Toggle,
 )
+from gir.ir_walk import walk
 
 # ---------------------------------------------------------------------------
 # Types
@@ -346,7 +347,7 @@ def _check_signature(
 def _writes_vector(function: func.FuncOp, vector: SymbolRefAttr) -> bool:
     return any(
         isinstance(op, StoreOp | ReduceOp | CompareAndSwapOp) and op.vector == vector
-        for op in function.walk()
+        for op in walk(function)
     )
 
 

@@ -118,6 +118,7 @@ from gir.dialects.gir_gpu import (
     is_persistent,
     verify_element,
 )
+from gir.ir_walk import walk
 from gir.verifier import per_verification
 
 
@@ -1027,7 +1028,7 @@ class BindGlobalOp(IRDLOperation):
 def _first_bindings(scope: Operation | Block | Region) -> dict[str, BindGlobalOp]:
     """The first `host.bind_global` of each name under `scope`."""
     first: dict[str, BindGlobalOp] = {}
-    for op in scope.walk():
+    for op in walk(scope):
         if isinstance(op, BindGlobalOp):
             first.setdefault(op.global_name.data, op)
     return first

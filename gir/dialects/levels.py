@@ -57,6 +57,7 @@ from gir.dialects.host import (
     StringEqOp,
     StringToIntOp,
 )
+from gir.ir_walk import walk
 
 
 class Level(StrEnum):
@@ -146,7 +147,7 @@ def _in_kernel(op: Operation) -> bool:
 def level_violation(module: ModuleOp, level: Level) -> tuple[Operation, str] | None:
     """The first op of `module` that is not at `level`, with the reason, or None."""
     allowed = LEVEL_OPS[level]
-    for op in module.walk():
+    for op in walk(module):
         if op is module:
             continue
         if type(op) not in allowed:

@@ -559,8 +559,14 @@ def loop_breaks(body: list[Stmt]) -> list[Break]:
 
 
 def walk_stmts(body: list[Stmt]) -> Iterator[Stmt]:
-    """Every statement of `body`, nested ones included, in source order."""
-    for stmt in body:
+    """Every statement of `body`, nested ones included, in source order (with
+    a stack of the bodies entered, not a generator a level: those would pass
+    each statement up through every level it is nested in)."""
+    entered: list[Iterator[Stmt]] = [iter(body)]
+    while entered:
+        stmt = next(entered[-1], None)
+        if stmt is None:
+            entered.pop()
+            continue
         yield stmt
-        for nested in child_bodies(stmt):
-            yield from walk_stmts(nested)
+        entered.extend(iter(nested) for nested in reversed(child_bodies(stmt)))

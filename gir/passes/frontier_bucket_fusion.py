@@ -21,6 +21,7 @@ from gir.dialects.frontier import (
 from gir.axes import LOAD_BALANCES
 from gir.diagnostics import UserError
 from gir.dialects.schedule import LoadBalanceAttr, SimpleScheduleAttr, Toggle, ToggleAttr
+from gir.ir_walk import walk
 from gir.passes.gpu_fuse_loops import SCHEDULE
 
 def fused_load_balance() -> str:
@@ -87,7 +88,7 @@ class FrontierBucketFusion(ModulePass):
     fuse_kernels: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for new in [c for c in op.walk() if isinstance(c, PriorityQueueNewOp)]:
+        for new in [c for c in walk(op) if isinstance(c, PriorityQueueNewOp)]:
             if new.fusion_threshold is None:
                 continue
             threshold = new.fusion_threshold.value.data
@@ -107,7 +108,7 @@ def _traversals_of(dequeue: PriorityQueueDequeueOp) -> list[frontier.EdgeTravers
         and use.operation.input == dequeue.result
         and any(
             isinstance(child, PriorityQueueUpdates) and child.queue == dequeue.queue
-            for child in use.operation.body.walk()
+            for child in walk(use.operation.body)
         )
     ]
 

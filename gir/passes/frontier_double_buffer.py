@@ -12,6 +12,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.dialects import frontier
+from gir.ir_walk import walk
 from gir.passes.ir_utils import constant_value
 
 
@@ -58,7 +59,7 @@ class FrontierDoubleBuffer(ModulePass):
     name = "frontier-double-buffer"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for loop in [child for child in op.walk() if isinstance(child, scf.WhileOp)]:
+        for loop in [child for child in walk(op) if isinstance(child, scf.WhileOp)]:
             current: scf.WhileOp | None = loop
             while current is not None:
                 current = _double_buffer(current)

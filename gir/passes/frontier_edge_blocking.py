@@ -17,6 +17,7 @@ from xdsl.rewriter import InsertPoint
 from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu
 from gir.dialects.schedule import SimpleScheduleAttr
+from gir.ir_walk import walk
 from gir.passes.gpu_kernels import GpuContext, as_index, constant
 from gir.passes.kernel_builder import KernelBuilder, MapBody
 from gir.passes.ir_utils import main_function, statement
@@ -131,7 +132,7 @@ class FrontierEdgeBlocking(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         maps = [
             child
-            for child in main_function(op).walk()
+            for child in walk(main_function(op))
             if isinstance(child, frontier.EdgeMapOp) and is_blocked(child.layout.data)
         ]
         if maps:
@@ -170,7 +171,7 @@ def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
         width = as_index(at, at.insert(arith.MuliOp(grid, per_block)).result)
         zero = at.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).result
 
-        def walk(b: Builder, begin: SSAValue, end: SSAValue) -> None:
+        def walk_edges(b: Builder, begin: SSAValue, end: SSAValue) -> None:
             """The thread's edges of [begin, end): begin+gid, then every `width`."""
             first = b.insert(arith.AddiOp(begin, as_index(b, gid))).result
             edges = Block(arg_types=[IndexType()])
@@ -186,7 +187,7 @@ def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
 
         if sweep:
             last = as_index(at, blocks)
-            walk(at, _load_index(at, offsets, zero), _load_index(at, offsets, last))
+            walk_edges(at, _load_index(at, offsets, zero), _load_index(at, offsets, last))
             return
         one = at.insert(arith.ConstantOp(IntegerAttr(1, IndexType()))).result
         block = Block(arg_types=[IndexType()])
@@ -195,7 +196,7 @@ def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
         inner = Builder(InsertPoint.at_end(block))
         begin = _load_index(inner, offsets, index)
         end = _load_index(inner, offsets, inner.insert(arith.AddiOp(index, one)).result)
-        walk(inner, begin, end)
+        walk_edges(inner, begin, end)
         inner.insert(gir_gpu.BarrierOp())
         inner.insert(scf.YieldOp())
         at.insert(scf.ForOp(zero, as_index(at, blocks), one, [], Region(block)))
@@ -213,12 +214,12 @@ def _mark_streamed_loads(edge_loop: Block, edge: SSAValue) -> None:
     reads that element again."""
     written = {
         operand
-        for op in edge_loop.walk()
+        for op in walk(edge_loop)
         if not isinstance(op, memref.LoadOp)
         for operand in op.operands
         if isinstance(operand.type, MemRefType)
     }
-    for op in edge_loop.walk():
+    for op in walk(edge_loop):
         if isinstance(op, memref.LoadOp) and tuple(op.indices) == (edge,) and op.memref not in written:
             op.attributes[gir_gpu.STREAMING] = UnitAttr()
 

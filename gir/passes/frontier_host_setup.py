@@ -17,6 +17,7 @@ from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu, graph, host
 from gir.dialects.gir_gpu import AtomicKind, buffer_type
 from gir.dialects.host import GraphArray, GraphSize
+from gir.ir_walk import walk
 from gir.passes.gpu_elements import (
     combine,
     compare,
@@ -89,7 +90,7 @@ class FrontierHostSetup(ModulePass):
 
 def _check_input(module: ModuleOp, main: func.FuncOp) -> None:
     vectors = global_vectors(module)
-    for op in module.walk():
+    for op in walk(module):
         if isinstance(op, frontier.EdgeTraverseOp):
             raise UserError.at(op,
                 f"error: load balance {op.load_balance.data} of "
@@ -112,7 +113,7 @@ def _check_extern_calls(main: func.FuncOp, load: graph.LoadEdgesOp | None) -> No
     reordered graph's would be in gir's order, not the user's, so it is refused."""
     if load is None or load.reorder is None:
         return
-    for op in main.walk():
+    for op in walk(main):
         if isinstance(op, graph.CallExternOp | graph.ApplyExternOp):
             raise UserError.at(op,
                 f"error: extern function '{op.callee.root_reference.data}' is called from the "
@@ -125,8 +126,8 @@ def _hoist_frontier_sizes(main: func.FuncOp) -> None:
     """Moves `frontier.size` of a host frontier out of map bodies (GraphIt's
     `vertices.size()` in a vertex function): the size is computed on the host
     before the launch and reaches the kernel as a scalar argument."""
-    for map_op in [op for op in main.walk() if isinstance(op, frontier.MapOps)]:
-        for size in [op for op in map_op.walk() if isinstance(op, frontier.SizeOp)]:
+    for map_op in [op for op in walk(main) if isinstance(op, frontier.MapOps)]:
+        for size in [op for op in walk(map_op) if isinstance(op, frontier.SizeOp)]:
             if not _defined_inside(size.frontier, map_op):
                 size.detach()
                 Rewriter.insert_op(size, InsertPoint.before(map_op))
@@ -143,7 +144,7 @@ def _defined_inside(value: SSAValue, op: Operation) -> bool:
 
 def _retype_vertices(main: func.FuncOp) -> None:
     """Vertices carried by scf ops become i32 ids."""
-    for op in list(main.walk()):
+    for op in list(walk(main)):
         if not isinstance(op, scf.WhileOp | scf.ForOp | scf.IfOp):
             continue
         for result in list(op.results):
@@ -159,7 +160,7 @@ def _retype_vertices(main: func.FuncOp) -> None:
 def _load_graph(main: func.FuncOp) -> graph.LoadEdgesOp | None:
     """The program's graph load, with `host.load_graph` before it; None when the
     program loads no graph (it computes on scalars and fixed-size vectors)."""
-    loads = [op for op in main.walk() if isinstance(op, graph.LoadEdgesOp)]
+    loads = [op for op in walk(main) if isinstance(op, graph.LoadEdgesOp)]
     if not loads:
         return None
     if len(loads) != 1:
@@ -221,7 +222,7 @@ def _first_uses(main: func.FuncOp) -> dict[str, Operation]:
     """The top-level op of main where each vector is first named."""
     first: dict[str, Operation] = {}
     for top in main.body.block.ops:
-        for op in top.walk():
+        for op in walk(top):
             for value in [*op.properties.values(), *op.attributes.values()]:
                 refs = value.data if isinstance(value, ArrayAttr) else [value]
                 for ref in refs:

@@ -13,6 +13,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.dialects import frontier
+from gir.ir_walk import walk
 from gir.passes import representations
 from gir.passes.representations import is_frontier, representation
 
@@ -53,7 +54,7 @@ class FrontierInsertConversions(ModulePass):
     name = "frontier-insert-conversions"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for child in list(op.walk()):
+        for child in list(walk(op)):
             if isinstance(child, frontier.EdgeMapOp):
                 _convert_edge_map_input(child)
                 continue

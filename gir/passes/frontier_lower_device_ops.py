@@ -23,6 +23,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu, graph
 from gir.dialects.gir_gpu import COMBINE_RUNS, AtomicKind
+from gir.ir_walk import walk
 from gir.passes.gpu_elements import (
     combine,
     compare,
@@ -101,7 +102,7 @@ class FrontierLowerDeviceOps(ModulePass):
             GreedyRewritePatternApplier(patterns), apply_recursively=False
         ).rewrite_module(op)
         _check_bodies(op)
-        for child in list(op.walk()):
+        for child in list(walk(op)):
             if isinstance(child, graph.LoadEdgesOp):
                 _drop_edgeset(child)
         for child in list(op.ops):
@@ -129,10 +130,10 @@ def _on_device(op: Operation) -> bool:
 
 
 def _check_bodies(module: ModuleOp) -> None:
-    for op in module.walk():
+    for op in walk(module):
         if not isinstance(op, frontier.MapOps):
             continue
-        for inner in op.walk():
+        for inner in walk(op):
             if inner is op or isinstance(
                 inner, frontier.EnqueueOp | frontier.YieldOp | frontier.ContainsOp
             ):
@@ -197,7 +198,7 @@ class _Atomics(_VectorPattern):
             # atomic's extension is reported), not the first statement of the body
             built = op.prev_op
             while built is not None and built is not start:
-                for inner in built.walk():
+                for inner in walk(built):
                     inner.location = op.location
                 built = built.prev_op
             rewriter.replace(op, [], [changed])

@@ -14,6 +14,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.dialects import frontier, host
 from gir.dialects.frontier import SparseQueueType
+from gir.ir_walk import walk
 from gir.passes.gpu_kernels import GpuContext, constant, replace
 from gir.passes.kernel_builder import fold_casts, frontier_value, host_values
 from gir.passes.ir_utils import main_function
@@ -53,11 +54,11 @@ class FrontierLowerLists(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         main = main_function(op)
-        ops = [child for child in main.walk() if isinstance(child, frontier.ListOps)]
+        ops = [child for child in walk(main) if isinstance(child, frontier.ListOps)]
         if not ops:
             return
         gpu = GpuContext.of(op)
-        for child in list(main.walk()):
+        for child in list(walk(main)):
             if isinstance(child, scf.WhileOp | scf.ForOp | scf.IfOp):
                 _retype_carried_lists(child)
         for child in ops:

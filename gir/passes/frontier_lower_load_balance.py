@@ -11,6 +11,7 @@ from xdsl.passes import ModulePass
 from gir.axes import LOAD_BALANCES
 from gir.diagnostics import UserError
 from gir.dialects import frontier
+from gir.ir_walk import walk
 from gir.passes.ir_utils import statement
 from gir.passes.registry import pass_summary
 
@@ -82,7 +83,7 @@ class FrontierLowerLoadBalance(ModulePass):
         # the user as they are (a walker wraps a pattern's exceptions).
         traversals = [
             child
-            for child in op.walk()
+            for child in walk(op)
             if isinstance(child, frontier.EdgeTraverseOp)
             and (self.only is None or child.load_balance.data == self.only)
         ]

@@ -30,6 +30,7 @@ from gir.dialects.frontier import (
     PriorityQueueNewOp,
     SparseQueueType,
 )
+from gir.ir_walk import walk
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ class FrontierLowerPriorityQueues(ModulePass):
     name = "frontier-lower-priority-queues"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for new in [child for child in op.walk() if isinstance(child, PriorityQueueNewOp)]:
+        for new in [child for child in walk(op) if isinstance(child, PriorityQueueNewOp)]:
             _lower(op, new)
 
 

@@ -14,6 +14,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
 from gir.dialects import frontier, graph
+from gir.ir_walk import walk
 from gir.passes.gpu_kernels import SETUP_ATTR, GpuContext, kernel_skeleton
 from gir.passes.kernel_builder import KernelBuilder, MapBody, fold_casts
 from gir.passes.ir_utils import main_function
@@ -109,7 +110,7 @@ class FrontierMapsToKernels(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         kernels = KernelBuilder(GpuContext.of(op))
         main = main_function(op)
-        for map_op in [child for child in main.walk() if type(child) in KERNEL_FORMERS]:
+        for map_op in [child for child in walk(main) if type(child) in KERNEL_FORMERS]:
             KERNEL_FORMERS[type(map_op)](map_op, kernels)
         fold_casts(main)
         for child in list(main.body.block.ops):
@@ -117,7 +118,7 @@ class FrontierMapsToKernels(ModulePass):
             if isinstance(child, graph.LoadEdgesOp) and not child.result.uses:
                 Rewriter.erase_op(child)
         drop_early_exit_marks(op)  # every map is a kernel now: no walk is left to exit
-        for child in op.walk():
+        for child in walk(op):
             if isinstance(child, UnrealizedConversionCastOp):
                 raise UserError.at(child,
                     f"error: a {child.results[0].type} value is left in '@main' "

@@ -15,6 +15,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import SourceError, UserError
 from gir.dialects import frontier
+from gir.ir_walk import walk
 from gir.passes.gpu_kernels import GpuContext, as_i32, replace, resize
 from gir.passes.kernel_builder import fold_casts, frontier_value, host_values
 from gir.passes.ir_utils import main_function
@@ -116,7 +117,7 @@ def _lower_frontier_op(gpu: GpuContext, op: Operation) -> None:
 def _lower_membership_tests(gpu: GpuContext, map_op: Operation) -> None:
     """`frontier.contains` in a map body becomes its representation's device test
     of the frontier's host values (kernel arguments once the map is outlined)."""
-    for op in [child for child in map_op.walk() if isinstance(child, frontier.ContainsOp)]:
+    for op in [child for child in walk(map_op) if isinstance(child, frontier.ContainsOp)]:
         b = Builder(InsertPoint.before(op))
         rep = representation(op.frontier.type)
         held = rep.contains(gpu, b, host_values(op.frontier), as_i32(b, op.vertex))

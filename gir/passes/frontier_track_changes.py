@@ -14,6 +14,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
 from gir.dialects import frontier, graph
+from gir.ir_walk import walk
 from gir.passes.ir_utils import constant_value, index_source, parameter_index, statement
 
 
@@ -69,7 +70,7 @@ class FrontierTrackChanges(ModulePass):
     name = "frontier-track-changes"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for child in list(op.walk()):
+        for child in list(walk(op)):
             if isinstance(child, frontier.EdgeTraverseOp) and child.tracked is not None:
                 _track(child)
 
@@ -113,7 +114,7 @@ def _succeeds_once_per_destination(block: Block, tracked: SymbolRefAttr) -> bool
     """Whether every update of `tracked` is `compare_and_swap(v[dst], C, x)` with one
     integer constant C: a destination's entry can change once, from C (a swap
     that writes C back changes nothing, and its flag says so: `_swap_changed`)."""
-    updates = [op for op in block.walk() if _writes(op, tracked)]
+    updates = [op for op in walk(block) if _writes(op, tracked)]
     expected_values = set()
     for op in updates:
         if (
@@ -192,10 +193,10 @@ def _changed_in(block: Block, tracked: SymbolRefAttr, where: Operation) -> SSAVa
                 enqueue = Block([frontier.EnqueueOp(written), scf.YieldOp()])
                 Rewriter.insert_op(scf.IfOp(changed, [], Region(enqueue)), InsertPoint.after(after))
                 continue
-        elif isinstance(op, scf.IfOp) and any(_writes(c, tracked) for c in op.walk()):
+        elif isinstance(op, scf.IfOp) and any(_writes(c, tracked) for c in walk(op)):
             new_if = _if_with_changed(op, tracked, where)
             changed, after = new_if.results[-1], new_if
-        elif op.regions and any(_writes(c, tracked) for c in op.walk()):
+        elif op.regions and any(_writes(c, tracked) for c in walk(op)):
             raise UserError.at(op,
                 f"error: {statement(where)} updates the tracked vector inside "
                 f"'{op.name}', which change tracking does not support yet"

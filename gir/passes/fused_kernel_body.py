@@ -17,6 +17,7 @@ from xdsl.rewriter import InsertPoint
 
 from gir.diagnostics import UserError
 from gir.dialects import gir_gpu, host
+from gir.ir_walk import walk
 
 
 def const(b: Builder, value: int, type_: Attribute = i32) -> SSAValue:
@@ -36,7 +37,7 @@ def cooperation(kernel: gir_gpu.KernelOp) -> Operation | None:
     """The first op of `kernel` through which the threads of a block work
     together (a work-group array, a block barrier, a sub-group op, or a
     coordinate other than the global id), or None for a thread-mapped kernel."""
-    for op in kernel.walk():
+    for op in walk(kernel):
         if isinstance(op, gir_gpu.BarrierOp | gir_gpu.SharedAllocOp | gir_gpu.SubgroupOp):
             return op
         if isinstance(op, gir_gpu.IdOp) and op.dimension.data != gir_gpu.Dimension.GLOBAL:
@@ -207,7 +208,7 @@ class KernelBody:
         for op in kernel.body.block.ops:
             if not isinstance(op, gir_gpu.ReturnOp | gir_gpu.SharedAllocOp):
                 inner.insert(op.clone(value_mapper=mapping))
-        for op in list(loop.body.walk()):
+        for op in list(walk(loop.body)):
             if isinstance(op, gir_gpu.IdOp) and op.dimension.data in coordinates:
                 op.result.replace_all_uses_with(coordinates[op.dimension.data])
                 op.detach()

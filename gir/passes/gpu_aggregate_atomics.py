@@ -10,6 +10,7 @@ from xdsl.passes import ModulePass
 
 from gir.dialects import gir_gpu
 from gir.dialects.gir_gpu import AGGREGATED, AtomicKind
+from gir.ir_walk import walk
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ class GpuAggregateAtomics(ModulePass):
 
 def _mark(kernel: gir_gpu.KernelOp) -> None:
     varying = gir_gpu.thread_varying_values(kernel)
-    for op in kernel.walk():
+    for op in walk(kernel):
         if (
             isinstance(op, gir_gpu.AtomicRMWOp)
             and op.kind.data == AtomicKind.ADD

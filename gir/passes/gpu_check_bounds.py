@@ -25,6 +25,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gir.diagnostics import UserError, source_position
 from gir.dialects import gir_gpu, host
 from gir.dialects.gir_gpu import BOUNDS_RECORD, BOUNDS_SITES, BoundsSite
+from gir.ir_walk import walk
 from gir.passes.ir_utils import main_function
 
 _ACCESS_OPS = (memref.LoadOp, memref.StoreOp, gir_gpu.AtomicRMWOp, gir_gpu.AtomicCASOp)
@@ -100,7 +101,7 @@ class GpuCheckBounds(ModulePass):
         main = main_function(op)
         record = _make_record(main)
         kernels = [kernel for kernel in op.ops if isinstance(kernel, gir_gpu.KernelOp)]
-        launches = [launch for launch in main.walk() if isinstance(launch, host.LaunchOp)]
+        launches = [launch for launch in walk(main) if isinstance(launch, host.LaunchOp)]
         sites: list[BoundsSite] = []
         for kernel in kernels:
             own = [launch for launch in launches if launch.kernel.root_reference.data == kernel.sym_name.data]
@@ -289,7 +290,7 @@ def _guard_kernel(kernel: gir_gpu.KernelOp, launches: list[host.LaunchOp], first
     guard = _Guard(kernel, record, counts)
     label = _launch_labels(launches)
     sites = []
-    for access in [op for op in block.walk() if isinstance(op, _ACCESS_OPS)]:
+    for access in [op for op in walk(block) if isinstance(op, _ACCESS_OPS)]:
         buffer = access.operands[0] if not isinstance(access, memref.StoreOp) else access.memref
         description = _device_buffer(buffer, launches)
         if description is None:

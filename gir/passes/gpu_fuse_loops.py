@@ -20,6 +20,7 @@ from gir.diagnostics import UserError
 from gir.dialects import gir_gpu, host
 from gir.dialects.printing import StringType
 from gir.dialects.schedule import SimpleScheduleAttr, Toggle
+from gir.ir_walk import walk
 from gir.passes.fused_kernel_body import KernelBody, const, cooperation, device_type
 from gir.passes.grid_barriers import CarriedBuffers, plan_barriers
 from gir.passes.ir_utils import constant_value, main_function, statement
@@ -153,7 +154,7 @@ class GpuFuseLoops(ModulePass):
 
 def fused_loops(module: ModuleOp) -> list[scf.WhileOp]:
     """The `scf.while` loops of `@main` scheduled with kernel fusion, outermost first."""
-    return [o for o in main_function(module).walk() if is_fused_loop(o)]
+    return [o for o in walk(main_function(module)) if is_fused_loop(o)]
 
 
 def is_fused_loop(loop: Operation) -> bool:
@@ -227,7 +228,7 @@ class _Fusion:
     def check_launch(self, launch: host.LaunchOp) -> None:
         kernel = self.kernels[launch.kernel.root_reference.data]
         name = kernel.sym_name.data
-        for op in kernel.walk():
+        for op in walk(kernel):
             if isinstance(op, gir_gpu.ReturnOp) and op.parent_op() is not kernel:
                 raise self.fail(f"kernel @{name} returns from inside control flow")
         cooperating = cooperation(kernel)
@@ -249,7 +250,7 @@ class _Fusion:
         loop's initial values first), but for constants, which the kernel makes
         itself (so its compiler sees them, and no i1 travels as an argument)."""
         seen: dict[SSAValue, None] = dict.fromkeys(self.loop.arguments)
-        for op in self.loop.walk():
+        for op in walk(self.loop):
             if op is self.loop:
                 continue
             for operand in op.operands:
@@ -328,7 +329,7 @@ class _Fusion:
         each push and pop runs once an iteration (none under an `scf.if`), so
         that every thread counts alike."""
         blocks = (self.loop.before_region.block, self.loop.after_region.block)
-        return all(op.parent_block() in blocks for op in self.loop.walk() if isinstance(op, LIST_STEPS))
+        return all(op.parent_block() in blocks for op in walk(self.loop) if isinstance(op, LIST_STEPS))
 
     def device_loop(self, body: KernelBody, initial: Sequence[SSAValue]) -> scf.WhileOp:
         """The loop in the kernel: buffers carried as slot numbers, and after the
@@ -425,14 +426,14 @@ class _Fusion:
         """The items the loop may push onto `stack`: none if it only pops, else
         one per vertex, the bound when no vertex is in two of its frontiers (BC
         with dedup: a level holds vertices not yet done, each once)."""
-        pushes = (o for o in self.loop.walk() if isinstance(o, host.ListPushOp) and o.list == stack)
+        pushes = (o for o in walk(self.loop) if isinstance(o, host.ListPushOp) and o.list == stack)
         if next(pushes, None) is None:
             return const(b, 0)
         main = self.loop.parent_op()
         while main is not None and not isinstance(main, func.FuncOp):
             main = main.parent_op()
         assert main is not None
-        for op in main.walk():
+        for op in walk(main):
             if isinstance(op, host.GraphSizeOp) and op.what.data == host.GraphSize.VERTICES:
                 return op.result
         raise self.fail("a list of frontiers pushed inside a fused loop needs the graph's size")

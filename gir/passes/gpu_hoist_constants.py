@@ -14,6 +14,7 @@ from xdsl.transforms.dead_code_elimination import dce
 
 from gir.dialects import gir_gpu
 from gir.dialects.graph import UNSIGNED_LITERAL
+from gir.ir_walk import walk
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def _hoist(entry: Block) -> None:
     # spelled signed, so that each prints as written.
     first: dict[tuple[Attribute, Attribute, bool], SSAValue] = {}
     hoisted: list[Operation] = []
-    for op in list(entry.walk()):
+    for op in list(walk(entry)):
         if not isinstance(op, arith.ConstantOp):
             continue
         key = (op.value, op.result.type, UNSIGNED_LITERAL in op.attributes)
@@ -91,7 +92,7 @@ def _drop_unused_if_results(root: Operation) -> bool:
     """Rebuilds each `scf.if` of `root` that has results nothing reads without
     them (its branches yield only the rest); whether any changed."""
     changed = False
-    for op in list(root.walk()):
+    for op in list(walk(root)):
         if not isinstance(op, scf.IfOp) or all(result.uses for result in op.results):
             continue
         kept = [i for i, result in enumerate(op.results) if result.uses]

@@ -50,6 +50,7 @@ from gir.dialects import frontier, gir_gpu, host
 from gir.dialects.graph import VERTEX_COUNT, EdgeSetType, LoadEdgesOp, VectorType, VertexType
 from gir.dialects.host import GraphArray, GraphSize, buffer_type
 from gir.dialects.schedule import DEFAULT_BLOCK_SIZE
+from gir.ir_walk import walk
 from gir.passes.ir_utils import main_function
 
 SETUP_ATTR = "setup"
@@ -194,8 +195,8 @@ class GpuContext:
         `host.load_graph` at its top level (made by `frontier-host-setup`), or
         loads none."""
         main = main_function(module)
-        loads = [op for op in main.walk() if isinstance(op, host.LoadGraphOp)]
-        if not loads and not any(isinstance(op, LoadEdgesOp) for op in main.walk()):
+        loads = [op for op in walk(main) if isinstance(op, host.LoadGraphOp)]
+        if not loads and not any(isinstance(op, LoadEdgesOp) for op in walk(main)):
             return GpuContext(module, main, None, _declared_vertex_count(main))
         if len(loads) != 1 or loads[0].parent_block() is not main.body.block:
             raise UserError(
@@ -361,8 +362,8 @@ class GpuContext:
         return max(
             [1]
             + [
-                sum(isinstance(inner, frontier.EnqueueOp) for inner in op.walk())
-                for op in self.main.walk()
+                sum(isinstance(inner, frontier.EnqueueOp) for inner in walk(op))
+                for op in walk(self.main)
                 if isinstance(op, frontier.MapOps)
             ]
         )
@@ -449,7 +450,7 @@ def outline(name: str, block: Block, host_builder: Builder) -> tuple[gir_gpu.Ker
     """The kernel named `name` whose body is `block`; the host values it uses become
     its arguments (constants are copied in, an i1 travels as an i8). Returns the
     kernel and the host values to launch it with."""
-    inside_ops = {inner for op in block.ops for inner in op.walk()}
+    inside_ops = {inner for op in block.ops for inner in walk(op)}
     inside_blocks = {block} | {
         inner_block for op in inside_ops for region in op.regions for inner_block in region.blocks
     }
@@ -464,7 +465,7 @@ def outline(name: str, block: Block, host_builder: Builder) -> tuple[gir_gpu.Ker
     constants: dict[SSAValue, SSAValue] = {}
     start = block.first_op
     assert start is not None
-    for op in [inner for top in list(block.ops) for inner in top.walk()]:
+    for op in [inner for top in list(block.ops) for inner in walk(top)]:
         for value in op.operands:
             if not outside(value) or value in captured or value in constants:
                 continue

@@ -12,6 +12,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.dialects import host
+from gir.ir_walk import walk
 from gir.passes.gpu_fuse_loops import fused_loops
 from gir.passes.ir_utils import constant_value
 
@@ -91,7 +92,7 @@ def _defined_outside(value: SSAValue, loop: scf.WhileOp) -> bool:
 
 
 def _uses_in(region: Region, buffer: SSAValue) -> list[Operation]:
-    return [op for op in region.walk() if buffer in op.operands]
+    return [op for op in walk(region) if buffer in op.operands]
 
 
 def _counters(loop: scf.WhileOp) -> list[SSAValue]:

@@ -21,6 +21,7 @@ from gir.dialects.schedule import (
     SimpleScheduleAttr,
     Toggle,
 )
+from gir.ir_walk import walk
 from gir.passes.frontier_edge_blocking import blocking_unsupported
 from gir.passes.ir_utils import statement
 
@@ -128,7 +129,7 @@ class GraphDefaultSchedule(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         blocked: dict[int, str] = {}
-        for child in op.walk():
+        for child in walk(op):
             if isinstance(child, graph.EdgeSetApplyOp):
                 _complete(child)
                 _check_blocking(child, blocked)

@@ -13,6 +13,7 @@ from xdsl.passes import ModulePass
 
 from gir.dialects import graph
 from gir.dialects.schedule import SimpleScheduleAttr
+from gir.ir_walk import walk
 from gir.passes.directions import direction
 from gir.passes.gpu_fuse_loops import is_fused_loop
 from gir.passes.graph_insert_atomics import to_filter_guard
@@ -57,7 +58,7 @@ class GraphFoldCasFilters(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         table = functions(op)
-        for site in op.walk():
+        for site in walk(op):
             if (
                 isinstance(site, graph.EdgeSetApplyOp)
                 and _pushes(site)
@@ -96,7 +97,7 @@ def _swap_repeats_filter(site: graph.EdgeSetApplyOp, table: dict[str, func.FuncO
         return False
     vector, expected = guard
     function = table[site.udf.root_reference.data]
-    swaps = [child for child in function.walk() if isinstance(child, graph.CompareAndSwapOp)]
+    swaps = [child for child in walk(function) if isinstance(child, graph.CompareAndSwapOp)]
     if len(swaps) != 1 or not _read_only(function, allowed=(graph.CompareAndSwapOp,)):
         return False
     swap = swaps[0]
@@ -114,5 +115,5 @@ def _read_only(function: func.FuncOp, allowed: tuple[type[Operation], ...]) -> b
     return all(
         isinstance(child, _READ_ONLY + allowed)
         or child.dialect_name() in (arith.Arith.name, math.Math.name)
-        for child in function.body.walk()
+        for child in walk(function.body)
     )

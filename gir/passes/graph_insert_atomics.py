@@ -13,6 +13,7 @@ from xdsl.rewriter import Rewriter
 
 from gir.dialects import graph
 from gir.dialects.schedule import G2_DEFAULTS, SimpleScheduleAttr
+from gir.ir_walk import walk
 from gir.passes.directions import direction as direction_strategy
 from gir.passes.load_balance import load_balance as load_balance_strategy
 from gir.passes.ir_utils import constant_value, functions, parameter_index
@@ -69,7 +70,7 @@ class GraphInsertAtomics(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         table = functions(op)
-        for site in op.walk():
+        for site in walk(op):
             if isinstance(site, graph.EdgeSetApplyOp):
                 _edge_function(site, table)
             elif isinstance(site, graph.VertexSetApplyOp):
@@ -103,10 +104,10 @@ def _edge_function(site: graph.EdgeSetApplyOp, table: dict[str, func.FuncOp]) ->
 
     guard = to_filter_guard(site, table)
     stores: dict[str, list[graph.StoreOp]] = {}
-    for child in function.walk():
+    for child in walk(function):
         if isinstance(child, graph.StoreOp):
             stores.setdefault(child.vector.root_reference.data, []).append(child)
-    for child in list(function.walk()):
+    for child in list(walk(function)):
         if isinstance(child, graph.ReduceOp) and shared(child.index):
             child.properties["atomic"] = UnitAttr()
             if spreads_edges and parameter_index(child.index, entry) == own:
@@ -135,7 +136,7 @@ def _starts_from_all(site: graph.EdgeSetApplyOp) -> bool:
         module = site.get_toplevel_object()
         stores = [
             op
-            for op in module.walk()
+            for op in walk(module)
             if isinstance(op, graph.GlobalStoreOp) and op.global_name == source.global_name
         ]
         return bool(stores) and all(
@@ -146,7 +147,7 @@ def _starts_from_all(site: graph.EdgeSetApplyOp) -> bool:
 
 def _vertex_function(function: func.FuncOp) -> None:
     entry = function.body.block
-    for child in function.walk():
+    for child in walk(function):
         if isinstance(child, graph.ReduceOp) and parameter_index(child.index, entry) != 0:
             child.properties["atomic"] = UnitAttr()
 

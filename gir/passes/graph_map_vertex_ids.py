@@ -54,6 +54,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from gir.dialects import graph
+from gir.ir_walk import walk
 
 _WRITES = (graph.StoreOp, graph.ReduceOp, graph.CompareAndSwapOp)
 """The ops that write a vector element."""
@@ -70,11 +71,11 @@ class GraphMapVertexIds(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if not any(
-            isinstance(load, graph.LoadEdgesOp) and load.reorder is not None for load in op.walk()
+            isinstance(load, graph.LoadEdgesOp) and load.reorder is not None for load in walk(op)
         ):
             return
         vertex_vectors = _vertex_vectors(op)
-        for argv in [a for a in op.walk() if isinstance(a, graph.ArgvIntOp)]:
+        for argv in [a for a in walk(op) if isinstance(a, graph.ArgvIntOp)]:
             if isinstance(argv.result.type, IntegerType) and _used_as_vertex(
                 argv.result, vertex_vectors
             ):
@@ -128,8 +129,8 @@ def _written_values(op: Operation) -> list[SSAValue]:
 def _vectors_of_ids(module: ModuleOp, vertex_vectors: set[str]) -> set[str]:
     """The vertex vectors some write of which stores a vertex id (a fixpoint:
     an element of such a vector is an id too)."""
-    writes = [op for op in module.walk() if isinstance(op, _WRITES)]
-    copies = [op for op in module.walk() if isinstance(op, graph.VectorCopyOp)]
+    writes = [op for op in walk(module) if isinstance(op, _WRITES)]
+    copies = [op for op in walk(module) if isinstance(op, graph.VectorCopyOp)]
     holding: set[str] = set()
     changed = True
     while changed:

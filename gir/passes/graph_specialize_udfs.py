@@ -11,6 +11,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.passes import ModulePass
 
+from gir.ir_walk import walk
 from gir.passes.ir_utils import (
     APPLY_OPS,
     applied_functions,
@@ -48,13 +49,13 @@ class GraphSpecializeUdfs(ModulePass):
         table = functions(op)
         called = {
             call.callee.root_reference.data
-            for call in op.walk()
+            for call in walk(op)
             if isinstance(call, func.CallOp)
         }
         owned: set[str] = set()
         taken = set(table)
         counter = Counter[str]()
-        for site in [child for child in op.walk() if isinstance(child, APPLY_OPS)]:
+        for site in [child for child in walk(op) if isinstance(child, APPLY_OPS)]:
             for role, name in applied_functions(site):
                 function = table.get(name)
                 if function is None:
@@ -93,7 +94,7 @@ def _remove_unused(module: ModuleOp) -> None:
     """Erases functions (other than main) that no symbol reference names."""
     while True:
         used = {"main"}
-        for child in module.walk():
+        for child in walk(module):
             if isinstance(child, func.CallOp):
                 used.add(child.callee.root_reference.data)
             for _, ref in symbol_refs(child):

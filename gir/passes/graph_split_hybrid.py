@@ -19,6 +19,7 @@ from gir.dialects.schedule import (
     HybridScheduleAttr,
     SimpleScheduleAttr,
 )
+from gir.ir_walk import walk
 from gir.passes.ir_utils import statement
 
 BRANCH_LABELS = ("first", "second")
@@ -67,7 +68,7 @@ class GraphSplitHybrid(ModulePass):
     name = "graph-split-hybrid"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for child in list(op.walk()):
+        for child in list(walk(op)):
             if isinstance(child, graph.EdgeSetApplyOp) and isinstance(
                 child.schedule, HybridScheduleAttr
             ):

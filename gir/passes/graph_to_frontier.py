@@ -27,6 +27,7 @@ from gir.dialects.schedule import (
     SimpleScheduleAttr,
     Toggle,
 )
+from gir.ir_walk import walk
 from gir.passes import directions, representations
 from gir.passes.directions import DirectionStrategy
 from gir.passes.ir_utils import (
@@ -120,7 +121,7 @@ class GraphToFrontier(ModulePass):
     name = "graph-to-frontier"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for child in op.walk():
+        for child in walk(op):
             if isinstance(child, graph.EdgeSetApplyOp) and child.kind.data not in (
                 graph.ApplyKind.APPLY,
                 graph.ApplyKind.APPLY_MODIFIED,
@@ -136,7 +137,7 @@ class GraphToFrontier(ModulePass):
         delta = queue_delta(op)
         fusion = queue_fusion_threshold(op)
         schedules: dict[frontier.EdgeTraverseOp, SimpleScheduleAttr] = {}
-        for child in list(main.walk()):
+        for child in list(walk(main)):
             if isinstance(child, graph.EdgeSetApplyOp):
                 traverse, schedule = _traversal(child, table)
                 schedules[traverse] = schedule
@@ -370,7 +371,7 @@ def _direction_inputs(schedules: dict[frontier.EdgeTraverseOp, SimpleScheduleAtt
 
 def _drop_transposes(main: func.FuncOp) -> None:
     """Erases the `edges.transpose()` values the traversals no longer read."""
-    for op in list(main.walk()):
+    for op in list(walk(main)):
         if isinstance(op, graph.TransposeOp):
             if op.result.uses:
                 raise UserError.at(op,

@@ -14,6 +14,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
 from gir.dialects import graph
+from gir.ir_walk import walk
 from gir.passes.ir_utils import statement
 
 def _zero_of(value_type: Attribute) -> Operation | None:
@@ -88,7 +89,7 @@ def promote_globals(module: ModuleOp, main: func.FuncOp) -> None:
     }
     globals_ = _Globals(declared, main.body.block)
     _promote_block(main.body.block, {}, globals_)
-    for child in main.walk():
+    for child in walk(main):
         if (name := globals_.name(child)) is not None:
             raise UserError.at(child, f"error: global '@{name}' could not be promoted")
 
@@ -119,7 +120,7 @@ def _promote_block(block: Block, values: dict[str, SSAValue], globals_: _Globals
 def _promote_device(op: Operation, values: dict[str, SSAValue], globals_: _Globals) -> None:
     """Promotes the globals read by the functions a traversal or vertex map runs
     on the GPU: they read the host's current values (kernel arguments, later)."""
-    for child in list(op.walk()):
+    for child in list(walk(op)):
         name = globals_.name(child)
         if isinstance(child, graph.GlobalStoreOp) and name is not None:
             raise UserError.at(child,

@@ -13,6 +13,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gir.diagnostics import UserError
 from gir.dialects import frontier, graph
 from gir.dialects.schedule import ArgvAttr, SimpleScheduleAttr, Toggle
+from gir.ir_walk import walk
 
 def queue_delta(module: ModuleOp) -> IntegerAttr | ArgvAttr:
     """The bucket width of the program's priority queues: the `delta` of the
@@ -20,7 +21,7 @@ def queue_delta(module: ModuleOp) -> IntegerAttr | ArgvAttr:
     default of 1 where there is none)."""
     deltas = {
         child.schedule.delta: child
-        for child in module.walk()
+        for child in walk(module)
         if isinstance(child, graph.EdgeSetApplyOp)
         and child.kind.data == graph.ApplyKind.APPLY_UPDATE_PRIORITY
         and isinstance(child.schedule, SimpleScheduleAttr)
@@ -39,7 +40,7 @@ def queue_fusion_threshold(module: ModuleOp) -> int | None:
     (None when none is), which must agree."""
     thresholds = {
         child.schedule.bucket_fusion_threshold.value.data
-        for child in module.walk()
+        for child in walk(module)
         if isinstance(child, graph.EdgeSetApplyOp)
         and child.kind.data == graph.ApplyKind.APPLY_UPDATE_PRIORITY
         and isinstance(child.schedule, SimpleScheduleAttr)
@@ -63,7 +64,7 @@ def promote_queue_globals(module: ModuleOp, main: func.FuncOp) -> None:
         and isinstance(child.global_type, graph.PriorityQueueType)
     }
     stores: dict[str, list[graph.GlobalStoreOp]] = {name: [] for name in names}
-    for child in list(main.walk()):
+    for child in list(walk(main)):
         if isinstance(child, graph.GlobalStoreOp):
             name = child.global_name.root_reference.data
             if name in names:
@@ -97,7 +98,7 @@ def priority_queues_to_frontier(
 ) -> None:
     """The graph's priority-queue ops as frontier ones; `delta` becomes an operand
     of each new queue, `fusion` its bucket-fusion threshold."""
-    for op in list(main.walk()):
+    for op in list(walk(main)):
         if isinstance(op, graph.PriorityQueueNewOp):
             _new_queue(op, delta, fusion)
         elif isinstance(op, graph.UpdatePriorityOp | graph.UpdatePrioritySumOp):

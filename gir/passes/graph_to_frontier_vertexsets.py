@@ -11,6 +11,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gir.diagnostics import UserError
 from gir.dialects import frontier, graph
 from gir.dialects.frontier import AllVerticesType, SparseQueueType
+from gir.ir_walk import walk
 
 def _queue() -> SparseQueueType:
     return SparseQueueType()
@@ -33,7 +34,7 @@ def _as_queues(op: Operation) -> None:
 def frontier_values(main: func.FuncOp) -> None:
     """Makes `main`'s vertexsets and lists frontier values, also where a loop or
     branch carries them; an error for a vertexset that has no lowering."""
-    for op in list(main.walk()):
+    for op in list(walk(main)):
         if isinstance(op, graph.VertexSetNewOp):
             Rewriter.replace_op(op, frontier.NewOp(op.count))
         elif isinstance(op, graph.GetVerticesOp):
@@ -62,7 +63,7 @@ def frontier_values(main: func.FuncOp) -> None:
                 _as_queues(op)
         elif isinstance(op, scf.YieldOp | scf.ConditionOp):
             _as_queues(op)
-    for op in main.walk():
+    for op in walk(main):
         for value in [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]:
             if isinstance(value.type, graph.VertexSetType):
                 raise UserError.at(op,

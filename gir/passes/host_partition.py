@@ -85,6 +85,7 @@ from gir.diagnostics import UserError
 from gir.dialects import gir_gpu, host
 from gir.dialects.gir_gpu import BOUNDS_RECORD, AtomicKind, KernelOp, is_persistent
 from gir.dialects.host import Combine, ExchangeFormat, GraphArray
+from gir.ir_walk import walk
 
 REPLICATED_ARRAYS = (GraphArray.OUT_DEGREES,)
 """Graph arrays every device holds whole (vertex data, not edges)."""
@@ -151,7 +152,7 @@ def kernel_writes(kernel: KernelOp, offset_positions: frozenset[int] = frozenset
     writes = KernelWrites()
     stores: list[memref.StoreOp] = []
     appends: list[gir_gpu.AtomicRMWOp] = []
-    for op in kernel.walk():
+    for op in walk(kernel):
         written = _written_values(op)
         if written and offsets and op.operands and _buffer_of(op) in arguments:
             if any(_derives_from_loads(value, offsets) for value in written):
@@ -204,7 +205,7 @@ def _queued_claims(
     swaps: dict[int, list[gir_gpu.AtomicCASOp]] = {}
     written: set[int] = set()
     entries: dict[int, list[memref.StoreOp]] = {}
-    for op in kernel.walk():
+    for op in walk(kernel):
         if isinstance(op, gir_gpu.AtomicCASOp) and op.buffer in arguments:
             swaps.setdefault(arguments[op.buffer], []).append(op)
         elif isinstance(op, memref.StoreOp) and op.memref in arguments:
@@ -501,7 +502,7 @@ class HostPartition(ModulePass):
         )
         if main is None:
             return
-        for call in main.walk():
+        for call in walk(main):
             if isinstance(call, host.CallExternOp | host.ApplyExternOp):
                 raise UserError.at(call,
                     f"error: extern function '{call.callee.root_reference.data}' is called from "
@@ -513,7 +514,7 @@ class HostPartition(ModulePass):
         _refuse_host_edge_access(main, edge_arrays)
         unshared = _bounds_records(main)
         summaries: dict[tuple[str, frozenset[int]], KernelWrites] = {}
-        for launch in [o for o in main.walk() if isinstance(o, host.LaunchOp)]:
+        for launch in [o for o in walk(main) if isinstance(o, host.LaunchOp)]:
             if not any(argument in edge_arrays for argument in launch.args):
                 continue
             kernel = kernels[launch.kernel.root_reference.data]
@@ -535,7 +536,7 @@ def _partition_loads(main: func.FuncOp) -> tuple[set[SSAValue], set[SSAValue]]:
     those of them that hold edge offsets."""
     edge_arrays: set[SSAValue] = set()
     offset_arrays: set[SSAValue] = set()
-    for op in main.walk():
+    for op in walk(main):
         if isinstance(op, host.LoadGraphOp):
             if op.reorder is not None:
                 raise UserError.at(
@@ -553,7 +554,7 @@ def _partition_loads(main: func.FuncOp) -> tuple[set[SSAValue], set[SSAValue]]:
 
 def _refuse_host_edge_access(main: func.FuncOp, edge_arrays: set[SSAValue]) -> None:
     """Host reads and copies of an edge array would see one device's part."""
-    for op in main.walk():
+    for op in walk(main):
         if isinstance(op, host.ReadOp | host.CopyOp | host.ListPushOp) and any(
             operand in edge_arrays for operand in op.operands
         ):
@@ -572,7 +573,7 @@ def _bounds_records(main: func.FuncOp) -> set[SSAValue]:
     """The buffers `gpu-check-bounds` records misses in: each device checks its own."""
     return {
         op.buffer
-        for op in main.walk()
+        for op in walk(main)
         if isinstance(op, host.BindGlobalOp) and op.global_name.data == BOUNDS_RECORD
     }
 
@@ -660,7 +661,7 @@ def _emptied_before(launch: host.LaunchOp, counter: SSAValue) -> bool:
             return _is_zero(op.value) and _is_zero(op.index)
         if any(
             isinstance(value.type, MemRefType)
-            for inner in op.walk()
+            for inner in walk(op)
             for value in (*inner.operands, *inner.results)
         ):
             return False

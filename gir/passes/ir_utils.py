@@ -15,6 +15,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.diagnostics import UserError
 from gir.dialects import graph
+from gir.ir_walk import walk
 
 
 def statement(op: Operation) -> str:
@@ -120,8 +121,8 @@ def _is_extern(call: func.CallOp, table: dict[str, func.FuncOp]) -> bool:
 
 def _walk(root: Block | Region | Operation) -> Iterable[Operation]:
     if isinstance(root, Block):
-        return [op for child in root.ops for op in child.walk()]
-    return list(root.walk())
+        return [op for child in root.ops for op in walk(child)]
+    return list(walk(root))
 
 
 def inline_function(

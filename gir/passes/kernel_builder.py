@@ -17,6 +17,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gir.dialects import frontier, gir_gpu, host
 from gir.dialects.graph import VertexType
 from gir.dialects.schedule import DEFAULT_BLOCK_SIZE
+from gir.ir_walk import walk
 from gir.passes.gpu_kernels import GpuContext, as_i32, as_vertex, kernel_skeleton, outline
 from gir.passes.representations import FrontierRepresentation, representation
 # -- frontier values on the host -------------------------------------------------
@@ -55,7 +56,7 @@ def fold_casts(scope: Block | Operation) -> None:
     the same types (frontier <-> host values, vertex <-> i32), then unused casts."""
     tops = list(scope.ops) if isinstance(scope, Block) else [scope]
     casts = [
-        op for top in tops for op in top.walk() if isinstance(op, UnrealizedConversionCastOp)
+        op for top in tops for op in walk(top) if isinstance(op, UnrealizedConversionCastOp)
     ]
     for op in casts:
         source = op.inputs[0].owner if len(op.inputs) == 1 else None
@@ -194,7 +195,7 @@ class KernelBuilder:
             terminator = copy.last_op
             assert terminator is not None
             copy.erase_op(terminator)
-            enqueues = [op for op in copy.walk() if isinstance(op, frontier.EnqueueOp)]
+            enqueues = [op for op in walk(copy) if isinstance(op, frontier.EnqueueOp)]
             Rewriter.inline_block(copy, at.insertion_point, args)
             for enqueue in enqueues:
                 assert output is not None

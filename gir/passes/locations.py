@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass, PassPipelineCallbackType
 
+from gir.ir_walk import walk
 from gir.passes.ir_utils import symbol_refs
 
 
@@ -135,7 +136,7 @@ def _inherit_under(parent: Operation, before: Snapshot, deferred: list[Operation
 def _first_users(module: ModuleOp) -> dict[str, Operation]:
     """The first located op (in walk order) naming each symbol."""
     users: dict[str, Operation] = {}
-    for op in module.walk():
+    for op in walk(module):
         if is_located(op):
             for _, ref in symbol_refs(op):
                 users.setdefault(ref.root_reference.data, op)

@@ -13,6 +13,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.dialects import frontier, graph
 from gir.dialects.frontier import SparseQueueType
+from gir.ir_walk import walk
 
 UNSIGNED_PREDICATES = {"slt": "ult", "sle": "ule", "sgt": "ugt", "sge": "uge"}
 
@@ -70,7 +71,7 @@ class QueueState:
 
 def uses_queue(op: Operation, handle: SSAValue) -> bool:
     """Whether `op` or an op inside it reads the queue `handle`."""
-    return any(handle in child.operands for child in op.walk())
+    return any(handle in child.operands for child in walk(op))
 
 
 def ensure_filled(queue: QueueState, before: Operation) -> None:

@@ -21,6 +21,7 @@ from gir.dialects.frontier import (
     SparseQueueType,
 )
 from gir.dialects.schedule import FrontierCreationAttr
+from gir.ir_walk import walk
 from gir.passes import representations
 from gir.passes.gpu_fuse_loops import is_fused_loop
 from gir.passes.graph_to_frontier import BUCKET_CREATION_ATTR
@@ -34,7 +35,7 @@ def lower_traversal(queue: QueueState, handle: SSAValue, op: frontier.EdgeTraver
             "error: a traversal that updates a priority queue and fills a frontier "
             "is not supported yet"
         )
-    for child in list(op.body.walk()):
+    for child in list(walk(op.body)):
         if isinstance(child, PriorityQueueUpdates) and child.queue == handle:
             _update(queue, child)
         elif isinstance(child, PriorityQueueCurrentPriorityOp) and child.queue == handle:

@@ -15,6 +15,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.dialects import frontier
+from gir.ir_walk import walk
 
 
 def inline_region(region: Region, args: list[SSAValue], point: InsertPoint) -> list[SSAValue]:
@@ -67,18 +68,18 @@ def exit_early(loop: scf.ForOp) -> None:
     edge = before.args[0]
     edge.name_hint = body.args[0].name_hint
     body.args[0].replace_all_uses_with(edge)
-    walk = Block()
+    rest = Block()
     for op in list(body.ops):
         op.detach()
         if not isinstance(op, scf.YieldOp):
-            walk.add_op(op)
+            rest.add_op(op)
         else:
             op.erase()
-    walk.add_op(scf.YieldOp(check.cond))
+    rest.add_op(scf.YieldOp(check.cond))
     stop = arith.ConstantOp(IntegerAttr(0, i1))
     more = arith.CmpiOp(edge, loop.ub, "ult" if isinstance(counter, IndexType) else "slt")
     more.result.name_hint = "more"
-    go = scf.IfOp(more.result, [i1], Region(walk), Region(Block([stop, scf.YieldOp(stop)])))
+    go = scf.IfOp(more.result, [i1], Region(rest), Region(Block([stop, scf.YieldOp(stop)])))
     go.results[0].name_hint = "go"
     following = arith.AddiOp(edge, loop.step)
     before.add_ops([more, go, following, scf.ConditionOp(go.results[0], following.result)])
@@ -97,5 +98,5 @@ def drop_early_exit_marks(root: Operation) -> None:
     """Removes the `EARLY_EXIT` marks left in `root` once its kernels are formed:
     the checks no `exit_early` consumed (walks that cross destinations, such as
     EDGE_ONLY's or TWCE's remainders) skip their edge and stay as they are."""
-    for op in root.walk():
+    for op in walk(root):
         op.attributes.pop(EARLY_EXIT, None)

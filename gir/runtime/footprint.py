@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from gir.dialects import host
+from gir.ir_walk import walk
 
 SizeTerm = Callable[[int, int], int | None]
 """An allocation's element count as a function of (vertices, edges); None where
@@ -168,7 +169,7 @@ class DeviceFootprint:
                 _element_bytes(op.result.type),
                 None if op.blocking_size is None else op.blocking_size.value.data,
             )
-            for op in main.walk()
+            for op in walk(main)
             if isinstance(op, host.GraphArrayOp)
         )
         return DeviceFootprint(arrays, _Allocations.of(list(main.body.blocks)))

@@ -59,6 +59,7 @@ from gir.dialects.gir_gpu import (
     check_kernel_name,
 )
 from gir.dialects.host import edge_index_width
+from gir.ir_walk import walk
 from gir.targets.externs import called_externs, extern_section
 from gir.targets.walker import (
     BINARY_OPERATORS,
@@ -480,7 +481,7 @@ class KernelPrinter(StructuredPrinter):
 
     def print_module(self, module: ModuleOp) -> str:
         """The whole source file: header, preamble, helpers, then every kernel."""
-        for op in module.walk():
+        for op in walk(module):
             if isinstance(op, ExclusiveScanOp):
                 raise UserError(
                     f"error: {op.name} has no kernels yet; expand it first with "

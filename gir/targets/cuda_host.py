@@ -49,6 +49,7 @@ from gir.dialects import host
 from gir.dialects.host import edge_index_width
 from gir.dialects.gir_gpu import KernelOp
 from gir.dialects.printing import NumberListType, StringType
+from gir.ir_walk import walk
 from gir.targets.c_printer import C_RESERVED, KernelPrinter, Needs, c_string_literal
 from gir.targets.cuda import CudaFlavour
 from gir.targets.cuda_host_runtime import partition_runtime_source, runtime_source
@@ -290,7 +291,7 @@ class CudaHostPrinter(KernelPrinter):
         program's vectors by name (`float* vector_a = nullptr;`), or None where
         nothing is applied."""
         pointers: dict[str, str] = {}
-        for op in module.walk():
+        for op in walk(module):
             if isinstance(op, host.ApplyExternOp):
                 for name, buffer in zip(op.vectors.data, op.buffers(), strict=True):
                     pointers[name.data] = self._element_type(buffer)
@@ -486,7 +487,7 @@ def is_partitioned(module: ModuleOp) -> bool:
     return any(
         isinstance(op, host.CloneOp | host.AllReduceOp | host.AllGatherOp)
         or (isinstance(op, host.LoadGraphOp) and op.partitioned is not None)
-        for op in module.walk()
+        for op in walk(module)
     )
 
 

@@ -27,6 +27,7 @@ from xdsl.traits import SymbolTable
 
 from gir.diagnostics import UserError
 from gir.dialects.gir_gpu import PrintOp
+from gir.ir_walk import walk
 
 
 EXTERN_HELP = (
@@ -39,7 +40,7 @@ EXTERN_HELP = (
 def called_externs(module: ModuleOp) -> list[func.FuncOp]:
     """The extern declarations of `module` that some `func.call` calls, in order."""
     called = {
-        op.callee.root_reference.data for op in module.walk() if isinstance(op, func.CallOp)
+        op.callee.root_reference.data for op in walk(module) if isinstance(op, func.CallOp)
     }
     return [
         op
@@ -54,7 +55,7 @@ def kernel_prints(kernel: Operation) -> bool:
     printers fence the launches of such kernels."""
     return any(
         isinstance(op, PrintOp) or (isinstance(op, func.CallOp) and _calls_declaration(op))
-        for op in kernel.walk()
+        for op in walk(kernel)
     )
 
 

@@ -38,6 +38,7 @@ from xdsl.ir import Attribute
 from gir.diagnostics import UserError, source_position
 from gir.dialects import host
 from gir.dialects.gir_gpu import LIBRARY_NAMES, check_kernel_name
+from gir.ir_walk import walk
 
 HOST_EXTERN_HELP = (
     "the host code of the extern functions main calls: a Python module (gir-run) "
@@ -57,7 +58,7 @@ def host_extern_declarations(module: ModuleOp) -> list[func.FuncOp]:
 
     called = {
         op.callee.root_reference.data
-        for op in module.walk()
+        for op in walk(module)
         if isinstance(
             op, host.CallExternOp | graph.CallExternOp | host.ApplyExternOp | graph.ApplyExternOp
         )

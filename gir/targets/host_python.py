@@ -53,6 +53,7 @@ from gir.diagnostics import UserError
 from gir.dialects import host
 from gir.dialects.gir_gpu import KernelOp, is_persistent
 from gir.dialects.printing import StringType
+from gir.ir_walk import walk
 from gir.protocol import DType
 from gir.targets.externs import kernel_prints
 from gir.targets.host_externs import call_site, result_kind
@@ -274,7 +275,7 @@ class HostPrinter(StructuredPrinter):
         persistent = {
             op.sym_name.data for op in (module.ops if isinstance(module, ModuleOp) else ()) if isinstance(op, KernelOp) and is_persistent(op)
         }
-        for site, launch in enumerate(op for op in main.walk() if isinstance(op, host.LaunchOp)):
+        for site, launch in enumerate(op for op in walk(main) if isinstance(op, host.LaunchOp)):
             outermost: Operation = launch
             parent = launch.parent_op()
             # A persistent kernel's launcher is made in its branch (once per
@@ -315,7 +316,7 @@ class HostPrinter(StructuredPrinter):
         new module-level function and calls it here: its parameters are the
         values, launchers and loop variables it reads from outside, its results
         the variables it assigns that code after it reads."""
-        inside = set(op.walk())
+        inside = set(walk(op))
         self._outlined_count += 1
         name = f"gir_nested_{self._outlined_count}"
         outer_lines, outer_depth = self._lines, self._depth
@@ -335,7 +336,7 @@ class HostPrinter(StructuredPrinter):
         """The variables the ops of `op` read that are assigned outside it: operands
         defined outside, and the launchers made before it."""
         free: dict[str, None] = {}
-        for nested in op.walk():
+        for nested in walk(op):
             for operand in nested.operands:
                 defined = operand.owner if isinstance(operand.owner, Operation) else operand.owner.parent_op()
                 if defined not in inside:

@@ -59,6 +59,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from gir.diagnostics import UserError
 from gir.dialects.graph import UNSIGNED_LITERAL
+from gir.ir_walk import walk
 
 # ---------------------------------------------------------------------------
 # Names
@@ -132,7 +133,7 @@ def dead_ops(root: Operation, removable: Callable[[Operation], bool]) -> set[Ope
     dead: set[Operation] = set()
     # Users come after their operands' definitions, so a reverse walk sees every
     # user of a result before the op that defines it.
-    for op in root.walk(reverse=True):
+    for op in walk(root, reverse=True):
         if op is root or not op.results or not removable(op):
             continue
         if all(use.operation in dead for result in op.results for use in result.uses):

@@ -58,6 +58,7 @@ from gir.dialects.schedule import (
     SimpleScheduleAttr,
     ToggleAttr,
 )
+from gir.ir_walk import walk
 from gir.space import LabelledApply, SchedulePoint, ScheduleSpace, fused_loop_schedule, legal_schedule
 from gir.tune.stats import GraphStats
 
@@ -229,7 +230,7 @@ def _shape_schedule(apply: LabelledApply, fields: Mapping[str, str]) -> SimpleSc
 
 def _apply_ops(space: ScheduleSpace) -> dict[str, graph_dialect.EdgeSetApplyOp]:
     ops: dict[str, graph_dialect.EdgeSetApplyOp] = {}
-    for op in space.base.walk():
+    for op in walk(space.base):
         if isinstance(op, graph_dialect.EdgeSetApplyOp) and op.label is not None:
             ops.setdefault(op.label.data, op)
     return ops
@@ -244,7 +245,7 @@ def _accumulates(space: ScheduleSpace, op: graph_dialect.EdgeSetApplyOp | None) 
     function = SymbolTable.lookup_symbol(space.base, op.udf)
     return function is not None and any(
         isinstance(inner, graph_dialect.ReduceOp) and inner.kind.data == graph_dialect.ReduceKind.ADD
-        for inner in function.walk()
+        for inner in walk(function)
     )
 
 

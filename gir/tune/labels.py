@@ -17,6 +17,7 @@ from __future__ import annotations
 from functools import cache
 
 from gir.diagnostics import UserError, file_position
+from gir.ir_walk import walk
 
 __all__ = ["label_applies"]
 
@@ -34,7 +35,7 @@ def label_applies(source: str) -> str:
     except UserError:
         return source  # the caller reports the program's own error
     positions: dict[tuple[int, int], str] = {}
-    for op in module.walk():
+    for op in walk(module):
         if isinstance(op, graph.EdgeSetApplyOp) and op.label is None:
             kind = "apply"
         elif (
@@ -66,4 +67,4 @@ def label_applies(source: str) -> str:
 def _applies_inside(op: object) -> list:
     from gir.dialects import graph
 
-    return [inner for inner in op.walk() if isinstance(inner, graph.EdgeSetApplyOp)]  # type: ignore[attr-defined]
+    return [inner for inner in walk(op) if isinstance(inner, graph.EdgeSetApplyOp)]  # type: ignore[attr-defined]

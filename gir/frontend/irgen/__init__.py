@@ -54,6 +54,7 @@ from gir.frontend.irgen.statements import StatementGen
 from gir.frontend.notes import Warnings
 from gir.frontend.schedule import ProgramReorder, resolve_schedule_section
 from gir.frontend.sema import check_program
+from gir.ir_walk import walk
 from gir.verifier import verify_module
 
 
@@ -100,7 +101,7 @@ RELABEL_ORDERING = "DEGREE"
 
 def _reorder_graph(module: ModuleOp, reorder: ProgramReorder, filename: str) -> None:
     """Puts `program->configReorder(NAME)` on the program's graph load."""
-    loads = [op for op in module.walk() if isinstance(op, graph.LoadEdgesOp)]
+    loads = [op for op in walk(module) if isinstance(op, graph.LoadEdgesOp)]
     if not loads:
         raise SourceError(
             filename, reorder.pos.line, reorder.pos.col,

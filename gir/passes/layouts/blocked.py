@@ -24,6 +24,7 @@ from xdsl.ir import Attribute, SSAValue
 from gir.diagnostics import UserError
 from gir.dialects import frontier, host
 from gir.dialects.host import GraphArray, buffer_type
+from gir.ir_walk import walk
 from gir.passes.gpu_kernels import GpuContext, constant
 from gir.passes.layouts import LayoutStrategy, layout
 
@@ -118,7 +119,7 @@ def program_blocking_size(ctx: GpuContext) -> int:
     traversals and edge maps, and of the blocked graph arrays already made."""
     sizes = {
         blocking_size_of(op)
-        for op in ctx.main.walk()
+        for op in walk(ctx.main)
         if isinstance(op, frontier.EdgeTraverseOp | frontier.EdgeMapOp)
         and is_blocked(op.layout.data)
     }
