@@ -87,6 +87,7 @@ from xdsl.utils.str_enum import StrEnum
 from gir.dialects.printing import PrintOpBase, StringType
 from gir.diagnostics import UserError
 from gir.ir_walk import walk
+from gir.verifier import per_verification
 
 Scalar = base(IntegerType) | AnyFloatConstr
 Index = base(IndexType) | base(IntegerType)
@@ -305,19 +306,25 @@ def thread_varying_values(kernel: KernelOp) -> set[SSAValue]:
     initial value or the condition or bounds deciding which values flow vary.
     """
     varying: set[SSAValue] = set()
+    newly: list[SSAValue] = []  # varying values whose uses are not yet followed
 
     def mark(values: Iterable[SSAValue]) -> bool:
         new = [value for value in values if value not in varying]
         varying.update(new)
+        newly.extend(new)
         return bool(new)
 
-    changed = True
-    while changed:  # loop-carried values need a fixpoint
-        changed = False
-        for op in walk(kernel.body):
-            if _is_varying_source(op) or any(operand in varying for operand in op.operands):
-                changed |= mark(op.results)
-            changed |= _propagate_control_flow(op, varying, mark)
+    for op in walk(kernel.body):
+        if _is_varying_source(op):
+            mark(op.results)
+    # Every rule's premise is that some operand of an op varies, so following
+    # each value's uses once when it starts to vary reaches the same fixpoint
+    # as sweeping the kernel until nothing changes, in one visit a use.
+    while newly:
+        for use in newly.pop().uses:
+            user = use.operation
+            mark(user.results)
+            _propagate_control_flow(user, varying, mark)
     return varying
 
 
@@ -402,7 +409,8 @@ class WorkgroupUniform(OpTrait):
             kernel = kernel.parent_op()
         if kernel is None:
             raise VerifyException(f"{op.name} is only valid inside a gir_gpu.kernel")
-        culprit = divergent_ancestor(op, thread_varying_values(kernel))
+        varying = per_verification((kernel, thread_varying_values), lambda: thread_varying_values(kernel))
+        culprit = divergent_ancestor(op, varying)
         if culprit is not None:
             what = "bounds depend" if isinstance(culprit, scf.ForOp) else "condition depends"
             message = (
