@@ -4,7 +4,7 @@
 gir-tune PROGRAM.gt GRAPH [ARGS...] [--target auto|cuda|opencl] [--device N]
          [--budget 120s] [-o OUT.gt | -o OUT.schedule] [--csv FILE]
          [--trials N] [--warmup N] [--journal FILE] [--resume] [--seed N]
-         [--compile-workers N]
+         [--hang-grace SECONDS] [--compile-workers N]
 ```
 
 GRAPH and ARGS are what `gir-run` takes (the program's argv[1..]). Every
@@ -14,7 +14,7 @@ against gir's CPU reference (else against the default schedule's result); the
 fastest correct one wins. `--compile-workers` processes compile the next
 candidates while the device measures one. Runs still going when the budget ends are stopped, and
 the candidate is a `timeout` row, never chosen; a kernel that has not returned
-10 s later is called hung: the CSV is written and gir-tune exits with status 1
+`--hang-grace` seconds later (10) is called hung: the CSV is written and gir-tune exits with status 1
 (`--resume` goes on without that candidate). Progress goes to stderr; the winner is written to
 `-o` (a `.gt` file: the whole program with its schedule section replaced; any
 other name: the `schedule:` section alone), else printed, and stored in the
@@ -48,6 +48,8 @@ def _progress(message: str) -> None:
 
 
 def _build_parser() -> argparse.ArgumentParser:
+    from gir.tune.search import HANG_GRACE_S
+
     parser = argparse.ArgumentParser(
         prog="gir-tune",
         usage="%(prog)s PROGRAM.gt GRAPH [ARGS ...] [options]",
@@ -70,6 +72,11 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--resume", action="store_true", help="continue from the journal of an earlier run")
     parser.add_argument("--seed", type=int, default=0, help="the sampler's seed [0]")
+    parser.add_argument(
+        "--hang-grace", type=float, default=HANG_GRACE_S, metavar="SECONDS",
+        help=f"how long a candidate's kernel may run past its time before it is called hung and gir-tune "
+        f"stops [{HANG_GRACE_S:g}]",
+    )
     parser.add_argument(
         "--compile-workers", type=int, default=None, metavar="N",
         help="processes that compile the next candidates while one is measured; 0: none [CPUs/4, 1 to 4]",
@@ -117,6 +124,8 @@ def tune_command(argv: Sequence[str] | None = None) -> None:
         raise UsageError("error: --trials must be at least 1 and --warmup at least 0")
     if options.compile_workers is not None and options.compile_workers < 0:
         raise UsageError("error: --compile-workers must be at least 0")
+    if not options.hang_grace > 0:
+        raise UsageError("error: --hang-grace must be a positive number of seconds")
     if not options.program.endswith(".gt"):
         raise UsageError(f"error: gir-tune tunes GraphIt programs (.gt), not '{options.program}'")
     budget = parse_budget(options.budget)
@@ -140,7 +149,8 @@ def tune_command(argv: Sequence[str] | None = None) -> None:
     result = tune(
         options.program, graph, *args, budget=budget, target=options.target, device=options.device,
         trials=options.trials, warmup=options.warmup, journal=options.journal, resume=options.resume,
-        seed=options.seed, progress=_progress, on_hang=stop_hung, compile_workers=options.compile_workers,
+        seed=options.seed, progress=_progress, on_hang=stop_hung, hang_grace=options.hang_grace,
+        compile_workers=options.compile_workers,
     )  # fmt: skip
     failed = sum(1 for m in result.measurements if m.status != "ok")
     reused = sum(1 for m in result.measurements if m.kernels_reused)

@@ -26,7 +26,8 @@ runs began) is stopped at its next kernel launch or device access
 search candidate compiled past the budget is not run. So a search ends by the
 budget plus at most one compile (and the seeds' shares, when they start late). A single kernel that never returns
 cannot be stopped inside the process: `gir-tune` records it as hung
-`HANG_GRACE_S` after its time, writes what it has and exits (`on_hang`).
+`hang_grace` seconds (`HANG_GRACE_S` by default) after its time, writes what it
+has and exits (`on_hang`).
 
 A search's few trials per candidate are noisy (a host loop of sub-millisecond
 levels varies by tens of per cent from run to run), and the fastest of a
@@ -390,11 +391,11 @@ class _Tuner:
     def watch_for_hangs(self, found: Measurement, deadline: float) -> Iterator[None]:
         """Where the caller gave `on_hang` (gir-tune does), calls it with the
         measurements, `found` recorded as a hung `timeout`, if the runs inside
-        are still going `HANG_GRACE_S` after `deadline`: then a kernel has not
+        are still going `hang_grace` seconds after `deadline`: then a kernel has not
         returned, and only ending the process stops it (`on_hang` must not
         return). Without `on_hang` (the Python API), a hung kernel holds the
         search."""
-        on_hang = self.options["on_hang"]
+        on_hang, grace = self.options["on_hang"], self.options["hang_grace"]
         if on_hang is None:
             yield
             return
@@ -402,11 +403,11 @@ class _Tuner:
         def hung() -> None:
             self.ahead.close(wait=True)
             found.status = "timeout"
-            found.detail = f"hung: a kernel had not returned {HANG_GRACE_S:.0f} s after its time ran out"
+            found.detail = f"hung: a kernel had not returned {grace:g} s after its time ran out"
             self.record(found)
             on_hang(self.order)
 
-        watchdog = threading.Timer(max(0.0, deadline - time.perf_counter()) + HANG_GRACE_S, hung)
+        watchdog = threading.Timer(max(0.0, deadline - time.perf_counter()) + grace, hung)
         watchdog.daemon = True
         watchdog.start()
         try:
@@ -740,6 +741,7 @@ def tune(
     compile_workers: int | None = None,
     progress: Callable[[str], None] | None = None,
     on_hang: Callable[[list[Measurement]], NoReturn] | None = None,
+    hang_grace: float = HANG_GRACE_S,
 ) -> TuneResult:
     """Searches `program`'s schedule space (`gir.schedule_space`) for the fastest
     correct schedule on `graph` with the program's arguments `args`.
@@ -755,8 +757,8 @@ def tune(
     `gir-run --schedule tuned` and `gir.compile(..., schedule="tuned")` find it.
     A kernel that never returns cannot be stopped inside the process: with
     `on_hang`, it is called with the measurements (the hung candidate last) once
-    a run is `HANG_GRACE_S` past its time, and must end the process (gir-tune
-    writes its CSV and exits); without it, the search waits. `compile_workers`
+    a run is `hang_grace` seconds past its time, and must end the process
+    (gir-tune writes its CSV and exits); without it, the search waits. `compile_workers`
     processes compile the next candidates while the device measures one (None:
     `gir.tune.compiling.default_workers()`; 0: each is compiled here in its turn).
     """
@@ -765,6 +767,8 @@ def tune(
 
     if not isinstance(trials, int) or trials < 1 or not isinstance(warmup, int) or warmup < 0:
         raise UserError("error: trials must be at least 1 and warmup at least 0")
+    if not hang_grace > 0:
+        raise UserError(f"error: hang_grace must be a positive number of seconds, not {hang_grace!r}")
     if compile_workers is None:
         compile_workers = default_workers()
     if not isinstance(compile_workers, int) or compile_workers < 0:
@@ -775,7 +779,7 @@ def tune(
         "budget": parse_budget(budget), "target": target, "device": device, "trials": trials,
         "warmup": warmup, "journal": None if journal is None else Path(journal), "resume": resume,
         "seed": seed, "progress": progress or (lambda message: None), "on_hang": on_hang,
-        "compile_workers": compile_workers,
+        "hang_grace": hang_grace, "compile_workers": compile_workers,
     }  # fmt: skip
     result = _Tuner(source, name, graph, args, options).run()
     if store:

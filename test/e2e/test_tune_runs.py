@@ -229,7 +229,7 @@ def test_a_kernel_that_never_returns_is_reported_hung_and_gir_tune_exits(tmp_pat
     started = time.perf_counter()
     finished = subprocess.run(
         [sys.executable, "-m", "gir.tools.tune", str(program), "rmat:4", "--target", "opencl", "--budget", "2s",
-         "--trials", "1", "--warmup", "0", "--csv", str(table), "--journal", str(journal)],
+         "--trials", "1", "--warmup", "0", "--csv", str(table), "--journal", str(journal), "--hang-grace", "1"],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert finished.returncode == 1, finished.stderr

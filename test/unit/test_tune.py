@@ -224,6 +224,8 @@ def test_suggestions_reach_simple_and_hybrid_schedules() -> None:
         [str(PROGRAMS / "bfs.gt"), "rmat:4", "0", "--trials", "0"],
         [str(PROGRAMS / "bfs.gt"), "rmat:4", "0", "--target", "metal"],
         [str(PROGRAMS / "bfs.gt"), "rmat:4", "0", "--compile-workers", "-1"],
+        [str(PROGRAMS / "bfs.gt"), "rmat:4", "0", "--hang-grace", "0"],
+        [str(PROGRAMS / "bfs.gt"), "rmat:4", "0", "--hang-grace", "nan"],
         ["bfs.mlir", "rmat:4", "0"],
     ],
 )
