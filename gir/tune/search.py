@@ -395,10 +395,11 @@ class _Tuner:
         returned, and only ending the process stops it (`on_hang` must not
         return). Without `on_hang` (the Python API), a hung kernel holds the
         search."""
-        on_hang, grace = self.options["on_hang"], self.options["hang_grace"]
+        on_hang = self.options["on_hang"]
         if on_hang is None:
             yield
             return
+        grace = self.options["hang_grace"]
 
         def hung() -> None:
             self.ahead.close(wait=True)

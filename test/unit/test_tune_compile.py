@@ -102,12 +102,12 @@ def test_candidates_differing_only_in_a_host_value_build_their_kernels_once(
 ) -> None:
     """A hybrid's threshold reaches the host alone: the second candidate's
     kernels are the first's, built once on the device (the CSV's kernels_reused)."""
-    from gir.tune.search import _Tuner
+    from gir.tune.search import HANG_GRACE_S, _Tuner
 
     options = {
         "budget": 60.0, "target": "opencl", "device": None, "trials": 1, "warmup": 0,
         "journal": tmp_path / "journal.jsonl", "resume": False, "seed": 0,
-        "progress": lambda message: None, "on_hang": None, "compile_workers": 0,
+        "progress": lambda message: None, "on_hang": None, "hang_grace": HANG_GRACE_S, "compile_workers": 0,
     }  # fmt: skip
     tuner = _Tuner(BFS, "bfs", GRAPH, [0], options)
     device = tuner.loaded.device
@@ -142,12 +142,12 @@ def test_a_search_compiled_ahead_resumes_from_its_journal(tmp_path: Path) -> Non
 
 
 def _tuner(tmp_path: Path) -> object:
-    from gir.tune.search import _Tuner
+    from gir.tune.search import HANG_GRACE_S, _Tuner
 
     options = {
         "budget": 60.0, "target": "opencl", "device": None, "trials": 2, "warmup": 0,
         "journal": tmp_path / "journal.jsonl", "resume": False, "seed": 0,
-        "progress": lambda message: None, "on_hang": None, "compile_workers": 0,
+        "progress": lambda message: None, "on_hang": None, "hang_grace": HANG_GRACE_S, "compile_workers": 0,
     }  # fmt: skip
     return _Tuner(BFS, "bfs", GRAPH, [0], options)
 
