@@ -111,9 +111,9 @@ _DEVICE_OPS = _ops([MemRef, GirGpu]) - {KernelOp, *HOST_PRIMITIVES}
 """GPU-level ops that only kernels may hold."""
 
 
-def _misplaced_at_gpu_level(op: Operation) -> str | None:
-    """Why `op` (an op the GPU level allows) is in the wrong place, or None."""
-    inside_kernel = _in_kernel(op)
+def _misplaced_at_gpu_level(op: Operation, inside_kernel: bool) -> str | None:
+    """Why `op` (an op the GPU level allows; `inside_kernel`: nested in a
+    gir_gpu.kernel) is in the wrong place, or None."""
     if type(op) in _DEVICE_OPS and not inside_kernel:
         return f"'{op.name}' is device code: it belongs inside a gir_gpu.kernel"
     if (type(op) in Host.operations or type(op) in HOST_PRIMITIVES) and inside_kernel:
@@ -135,25 +135,27 @@ def _symbol(name: str) -> str:
     return f"@{name}" if _C_IDENTIFIER.fullmatch(name) else f"@{json.dumps(name)}"
 
 
-def _in_kernel(op: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if isinstance(parent, KernelOp):
-            return True
-        parent = parent.parent_op()
-    return False
+def _ops_in_kernels(module: ModuleOp) -> set[Operation]:
+    """The ops nested in some gir_gpu.kernel of `module` (one walk of each
+    kernel, rather than a scan of every op's ancestors)."""
+    inside: set[Operation] = set()
+    for op in walk(module):
+        if isinstance(op, KernelOp) and op not in inside:
+            inside.update(inner for inner in walk(op) if inner is not op)
+    return inside
 
 
 def level_violation(module: ModuleOp, level: Level) -> tuple[Operation, str] | None:
     """The first op of `module` that is not at `level`, with the reason, or None."""
     allowed = LEVEL_OPS[level]
+    in_kernels = _ops_in_kernels(module) if level == Level.GPU else set()
     for op in walk(module):
         if op is module:
             continue
         if type(op) not in allowed:
             return op, f"'{op.name}' is not an op of the {level.title} level"
         if level == Level.GPU:
-            reason = _misplaced_at_gpu_level(op)
+            reason = _misplaced_at_gpu_level(op, op in in_kernels)
             if reason is not None:
                 return op, reason
     return None

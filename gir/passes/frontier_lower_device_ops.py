@@ -121,6 +121,8 @@ def _drop_edgeset(load: graph.LoadEdgesOp) -> None:
 
 
 def _on_device(op: Operation) -> bool:
+    """Whether `op` lies in an edge or vertex map's body: a scan of its
+    ancestors, so the patterns ask it only of the ops they rewrite."""
     parent = op.parent_op()
     while parent is not None:
         if isinstance(parent, frontier.MapOps):
@@ -160,7 +162,7 @@ class _VectorAccess(_VectorPattern):
     """graph.load / graph.store -> memref.load / memref.store."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not _on_device(op):
+        if not isinstance(op, graph.LoadOp | graph.StoreOp) or not _on_device(op):
             return
         if isinstance(op, graph.LoadOp):
             buffer, vector = self.vector(op.vector)
@@ -189,7 +191,7 @@ class _Atomics(_VectorPattern):
     """graph.reduce / graph.compare_and_swap -> atomics (or a plain update)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not _on_device(op):
+        if not isinstance(op, graph.ReduceOp | graph.CompareAndSwapOp) or not _on_device(op):
             return
         if isinstance(op, graph.ReduceOp):
             start = op.prev_op
@@ -257,7 +259,7 @@ class _Vertices(RewritePattern):
     """graph.vertex_id / graph.to_vertex -> the id, as an integer of the asked width."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not _on_device(op):
+        if not isinstance(op, graph.VertexIdOp | graph.ToVertexOp) or not _on_device(op):
             return
         if isinstance(op, graph.VertexIdOp):
             rewriter.replace(op, [], [resize(rewriter, op.vertex, op.result.type)])
