@@ -21,9 +21,9 @@ runtime once:
 
 Without `--link` nothing is kept, so the unit goes through `nvcc -cuda`: nvcc's
 C++ front end (cudafe++) checks the host code and the device code is compiled
-to SASS (cicc, ptxas) without optimisation (`DEVICE_CHECK_ONLY`), but the host
-compiler makes no object, which halves the call (10 s to 5 s of a core for a
-complete program). `--link` links the joined
+to SASS (cicc, ptxas) without optimisation (`UNOPTIMISED_DEVICE_CODE`), but the
+host compiler makes no object, which halves the call (10 s to 5 s of a core for
+a complete program). `--link` links the joined
 unit (with an empty `main`, the programs' own being in namespaces), which checks
 every called function is defined (alone, only the complete programs are
 linked). Should the
@@ -47,12 +47,13 @@ from pathlib import Path
 
 from gir.targets.cuda_host_runtime import runtime_source
 
-DEVICE_CHECK_ONLY = ["-Xcicc", "-O0", "-Xptxas", "-O0"]
-"""Added to every batch: its device code compiled without optimising it, which is
-what the check needs (the front ends' errors and warnings, PTX that ptxas
-accepts) at about 10% less of the batch's time. A batch never runs (a linked one
-has an empty `main`); what runs on a GPU is built with the flags gir's runtime
-uses."""
+UNOPTIMISED_DEVICE_CODE = ["-Xcicc", "-O0", "-Xptxas", "-O0"]
+"""Added to every batch, and to the tests' builds whose kernels never run (host
+harnesses, programs only built): their device code compiled without optimising
+it, which is what those checks need (the front ends' errors and warnings, PTX
+that ptxas accepts) at about 10% less of nvcc's time. A batch never runs (a
+linked one has an empty `main`); what runs on a GPU is built with the flags
+gir's runtime uses."""
 KERNEL = re.compile(r'^extern "C" __global__ void (\w+)\(', re.MULTILINE)
 INCLUDE = re.compile(r"^#include [<\"].*[>\"][ \t]*$", re.MULTILINE)
 TOP_LEVEL_VARIABLE = re.compile(r"^(?:extern )?[\w:<>]+[ *&]+(\w+)(?: = [^;]*)?;$", re.MULTILINE)
@@ -112,7 +113,8 @@ def nvcc(flags: list[str], source: Path, output: Path, link: bool) -> subprocess
     """nvcc on one file: with `link` an executable, else checked and its device
     code compiled (`-cuda`, see the module docstring)."""
     checked_only = [] if link else ["-cuda"]
-    command = [shutil.which("nvcc") or "nvcc", *flags, *DEVICE_CHECK_ONLY, *checked_only, str(source), "-o", str(output)]
+    nvcc_path = shutil.which("nvcc") or "nvcc"
+    command = [nvcc_path, *flags, *UNOPTIMISED_DEVICE_CODE, *checked_only, str(source), "-o", str(output)]
     return subprocess.run(command, capture_output=True, text=True)
 
 

@@ -61,10 +61,13 @@ BUILT = {
 
 
 def _build(source: str, directory: Path, name: str) -> Path:
+    """`source` built into `directory`/`name`: a host harness run on the CPU, or
+    a program only built, so no kernel of it runs (its device code unoptimised)."""
     cu, binary = directory / f"{name}.cu", directory / name
     cu.write_text(source)
     assert NVCC is not None
-    finished = subprocess.run([NVCC, *BUILD, str(cu), "-o", str(binary)], capture_output=True, text=True)
+    command = [NVCC, *BUILD, *nvcc_batch.UNOPTIMISED_DEVICE_CODE, str(cu), "-o", str(binary)]
+    finished = subprocess.run(command, capture_output=True, text=True)
     assert finished.returncode == 0, finished.stderr[-4000:]
     # Generated code compiles clean: no variable set but never used, no
     # narrowing, in the kernels or the host.
