@@ -30,9 +30,10 @@ import zipfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 from gir.diagnostics import UserError
 
@@ -137,6 +138,8 @@ def write_npz(stream: IO[bytes], arrays: Mapping[str, np.ndarray]) -> None:
     Unlike `np.savez(file, **arrays)`, any name works, `file` and `allow_pickle`
     included: the names are data, never keyword arguments.
     """
+    import numpy as np  # here: numpy is a sixth of the start-up of tools that write no arrays
+
     with zipfile.ZipFile(stream, mode="w", compression=zipfile.ZIP_STORED, allowZip64=True) as archive:
         for name, array in arrays.items():
             with archive.open(f"{name}.npy", mode="w", force_zip64=True) as member:

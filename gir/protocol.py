@@ -32,15 +32,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import numpy as np
 from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, IntegerType
 from xdsl.ir import Attribute
 from xdsl.utils.str_enum import StrEnum
 
 from gir.diagnostics import UserError
 from gir.dialects.host import GraphArray, GraphSize
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["DType", "GraphArray", "GraphSize", "HostRuntime", "Launch"]
 
@@ -60,6 +62,8 @@ class DType(StrEnum):
     @property
     def numpy(self) -> np.dtype:
         """The numpy dtype of this element type."""
+        import numpy as np  # here: the printers import this module, and need no numpy
+
         return np.dtype(self.value)
 
     @staticmethod

@@ -88,7 +88,6 @@ from xdsl.traits import SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from gir.reorder import unknown_ordering
 from gir.dialects.printing import (
     ArgvStringOpBase,
     NumberListAppendOpBase,
@@ -496,6 +495,9 @@ def verify_argv_index(op: Operation, index: IntegerAttr | None) -> None:
 def verify_reorder(op: Operation, reorder: StringAttr | None) -> None:
     """Raises unless the reordering `op` names (if any) is a registered one."""
     if reorder is not None:
+        # imported here: gir.reorder imports numpy, a sixth of every tool's start-up
+        from gir.reorder import unknown_ordering
+
         refused = unknown_ordering(reorder.data)
         if refused is not None:
             raise VerifyException(f"{op.name}: {refused}")

@@ -71,7 +71,6 @@ from gir.frontend.ast import Pos
 from gir.frontend.limits import argv_index_refused, int_literal_value
 from gir.frontend.notes import Warnings
 from gir.frontend.sema import SemaInfo, edge_applies
-from gir.reorder import ORDERINGS, unknown_ordering
 
 ScheduleAttr = SimpleScheduleAttr | HybridScheduleAttr
 ARGV_PATTERN = re.compile(r"argv\[([0-9]+)\]")
@@ -492,6 +491,9 @@ class ScheduleEvaluator:
             raise self.error(
                 stmt.method_pos, f"'configReorder' takes 1 argument, got {len(stmt.args)}"
             )
+        # imported here: gir.reorder imports numpy, a sixth of every tool's start-up
+        from gir.reorder import ORDERINGS, unknown_ordering
+
         (arg,) = stmt.args
         name = str(arg.value)
         refused = unknown_ordering(name) if arg.kind in ("ident", "string") else None

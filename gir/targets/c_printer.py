@@ -29,8 +29,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import singledispatchmethod
+from math import isfinite
 
-import numpy as np
 from xdsl.dialects import arith, func, math, memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
@@ -62,6 +62,7 @@ from gir.dialects.host import edge_index_width
 from gir.ir_walk import walk
 from gir.targets.externs import called_externs, extern_section
 from gir.targets.walker import (
+    float32_text,
     BINARY_OPERATORS,
     AssignPair,
     Scalar,
@@ -234,10 +235,10 @@ class CFlavour(ABC):
 
     def float_literal(self, value: float, width: int, needs: Needs) -> str:
         """A floating-point literal; infinities and NaN through `float_special`."""
-        if np.isnan(value) or np.isinf(value):
+        if not isfinite(value):
             return self.float_special(value, width, needs)
         if width == 32:
-            text = str(np.float32(value))
+            text = float32_text(value)
             return f"{text}f" if any(c in text for c in ".e") else f"{text}.0f"
         self.note_double(needs)
         text = repr(float(value))

@@ -35,10 +35,11 @@ come out in program order, as gir-run prints them.
 
 from __future__ import annotations
 
+import math
 import urllib.parse
 from functools import singledispatchmethod
+from typing import TYPE_CHECKING
 
-import numpy as np
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IntegerType, MemRefType, ModuleOp, i32
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -57,6 +58,9 @@ from gir.targets.externs import kernel_prints
 from gir.targets.host_externs import call_site, cpp_host_section, host_extern_declarations
 from gir.targets.host_python import find_main
 from gir.targets.walker import ValueNames
+
+if TYPE_CHECKING:
+    import numpy as np
 
 HOST_RESERVED = frozenset({"std", "argc", "argv", "gir_rt", "printf", "exit"})
 """Names the host's C++ needs besides C's reserved words: a local or kernel so
@@ -148,10 +152,10 @@ class CudaHostPrinter(KernelPrinter):
         return super().c_type(type_)
 
     def _float_literal(self, value: float, width: int) -> str:
-        if np.isnan(value) or np.isinf(value):
+        if not math.isfinite(value):
             limits = f"std::numeric_limits<{'float' if width == 32 else 'double'}>"
-            special = f"{limits}::quiet_NaN()" if np.isnan(value) else f"{limits}::infinity()"
-            return special if np.isnan(value) or value > 0 else f"-{special}"
+            special = f"{limits}::quiet_NaN()" if math.isnan(value) else f"{limits}::infinity()"
+            return special if math.isnan(value) or value > 0 else f"-{special}"
         return super()._float_literal(value, width)
 
     def _element_type(self, buffer: SSAValue) -> str:
@@ -522,6 +526,8 @@ def print_cuda_program(
 def read_dump(text: str) -> dict[str, np.ndarray]:
     """The global vectors a complete program wrote to `$GIR_DUMP` (see
     `cuda_host_runtime`), by name."""
+    import numpy as np  # here: translating needs no numpy (a sixth of its start-up)
+
     vectors: dict[str, np.ndarray] = {}
     lines = text.splitlines()
     position = 0

@@ -39,11 +39,11 @@ import builtins
 import keyword
 import operator
 import re
+from math import isfinite, isnan
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import singledispatchmethod
 
-import numpy as np
 from xdsl.dialects import arith, func, math, scf
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, ModuleOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
@@ -58,6 +58,7 @@ from gir.protocol import DType
 from gir.targets.externs import kernel_prints
 from gir.targets.host_externs import call_site, result_kind
 from gir.targets.walker import (
+    float32_text,
     BINARY_OPERATORS,
     AssignPair,
     StructuredPrinter,
@@ -430,10 +431,10 @@ class HostPrinter(StructuredPrinter):
         return ("True" if number else "False") if width == 1 else str(number)
 
     def _float_literal(self, number: float, width: int) -> str:
-        if np.isnan(number) or np.isinf(number):
+        if not isfinite(number):
             self._uses_math = True
-            return "math.nan" if np.isnan(number) else ("math.inf" if number > 0 else "-math.inf")
-        text = str(np.float32(number)) if width == 32 else repr(float(number))
+            return "math.nan" if isnan(number) else ("math.inf" if number > 0 else "-math.inf")
+        text = float32_text(number) if width == 32 else repr(float(number))
         return text if any(c in text for c in ".e") else f"{text}.0"
 
     def _unsigned(self, value: SSAValue) -> str:

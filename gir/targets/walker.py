@@ -40,6 +40,7 @@ fallback is `super().emit(op)`, which dispatches the shared ops here.
 from __future__ import annotations
 
 import re
+import struct
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -233,6 +234,23 @@ AssignPair = tuple[str, str, SSAValue]
 # ---------------------------------------------------------------------------
 # The walker
 # ---------------------------------------------------------------------------
+
+
+def float32_text(value: float) -> str:
+    """`value` rounded to 32 bits, as numpy's `str(np.float32(value))` writes it:
+    the fewest digits that read back as the same float32, positional from 1e-4
+    up to 1e6 (`0.85`, `100000.0`), else scientific (`1e+06`, `1.6777216e+07`).
+    The printers write float32 literals so without importing numpy (a sixth of
+    a translation's start-up)."""
+    (rounded,) = struct.unpack("f", struct.pack("f", value))
+    for decimals in range(9):  # 9 significant digits identify any float32
+        scientific = f"{rounded:.{decimals}e}"
+        if struct.unpack("f", struct.pack("f", float(scientific)))[0] == rounded:
+            break
+    if rounded == 0 or 1e-4 <= abs(rounded) < 1e6:
+        return repr(float(scientific))
+    mantissa, exponent = scientific.split("e")
+    return f"{mantissa}e{exponent[0]}{int(exponent[1:]):02d}"
 
 
 class StructuredPrinter(ABC):
