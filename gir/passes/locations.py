@@ -39,33 +39,36 @@ def is_located(op: Operation) -> bool:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """The ops of a module before a pass: each block's ops in order."""
+    """The ops of a module before a pass: each block's ops in order.
 
-    blocks: dict[Block, dict[Operation, int]]
-    """Each block's ops and their positions in it."""
-    orders: dict[Block, list[Operation]]
-    """Each block's ops in order."""
-    ops: set[Operation]
+    Keyed by `id`: xDSL ops and blocks hash and compare through Python methods,
+    and this runs after every pass over every op (a fifth of lowering's time
+    when it used them as keys). The ids stay unique while the snapshot lives,
+    since `orders` holds every op it names."""
+
+    orders: dict[int, list[Operation]]
+    """Each block's ops in order, by the block's id."""
+    ops: set[int]
+    """The ids of the ops."""
 
     @staticmethod
     def of(module: ModuleOp) -> Snapshot:
         """The ops of `module` now (visited from a list rather than by `walk`,
         whose nested generators cost each op the depth it is nested at: a
         quadratic time on deeply nested control flow, after every pass)."""
-        blocks: dict[Block, dict[Operation, int]] = {}
-        orders: dict[Block, list[Operation]] = {}
-        ops: set[Operation] = set()
+        orders: dict[int, list[Operation]] = {}
+        ops: set[int] = set()
         pending: list[Operation] = [module]
         while pending:
             op = pending.pop()
-            ops.add(op)
+            ops.add(id(op))
             for region in op.regions:
                 for block in region.blocks:
                     order = list(block.ops)
-                    orders[block] = order
-                    blocks[block] = {child: index for index, child in enumerate(order)}
-                    pending.extend(order)
-        return Snapshot(blocks, orders, ops)
+                    orders[id(block)] = order
+                    pending.extend(child for child in order if child.regions)
+                    ops.update(map(id, order))
+        return Snapshot(orders, ops)
 
 
 def _origins(
@@ -73,21 +76,24 @@ def _origins(
 ) -> list[Operation | None]:
     """For each op of `block` (now `ops`) that is `new`, the op whose location it
     inherits (see the module docstring), or None."""
+    old = [id(op) in before.ops for op in ops]
     previous: list[Operation | None] = []
     last: Operation | None = None
-    for op in ops:
+    for op, is_old in zip(ops, old, strict=True):
         previous.append(last)
-        if op in before.ops:
+        if is_old:
             last = op
     following: list[Operation | None] = [None] * len(ops)
     last = None
     for index in range(len(ops) - 1, -1, -1):
         following[index] = last
-        if ops[index] in before.ops:
+        if old[index]:
             last = ops[index]
-    present = set(ops)
+    present = set(map(id, ops))
+    order = before.orders.get(id(block))
+    positions = None if order is None else {id(op): index for index, op in enumerate(order)}
     return [
-        next(iter(_replaced(block, prev, nxt, present, before) + _located(nxt, prev)), None)
+        next(iter(_replaced(order, positions, prev, nxt, present) + _located(nxt, prev)), None)
         if wanted
         else None
         for prev, nxt, wanted in zip(previous, following, new, strict=True)
@@ -95,20 +101,20 @@ def _origins(
 
 
 def _replaced(
-    block: Block,
+    order: list[Operation] | None,
+    positions: dict[int, int] | None,
     prev: Operation | None,
     nxt: Operation | None,
-    present: set[Operation],
-    before: Snapshot,
+    present: set[int],
 ) -> list[Operation]:
-    """The located ops that stood between `prev` and `nxt` in `block` before and
-    are gone from it."""
-    positions = before.blocks.get(block)
-    if positions is None or any(op is not None and op not in positions for op in (prev, nxt)):
+    """The located ops that stood between `prev` and `nxt` in the block before
+    (its ops then: `order`, their positions by id: `positions`) and are gone
+    from it (`present`: the ids of its ops now)."""
+    if order is None or positions is None or any(op is not None and id(op) not in positions for op in (prev, nxt)):
         return []
-    low = 0 if prev is None else positions[prev] + 1
-    high = len(positions) if nxt is None else positions[nxt]
-    return [op for op in before.orders[block][low:high] if op not in present and is_located(op)]
+    low = 0 if prev is None else positions[id(prev)] + 1
+    high = len(order) if nxt is None else positions[id(nxt)]
+    return [op for op in order[low:high] if id(op) not in present and is_located(op)]
 
 
 def _located(*ops: Operation | None) -> list[Operation]:
@@ -121,7 +127,7 @@ def _inherit_under(parent: Operation, before: Snapshot, deferred: list[Operation
     for region in parent.regions:
         for block in region.blocks:
             ops = list(block.ops)
-            new = [op not in before.ops and not is_located(op) for op in ops]
+            new = [id(op) not in before.ops and not is_located(op) for op in ops]
             origins = _origins(block, ops, new, before) if any(new) else [None] * len(ops)
             for op, is_new, origin in zip(ops, new, origins, strict=True):
                 if is_new:
