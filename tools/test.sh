@@ -23,6 +23,14 @@ python3 -m compileall -q -j 0 gir
 # bytecode only where bytecode may be written, else each worker and child
 # process parses and rewrites every module again (seconds a process).
 unset PYTHONDONTWRITEBYTECODE
+# PoCL compiles each OpenCL program (clang) and, at its first launch, each kernel
+# (LLVM, then a link): where its kernel cache is cold, as on a fresh CI machine,
+# that was a third of pytest's CPU time (552 CPU-s cold against 374 warm). The
+# tests check what kernels compute, not how fast PoCL runs them: programs built
+# unoptimised, with PoCL's CBS work-group method, took 518 CPU-s cold (and a
+# sixth less on the schedule-matrix modules). A caller's own setting is kept.
+export POCL_EXTRA_BUILD_FLAGS="${POCL_EXTRA_BUILD_FLAGS--cl-opt-disable}"
+export POCL_WORK_GROUP_METHOD="${POCL_WORK_GROUP_METHOD-cbs}"
 # The tests never touch the user's graph cache (~/.cache/gir): lit's RUN lines
 # share a scratch one, and pytest gives every test its own (test/conftest.py).
 scratch=$(mktemp -d)
