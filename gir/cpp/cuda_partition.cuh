@@ -476,12 +476,6 @@ struct Claimed {
 
 template <typename T> Claimed claimed(T* buffer) { return Claimed{(void*)buffer, (int)sizeof(T)}; }
 
-// out[i] = values[vertices[i]] for the first `count` vertices.
-template <typename U> __global__ void gather_claims_kernel(const U* values, const int* vertices, long long count, U* out) {
-  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (i < count) out[i] = values[vertices[i]];
-}
-
 // values[vertices[i]] = claimed[i] for the first `count` vertices (one rank's:
 // a vertex is queued once a rank, so no two threads meet).
 template <typename U> __global__ void apply_claims_kernel(U* values, const int* vertices, const U* claimed, long long count) {
@@ -489,46 +483,52 @@ template <typename U> __global__ void apply_claims_kernel(U* values, const int* 
   if (i < count) values[vertices[i]] = claimed[i];
 }
 
-// queue_union.cuh's gir_apply_claims_N for elements of U's size.
-template <typename U>
-void launch_apply_claims(const int* queues, const U* claimed, long long widest, const uint32_t* bitmaps, long long words, U* values) {
-  Rank& self = rank();
-  if constexpr (sizeof(U) == 1) {
-    gir_apply_claims_1<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>(queues, (const unsigned char*)claimed, self.size, widest, bitmaps, words,
-                                                         self.index, (unsigned char*)values);
-  } else if constexpr (sizeof(U) == 2) {
-    gir_apply_claims_2<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>(queues, (const unsigned short*)claimed, self.size, widest, bitmaps, words,
-                                                         self.index, (unsigned short*)values);
-  } else if constexpr (sizeof(U) == 4) {
-    gir_apply_claims_4<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>(queues, (const unsigned int*)claimed, self.size, widest, bitmaps, words,
-                                                         self.index, (unsigned int*)values);
-  } else {
-    gir_apply_claims_8<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>(queues, (const unsigned long long*)claimed, self.size, widest, bitmaps,
-                                                         words, self.index, (unsigned long long*)values);
-  }
-  launched("gir_apply_claims");
-}
+// queue_union.cuh's claim kernels for elements of `Bytes` bytes, and the
+// unsigned type (`Word`) they take the elements as.
+template <int Bytes> struct ClaimKernels;
+template <> struct ClaimKernels<1> {
+  using Word = unsigned char;
+  static constexpr auto gather = gir_gather_claims_1;
+  static constexpr auto apply = gir_apply_claims_1;
+};
+template <> struct ClaimKernels<2> {
+  using Word = unsigned short;
+  static constexpr auto gather = gir_gather_claims_2;
+  static constexpr auto apply = gir_apply_claims_2;
+};
+template <> struct ClaimKernels<4> {
+  using Word = unsigned int;
+  static constexpr auto gather = gir_gather_claims_4;
+  static constexpr auto apply = gir_apply_claims_4;
+};
+template <> struct ClaimKernels<8> {
+  using Word = unsigned long long;
+  static constexpr auto gather = gir_gather_claims_8;
+  static constexpr auto apply = gir_apply_claims_8;
+};
 
-// The claims of one buffer: the values at this rank's `own` queued vertices
-// (`vertices`, padded to `widest`) all-gathered, and the other ranks' set at
+// The claims of one buffer: the values at this rank's queued vertices
+// (`vertices`, padded to `widest` with -1) all-gathered, and the other ranks' set at
 // their vertices (`queues`, rank r's at r * widest) so that the lowest rank
 // that queued a vertex wins (multi_device.apply_claims): through the ranks'
 // gathered bitmaps of their queues where the graph is split (`bitmaps`, of
 // `words` words each), else each rank's set, last rank first.
 template <typename U>
-void exchange_claims(const Claimed& claim, const int* vertices, int own, const int* queues, long long widest,
+void exchange_claims(const Claimed& claim, const int* vertices, const int* queues, long long widest,
                      const std::vector<int>& sizes, const uint32_t* bitmaps, long long words, size_t slot) {
+  using Kernels = ClaimKernels<(int)sizeof(U)>;
+  using Word = typename Kernels::Word;
   Rank& self = rank();
   U* values = (U*)claim.buffer;
   U* own_values = scratch<U>(slot, widest);
   U* all_values = scratch<U>(slot + 1, widest * self.size);
-  if (own > 0) {
-    gather_claims_kernel<U><<<grid_of(own), 256>>>(values, vertices, own, own_values);
-    launched("gir_rt::gather_claims_kernel");
-  }
+  Kernels::gather<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>((const Word*)values, vertices, widest, (Word*)own_values);
+  launched("gir_gather_claims");
   nccl_check(ncclAllGather(own_values, all_values, (size_t)widest * sizeof(U), ncclUint8, self.comm, 0), "ncclAllGather");
   if (bitmaps != nullptr) {
-    launch_apply_claims<U>(queues, all_values, widest, bitmaps, words, values);
+    Kernels::apply<<<EXCHANGE_GRID, EXCHANGE_BLOCK>>>(queues, (const Word*)all_values, self.size, widest, bitmaps, words,
+                                                     self.index, (Word*)values);
+    launched("gir_apply_claims");
     return;
   }
   for (int r = self.size - 1; r >= 0; --r) {
@@ -587,10 +587,10 @@ inline void allgather(int* items, int* count, std::initializer_list<Claimed> cla
   long long entry_bytes = INDEX_BYTES;
   for (const Claimed& claim : claims) {
     switch (claim.bytes) {
-      case 1: exchange_claims<uint8_t>(claim, padded, own, queues, widest, sizes, bitmaps, words, slot); break;
-      case 2: exchange_claims<uint16_t>(claim, padded, own, queues, widest, sizes, bitmaps, words, slot); break;
-      case 4: exchange_claims<uint32_t>(claim, padded, own, queues, widest, sizes, bitmaps, words, slot); break;
-      case 8: exchange_claims<uint64_t>(claim, padded, own, queues, widest, sizes, bitmaps, words, slot); break;
+      case 1: exchange_claims<uint8_t>(claim, padded, queues, widest, sizes, bitmaps, words, slot); break;
+      case 2: exchange_claims<uint16_t>(claim, padded, queues, widest, sizes, bitmaps, words, slot); break;
+      case 4: exchange_claims<uint32_t>(claim, padded, queues, widest, sizes, bitmaps, words, slot); break;
+      case 8: exchange_claims<uint64_t>(claim, padded, queues, widest, sizes, bitmaps, words, slot); break;
       default: fail("host.allgather claims %d-byte elements", claim.bytes);
     }
     slot += 2;

@@ -377,10 +377,7 @@ class NcclCommunicator(Communicator):
             (_GRID,), (_BLOCK,), (queue, size, np.int64(capacity), own, np.int64(bound))
         )
         gathered = self._all_gather(rank, own).ravel()
-        self._kernels.queue_union(
-            (_GRID,), (_BLOCK,), (gathered, np.int32(self.size), np.int64(words), queue, np.int64(capacity), total)
-        )
-        self._kernels.queue_count((1,), (1,), (size, total, np.int64(capacity)))
+        self._list_union(gathered, self.size, words, queue, capacity, size, total)
         self._count(rank, bitmap_bytes(bound), self.size * bitmap_bytes(bound))
 
     def _allgather_queue_claims(
@@ -436,10 +433,7 @@ class NcclCommunicator(Communicator):
             self._kernels.apply_claims[itemsize](
                 (_GRID,), (_BLOCK,), (queues, gathered, ranks, np.int64(widest), *lowest_of, values)
             )
-        self._kernels.queue_union(
-            (_GRID,), (_BLOCK,), (bitmaps, np.int32(self.size), np.int64(words), queue, np.int64(capacity), total)
-        )
-        self._kernels.queue_count((1,), (1,), (size, total, np.int64(capacity)))
+        self._list_union(bitmaps, self.size, words, queue, capacity, size, total)
 
     def _resolve_claims_by_lists(
         self, rank: int, items: Any, capacity: int, size: Any, sizes: list[int], widest: int,
@@ -487,8 +481,15 @@ class NcclCommunicator(Communicator):
             (_GRID,), (_BLOCK,), (gathered, listed, np.int64(gathered.size), marks, np.int64(bound))
         )
         queue = self._view(rank, items, capacity, np.dtype(np.int32))
+        self._list_union(marks, 1, words, queue, capacity, size, total)
+
+    def _list_union(self, bitmaps: Any, ranks: int, words: int, queue: Any, capacity: int, size: Any, total: Any) -> None:
+        """Lists into `queue` the vertices that one of the `ranks` bitmaps of
+        `words` words (one after another in `bitmaps`) sets, and their number,
+        at most `capacity`, into `size[0]`, in two launches: `total` (zeroed
+        before) counts them as they are listed."""
         self._kernels.queue_union(
-            (_GRID,), (_BLOCK,), (marks, np.int32(1), np.int64(words), queue, np.int64(capacity), total)
+            (_GRID,), (_BLOCK,), (bitmaps, np.int32(ranks), np.int64(words), queue, np.int64(capacity), total)
         )
         self._kernels.queue_count((1,), (1,), (size, total, np.int64(capacity)))
 
