@@ -44,12 +44,15 @@ class Snapshot:
     Keyed by `id`: xDSL ops and blocks hash and compare through Python methods,
     and this runs after every pass over every op (a fifth of lowering's time
     when it used them as keys). The ids stay unique while the snapshot lives,
-    since `orders` holds every op it names."""
+    since it holds every op and block it names."""
 
     orders: dict[int, list[Operation]]
     """Each block's ops in order, by the block's id."""
     ops: set[int]
     """The ids of the ops."""
+    blocks: list[Block]
+    """The blocks, held so that no block made by the pass takes the id of one
+    it dropped."""
 
     @staticmethod
     def of(module: ModuleOp) -> Snapshot:
@@ -58,6 +61,7 @@ class Snapshot:
         quadratic time on deeply nested control flow, after every pass)."""
         orders: dict[int, list[Operation]] = {}
         ops: set[int] = set()
+        blocks: list[Block] = []
         pending: list[Operation] = [module]
         while pending:
             op = pending.pop()
@@ -66,9 +70,10 @@ class Snapshot:
                 for block in region.blocks:
                     order = list(block.ops)
                     orders[id(block)] = order
+                    blocks.append(block)
                     pending.extend(child for child in order if child.regions)
                     ops.update(map(id, order))
-        return Snapshot(orders, ops)
+        return Snapshot(orders, ops, blocks)
 
 
 def _origins(
