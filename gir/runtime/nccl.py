@@ -429,9 +429,9 @@ class NcclCommunicator(Communicator):
             own_values = self._claims_scratch(rank, "values", bits, widest)
             self._kernels.gather_claims[itemsize]((_GRID,), (_BLOCK,), (values, padded, np.int64(widest), own_values))
             gathered = self._all_gather(rank, own_values)
-            ranks, lowest_of = np.int32(self.size), (bitmaps, np.int64(words), np.int32(rank))
             self._kernels.apply_claims[itemsize](
-                (_GRID,), (_BLOCK,), (queues, gathered, ranks, np.int64(widest), *lowest_of, values)
+                (_GRID,), (_BLOCK,),
+                (queues, gathered, np.int32(self.size), np.int64(widest), bitmaps, np.int64(words), np.int32(rank), values),
             )
         self._list_union(bitmaps, self.size, words, queue, capacity, size, total)
 

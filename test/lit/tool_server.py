@@ -3,15 +3,15 @@
 Started once per lit run by lit.cfg.py; `python tool_server.py SOCKET` imports
 `gir.tools.opt`, `gir.tools.translate`, `gir.tools.run` and FileCheck's
 `filecheck.main` (most of a tool's start-up: 0.47 s of gir-opt's 0.57 s on
-bfs.gt) and every other module of gir (`preload`), listens on the Unix socket SOCKET and prints `ready`. Each RUN line's
-`gir-opt`, `gir-translate`, `gir-run` or `filecheck` is `tool_client.py`, which
-sends its arguments, working directory, environment and standard streams (as
-file descriptors). For each request the server forks a
-handler, which forks the tool's process: that process takes the client's
-streams, directory, environment, umask and resource limits and runs the
-tool's `main` as
-`python -m gir.tools.TOOL` would, and the handler sends back how it ended (an
-exit status, or the signal that killed it), which the client exits with.
+bfs.gt) and every other module of gir (`preload`), listens on the Unix socket
+SOCKET and prints `ready`. Each RUN line's `gir-opt`, `gir-translate`,
+`gir-run` or `filecheck` is `tool_client.py`, which sends its arguments,
+working directory, environment and standard streams (as file descriptors). For
+each request the server forks a handler, which forks the tool's process: that
+process takes the client's streams, directory, environment, umask and resource
+limits and runs the tool's `main` as `python -m gir.tools.TOOL` would, and the
+handler sends back how it ended (an exit status, or the signal that killed
+it), which the client exits with.
 
 Every tool run is a process of its own, started from the same imported modules;
 nothing one run does is seen by another.
