@@ -3,7 +3,7 @@
 
 ```
 python tools/gather_floor.py rmat:22 --orderings NONE,DEGREE,DEGREE_GROUP,HUB_CLUSTER,RCM [--trials 11] [--hot 12288,49152] [--blocked 0x10000]
-python tools/gather_floor.py rmat:22 --orderings DEGREE --sweep 0x2000,0x4000 --grids 4224x256,264x1024
+python tools/gather_floor.py rmat:22 --orderings DEGREE --sweep 0x2000,0x4000 --grids 4224x256,264x1024 [--modes sweep_pairs,staged]
 ```
 
 For each ordering of `gir.reorder` (NONE: the ids as generated) the graph is
@@ -20,9 +20,13 @@ the index arrays alone, with the share reads, with the adds into the
 destinations (gir's gather), the adds alone, the sources as 16-bit offsets in
 their block, and one sweep without the barriers between blocks. `--sweep SIZE,...`
 times the sweep gir prints for `configLoadBalance(EDGE_ONLY, BLOCKED_SWEEP, SIZE)`
-on each grid of `--grids` (BLOCKSxTHREADS) three ways: with plain loads of the
-index arrays, with streaming loads (`__ldcs`, what gir prints), and with each
-edge's destination and source side by side, read as one 8-byte load. Needs pycuda and a
+on each grid of `--grids` (BLOCKSxTHREADS) in each of `SWEEP_MODES`,
+`COMPACT_MODES` and `STAGED_MODES` (`--modes` picks by name): plain or
+streaming (`__ldcs`, what gir prints) index loads, each edge's destination and
+source side by side as one 8-byte load, the warp-segmented add's variants, two
+edges a round, prefetching, one 32-bit word an edge, and each block's tile of
+shares in shared memory; the compact and staged kernels' sums are checked
+against gir's kernel. Needs pycuda and a
 GPU; this is a measuring tool, not part of gir's runtime (docs/performance.md,
 "PageRank's gather floor").
 """
@@ -119,7 +123,54 @@ __global__ void blocked_5(int b, int s, const int* o, const int* d, const int* r
 }
 """
 
-SWEEP_KERNEL = RUN_ADD + r"""
+RUN_ADD_SHORT = r"""
+// run_add without the scan when no two lanes share an address, and with a scan
+// only as long as the warp's longest run.
+__device__ __forceinline__ void run_add_short(float* address, float value) {
+  unsigned int active = __activemask();
+  int lane = (int)(threadIdx.x % 32u);
+  unsigned long long key = (unsigned long long)address;
+  unsigned long long next = __shfl_down_sync(active, key, 1);
+  unsigned long long previous = __shfl_up_sync(active, key, 1);
+  bool last = lane == 31 || ((active >> (lane + 1)) & 1u) == 0u || next != key;
+  unsigned int ends = __ballot_sync(active, last);
+  if (ends == active) {
+    atomicAdd(address, value);
+    return;
+  }
+  bool first = lane == 0 || ((active >> (lane - 1)) & 1u) == 0u || previous != key;
+  int end = lane + __ffs(ends >> lane) - 1;
+  int longest = (int)__reduce_max_sync(active, (unsigned int)(end - lane));
+  float sum = value;
+  for (int offset = 1; offset <= longest; offset <<= 1) {
+    float other = __shfl_down_sync(active, sum, offset);
+    if (lane + offset <= end) sum += other;
+  }
+  if (first) atomicAdd(address, sum);
+}
+"""
+
+RUN_ADD_INDEX = r"""
+// run_add keyed by the destination's 32-bit index, not its 64-bit address.
+__device__ __forceinline__ void run_add_index(float* __restrict__ base, int index, float value) {
+  unsigned int active = __activemask();
+  int lane = (int)(threadIdx.x % 32u);
+  int next = __shfl_down_sync(active, index, 1);
+  int previous = __shfl_up_sync(active, index, 1);
+  bool last = lane == 31 || ((active >> (lane + 1)) & 1u) == 0u || next != index;
+  bool first = lane == 0 || ((active >> (lane - 1)) & 1u) == 0u || previous != index;
+  unsigned int ends = __ballot_sync(active, last);
+  int end = lane + __ffs(ends >> lane) - 1;
+  float sum = value;
+  for (int offset = 1; offset < 32; offset <<= 1) {
+    float other = __shfl_down_sync(active, sum, offset);
+    if (lane + offset <= end) sum += other;
+  }
+  if (first) atomicAdd(base + index, sum);
+}
+"""
+
+SWEEP_KERNEL = RUN_ADD + RUN_ADD_SHORT + RUN_ADD_INDEX + r"""
 // gir's BLOCKED_SWEEP pull: one stride over all the tiles' edges, by the whole grid.
 extern "C" __global__ void sweep_plain(int blocks, const int* offsets, const int* dsts, const int* srcs,
                                        const int2* pairs, const float* share, float* inflow) {
@@ -139,6 +190,190 @@ extern "C" __global__ void sweep_pairs(int blocks, const int* offsets, const int
     int2 pair = __ldcs(&pairs[edge]);
     run_add(&inflow[pair.x], share[pair.y]);
   }
+}
+extern "C" __global__ void sweep_streamed_short(int blocks, const int* offsets, const int* dsts, const int* srcs,
+                                                const int2* pairs, const float* share, float* inflow) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x, end = offsets[blocks];
+  for (int edge = offsets[0] + gid; edge < end; edge += stride)
+    run_add_short(&inflow[__ldcs(&dsts[edge])], share[__ldcs(&srcs[edge])]);
+}
+extern "C" __global__ void sweep_pairs_short(int blocks, const int* offsets, const int* dsts, const int* srcs,
+                                             const int2* pairs, const float* share, float* inflow) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x, end = offsets[blocks];
+  for (int edge = offsets[0] + gid; edge < end; edge += stride) {
+    int2 pair = __ldcs(&pairs[edge]);
+    run_add_short(&inflow[pair.x], share[pair.y]);
+  }
+}
+extern "C" __global__ void sweep_pairs_restrict(int blocks, const int* __restrict__ offsets, const int* __restrict__ dsts,
+    const int* __restrict__ srcs, const int2* __restrict__ pairs, const float* __restrict__ share, float* __restrict__ inflow) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x, end = offsets[blocks];
+  for (int edge = offsets[0] + gid; edge < end; edge += stride) {
+    int2 pair = __ldcs(&pairs[edge]);
+    run_add(&inflow[pair.x], share[pair.y]);
+  }
+}
+extern "C" __global__ void sweep_pairs_index(int blocks, const int* __restrict__ offsets, const int* __restrict__ dsts,
+    const int* __restrict__ srcs, const int2* __restrict__ pairs, const float* __restrict__ share, float* __restrict__ inflow) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x, end = offsets[blocks];
+  for (int edge = offsets[0] + gid; edge < end; edge += stride) {
+    int2 pair = __ldcs(&pairs[edge]);
+    run_add_index(inflow, pair.x, share[pair.y]);
+  }
+}
+extern "C" __global__ void sweep_streamed_index(int blocks, const int* __restrict__ offsets, const int* __restrict__ dsts,
+    const int* __restrict__ srcs, const int2* __restrict__ pairs, const float* __restrict__ share, float* __restrict__ inflow) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x, end = offsets[blocks];
+  for (int edge = offsets[0] + gid; edge < end; edge += stride)
+    run_add_index(inflow, __ldcs(&dsts[edge]), share[__ldcs(&srcs[edge])]);
+}
+// Two edges a round (edge and edge + stride), both loaded before either add.
+template <bool INDEX>
+__device__ __forceinline__ void pairs_two(int blocks, const int* __restrict__ offsets, const int2* __restrict__ pairs,
+                                          const float* __restrict__ share, float* __restrict__ inflow) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x, end = offsets[blocks];
+  int edge = offsets[0] + gid;
+  for (; edge + stride < end; edge += 2 * stride) {
+    int2 a = __ldcs(&pairs[edge]), b = __ldcs(&pairs[edge + stride]);
+    float x = share[a.y], y = share[b.y];
+    if (INDEX) { run_add_index(inflow, a.x, x); run_add_index(inflow, b.x, y); }
+    else { run_add(&inflow[a.x], x); run_add(&inflow[b.x], y); }
+  }
+  if (edge < end) {
+    int2 a = __ldcs(&pairs[edge]);
+    if (INDEX) run_add_index(inflow, a.x, share[a.y]); else run_add(&inflow[a.x], share[a.y]);
+  }
+}
+extern "C" __global__ void sweep_pairs_two(int blocks, const int* __restrict__ offsets, const int* __restrict__ dsts,
+    const int* __restrict__ srcs, const int2* __restrict__ pairs, const float* __restrict__ share, float* __restrict__ inflow) {
+  pairs_two<false>(blocks, offsets, pairs, share, inflow);
+}
+extern "C" __global__ void sweep_pairs_two_index(int blocks, const int* __restrict__ offsets, const int* __restrict__ dsts,
+    const int* __restrict__ srcs, const int2* __restrict__ pairs, const float* __restrict__ share, float* __restrict__ inflow) {
+  pairs_two<true>(blocks, offsets, pairs, share, inflow);
+}
+// The next round's pair loaded before this round's share read and add.
+extern "C" __global__ void sweep_pairs_pipe(int blocks, const int* __restrict__ offsets, const int* __restrict__ dsts,
+    const int* __restrict__ srcs, const int2* __restrict__ pairs, const float* __restrict__ share, float* __restrict__ inflow) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x, end = offsets[blocks];
+  int edge = offsets[0] + gid;
+  int2 next = edge < end ? __ldcs(&pairs[edge]) : make_int2(0, 0);
+  for (; edge < end; edge += stride) {
+    int2 pair = next;
+    if (edge + stride < end) next = __ldcs(&pairs[edge + stride]);
+    run_add_index(inflow, pair.x, share[pair.y]);
+  }
+}
+// Each round asks L2 for the pairs AHEAD rounds on (prefetch.global.L2).
+template <int AHEAD, bool TWO>
+__device__ __forceinline__ void pairs_prefetched(int blocks, const int* __restrict__ offsets, const int2* __restrict__ pairs,
+                                                 const float* __restrict__ share, float* __restrict__ inflow) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x, end = offsets[blocks];
+  int edge = offsets[0] + gid;
+  for (; edge + (TWO ? stride : 0) < end; edge += (TWO ? 2 : 1) * stride) {
+    long long ahead = (long long)edge + (long long)AHEAD * stride;
+    if (ahead < end) asm volatile("prefetch.global.L2 [%0];" :: "l"(pairs + ahead));
+    if (TWO) {
+      if (ahead + stride < end) asm volatile("prefetch.global.L2 [%0];" :: "l"(pairs + ahead + stride));
+      int2 a = __ldcs(&pairs[edge]), b = __ldcs(&pairs[edge + stride]);
+      float x = share[a.y], y = share[b.y];
+      run_add_index(inflow, a.x, x);
+      run_add_index(inflow, b.x, y);
+    } else {
+      int2 a = __ldcs(&pairs[edge]);
+      run_add_index(inflow, a.x, share[a.y]);
+    }
+  }
+  if (TWO && edge < end) {
+    int2 a = __ldcs(&pairs[edge]);
+    run_add_index(inflow, a.x, share[a.y]);
+  }
+}
+#define PREFETCHED(NAME, AHEAD, TWO) \
+extern "C" __global__ void NAME(int blocks, const int* __restrict__ offsets, const int* __restrict__ dsts, \
+    const int* __restrict__ srcs, const int2* __restrict__ pairs, const float* __restrict__ share, float* __restrict__ inflow) { \
+  pairs_prefetched<AHEAD, TWO>(blocks, offsets, pairs, share, inflow); \
+}
+PREFETCHED(sweep_pairs_prefetch2, 2, false)
+PREFETCHED(sweep_pairs_prefetch4, 4, false)
+PREFETCHED(sweep_pairs_two_prefetch4, 4, true)
+PREFETCHED(sweep_pairs_two_prefetch8, 8, true)
+// One 32-bit word an edge: its source's offset in its tile (the low `bits`) and
+// its destination's offset in its chunk of 2^(32 - bits) destinations. Each
+// group of 32 words (a warp's, the stride being a multiple of 32) lies in one
+// (tile, chunk) and has a header: the tile's first source ORed with the group's
+// valid words less one, and the chunk's first destination.
+template <bool SHORT>
+__device__ __forceinline__ void compact(long long total, int bits, const unsigned int* words, const int2* heads,
+                                        const float* share, float* inflow) {
+  long long gid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+  unsigned int mask = (1u << bits) - 1u;
+  for (long long edge = gid; edge < total; edge += stride) {
+    unsigned int word = __ldcs(&words[edge]);
+    int2 head = __ldg(&heads[edge >> 5]);
+    if ((int)(edge & 31) <= (head.x & 31)) {
+      int src = (head.x & ~31) + (int)(word & mask);
+      int dst = head.y + (int)(word >> bits);
+      if (SHORT) run_add_short(&inflow[dst], share[src]); else run_add(&inflow[dst], share[src]);
+    }
+  }
+}
+extern "C" __global__ void sweep_compact(long long total, int bits, const unsigned int* words, const int2* heads,
+                                         const float* share, float* inflow) {
+  compact<false>(total, bits, words, heads, share, inflow);
+}
+extern "C" __global__ void sweep_compact_short(long long total, int bits, const unsigned int* words, const int2* heads,
+                                               const float* share, float* inflow) {
+  compact<true>(total, bits, words, heads, share, inflow);
+}
+// Each block walks its own contiguous run of edges, tile by tile, with the
+// tile's shares copied into shared memory first where the block has at least
+// size / 4 of the tile's edges (from global memory otherwise).
+template <typename Pairs>
+__device__ __forceinline__ void staged(int blocks, int bits, int n, const int* offsets, const int* dsts, const int* srcs,
+                                       const int2* pairs, const float* share, float* inflow) {
+  extern __shared__ float tile_share[];
+  int size = 1 << bits;
+  long long begin = offsets[0], total = offsets[blocks] - begin;
+  long long per = (total + gridDim.x - 1) / gridDim.x;
+  int first = (int)(begin + per * blockIdx.x), last = (int)min(begin + per * (blockIdx.x + 1), begin + total);
+  if (first >= last) return;
+  int low = 0, high = blocks;
+  while (high - low > 1) {
+    int middle = (low + high) / 2;
+    if (offsets[middle] <= first) low = middle; else high = middle;
+  }
+  for (int tile = low; tile < blocks && offsets[tile] < last; ++tile) {
+    int from = max(first, offsets[tile]), to = min(last, offsets[tile + 1]);
+    if (from >= to) continue;
+    int base = tile << bits;
+    if (4 * (to - from) >= size) {
+      __syncthreads();
+      for (int i = threadIdx.x; i < size; i += blockDim.x) tile_share[i] = base + i < n ? share[base + i] : 0.0f;
+      __syncthreads();
+      for (int edge = from + threadIdx.x; edge < to; edge += blockDim.x) {
+        if (Pairs::value) {
+          int2 pair = __ldcs(&pairs[edge]);
+          run_add(&inflow[pair.x], tile_share[pair.y - base]);
+        } else {
+          run_add(&inflow[__ldcs(&dsts[edge])], tile_share[__ldcs(&srcs[edge]) - base]);
+        }
+      }
+    } else {
+      for (int edge = from + threadIdx.x; edge < to; edge += blockDim.x)
+        run_add(&inflow[__ldcs(&dsts[edge])], share[__ldcs(&srcs[edge])]);
+    }
+  }
+}
+struct No { static constexpr bool value = false; };
+struct Yes { static constexpr bool value = true; };
+extern "C" __global__ void __launch_bounds__(1024, 2) staged_streamed(int blocks, int bits, int n, const int* offsets, const int* dsts, const int* srcs,
+                                           const int2* pairs, const float* share, float* inflow) {
+  staged<No>(blocks, bits, n, offsets, dsts, srcs, pairs, share, inflow);
+}
+extern "C" __global__ void __launch_bounds__(1024, 2) staged_pairs(int blocks, int bits, int n, const int* offsets, const int* dsts, const int* srcs,
+                                        const int2* pairs, const float* share, float* inflow) {
+  staged<Yes>(blocks, bits, n, offsets, dsts, srcs, pairs, share, inflow);
 }
 // Each block walks its own contiguous run of the edges (a grid's share each), so
 // that one SM reads the shares of a few tiles, not a slice of every tile.
@@ -170,8 +405,18 @@ SWEEP_MODES = {
     "sweep_plain": "plain index loads",
     "sweep_streamed": "streaming index loads (gir)",
     "sweep_pairs": "(dst, src) pairs, one 8-byte streaming load",
-    "chunked_streamed": "streaming index loads, a contiguous run of edges a block",
-    "chunked_pairs": "(dst, src) pairs, a contiguous run of edges a block",
+    "sweep_streamed_short": "streaming index loads, the add's scan only as long as the warp's longest run",
+    "sweep_pairs_short": "(dst, src) pairs, the short scan",
+    "sweep_pairs_restrict": "(dst, src) pairs, __restrict__ pointers",
+    "sweep_pairs_index": "(dst, src) pairs, the add keyed by the 32-bit index",
+    "sweep_streamed_index": "streaming index loads, the add keyed by the 32-bit index",
+    "sweep_pairs_two": "(dst, src) pairs, two edges a round",
+    "sweep_pairs_two_index": "(dst, src) pairs, two edges a round, keyed by index",
+    "sweep_pairs_pipe": "(dst, src) pairs, keyed by index, the next round's pair loaded first",
+    "sweep_pairs_prefetch2": "(dst, src) pairs, keyed by index, L2 prefetch 2 rounds ahead",
+    "sweep_pairs_prefetch4": "(dst, src) pairs, keyed by index, L2 prefetch 4 rounds ahead",
+    "sweep_pairs_two_prefetch4": "(dst, src) pairs, two a round, keyed by index, L2 prefetch 4 rounds ahead",
+    "sweep_pairs_two_prefetch8": "(dst, src) pairs, two a round, keyed by index, L2 prefetch 8 rounds ahead",
 }
 """`SWEEP_KERNEL`'s kernels and what each times."""
 
@@ -220,6 +465,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--grids", type=grids, default=[(BLOCKED_GRID, 256)], help="the sweep's launches, BLOCKSxTHREADS,... [4224x256]"
     )
+    parser.add_argument("--modes", default="", help="time only the sweep kernels whose names contain one of these, comma-separated")
     options = parser.parse_args(argv)
 
     import pycuda.autoinit  # noqa: F401  (a context on GPU 0)
@@ -267,7 +513,7 @@ def main(argv: list[str] | None = None) -> int:
         for size in options.blocked:
             time_blocked(size, n, new_src, new_dst, share, options.trials, name)
         for size in options.sweep:
-            time_sweep(size, n, new_src, new_dst, share, options.grids, options.trials, name)
+            time_sweep(size, n, new_src, new_dst, share, options.grids, options.trials, name, options.modes)
     return 0
 
 
@@ -304,7 +550,15 @@ def tiled(size: int, n: int, src: np.ndarray, dst: np.ndarray) -> tuple[int, np.
 
 
 def time_sweep(
-    size: int, n: int, src: np.ndarray, dst: np.ndarray, share: object, launches: list[tuple[int, int]], trials: int, name: str
+    size: int,
+    n: int,
+    src: np.ndarray,
+    dst: np.ndarray,
+    share: object,
+    launches: list[tuple[int, int]],
+    trials: int,
+    name: str,
+    modes: str = "",
 ) -> None:
     """Prints the median time of each of `SWEEP_MODES` on each launch, over the
     edges tiled in blocks of `size` sources."""
@@ -317,14 +571,100 @@ def time_sweep(
     arrays = [cuda.to_device(a) for a in (offsets, dsts, srcs, np.ascontiguousarray(np.stack([dsts, srcs], axis=1)))]
     inflow = cuda.mem_alloc(4 * n)
     for grid, threads in launches:
-        for kernel_name, what in SWEEP_MODES.items():
+        for kernel_name, what in chosen(SWEEP_MODES, modes).items():
             kernel = module.get_function(kernel_name)
             median = timed(
                 lambda: kernel(np.int32(blocks), *arrays, share, inflow, block=(threads, 1, 1), grid=(grid, 1)), trials
             )
             print(f"{name}: sweep of {size:#x}-source blocks, {grid}x{threads}, {what}: {median:.3f} ms", flush=True)
-    for array in (*arrays, inflow):
+    expected = sweep_sums(module, blocks, arrays, share, inflow, n)
+    words, heads, total = compact_words(size, n, src[order].astype(np.int64), dst[order].astype(np.int64))
+    bits = size.bit_length() - 1
+    compact_arrays = [cuda.to_device(words), cuda.to_device(heads)]
+    for grid, threads in launches:
+        for kernel_name, what in chosen(COMPACT_MODES, modes).items():
+            kernel = module.get_function(kernel_name)
+            launch = lambda: kernel(np.int64(total), np.int32(bits), *compact_arrays, share, inflow, block=(threads, 1, 1), grid=(grid, 1))  # noqa: E731
+            median = timed(launch, trials)
+            cuda.memset_d32(inflow, 0, n)
+            launch()
+            error = float(np.max(np.abs(cuda.from_device(inflow, (n,), np.float32) - expected)))
+            print(
+                f"{name}: sweep of {size:#x}-source blocks, {grid}x{threads}, {what} ({total / len(src):.3f} words an edge,"
+                f" max error {error:.2g}): {median:.3f} ms",
+                flush=True,
+            )
+    for grid, threads in launches:
+        for kernel_name, what in chosen(STAGED_MODES, modes).items():
+            kernel = module.get_function(kernel_name)
+            kernel.set_attribute(cuda.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, 4 * size)
+            launch = lambda: kernel(  # noqa: E731
+                np.int32(blocks), np.int32(size.bit_length() - 1), np.int32(n), *arrays, share, inflow,
+                block=(threads, 1, 1), grid=(grid, 1), shared=4 * size,
+            )  # fmt: skip
+            try:
+                median = timed(launch, trials)
+            except cuda.Error as error:
+                print(f"{name}: sweep of {size:#x}-source blocks, {grid}x{threads}, {what}: {error}", flush=True)
+                continue
+            cuda.memset_d32(inflow, 0, n)
+            launch()
+            error = float(np.max(np.abs(cuda.from_device(inflow, (n,), np.float32) - expected)))
+            print(f"{name}: {size:#x}-source tiles, {grid}x{threads}, {what} (max error {error:.2g}): {median:.3f} ms", flush=True)
+    for array in (*arrays, *compact_arrays, inflow):
         array.free()
+
+
+STAGED_MODES = {
+    "staged_streamed": "a run of edges a block, the tile's shares in shared memory",
+    "staged_pairs": "a run of edges a block, shares in shared memory, (dst, src) pairs",
+}
+
+
+COMPACT_MODES = {
+    "sweep_compact": "one 32-bit word an edge and a header a warp",
+    "sweep_compact_short": "one 32-bit word an edge, the short scan",
+}
+
+
+def chosen(kernels: dict[str, str], modes: str) -> dict[str, str]:
+    """The kernels whose names contain one of `modes`' comma-separated parts (all if none)."""
+    parts = [part for part in modes.split(",") if part]
+    return {name: what for name, what in kernels.items() if not parts or any(part in name for part in parts)}
+
+
+def sweep_sums(module: object, blocks: int, arrays: list, share: object, inflow: object, n: int) -> np.ndarray:
+    """The sums of one streamed sweep, to check the compact kernels against."""
+    import pycuda.driver as cuda
+
+    cuda.memset_d32(inflow, 0, n)
+    module.get_function("sweep_streamed")(np.int32(blocks), *arrays, share, inflow, block=(1024, 1, 1), grid=(264, 1))
+    return cuda.from_device(inflow, (n,), np.float32)
+
+
+def compact_words(size: int, n: int, src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """`SWEEP_KERNEL`'s `compact` layout of edges sorted by (tile, destination):
+    each (tile, chunk) run padded to whole groups of 32, a 32-bit word an edge,
+    an int2 header a group."""
+    bits = size.bit_length() - 1
+    chunk_bits = 32 - bits
+    chunks = max(1, -(-n >> chunk_bits))
+    key = (src >> bits) * chunks + (dst >> chunk_bits)
+    counts = np.bincount(key, minlength=((n + size - 1) // size) * chunks)
+    padded = (counts + 31) // 32 * 32
+    starts, padded_starts = np.cumsum(counts) - counts, np.cumsum(padded) - padded
+    position = padded_starts[key] + (np.arange(len(src)) - starts[key])
+    total = int(padded.sum())
+    words = np.zeros(total, np.uint32)
+    words[position] = ((dst & ((1 << chunk_bits) - 1)) << bits | (src & (size - 1))).astype(np.uint32)
+    groups = total // 32
+    group_key = np.repeat(np.arange(len(counts)), padded // 32)
+    group_index = np.arange(groups) - padded_starts[group_key] // 32
+    valid = np.minimum(counts[group_key] - 32 * group_index, 32)
+    heads = np.empty((groups, 2), np.int32)
+    heads[:, 0] = (group_key // chunks) * size | (valid - 1)
+    heads[:, 1] = (group_key % chunks) << chunk_bits
+    return words, heads, total
 
 
 def time_blocked(size: int, n: int, src: np.ndarray, dst: np.ndarray, share: object, trials: int, name: str) -> None:

@@ -64,6 +64,42 @@ def test_the_kernels_compile(kernels: str, tmp_path: Path) -> None:
     assert finished.returncode == 0, finished.stderr
     if kernels == "BLOCKED_KERNEL":
         names = [f"blocked_{mode}" for mode in range(len(tool.BLOCKED_MODES))]
+        assert re.findall(r"__global__ void (\w+)\(", text) == names
     else:
-        names = list(tool.SWEEP_MODES)
-    assert re.findall(r"__global__ void (\w+)\(", text) == names
+        names = {*tool.SWEEP_MODES, *tool.COMPACT_MODES, *tool.STAGED_MODES}
+        defined = set(re.findall(r"__global__ void (?:__launch_bounds__\([\d, ]+\) )?(\w+)\(", text))
+        defined |= set(re.findall(r"^PREFETCHED\((\w+),", text, re.MULTILINE))
+        assert names <= defined
+
+
+def test_modes_are_chosen_by_name() -> None:
+    tool = _tool()
+    assert tool.chosen(tool.SWEEP_MODES, "") == tool.SWEEP_MODES
+    assert set(tool.chosen(tool.SWEEP_MODES, "sweep_pairs_two,plain")) == {
+        "sweep_plain", "sweep_pairs_two", "sweep_pairs_two_index", "sweep_pairs_two_prefetch4", "sweep_pairs_two_prefetch8"
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("size", [32, 0x2000, 1 << 20, 1 << 27])
+def test_compact_words_decode_to_the_edges(size: int) -> None:
+    """Each (tile, chunk) run padded to whole warps, and every valid word with
+    its warp's header gives back one edge: as `SWEEP_KERNEL`'s `compact` reads
+    them. The largest sizes leave chunks of 2^12 and 2^5 destinations, so runs
+    are cut by chunk as well as by tile."""
+    import numpy as np
+
+    tool = _tool()
+    rng = np.random.default_rng(size)
+    n, m = 5000, 40000
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    _, _, order = tool.tiled(size, n, src, dst)
+    words, heads, total = tool.compact_words(size, n, src[order], dst[order])
+    assert total % 32 == 0 and len(heads) == total // 32
+    bits = size.bit_length() - 1
+    edge = np.arange(total)
+    head = heads[edge >> 5].astype(np.int64)
+    valid = (edge & 31) <= (head[:, 0] & 31)
+    decoded_src = (head[:, 0] & ~31) + (words & (size - 1))
+    decoded_dst = head[:, 1] + (words.astype(np.int64) >> bits)
+    assert valid.sum() == m
+    assert sorted(zip(decoded_src[valid].tolist(), decoded_dst[valid].tolist())) == sorted(zip(src.tolist(), dst.tolist()))
