@@ -41,6 +41,7 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     FunctionType,
     IndexType,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     ModuleOp,
@@ -496,6 +497,24 @@ PERSISTENT = "gir_gpu.persistent"
 """The unit attribute that marks a kernel as persistent: launched once on a grid of
 co-resident blocks (`host.resident_blocks`), it may synchronize the whole grid
 with `gir_gpu.grid_barrier`."""
+
+
+RESIDENT_BLOCKS = "gir_gpu.resident_blocks"
+"""The integer attribute (a block's threads, B) that marks a kernel launched in
+blocks of B threads whose speed depends on every multiprocessor keeping as many
+of its blocks as its threads allow (2048 / B): a latency-bound sweep. CUDA
+prints it `__launch_bounds__(B, 2048 / B)`, so that the compiler holds the
+kernel to the registers that occupancy leaves (32 a thread); OpenCL has no such
+bound and prints nothing."""
+
+RESIDENT_THREADS_PER_SM = 2048
+"""The threads a multiprocessor of sm_80 and sm_90 keeps resident."""
+
+
+def resident_blocks(kernel: KernelOp) -> int | None:
+    """The block size `RESIDENT_BLOCKS` asks for, if it marks `kernel`."""
+    mark = kernel.attributes.get(RESIDENT_BLOCKS)
+    return mark.value.data if isinstance(mark, IntegerAttr) else None
 
 
 SPREAD_ITEMS = "gir_gpu.spread_items"

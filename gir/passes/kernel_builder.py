@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.dialects.builtin import UnitAttr, UnrealizedConversionCastOp, i32
+from xdsl.dialects.builtin import IntegerAttr, UnitAttr, UnrealizedConversionCastOp, i32, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -110,6 +110,7 @@ class KernelBuilder:
         block_size: int = DEFAULT_BLOCK_SIZE,
         *,
         spread_items: bool = False,
+        resident: bool = False,
     ) -> None:
         """As `launch_threads`, for cooperative kernels: `build(b)` fills the whole
         kernel body (`b` at its top level, where `gir_gpu.shared_alloc`s go), with
@@ -117,12 +118,14 @@ class KernelBuilder:
         reached by whole blocks; it checks the bounds of its work itself. The launch
         has at least `threads` threads, rounded up to whole blocks. With
         `spread_items` the kernel is marked `gir_gpu.SPREAD_ITEMS`: its blocks
-        share the items evenly, whatever their number."""
+        share the items evenly, whatever their number; with `resident` it is
+        marked `gir_gpu.RESIDENT_BLOCKS`: held to the registers that let every
+        multiprocessor keep as many of its blocks as its threads allow."""
         block = Block()
         b = Builder(InsertPoint.at_end(block))
         build(b)
         b.insert(gir_gpu.ReturnOp())
-        self._outline_and_launch(name, block, threads, host_builder, block_size, spread_items)
+        self._outline_and_launch(name, block, threads, host_builder, block_size, spread_items, resident)
 
     def _outline_and_launch(
         self,
@@ -132,12 +135,15 @@ class KernelBuilder:
         host_builder: Builder,
         block_size: int,
         spread_items: bool = False,
+        resident: bool = False,
     ) -> None:
         fold_casts(block)
         unique = self.ctx.unique_name(name)
         kernel, kernel_args = outline(unique, block, host_builder)
         if spread_items:
             kernel.attributes[gir_gpu.SPREAD_ITEMS] = UnitAttr()
+        if resident:
+            kernel.attributes[gir_gpu.RESIDENT_BLOCKS] = IntegerAttr(block_size, i64)
         self.ctx.add_kernel(kernel)
         self.ctx.launch(host_builder, unique, threads, kernel_args, block_size)
 
@@ -168,6 +174,7 @@ class KernelBuilder:
         *,
         cooperative: bool = True,
         spread_items: bool = False,
+        resident: bool = False,
     ) -> None:
         """Replaces `map_op` by one kernel of at least `threads` threads (a host
         i32, rounded up to whole blocks of the map's `block_size`) and its launch.
@@ -178,7 +185,8 @@ class KernelBuilder:
         output frontier. `cooperative` kernels (barriers, shared arrays, sub-group
         operations) are launched with `launch_blocks`; others are expected to
         guard themselves as `kernel_skeleton` does. `spread_items`: the kernel
-        shares its items evenly over its blocks (`gir_gpu.SPREAD_ITEMS`)."""
+        shares its items evenly over its blocks (`gir_gpu.SPREAD_ITEMS`);
+        `resident`: it asks for full occupancy (`gir_gpu.RESIDENT_BLOCKS`)."""
         ctx, b = self.ctx, host_builder
         output = None
         if map_op.output is not None:
@@ -209,7 +217,7 @@ class KernelBuilder:
         if cooperative:
             self.launch_blocks(
                 f"map_{label}", threads, b, lambda at: build(at, body), block_size,
-                spread_items=spread_items,
+                spread_items=spread_items, resident=resident,
             )
         else:
             kernel = Block()

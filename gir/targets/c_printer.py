@@ -48,6 +48,7 @@ from gir.dialects.gir_gpu import (
     KernelOp,
     is_persistent,
     is_streaming,
+    resident_blocks,
     PrintOp,
     ReturnOp,
     SharedAllocOp,
@@ -158,8 +159,10 @@ class CFlavour(ABC):
         """Lines after the header: includes, pragmas for `needs.extensions`."""
 
     @abstractmethod
-    def kernel_head(self, name: str) -> str:
-        """`extern "C" __global__ void name` and the like."""
+    def kernel_head(self, name: str, resident_block: int | None = None) -> str:
+        """`extern "C" __global__ void name` and the like; `resident_block`: the
+        kernel asks for full occupancy in blocks of that many threads
+        (`gir_gpu.RESIDENT_BLOCKS`), where the language can say so."""
 
     @abstractmethod
     def int_type(self, width: int, *, unsigned: bool = False) -> str:
@@ -534,7 +537,7 @@ class KernelPrinter(StructuredPrinter):
         reserved = C_RESERVED | self.flavour.reserved | self.extern_names
         self.reset(kernel, ValueNames(reserved), depth=1)
         parameters = [self._parameter(arg) for arg in kernel.body.block.args]
-        head = f"{self.flavour.kernel_head(kernel.sym_name.data)}("
+        head = f"{self.flavour.kernel_head(kernel.sym_name.data, resident_blocks(kernel))}("
         if len(head) + sum(len(p) + 2 for p in parameters) > 90:
             signature = head + "\n" + ",\n".join(f"    {p}" for p in parameters) + ") {"
         else:

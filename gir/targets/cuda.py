@@ -14,6 +14,7 @@ host; `gir.targets.cuda_host` prints a complete program around them.
 from __future__ import annotations
 
 from gir.diagnostics import UserError
+from gir.dialects import gir_gpu
 from gir.dialects.gir_gpu import SUBGROUP_SIZE
 from gir.targets.c_printer import (
     CasSpelling,
@@ -65,8 +66,11 @@ class CudaFlavour(CFlavour):
     def preamble(self, needs: Needs) -> list[str]:
         return []
 
-    def kernel_head(self, name: str) -> str:
-        return f'extern "C" __global__ void {name}'
+    def kernel_head(self, name: str, resident_block: int | None = None) -> str:
+        if resident_block is None:
+            return f'extern "C" __global__ void {name}'
+        blocks = max(gir_gpu.RESIDENT_THREADS_PER_SM // resident_block, 1)
+        return f'extern "C" __global__ void __launch_bounds__({resident_block}, {blocks}) {name}'
 
     def int_type(self, width: int, *, unsigned: bool = False) -> str:
         names = {8: "char", 16: "short", 32: "int", 64: "long long"}

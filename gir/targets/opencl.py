@@ -95,7 +95,7 @@ class OpenCLFlavour(CFlavour):
         order = (FP64, INT64_BASE_ATOMICS, INT64_EXTENDED_ATOMICS)
         return [f"#pragma OPENCL EXTENSION {name} : enable" for name in order if name in needs.extensions]
 
-    def kernel_head(self, name: str) -> str:
+    def kernel_head(self, name: str, resident_block: int | None = None) -> str:
         return f"__kernel void {name}"
 
     def int_type(self, width: int, *, unsigned: bool = False) -> str:
