@@ -326,6 +326,108 @@ extern "C" __global__ void sweep_compact_short(long long total, int bits, const 
                                                const float* share, float* inflow) {
   compact<true>(total, bits, words, heads, share, inflow);
 }
+// Blocks take chunks of CHUNK edges in turn from a counter (persistent blocks,
+// balanced as they go), each chunk's edges in its tile; with STAGE, a tile of at
+// least size / 4 edges has its shares copied into shared memory first.
+template <int CHUNK, bool STAGE>
+__device__ __forceinline__ void dynamic(int blocks, int bits, int n, const int* __restrict__ offsets,
+                                        const int2* __restrict__ pairs, const float* __restrict__ share,
+                                        float* __restrict__ inflow, int* next) {
+  extern __shared__ float tile_share[];
+  __shared__ int taken;
+  int size = 1 << bits, begin = offsets[0], end = offsets[blocks], staged_tile = -1;
+  for (;;) {
+    if (threadIdx.x == 0) taken = begin + atomicAdd(next, CHUNK);
+    __syncthreads();
+    int first = taken;
+    __syncthreads();
+    if (first >= end) break;
+    int last = min(first + CHUNK, end), edge = first + threadIdx.x;
+    if (STAGE) {
+      int low = 0, high = blocks;
+      while (high - low > 1) {
+        int middle = (low + high) / 2;
+        if (offsets[middle] <= first) low = middle; else high = middle;
+      }
+      int tile_end = min(last, offsets[low + 1]);
+      if (4 * (offsets[low + 1] - offsets[low]) >= size) {
+        int base = low << bits;
+        if (low != staged_tile) {
+          for (int i = threadIdx.x; i < size; i += blockDim.x) tile_share[i] = base + i < n ? share[base + i] : 0.0f;
+          staged_tile = low;
+          __syncthreads();
+        }
+        for (; edge < tile_end; edge += blockDim.x) {
+          int2 pair = __ldcs(&pairs[edge]);
+          run_add_index(inflow, pair.x, tile_share[pair.y - base]);
+        }
+      }
+    }
+    for (; edge < last; edge += blockDim.x) {
+      int2 pair = __ldcs(&pairs[edge]);
+      run_add_index(inflow, pair.x, share[pair.y]);
+    }
+  }
+}
+// `dynamic` without staging, over the two index arrays gir prints, its add keyed by address.
+template <int CHUNK>
+__device__ __forceinline__ void dynamic_arrays(int blocks, const int* offsets, const int* dsts, const int* srcs,
+                                               const float* share, float* inflow, int* next) {
+  __shared__ int taken;
+  int begin = offsets[0], end = offsets[blocks];
+  for (;;) {
+    if (threadIdx.x == 0) taken = begin + atomicAdd(next, CHUNK);
+    __syncthreads();
+    int first = taken;
+    __syncthreads();
+    if (first >= end) break;
+    int last = min(first + CHUNK, end);
+    for (int edge = first + threadIdx.x; edge < last; edge += blockDim.x)
+      run_add(&inflow[__ldcs(&dsts[edge])], share[__ldcs(&srcs[edge])]);
+  }
+}
+extern "C" __global__ void dynamic_arrays_16k(int blocks, int bits, int n, const int* offsets, const int2* pairs,
+                                              const float* share, float* inflow, int* next, const int* dsts, const int* srcs) {
+  dynamic_arrays<16384>(blocks, offsets, dsts, srcs, share, inflow, next);
+}
+#define DYNAMIC(NAME, CHUNK, STAGE) \
+extern "C" __global__ void __launch_bounds__(1024, 2) NAME(int blocks, int bits, int n, const int* offsets, \
+    const int2* pairs, const float* share, float* inflow, int* next, const int* dsts, const int* srcs) { \
+  dynamic<CHUNK, STAGE>(blocks, bits, n, offsets, pairs, share, inflow, next); \
+}
+DYNAMIC(dynamic_4k, 4096, false)
+DYNAMIC(dynamic_16k, 16384, false)
+DYNAMIC(dynamic_64k, 65536, false)
+DYNAMIC(dynamic_staged_16k, 16384, true)
+DYNAMIC(dynamic_staged_64k, 65536, true)
+// Chunks of CHUNK edges dealt to the blocks in turn (block b takes chunks b,
+// b + grid, ...; no counter): each block's threads stride over one chunk at a
+// time, and the grid moves through the edges a window of grid chunks wide.
+template <int CHUNK, bool PAIRS>
+__device__ __forceinline__ void cyclic(int blocks, const int* offsets, const int* dsts, const int* srcs, const int2* pairs,
+                                       const float* share, float* inflow) {
+  int begin = offsets[0], end = offsets[blocks];
+  for (int first = begin + blockIdx.x * CHUNK; first < end; first += gridDim.x * CHUNK) {
+    int last = min(first + CHUNK, end);
+    for (int edge = first + threadIdx.x; edge < last; edge += blockDim.x) {
+      if (PAIRS) {
+        int2 pair = __ldcs(&pairs[edge]);
+        run_add(&inflow[pair.x], share[pair.y]);
+      } else {
+        run_add(&inflow[__ldcs(&dsts[edge])], share[__ldcs(&srcs[edge])]);
+      }
+    }
+  }
+}
+#define CYCLIC(NAME, CHUNK, PAIRS) \
+extern "C" __global__ void NAME(int blocks, const int* offsets, const int* dsts, const int* srcs, const int2* pairs, \
+                                const float* share, float* inflow) { \
+  cyclic<CHUNK, PAIRS>(blocks, offsets, dsts, srcs, pairs, share, inflow); \
+}
+CYCLIC(cyclic_4k, 4096, false)
+CYCLIC(cyclic_16k, 16384, false)
+CYCLIC(cyclic_64k, 65536, false)
+CYCLIC(cyclic_pairs_16k, 16384, true)
 // Each block walks its own contiguous run of edges, tile by tile, with the
 // tile's shares copied into shared memory first where the block has at least
 // size / 4 of the tile's edges (from global memory otherwise).
@@ -412,6 +514,10 @@ SWEEP_MODES = {
     "sweep_streamed_index": "streaming index loads, the add keyed by the 32-bit index",
     "sweep_pairs_two": "(dst, src) pairs, two edges a round",
     "sweep_pairs_two_index": "(dst, src) pairs, two edges a round, keyed by index",
+    "cyclic_4k": "streaming index loads, chunks of 4,096 edges dealt to the blocks in turn",
+    "cyclic_16k": "streaming index loads, chunks of 16,384 edges dealt in turn",
+    "cyclic_64k": "streaming index loads, chunks of 65,536 edges dealt in turn",
+    "cyclic_pairs_16k": "(dst, src) pairs, chunks of 16,384 edges dealt in turn",
     "sweep_pairs_pipe": "(dst, src) pairs, keyed by index, the next round's pair loaded first",
     "sweep_pairs_prefetch2": "(dst, src) pairs, keyed by index, L2 prefetch 2 rounds ahead",
     "sweep_pairs_prefetch4": "(dst, src) pairs, keyed by index, L2 prefetch 4 rounds ahead",
@@ -611,8 +717,38 @@ def time_sweep(
             launch()
             error = float(np.max(np.abs(cuda.from_device(inflow, (n,), np.float32) - expected)))
             print(f"{name}: {size:#x}-source tiles, {grid}x{threads}, {what} (max error {error:.2g}): {median:.3f} ms", flush=True)
-    for array in (*arrays, *compact_arrays, inflow):
+    counter = cuda.mem_alloc(4)
+    for grid, threads in launches:
+        for kernel_name, what in chosen(DYNAMIC_MODES, modes).items():
+            kernel = module.get_function(kernel_name)
+            shared = 4 * size if "staged" in kernel_name else 0
+            if shared:
+                kernel.set_attribute(cuda.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, shared)
+
+            def launch() -> None:
+                cuda.memset_d32(counter, 0, 1)
+                kernel(
+                    np.int32(blocks), np.int32(size.bit_length() - 1), np.int32(n), arrays[0], arrays[3], share, inflow,
+                    counter, arrays[1], arrays[2], block=(threads, 1, 1), grid=(grid, 1), shared=shared,
+                )  # fmt: skip
+
+            median = timed(launch, trials)
+            cuda.memset_d32(inflow, 0, n)
+            launch()
+            error = float(np.max(np.abs(cuda.from_device(inflow, (n,), np.float32) - expected)))
+            print(f"{name}: {size:#x}-source tiles, {grid}x{threads}, {what} (max error {error:.2g}): {median:.3f} ms", flush=True)
+    for array in (*arrays, *compact_arrays, inflow, counter):
         array.free()
+
+
+DYNAMIC_MODES = {
+    "dynamic_arrays_16k": "streaming index loads, chunks of 16,384 edges from a counter",
+    "dynamic_4k": "pairs, blocks taking chunks of 4,096 edges from a counter",
+    "dynamic_16k": "pairs, chunks of 16,384 edges from a counter",
+    "dynamic_64k": "pairs, chunks of 65,536 edges from a counter",
+    "dynamic_staged_16k": "pairs, chunks of 16,384 edges, the tile's shares in shared memory",
+    "dynamic_staged_64k": "pairs, chunks of 65,536 edges, the tile's shares in shared memory",
+}
 
 
 STAGED_MODES = {

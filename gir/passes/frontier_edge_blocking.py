@@ -43,6 +43,15 @@ tiles of 0x4000, blocks of 256 threads, streaming index loads) this grid took
 0.541 ms where four times as many threads took 0.583 (docs/performance.md)."""
 
 
+SWEEP_MOST_ROUNDS = 64
+"""The most strides of a thread block over one chunk of the sweep (1024 threads:
+chunks of 65,536 edges)."""
+
+SWEEP_CHUNKS_PER_BLOCK = 4
+"""The fewest chunks each thread block of the sweep takes, where the edges allow:
+smaller chunks on smaller graphs, so that every block has work."""
+
+
 def blocking_unsupported(schedule: SimpleScheduleAttr, over_all_vertices: bool) -> str | None:
     """Why a traversal with `schedule` cannot be edge-blocked (None: it can, or it
     asks for no blocking). `over_all_vertices`: it has no input frontier. (Its
@@ -73,15 +82,22 @@ class FrontierEdgeBlocking(ModulePass):
     `csc_blocked_dst`), and a block barrier ends each block, which keeps a
     block's threads on one tile. An edge map marked `blocked_sweep`
     (`configLoadBalance(EDGE_ONLY, BLOCKED_SWEEP, N)`) walks the same layout
-    as one stride over all its edges, [block_offsets[0], block_offsets[blocks]),
-    with no block loop and no barrier: the grid still moves through the tiles
-    in order, but no thread waits for the others. (`tools/gather_floor.py
-    --blocked` on an H200, PageRank's gather on rmat:22 after a degree
-    ordering, tiles of 0x4000: 0.578 ms in one sweep against 0.667-0.712 ms
-    with the barriers; with the ids as generated the barriers were faster:
-    docs/performance.md.) The sweep launches at most `SWEEP_THREADS`, the walk
-    with barriers `BLOCKED_THREADS`. Neither walk has a `gid < threads` guard:
-    both stride by the whole grid's width. Only edge maps over all vertices are
+    in one sweep over all its edges, [block_offsets[0], block_offsets[blocks]),
+    with no block loop and no barrier: the edges are cut into chunks dealt to
+    the thread blocks in turn (block k takes chunks k, k + grid, ...), and a
+    block's threads stride over one chunk at a time, so the grid moves through
+    the tiles in order while each block stays a while on a run of edges and
+    every block meets dense and sparse tiles alike. A chunk is 1 to
+    `SWEEP_MOST_ROUNDS` strides of a block, as many as give each block
+    `SWEEP_CHUNKS_PER_BLOCK` chunks. The sweep is latency bound, so its kernel
+    asks for full occupancy (`gir_gpu.RESIDENT_BLOCKS`). (On an H200, PageRank
+    on rmat:22 after a degree ordering: one sweep over tiles of 0x4000 took
+    0.578 ms against 0.667-0.712 ms with the barriers; the chunks took a whole
+    iteration of `pr_best_social.gt` from 0.533 ms, the grid's stride over all
+    edges, to 0.496 ms with tiles of 0x4000; docs/performance.md.) The sweep
+    launches at most `SWEEP_THREADS`, the walk with barriers
+    `BLOCKED_THREADS`. Neither walk has a `gid < threads` guard: each covers
+    its edges whatever the grid. Only edge maps over all vertices are
     blocked (each edge is visited once, whatever its source), as
     `graph-default-schedule` checks. In both walks each edge is read by one
     thread, once: the loads of its own elements of arrays the body does not
@@ -116,12 +132,17 @@ class FrontierEdgeBlocking(ModulePass):
     ```
     After, with `blocked_sweep` on the edge map (the host side as above):
     ```mlir
-    gir_gpu.kernel @map_s1(%blocks : i32, %block_offsets : memref<?xi32>, ...) {
-      %gid = gir_gpu.id global
-      %first = memref.load %block_offsets[%c0] ...
-      %last = memref.load %block_offsets[%blocks] ...
-      scf.for %edge = %first + %gid to %last step %width {
-        %src = memref.load %blocked_src[%edge] {gir_gpu.streaming} ...   // then the body
+    gir_gpu.kernel @map_s1(%block_offsets : memref<?xi32>, %blocks : i32, ...)
+        attributes {gir_gpu.resident_blocks = 256 : i64} {
+      %begin = memref.load %block_offsets[%c0] ...
+      %end = memref.load %block_offsets[%blocks] ...
+      %chunk = ...   // block_dim * clamp((end - begin) / (4 * grid threads), 1, 64)
+      scf.for %number = %block to %chunks step %grid_dim {
+        %first = %begin + %number * %chunk ...
+        %last = %first + min(%chunk, %end - %first) ...
+        scf.for %edge = %first + %thread to %last step %block_dim {
+          %src = memref.load %blocked_src[%edge] {gir_gpu.streaming} ...   // then the body
+        }
       }
     }
     ```
@@ -164,16 +185,17 @@ def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
     threads = ctx.shared(f"edge_blocking_threads_{most}", _thread_count(ctx, most))
 
     def build(at: Builder, body: MapBody) -> None:
-        gid = at.insert(gir_gpu.IdOp(gir_gpu.Dimension.GLOBAL)).result
-        gid.name_hint = "gid"
+        if not sweep:
+            gid = at.insert(gir_gpu.IdOp(gir_gpu.Dimension.GLOBAL)).result
+            gid.name_hint = "gid"
         grid = at.insert(gir_gpu.IdOp(gir_gpu.Dimension.GRID_DIM)).result
         per_block = at.insert(gir_gpu.IdOp(gir_gpu.Dimension.BLOCK_DIM)).result
         width = as_index(at, at.insert(arith.MuliOp(grid, per_block)).result)
         zero = at.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).result
 
-        def walk_edges(b: Builder, begin: SSAValue, end: SSAValue) -> None:
-            """The thread's edges of [begin, end): begin+gid, then every `width`."""
-            first = b.insert(arith.AddiOp(begin, as_index(b, gid))).result
+        def walk_edges(b: Builder, begin: SSAValue, end: SSAValue, offset: SSAValue, stride: SSAValue) -> None:
+            """The thread's edges of [begin, end): begin+offset, then every `stride`."""
+            first = b.insert(arith.AddiOp(begin, as_index(b, offset))).result
             edges = Block(arg_types=[IndexType()])
             (edge,) = edges.args
             edge.name_hint = "edge"
@@ -183,11 +205,12 @@ def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
             vertex.name_hint = tiling.owner_name
             body(at_edge, [vertex, edge])
             _mark_streamed_loads(edges, edge)
-            b.insert(scf.ForOp(first, end, width, [], Region(edges)))
+            b.insert(scf.ForOp(first, end, stride, [], Region(edges)))
 
         if sweep:
-            last = as_index(at, blocks)
-            walk_edges(at, _load_index(at, offsets, zero), _load_index(at, offsets, last))
+            begin = _load_index(at, offsets, zero)
+            end = _load_index(at, offsets, as_index(at, blocks))
+            _walk_chunks(at, begin, end, (grid, per_block, width), walk_edges)
             return
         one = at.insert(arith.ConstantOp(IntegerAttr(1, IndexType()))).result
         block = Block(arg_types=[IndexType()])
@@ -196,7 +219,7 @@ def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
         inner = Builder(InsertPoint.at_end(block))
         begin = _load_index(inner, offsets, index)
         end = _load_index(inner, offsets, inner.insert(arith.AddiOp(index, one)).result)
-        walk_edges(inner, begin, end)
+        walk_edges(inner, begin, end, gid, width)  # the grid's threads stride over the block
         inner.insert(gir_gpu.BarrierOp())
         inner.insert(scf.YieldOp())
         at.insert(scf.ForOp(zero, as_index(at, blocks), one, [], Region(block)))
@@ -204,7 +227,55 @@ def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
     # No `gid < threads` guard (launch_blocks) for either walk: its stride is the
     # whole grid, rounded up to whole blocks, so every launched thread takes its
     # share of the edges; the barrier version also needs whole blocks to reach it.
-    kernels.map_kernel(edge_map, threads, build, b, cooperative=True)
+    # The sweep is latency bound: an SM must keep both of its 1024-thread blocks
+    # (40 registers a thread let it keep one); at 32 nvcc spills nothing.
+    kernels.map_kernel(edge_map, threads, build, b, cooperative=True, resident=sweep)
+
+
+def _walk_chunks(
+    b: Builder,
+    begin: SSAValue,
+    end: SSAValue,
+    launch: tuple[SSAValue, SSAValue, SSAValue],
+    walk_edges: Callable[..., None],
+) -> None:
+    """The sweep over [begin, end): chunks of `chunk` edges dealt to the thread
+    blocks in turn (block k takes chunks k, k + grid, ...), each block's threads
+    striding over one chunk at a time (`walk_edges` with the thread's index and
+    the block's width). `launch`: the grid's blocks and a block's threads (i32)
+    and the grid's threads (an index). A chunk is `rounds` strides of a block: as many as give
+    each block SWEEP_CHUNKS_PER_BLOCK chunks, at least one, at most
+    SWEEP_MOST_ROUNDS. The loop counts chunks, not edges, so that no index
+    passes the end by a grid's worth of edges."""
+    block = as_index(b, b.insert(gir_gpu.IdOp(gir_gpu.Dimension.BLOCK)).result)
+    thread = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.THREAD)).result
+    grid, per_block, width = as_index(b, launch[0]), as_index(b, launch[1]), launch[2]
+    total = b.insert(arith.SubiOp(end, begin)).result
+    share = b.insert(arith.MuliOp(width, _index(b, SWEEP_CHUNKS_PER_BLOCK))).result
+    rounds = b.insert(arith.DivUIOp(total, share)).result
+    rounds = b.insert(arith.MinSIOp(rounds, _index(b, SWEEP_MOST_ROUNDS))).result
+    one = _index(b, 1)
+    rounds = b.insert(arith.MaxSIOp(rounds, one)).result
+    chunk = b.insert(arith.MuliOp(rounds, per_block)).result
+    chunk.name_hint = "chunk"
+    before_last = b.insert(arith.DivSIOp(b.insert(arith.SubiOp(total, one)).result, chunk)).result
+    count = b.insert(arith.AddiOp(before_last, one)).result  # (total - 1) / chunk + 1: no overflow, 1 if empty
+    count.name_hint = "chunks"
+    chunks = Block(arg_types=[IndexType()])
+    (number,) = chunks.args
+    number.name_hint = "number"
+    inner = Builder(InsertPoint.at_end(chunks))
+    first = inner.insert(arith.AddiOp(begin, inner.insert(arith.MuliOp(number, chunk)).result)).result
+    left = inner.insert(arith.SubiOp(end, first)).result
+    last = inner.insert(arith.AddiOp(first, inner.insert(arith.MinSIOp(chunk, left)).result)).result
+    walk_edges(inner, first, last, thread, per_block)
+    inner.insert(scf.YieldOp())
+    b.insert(scf.ForOp(block, count, grid, [], Region(chunks)))
+
+
+def _index(b: Builder, value: int) -> SSAValue:
+    """An `index` constant."""
+    return b.insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).result
 
 
 def _mark_streamed_loads(edge_loop: Block, edge: SSAValue) -> None:

@@ -5,7 +5,8 @@ PageRank schedule (pulling: tiles of the transpose by source) with blocking size
 from one vertex per block to one block for the whole graph, on the hand-made
 corner-case graphs and on rmat and road graphs, and at both ends of the
 thread-block-size range (BLOCKED's kernel has a barrier per block of edges); the
-sweep after a degree ordering (the graphs it was made for); and G2's schedule
+sweep after a degree ordering (the graphs it was made for), and on a grid so small
+that each block takes many chunks of edges; and G2's schedule
 unblocked (pulling, EDGE_ONLY)."""
 
 from __future__ import annotations
@@ -122,6 +123,20 @@ def test_sweep_after_a_degree_ordering_matches_reference(target, check_runs, tmp
     module = parse_program(str(path))
     assert "BLOCKED_SWEEP" in str(module) and "DEGREE" in str(module)
     check_module(target, check_runs, generated_graphs(weighted=False), module, program)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("program", BLOCKED_PROGRAMS)
+def test_sweep_on_a_small_grid_takes_many_chunks(program, target, check_runs, tmp_path: Path, monkeypatch):
+    """The sweep's chunks on a grid far smaller than the edges: one block of 32
+    threads (the sweep's thread cap lowered to 32) takes every chunk in turn,
+    each of up to SWEEP_MOST_ROUNDS strides, the last one cut short, as every
+    block does on a graph of millions of edges."""
+    from gir.passes import frontier_edge_blocking
+
+    monkeypatch.setattr(frontier_edge_blocking, "SWEEP_THREADS", 32)
+    graphs = {**hand_made_graphs(tmp_path, weighted=False), **generated_graphs(weighted=False)}
+    check_blocked(program, target, check_runs, graphs, EdgeBlocking.BLOCKED_SWEEP, 100, MIN_BLOCK_SIZE)
 
 
 PULL_PROGRAM = "pagerank_pull_edge_only.gt"

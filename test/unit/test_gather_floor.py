@@ -66,9 +66,9 @@ def test_the_kernels_compile(kernels: str, tmp_path: Path) -> None:
         names = [f"blocked_{mode}" for mode in range(len(tool.BLOCKED_MODES))]
         assert re.findall(r"__global__ void (\w+)\(", text) == names
     else:
-        names = {*tool.SWEEP_MODES, *tool.COMPACT_MODES, *tool.STAGED_MODES}
+        names = {*tool.SWEEP_MODES, *tool.COMPACT_MODES, *tool.STAGED_MODES, *tool.DYNAMIC_MODES}
         defined = set(re.findall(r"__global__ void (?:__launch_bounds__\([\d, ]+\) )?(\w+)\(", text))
-        defined |= set(re.findall(r"^PREFETCHED\((\w+),", text, re.MULTILINE))
+        defined |= set(re.findall(r"^(?:PREFETCHED|DYNAMIC|CYCLIC)\((\w+),", text, re.MULTILINE))
         assert names <= defined
 
 
@@ -76,7 +76,7 @@ def test_modes_are_chosen_by_name() -> None:
     tool = _tool()
     assert tool.chosen(tool.SWEEP_MODES, "") == tool.SWEEP_MODES
     assert set(tool.chosen(tool.SWEEP_MODES, "sweep_pairs_two,plain")) == {
-        "sweep_plain", "sweep_pairs_two", "sweep_pairs_two_index", "sweep_pairs_two_prefetch4", "sweep_pairs_two_prefetch8"
+        "sweep_plain", "sweep_pairs_two", "sweep_pairs_two_index", "sweep_pairs_two_prefetch4", "sweep_pairs_two_prefetch8",
     }  # fmt: skip
 
 
