@@ -64,13 +64,14 @@ extern "C" __global__ void gather_hot(const int* __restrict__ col, const float* 
 
 RUN_ADD = r"""
 // gir's warp-segmented add (gir_run_add_f32 in the printed CUDA): one atomic per
-// run of equal addresses among a warp's lanes.
-__device__ __forceinline__ void run_add(float* address, float value) {
+// run of equal keys among a warp's lanes, the key the address (run_add) or, to
+// measure the difference, the destination's 32-bit index (run_add_index).
+template <typename Key>
+__device__ __forceinline__ void run_add_keyed(Key key, float* address, float value) {
   unsigned int active = __activemask();
   int lane = (int)(threadIdx.x % 32u);
-  unsigned long long key = (unsigned long long)address;
-  unsigned long long next = __shfl_down_sync(active, key, 1);
-  unsigned long long previous = __shfl_up_sync(active, key, 1);
+  Key next = __shfl_down_sync(active, key, 1);
+  Key previous = __shfl_up_sync(active, key, 1);
   bool last = lane == 31 || ((active >> (lane + 1)) & 1u) == 0u || next != key;
   bool first = lane == 0 || ((active >> (lane - 1)) & 1u) == 0u || previous != key;
   unsigned int ends = __ballot_sync(active, last);
@@ -81,6 +82,12 @@ __device__ __forceinline__ void run_add(float* address, float value) {
     if (lane + offset <= end) sum += other;
   }
   if (first) atomicAdd(address, sum);
+}
+__device__ __forceinline__ void run_add(float* address, float value) {
+  run_add_keyed((unsigned long long)address, address, value);
+}
+__device__ __forceinline__ void run_add_index(float* __restrict__ base, int index, float value) {
+  run_add_keyed(index, base + index, value);
 }
 """
 
@@ -150,61 +157,50 @@ __device__ __forceinline__ void run_add_short(float* address, float value) {
 }
 """
 
-RUN_ADD_INDEX = r"""
-// run_add keyed by the destination's 32-bit index, not its 64-bit address.
-__device__ __forceinline__ void run_add_index(float* __restrict__ base, int index, float value) {
-  unsigned int active = __activemask();
-  int lane = (int)(threadIdx.x % 32u);
-  int next = __shfl_down_sync(active, index, 1);
-  int previous = __shfl_up_sync(active, index, 1);
-  bool last = lane == 31 || ((active >> (lane + 1)) & 1u) == 0u || next != index;
-  bool first = lane == 0 || ((active >> (lane - 1)) & 1u) == 0u || previous != index;
-  unsigned int ends = __ballot_sync(active, last);
-  int end = lane + __ffs(ends >> lane) - 1;
-  float sum = value;
-  for (int offset = 1; offset < 32; offset <<= 1) {
-    float other = __shfl_down_sync(active, sum, offset);
-    if (lane + offset <= end) sum += other;
-  }
-  if (first) atomicAdd(base + index, sum);
-}
-"""
 
-SWEEP_KERNEL = RUN_ADD + RUN_ADD_SHORT + RUN_ADD_INDEX + r"""
-// gir's BLOCKED_SWEEP pull: one stride over all the tiles' edges, by the whole grid.
-extern "C" __global__ void sweep_plain(int blocks, const int* offsets, const int* dsts, const int* srcs,
-                                       const int2* pairs, const float* share, float* inflow) {
-  int gid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x, end = offsets[blocks];
-  for (int edge = offsets[0] + gid; edge < end; edge += stride) run_add(&inflow[dsts[edge]], share[srcs[edge]]);
-}
-extern "C" __global__ void sweep_streamed(int blocks, const int* offsets, const int* dsts, const int* srcs,
-                                          const int2* pairs, const float* share, float* inflow) {
-  int gid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x, end = offsets[blocks];
-  for (int edge = offsets[0] + gid; edge < end; edge += stride)
-    run_add(&inflow[__ldcs(&dsts[edge])], share[__ldcs(&srcs[edge])]);
-}
-extern "C" __global__ void sweep_pairs(int blocks, const int* offsets, const int* dsts, const int* srcs,
-                                       const int2* pairs, const float* share, float* inflow) {
-  int gid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x, end = offsets[blocks];
-  for (int edge = offsets[0] + gid; edge < end; edge += stride) {
-    int2 pair = __ldcs(&pairs[edge]);
-    run_add(&inflow[pair.x], share[pair.y]);
+SWEEP_KERNEL = RUN_ADD + RUN_ADD_SHORT + r"""
+// gir's BLOCKED_SWEEP pull as it was: one stride over all the tiles' edges, by the
+// whole grid; each edge's ends loaded by LOAD and its share added by ADD.
+struct Plain {
+  static __device__ __forceinline__ int2 ends(const int* dsts, const int* srcs, const int2* pairs, int edge) {
+    return make_int2(dsts[edge], srcs[edge]);
   }
-}
-extern "C" __global__ void sweep_streamed_short(int blocks, const int* offsets, const int* dsts, const int* srcs,
-                                                const int2* pairs, const float* share, float* inflow) {
-  int gid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x, end = offsets[blocks];
-  for (int edge = offsets[0] + gid; edge < end; edge += stride)
-    run_add_short(&inflow[__ldcs(&dsts[edge])], share[__ldcs(&srcs[edge])]);
-}
-extern "C" __global__ void sweep_pairs_short(int blocks, const int* offsets, const int* dsts, const int* srcs,
+};
+struct Streamed {
+  static __device__ __forceinline__ int2 ends(const int* dsts, const int* srcs, const int2* pairs, int edge) {
+    return make_int2(__ldcs(&dsts[edge]), __ldcs(&srcs[edge]));
+  }
+};
+struct Paired {
+  static __device__ __forceinline__ int2 ends(const int* dsts, const int* srcs, const int2* pairs, int edge) {
+    return __ldcs(&pairs[edge]);
+  }
+};
+struct ByAddress {
+  static __device__ __forceinline__ void add(float* inflow, int dst, float value) { run_add(&inflow[dst], value); }
+};
+struct ShortScan {
+  static __device__ __forceinline__ void add(float* inflow, int dst, float value) { run_add_short(&inflow[dst], value); }
+};
+template <typename Load, typename Add>
+__device__ __forceinline__ void stride_sweep(int blocks, const int* offsets, const int* dsts, const int* srcs,
                                              const int2* pairs, const float* share, float* inflow) {
   int gid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x, end = offsets[blocks];
   for (int edge = offsets[0] + gid; edge < end; edge += stride) {
-    int2 pair = __ldcs(&pairs[edge]);
-    run_add_short(&inflow[pair.x], share[pair.y]);
+    int2 ends = Load::ends(dsts, srcs, pairs, edge);
+    Add::add(inflow, ends.x, share[ends.y]);
   }
 }
+#define STRIDE_SWEEP(NAME, LOAD, ADD) \
+extern "C" __global__ void NAME(int blocks, const int* offsets, const int* dsts, const int* srcs, const int2* pairs, \
+                                const float* share, float* inflow) { \
+  stride_sweep<LOAD, ADD>(blocks, offsets, dsts, srcs, pairs, share, inflow); \
+}
+STRIDE_SWEEP(sweep_plain, Plain, ByAddress)
+STRIDE_SWEEP(sweep_streamed, Streamed, ByAddress)
+STRIDE_SWEEP(sweep_pairs, Paired, ByAddress)
+STRIDE_SWEEP(sweep_streamed_short, Streamed, ShortScan)
+STRIDE_SWEEP(sweep_pairs_short, Paired, ShortScan)
 extern "C" __global__ void sweep_pairs_restrict(int blocks, const int* __restrict__ offsets, const int* __restrict__ dsts,
     const int* __restrict__ srcs, const int2* __restrict__ pairs, const float* __restrict__ share, float* __restrict__ inflow) {
   int gid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x, end = offsets[blocks];
@@ -326,6 +322,15 @@ extern "C" __global__ void sweep_compact_short(long long total, int bits, const 
                                                const float* share, float* inflow) {
   compact<true>(total, bits, words, heads, share, inflow);
 }
+// The block's next chunk from the counter `next`: its first edge, the same in
+// every thread (thread 0 takes it; the barriers let `taken` be reused).
+__device__ __forceinline__ int take_chunk(int* next, int begin, int chunk, int* taken) {
+  if (threadIdx.x == 0) *taken = begin + atomicAdd(next, chunk);
+  __syncthreads();
+  int first = *taken;
+  __syncthreads();
+  return first;
+}
 // Blocks take chunks of CHUNK edges in turn from a counter (persistent blocks,
 // balanced as they go), each chunk's edges in its tile; with STAGE, a tile of at
 // least size / 4 edges has its shares copied into shared memory first.
@@ -337,10 +342,7 @@ __device__ __forceinline__ void dynamic(int blocks, int bits, int n, const int* 
   __shared__ int taken;
   int size = 1 << bits, begin = offsets[0], end = offsets[blocks], staged_tile = -1;
   for (;;) {
-    if (threadIdx.x == 0) taken = begin + atomicAdd(next, CHUNK);
-    __syncthreads();
-    int first = taken;
-    __syncthreads();
+    int first = take_chunk(next, begin, CHUNK, &taken);
     if (first >= end) break;
     int last = min(first + CHUNK, end), edge = first + threadIdx.x;
     if (STAGE) {
@@ -376,10 +378,7 @@ __device__ __forceinline__ void dynamic_arrays(int blocks, const int* offsets, c
   __shared__ int taken;
   int begin = offsets[0], end = offsets[blocks];
   for (;;) {
-    if (threadIdx.x == 0) taken = begin + atomicAdd(next, CHUNK);
-    __syncthreads();
-    int first = taken;
-    __syncthreads();
+    int first = take_chunk(next, begin, CHUNK, &taken);
     if (first >= end) break;
     int last = min(first + CHUNK, end);
     for (int edge = first + threadIdx.x; edge < last; edge += blockDim.x)
