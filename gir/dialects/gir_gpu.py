@@ -502,13 +502,21 @@ with `gir_gpu.grid_barrier`."""
 RESIDENT_BLOCKS = "gir_gpu.resident_blocks"
 """The integer attribute (a block's threads, B) that marks a kernel launched in
 blocks of B threads whose speed depends on every multiprocessor keeping as many
-of its blocks as its threads allow (2048 / B): a latency-bound sweep. CUDA
-prints it `__launch_bounds__(B, 2048 / B)`, so that the compiler holds the
-kernel to the registers that occupancy leaves (32 a thread); OpenCL has no such
-bound and prints nothing."""
+of its blocks as its threads allow (2048 / B, at most 32): a latency-bound
+sweep. CUDA prints it `__launch_bounds__(B, that many)`, so that the compiler
+holds the kernel to the registers that occupancy leaves (32 a thread); OpenCL
+has no such bound and prints nothing."""
 
 RESIDENT_THREADS_PER_SM = 2048
 """The threads a multiprocessor of sm_80 and sm_90 keeps resident."""
+
+RESIDENT_BLOCKS_PER_SM = 32
+"""The blocks a multiprocessor of sm_80 and sm_90 keeps resident, whatever their size."""
+
+
+def blocks_per_sm(block_size: int) -> int:
+    """The blocks of `block_size` threads a multiprocessor keeps resident at most."""
+    return max(min(RESIDENT_THREADS_PER_SM // block_size, RESIDENT_BLOCKS_PER_SM), 1)
 
 
 def resident_blocks(kernel: KernelOp) -> int | None:

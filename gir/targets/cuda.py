@@ -69,7 +69,7 @@ class CudaFlavour(CFlavour):
     def kernel_head(self, name: str, resident_block: int | None = None) -> str:
         if resident_block is None:
             return f'extern "C" __global__ void {name}'
-        blocks = max(gir_gpu.RESIDENT_THREADS_PER_SM // resident_block, 1)
+        blocks = gir_gpu.blocks_per_sm(resident_block)
         return f'extern "C" __global__ void __launch_bounds__({resident_block}, {blocks}) {name}'
 
     def int_type(self, width: int, *, unsigned: bool = False) -> str:

@@ -5,15 +5,19 @@
 // deals chunks of edges to its blocks in turn, each block's threads striding
 // over one chunk, with no barrier. The sweep asks for full occupancy
 // (`gir_gpu.resident_blocks`): CUDA bounds it to blocks of its 256 threads, 8 a
-// multiprocessor; OpenCL has no such bound. Each edge's own elements of the
-// layout are loaded once (`gir_gpu.streaming`): CUDA reads them with `__ldcs`,
-// OpenCL, which has no such hint, plainly; the shares, read at random, are
-// plain loads on both.
+// multiprocessor (never more than 32 blocks, whatever their size); OpenCL has
+// no such bound. Each edge's own elements of the layout are loaded once
+// (`gir_gpu.streaming`): CUDA reads them with `__ldcs`, OpenCL, which has no
+// such hint, plainly; the shares, read at random, are plain loads on both.
 // (targets/nvcc_builds.gt compiles it with nvcc, with the other programs the target tests print.)
 // RUN: gir-translate --to-cuda %S/../../programs/pagerank_blocked.gt -o %t.pr.cu
 // RUN: gir-translate --to-cuda %S/../passes/frontier-edge-blocking-sweep.gt -o %t.sw.cu
 // RUN: filecheck %s < %t.pr.cu
 // RUN: filecheck %s --check-prefix=SWEEP < %t.sw.cu
+// RUN: sed 's/s.configDirection(PULL);/s.configDirection(PULL); s.configBlockSize(32);/' %S/../passes/frontier-edge-blocking-sweep.gt > %t.sw32.gt
+// RUN: gir-translate --to-cuda %t.sw32.gt | filecheck %s --check-prefix=SWEEP32
+// RUN: sed 's/s.configDirection(PULL);/s.configDirection(PULL); s.configBlockSize(1024);/' %S/../passes/frontier-edge-blocking-sweep.gt > %t.sw1024.gt
+// RUN: gir-translate --to-cuda %t.sw1024.gt | filecheck %s --check-prefix=SWEEP1024
 // RUN: gir-translate --to-opencl %S/../../programs/pagerank_blocked.gt | filecheck %s --check-prefix=CL
 // RUN: gir-translate --to-opencl %S/../passes/frontier-edge-blocking-sweep.gt | filecheck %s --check-prefix=CL-SWEEP
 
@@ -43,6 +47,9 @@
 // SWEEP-NOT:   __syncthreads
 // SWEEP:     {{^}$}}
 // SWEEP:       map_gather<<<{{.*}}, 256>>>(csc_block_offsets, blocks,
+// Blocks of 32 threads: at most 32 of them resident, not 2048 / 32; of 1024: two.
+// SWEEP32:   __global__ void __launch_bounds__(32, 32) map_gather(
+// SWEEP1024: __global__ void __launch_bounds__(1024, 2) map_gather(
 // CL-SWEEP:  __kernel void map_gather(
 // CL-SWEEP:    for (int number = {{.*}}; number < chunks; number += {{.*}}) {
 // CL-SWEEP:      for (int edge = {{.*}}; edge < {{.*}}; edge += {{.*}}) {
