@@ -24,10 +24,11 @@ from gir.dialects.schedule import (
     EdgeBlockingAttr,
     SimpleScheduleAttr,
 )
-from gir.api import lower_for_run
+from gir.api import lower_for_run, widening
 from gir.tools.run import parse_program
 from gir.validate import find_validator
 from test_programs import (
+    EDGE_INDEX_WIDTHS,
     PROGRAMS,
     TARGETS,
     generated_graphs,
@@ -74,12 +75,14 @@ def check_blocked(
 
 def check_module(target, check_runs, graphs, module, program: str):
     """Runs `module` (parsed from `program`) on every graph of `graphs` and checks
-    each result against the reference."""
+    each result against the reference (with 64-bit edge indices where a run asks
+    for them: the `edge_index_width` fixture)."""
     from gir.executor import compile_program
 
     validator = find_validator(module)
     assert validator is not None, f"no validator recognises {program}"
-    executable = compile_program(lower_for_run(module, check_bounds=True), target[0])
+    widen = widening(module, check_bounds=True)
+    executable = compile_program(lower_for_run(module, check_bounds=True), target[0], widen=widen)
     without_start = {name: (spec, None) for name, (spec, _) in graphs.items()}
     check_runs(program, executable, validator, target, without_start)
 
@@ -125,13 +128,16 @@ def test_sweep_after_a_degree_ordering_matches_reference(target, check_runs, tmp
     check_module(target, check_runs, generated_graphs(weighted=False), module, program)
 
 
+@pytest.mark.parametrize("edge_index_width", EDGE_INDEX_WIDTHS, indirect=True)
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("program", BLOCKED_PROGRAMS)
-def test_sweep_on_a_small_grid_takes_many_chunks(program, target, check_runs, tmp_path: Path, monkeypatch):
+def test_sweep_on_a_small_grid_takes_many_chunks(
+    program, target, edge_index_width, check_runs, tmp_path: Path, monkeypatch
+):
     """The sweep's chunks on a grid far smaller than the edges: one block of 32
     threads (the sweep's thread cap lowered to 32) takes every chunk in turn,
     each of up to SWEEP_MOST_ROUNDS strides, the last one cut short, as every
-    block does on a graph of millions of edges."""
+    block does on a graph of millions of edges; with 32- and 64-bit edge indices."""
     from gir.passes import frontier_edge_blocking
 
     monkeypatch.setattr(frontier_edge_blocking, "SWEEP_THREADS", 32)
