@@ -131,9 +131,10 @@ BLOCKS_PER_SM: tuple[int, ...] = (0, 1, 2, 4)
 1024 threads), and 1, 2, 4 (the best road schedules use 1), leaving out the one
 that is the default for the loop's block size (4 blocks of 256 threads)."""
 
-BLOCKING_SIZES: tuple[int, ...] = (0x10000, 0x42000, 0x100000)
+BLOCKING_SIZES: tuple[int, ...] = (0x4000, 0x10000, 0x42000, 0x100000)
 """Edge blocking's vertices per block: G2's PageRank size (0x42000), a quarter of
-it and about four times it."""
+it and about four times it, and 0x4000, the sweep's best on social graphs after a
+degree ordering (`pr_best_social.gt`, docs/performance.md)."""
 
 BUCKET_FUSION_THRESHOLDS: tuple[int, ...] = (64, DEFAULT_BUCKET_FUSION_THRESHOLD)
 """Bucket fusion reruns a bucket while it holds fewer vertices than this."""
