@@ -224,9 +224,10 @@ def _form_kernel(edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
         inner.insert(scf.YieldOp())
         at.insert(scf.ForOp(zero, as_index(at, blocks), one, [], Region(block)))
 
-    # No `gid < threads` guard (launch_blocks) for either walk: its stride is the
-    # whole grid, rounded up to whole blocks, so every launched thread takes its
-    # share of the edges; the barrier version also needs whole blocks to reach it.
+    # No `gid < threads` guard (launch_blocks) for either walk: each covers its
+    # edges whatever the grid (the barrier walk by the whole grid's stride, the
+    # sweep by chunks dealt to the blocks), so every launched thread takes its
+    # share; the barrier version also needs whole blocks to reach its barrier.
     # The sweep is latency bound: an SM must keep both of its 1024-thread blocks
     # (40 registers a thread let it keep one); at 32 nvcc spills nothing.
     kernels.map_kernel(edge_map, threads, build, b, cooperative=True, resident=sweep)
@@ -243,18 +244,18 @@ def _walk_chunks(
     blocks in turn (block k takes chunks k, k + grid, ...), each block's threads
     striding over one chunk at a time (`walk_edges` with the thread's index and
     the block's width). `launch`: the grid's blocks and a block's threads (i32)
-    and the grid's threads (an index). A chunk is `rounds` strides of a block: as many as give
-    each block SWEEP_CHUNKS_PER_BLOCK chunks, at least one, at most
-    SWEEP_MOST_ROUNDS. The loop counts chunks, not edges, so that no index
+    and the grid's threads (an index). A chunk is `rounds` strides of a block,
+    as many as give each block SWEEP_CHUNKS_PER_BLOCK chunks, at least one, at
+    most SWEEP_MOST_ROUNDS. The loop counts chunks, not edges, so that no index
     passes the end by a grid's worth of edges."""
     block = as_index(b, b.insert(gir_gpu.IdOp(gir_gpu.Dimension.BLOCK)).result)
     thread = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.THREAD)).result
     grid, per_block, width = as_index(b, launch[0]), as_index(b, launch[1]), launch[2]
     total = b.insert(arith.SubiOp(end, begin)).result
-    share = b.insert(arith.MuliOp(width, _index(b, SWEEP_CHUNKS_PER_BLOCK))).result
+    share = b.insert(arith.MuliOp(width, constant(b, SWEEP_CHUNKS_PER_BLOCK, IndexType()))).result
     rounds = b.insert(arith.DivUIOp(total, share)).result
-    rounds = b.insert(arith.MinSIOp(rounds, _index(b, SWEEP_MOST_ROUNDS))).result
-    one = _index(b, 1)
+    rounds = b.insert(arith.MinSIOp(rounds, constant(b, SWEEP_MOST_ROUNDS, IndexType()))).result
+    one = constant(b, 1, IndexType())
     rounds = b.insert(arith.MaxSIOp(rounds, one)).result
     chunk = b.insert(arith.MuliOp(rounds, per_block)).result
     chunk.name_hint = "chunk"
@@ -271,11 +272,6 @@ def _walk_chunks(
     walk_edges(inner, first, last, thread, per_block)
     inner.insert(scf.YieldOp())
     b.insert(scf.ForOp(block, count, grid, [], Region(chunks)))
-
-
-def _index(b: Builder, value: int) -> SSAValue:
-    """An `index` constant."""
-    return b.insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).result
 
 
 def _mark_streamed_loads(edge_loop: Block, edge: SSAValue) -> None:
