@@ -41,6 +41,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from gir import axes
+from gir.dialects.gir_gpu import RESIDENT_BLOCKS_PER_SM
 
 
 class EdgeBlocking(StrEnum):
@@ -218,7 +219,7 @@ number of 32-wide sub-groups, and no more than CUDA and most OpenCL devices run)
 DEFAULT_BUCKET_FUSION_THRESHOLD = 1024
 """Bucket fusion reruns a bucket inside the traversal while it holds fewer vertices."""
 
-MAX_BLOCKS_PER_SM = 32
+MAX_BLOCKS_PER_SM = RESIDENT_BLOCKS_PER_SM
 """The most blocks per multiprocessor a fused loop's schedule may ask for (CUDA's
 limit on resident blocks; occupancy caps it further when the program runs)."""
 

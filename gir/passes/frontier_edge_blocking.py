@@ -25,7 +25,7 @@ from gir.passes.layouts import layout
 from gir.passes.layouts.blocked import SWEEP_ATTR, Blocked, block_count, blocked_array, is_blocked
 from gir.passes.traversal_regions import drop_early_exit_marks
 
-RESIDENT_THREADS = 132 * 2048
+RESIDENT_THREADS = 132 * gir_gpu.RESIDENT_THREADS_PER_SM
 """The threads an H100 or H200 keeps resident (132 SMs x 2048)."""
 
 BLOCKED_THREADS = 4 * RESIDENT_THREADS
