@@ -402,31 +402,70 @@ DYNAMIC(dynamic_staged_64k, 65536, true)
 // Chunks of CHUNK edges dealt to the blocks in turn (block b takes chunks b,
 // b + grid, ...; no counter): each block's threads stride over one chunk at a
 // time, and the grid moves through the edges a window of grid chunks wide.
-template <int CHUNK, bool PAIRS>
+template <int CHUNK, bool PAIRS, bool INDEX>
 __device__ __forceinline__ void cyclic(int blocks, const int* offsets, const int* dsts, const int* srcs, const int2* pairs,
                                        const float* share, float* inflow) {
   int begin = offsets[0], end = offsets[blocks];
   for (int first = begin + blockIdx.x * CHUNK; first < end; first += gridDim.x * CHUNK) {
     int last = min(first + CHUNK, end);
     for (int edge = first + threadIdx.x; edge < last; edge += blockDim.x) {
+      int dst, src;
       if (PAIRS) {
         int2 pair = __ldcs(&pairs[edge]);
-        run_add(&inflow[pair.x], share[pair.y]);
+        dst = pair.x, src = pair.y;
       } else {
-        run_add(&inflow[__ldcs(&dsts[edge])], share[__ldcs(&srcs[edge])]);
+        dst = __ldcs(&dsts[edge]), src = __ldcs(&srcs[edge]);
+      }
+      if (INDEX) {
+        run_add_index(inflow, dst, share[src]);
+      } else {
+        run_add(&inflow[dst], share[src]);
       }
     }
   }
 }
-#define CYCLIC(NAME, CHUNK, PAIRS) \
-extern "C" __global__ void NAME(int blocks, const int* offsets, const int* dsts, const int* srcs, const int2* pairs, \
-                                const float* share, float* inflow) { \
-  cyclic<CHUNK, PAIRS>(blocks, offsets, dsts, srcs, pairs, share, inflow); \
+#define CYCLIC(NAME, CHUNK, PAIRS, INDEX) \
+extern "C" __global__ void __launch_bounds__(1024, 2) NAME(int blocks, const int* offsets, const int* dsts, \
+    const int* srcs, const int2* pairs, const float* share, float* inflow) { \
+  cyclic<CHUNK, PAIRS, INDEX>(blocks, offsets, dsts, srcs, pairs, share, inflow); \
 }
-CYCLIC(cyclic_4k, 4096, false)
-CYCLIC(cyclic_16k, 16384, false)
-CYCLIC(cyclic_64k, 65536, false)
-CYCLIC(cyclic_pairs_16k, 16384, true)
+CYCLIC(cyclic_4k, 4096, false, false)
+CYCLIC(cyclic_16k, 16384, false, false)
+CYCLIC(cyclic_64k, 65536, false, false)
+CYCLIC(cyclic_pairs_16k, 16384, true, false)
+CYCLIC(cyclic_pairs_64k, 65536, true, false)
+CYCLIC(cyclic_index_64k, 65536, false, true)
+CYCLIC(cyclic_index_16k, 16384, false, true)
+CYCLIC(cyclic_index_128k, 131072, false, true)
+CYCLIC(cyclic_index_256k, 262144, false, true)
+// Chunks dealt in turn, sized so that each block takes exactly K of them (the
+// last chunks a little shorter): no block waits on a last round of a few.
+template <int K>
+__device__ __forceinline__ void balanced(int blocks, const int* offsets, const int* dsts, const int* srcs,
+                                         const float* share, float* inflow) {
+  int begin = offsets[0], end = offsets[blocks];
+  int parts = gridDim.x * K;
+  int per = (end - begin + parts - 1) / parts;
+  int chunk = (per + blockDim.x - 1) / blockDim.x * blockDim.x;
+  for (int first = begin + blockIdx.x * chunk; first < end; first += gridDim.x * chunk) {
+    int last = min(first + chunk, end);
+    for (int edge = first + threadIdx.x; edge < last; edge += blockDim.x) {
+      int dst = __ldcs(&dsts[edge]);
+      run_add_index(inflow, dst, share[__ldcs(&srcs[edge])]);
+    }
+  }
+}
+#define BALANCED(NAME, K) \
+extern "C" __global__ void __launch_bounds__(1024, 2) NAME(int blocks, const int* offsets, const int* dsts, \
+    const int* srcs, const int2* pairs, const float* share, float* inflow) { \
+  balanced<K>(blocks, offsets, dsts, srcs, share, inflow); \
+}
+BALANCED(balanced_1, 1)
+BALANCED(balanced_2, 2)
+BALANCED(balanced_3, 3)
+BALANCED(balanced_4, 4)
+BALANCED(balanced_6, 6)
+BALANCED(balanced_8, 8)
 // Each block walks its own contiguous run of edges, tile by tile, with the
 // tile's shares copied into shared memory first where the block has at least
 // size / 4 of the tile's edges (from global memory otherwise).
@@ -517,6 +556,17 @@ SWEEP_MODES = {
     "cyclic_16k": "streaming index loads, chunks of 16,384 edges dealt in turn",
     "cyclic_64k": "streaming index loads, chunks of 65,536 edges dealt in turn",
     "cyclic_pairs_16k": "(dst, src) pairs, chunks of 16,384 edges dealt in turn",
+    "cyclic_pairs_64k": "(dst, src) pairs, chunks of 65,536 edges dealt in turn (gir's sweep with pairs)",
+    "cyclic_index_64k": "streaming index loads, chunks of 65,536 edges, the add keyed by the 32-bit index",
+    "cyclic_index_16k": "streaming index loads, chunks of 16,384 edges, the add keyed by the 32-bit index",
+    "cyclic_index_128k": "streaming index loads, chunks of 131,072 edges, the add keyed by the 32-bit index",
+    "cyclic_index_256k": "streaming index loads, chunks of 262,144 edges, the add keyed by the 32-bit index",
+    "balanced_1": "keyed by index, chunks dealt in turn, 1 a block exactly",
+    "balanced_2": "keyed by index, chunks dealt in turn, 2 a block exactly",
+    "balanced_3": "keyed by index, chunks dealt in turn, 3 a block exactly",
+    "balanced_4": "keyed by index, chunks dealt in turn, 4 a block exactly",
+    "balanced_6": "keyed by index, chunks dealt in turn, 6 a block exactly",
+    "balanced_8": "keyed by index, chunks dealt in turn, 8 a block exactly",
     "sweep_pairs_pipe": "(dst, src) pairs, keyed by index, the next round's pair loaded first",
     "sweep_pairs_prefetch2": "(dst, src) pairs, keyed by index, L2 prefetch 2 rounds ahead",
     "sweep_pairs_prefetch4": "(dst, src) pairs, keyed by index, L2 prefetch 4 rounds ahead",

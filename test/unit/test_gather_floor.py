@@ -68,7 +68,7 @@ def test_the_kernels_compile(kernels: str, tmp_path: Path) -> None:
     else:
         names = {*tool.SWEEP_MODES, *tool.COMPACT_MODES, *tool.STAGED_MODES, *tool.DYNAMIC_MODES}
         defined = set(re.findall(r"__global__ void (?:__launch_bounds__\([\d, ]+\) )?(\w+)\(", text))
-        defined |= set(re.findall(r"^(?:PREFETCHED|DYNAMIC|CYCLIC|STRIDE_SWEEP)\((\w+),", text, re.MULTILINE))
+        defined |= set(re.findall(r"^(?:PREFETCHED|DYNAMIC|CYCLIC|BALANCED|STRIDE_SWEEP)\((\w+),", text, re.MULTILINE))
         assert names <= defined
 
 
