@@ -289,11 +289,14 @@ class CFlavour(ABC):
         old value; by default one atomic per thread."""
         return self.atomic_rmw("add", element, address, value, needs)
 
-    def run_combined_add(self, element: Scalar, address: str, value: str, needs: Needs) -> str:
-        """A statement that adds `value` at `address` for a `gir_gpu.combine_runs`
-        atomic (old value unused; neighbouring threads usually share the
-        address); by default one atomic per thread."""
-        return self.atomic_rmw("add", element, address, value, needs)
+    def run_combined_add(
+        self, element: Scalar, buffer: str, index: str, index_type: Scalar, value: str, needs: Needs
+    ) -> str:
+        """A statement that adds `value` at `buffer[index]` (`index` of
+        `index_type`) for a `gir_gpu.combine_runs` atomic (old value unused;
+        neighbouring threads usually share the index); by default one atomic
+        per thread."""
+        return self.atomic_rmw("add", element, f"&{buffer}[{index}]", value, needs)
 
     @abstractmethod
     def atomic_cas(
@@ -779,7 +782,10 @@ class KernelPrinter(StructuredPrinter):
         if AGGREGATED in op.attributes:
             call = self.flavour.aggregated_add(element, address, value, self.needs)
         elif COMBINE_RUNS in op.attributes and not op.old.uses:
-            call = self.flavour.run_combined_add(element, address, value, self.needs)
+            buffer, index = self.expr(op.buffer), self.expr(op.index)
+            call = self.flavour.run_combined_add(
+                element, buffer, index, self.scalar(op.index.type), value, self.needs
+            )
         else:
             call = self.flavour.atomic_rmw(op.kind.data.value, element, address, value, self.needs)
         self._define_or_discard(op.old, call)

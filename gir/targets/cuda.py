@@ -209,24 +209,29 @@ class CudaFlavour(CFlavour):
         ])  # fmt: skip
         return f"{needs.helper('gir_aggregated_add', source)}({address}, {value})"
 
-    def run_combined_add(self, element: Scalar, address: str, value: str, needs: Needs) -> str:
-        # Each run of neighbouring active lanes with one address sums its values
+    def run_combined_add(
+        self, element: Scalar, buffer: str, index: str, index_type: Scalar, value: str, needs: Needs
+    ) -> str:
+        # Each run of neighbouring active lanes with one index sums its values
         # (a segmented suffix sum over the warp) and its first lane adds the sum:
         # a pull traversal whose edges of one destination lie side by side then
         # makes one atomic per destination and warp instead of one per edge.
-        # Lanes whose addresses differ form runs of one and add alone.
-        name = f"gir_run_add_{element.suffix}"
+        # Lanes whose indices differ form runs of one and add alone. The runs
+        # are found by the index, not the address: every lane of the call adds
+        # into one buffer, and a 32-bit index takes one shuffle where a pointer
+        # takes two.
+        name = f"gir_run_add_{element.suffix}_{index_type.suffix}"
         type_ = self.value_type(element, needs)
-        add = self.atomic_rmw("add", element, "address", "sum", needs)
+        key = self.value_type(index_type, needs)
+        add = self.atomic_rmw("add", element, "&buffer[index]", "sum", needs)
         source = "\n".join([
-            f"{self.helper_qualifier} void {name}({type_}* address, {type_} value) {{",
+            f"{self.helper_qualifier} void {name}({type_}* buffer, {key} index, {type_} value) {{",
             "  unsigned int active = __activemask();",
             f"  int lane = (int)(threadIdx.x % {SUBGROUP_SIZE}u);",
-            "  unsigned long long key = (unsigned long long)address;",
-            "  unsigned long long next = __shfl_down_sync(active, key, 1);",
-            "  unsigned long long previous = __shfl_up_sync(active, key, 1);",
-            "  bool last = lane == 31 || ((active >> (lane + 1)) & 1u) == 0u || next != key;",
-            "  bool first = lane == 0 || ((active >> (lane - 1)) & 1u) == 0u || previous != key;",
+            f"  {key} next = __shfl_down_sync(active, index, 1);",
+            f"  {key} previous = __shfl_up_sync(active, index, 1);",
+            "  bool last = lane == 31 || ((active >> (lane + 1)) & 1u) == 0u || next != index;",
+            "  bool first = lane == 0 || ((active >> (lane - 1)) & 1u) == 0u || previous != index;",
             "  unsigned int ends = __ballot_sync(active, last);",
             "  int end = lane + __ffs(ends >> lane) - 1;",
             f"  {type_} sum = value;",
@@ -241,7 +246,7 @@ class CudaFlavour(CFlavour):
             "  }",
             "}",
         ])  # fmt: skip
-        return f"{needs.helper(name, source)}({address}, {value})"
+        return f"{needs.helper(name, source)}({buffer}, {index}, {value})"
 
     def atomic_cas(
         self, element: Scalar, address: str, expected: str, desired: str, needs: Needs
