@@ -42,14 +42,14 @@ in order. On an H200 (PageRank's gather on rmat:22 after a degree ordering,
 tiles of 0x4000, blocks of 256 threads, streaming index loads) this grid took
 0.541 ms where four times as many threads took 0.583 (docs/performance.md)."""
 
-
-SWEEP_MOST_ROUNDS = 64
-"""The most strides of a thread block over one chunk of the sweep (1024 threads:
-chunks of 65,536 edges)."""
-
 SWEEP_CHUNKS_PER_BLOCK = 4
-"""The fewest chunks each thread block of the sweep takes, where the edges allow:
-smaller chunks on smaller graphs, so that every block has work."""
+"""The chunks each thread block of the sweep takes: the edges are cut into
+`SWEEP_CHUNKS_PER_BLOCK` chunks a block (each a whole number of the block's
+strides), so that no block is left with a last chunk while the others wait.
+(On an H200, PageRank's gather after a degree ordering, tiles of 0x4000,
+264 x 1024 threads: 0.464-0.469 ms on rmat:22 and 0.407 on rmat:21:32,seed=7
+where chunks of 65,536 edges, about 7.4 a block, took 0.461-0.500 and 0.430;
+2 to 8 chunks a block were within the launches' noise on rmat:22.)"""
 
 
 def blocking_unsupported(schedule: SimpleScheduleAttr, over_all_vertices: bool) -> str | None:
@@ -87,14 +87,14 @@ class FrontierEdgeBlocking(ModulePass):
     the thread blocks in turn (block k takes chunks k, k + grid, ...), and a
     block's threads stride over one chunk at a time, so the grid moves through
     the tiles in order while each block stays a while on a run of edges and
-    every block meets dense and sparse tiles alike. A chunk is 1 to
-    `SWEEP_MOST_ROUNDS` strides of a block, as many as give each block
-    `SWEEP_CHUNKS_PER_BLOCK` chunks. The sweep is latency bound, so its kernel
-    asks for full occupancy (`gir_gpu.RESIDENT_BLOCKS`). (On an H200, PageRank
-    on rmat:22 after a degree ordering: one sweep over tiles of 0x4000 took
-    0.578 ms against 0.667-0.712 ms with the barriers; the chunks took a whole
-    iteration of `pr_best_social.gt` from 0.533 ms, the grid's stride over all
-    edges, to 0.496 ms with tiles of 0x4000; docs/performance.md.) The sweep
+    every block meets dense and sparse tiles alike. A chunk is as many
+    strides of a block as give each block `SWEEP_CHUNKS_PER_BLOCK` chunks,
+    at least one. The sweep is latency bound, so its kernel asks for full
+    occupancy (`gir_gpu.RESIDENT_BLOCKS`). (On an H200, PageRank on rmat:22
+    after a degree ordering: one sweep over tiles of 0x4000 took 0.578 ms
+    against 0.667-0.712 ms with the barriers; chunks took a whole iteration
+    of `pr_best_social.gt` from 0.533 ms, the grid's stride over all edges,
+    to 0.496 ms, and four chunks a block to 0.495; docs/performance.md.) The sweep
     launches at most `SWEEP_THREADS`, the walk with barriers
     `BLOCKED_THREADS`. Neither walk has a `gid < threads` guard: each covers
     its edges whatever the grid. Only edge maps over all vertices are
@@ -136,7 +136,7 @@ class FrontierEdgeBlocking(ModulePass):
         attributes {gir_gpu.resident_blocks = 256 : i64} {
       %begin = memref.load %block_offsets[%c0] ...
       %end = memref.load %block_offsets[%blocks] ...
-      %chunk = ...   // block_dim * clamp((end - begin) / (4 * grid threads), 1, 64)
+      %chunk = ...   // block_dim * ((end - begin - 1) / (4 * grid threads) + 1)
       scf.for %number = %block to %chunks step %grid_dim {
         %first = %begin + %number * %chunk ...
         %last = %first + min(%chunk, %end - %first) ...
@@ -245,22 +245,21 @@ def _walk_chunks(
     striding over one chunk at a time (`walk_edges` with the thread's index and
     the block's width). `launch`: the grid's blocks and a block's threads (i32)
     and the grid's threads (an index). A chunk is `rounds` strides of a block,
-    as many as give each block SWEEP_CHUNKS_PER_BLOCK chunks, at least one, at
-    most SWEEP_MOST_ROUNDS. The loop counts chunks, not edges, so that no index
-    passes the end by a grid's worth of edges."""
+    ceil(edges / (SWEEP_CHUNKS_PER_BLOCK x the grid's threads)), at least one:
+    every block takes SWEEP_CHUNKS_PER_BLOCK chunks, or fewer on a graph with
+    fewer edges than that many strides. The loop counts chunks, not edges, so
+    that no index passes the end by a grid's worth of edges."""
     block = as_index(b, b.insert(gir_gpu.IdOp(gir_gpu.Dimension.BLOCK)).result)
     thread = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.THREAD)).result
     grid, per_block, width = as_index(b, launch[0]), as_index(b, launch[1]), launch[2]
     total = b.insert(arith.SubiOp(end, begin)).result
     share = b.insert(arith.MuliOp(width, constant(b, SWEEP_CHUNKS_PER_BLOCK, IndexType()))).result
-    rounds = b.insert(arith.DivUIOp(total, share)).result
-    rounds = b.insert(arith.MinSIOp(rounds, constant(b, SWEEP_MOST_ROUNDS, IndexType()))).result
     one = constant(b, 1, IndexType())
-    rounds = b.insert(arith.MaxSIOp(rounds, one)).result
+    before_last = b.insert(arith.SubiOp(total, one)).result
+    rounds = _ceil_div(b, before_last, share, one)  # at least 1
     chunk = b.insert(arith.MuliOp(rounds, per_block)).result
     chunk.name_hint = "chunk"
-    before_last = b.insert(arith.DivSIOp(b.insert(arith.SubiOp(total, one)).result, chunk)).result
-    count = b.insert(arith.AddiOp(before_last, one)).result  # (total - 1) / chunk + 1: no overflow, 1 if empty
+    count = _ceil_div(b, before_last, chunk, one)
     count.name_hint = "chunks"
     chunks = Block(arg_types=[IndexType()])
     (number,) = chunks.args
@@ -272,6 +271,14 @@ def _walk_chunks(
     walk_edges(inner, first, last, thread, per_block)
     inner.insert(scf.YieldOp())
     b.insert(scf.ForOp(block, count, grid, [], Region(chunks)))
+
+
+def _ceil_div(b: Builder, before_last: SSAValue, divisor: SSAValue, one: SSAValue) -> SSAValue:
+    """Device code: ceil(total / divisor) for `before_last` = total - 1, as
+    (total - 1) / divisor + 1, which cannot overflow (1 if total is 0: C's
+    division truncates -1 / divisor to 0)."""
+    quotient = b.insert(arith.DivSIOp(before_last, divisor)).result
+    return b.insert(arith.AddiOp(quotient, one)).result
 
 
 def _mark_streamed_loads(edge_loop: Block, edge: SSAValue) -> None:

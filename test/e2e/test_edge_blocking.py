@@ -136,8 +136,9 @@ def test_sweep_on_a_small_grid_takes_many_chunks(
 ):
     """The sweep's chunks on a grid far smaller than the edges: one block of 32
     threads (the sweep's thread cap lowered to 32) takes every chunk in turn,
-    each of up to SWEEP_MOST_ROUNDS strides, the last one cut short, as every
-    block does on a graph of millions of edges; with 32- and 64-bit edge indices."""
+    SWEEP_CHUNKS_PER_BLOCK of them of many strides, the last one cut short, as
+    every block does on a graph of millions of edges; with 32- and 64-bit edge
+    indices."""
     from gir.passes import frontier_edge_blocking
 
     monkeypatch.setattr(frontier_edge_blocking, "SWEEP_THREADS", 32)
