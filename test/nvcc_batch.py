@@ -54,7 +54,8 @@ it, which is what those checks need (the front ends' errors and warnings, PTX
 that ptxas accepts) at about 10% less of nvcc's time. A batch never runs (a
 linked one has an empty `main`); what runs on a GPU is built with the flags
 gir's runtime uses."""
-KERNEL = re.compile(r'^extern "C" __global__ void (\w+)\(', re.MULTILINE)
+KERNEL = re.compile(r'^extern "C" __global__ void (?:__launch_bounds__\([\d, ]+\) )?(\w+)\(', re.MULTILINE)
+"""A kernel's definition and its name (after CUDA's launch bounds, where it has them)."""
 INCLUDE = re.compile(r"^#include [<\"].*[>\"][ \t]*$", re.MULTILINE)
 TOP_LEVEL_VARIABLE = re.compile(r"^(?:extern )?[\w:<>]+[ *&]+(\w+)(?: = [^;]*)?;$", re.MULTILINE)
 """A variable defined or declared at file scope (`int* marked = nullptr;`)."""
