@@ -653,6 +653,11 @@ inline bool offsets_array(Array kind) {
 }
 
 struct Graph {
+  // The most edges a program with 32-bit edge indices takes (memory.py's
+  // MAX_EDGES_32): 2^24 below int32's limit, so that a kernel's edge position
+  // may pass the end by a grid's stride without wrapping.
+  static constexpr long long MAX_EDGES_32 = INT32_MAX - (1LL << 24);
+
   std::string path;
   long long vertices = 0;
   bool weighted = false;
@@ -749,13 +754,15 @@ struct Graph {
     fail("the runtime does not build graph array %d", (int)kind);
   }
 
-  // `values` converted to `T`; offsets that `T` cannot hold (a graph of more
-  // than 2^31 - 1 edges, a program printed with 32-bit edge indices) fail.
-  template <typename T, typename V> std::vector<T> converted(const std::vector<V>& values) {
-    if (!values.empty() && (long long)values.back() > (long long)std::numeric_limits<T>::max()) {
-      fail("graph '%s' has %lld edges, more than the program's %d-bit edge indices hold: translate it "
-           "with gir-translate --edge-index-width 64",
-           path.c_str(), num_edges(), (int)sizeof(T) * 8);
+  // Offsets (`values`, ascending) converted to `T`; a graph of more edges than
+  // the program's edge indices take (MAX_EDGES_32 for a program printed with
+  // 32-bit ones) fails.
+  template <typename T, typename V> std::vector<T> converted_offsets(const std::vector<V>& values) {
+    long long most = sizeof(T) == 4 ? MAX_EDGES_32 : (long long)std::numeric_limits<T>::max();
+    if (!values.empty() && (long long)values.back() > most) {
+      fail("graph '%s' has %lld edges, more than the program's %d-bit edge indices take (%lld): "
+           "translate it with gir-translate --edge-index-width 64",
+           path.c_str(), num_edges(), (int)sizeof(T) * 8, most);
     }
     return std::vector<T>(values.begin(), values.end());
   }
@@ -767,8 +774,13 @@ struct Graph {
     if (found != device.end()) {
       return static_cast<T*>(found->second);
     }
-    std::vector<T> values = offsets_array(kind) ? converted<T>(host_offsets(kind, blocking_size))
-                                                : converted<T>(host_array(kind, blocking_size));
+    std::vector<T> values;
+    if (offsets_array(kind)) {
+      values = converted_offsets<T>(host_offsets(kind, blocking_size));
+    } else {
+      std::vector<int32_t> elements = host_array(kind, blocking_size);
+      values.assign(elements.begin(), elements.end());
+    }
     void* pointer = device_alloc(std::max<size_t>(values.size(), 1) * sizeof(T), "cudaMalloc (graph)");
     if (!values.empty()) {
       check(cudaMemcpy(pointer, values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy (graph)");

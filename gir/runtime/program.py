@@ -18,6 +18,7 @@ from gir.dialects.gir_gpu import BoundsSite
 from gir.protocol import HostRuntime
 from gir.runtime.device import Device, KernelSignatures
 from gir.runtime.footprint import DeviceFootprint
+from gir.runtime.graph import memory
 from gir.runtime.graph.memory import format_bytes
 from gir.runtime.run import Run, RunResult
 
@@ -89,15 +90,13 @@ class CompiledProgram:
         """This program, or its 64-bit specialisation (compiled once) when a graph
         of `num_edges` edges needs one (`gir.runtime.graph.edge_index_width`): the
         per-graph choice of edge index width; a `UserError` when it cannot be made."""
-        from gir.runtime.graph.memory import FORCE_EDGE_INDEX_WIDTH, edge_index_width
-
-        width = edge_index_width(num_edges)
+        width = memory.edge_index_width(num_edges)
         if width <= self.edge_index_width:
             return self
         if self.widen is None:
             reason = (
-                f"has {num_edges:,} edges" if num_edges > 2**31 - 1
-                else f"runs with ${FORCE_EDGE_INDEX_WIDTH}=64"
+                f"has {num_edges:,} edges" if num_edges > memory.MAX_EDGES_32
+                else f"runs with ${memory.FORCE_EDGE_INDEX_WIDTH}=64"
             )
             raise UserError(
                 f"error: the graph {reason}, which needs 64-bit edge indices, but this program "
@@ -121,7 +120,10 @@ class CompiledProgram:
         program.check_fits(device, spec, graph.num_vertices, graph.num_edges)
         if program is not self and device.progress is not None and not self._noted:
             self._noted.append(spec)
-            why = "more than 2^31 - 1" if graph.num_edges > 2**31 - 1 else "$GIR_EDGE_INDEX_WIDTH=64"
+            why = (
+                f"more than {memory.MAX_EDGES_32:,}" if graph.num_edges > memory.MAX_EDGES_32
+                else f"${memory.FORCE_EDGE_INDEX_WIDTH}=64"
+            )
             device.progress(f"{spec} has {graph.num_edges:,} edges ({why}): running with 64-bit edge indices")
         return program
 

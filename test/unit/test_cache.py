@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import multiprocessing
 import os
+import re
 import signal
 import time
 import zipfile
@@ -14,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import gir
 import gir.runtime.graph as graph_module
 from gir.runtime.graph import cache as graph_cache
 from gir.runtime.graph import generators, memory
@@ -229,7 +231,10 @@ def test_a_graph_just_over_2_31_edges_is_accepted_by_the_size_checks_without_bei
     just_over = 2**31
     memory.check_edge_count(just_over, "a graph")
     assert memory.edge_index_width(just_over) == 64
-    assert memory.edge_index_width(2**31 - 1) == 32
+    assert memory.edge_index_width(memory.MAX_EDGES_32) == 32
+    # a grid's stride past the last edge must not wrap a 32-bit position
+    assert memory.edge_index_width(memory.MAX_EDGES_32 + 1) == 64
+    assert memory.edge_index_width(2**31 - 1) == 64
     spec = generators.parse_generator_spec("uniform:67108864:1073741825", None)  # 2^31 + 2 edges at most
     assert spec.max_edges == 2**31 + 2
     # 16 bytes per edge while generating: 32 GB, which the message states honestly
@@ -237,6 +242,13 @@ def test_a_graph_just_over_2_31_edges_is_accepted_by_the_size_checks_without_bei
     assert memory.device_graph_bytes(1 << 26, just_over, False) == 2 * (8 * ((1 << 26) + 1) + 4 * just_over)
     with pytest.raises(GraphError, match=r"more than gir's limit"):
         memory.check_edge_count(memory.MAX_EDGES + 1, "a graph")
+
+
+def test_the_compiled_host_takes_as_many_edges_at_32_bits_as_gir_run() -> None:
+    """cuda_runtime.cuh's MAX_EDGES_32 (the complete CUDA program's check) is memory.py's."""
+    header = (Path(gir.__file__).parent / "cpp" / "cuda_runtime.cuh").read_text()
+    (shift,) = re.findall(r"static constexpr long long MAX_EDGES_32 = INT32_MAX - \(1LL << (\d+)\);", header)
+    assert memory.MAX_EDGES_32 == 2**31 - 1 - (1 << int(shift)) == 2**31 - 1 - memory.EDGE_POSITION_ROOM
 
 
 def test_the_forced_edge_index_width_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,9 +11,17 @@ from pathlib import Path
 
 from gir.runtime.graph.errors import INT32_MAX, GraphError
 
-MAX_EDGES_32 = INT32_MAX
-"""The most (directed) edges a program with 32-bit edge indices runs on: above
-it, offsets, edge positions and sums of degrees are 64-bit (`edge_index_width`)."""
+EDGE_POSITION_ROOM = 1 << 24
+"""How far past a graph's last edge a 32-bit edge position may run without
+wrapping: a kernel's loop steps past the end by its stride (a grid of at most
+`frontier_edge_blocking.BLOCKED_THREADS`, 1,081,344 threads) and a launch of one
+thread an edge rounds up to whole blocks (at most 1,024 threads), so positions
+reach the edge count plus about a million; 2^24 leaves room for larger grids."""
+
+MAX_EDGES_32 = INT32_MAX - EDGE_POSITION_ROOM
+"""The most (directed) edges a program with 32-bit edge indices runs on
+(2,130,706,431; cuda_runtime.cuh's MAX_EDGES_32): above it, offsets, edge
+positions and sums of degrees are 64-bit (`edge_index_width`)."""
 
 MAX_EDGES = (1 << 62) - 1
 """The most edges gir's graph code takes: edge counts and offsets are int64
