@@ -10,16 +10,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.dialects.builtin import IntegerAttr, UnitAttr, UnrealizedConversionCastOp, i32, i64
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, UnitAttr, UnrealizedConversionCastOp, i32, i64
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gir.dialects import frontier, gir_gpu, host
 from gir.dialects.graph import VertexType
 from gir.dialects.schedule import DEFAULT_BLOCK_SIZE
 from gir.ir_walk import walk
-from gir.passes.gpu_kernels import GpuContext, as_i32, as_vertex, kernel_skeleton, outline
+from gir.passes.gpu_kernels import GpuContext, as_i32, as_index, as_vertex, constant, kernel_skeleton, outline
 from gir.passes.representations import FrontierRepresentation, representation
+STRIDED_THREADS = 4 * 132 * gir_gpu.RESIDENT_THREADS_PER_SM
+"""The most threads of a thread kernel whose units may pass 2^31 (`thread_kernel`
+with an i64 count): four times the threads an H100 or H200 keeps resident, as
+for edge blocking's walk with barriers."""
+
+
 # -- frontier values on the host -------------------------------------------------
 
 
@@ -157,13 +164,28 @@ class KernelBuilder:
         """Replaces `map_op` by one kernel of `count` threads (a host i32) and its
         launch: each thread with `gid < count` runs `thread(b, gid)`, which returns
         the body's arguments (its vertices as i32 ids), then the map's body; the
-        body's enqueues fill the map's output frontier."""
+        body's enqueues fill the map's output frontier. A wider `count` (an i64:
+        a count of edges with 64-bit edge indices) may pass what one launch's
+        thread ids hold: the kernel then runs on at most `STRIDED_THREADS`
+        threads, each taking units `gid`, `gid + threads`, ... below `count`,
+        `thread(b, unit)` with `unit` an i64."""
+        if count.type == i32:
 
-        def build(b: Builder, body: MapBody) -> None:
-            inner, gid = kernel_skeleton(b.insertion_point.block, count)
-            body(inner, thread(inner, gid))
+            def build(b: Builder, body: MapBody) -> None:
+                inner, gid = kernel_skeleton(b.insertion_point.block, count)
+                body(inner, thread(inner, gid))
 
-        self.map_kernel(map_op, count, build, host_builder, cooperative=False)
+            self.map_kernel(map_op, count, build, host_builder, cooperative=False)
+            return
+
+        def build_strided(b: Builder, body: MapBody) -> None:
+            inner, unit = _strided_skeleton(b, count)
+            body(inner, thread(inner, unit))
+
+        threads = host_builder.insert(arith.MinSIOp(count, constant(host_builder, STRIDED_THREADS, count.type))).result
+        threads = host_builder.insert(arith.TruncIOp(threads, i32)).result  # at most STRIDED_THREADS
+        threads.name_hint = "threads"
+        self.map_kernel(map_op, threads, build_strided, host_builder, cooperative=False)
 
     def map_kernel(
         self,
@@ -235,3 +257,22 @@ class KernelBuilder:
 MapBody = Callable[[Builder, Sequence[SSAValue]], None]
 """Inserts one copy of a map op's body at a builder's point, with the given
 arguments (see `KernelBuilder.map_kernel`)."""
+
+
+def _strided_skeleton(b: Builder, count: SSAValue) -> tuple[Builder, SSAValue]:
+    """Device code at a kernel's top level (`b`): `for unit = gid; unit < count;
+    unit += the grid's threads`, over `count`'s integer type; a builder inside
+    the loop and the unit (of that type)."""
+    gid = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.GLOBAL)).result
+    gid.name_hint = "gid"
+    grid = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.GRID_DIM)).result
+    per_block = b.insert(gir_gpu.IdOp(gir_gpu.Dimension.BLOCK_DIM)).result
+    width = b.insert(arith.MuliOp(grid, per_block)).result
+    units = Block(arg_types=[IndexType()])
+    units.add_op(scf.YieldOp())
+    inner = Builder(InsertPoint.before(units.last_op))
+    unit = inner.insert(arith.IndexCastOp(units.args[0], count.type)).result
+    unit.name_hint = "unit"
+    b.insert(scf.ForOp(as_index(b, gid), as_index(b, count), as_index(b, width), [], Region(units)))
+    b.insert(gir_gpu.ReturnOp())
+    return inner, unit

@@ -151,8 +151,10 @@ PULL_PROGRAM = "pagerank_pull_edge_only.gt"
 in-edge, each reading its destination from the per-edge `csc_dst` array."""
 
 
+@pytest.mark.parametrize("edge_index_width", EDGE_INDEX_WIDTHS, indirect=True)
 @pytest.mark.parametrize("target", TARGETS)
-def test_pull_edge_only_pagerank_matches_reference(target, check_runs, tmp_path: Path):
+def test_pull_edge_only_pagerank_matches_reference(target, edge_index_width, check_runs, tmp_path: Path):
+    """With 32- and 64-bit edge indices (64: one thread an edge, striding)."""
     graphs = {**hand_made_graphs(tmp_path, weighted=False), **generated_graphs(weighted=False)}
     module = parse_program(str(PROGRAMS / PULL_PROGRAM))
     check_module(target, check_runs, graphs, module, PULL_PROGRAM)

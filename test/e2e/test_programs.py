@@ -22,6 +22,7 @@ from gir.dialects.schedule import (
 )
 from gir.passes.load_balance import LOAD_BALANCES, load_balance
 from gir.runtime.graph import load_graph
+from gir.tools.run import parse_program
 from gir.validate import find_validator
 
 PROGRAMS = Path(__file__).parents[1] / "programs"
@@ -180,6 +181,26 @@ def test_program_matches_reference(
     check_program(compiled, program, strategy, target, graphs)
     executable, _ = compiled(program, target[0], strategy)
     assert executable.for_edges(1).edge_index_width == edge_index_width
+
+
+@pytest.mark.parametrize("edge_index_width", [pytest.param(64, id="edges64")], indirect=True)
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(("program", "weighted"), [("bfs.gt", False), ("pagerank_default.gt", False)])
+def test_wide_edge_only_strides_over_its_edges(
+    program, weighted, target, edge_index_width, check_runs, tmp_path, monkeypatch
+):
+    """EDGE_ONLY with 64-bit edge indices launches at most STRIDED_THREADS
+    threads, each taking every edge a grid apart; with the cap lowered to 32
+    threads each takes many, from a frontier (BFS) and over all vertices
+    (PageRank), as on a graph of more than 2^31 edges."""
+    from gir.passes import kernel_builder
+
+    monkeypatch.setattr(kernel_builder, "STRIDED_THREADS", 32)
+    module = with_load_balance(parse_program(str(PROGRAMS / program)), "EDGE_ONLY")
+    executable, validator = compile_checked(module, program, target[0])
+    graphs = {**hand_made_graphs(tmp_path, weighted), **generated_graphs(weighted)}
+    check_runs(program, executable, validator, target, graphs)
+    assert executable.for_edges(1).edge_index_width == 64
 
 
 @pytest.mark.parametrize("target", TARGETS)

@@ -10,7 +10,9 @@ an edge map's input frontier, turns the degrees into edge offsets with a
 device-wide exclusive scan, and reads the total back: item `i`'s edges are the
 frontier edges `offsets[i]` to `offsets[i + 1] - 1`. `FrontierEdges` then maps a
 frontier edge back to its item (`item_of`, a binary search over the offsets) and
-to its vertex and edge position in the layout (`edge_of`).
+to its vertex and edge position in the layout (`edge_of`). The degrees, offsets
+and total are of the program's edge index type (`GpuContext.edge_type`): i64
+with 64-bit edge indices, where a frontier's edges may pass 2^31.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import i32
+from xdsl.dialects.builtin import IndexType, IntegerType, i32
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -47,9 +49,10 @@ class FrontierEdges:
     count: SSAValue
     """The number of frontier items (host i32)."""
     offsets: SSAValue
-    """`count + 1` i32 edge offsets: item `i`'s first frontier edge; the last is the total."""
+    """`count + 1` edge offsets of the edge index type: item `i`'s first frontier
+    edge; the last is the total."""
     total: SSAValue
-    """The number of frontier edges (host i32, read back)."""
+    """The number of frontier edges (host, the edge index type, read back)."""
 
     def item_of(
         self, b: Builder, target: SSAValue, low: SSAValue | None = None, high: SSAValue | None = None
@@ -66,7 +69,8 @@ class FrontierEdges:
 
     def edge_of(self, b: Builder, item: SSAValue, target: SSAValue) -> list[SSAValue]:
         """Device code: the vertex (i32) and edge position (index) of frontier edge
-        `target`, one of `item`'s: the arguments of an edge map's body."""
+        `target` (of the edge index type), one of `item`'s: the arguments of an
+        edge map's body."""
         vertex = self.source.thread_vertex(self.ctx, b, self.values, item)
         begin, _ = self.edges.edge_range(self.ctx, b, vertex)
         first = b.insert(memref.LoadOp.get(self.offsets, [as_index(b, item)])).res
@@ -107,30 +111,38 @@ def frontier_edge_offsets(
     """Builds, with the host builder `b`, the degree kernel (`<prefix>_degrees_<label>`:
     one thread per item of `edge_map`'s input), the exclusive scan of the degrees
     (one more slot holds 0, so the last offset is the total) and the read-back of
-    the total, the number of frontier edges."""
+    the total, the number of frontier edges; all of the edge index type."""
     ctx = kernels.ctx
     source, values = kernels.frontier(edge_map.input)
     edges = layout(edge_map.layout.data)
     count = source.thread_count(ctx, b, values)
-    degrees = item_scratch(ctx, source, "degrees", "edge_offsets")
-    offsets = item_scratch(ctx, source, "offsets", "edge_offsets")
+    degrees = item_scratch(ctx, source, "degrees", "edge_offsets", ctx.edge_type)
+    offsets = item_scratch(ctx, source, "offsets", "edge_offsets", ctx.edge_type)
     label = edge_map.label.data if edge_map.label is not None else "edges"
 
     def count_degree(inner: Builder, gid: SSAValue) -> None:
         vertex = source.thread_vertex(ctx, inner, values, gid)
         begin, end = edges.edge_range(ctx, inner, vertex)
-        degree = as_i32(inner, inner.insert(arith.SubiOp(end, begin)).result)
+        degree = _edge_count(inner, inner.insert(arith.SubiOp(end, begin)).result, ctx.edge_type)
         inner.insert(memref.StoreOp.get(degree, degrees, [as_index(inner, gid)]))
 
     kernels.launch_threads(
         f"{prefix}_degrees_{label}", count, b, count_degree, frontier.block_size_of(edge_map)
     )
-    b.insert(host.WriteOp(constant(b, 0), degrees, count))
+    b.insert(host.WriteOp(constant(b, 0, ctx.edge_type), degrees, count))
     slots = b.insert(arith.AddiOp(count, constant(b, 1))).result
     b.insert(gir_gpu.ExclusiveScanOp(degrees, offsets, slots))
     total = b.insert(host.ReadOp(offsets, count)).result
     total.name_hint = "frontier_edges"
     return FrontierEdges(ctx, source, values, edges, count, offsets, total)
+
+
+def _edge_count(b: Builder, value: SSAValue, edge_type: IntegerType) -> SSAValue:
+    """Device code: a count of edges (an `index`) as the edge index type."""
+    if edge_type == i32:
+        return as_i32(b, value)
+    assert isinstance(value.type, IndexType)
+    return b.insert(arith.IndexCastOp(value, edge_type)).result
 
 
 def last_at_most(

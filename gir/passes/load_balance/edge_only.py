@@ -51,10 +51,16 @@ class EdgeOnly(EdgeOffsetsStrategy):
     }
     host.launch @map_s1 ...                 // %num_edges threads
     ```
+
+    With 64-bit edge indices the degrees, offsets and total are i64, and the
+    frontier's edges (or the graph's) may pass what one launch's thread ids
+    hold: the map kernel runs on at most `kernel_builder.STRIDED_THREADS`
+    threads, each taking frontier edges `gid`, `gid + threads`, ... (i64).
     """
 
     value = "EDGE_ONLY"
     composes_with_blocking = True
+    wide_edges = True
     kernel_prefix = "edge_only"
 
     def form_kernel(self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder) -> None:
