@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IndexType, i32
-from xdsl.ir import Block
+from xdsl.dialects.builtin import IndexType, IntegerType, i32
+from xdsl.ir import Block, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier, gir_gpu
-from gir.passes.gpu_kernels import constant
+from gir.passes.gpu_kernels import as_index, constant, resize
+from gir.passes import kernel_builder
 from gir.passes.kernel_builder import KernelBuilder, MapBody
 from gir.passes.load_balance.edge_offsets import EdgeOffsetsStrategy, FrontierEdges, when
 
@@ -31,6 +32,11 @@ class Strict(EdgeOffsetsStrategy):
     thread then finds the item of each of its edges by a binary search within
     that range only. A hub's edges are spread over many threads, so an element
     indexed by the source is shared (atomics included).
+
+    With 64-bit edge indices the chunks' starts and the targets are i64, and
+    the grid has at most `kernel_builder.STRIDED_THREADS` threads: each block
+    takes chunks `block`, `block + grid`, ..., with a barrier after each, before
+    its thread 0 writes the next chunk's items.
 
     The kernel uses a work-group array and a barrier, no sub-group operation: CUDA
     prints `__shared__` and `__syncthreads()`, OpenCL `__local` and
@@ -62,12 +68,15 @@ class Strict(EdgeOffsetsStrategy):
 
     value = "STRICT"
     kernel_prefix = "strict"
+    wide_edges = True
 
     def form_map_kernel(
         self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder, b: Builder, edges: FrontierEdges
     ) -> None:
         block_size = frontier.block_size_of(edge_map)
         chunk = block_size * EDGES_PER_THREAD
+        edge_type = edges.total.type
+        assert isinstance(edge_type, IntegerType)
 
         def build(k: Builder, body: MapBody) -> None:
             span = k.insert(gir_gpu.SharedAllocOp(i32, 2)).result
@@ -76,45 +85,91 @@ class Strict(EdgeOffsetsStrategy):
             thread.name_hint = "thread"
             block = k.insert(gir_gpu.IdOp(gir_gpu.Dimension.BLOCK)).result
             block.name_hint = "block"
-            start = k.insert(arith.MuliOp(block, constant(k, chunk))).result
+            if edge_type == i32:
+                start = k.insert(arith.MuliOp(block, constant(k, chunk))).result
+                start.name_hint = "chunk_start"
+                _walk_chunk(k, body, edges, span, thread, start, block_size)
+                return
+            in_loop, number = _chunk_loop(k, edges.total, block, chunk)
+            start = in_loop.insert(arith.MuliOp(number, constant(in_loop, chunk, edge_type))).result
             start.name_hint = "chunk_start"
-            in_range = k.insert(arith.CmpiOp(start, edges.total, "slt")).result
-            is_first = k.insert(arith.CmpiOp(thread, constant(k, 0), "eq")).result
-            leader = when(k, k.insert(arith.AndIOp(is_first, in_range)).result)
-            end = leader.insert(arith.AddiOp(start, constant(leader, chunk))).result
-            last_edge = leader.insert(arith.MinSIOp(end, edges.total)).result
-            last_edge = leader.insert(arith.SubiOp(last_edge, constant(leader, 1))).result
-            first = edges.item_of(leader, start)
-            last = edges.item_of(leader, last_edge, low=first)
-            stop = leader.insert(arith.AddiOp(last, constant(leader, 1))).result
-            for slot, value in enumerate((first, stop)):
-                leader.insert(memref.StoreOp.get(value, span, [constant(leader, slot, IndexType())]))
-            k.insert(gir_gpu.BarrierOp())
-            walk = when(k, in_range)
-            first, stop = (
-                walk.insert(memref.LoadOp.get(span, [constant(walk, slot, IndexType())])).res
-                for slot in (0, 1)
-            )
-            first.name_hint, stop.name_hint = "first", "stop"
-            own = walk.insert(arith.AddiOp(start, thread)).result
-            step_end = scf.YieldOp()
-            step_body = Block([step_end], arg_types=[i32])
-            bounds = (constant(walk, 0), constant(walk, EDGES_PER_THREAD), constant(walk, 1))
-            walk.insert(scf.ForOp(*bounds, [], step_body))
-            step = step_body.args[0]
-            step.name_hint = "step"
-            s = Builder(InsertPoint.before(step_end))
-            stride = s.insert(arith.MuliOp(step, constant(s, block_size))).result
-            target = s.insert(arith.AddiOp(own, stride)).result
-            target.name_hint = "target"
-            each = when(s, s.insert(arith.CmpiOp(target, edges.total, "slt")).result)
-            item = edges.item_of(each, target, low=first, high=stop)
-            body(each, edges.edge_of(each, item, target))
+            _walk_chunk(in_loop, body, edges, span, thread, start, block_size)
+            in_loop.insert(gir_gpu.BarrierOp())  # the next chunk's leader rewrites the span
 
+        per_thread = constant(b, EDGES_PER_THREAD, edge_type)
         threads = b.insert(
             arith.DivSIOp(
-                b.insert(arith.AddiOp(edges.total, constant(b, EDGES_PER_THREAD - 1))).result,
-                constant(b, EDGES_PER_THREAD),
+                b.insert(arith.AddiOp(edges.total, constant(b, EDGES_PER_THREAD - 1, edge_type))).result,
+                per_thread,
             )
         ).result
+        if edge_type != i32:
+            threads = b.insert(arith.MinSIOp(threads, constant(b, kernel_builder.STRIDED_THREADS, edge_type))).result
+            threads = b.insert(arith.TruncIOp(threads, i32)).result  # at most kernel_builder.STRIDED_THREADS
         kernels.map_kernel(edge_map, threads, build, b)
+
+
+def _chunk_loop(k: Builder, total: SSAValue, block: SSAValue, chunk: int) -> tuple[Builder, SSAValue]:
+    """Device code at the kernel's top level: `for c = block; c < ceil(total /
+    chunk); c += grid_dim` (block-uniform, so the barriers inside are reached
+    by whole blocks); a builder inside the loop and `c` as `total`'s type."""
+    one = constant(k, 1, total.type)
+    last = k.insert(arith.SubiOp(total, one)).result
+    count = k.insert(arith.AddiOp(k.insert(arith.DivSIOp(last, constant(k, chunk, total.type))).result, one)).result
+    count.name_hint = "chunks"
+    grid = k.insert(gir_gpu.IdOp(gir_gpu.Dimension.GRID_DIM)).result
+    end = scf.YieldOp()
+    chunks = Block([end], arg_types=[IndexType()])
+    chunks.args[0].name_hint = "chunk"
+    k.insert(scf.ForOp(as_index(k, block), as_index(k, count), as_index(k, grid), [], chunks))
+    inner = Builder(InsertPoint.before(end))
+    number = inner.insert(arith.IndexCastOp(chunks.args[0], total.type)).result
+    return inner, number
+
+
+def _walk_chunk(
+    k: Builder,
+    body: MapBody,
+    edges: FrontierEdges,
+    span: SSAValue,
+    thread: SSAValue,
+    start: SSAValue,
+    block_size: int,
+) -> None:
+    """Device code: the block's walk of the chunk of frontier edges from `start`
+    (of the edge index type): thread 0 finds the chunk's items into `span`, a
+    barrier, then each thread takes EDGES_PER_THREAD edges `block_size` apart."""
+    edge_type = start.type
+    chunk = block_size * EDGES_PER_THREAD
+    in_range = k.insert(arith.CmpiOp(start, edges.total, "slt")).result
+    is_first = k.insert(arith.CmpiOp(thread, constant(k, 0), "eq")).result
+    leader = when(k, k.insert(arith.AndIOp(is_first, in_range)).result)
+    end = leader.insert(arith.AddiOp(start, constant(leader, chunk, edge_type))).result
+    last_edge = leader.insert(arith.MinSIOp(end, edges.total)).result
+    last_edge = leader.insert(arith.SubiOp(last_edge, constant(leader, 1, edge_type))).result
+    first = edges.item_of(leader, start)
+    last = edges.item_of(leader, last_edge, low=first)
+    stop = leader.insert(arith.AddiOp(last, constant(leader, 1))).result
+    for slot, value in enumerate((first, stop)):
+        leader.insert(memref.StoreOp.get(value, span, [constant(leader, slot, IndexType())]))
+    k.insert(gir_gpu.BarrierOp())
+    walk = when(k, in_range)
+    first, stop = (
+        walk.insert(memref.LoadOp.get(span, [constant(walk, slot, IndexType())])).res
+        for slot in (0, 1)
+    )
+    first.name_hint, stop.name_hint = "first", "stop"
+    own = walk.insert(arith.AddiOp(start, resize(walk, thread, edge_type))).result
+    step_end = scf.YieldOp()
+    step_body = Block([step_end], arg_types=[i32])
+    bounds = (constant(walk, 0), constant(walk, EDGES_PER_THREAD), constant(walk, 1))
+    walk.insert(scf.ForOp(*bounds, [], step_body))
+    step = step_body.args[0]
+    step.name_hint = "step"
+    s = Builder(InsertPoint.before(step_end))
+    stride = s.insert(arith.MuliOp(step, constant(s, block_size))).result
+    target = s.insert(arith.AddiOp(own, resize(s, stride, edge_type))).result
+    target.name_hint = "target"
+    each = when(s, s.insert(arith.CmpiOp(target, edges.total, "slt")).result)
+    item = edges.item_of(each, target, low=first, high=stop)
+    body(each, edges.edge_of(each, item, target))
