@@ -179,7 +179,7 @@ class KernelBuilder:
             return
 
         def build_strided(b: Builder, body: MapBody) -> None:
-            inner, unit = _strided_skeleton(b, count)
+            inner, unit = strided_skeleton(b, count)
             body(inner, thread(inner, unit))
 
         threads = host_builder.insert(arith.MinSIOp(count, constant(host_builder, STRIDED_THREADS, count.type))).result
@@ -259,7 +259,7 @@ MapBody = Callable[[Builder, Sequence[SSAValue]], None]
 arguments (see `KernelBuilder.map_kernel`)."""
 
 
-def _strided_skeleton(b: Builder, count: SSAValue) -> tuple[Builder, SSAValue]:
+def strided_skeleton(b: Builder, count: SSAValue) -> tuple[Builder, SSAValue]:
     """Device code at a kernel's top level (`b`): `for unit = gid; unit < count;
     unit += the grid's threads`, over `count`'s integer type; a builder inside
     the loop and the unit (of that type)."""

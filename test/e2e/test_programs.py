@@ -185,16 +185,17 @@ def test_program_matches_reference(
 
 @pytest.mark.parametrize("edge_index_width", [pytest.param(64, id="edges64")], indirect=True)
 @pytest.mark.parametrize("target", TARGETS)
-@pytest.mark.parametrize("strategy", ["EDGE_ONLY", "STRICT"])
+@pytest.mark.parametrize("strategy", ["EDGE_ONLY", "STRICT", "MERGE_PATH"])
 @pytest.mark.parametrize(("program", "weighted"), [("bfs.gt", False), ("pagerank_default.gt", False)])
 def test_wide_edge_offsets_stride_over_their_edges(
     program, weighted, strategy, target, edge_index_width, check_runs, tmp_path, monkeypatch
 ):
-    """EDGE_ONLY and STRICT with 64-bit edge indices launch at most
-    STRIDED_THREADS threads (EDGE_ONLY: each taking every edge a grid apart;
-    STRICT: each block every chunk a grid apart); with the cap lowered to 32
-    threads each takes many, from a frontier (BFS) and over all vertices
-    (PageRank), as on a graph of more than 2^31 edges."""
+    """The load balances over the frontier's scanned edge offsets, with 64-bit
+    edge indices, launch at most STRIDED_THREADS threads (EDGE_ONLY: each
+    taking every edge a grid apart; STRICT: each block every chunk a grid
+    apart; MERGE_PATH: each thread every share of the path a grid apart); with
+    the cap lowered to 32 threads each takes many, from a frontier (BFS) and
+    over all vertices (PageRank), as on a graph of more than 2^31 edges."""
     from gir.passes import kernel_builder
 
     monkeypatch.setattr(kernel_builder, "STRIDED_THREADS", 32)

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from xdsl.dialects.builtin import IntegerAttr, i64
 from xdsl.utils.exceptions import VerifyException
 
 from gir import axes
+from gir.api import lower_for_run
+from gir.diagnostics import UserError
+from gir.dialects.host import EDGE_INDEX_WIDTH
 from gir.dialects.schedule import (
     EdgeBlocking,
     DirectionAttr,
@@ -21,6 +25,9 @@ from gir.dialects.schedule import (
 )
 from gir.passes.layouts import layout_for
 from gir.passes.load_balance import LoadBalanceStrategy
+from gir.tools.run import parse_program
+
+PROGRAMS = Path(__file__).parents[1] / "programs"
 
 
 def test_every_axis_has_names_and_strategies() -> None:
@@ -46,6 +53,26 @@ def test_a_registered_strategy_is_a_valid_schedule_value(monkeypatch: pytest.Mon
     assert "load_balance = QUAD" in str(schedule)
     assert axes.LOAD_BALANCES.get("QUAD").supports(schedule)
     assert not Quad().owns_iterated_vertex() and Quad().fusable
+
+
+def test_a_load_balance_without_wide_edges_is_refused_at_64_bits(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Every registered load balance lowers 64-bit edge indices; one that does not
+    (`wide_edges` False: a new strategy's default) is refused at the traversal."""
+    from gir.passes.load_balance.merge_path import MergePath
+
+    monkeypatch.setattr(MergePath, "wide_edges", False)
+    source = (PROGRAMS / "bfs_timed_edge_only.gt").read_text().replace("EDGE_ONLY", "MERGE_PATH")
+    path = tmp_path / "merge_path.gt"
+    path.write_text(source)
+    module = parse_program(str(path))
+    module.attributes[EDGE_INDEX_WIDTH] = IntegerAttr(64, i64)
+    with pytest.raises(UserError, match=(
+        r"merge_path.gt:\d+:\d+: error: load balance MERGE_PATH keeps edge positions and sums of "
+        r"degrees in 32 bits: .* use one of VERTEX_BASED, EDGE_ONLY, TWC, TWCE, STRICT, WM, CM there"
+    )):
+        lower_for_run(module)
 
 
 @pytest.mark.parametrize("walk", [EdgeBlocking.BLOCKED, EdgeBlocking.BLOCKED_SWEEP])

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, i32
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, i32
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier
-from gir.passes.gpu_kernels import as_index, constant, kernel_skeleton
-from gir.passes.kernel_builder import KernelBuilder, MapBody
+from gir.passes import kernel_builder
+from gir.passes.gpu_kernels import as_index, constant, kernel_skeleton, resize
+from gir.passes.kernel_builder import KernelBuilder, MapBody, strided_skeleton
 from gir.passes.load_balance.edge_offsets import EdgeOffsetsStrategy, FrontierEdges
 
 PATH_PER_THREAD = 8
@@ -33,6 +34,11 @@ class MergePath(EdgeOffsetsStrategy):
     Hubs and runs of edgeless items cost every thread the same, so no thread
     waits on a long adjacency list or a long stretch of empty ones. An element
     indexed by the source is shared (atomics included).
+
+    With 64-bit edge indices the path's steps (diagonals, shares, edges) are
+    i64, items stay i32, and the grid has at most
+    `kernel_builder.STRIDED_THREADS` threads, each taking every share a grid
+    apart.
 
     The kernel uses no work-group memory, barrier or sub-group operation: CUDA
     and OpenCL print the same loops, on every device.
@@ -66,43 +72,64 @@ class MergePath(EdgeOffsetsStrategy):
 
     value = "MERGE_PATH"
     kernel_prefix = "merge_path"
+    wide_edges = True
 
     def form_map_kernel(
         self, edge_map: frontier.EdgeMapOp, kernels: KernelBuilder, b: Builder, edges: FrontierEdges
     ) -> None:
-        path = b.insert(arith.AddiOp(edges.count, edges.total)).result
+        steps = edges.total.type  # the path's steps: items and edges together
+        assert isinstance(steps, IntegerType)
+        path = b.insert(arith.AddiOp(resize(b, edges.count, steps), edges.total)).result
         path.name_hint = "path"
-        padded = b.insert(arith.AddiOp(path, constant(b, PATH_PER_THREAD - 1))).result
-        threads = b.insert(arith.DivSIOp(padded, constant(b, PATH_PER_THREAD))).result
+        padded = b.insert(arith.AddiOp(path, constant(b, PATH_PER_THREAD - 1, steps))).result
+        threads = b.insert(arith.DivSIOp(padded, constant(b, PATH_PER_THREAD, steps))).result
         threads.name_hint = "path_threads"
 
-        def build(k: Builder, body: MapBody) -> None:
-            inner, gid = kernel_skeleton(k.insertion_point.block, threads)
-            diagonal = inner.insert(arith.MuliOp(gid, constant(inner, PATH_PER_THREAD))).result
+        def share(inner: Builder, gid: SSAValue, body: MapBody) -> None:
+            diagonal = inner.insert(arith.MuliOp(gid, constant(inner, PATH_PER_THREAD, steps))).result
             diagonal.name_hint = "diagonal"
             share_end = inner.insert(
                 arith.MinSIOp(
-                    inner.insert(arith.AddiOp(diagonal, constant(inner, PATH_PER_THREAD))).result,
+                    inner.insert(arith.AddiOp(diagonal, constant(inner, PATH_PER_THREAD, steps))).result,
                     path,
                 )
             ).result
             share_end.name_hint = "share_end"
             item = _diagonal_search(inner, edges, diagonal)
-            edge = inner.insert(arith.SubiOp(diagonal, item)).result
+            edge = inner.insert(arith.SubiOp(diagonal, resize(inner, item, steps))).result
             edge.name_hint = "start_edge"
             _walk(inner, edges, item, edge, share_end, body)
 
-        kernels.map_kernel(edge_map, threads, build, b, cooperative=False)
+        if steps == i32:
+
+            def build(k: Builder, body: MapBody) -> None:
+                inner, gid = kernel_skeleton(k.insertion_point.block, threads)
+                share(inner, gid, body)
+
+            kernels.map_kernel(edge_map, threads, build, b, cooperative=False)
+            return
+
+        def build_strided(k: Builder, body: MapBody) -> None:
+            inner, unit = strided_skeleton(k, threads)
+            share(inner, unit, body)
+
+        launched = b.insert(arith.MinSIOp(threads, constant(b, kernel_builder.STRIDED_THREADS, steps))).result
+        launched = b.insert(arith.TruncIOp(launched, i32)).result  # at most STRIDED_THREADS
+        kernels.map_kernel(edge_map, launched, build_strided, b, cooperative=False)
 
 
 def _diagonal_search(b: Builder, edges: FrontierEdges, diagonal: SSAValue) -> SSAValue:
     """Device code: how many items the merge path passes in its first `diagonal`
     steps: the least `i` in [max(0, diagonal - total), min(diagonal, items)] whose
-    item ends after edge `diagonal - i - 1` (offsets[i + 1] > diagonal - i - 1)."""
+    item ends after edge `diagonal - i - 1` (offsets[i + 1] > diagonal - i - 1).
+    Steps are of `diagonal`'s type (the edge index type), items i32: both
+    bounds are at most the items."""
+    steps = diagonal.type
     low = b.insert(
-        arith.MaxSIOp(b.insert(arith.SubiOp(diagonal, edges.total)).result, constant(b, 0))
+        arith.MaxSIOp(b.insert(arith.SubiOp(diagonal, edges.total)).result, constant(b, 0, steps))
     ).result
-    high = b.insert(arith.MinSIOp(diagonal, edges.count)).result
+    low = resize(b, low, i32)
+    high = resize(b, b.insert(arith.MinSIOp(diagonal, resize(b, edges.count, steps))).result, i32)
     before = Block(arg_types=[i32, i32])
     lo, hi = before.args
     c = Builder(InsertPoint.at_end(before))
@@ -113,7 +140,9 @@ def _diagonal_search(b: Builder, edges: FrontierEdges, diagonal: SSAValue) -> SS
     pivot = a.insert(arith.DivSIOp(a.insert(arith.AddiOp(lo, hi)).result, constant(a, 2))).result
     next_item = a.insert(arith.AddiOp(pivot, constant(a, 1))).result
     item_end = a.insert(memref.LoadOp.get(edges.offsets, [as_index(a, next_item)])).res
-    edge = a.insert(arith.SubiOp(a.insert(arith.SubiOp(diagonal, pivot)).result, constant(a, 1)))
+    edge = a.insert(
+        arith.SubiOp(a.insert(arith.SubiOp(diagonal, resize(a, pivot, steps))).result, constant(a, 1, steps))
+    )
     passed = a.insert(arith.CmpiOp(item_end, edge.result, "sle")).result
     new_low = a.insert(arith.SelectOp(passed, next_item, lo)).result
     new_high = a.insert(arith.SelectOp(passed, hi, pivot)).result
@@ -131,14 +160,16 @@ def _walk(
     share_end: SSAValue,
     body: MapBody,
 ) -> None:
-    """Device code: the walk along the merge path from item `item` and frontier edge
-    `edge` to step `share_end`: the body on each edge met, item by item."""
-    before = Block(arg_types=[i32, i32])
+    """Device code: the walk along the merge path from item `item` (i32) and
+    frontier edge `edge` to step `share_end` (both of the edge index type): the
+    body on each edge met, item by item."""
+    steps = share_end.type
+    before = Block(arg_types=[i32, steps])
     i, j = before.args
     c = Builder(InsertPoint.at_end(before))
-    step = c.insert(arith.AddiOp(i, j)).result
+    step = c.insert(arith.AddiOp(resize(c, i, steps), j)).result
     c.insert(scf.ConditionOp(c.insert(arith.CmpiOp(step, share_end, "slt")).result, i, j))
-    after = Block(arg_types=[i32, i32])
+    after = Block(arg_types=[i32, steps])
     i, j = after.args
     i.name_hint, j.name_hint = "item", "next_edge"
     a = Builder(InsertPoint.at_end(after))
@@ -147,7 +178,7 @@ def _walk(
     next_item = a.insert(arith.AddiOp(i, constant(a, 1))).result
     end = a.insert(memref.LoadOp.get(edges.offsets, [as_index(a, next_item)])).res
     end.name_hint = "item_end"
-    reach = a.insert(arith.SubiOp(share_end, i)).result
+    reach = a.insert(arith.SubiOp(share_end, resize(a, i, steps))).result
     stop = a.insert(arith.MinSIOp(end, reach)).result
     vertex = edges.source.thread_vertex(ctx, a, edges.values, i)
     begin, _ = edges.edges.edge_range(ctx, a, vertex)
@@ -162,8 +193,8 @@ def _walk(
     # The item is passed only if its last edge was reached and the step past it
     # is still in this thread's share.
     finished = a.insert(arith.CmpiOp(stop, end, "eq")).result
-    past = a.insert(arith.AddiOp(i, end)).result
+    past = a.insert(arith.AddiOp(resize(a, i, steps), end)).result
     in_share = a.insert(arith.CmpiOp(past, share_end, "slt")).result
     passed = a.insert(arith.AndIOp(finished, in_share)).result
     a.insert(scf.YieldOp(a.insert(arith.SelectOp(passed, next_item, i)).result, stop))
-    b.insert(scf.WhileOp([item, edge], [i32, i32], Region(before), Region(after)))
+    b.insert(scf.WhileOp([item, edge], [i32, steps], Region(before), Region(after)))
