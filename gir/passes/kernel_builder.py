@@ -21,6 +21,7 @@ from gir.dialects.schedule import DEFAULT_BLOCK_SIZE
 from gir.ir_walk import walk
 from gir.passes.gpu_kernels import GpuContext, as_i32, as_index, as_vertex, constant, kernel_skeleton, outline
 from gir.passes.representations import FrontierRepresentation, representation
+
 STRIDED_THREADS = 4 * 132 * gir_gpu.RESIDENT_THREADS_PER_SM
 """The most threads of a thread kernel whose units may pass 2^31 (`thread_kernel`
 with an i64 count): four times the threads an H100 or H200 keeps resident, as
@@ -182,9 +183,7 @@ class KernelBuilder:
             inner, unit = strided_skeleton(b, count)
             body(inner, thread(inner, unit))
 
-        threads = host_builder.insert(arith.MinSIOp(count, constant(host_builder, STRIDED_THREADS, count.type))).result
-        threads = host_builder.insert(arith.TruncIOp(threads, i32)).result  # at most STRIDED_THREADS
-        threads.name_hint = "threads"
+        threads = strided_threads(host_builder, count)
         self.map_kernel(map_op, threads, build_strided, host_builder, cooperative=False)
 
     def map_kernel(
@@ -257,6 +256,15 @@ class KernelBuilder:
 MapBody = Callable[[Builder, Sequence[SSAValue]], None]
 """Inserts one copy of a map op's body at a builder's point, with the given
 arguments (see `KernelBuilder.map_kernel`)."""
+
+
+def strided_threads(b: Builder, units: SSAValue) -> SSAValue:
+    """Host code: the threads (an i32) of a kernel over `units` (an i64) that
+    strides over them: min(units, STRIDED_THREADS)."""
+    few = b.insert(arith.MinSIOp(units, constant(b, STRIDED_THREADS, units.type))).result
+    threads = b.insert(arith.TruncIOp(few, i32)).result  # at most STRIDED_THREADS
+    threads.name_hint = "threads"
+    return threads
 
 
 def strided_skeleton(b: Builder, count: SSAValue) -> tuple[Builder, SSAValue]:

@@ -10,9 +10,8 @@ from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier
-from gir.passes import kernel_builder
 from gir.passes.gpu_kernels import as_index, constant, kernel_skeleton, resize
-from gir.passes.kernel_builder import KernelBuilder, MapBody, strided_skeleton
+from gir.passes.kernel_builder import KernelBuilder, MapBody, strided_skeleton, strided_threads
 from gir.passes.load_balance.edge_offsets import EdgeOffsetsStrategy, FrontierEdges
 
 PATH_PER_THREAD = 8
@@ -113,9 +112,7 @@ class MergePath(EdgeOffsetsStrategy):
             inner, unit = strided_skeleton(k, threads)
             share(inner, unit, body)
 
-        launched = b.insert(arith.MinSIOp(threads, constant(b, kernel_builder.STRIDED_THREADS, steps))).result
-        launched = b.insert(arith.TruncIOp(launched, i32)).result  # at most STRIDED_THREADS
-        kernels.map_kernel(edge_map, launched, build_strided, b, cooperative=False)
+        kernels.map_kernel(edge_map, strided_threads(b, threads), build_strided, b, cooperative=False)
 
 
 def _diagonal_search(b: Builder, edges: FrontierEdges, diagonal: SSAValue) -> SSAValue:

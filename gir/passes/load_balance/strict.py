@@ -10,8 +10,7 @@ from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier, gir_gpu
 from gir.passes.gpu_kernels import as_index, constant, resize
-from gir.passes import kernel_builder
-from gir.passes.kernel_builder import KernelBuilder, MapBody
+from gir.passes.kernel_builder import KernelBuilder, MapBody, strided_threads
 from gir.passes.load_balance.edge_offsets import EdgeOffsetsStrategy, FrontierEdges, when
 
 EDGES_PER_THREAD = 4
@@ -104,8 +103,7 @@ class Strict(EdgeOffsetsStrategy):
             )
         ).result
         if edge_type != i32:
-            threads = b.insert(arith.MinSIOp(threads, constant(b, kernel_builder.STRIDED_THREADS, edge_type))).result
-            threads = b.insert(arith.TruncIOp(threads, i32)).result  # at most kernel_builder.STRIDED_THREADS
+            threads = strided_threads(b, threads)
         kernels.map_kernel(edge_map, threads, build, b)
 
 
@@ -115,7 +113,8 @@ def _chunk_loop(k: Builder, total: SSAValue, block: SSAValue, chunk: int) -> tup
     by whole blocks); a builder inside the loop and `c` as `total`'s type."""
     one = constant(k, 1, total.type)
     last = k.insert(arith.SubiOp(total, one)).result
-    count = k.insert(arith.AddiOp(k.insert(arith.DivSIOp(last, constant(k, chunk, total.type))).result, one)).result
+    full = k.insert(arith.DivSIOp(last, constant(k, chunk, total.type))).result
+    count = k.insert(arith.AddiOp(full, one)).result
     count.name_hint = "chunks"
     grid = k.insert(gir_gpu.IdOp(gir_gpu.Dimension.GRID_DIM)).result
     end = scf.YieldOp()
