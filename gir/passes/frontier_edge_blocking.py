@@ -18,7 +18,7 @@ from gir.diagnostics import UserError
 from gir.dialects import frontier, gir_gpu
 from gir.dialects.schedule import SimpleScheduleAttr
 from gir.ir_walk import walk
-from gir.passes.gpu_kernels import GpuContext, as_index, constant
+from gir.passes.gpu_kernels import GpuContext, as_index, ceil_div, constant
 from gir.passes.kernel_builder import KernelBuilder, MapBody
 from gir.passes.ir_utils import main_function, statement
 from gir.passes.layouts import layout
@@ -254,12 +254,10 @@ def _walk_chunks(
     grid, per_block, width = as_index(b, launch[0]), as_index(b, launch[1]), launch[2]
     total = b.insert(arith.SubiOp(end, begin)).result
     share = b.insert(arith.MuliOp(width, constant(b, SWEEP_CHUNKS_PER_BLOCK, IndexType()))).result
-    one = constant(b, 1, IndexType())
-    before_last = b.insert(arith.SubiOp(total, one)).result
-    rounds = _ceil_div(b, before_last, share, one)  # at least 1
+    rounds = ceil_div(b, total, share)  # at least 1
     chunk = b.insert(arith.MuliOp(rounds, per_block)).result
     chunk.name_hint = "chunk"
-    count = _ceil_div(b, before_last, chunk, one)
+    count = ceil_div(b, total, chunk)
     count.name_hint = "chunks"
     chunks = Block(arg_types=[IndexType()])
     (number,) = chunks.args
@@ -271,14 +269,6 @@ def _walk_chunks(
     walk_edges(inner, first, last, thread, per_block)
     inner.insert(scf.YieldOp())
     b.insert(scf.ForOp(block, count, grid, [], Region(chunks)))
-
-
-def _ceil_div(b: Builder, before_last: SSAValue, divisor: SSAValue, one: SSAValue) -> SSAValue:
-    """Device code: ceil(total / divisor) for `before_last` = total - 1, as
-    (total - 1) / divisor + 1, which cannot overflow (1 if total is 0: C's
-    division truncates -1 / divisor to 0)."""
-    quotient = b.insert(arith.DivSIOp(before_last, divisor)).result
-    return b.insert(arith.AddiOp(quotient, one)).result
 
 
 def _mark_streamed_loads(edge_loop: Block, edge: SSAValue) -> None:

@@ -64,6 +64,17 @@ def constant(b: Builder, value: int, value_type: Attribute = i32) -> SSAValue:
     return b.insert(arith.ConstantOp(IntegerAttr(value, value_type))).result
 
 
+def ceil_div(b: Builder, total: SSAValue, divisor: SSAValue) -> SSAValue:
+    """ceil(total / divisor) for a nonnegative `total` and a positive `divisor`
+    (integers of one type), as (total - 1) / divisor + 1: it cannot overflow, and
+    it is 1 when `total` is 0 (C's division truncates -1 / divisor to 0), so
+    what it counts is never empty."""
+    one = constant(b, 1, total.type)
+    before_last = b.insert(arith.SubiOp(total, one)).result
+    quotient = b.insert(arith.DivSIOp(before_last, divisor)).result
+    return b.insert(arith.AddiOp(quotient, one)).result
+
+
 def as_i32(b: Builder, value: SSAValue) -> SSAValue:
     """`value` (a vertex id or an integer) as an i32 vertex id or count."""
     value_type = value.type

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, memref
+from xdsl.dialects import memref
 from xdsl.dialects.builtin import IntegerAttr, i32
 from xdsl.ir import Attribute, SSAValue
 
@@ -25,7 +25,7 @@ from gir.diagnostics import UserError
 from gir.dialects import frontier, host
 from gir.dialects.host import GraphArray, buffer_type
 from gir.ir_walk import walk
-from gir.passes.gpu_kernels import GpuContext, constant
+from gir.passes.gpu_kernels import GpuContext, ceil_div, constant
 from gir.passes.layouts import LayoutStrategy, layout
 
 BLOCKING_SIZE_ATTR = "blocking_size"
@@ -154,9 +154,6 @@ def blocked_array(ctx: GpuContext, kind: GraphArray, element: Attribute | None =
 def block_count(ctx: GpuContext, b: Builder) -> SSAValue:
     """Host code: how many blocks tile the vertices, max(1, ceil(V / size)) =
     (V - 1) / size + 1."""
-    size = constant(b, program_blocking_size(ctx))
-    last = b.insert(arith.SubiOp(ctx.vertices, constant(b, 1))).result
-    blocks = b.insert(arith.DivSIOp(last, size)).result
-    count = b.insert(arith.AddiOp(blocks, constant(b, 1))).result
+    count = ceil_div(b, ctx.vertices, constant(b, program_blocking_size(ctx)))
     count.name_hint = "blocks"
     return count

@@ -22,7 +22,7 @@ from xdsl.rewriter import InsertPoint
 from gir.dialects import frontier, gir_gpu
 from gir.dialects.gir_gpu import SUBGROUP_SIZE, Dimension
 from gir.passes.block_sums import block_exclusive_sum
-from gir.passes.gpu_kernels import as_i32, as_index, constant, resize
+from gir.passes.gpu_kernels import as_i32, as_index, ceil_div, constant, resize
 from gir.passes.kernel_builder import KernelBuilder, MapBody
 from gir.passes.layouts import layout
 from gir.passes.load_balance.edge_offsets import last_at_most
@@ -183,10 +183,7 @@ def spread_items(
     fewer, and a cooperative block's edges spread over more threads."""
     block = b.insert(gir_gpu.IdOp(Dimension.BLOCK)).result
     grid = b.insert(gir_gpu.IdOp(Dimension.GRID_DIM)).result
-    # ceil(count / grid) as (count - 1) / grid + 1: no overflow, and 1 when count is 0.
-    below = b.insert(arith.SubiOp(count, constant(b, 1))).result
-    share = b.insert(arith.DivSIOp(below, grid)).result
-    ceiling = b.insert(arith.AddiOp(share, constant(b, 1))).result
+    ceiling = ceil_div(b, count, grid)
     per_block = b.insert(arith.MinSIOp(ceiling, constant(b, block_size))).result
     per_block.name_hint = "per_block"
     first = b.insert(arith.MuliOp(block, per_block)).result

@@ -9,7 +9,7 @@ from xdsl.ir import Block, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gir.dialects import frontier, gir_gpu
-from gir.passes.gpu_kernels import as_index, constant, resize
+from gir.passes.gpu_kernels import as_index, ceil_div, constant, resize
 from gir.passes.kernel_builder import KernelBuilder, MapBody, strided_threads
 from gir.passes.load_balance.edge_offsets import EdgeOffsetsStrategy, FrontierEdges, when
 
@@ -111,10 +111,7 @@ def _chunk_loop(k: Builder, total: SSAValue, block: SSAValue, chunk: int) -> tup
     """Device code at the kernel's top level: `for c = block; c < ceil(total /
     chunk); c += grid_dim` (block-uniform, so the barriers inside are reached
     by whole blocks); a builder inside the loop and `c` as `total`'s type."""
-    one = constant(k, 1, total.type)
-    last = k.insert(arith.SubiOp(total, one)).result
-    full = k.insert(arith.DivSIOp(last, constant(k, chunk, total.type))).result
-    count = k.insert(arith.AddiOp(full, one)).result
+    count = ceil_div(k, total, constant(k, chunk, total.type))
     count.name_hint = "chunks"
     grid = k.insert(gir_gpu.IdOp(gir_gpu.Dimension.GRID_DIM)).result
     end = scf.YieldOp()
